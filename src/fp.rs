@@ -83,14 +83,104 @@ impl FloatType {
 
     /// Parses a command-line type name (`half`, `float`, `double`, or the SPIR-V names).
     pub fn parse(text: &str) -> Option<FloatType> {
-        FloatType::ALL
-            .into_iter()
-            .find(|t| text.eq_ignore_ascii_case(t.name()) || text.eq_ignore_ascii_case(t.spirv_name()))
+        FloatType::ALL.into_iter().find(|t| {
+            text.eq_ignore_ascii_case(t.name()) || text.eq_ignore_ascii_case(t.spirv_name())
+        })
     }
 }
 
 impl fmt::Display for FloatType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl FloatType {
+    /// The value's encoding in this format (the value must be representable, e.g. produced by
+    /// [`FloatType::round`] or [`FloatType::from_bits`]).
+    pub fn to_bits(self, value: f64) -> u64 {
+        match self {
+            FloatType::Half => u64::from(half::f16::from_f64(value).to_bits()),
+            FloatType::Float => u64::from((value as f32).to_bits()),
+            FloatType::Double => value.to_bits(),
+        }
+    }
+
+    /// The value an encoding of this format holds, widened exactly to `f64`.
+    pub fn from_bits(self, bits: u64) -> f64 {
+        match self {
+            FloatType::Half => half::f16::from_bits(bits as u16).to_f64(),
+            FloatType::Float => f64::from(f32::from_bits(bits as u32)),
+            FloatType::Double => f64::from_bits(bits),
+        }
+    }
+
+    /// Rounds an `f64` to the nearest value of this format (ties to even), widened back.
+    pub fn round(self, value: f64) -> f64 {
+        self.from_bits(self.to_bits(value))
+    }
+
+    /// Whether `value` is a subnormal of this format: 0 < |value| < 2^emin.
+    pub fn is_subnormal(self, value: f64) -> bool {
+        value != 0.0 && value.abs() < 2f64.powi(self.emin())
+    }
+
+    /// The largest finite value.
+    pub fn max_finite(self) -> f64 {
+        match self {
+            FloatType::Half => 65504.0,
+            FloatType::Float => f64::from(f32::MAX),
+            FloatType::Double => f64::MAX,
+        }
+    }
+
+    /// Encodes values into a little-endian buffer of this format.
+    pub fn encode(self, values: &[f64]) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(values.len() * self.bytes());
+        for value in values {
+            let bits = self.to_bits(*value);
+            bytes.extend_from_slice(&bits.to_le_bytes()[..self.bytes()]);
+        }
+        bytes
+    }
+
+    /// Decodes a little-endian buffer of this format.
+    pub fn decode(self, bytes: &[u8]) -> Vec<f64> {
+        bytes
+            .chunks_exact(self.bytes())
+            .map(|chunk| {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                self.from_bits(u64::from_le_bytes(word))
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings_round_trip_for_every_type() {
+        for element in FloatType::ALL {
+            let values = [0.0, -0.0, 1.5, -2.0, element.max_finite(), f64::INFINITY];
+            let decoded = element.decode(&element.encode(&values));
+            for (value, back) in values.iter().zip(&decoded) {
+                assert_eq!(value.to_bits(), back.to_bits(), "{element} {value}");
+            }
+            assert!(element.decode(&element.encode(&[f64::NAN]))[0].is_nan());
+        }
+    }
+
+    #[test]
+    fn rounding_and_subnormals_follow_each_format() {
+        assert_eq!(FloatType::Half.round(1.0 + 2f64.powi(-12)), 1.0);
+        assert_eq!(FloatType::Half.round(65520.0), f64::INFINITY);
+        assert_eq!(FloatType::Float.round(0.1), f64::from(0.1f32));
+        assert!(FloatType::Half.is_subnormal(2f64.powi(-15)));
+        assert!(!FloatType::Half.is_subnormal(2f64.powi(-14)));
+        assert!(FloatType::Float.is_subnormal(f64::from(f32::from_bits(1))));
+        assert!(!FloatType::Double.is_subnormal(0.0));
     }
 }

@@ -3,8 +3,19 @@
 //! Data flows one way: a table row (`table`) and a registry entry (`registry`) name a unit of
 //! work; `kernel` builds its SPIR-V module; `device` runs it; `sweep` supplies the inputs;
 //! `reference` computes the exact results; `judge` measures `ulp::ulp_error` against the row's
-//! bound; `report` writes the CSV row and the summary.
+//! requirement; `report` writes the CSV row and the summary. `run` drives one unit through
+//! that pipeline.
 
+pub mod device;
 pub mod fp;
+pub mod hexfloat;
+pub mod judge;
 pub mod kernel;
+pub mod reference;
+pub mod registry;
+pub mod report;
+pub mod run;
+pub mod runtime;
+pub mod sweep;
 pub mod table;
+pub mod ulp;

@@ -1,0 +1,458 @@
+//! Judging device results against the spec's requirement for one (function, type).
+//!
+//! Per input: compare with the reference by the requirement's own rule (bits for correctly
+//! rounded and exact results, [`ulp_error`] against a bound otherwise); when that fails, try the
+//! allowances the spec grants, in order, and record which one accepted the result:
+//! - overflow: "Where the range of allowed return values includes any value of magnitude larger
+//!   than that of the largest representable finite floating-point number, operations may,
+//!   additionally, return either an infinity of the appropriate sign or the finite number with
+//!   the largest magnitude of the appropriate sign" (002_8f60b82f04afe871.txt, "ULP");
+//! - flush to zero, on a device without denormals for the type: "Edge Case Behavior in Flush To
+//!   Zero Mode" (003_606d5394990817d6.txt), its four results.
+//!
+//! Results reduce through [`UnitStats::merge`], which is associative, so threads, chunks and
+//! shards combine into what one pass would give.
+
+use crate::fp::FloatType;
+use crate::reference::{self, ReferenceFn};
+use crate::table::Requirement;
+use crate::ulp::{ulp_error, ulp_of};
+use rug::Float;
+
+/// Everything that decides how one unit's results are judged.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub reference: ReferenceFn,
+    pub requirement: Requirement,
+    pub element: FloatType,
+    /// The device does not support denormals for `element` (CL_FP_DENORM unset), so the flush
+    /// to zero alternatives apply.
+    pub flushes_subnormals: bool,
+}
+
+/// Which allowance accepted a result that the plain rule did not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Allowance {
+    /// An infinity or the largest finite value where the bound reaches past it.
+    Overflow,
+    /// A result that is subnormal before rounding, flushed to zero (FTZ results 2 and 4).
+    FlushedResult,
+    /// A conforming result for the inputs with subnormal operands flushed to zero (FTZ 3).
+    FlushedOperands,
+}
+
+impl Allowance {
+    pub const ALL: [Allowance; 3] = [
+        Allowance::Overflow,
+        Allowance::FlushedResult,
+        Allowance::FlushedOperands,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Allowance::Overflow => "overflow",
+            Allowance::FlushedResult => "ftz-result",
+            Allowance::FlushedOperands => "ftz-operands",
+        }
+    }
+}
+
+/// The verdict on one input.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Outcome {
+    Pass,
+    Allowed(Allowance),
+    Fail,
+    /// Implementation-defined accuracy: measured, never failed.
+    Measured,
+}
+
+/// One judged input, kept when it is the worst of its unit.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Position of the input in the unit's sweep (ties between equally bad cases keep the first).
+    pub index: u64,
+    pub args: Vec<f64>,
+    pub device_result: f64,
+    /// The high-precision reference the error was measured against.
+    pub reference: Float,
+    /// The error in ulp ([`ulp_error`]).
+    pub error: f64,
+    pub outcome: Outcome,
+}
+
+impl Case {
+    /// Failures outrank passes; then the larger error; then the earlier input.
+    fn outranks(&self, other: &Case) -> bool {
+        let failed = |case: &Case| case.outcome == Outcome::Fail;
+        match (failed(self), failed(other)) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => {
+                self.error > other.error || (self.error == other.error && self.index < other.index)
+            }
+        }
+    }
+}
+
+fn to_floats(args: &[f64]) -> Vec<Float> {
+    args.iter().map(|x| Float::with_val(53, *x)).collect()
+}
+
+/// Same value and encoding class: equal bits (so −0 ≠ +0), or both NaN (any payload).
+fn same_result(device_result: f64, expected: f64) -> bool {
+    (device_result.is_nan() && expected.is_nan()) || device_result.to_bits() == expected.to_bits()
+}
+
+/// Whether the exact value is non-zero and below the smallest normal in magnitude.
+fn subnormal_before_rounding(exact: &Float, element: FloatType) -> bool {
+    exact.is_finite() && !exact.is_zero() && exact.get_exp().is_some_and(|e| e - 1 < element.emin())
+}
+
+impl Rules {
+    /// Judges one input: `args` are the values the device was given (in the format), and
+    /// `device_result` what it returned.
+    pub fn judge(&self, index: u64, args: &[f64], device_result: f64) -> Case {
+        let operands = to_floats(args);
+        let reference = reference::high_precision(self.reference, &operands, self.element);
+        let error = ulp_error(device_result, &reference, self.element);
+        let mut outcome = self.plain_outcome(&operands, &reference, error, device_result);
+        if outcome == Outcome::Fail {
+            if let Some(allowance) = self.allowance(args, &reference, device_result) {
+                outcome = Outcome::Allowed(allowance);
+            }
+        }
+        Case {
+            index,
+            args: args.to_vec(),
+            device_result,
+            reference,
+            error,
+            outcome,
+        }
+    }
+
+    /// The requirement's own rule, no allowances.
+    fn plain_outcome(
+        &self,
+        operands: &[Float],
+        reference: &Float,
+        error: f64,
+        device_result: f64,
+    ) -> Outcome {
+        let verdict = |passed: bool| if passed { Outcome::Pass } else { Outcome::Fail };
+        match self.requirement {
+            Requirement::CorrectlyRounded
+            | Requirement::Exact
+            | Requirement::RemquoExact { .. } => {
+                verdict(self.matches_correctly_rounded(self.reference, operands, device_result))
+            }
+            Requirement::MadFmaOrMulAdd => verdict(
+                self.matches_correctly_rounded(reference::fma, operands, device_result)
+                    || self.matches_correctly_rounded(
+                        reference::mul_then_add,
+                        operands,
+                        device_result,
+                    ),
+            ),
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => {
+                let _ = reference;
+                verdict(error <= bound)
+            }
+            Requirement::ImplementationDefined | Requirement::NotApplicable => Outcome::Measured,
+        }
+    }
+
+    fn matches_correctly_rounded(
+        &self,
+        function: ReferenceFn,
+        operands: &[Float],
+        device_result: f64,
+    ) -> bool {
+        let expected = reference::correctly_rounded(function, operands, self.element).to_f64();
+        same_result(device_result, expected)
+    }
+
+    /// The first allowance that accepts `device_result`, if any.
+    fn allowance(&self, args: &[f64], reference: &Float, device_result: f64) -> Option<Allowance> {
+        if let Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) = self.requirement {
+            if self.overflow_allowed(reference, bound, device_result) {
+                return Some(Allowance::Overflow);
+            }
+        }
+        if !self.flushes_subnormals {
+            return None;
+        }
+        if device_result == 0.0 && subnormal_before_rounding(reference, self.element) {
+            return Some(Allowance::FlushedResult);
+        }
+        self.flushed_operands_conform(args, device_result)
+            .then_some(Allowance::FlushedOperands)
+    }
+
+    /// 002's overflow rule: the allowed range [x − n·ulp(x), x + n·ulp(x)] reaches beyond the
+    /// largest finite value, so ±inf or ±max (with x's sign) are also allowed.
+    fn overflow_allowed(&self, reference: &Float, bound: f64, device_result: f64) -> bool {
+        let max = self.element.max_finite();
+        let candidate = device_result.is_infinite() || device_result.abs() == max;
+        if !candidate || !reference.is_finite() {
+            return false;
+        }
+        if device_result.is_sign_negative() != reference.is_sign_negative() {
+            return false;
+        }
+        let mut reach = Float::with_val(reference.prec() + 64, &*reference.as_abs());
+        reach += bound * ulp_of(reference, self.element);
+        reach > max
+    }
+
+    /// FTZ results 3 and 4: some subnormal operands read as zero of either sign, and the result
+    /// conforms for those operands (or is their subnormal-before-rounding result, flushed).
+    fn flushed_operands_conform(&self, args: &[f64], device_result: f64) -> bool {
+        let subnormal: Vec<usize> = (0..args.len())
+            .filter(|i| self.element.is_subnormal(args[*i]))
+            .collect();
+        if subnormal.is_empty() {
+            return false;
+        }
+        // Each subnormal operand stays, or becomes +0, or becomes −0: 3^k − 1 alternatives.
+        let alternatives = 3usize.pow(subnormal.len() as u32);
+        for choice in 1..alternatives {
+            let mut flushed = args.to_vec();
+            let mut code = choice;
+            for position in &subnormal {
+                match code % 3 {
+                    1 => flushed[*position] = 0.0,
+                    2 => flushed[*position] = -0.0,
+                    _ => {}
+                }
+                code /= 3;
+            }
+            let operands = to_floats(&flushed);
+            let reference = reference::high_precision(self.reference, &operands, self.element);
+            let error = ulp_error(device_result, &reference, self.element);
+            if self.plain_outcome(&operands, &reference, error, device_result) == Outcome::Pass {
+                return true;
+            }
+            if device_result == 0.0 && subnormal_before_rounding(&reference, self.element) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// A unit's results so far. [`UnitStats::merge`] is associative and order-independent for
+/// counts, maximum and worst case (ties resolved by input index).
+#[derive(Clone, Debug, Default)]
+pub struct UnitStats {
+    /// Inputs judged (inside the function's domain).
+    pub inputs: u64,
+    pub failures: u64,
+    /// Inputs outside the function's specified domain: neither passed nor failed.
+    pub undefined: u64,
+    /// How many results each allowance accepted, indexed like [`Allowance::ALL`].
+    pub allowed: [u64; 3],
+    /// The largest error among results judged by the plain rule (passes and failures).
+    pub max_error: f64,
+    pub worst: Option<Case>,
+}
+
+impl UnitStats {
+    pub fn record(&mut self, case: Case) {
+        self.inputs += 1;
+        match case.outcome {
+            Outcome::Fail => self.failures += 1,
+            Outcome::Allowed(allowance) => {
+                self.allowed[allowance as usize] += 1;
+                return;
+            }
+            Outcome::Pass | Outcome::Measured => {}
+        }
+        if case.error > self.max_error || self.max_error.is_nan() {
+            self.max_error = case.error;
+        }
+        if self.worst.as_ref().is_none_or(|worst| case.outranks(worst)) {
+            self.worst = Some(case);
+        }
+    }
+
+    pub fn merge(&mut self, other: UnitStats) {
+        self.inputs += other.inputs;
+        self.failures += other.failures;
+        self.undefined += other.undefined;
+        for (mine, theirs) in self.allowed.iter_mut().zip(other.allowed) {
+            *mine += theirs;
+        }
+        self.max_error = self.max_error.max(other.max_error);
+        if let Some(case) = other.worst {
+            if self.worst.as_ref().is_none_or(|worst| case.outranks(worst)) {
+                self.worst = Some(case);
+            }
+        }
+    }
+
+    /// `ftz-result:12 overflow:3`, empty when no allowance was used.
+    pub fn allowances_text(&self) -> String {
+        Allowance::ALL
+            .iter()
+            .zip(self.allowed)
+            .filter(|(_, count)| *count > 0)
+            .map(|(allowance, count)| format!("{}:{count}", allowance.name()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference as r;
+
+    fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
+        Rules {
+            reference,
+            requirement,
+            element: FloatType::Float,
+            flushes_subnormals: flushes,
+        }
+    }
+
+    fn next_up(x: f32) -> f64 {
+        f64::from(f32::from_bits(x.to_bits() + 1))
+    }
+
+    #[test]
+    fn ulp_bound_passes_within_and_fails_beyond() {
+        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let x = 1.0f32;
+        let good = f64::from(x.sin());
+        assert_eq!(sin.judge(0, &[f64::from(x)], good).outcome, Outcome::Pass);
+        let mut far = x.sin();
+        for _ in 0..6 {
+            far = f32::from_bits(far.to_bits() + 1);
+        }
+        let case = sin.judge(0, &[f64::from(x)], f64::from(far));
+        assert_eq!(case.outcome, Outcome::Fail);
+        assert!(case.error > 5.0 && case.error < 7.0, "{}", case.error);
+    }
+
+    #[test]
+    fn correctly_rounded_needs_the_exact_bits() {
+        let add = rules(r::add, Requirement::CorrectlyRounded, false);
+        let (x, y) = (1.0f32, 1.0e-8f32);
+        let sum = f64::from(x + y);
+        assert_eq!(
+            add.judge(0, &[1.0, f64::from(y)], sum).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            add.judge(0, &[1.0, f64::from(y)], next_up(x + y)).outcome,
+            Outcome::Fail
+        );
+        // The sign of a zero result is part of the correctly rounded value.
+        let ceil = rules(r::ceil, Requirement::CorrectlyRounded, false);
+        assert_eq!(ceil.judge(0, &[-0.5], -0.0).outcome, Outcome::Pass);
+        assert_eq!(ceil.judge(0, &[-0.5], 0.0).outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn mad_accepts_either_allowed_implementation() {
+        let mad = rules(r::fma, Requirement::MadFmaOrMulAdd, false);
+        let x = 1.0 - 2f64.powi(-24);
+        let y = 1.0 + 2f64.powi(-24);
+        assert_eq!(
+            mad.judge(0, &[x, y, -1.0], -(2f64.powi(-48))).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(mad.judge(0, &[x, y, -1.0], 0.0).outcome, Outcome::Pass);
+        assert_eq!(
+            mad.judge(0, &[x, y, -1.0], 2f64.powi(-48)).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn overflow_allowance_applies_only_where_the_bound_reaches_past_max() {
+        let exp = rules(r::exp, Requirement::Ulp(3.0), false);
+        // exp(89) ≈ 4.5e38 > FLT_MAX: infinity allowed (and counted as an allowance).
+        let case = exp.judge(0, &[89.0], f64::INFINITY);
+        assert_eq!(case.outcome, Outcome::Allowed(Allowance::Overflow));
+        assert_eq!(
+            exp.judge(0, &[89.0], f64::from(f32::MAX)).outcome,
+            Outcome::Allowed(Allowance::Overflow)
+        );
+        // exp(80) ≈ 5.5e34: infinity is wrong.
+        assert_eq!(exp.judge(0, &[80.0], f64::INFINITY).outcome, Outcome::Fail);
+        // Wrong sign is never allowed.
+        assert_eq!(
+            exp.judge(0, &[89.0], f64::NEG_INFINITY).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn flush_to_zero_alternatives_apply_only_without_denormals() {
+        let tiny = f64::from(f32::from_bits(3));
+        // sin(tiny) = tiny: flushing the operand gives sin(±0) = ±0.
+        let strict = rules(r::sin, Requirement::Ulp(4.0), false);
+        assert_eq!(strict.judge(0, &[tiny], 0.0).outcome, Outcome::Fail);
+        let flushing = rules(r::sin, Requirement::Ulp(4.0), true);
+        let case = flushing.judge(0, &[tiny], 0.0);
+        assert_eq!(case.outcome, Outcome::Allowed(Allowance::FlushedResult));
+        // A subnormal operand read as zero: x + tiny with tiny flushed gives x exactly.
+        let add = rules(r::add, Requirement::CorrectlyRounded, true);
+        let sum_case = add.judge(0, &[1.0e-38, tiny], 1.0e-38f32 as f64);
+        assert_eq!(
+            sum_case.outcome,
+            Outcome::Allowed(Allowance::FlushedOperands)
+        );
+        // Flushing never excuses a wrong normal result.
+        assert_eq!(flushing.judge(0, &[1.0], 0.0).outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn nan_must_meet_nan() {
+        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        assert_eq!(
+            sin.judge(0, &[f64::INFINITY], f64::NAN).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(sin.judge(0, &[f64::INFINITY], 0.0).outcome, Outcome::Fail);
+        assert_eq!(sin.judge(0, &[1.0], f64::NAN).outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn merge_is_associative_and_keeps_the_worst_failure() {
+        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let cases: Vec<Case> = (0..9)
+            .map(|i| {
+                let x = 0.5 + f64::from(i) / 8.0;
+                let right = f64::from((x as f32).sin());
+                let device = if i == 4 { right * 1.001 } else { right };
+                sin.judge(i as u64, &[f64::from(x as f32)], device)
+            })
+            .collect();
+        let stats = |range: std::ops::Range<usize>| {
+            let mut s = UnitStats::default();
+            for case in &cases[range] {
+                s.record(case.clone());
+            }
+            s
+        };
+        let mut left = stats(0..3);
+        let mut middle = stats(3..6);
+        middle.merge(stats(6..9));
+        left.merge(middle);
+        let mut right_first = stats(0..3);
+        right_first.merge(stats(3..6));
+        right_first.merge(stats(6..9));
+        let whole = stats(0..9);
+        for merged in [&left, &right_first] {
+            assert_eq!(merged.inputs, whole.inputs);
+            assert_eq!(merged.failures, 1);
+            assert_eq!(merged.max_error, whole.max_error);
+            assert_eq!(merged.worst.as_ref().unwrap().index, 4);
+        }
+    }
+}

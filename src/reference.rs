@@ -1,0 +1,412 @@
+//! Exact references through MPFR (`rug`, raw `gmp-mpfr-sys` where `rug` lacks a function).
+//!
+//! Every reference is one function `fn(&mut Float, &[Float]) -> Ordering` that writes the
+//! result rounded to nearest at the output's precision and returns MPFR's ternary value. Two
+//! evaluations are built on it:
+//! - [`correctly_rounded`]: the result rounded once to the target format, with that format's
+//!   exponent range, overflow and subnormals emulated — the value a correctly rounded device
+//!   returns and what "0 ulp" functions must return;
+//! - [`high_precision`]: the result at [`working_precision`], well above the target's, as the
+//!   "infinitely precise result" the ULP error is measured against.
+
+use crate::fp::FloatType;
+use gmp_mpfr_sys::mpfr;
+use rug::float::Round;
+use rug::ops::AssignRound;
+use rug::Float;
+use std::cmp::Ordering;
+
+/// A reference implementation: writes f(args) rounded to nearest at `out`'s precision and
+/// returns the rounding direction (MPFR's ternary value).
+pub type ReferenceFn = fn(&mut Float, &[Float]) -> Ordering;
+
+/// The precision of the "infinitely precise" reference: more than twice the target's plus a
+/// margin, so the reference's own error (2^-W relative) is invisible at any ULP bound.
+pub fn working_precision(element: FloatType) -> u32 {
+    2 * element.precision() + 64
+}
+
+/// f(args) at [`working_precision`] in MPFR's (huge) default exponent range.
+pub fn high_precision(function: ReferenceFn, args: &[Float], element: FloatType) -> Float {
+    let mut out = Float::new(working_precision(element));
+    function(&mut out, args);
+    out
+}
+
+/// f(args) rounded to nearest-even into the target format exactly once: precision p, the
+/// format's exponent range (overflow to infinity at the IEEE threshold) and its subnormals.
+pub fn correctly_rounded(function: ReferenceFn, args: &[Float], element: FloatType) -> Float {
+    let precision = element.precision();
+    // MPFR writes x = m * 2^e with 0.5 <= |m| < 1: the smallest subnormal 2^(emin-p+1) has
+    // e = emin - p + 2, and the largest finite value is below 2^(emax+1), so e <= emax + 1.
+    let format_emin = mpfr::exp_t::from(element.emin() - precision as i32 + 2);
+    let format_emax = mpfr::exp_t::from(element.emax() + 1);
+    let mut out = Float::new(precision);
+    // SAFETY: MPFR's exponent range is thread-local; it is restored before returning, and
+    // every operand is a value of the target format, so it lies inside the narrowed range.
+    unsafe {
+        let saved_emin = mpfr::get_emin();
+        let saved_emax = mpfr::get_emax();
+        mpfr::set_emin(format_emin);
+        mpfr::set_emax(format_emax);
+        let ternary = ordering_to_int(function(&mut out, args));
+        let ternary = mpfr::check_range(out.as_raw_mut(), ternary, mpfr::rnd_t::RNDN);
+        mpfr::subnormalize(out.as_raw_mut(), ternary, mpfr::rnd_t::RNDN);
+        mpfr::set_emin(saved_emin);
+        mpfr::set_emax(saved_emax);
+    }
+    out
+}
+
+fn ordering_to_int(ordering: Ordering) -> i32 {
+    match ordering {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    }
+}
+
+fn int_to_ordering(ternary: i32) -> Ordering {
+    ternary.cmp(&0)
+}
+
+/// Calls a raw one-argument MPFR function `mpfr_xxx(rop, op, rnd)`.
+fn raw1(
+    out: &mut Float,
+    x: &Float,
+    function: unsafe extern "C" fn(*mut mpfr::mpfr_t, *const mpfr::mpfr_t, mpfr::rnd_t) -> i32,
+) -> Ordering {
+    // SAFETY: both pointers come from live rug values; MPFR allows no aliasing problems here.
+    int_to_ordering(unsafe { function(out.as_raw_mut(), x.as_raw(), mpfr::rnd_t::RNDN) })
+}
+
+/// Calls a raw two-argument MPFR function `mpfr_xxx(rop, op1, op2, rnd)`.
+fn raw2(
+    out: &mut Float,
+    x: &Float,
+    y: &Float,
+    function: unsafe extern "C" fn(
+        *mut mpfr::mpfr_t,
+        *const mpfr::mpfr_t,
+        *const mpfr::mpfr_t,
+        mpfr::rnd_t,
+    ) -> i32,
+) -> Ordering {
+    // SAFETY: as in `raw1`.
+    int_to_ordering(unsafe {
+        function(out.as_raw_mut(), x.as_raw(), y.as_raw(), mpfr::rnd_t::RNDN)
+    })
+}
+
+fn assign_nan(out: &mut Float) -> Ordering {
+    out.assign(f64::NAN);
+    Ordering::Equal
+}
+
+/// Copies a value that is representable at `out`'s precision (a selected operand).
+fn assign_exact(out: &mut Float, value: &Float) -> Ordering {
+    out.assign_round(value, Round::Nearest)
+}
+
+use rug::Assign;
+
+macro_rules! unary_rug {
+    ($($name:ident => $method:ident),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($name), "(x)` through rug's `", stringify!($method), "`.")]
+        pub fn $name(out: &mut Float, args: &[Float]) -> Ordering {
+            out.assign_round(args[0].$method(), Round::Nearest)
+        }
+    )*};
+}
+
+macro_rules! unary_raw {
+    ($($name:ident => $function:path),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($name), "(x)` through MPFR's `", stringify!($function), "`.")]
+        pub fn $name(out: &mut Float, args: &[Float]) -> Ordering {
+            raw1(out, &args[0], $function)
+        }
+    )*};
+}
+
+macro_rules! binary_raw {
+    ($($name:ident => $function:path),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($name), "(x, y)` through MPFR's `", stringify!($function), "`.")]
+        pub fn $name(out: &mut Float, args: &[Float]) -> Ordering {
+            raw2(out, &args[0], &args[1], $function)
+        }
+    )*};
+}
+
+unary_rug! {
+    acos => acos_ref, acosh => acosh_ref, asin => asin_ref, asinh => asinh_ref,
+    atan => atan_ref, atanh => atanh_ref, cbrt => cbrt_ref, cos => cos_ref, cosh => cosh_ref,
+    erf => erf_ref, erfc => erfc_ref, exp => exp_ref, exp2 => exp2_ref, exp10 => exp10_ref,
+    expm1 => exp_m1_ref, log => ln_ref, log2 => log2_ref, log10 => log10_ref,
+    log1p => ln_1p_ref, sin => sin_ref, sinh => sinh_ref, sqrt => sqrt_ref, tan => tan_ref,
+    tanh => tanh_ref, tgamma => gamma_ref, rsqrt => recip_sqrt_ref,
+}
+
+unary_raw! {
+    sinpi => mpfr::sinpi, cospi => mpfr::cospi, tanpi => mpfr::tanpi,
+    asinpi => mpfr::asinpi, acospi => mpfr::acospi, atanpi => mpfr::atanpi,
+    ceil => mpfr::rint_ceil, floor => mpfr::rint_floor, trunc => mpfr::rint_trunc,
+    round => mpfr::rint_round, rint => mpfr::rint,
+}
+
+binary_raw! {
+    add => mpfr::add, sub => mpfr::sub, mul => mpfr::mul, div => mpfr::div,
+    atan2 => mpfr::atan2, atan2pi => mpfr::atan2pi, hypot => mpfr::hypot,
+    fmod => mpfr::fmod, remainder => mpfr::remainder, copysign => mpfr::copysign,
+    powr => mpfr::powr,
+}
+
+/// `pow(x, y)`: C99 pow, which MPFR's `mpfr_pow` follows case by case (F.9.4.4).
+pub fn pow(out: &mut Float, args: &[Float]) -> Ordering {
+    raw2(out, &args[0], &args[1], mpfr::pow)
+}
+
+/// `1 / x`, rounded once.
+pub fn recip(out: &mut Float, args: &[Float]) -> Ordering {
+    out.assign_round(args[0].recip_ref(), Round::Nearest)
+}
+
+/// `|x|`.
+pub fn fabs(out: &mut Float, args: &[Float]) -> Ordering {
+    out.assign_round(&*args[0].as_abs(), Round::Nearest)
+}
+
+/// `lgamma(x)`: log|Γ(x)|.
+pub fn lgamma(out: &mut Float, args: &[Float]) -> Ordering {
+    let mut sign = 0;
+    // SAFETY: live operands; `sign` receives the sign of Γ(x), unused here.
+    int_to_ordering(unsafe {
+        mpfr::lgamma(
+            out.as_raw_mut(),
+            &mut sign,
+            args[0].as_raw(),
+            mpfr::rnd_t::RNDN,
+        )
+    })
+}
+
+/// `logb(x)`: the unbiased exponent floor(log2|x|) as a float; -inf at 0, +inf at ±inf.
+pub fn logb(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    if x.is_nan() {
+        return assign_nan(out);
+    }
+    if x.is_infinite() {
+        out.assign(f64::INFINITY);
+    } else if x.is_zero() {
+        out.assign(f64::NEG_INFINITY);
+    } else {
+        let exponent = x.get_exp().expect("finite non-zero") - 1;
+        return out.assign_round(exponent, Round::Nearest);
+    }
+    Ordering::Equal
+}
+
+/// `fdim(x, y)`: x - y if x > y, else +0; NaN if either is NaN.
+pub fn fdim(out: &mut Float, args: &[Float]) -> Ordering {
+    let (x, y) = (&args[0], &args[1]);
+    if x.is_nan() || y.is_nan() {
+        return assign_nan(out);
+    }
+    if x > y {
+        raw2(out, x, y, mpfr::sub)
+    } else {
+        out.assign(0.0);
+        Ordering::Equal
+    }
+}
+
+/// `fmax(x, y)`: the larger; a NaN operand is ignored (C99 F.9.9.2).
+pub fn fmax(out: &mut Float, args: &[Float]) -> Ordering {
+    select_ignoring_nan(out, &args[0], &args[1], |x, y| {
+        x > y || (x == y && x.is_sign_positive())
+    })
+}
+
+/// `fmin(x, y)`: the smaller; a NaN operand is ignored.
+pub fn fmin(out: &mut Float, args: &[Float]) -> Ordering {
+    select_ignoring_nan(out, &args[0], &args[1], |x, y| {
+        x < y || (x == y && x.is_sign_negative())
+    })
+}
+
+/// `maxmag(x, y)`: x if |x| > |y|, y if |y| > |x|, otherwise fmax(x, y).
+pub fn maxmag(out: &mut Float, args: &[Float]) -> Ordering {
+    let (x, y) = (&args[0], &args[1]);
+    match x.as_abs().partial_cmp(&*y.as_abs()) {
+        Some(Ordering::Greater) => assign_exact(out, x),
+        Some(Ordering::Less) => assign_exact(out, y),
+        _ => fmax(out, args),
+    }
+}
+
+/// `minmag(x, y)`: x if |x| < |y|, y if |y| < |x|, otherwise fmin(x, y).
+pub fn minmag(out: &mut Float, args: &[Float]) -> Ordering {
+    let (x, y) = (&args[0], &args[1]);
+    match x.as_abs().partial_cmp(&*y.as_abs()) {
+        Some(Ordering::Less) => assign_exact(out, x),
+        Some(Ordering::Greater) => assign_exact(out, y),
+        _ => fmin(out, args),
+    }
+}
+
+fn select_ignoring_nan(
+    out: &mut Float,
+    x: &Float,
+    y: &Float,
+    prefer_x: fn(&Float, &Float) -> bool,
+) -> Ordering {
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => assign_nan(out),
+        (true, false) => assign_exact(out, y),
+        (false, true) => assign_exact(out, x),
+        (false, false) if prefer_x(x, y) => assign_exact(out, x),
+        (false, false) => assign_exact(out, y),
+    }
+}
+
+/// `fma(x, y, z)`: x * y + z rounded once.
+pub fn fma(out: &mut Float, args: &[Float]) -> Ordering {
+    // SAFETY: live operands.
+    int_to_ordering(unsafe {
+        mpfr::fma(
+            out.as_raw_mut(),
+            args[0].as_raw(),
+            args[1].as_raw(),
+            args[2].as_raw(),
+            mpfr::rnd_t::RNDN,
+        )
+    })
+}
+
+/// `x * y` rounded to `out`'s precision, then `+ z` rounded again: the second implementation
+/// the spec allows for `mad` (Table 3: "a multiply followed by an add, both of which are
+/// correctly rounded"). Under [`correctly_rounded`] both roundings happen in the target format.
+pub fn mul_then_add(out: &mut Float, args: &[Float]) -> Ordering {
+    let mut product = Float::new(out.prec());
+    let product_rounding = raw2(&mut product, &args[0], &args[1], mpfr::mul);
+    // SAFETY: live operands; the intermediate product must itself be rounded as the target
+    // would round it (range and subnormals), which `correctly_rounded`'s range provides.
+    unsafe {
+        let ternary = mpfr::check_range(
+            product.as_raw_mut(),
+            ordering_to_int(product_rounding),
+            mpfr::rnd_t::RNDN,
+        );
+        mpfr::subnormalize(product.as_raw_mut(), ternary, mpfr::rnd_t::RNDN);
+    }
+    raw2(out, &product, &args[2], mpfr::add)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(x: f64) -> Float {
+        Float::with_val(53, x)
+    }
+
+    fn cr(function: ReferenceFn, args: &[f64], element: FloatType) -> f64 {
+        let args: Vec<Float> = args.iter().map(|x| value(*x)).collect();
+        correctly_rounded(function, &args, element).to_f64()
+    }
+
+    #[test]
+    fn correctly_rounded_matches_native_float_arithmetic() {
+        // The host's f32 arithmetic is correctly rounded: MPFR in float's format must agree.
+        let samples = [1.1f32, -3.75, 1.0e-40, 3.0e38, 7.0e-39, 0.1, 123456.79];
+        for &x in &samples {
+            for &y in &samples {
+                let expected_sum = x + y;
+                let expected_product = x * y;
+                let expected_quotient = x / y;
+                assert_eq!(
+                    cr(add, &[x as f64, y as f64], FloatType::Float),
+                    expected_sum as f64
+                );
+                assert_eq!(
+                    cr(mul, &[x as f64, y as f64], FloatType::Float),
+                    expected_product as f64,
+                    "{x:e} * {y:e}"
+                );
+                assert_eq!(
+                    cr(div, &[x as f64, y as f64], FloatType::Float),
+                    expected_quotient as f64,
+                    "{x:e} / {y:e}"
+                );
+                assert_eq!(
+                    cr(sqrt, &[x.abs() as f64], FloatType::Float),
+                    x.abs().sqrt() as f64
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn correctly_rounded_overflows_and_underflows_like_ieee() {
+        // FLT_MAX * 2 overflows to +inf; tiny products round to subnormals or zero.
+        let max = f32::MAX as f64;
+        assert_eq!(cr(mul, &[max, 2.0], FloatType::Float), f64::INFINITY);
+        let smallest = f32::from_bits(1) as f64;
+        assert_eq!(cr(mul, &[smallest, 0.5], FloatType::Float), 0.0); // tie to even: 0
+        assert_eq!(cr(mul, &[smallest, 0.75], FloatType::Float), smallest);
+        assert_eq!(cr(mul, &[smallest, 1.5], FloatType::Float), 2.0 * smallest);
+        // Half: 65504 is the largest finite value; 65520 and above round to infinity.
+        assert_eq!(cr(add, &[65504.0, 15.0], FloatType::Half), 65504.0);
+        assert_eq!(cr(add, &[65504.0, 16.0], FloatType::Half), f64::INFINITY);
+        assert_eq!(cr(mul, &[2f64.powi(-24), 0.5], FloatType::Half), 0.0);
+    }
+
+    #[test]
+    fn high_precision_is_far_more_precise_than_the_target() {
+        let pi_over_4 = Float::with_val(53, std::f64::consts::FRAC_PI_4);
+        let sine = high_precision(sin, &[pi_over_4], FloatType::Float);
+        assert_eq!(sine.prec(), working_precision(FloatType::Float));
+        assert!((sine.to_f64() - std::f64::consts::FRAC_1_SQRT_2).abs() < 1e-16);
+    }
+
+    #[test]
+    fn selection_functions_follow_c99_nan_rules() {
+        let nan = f64::NAN;
+        assert_eq!(cr(fmax, &[1.0, nan], FloatType::Float), 1.0);
+        assert_eq!(cr(fmin, &[nan, -2.0], FloatType::Float), -2.0);
+        assert!(cr(fmax, &[nan, nan], FloatType::Float).is_nan());
+        assert_eq!(cr(maxmag, &[-3.0, 2.0], FloatType::Float), -3.0);
+        assert_eq!(cr(minmag, &[-3.0, 2.0], FloatType::Float), 2.0);
+        assert_eq!(cr(maxmag, &[-2.0, 2.0], FloatType::Float), 2.0);
+        assert_eq!(cr(fdim, &[1.0, 3.0], FloatType::Float), 0.0);
+        assert_eq!(cr(fdim, &[3.0, 1.0], FloatType::Float), 2.0);
+        assert!(cr(fmax, &[-0.0, 0.0], FloatType::Float).is_sign_positive());
+        assert!(cr(fmin, &[0.0, -0.0], FloatType::Float).is_sign_negative());
+    }
+
+    #[test]
+    fn rounding_functions_and_logb_are_exact() {
+        assert_eq!(cr(rint, &[2.5], FloatType::Float), 2.0);
+        assert_eq!(cr(round, &[2.5], FloatType::Float), 3.0);
+        assert_eq!(cr(ceil, &[-0.5], FloatType::Float), 0.0);
+        assert!(cr(ceil, &[-0.5], FloatType::Float).is_sign_negative());
+        assert_eq!(cr(floor, &[-0.5], FloatType::Float), -1.0);
+        assert_eq!(cr(trunc, &[-1.5], FloatType::Float), -1.0);
+        assert_eq!(cr(logb, &[10.0], FloatType::Float), 3.0);
+        assert_eq!(
+            cr(logb, &[f32::from_bits(1) as f64], FloatType::Float),
+            -149.0
+        );
+        assert_eq!(cr(logb, &[0.0], FloatType::Float), f64::NEG_INFINITY);
+        assert_eq!(cr(rsqrt, &[4.0], FloatType::Float), 0.5);
+    }
+
+    #[test]
+    fn mad_alternatives_differ_where_the_product_rounds() {
+        // x*y = 1 - 2^-48 exactly; fma keeps it, multiply-then-add rounds the product to 1.
+        let x = 1.0 - 2f64.powi(-24);
+        let y = 1.0 + 2f64.powi(-24);
+        assert_eq!(cr(fma, &[x, y, -1.0], FloatType::Float), -(2f64.powi(-48)));
+        assert_eq!(cr(mul_then_add, &[x, y, -1.0], FloatType::Float), 0.0);
+    }
+}

@@ -1,0 +1,333 @@
+//! What a run tells people and pipelines: one CSV row per unit, written as each unit finishes,
+//! and a terminal summary with failures first.
+
+use crate::fp::FloatType;
+use crate::hexfloat;
+use crate::judge::{Case, UnitStats};
+use crate::table::{Profile, Requirement};
+use rug::Float;
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+/// A unit's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Pass,
+    Fail,
+    /// Not applicable to this device or type; `note` says why.
+    Skip,
+    /// The unit could not be measured (the driver refused the module, an OpenCL call failed).
+    Error,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// Everything one CSV row says about one unit (function, type, width).
+#[derive(Clone, Debug)]
+pub struct UnitReport {
+    pub function: String,
+    pub element: FloatType,
+    pub width: u32,
+    pub profile: Profile,
+    pub requirement: Option<Requirement>,
+    pub stats: UnitStats,
+    pub status: Status,
+    pub note: String,
+}
+
+/// Facts of the whole run, repeated on every row so that several runs' CSVs can be pivoted.
+#[derive(Clone, Debug)]
+pub struct RunFacts {
+    pub seed: u64,
+    pub device: String,
+    pub driver_version: String,
+    pub build_options: String,
+}
+
+/// The CSV columns, in order (documented in README.md).
+pub const COLUMNS: [&str; 19] = [
+    "function",
+    "type",
+    "width",
+    "profile",
+    "inputs",
+    "failures",
+    "max_ulp",
+    "bound_ulp",
+    "worst_input",
+    "worst_device",
+    "worst_reference",
+    "status",
+    "note",
+    "rule",
+    "allowed",
+    "seed",
+    "device",
+    "driver_version",
+    "clacc_version",
+];
+
+/// A decimal ULP figure: up to 4 decimals, `inf` when a NaN met a number or similar.
+pub fn format_ulp(error: f64) -> String {
+    if error.is_infinite() {
+        return "inf".to_string();
+    }
+    let text = format!("{error:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    text.to_string()
+}
+
+/// The numeric bound for the `bound_ulp` column: N for "<= N ulp", 0 for exact results, 0.5
+/// for correctly rounded ones (round to nearest: the correctly rounded value is within half an
+/// ulp; the bits are checked as well); empty where the rule is not a ULP bound.
+pub fn bound_column(requirement: Option<&Requirement>) -> String {
+    match requirement {
+        Some(Requirement::Ulp(bound)) | Some(Requirement::UlpEachOutput(bound)) => {
+            format_ulp(*bound)
+        }
+        Some(Requirement::Exact) | Some(Requirement::RemquoExact { .. }) => "0".to_string(),
+        Some(Requirement::CorrectlyRounded) => "0.5".to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The reference printed with enough bits to show how far the device is: the format's
+/// precision twice over plus a margin.
+fn format_reference(reference: &Float, element: FloatType) -> String {
+    let shown = Float::with_val(2 * element.precision() + 10, reference);
+    hexfloat::format_float(&shown)
+}
+
+fn format_inputs(case: &Case) -> String {
+    case.args
+        .iter()
+        .map(|x| hexfloat::format_f64(*x))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Writes the CSV: header first, then one row per unit, flushed as each unit finishes so that
+/// an interrupted run keeps every finished unit.
+pub struct CsvReport {
+    writer: csv::Writer<File>,
+}
+
+impl CsvReport {
+    pub fn create(path: &Path) -> io::Result<CsvReport> {
+        let mut writer = csv::Writer::from_writer(File::create(path)?);
+        writer.write_record(COLUMNS)?;
+        writer.flush()?;
+        Ok(CsvReport { writer })
+    }
+
+    pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
+        let worst = unit.stats.worst.as_ref();
+        let measured = unit.status == Status::Pass || unit.status == Status::Fail;
+        let record = [
+            unit.function.clone(),
+            unit.element.name().to_string(),
+            unit.width.to_string(),
+            unit.profile.name().to_string(),
+            unit.stats.inputs.to_string(),
+            unit.stats.failures.to_string(),
+            if measured {
+                format_ulp(unit.stats.max_error)
+            } else {
+                String::new()
+            },
+            bound_column(unit.requirement.as_ref()),
+            worst.map(format_inputs).unwrap_or_default(),
+            worst
+                .map(|c| hexfloat::format_f64(c.device_result))
+                .unwrap_or_default(),
+            worst
+                .map(|c| format_reference(&c.reference, unit.element))
+                .unwrap_or_default(),
+            unit.status.name().to_string(),
+            unit.note.clone(),
+            unit.requirement
+                .as_ref()
+                .map(Requirement::describe)
+                .unwrap_or_default(),
+            unit.stats.allowances_text(),
+            format!("{:#x}", facts.seed),
+            facts.device.clone(),
+            facts.driver_version.clone(),
+            env!("CARGO_PKG_VERSION").to_string(),
+        ];
+        self.writer.write_record(&record)?;
+        self.writer.flush()
+    }
+}
+
+/// Decimal rendering for people, beside the hex form.
+fn decimal(value: f64) -> String {
+    format!("{value:e}")
+}
+
+fn describe_failure(unit: &UnitReport) -> String {
+    let mut text = format!(
+        "{} {} w{}: {} of {} inputs fail ({}); max {} ulp",
+        unit.function,
+        unit.element,
+        unit.width,
+        unit.stats.failures,
+        unit.stats.inputs,
+        unit.requirement
+            .as_ref()
+            .map(Requirement::describe)
+            .unwrap_or_default(),
+        format_ulp(unit.stats.max_error),
+    );
+    if let Some(case) = &unit.stats.worst {
+        let inputs: Vec<String> = case
+            .args
+            .iter()
+            .map(|x| format!("{} ({})", hexfloat::format_f64(*x), decimal(*x)))
+            .collect();
+        let _ = write!(
+            text,
+            "\n    worst input {}\n    device    {} ({})\n    reference {} ({})\n    error     {} ulp",
+            inputs.join(", "),
+            hexfloat::format_f64(case.device_result),
+            decimal(case.device_result),
+            format_reference(&case.reference, unit.element),
+            case.reference.to_string_radix(10, Some(17)),
+            format_ulp(case.error),
+        );
+    }
+    text
+}
+
+/// The terminal summary: failures and errors first, then one line per unit, then the totals.
+pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> String {
+    let mut text = String::new();
+    let failed: Vec<&UnitReport> = units.iter().filter(|u| u.status == Status::Fail).collect();
+    let errors: Vec<&UnitReport> = units.iter().filter(|u| u.status == Status::Error).collect();
+    if !failed.is_empty() {
+        text.push_str("FAILURES\n");
+        for unit in &failed {
+            let _ = writeln!(text, "  {}", describe_failure(unit));
+        }
+        text.push('\n');
+    }
+    if !errors.is_empty() {
+        text.push_str("ERRORS\n");
+        for unit in &errors {
+            let _ = writeln!(
+                text,
+                "  {} {} w{}: {}",
+                unit.function, unit.element, unit.width, unit.note
+            );
+        }
+        text.push('\n');
+    }
+    let _ = writeln!(
+        text,
+        "{:<14} {:<6} {:>5} {:>9} {:>8} {:>10} {:>6}  {:<6} note",
+        "function", "type", "width", "inputs", "failures", "max_ulp", "bound", "status"
+    );
+    for unit in units {
+        let measured = matches!(unit.status, Status::Pass | Status::Fail);
+        let _ = writeln!(
+            text,
+            "{:<14} {:<6} {:>5} {:>9} {:>8} {:>10} {:>6}  {:<6} {}",
+            unit.function,
+            unit.element.name(),
+            unit.width,
+            unit.stats.inputs,
+            unit.stats.failures,
+            if measured {
+                format_ulp(unit.stats.max_error)
+            } else {
+                "-".to_string()
+            },
+            bound_column(unit.requirement.as_ref()),
+            unit.status.name(),
+            unit.note,
+        );
+    }
+    let count = |status: Status| units.iter().filter(|u| u.status == status).count();
+    let _ = writeln!(
+        text,
+        "\n{} units: {} passed, {} failed, {} skipped, {} errors; seed {:#x}; device {}; CSV {}",
+        units.len(),
+        count(Status::Pass),
+        count(Status::Fail),
+        count(Status::Skip),
+        count(Status::Error),
+        facts.seed,
+        facts.device,
+        csv_path.display(),
+    );
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ulp_figures_are_short_decimals() {
+        assert_eq!(format_ulp(0.5), "0.5");
+        assert_eq!(format_ulp(3.0), "3");
+        assert_eq!(format_ulp(0.123456), "0.1235");
+        assert_eq!(format_ulp(f64::INFINITY), "inf");
+    }
+
+    #[test]
+    fn bound_column_follows_the_requirement_kind() {
+        assert_eq!(bound_column(Some(&Requirement::Ulp(2.5))), "2.5");
+        assert_eq!(bound_column(Some(&Requirement::Exact)), "0");
+        assert_eq!(bound_column(Some(&Requirement::CorrectlyRounded)), "0.5");
+        assert_eq!(bound_column(Some(&Requirement::ImplementationDefined)), "");
+        assert_eq!(bound_column(None), "");
+    }
+
+    #[test]
+    fn csv_has_the_documented_header_and_quotes_per_rfc_4180() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let mut report = CsvReport::create(&path).unwrap();
+        let unit = UnitReport {
+            function: "sin".into(),
+            element: FloatType::Float,
+            width: 1,
+            profile: Profile::Full,
+            requirement: Some(Requirement::Ulp(4.0)),
+            stats: UnitStats::default(),
+            status: Status::Skip,
+            note: "a note, with a comma and \"quotes\"".into(),
+        };
+        let facts = RunFacts {
+            seed: 7,
+            device: "Dev".into(),
+            driver_version: "1".into(),
+            build_options: String::new(),
+        };
+        report.write(&unit, &facts).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next().unwrap(), COLUMNS.join(","));
+        assert!(lines
+            .next()
+            .unwrap()
+            .contains("\"a note, with a comma and \"\"quotes\"\"\""));
+        let mut reader = csv::Reader::from_path(&path).unwrap();
+        let row = reader.records().next().unwrap().unwrap();
+        assert_eq!(&row[0], "sin");
+        assert_eq!(&row[7], "4");
+        assert_eq!(&row[11], "skip");
+    }
+}

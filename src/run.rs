@@ -1,0 +1,265 @@
+//! Drives one unit (function, type, width) through the pipeline: table row → kernel → device →
+//! references → judgement → report row.
+
+use crate::device::{DeviceError, Session};
+use crate::fp::FloatType;
+use crate::judge::{Rules, UnitStats};
+use crate::kernel::{self, KernelSpec, ENTRY_POINT};
+use crate::registry::Function;
+use crate::report::{Status, UnitReport};
+use crate::sweep;
+use crate::table::{self, Profile, Requirement};
+use indicatif::ProgressBar;
+
+/// Settings shared by every unit of a run.
+#[derive(Clone, Debug)]
+pub struct RunSettings {
+    pub profile: Profile,
+    /// Inputs per unit (special values included; rounded up to whole vectors).
+    pub inputs: usize,
+    pub seed: u64,
+    /// Options passed to clBuildProgram.
+    pub build_options: String,
+    /// Threads computing references.
+    pub threads: usize,
+}
+
+/// Scalars per device launch: large enough to amortise the launch, small enough to bound
+/// memory (inputs, outputs and judged cases of one chunk).
+const CHUNK_SCALARS: usize = 1 << 16;
+
+/// The extension that provides a type, for skip notes.
+fn type_extension(element: FloatType) -> &'static str {
+    match element {
+        FloatType::Half => "cl_khr_fp16",
+        FloatType::Float => "core",
+        FloatType::Double => "cl_khr_fp64",
+    }
+}
+
+fn skeleton(function: &Function, element: FloatType, width: u32, profile: Profile) -> UnitReport {
+    UnitReport {
+        function: function.name.to_string(),
+        element,
+        width,
+        profile,
+        requirement: None,
+        stats: UnitStats::default(),
+        status: Status::Skip,
+        note: String::new(),
+    }
+}
+
+/// Measures one unit on the device and judges it. Never panics on device trouble: an OpenCL
+/// or build failure becomes `status = error` with the reason in `note`.
+pub fn run_unit(
+    session: &Session,
+    settings: &RunSettings,
+    function: &Function,
+    element: FloatType,
+    width: u32,
+    progress: &ProgressBar,
+) -> UnitReport {
+    let mut report = skeleton(function, element, width, settings.profile);
+    let ulp_table = table::builtin(settings.profile);
+    let Some(row) = ulp_table.row(function.name) else {
+        report.status = Status::Error;
+        report.note = format!("{} has no row for {}", ulp_table.source, function.name);
+        return report;
+    };
+    let requirement = row.requirement(element).clone();
+    report.requirement = Some(requirement.clone());
+    if requirement == Requirement::NotApplicable {
+        report.note = format!(
+            "{} gives {} no {} bound",
+            ulp_table.source,
+            function.name,
+            element.spirv_name()
+        );
+        return report;
+    }
+    let Some(fp_config) = session.info.fp_config(element) else {
+        report.note = format!(
+            "device does not support {element} ({})",
+            type_extension(element)
+        );
+        return report;
+    };
+    if !fp_config.round_to_nearest() {
+        report.status = Status::Error;
+        report.note = format!(
+            "device's {element} config lacks round-to-nearest; clacc judges correctly rounded results in round-to-nearest only"
+        );
+        return report;
+    }
+    let spec = KernelSpec {
+        instruction: function.instruction,
+        shape: function.shape,
+        element,
+        width,
+        address_bits: session.info.address_bits,
+    };
+    match measure(
+        session,
+        settings,
+        function,
+        &spec,
+        requirement.clone(),
+        fp_config.denormals(),
+        progress,
+    ) {
+        Ok(stats) => {
+            report.status = if stats.failures > 0 {
+                Status::Fail
+            } else {
+                Status::Pass
+            };
+            let mut notes = Vec::new();
+            if requirement == Requirement::ImplementationDefined {
+                notes.push("implementation-defined accuracy: measured, not judged".to_string());
+            }
+            if stats.undefined > 0 {
+                notes.push(format!(
+                    "{} inputs outside the specified domain not judged",
+                    stats.undefined
+                ));
+            }
+            if !fp_config.denormals() {
+                notes.push(format!(
+                    "device flushes {element} subnormals: FTZ rules applied"
+                ));
+            }
+            report.note = notes.join("; ");
+            report.stats = stats;
+        }
+        Err(error) => {
+            report.status = Status::Error;
+            report.note = error;
+        }
+    }
+    report
+}
+
+fn measure(
+    session: &Session,
+    settings: &RunSettings,
+    function: &Function,
+    spec: &KernelSpec,
+    requirement: Requirement,
+    denormals: bool,
+    progress: &ProgressBar,
+) -> Result<UnitStats, String> {
+    let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+    let built = session
+        .build(
+            &spec.file_stem(),
+            &kernel::words_to_bytes(&words),
+            ENTRY_POINT,
+            &settings.build_options,
+        )
+        .map_err(|error| match error {
+            DeviceError::Build { log, .. } => {
+                eprintln!("clacc: the driver refused {}:\n{log}", spec.file_stem());
+                format!(
+                    "driver refused the module: {}",
+                    log.lines().next().unwrap_or("").trim()
+                )
+            }
+            other => other.to_string(),
+        })?;
+    let element = spec.element;
+    let arguments = spec.input_count();
+    let seed = sweep::unit_seed(settings.seed, function.name, element, spec.width);
+    let columns = sweep::generate(
+        function,
+        element,
+        arguments,
+        settings.inputs,
+        spec.width,
+        seed,
+    );
+    let total = columns[0].len();
+    progress.set_length(total as u64);
+    progress.set_position(0);
+    let rules = Rules {
+        reference: function.reference,
+        requirement,
+        element,
+        flushes_subnormals: !denormals,
+    };
+    let width = spec.width as usize;
+    let chunk = CHUNK_SCALARS / width * width;
+    let mut stats = UnitStats::default();
+    let mut start = 0;
+    while start < total {
+        let end = (start + chunk).min(total);
+        let encoded: Vec<Vec<u8>> = columns
+            .iter()
+            .map(|c| element.encode(&c[start..end]))
+            .collect();
+        let input_slices: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
+        let mut output = vec![0u8; (end - start) * element.bytes()];
+        session
+            .run(
+                &built,
+                &input_slices,
+                &mut [output.as_mut_slice()],
+                (end - start) / width,
+            )
+            .map_err(|e| e.to_string())?;
+        let device_results = element.decode(&output);
+        stats.merge(judge_chunk(
+            &rules,
+            function,
+            &columns,
+            start,
+            &device_results,
+            settings.threads,
+        ));
+        progress.set_position(end as u64);
+        start = end;
+    }
+    Ok(stats)
+}
+
+/// Judges one chunk on `threads` threads; each takes a contiguous slice, and the slices merge
+/// in order, so the result does not depend on the thread count.
+fn judge_chunk(
+    rules: &Rules,
+    function: &Function,
+    columns: &[Vec<f64>],
+    offset: usize,
+    device_results: &[f64],
+    threads: usize,
+) -> UnitStats {
+    let slice_length = device_results.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = device_results
+            .chunks(slice_length)
+            .enumerate()
+            .map(|(slice_index, results)| {
+                scope.spawn(move || {
+                    let mut stats = UnitStats::default();
+                    let mut args = vec![0.0; columns.len()];
+                    for (i, device_result) in results.iter().enumerate() {
+                        let index = offset + slice_index * slice_length + i;
+                        for (arg, column) in args.iter_mut().zip(columns) {
+                            *arg = column[index];
+                        }
+                        if !function.in_domain(&args) {
+                            stats.undefined += 1;
+                            continue;
+                        }
+                        stats.record(rules.judge(index as u64, &args, *device_result));
+                    }
+                    stats
+                })
+            })
+            .collect();
+        let mut merged = UnitStats::default();
+        for handle in handles {
+            merged.merge(handle.join().expect("judging thread panicked"));
+        }
+        merged
+    })
+}
