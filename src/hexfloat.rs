@@ -2,19 +2,27 @@
 
 use rug::{Float, Integer};
 
-/// `0x1.921fb6p+1`, `-0x0p+0`, `inf`, `-inf`, `nan`: the exact value of an `f64` (so of any
+/// `0x1.921fb6p+1`, `-0x0p+0`, `inf`, `-inf`, `nan`, `-nan`: the exact value of an `f64` (so of any
 /// half or float widened to it). Subnormal doubles print normalised (`0x1p-1074`), which C's
 /// `strtod` reads back exactly.
 pub fn format_f64(value: f64) -> String {
+    if value.is_nan() {
+        return if value.is_sign_negative() {
+            "-nan"
+        } else {
+            "nan"
+        }
+        .to_string();
+    }
     format_float(&Float::with_val(53, value))
 }
 
 /// The exact value of an MPFR number in C99 hex form (see [`format_f64`]).
 pub fn format_float(value: &Float) -> String {
-    if value.is_nan() {
-        return "nan".to_string();
-    }
     let sign = if value.is_sign_negative() { "-" } else { "" };
+    if value.is_nan() {
+        return format!("{sign}nan");
+    }
     if value.is_infinite() {
         return format!("{sign}inf");
     }
@@ -119,6 +127,8 @@ mod tests {
             assert_eq!(parse(&text).unwrap().to_bits(), value.to_bits(), "{text}");
         }
         assert!(parse("nan").unwrap().is_nan());
+        assert!(parse("-nan").unwrap().is_sign_negative());
+        assert_eq!(format_f64(-f64::NAN), "-nan");
         assert_eq!(parse("0X1.8P+1"), Some(3.0));
         assert_eq!(parse("0x.8p0"), Some(0.5));
         assert_eq!(parse("2.5"), Some(2.5));
