@@ -418,7 +418,10 @@ mod tests {
             Outcome::Allowed(Allowance::FlushedOperands)
         );
         let strict_add = rules(r::add, Requirement::CorrectlyRounded, false);
-        assert_eq!(strict_add.judge(0, &[min_normal, tiny], min_normal).outcome, Outcome::Fail);
+        assert_eq!(
+            strict_add.judge(0, &[min_normal, tiny], min_normal).outcome,
+            Outcome::Fail
+        );
         // Flushing never excuses a wrong normal result.
         assert_eq!(flushing.judge(0, &[1.0], 0.0).outcome, Outcome::Fail);
     }

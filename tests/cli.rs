@@ -1,0 +1,241 @@
+//! End-to-end tests: the clacc binary on the real devices (the Intel OpenCL CPU runtime that
+//! scripts/setup installs, and Debian's PoCL, which has no SPIR-V support).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn clacc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args(args)
+        .output()
+        .expect("run the clacc binary")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn read_csv(path: &Path) -> (Vec<String>, Vec<csv::StringRecord>) {
+    let mut reader = csv::Reader::from_path(path).expect("open the CSV");
+    let header = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = reader.records().map(|r| r.unwrap()).collect();
+    (header, rows)
+}
+
+fn column(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+#[test]
+fn devices_lists_the_intel_device_with_its_spirv_versions() {
+    let output = clacc(&["devices"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let intel = text
+        .split("\n[")
+        .find(|block| block.contains("Intel(R) OpenCL"))
+        .unwrap_or_else(|| panic!("no Intel platform listed:\n{text}"));
+    assert!(intel.contains("SPIR-V_1.0"), "{intel}");
+    assert!(intel.contains("usable         yes"), "{intel}");
+    assert!(intel.contains("address bits   64"), "{intel}");
+    let pocl = text
+        .split("\n[")
+        .find(|block| block.contains("Portable Computing Language"))
+        .unwrap_or_else(|| panic!("no PoCL platform listed:\n{text}"));
+    assert!(pocl.contains("no SPIR-V"), "{pocl}");
+}
+
+#[test]
+fn one_function_run_passes_and_writes_the_documented_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("out.csv");
+    let output = clacc(&[
+        "--function",
+        "sin",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "5000",
+        "--csv",
+        csv_path.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    let (header, rows) = read_csv(&csv_path);
+    let required = "function,type,width,profile,inputs,failures,max_ulp,bound_ulp,worst_input,worst_device,worst_reference,status,note";
+    assert_eq!(header[..13].join(","), required);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(&row[column(&header, "function")], "sin");
+    assert_eq!(&row[column(&header, "type")], "float");
+    assert_eq!(&row[column(&header, "profile")], "full");
+    assert_eq!(&row[column(&header, "status")], "pass");
+    assert!(row[column(&header, "inputs")].parse::<u64>().unwrap() >= 5000);
+    let max_ulp: f64 = row[column(&header, "max_ulp")].parse().unwrap();
+    let bound: f64 = row[column(&header, "bound_ulp")].parse().unwrap();
+    assert_eq!(bound, 4.0, "Table 3, sin, Float32");
+    assert!(max_ulp > 0.0 && max_ulp <= bound, "{max_ulp}");
+    // The worst case round-trips: its hex input parses back to a float.
+    let worst = clacc::hexfloat::parse(&row[column(&header, "worst_input")]).unwrap();
+    assert_eq!(f64::from(worst as f32), worst);
+    assert!(
+        stdout(&output).contains("1 units: 1 passed"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn same_seed_gives_the_same_results_and_another_seed_other_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, seed: &str| {
+        let path = dir.path().join(name);
+        let output = clacc(&[
+            "--function",
+            "exp,pow",
+            "--type",
+            "float",
+            "--width",
+            "4",
+            "--inputs",
+            "3000",
+            "--seed",
+            seed,
+            "--csv",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        std::fs::read_to_string(path).unwrap()
+    };
+    let first = run("a.csv", "0x1234");
+    assert_eq!(first, run("b.csv", "0x1234"));
+    assert_ne!(first, run("c.csv", "99"));
+    assert!(first.contains(",0x1234,"));
+}
+
+#[test]
+fn pocl_is_refused_in_one_line_naming_spirv_and_the_usable_devices() {
+    let output = clacc(&["--platform", "Portable", "--function", "sin"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert_eq!(message.trim_end().lines().count(), 1, "{message}");
+    assert!(message.contains("cannot take SPIR-V"), "{message}");
+    assert!(message.contains("Intel(R) OpenCL"), "{message}");
+}
+
+#[test]
+fn unknown_names_are_usage_errors_that_list_what_is_known() {
+    let output = clacc(&["--function", "sine"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("unknown function `sine`"), "{message}");
+    assert!(
+        message.contains("sinpi") && message.contains("OpFAdd"),
+        "{message}"
+    );
+
+    let output = clacc(&["--function", "sin", "--type", "quad"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown type `quad`"));
+
+    let output = clacc(&["--function", "sin", "--width", "5"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown width `5`"));
+
+    let output = clacc(&["--platform", "NoSuchVendor"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("no platform matches `NoSuchVendor`"));
+
+    let output = clacc(&["--profile", "relaxed", "--function", "sin"]);
+    assert_eq!(output.status.code(), Some(2));
+
+    let output = clacc(&["--no-such-flag"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn emitted_kernels_are_valid_spirv_and_match_what_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = clacc(&[
+        "kernels",
+        "--emit",
+        dir.path().to_str().unwrap(),
+        "--function",
+        "sin,pow,fma,OpFAdd",
+        "--type",
+        "float,half,double",
+        "--width",
+        "1,3,16",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mut modules = 0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "spv") {
+            modules += 1;
+            assert!(path.with_extension("spvasm").is_file());
+            let half = path.to_str().unwrap().contains("_half_");
+            let validation = Command::new("spirv-val")
+                .args(["--target-env", if half { "spv1.0" } else { "opencl2.2" }])
+                .arg(&path)
+                .output()
+                .expect("spirv-val is installed by scripts/setup");
+            assert!(
+                validation.status.success(),
+                "{}: {}",
+                path.display(),
+                String::from_utf8_lossy(&validation.stderr)
+            );
+        }
+    }
+    assert_eq!(modules, 4 * 3 * 3);
+    let listing = std::fs::read_to_string(dir.path().join("sin_float_w1_a64.spvasm")).unwrap();
+    assert!(
+        listing.contains("OpExtInstImport \"OpenCL.std\""),
+        "{listing}"
+    );
+}
+
+#[test]
+fn a_full_default_run_over_every_function_passes_on_the_intel_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("all.csv");
+    let output = clacc(&["--inputs", "1500", "--csv", csv_path.to_str().unwrap()]);
+    let (header, rows) = read_csv(&csv_path);
+    let status = column(&header, "status");
+    let failing: Vec<String> = rows
+        .iter()
+        .filter(|r| &r[status] != "pass" && &r[status] != "skip")
+        .map(|r| r.iter().collect::<Vec<_>>().join(","))
+        .collect();
+    assert!(failing.is_empty(), "{}", failing.join("\n"));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // Every function × the three types the device supports, at width 1.
+    assert_eq!(rows.len(), clacc::registry::FUNCTIONS.len() * 3);
+    let skipped: Vec<&csv::StringRecord> = rows.iter().filter(|r| &r[status] == "skip").collect();
+    assert!(skipped
+        .iter()
+        .all(|r| r[0].starts_with("half_") || r[0].starts_with("native_")));
+    assert!(skipped
+        .iter()
+        .all(|r| r[column(&header, "note")].contains("gives")));
+}

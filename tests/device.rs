@@ -1,0 +1,195 @@
+//! Device tests: real kernels on the Intel OpenCL CPU runtime that scripts/setup installs
+//! (found by clacc's own runtime lookup), never a mock.
+
+use clacc::device::{self, DeviceError, Session};
+use clacc::fp::FloatType;
+use clacc::judge::{Rules, UnitStats};
+use clacc::kernel::{self, Instruction, KernelSpec, OpenclStd100Op, Shape, ENTRY_POINT};
+use clacc::reference;
+use clacc::sweep;
+use clacc::table::Requirement;
+use rspirv::dr::{Builder, Operand};
+use rspirv::spirv;
+use std::process::Command;
+use std::sync::Once;
+
+static RUNTIME: Once = Once::new();
+
+/// Points the loader at the local runtime the way clacc's re-exec does; the test binary cannot
+/// re-exec itself, so the variables are set before the first OpenCL call.
+fn spirv_session() -> Session {
+    RUNTIME.call_once(|| {
+        let lib = clacc::runtime::find_runtime_lib_dir()
+            .expect("the Intel OpenCL runtime is missing: run scripts/setup");
+        let library_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+        assert!(
+            library_path
+                .split(':')
+                .any(|p| std::path::Path::new(p) == lib),
+            "run the device tests through scripts/test (LD_LIBRARY_PATH must hold {} when the \
+             process starts)",
+            lib.display()
+        );
+        std::env::set_var("OCL_ICD_FILENAMES", lib.join("libintelocl.so"));
+    });
+    let devices = device::enumerate().expect("enumerate OpenCL devices");
+    let info = device::select(&devices, Some("Intel"), None).expect("the Intel CPU device");
+    Session::open(info.clone()).expect("open a session on the Intel device")
+}
+
+fn run_kernel(session: &Session, spec: &KernelSpec, columns: &[Vec<f64>]) -> Vec<f64> {
+    let words = kernel::build(spec).expect("build the module");
+    let built = session
+        .build(
+            &spec.file_stem(),
+            &kernel::words_to_bytes(&words),
+            ENTRY_POINT,
+            "",
+        )
+        .expect("the driver builds clacc's module");
+    let encoded: Vec<Vec<u8>> = columns.iter().map(|c| spec.element.encode(c)).collect();
+    let inputs: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
+    let mut output = vec![0u8; columns[0].len() * spec.element.bytes()];
+    session
+        .run(
+            &built,
+            &inputs,
+            &mut [output.as_mut_slice()],
+            columns[0].len() / spec.width as usize,
+        )
+        .expect("run the kernel");
+    spec.element.decode(&output)
+}
+
+#[test]
+fn every_width_and_type_puts_each_lane_where_the_host_expects() {
+    let session = spirv_session();
+    for element in FloatType::ALL {
+        for width in kernel::WIDTHS {
+            let spec = KernelSpec {
+                instruction: Instruction::FSub,
+                shape: Shape::Binary,
+                element,
+                width,
+                address_bits: session.info.address_bits,
+            };
+            let count = 48usize; // a multiple of every width
+            let x: Vec<f64> = (0..count).map(|i| (i * 3) as f64).collect();
+            let y: Vec<f64> = (0..count).map(|i| i as f64).collect();
+            let result = run_kernel(&session, &spec, &[x, y]);
+            let expected: Vec<f64> = (0..count).map(|i| (i * 2) as f64).collect();
+            assert_eq!(result, expected, "{element} width {width}");
+        }
+    }
+}
+
+/// Runs `native_sin` on the device but judges it as `sin` (Table 3: <= 4 ulp for float): the
+/// pipeline must report the real inaccuracy of an implementation-defined function as failures.
+#[test]
+fn a_real_inaccurate_device_result_is_reported_as_failing() {
+    let session = spirv_session();
+    let spec = KernelSpec {
+        instruction: Instruction::Ext(OpenclStd100Op::native_sin),
+        shape: Shape::Unary,
+        element: FloatType::Float,
+        width: 1,
+        address_bits: session.info.address_bits,
+    };
+    let sin = clacc::registry::find("sin").unwrap();
+    let columns = sweep::generate(sin, FloatType::Float, 1, 20000, 1, 11);
+    let device_results = run_kernel(&session, &spec, &columns);
+    let rules = Rules {
+        reference: reference::sin,
+        requirement: Requirement::Ulp(4.0),
+        element: FloatType::Float,
+        flushes_subnormals: false,
+    };
+    let mut stats = UnitStats::default();
+    for (index, (x, device_result)) in columns[0].iter().zip(&device_results).enumerate() {
+        stats.record(rules.judge(index as u64, &[*x], *device_result));
+    }
+    assert!(
+        stats.failures > 0,
+        "native_sin met sin's 4 ulp bound everywhere: {stats:?}"
+    );
+    let worst = stats.worst.expect("a worst case");
+    assert!(worst.error > 4.0);
+    // The worst case is confirmed independently: the error recomputed from scratch.
+    let again = reference::high_precision(
+        reference::sin,
+        &[reference::operand(worst.args[0])],
+        FloatType::Float,
+    );
+    assert_eq!(
+        clacc::ulp::ulp_error(worst.device_result, &again, FloatType::Float),
+        worst.error
+    );
+}
+
+/// A module that passes spirv-val but cannot be linked: it imports a function nobody defines.
+fn unresolvable_module() -> Vec<u32> {
+    let mut b = Builder::new();
+    b.set_version(1, 0);
+    b.capability(spirv::Capability::Addresses);
+    b.capability(spirv::Capability::Kernel);
+    b.capability(spirv::Capability::Linkage);
+    b.memory_model(
+        spirv::AddressingModel::Physical64,
+        spirv::MemoryModel::OpenCL,
+    );
+    let void = b.type_void();
+    let float = b.type_float(32, None);
+    let missing_type = b.type_function(float, vec![float]);
+    let kernel_type = b.type_function(void, vec![]);
+    let missing = b
+        .begin_function(float, None, spirv::FunctionControl::NONE, missing_type)
+        .unwrap();
+    b.function_parameter(float).unwrap();
+    b.end_function().unwrap();
+    b.decorate(
+        missing,
+        spirv::Decoration::LinkageAttributes,
+        vec![
+            Operand::LiteralString("clacc_missing_function".into()),
+            Operand::LinkageType(spirv::LinkageType::Import),
+        ],
+    );
+    let main = b
+        .begin_function(void, None, spirv::FunctionControl::NONE, kernel_type)
+        .unwrap();
+    b.begin_block(None).unwrap();
+    let one = b.constant_bit32(float, 1.0f32.to_bits());
+    b.function_call(float, None, missing, vec![one]).unwrap();
+    b.ret().unwrap();
+    b.end_function().unwrap();
+    b.entry_point(spirv::ExecutionModel::Kernel, main, ENTRY_POINT, vec![]);
+    rspirv::binary::Assemble::assemble(&b.module())
+}
+
+#[test]
+fn a_rejected_module_reports_the_build_log() {
+    let words = unresolvable_module();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.spv");
+    std::fs::write(&path, kernel::words_to_bytes(&words)).unwrap();
+    let validation = Command::new("spirv-val")
+        .args(["--target-env", "opencl2.2"])
+        .arg(&path)
+        .output()
+        .expect("spirv-val is installed by scripts/setup");
+    assert!(
+        validation.status.success(),
+        "{}",
+        String::from_utf8_lossy(&validation.stderr)
+    );
+
+    let session = spirv_session();
+    let error = match session.build("bad", &kernel::words_to_bytes(&words), ENTRY_POINT, "") {
+        Ok(_) => panic!("the driver built a module with an unresolved import"),
+        Err(error) => error,
+    };
+    assert!(matches!(error, DeviceError::Build { .. }), "{error}");
+    let message = error.to_string();
+    assert!(message.contains("build log"), "{message}");
+    assert!(message.contains("clacc_missing_function"), "{message}");
+}
