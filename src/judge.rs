@@ -15,6 +15,7 @@
 
 use crate::fp::FloatType;
 use crate::reference::{self, ReferenceFn};
+use crate::registry::{Output, OutputCheck};
 use crate::table::Requirement;
 use crate::ulp::{ulp_error, ulp_of};
 use rug::Float;
@@ -22,7 +23,9 @@ use rug::Float;
 /// Everything that decides how one unit's results are judged.
 #[derive(Clone, Debug)]
 pub struct Rules {
-    pub reference: ReferenceFn,
+    /// The function's results, in the kernel's order, each with its reference and check.
+    pub outputs: Vec<Output>,
+    /// The table cell for the function and type (judges [`OutputCheck::Table`] results).
     pub requirement: Requirement,
     pub element: FloatType,
     /// The device does not support denormals for `element` (CL_FP_DENORM unset), so the flush
@@ -73,12 +76,15 @@ pub struct Case {
     /// Position of the input in the unit's sweep (ties between equally bad cases keep the first).
     pub index: u64,
     pub args: Vec<f64>,
-    pub device_result: f64,
-    /// The high-precision reference the error was measured against.
-    pub reference: Float,
-    /// The error in ulp ([`ulp_error`]).
+    /// What the device returned, one value per output (integers held exactly).
+    pub device_results: Vec<f64>,
+    /// The high-precision reference of each output.
+    pub references: Vec<Float>,
+    /// The largest error in ulp ([`ulp_error`]) over the outputs judged in ulp.
     pub error: f64,
     pub outcome: Outcome,
+    /// The output that decided the outcome (the first failing one, else the worst).
+    pub output: usize,
 }
 
 impl Case {
@@ -106,39 +112,123 @@ fn same_result(device_result: f64, expected: f64) -> bool {
     (device_result.is_nan() && expected.is_nan()) || device_result == expected
 }
 
+/// remquo's quotient rule: the device's quotient has the sign of the true quotient and agrees
+/// with it in the low `bits` bits of its magnitude ("at least the lower 7 bits of the integral
+/// quotient").
+fn quotient_matches(reference: &Float, device_result: f64, bits: u32) -> bool {
+    // The reference quotient can exceed 2^53: read it as an exact integer.
+    let Some(expected) = reference.to_integer() else {
+        return false;
+    };
+    let got = rug::Integer::from(device_result as i64);
+    let modulus = rug::Integer::from(1) << bits;
+    let low_bits = |n: &rug::Integer| rug::Integer::from(n.abs_ref()) % &modulus;
+    let expected_low = low_bits(&expected);
+    let same_low_bits = expected_low == low_bits(&got);
+    // A quotient whose low bits are all zero may carry either sign.
+    let same_sign = expected.cmp0() == got.cmp0() || expected_low == 0;
+    same_low_bits && same_sign
+}
+
 /// Whether the exact value is non-zero and below the smallest normal in magnitude.
 fn subnormal_before_rounding(exact: &Float, element: FloatType) -> bool {
     exact.is_finite() && !exact.is_zero() && exact.get_exp().is_some_and(|e| e - 1 < element.emin())
 }
 
+/// How bad an outcome is, for combining several outputs' outcomes into one.
+fn severity(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Measured => 0,
+        Outcome::Pass => 1,
+        Outcome::Allowed(_) => 2,
+        Outcome::Fail => 3,
+    }
+}
+
 impl Rules {
     /// Judges one input: `args` are the values the device was given (in the format), and
-    /// `device_result` what it returned.
-    pub fn judge(&self, index: u64, args: &[f64], device_result: f64) -> Case {
+    /// `device_results` what it returned, one per output.
+    pub fn judge(&self, index: u64, args: &[f64], device_results: &[f64]) -> Case {
         let operands = to_floats(args);
-        let reference = reference::high_precision(self.reference, &operands, self.element);
-        let error = ulp_error(device_result, &reference, self.element);
-        let mut outcome = self.plain_outcome(&operands, &reference, error, device_result);
-        if outcome == Outcome::Fail {
-            if let Some(allowance) = self.allowance(args, &reference, device_result) {
-                outcome = Outcome::Allowed(allowance);
+        let mut references = Vec::with_capacity(self.outputs.len());
+        let mut outcome = Outcome::Measured;
+        let mut error: f64 = 0.0;
+        let mut deciding = 0;
+        for (position, (output, device_result)) in
+            self.outputs.iter().zip(device_results).enumerate()
+        {
+            let reference = reference::high_precision(output.reference, &operands, self.element);
+            let (output_outcome, output_error) =
+                self.judge_output(output, args, &operands, &reference, *device_result);
+            if output_error > error {
+                error = output_error;
+                if severity(outcome) < severity(Outcome::Fail) {
+                    deciding = position;
+                }
             }
+            if severity(output_outcome) > severity(outcome) {
+                outcome = output_outcome;
+                deciding = position;
+            }
+            references.push(reference);
         }
         Case {
             index,
             args: args.to_vec(),
-            device_result,
-            reference,
+            device_results: device_results.to_vec(),
+            references,
             error,
             outcome,
+            output: deciding,
+        }
+    }
+
+    /// One output's verdict and its error in ulp (0 for integer outputs).
+    fn judge_output(
+        &self,
+        output: &Output,
+        args: &[f64],
+        operands: &[Float],
+        reference: &Float,
+        device_result: f64,
+    ) -> (Outcome, f64) {
+        let verdict = |passed: bool| if passed { Outcome::Pass } else { Outcome::Fail };
+        match output.check {
+            OutputCheck::Integer => (
+                verdict(reference.is_nan() || *reference == device_result),
+                0.0,
+            ),
+            OutputCheck::QuotientLowBits => {
+                let bits = match self.requirement {
+                    Requirement::RemquoExact { quotient_bits } => quotient_bits,
+                    _ => 32,
+                };
+                (
+                    verdict(quotient_matches(reference, device_result, bits)),
+                    0.0,
+                )
+            }
+            OutputCheck::Table => {
+                let error = ulp_error(device_result, reference, self.element);
+                let mut outcome =
+                    self.plain_outcome(output.reference, operands, error, device_result);
+                if outcome == Outcome::Fail {
+                    if let Some(allowance) =
+                        self.allowance(output.reference, args, reference, device_result)
+                    {
+                        outcome = Outcome::Allowed(allowance);
+                    }
+                }
+                (outcome, error)
+            }
         }
     }
 
     /// The requirement's own rule, no allowances.
     fn plain_outcome(
         &self,
+        function: ReferenceFn,
         operands: &[Float],
-        reference: &Float,
         error: f64,
         device_result: f64,
     ) -> Outcome {
@@ -147,7 +237,7 @@ impl Rules {
             Requirement::CorrectlyRounded
             | Requirement::Exact
             | Requirement::RemquoExact { .. } => {
-                verdict(self.matches_correctly_rounded(self.reference, operands, device_result))
+                verdict(self.matches_correctly_rounded(function, operands, device_result))
             }
             Requirement::MadFmaOrMulAdd => verdict(
                 self.matches_correctly_rounded(reference::fma, operands, device_result)
@@ -157,10 +247,7 @@ impl Rules {
                         device_result,
                     ),
             ),
-            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => {
-                let _ = reference;
-                verdict(error <= bound)
-            }
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => verdict(error <= bound),
             Requirement::ImplementationDefined | Requirement::NotApplicable => Outcome::Measured,
         }
     }
@@ -176,7 +263,13 @@ impl Rules {
     }
 
     /// The first allowance that accepts `device_result`, if any.
-    fn allowance(&self, args: &[f64], reference: &Float, device_result: f64) -> Option<Allowance> {
+    fn allowance(
+        &self,
+        function: ReferenceFn,
+        args: &[f64],
+        reference: &Float,
+        device_result: f64,
+    ) -> Option<Allowance> {
         if let Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) = self.requirement {
             if self.overflow_allowed(reference, bound, device_result) {
                 return Some(Allowance::Overflow);
@@ -188,7 +281,7 @@ impl Rules {
         if device_result == 0.0 && subnormal_before_rounding(reference, self.element) {
             return Some(Allowance::FlushedResult);
         }
-        self.flushed_operands_conform(args, device_result)
+        self.flushed_operands_conform(function, args, device_result)
             .then_some(Allowance::FlushedOperands)
     }
 
@@ -210,7 +303,12 @@ impl Rules {
 
     /// FTZ results 3 and 4: some subnormal operands read as zero of either sign, and the result
     /// conforms for those operands (or is their subnormal-before-rounding result, flushed).
-    fn flushed_operands_conform(&self, args: &[f64], device_result: f64) -> bool {
+    fn flushed_operands_conform(
+        &self,
+        function: ReferenceFn,
+        args: &[f64],
+        device_result: f64,
+    ) -> bool {
         let subnormal: Vec<usize> = (0..args.len())
             .filter(|i| self.element.is_subnormal(args[*i]))
             .collect();
@@ -231,9 +329,9 @@ impl Rules {
                 code /= 3;
             }
             let operands = to_floats(&flushed);
-            let reference = reference::high_precision(self.reference, &operands, self.element);
+            let reference = reference::high_precision(function, &operands, self.element);
             let error = ulp_error(device_result, &reference, self.element);
-            if self.plain_outcome(&operands, &reference, error, device_result) == Outcome::Pass {
+            if self.plain_outcome(function, &operands, error, device_result) == Outcome::Pass {
                 return true;
             }
             if device_result == 0.0 && subnormal_before_rounding(&reference, self.element) {
@@ -318,7 +416,10 @@ mod tests {
 
     fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
         Rules {
-            reference,
+            outputs: vec![Output {
+                reference,
+                check: OutputCheck::Table,
+            }],
             requirement,
             element: FloatType::Float,
             flushes_subnormals: flushes,
@@ -334,12 +435,15 @@ mod tests {
         let sin = rules(r::sin, Requirement::Ulp(4.0), false);
         let x = 1.0f32;
         let good = f64::from(x.sin());
-        assert_eq!(sin.judge(0, &[f64::from(x)], good).outcome, Outcome::Pass);
+        assert_eq!(
+            sin.judge(0, &[f64::from(x)], &[good]).outcome,
+            Outcome::Pass
+        );
         let mut far = x.sin();
         for _ in 0..6 {
             far = f32::from_bits(far.to_bits() + 1);
         }
-        let case = sin.judge(0, &[f64::from(x)], f64::from(far));
+        let case = sin.judge(0, &[f64::from(x)], &[f64::from(far)]);
         assert_eq!(case.outcome, Outcome::Fail);
         assert!(case.error > 5.0 && case.error < 7.0, "{}", case.error);
     }
@@ -350,18 +454,19 @@ mod tests {
         let (x, y) = (1.0f32, 1.0e-8f32);
         let sum = f64::from(x + y);
         assert_eq!(
-            add.judge(0, &[1.0, f64::from(y)], sum).outcome,
+            add.judge(0, &[1.0, f64::from(y)], &[sum]).outcome,
             Outcome::Pass
         );
         assert_eq!(
-            add.judge(0, &[1.0, f64::from(y)], next_up(x + y)).outcome,
+            add.judge(0, &[1.0, f64::from(y)], &[next_up(x + y)])
+                .outcome,
             Outcome::Fail
         );
         // Zeros compare by value here; their sign is the edge-case rules' to check.
         let ceil = rules(r::ceil, Requirement::CorrectlyRounded, false);
-        assert_eq!(ceil.judge(0, &[-0.5], -0.0).outcome, Outcome::Pass);
-        assert_eq!(ceil.judge(0, &[-0.5], 0.0).outcome, Outcome::Pass);
-        assert_eq!(ceil.judge(0, &[-1.5], -2.0).outcome, Outcome::Fail);
+        assert_eq!(ceil.judge(0, &[-0.5], &[-0.0]).outcome, Outcome::Pass);
+        assert_eq!(ceil.judge(0, &[-0.5], &[0.0]).outcome, Outcome::Pass);
+        assert_eq!(ceil.judge(0, &[-1.5], &[-2.0]).outcome, Outcome::Fail);
     }
 
     #[test]
@@ -370,12 +475,12 @@ mod tests {
         let x = 1.0 - 2f64.powi(-24);
         let y = 1.0 + 2f64.powi(-24);
         assert_eq!(
-            mad.judge(0, &[x, y, -1.0], -(2f64.powi(-48))).outcome,
+            mad.judge(0, &[x, y, -1.0], &[-(2f64.powi(-48))]).outcome,
             Outcome::Pass
         );
-        assert_eq!(mad.judge(0, &[x, y, -1.0], 0.0).outcome, Outcome::Pass);
+        assert_eq!(mad.judge(0, &[x, y, -1.0], &[0.0]).outcome, Outcome::Pass);
         assert_eq!(
-            mad.judge(0, &[x, y, -1.0], 2f64.powi(-48)).outcome,
+            mad.judge(0, &[x, y, -1.0], &[2f64.powi(-48)]).outcome,
             Outcome::Fail
         );
     }
@@ -384,17 +489,20 @@ mod tests {
     fn overflow_allowance_applies_only_where_the_bound_reaches_past_max() {
         let exp = rules(r::exp, Requirement::Ulp(3.0), false);
         // exp(89) ≈ 4.5e38 > FLT_MAX: infinity allowed (and counted as an allowance).
-        let case = exp.judge(0, &[89.0], f64::INFINITY);
+        let case = exp.judge(0, &[89.0], &[f64::INFINITY]);
         assert_eq!(case.outcome, Outcome::Allowed(Allowance::Overflow));
         assert_eq!(
-            exp.judge(0, &[89.0], f64::from(f32::MAX)).outcome,
+            exp.judge(0, &[89.0], &[f64::from(f32::MAX)]).outcome,
             Outcome::Allowed(Allowance::Overflow)
         );
         // exp(80) ≈ 5.5e34: infinity is wrong.
-        assert_eq!(exp.judge(0, &[80.0], f64::INFINITY).outcome, Outcome::Fail);
+        assert_eq!(
+            exp.judge(0, &[80.0], &[f64::INFINITY]).outcome,
+            Outcome::Fail
+        );
         // Wrong sign is never allowed.
         assert_eq!(
-            exp.judge(0, &[89.0], f64::NEG_INFINITY).outcome,
+            exp.judge(0, &[89.0], &[f64::NEG_INFINITY]).outcome,
             Outcome::Fail
         );
     }
@@ -404,37 +512,160 @@ mod tests {
         let tiny = f64::from(f32::from_bits(100));
         // sin(tiny) = tiny: flushing the operand gives sin(±0) = ±0.
         let strict = rules(r::sin, Requirement::Ulp(4.0), false);
-        assert_eq!(strict.judge(0, &[tiny], 0.0).outcome, Outcome::Fail);
+        assert_eq!(strict.judge(0, &[tiny], &[0.0]).outcome, Outcome::Fail);
         let flushing = rules(r::sin, Requirement::Ulp(4.0), true);
-        let case = flushing.judge(0, &[tiny], 0.0);
+        let case = flushing.judge(0, &[tiny], &[0.0]);
         assert_eq!(case.outcome, Outcome::Allowed(Allowance::FlushedResult));
         // A subnormal operand read as zero: FLT_MIN + tiny with tiny flushed gives FLT_MIN,
         // 100 ulp from the exact (representable) sum.
         let add = rules(r::add, Requirement::CorrectlyRounded, true);
         let min_normal = f64::from(f32::MIN_POSITIVE);
-        let sum_case = add.judge(0, &[min_normal, tiny], min_normal);
+        let sum_case = add.judge(0, &[min_normal, tiny], &[min_normal]);
         assert_eq!(
             sum_case.outcome,
             Outcome::Allowed(Allowance::FlushedOperands)
         );
         let strict_add = rules(r::add, Requirement::CorrectlyRounded, false);
         assert_eq!(
-            strict_add.judge(0, &[min_normal, tiny], min_normal).outcome,
+            strict_add
+                .judge(0, &[min_normal, tiny], &[min_normal])
+                .outcome,
             Outcome::Fail
         );
         // Flushing never excuses a wrong normal result.
-        assert_eq!(flushing.judge(0, &[1.0], 0.0).outcome, Outcome::Fail);
+        assert_eq!(flushing.judge(0, &[1.0], &[0.0]).outcome, Outcome::Fail);
     }
 
     #[test]
     fn nan_must_meet_nan() {
         let sin = rules(r::sin, Requirement::Ulp(4.0), false);
         assert_eq!(
-            sin.judge(0, &[f64::INFINITY], f64::NAN).outcome,
+            sin.judge(0, &[f64::INFINITY], &[f64::NAN]).outcome,
             Outcome::Pass
         );
-        assert_eq!(sin.judge(0, &[f64::INFINITY], 0.0).outcome, Outcome::Fail);
-        assert_eq!(sin.judge(0, &[1.0], f64::NAN).outcome, Outcome::Fail);
+        assert_eq!(
+            sin.judge(0, &[f64::INFINITY], &[0.0]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(sin.judge(0, &[1.0], &[f64::NAN]).outcome, Outcome::Fail);
+    }
+
+    fn with_outputs(outputs: Vec<Output>, requirement: Requirement) -> Rules {
+        Rules {
+            outputs,
+            requirement,
+            element: FloatType::Float,
+            flushes_subnormals: false,
+        }
+    }
+
+    fn table(reference: ReferenceFn) -> Output {
+        Output {
+            reference,
+            check: OutputCheck::Table,
+        }
+    }
+
+    #[test]
+    fn each_output_is_judged_by_its_own_rule() {
+        let sincos = with_outputs(
+            vec![table(r::sin), table(r::cos)],
+            Requirement::UlpEachOutput(4.0),
+        );
+        let x = 0.5f32;
+        let (sine, cosine) = (f64::from(x.sin()), f64::from(x.cos()));
+        assert_eq!(
+            sincos.judge(0, &[0.5], &[sine, cosine]).outcome,
+            Outcome::Pass
+        );
+        let wrong_cosine = sincos.judge(0, &[0.5], &[sine, cosine * 1.01]);
+        assert_eq!(wrong_cosine.outcome, Outcome::Fail);
+        assert_eq!(wrong_cosine.output, 1);
+
+        let integer = |reference| Output {
+            reference,
+            check: OutputCheck::Integer,
+        };
+        let frexp = with_outputs(
+            vec![table(r::frexp_mantissa), integer(r::frexp_exponent)],
+            Requirement::Exact,
+        );
+        assert_eq!(frexp.judge(0, &[12.0], &[0.75, 4.0]).outcome, Outcome::Pass);
+        assert_eq!(frexp.judge(0, &[12.0], &[0.75, 3.0]).outcome, Outcome::Fail);
+        // An unspecified integer output (ilogb(0) is FP_ILOGB0) accepts any value.
+        let ilogb = with_outputs(vec![integer(r::ilogb)], Requirement::Exact);
+        assert_eq!(
+            ilogb.judge(0, &[0.0], &[-2147483648.0]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(ilogb.judge(0, &[8.0], &[2.0]).outcome, Outcome::Fail);
+
+        // lgamma's value is implementation-defined, its sign is not.
+        let lgamma_r = with_outputs(
+            vec![table(r::lgamma), integer(r::lgamma_sign)],
+            Requirement::ImplementationDefined,
+        );
+        assert_eq!(
+            lgamma_r.judge(0, &[-0.5], &[1.2655, -1.0]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            lgamma_r.judge(0, &[-0.5], &[1.2655, 1.0]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn remquo_needs_the_remainder_exactly_and_seven_quotient_bits() {
+        let quotient = Output {
+            reference: r::remquo_quotient,
+            check: OutputCheck::QuotientLowBits,
+        };
+        let remquo = with_outputs(
+            vec![table(r::remquo_remainder), quotient],
+            Requirement::RemquoExact { quotient_bits: 7 },
+        );
+        // 1000.5 / 0.5 = 2001 exactly: remainder 0, quotient 2001 = 0b11111010001.
+        assert_eq!(
+            remquo.judge(0, &[1000.5, 0.5], &[0.0, 2001.0]).outcome,
+            Outcome::Pass
+        );
+        // Only the low 7 bits (and the sign) are required: 2001 mod 128 = 81, also when the
+        // true quotient is beyond 2^53 (2^100 / 3 has quotient 2^100/3 rounded).
+        let big = 2f64.powi(100);
+        let exact = Float::with_val(200, big) / 3u32;
+        let mut quotient = exact.clone();
+        quotient.round_even_mut();
+        let low = (quotient.to_integer().unwrap() % 128u32).to_f64();
+        let rem = remquo.judge(0, &[big, 3.0], &[0.0, low]).references[0].to_f64();
+        assert_eq!(
+            remquo.judge(0, &[big, 3.0], &[rem, low]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            remquo.judge(0, &[big, 3.0], &[rem, low + 1.0]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            remquo.judge(0, &[1000.5, 0.5], &[0.0, 81.0]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            remquo.judge(0, &[1000.5, 0.5], &[0.0, 80.0]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            remquo.judge(0, &[-1000.5, 0.5], &[0.0, 81.0]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            remquo.judge(0, &[-1000.5, 0.5], &[-0.0, -81.0]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            remquo.judge(0, &[1000.5, 0.5], &[0.5, 2001.0]).outcome,
+            Outcome::Fail
+        );
     }
 
     #[test]
@@ -445,7 +676,7 @@ mod tests {
                 let x = 0.5 + f64::from(i) / 8.0;
                 let right = f64::from((x as f32).sin());
                 let device = if i == 4 { right * 1.001 } else { right };
-                sin.judge(i as u64, &[f64::from(x as f32)], device)
+                sin.judge(i as u64, &[f64::from(x as f32)], &[device])
             })
             .collect();
         let stats = |range: std::ops::Range<usize>| {

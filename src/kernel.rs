@@ -20,7 +20,17 @@
 //!   type (their size equals their stride). A 3-component vector, however, occupies 4 elements
 //!   in memory, so width 3 moves through OpenCL.std `vloadn`/`vstoren` with `n = 3` on pointers
 //!   to the scalar type, which address in units of 3 elements. The host then never needs a
-//!   padded layout or a special case for width 3.
+//!   padded layout or a special case for width 3. The rule holds for every buffer, the integer
+//!   ones included.
+//! - An instruction's result goes to the first output buffer. Instructions with a pointer
+//!   out-argument (`frexp`, `sincos`, `remquo`, ...) write a second result through it, which goes
+//!   to the second output buffer: for widths other than 3 the instruction is handed a pointer to
+//!   that buffer's element itself (`OpInBoundsPtrAccessChain`, storage class `CrossWorkgroup`,
+//!   which OpenCL.std allows for these operands); for width 3 it writes a `Function`-storage
+//!   3-vector variable, which is then stored with `vstoren` like any other width-3 value.
+//! - Buffers other than the element type's hold 32-bit integers (`int`: `ldexp`'s exponent,
+//!   `ilogb`'s result, `frexp`'s exponent) or unsigned integers as wide as the element (`nan`'s
+//!   argument: `ushort`, `uint`, `ulong`), see [`ValueKind`].
 
 mod emit;
 #[cfg(test)]
@@ -77,9 +87,8 @@ impl Instruction {
         }
     }
 
-    /// The shape this module can build the instruction with, or `None` when its operands or
-    /// result are not all of the float gentype (`frexp`, `ldexp`, `ilogb`, ...) or it is not a
-    /// per-component float function at all (`length`, `vloadn`, integer instructions, ...).
+    /// The shape this module builds the instruction with, or `None` when it is not a
+    /// per-component float math function (`length`, `vloadn`, integer instructions, ...).
     ///
     /// Only a guard against modules a driver could crash on: which shape a function has is the
     /// function registry's fact, and the spec carries it.
@@ -89,37 +98,55 @@ impl Instruction {
                 Some(Shape::Binary)
             }
             Instruction::Ext(op) => {
-                if *op as u32 > LAST_FLOAT_MATH_OPCODE || takes_non_float_values(*op) {
+                if *op as u32 > LAST_FLOAT_MATH_OPCODE {
                     return None;
                 }
-                // Every operand of these is an id, so the grammar's operand count is the arity.
-                let arity = opencl_std_grammar(*op)?.operands.len();
-                Shape::ALL
-                    .into_iter()
-                    .find(|shape| shape.signature().arguments.len() == arity)
+                let grammar = opencl_std_grammar(*op)?;
+                if !grammar
+                    .operands
+                    .iter()
+                    .all(|operand| operand.kind == OperandKind::IdRef)
+                {
+                    return None;
+                }
+                // Every operand is an id, so the grammar's operand count is the arity.
+                let arity = grammar.operands.len();
+                let shape = match non_float_shape(*op) {
+                    Some(shape) => shape,
+                    None => Shape::ALL
+                        .into_iter()
+                        .filter(|shape| shape.signature().is_all_float())
+                        .find(|shape| shape.signature().operand_count() == arity)?,
+                };
+                // The table below is checked against the grammar, so a wrong entry refuses to
+                // build rather than producing a module with a missing or extra operand.
+                (shape.signature().operand_count() == arity).then_some(shape)
             }
         }
     }
 }
 
-/// Math and common OpenCL.std instructions with an integer or pointer operand, or an integer
-/// result; they need shapes this module does not have yet.
-fn takes_non_float_values(op: OpenclStd100Op) -> bool {
+/// The shapes of the math instructions whose operands or result are not all of the float
+/// gentype.
+///
+/// The SPIR-V grammar gives every OpenCL.std operand the kind `IdRef`, whatever its type, so it
+/// tells these apart from the all-float shapes by nothing but arity, and arity is ambiguous
+/// (`ldexp(x, k)` and `pow(x, y)` both take two ids). Their types are in the OpenCL.std
+/// specification's math section, and this table copies them; every other math instruction
+/// takes and returns float gentypes only. `buildable_shape` checks each entry's operand count
+/// against the grammar.
+fn non_float_shape(op: OpenclStd100Op) -> Option<Shape> {
     use OpenclStd100Op as Op;
-    matches!(
-        op,
-        Op::fract
-            | Op::frexp
-            | Op::ilogb
-            | Op::ldexp
-            | Op::lgamma_r
-            | Op::modf
-            | Op::nan
-            | Op::pown
-            | Op::remquo
-            | Op::rootn
-            | Op::sincos
-    )
+    let shape = match op {
+        Op::ldexp | Op::pown | Op::rootn => Shape::FloatInt,
+        Op::ilogb => Shape::IntResult,
+        Op::fract | Op::modf | Op::sincos => Shape::WithFloatOut,
+        Op::frexp | Op::lgamma_r => Shape::WithIntOut,
+        Op::remquo => Shape::BinaryWithIntOut,
+        Op::nan => Shape::Nan,
+        _ => return None,
+    };
+    Some(shape)
 }
 
 /// The grammar entry (name, operand list) of an OpenCL.std instruction.
@@ -129,7 +156,11 @@ fn opencl_std_grammar(
     grammar::ext_inst_table(OPENCL_STD)?.lookup_opcode(op as u32)
 }
 
-/// The signature class: how many float arguments, how results come back.
+/// The signature class: which values an instruction reads and how its results come back.
+///
+/// `gentype` is the spec's element type (`half`, `float`, `double`) with the spec's width, `intn`
+/// a 32-bit `int` with as many components, `ugentype` an unsigned integer as wide as the element
+/// with as many components.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     /// `gentype f(gentype x)`
@@ -138,49 +169,117 @@ pub enum Shape {
     Binary,
     /// `gentype f(gentype x, gentype y, gentype z)`
     Ternary,
+    /// `gentype f(gentype x, intn k)`: `ldexp`, `pown`, `rootn`.
+    FloatInt,
+    /// `intn f(gentype x)`: `ilogb`.
+    IntResult,
+    /// `gentype f(gentype x, gentype *out)`: `fract`, `modf`, `sincos`.
+    WithFloatOut,
+    /// `gentype f(gentype x, intn *out)`: `frexp`, `lgamma_r`.
+    WithIntOut,
+    /// `gentype f(gentype x, gentype y, intn *quo)`: `remquo`.
+    BinaryWithIntOut,
+    /// `gentype f(ugentype nancode)`: `nan`.
+    Nan,
 }
 
 impl Shape {
-    pub const ALL: [Shape; 3] = [Shape::Unary, Shape::Binary, Shape::Ternary];
+    pub const ALL: [Shape; 9] = [
+        Shape::Unary,
+        Shape::Binary,
+        Shape::Ternary,
+        Shape::FloatInt,
+        Shape::IntResult,
+        Shape::WithFloatOut,
+        Shape::WithIntOut,
+        Shape::BinaryWithIntOut,
+        Shape::Nan,
+    ];
 
     /// What flows in and out, so the emitter and the buffer counts follow from one table.
     fn signature(self) -> Signature {
-        use ValueKind::FloatGentype as F;
-        match self {
-            Shape::Unary => Signature {
-                arguments: &[F],
-                results: &[F],
-            },
-            Shape::Binary => Signature {
-                arguments: &[F, F],
-                results: &[F],
-            },
-            Shape::Ternary => Signature {
-                arguments: &[F, F, F],
-                results: &[F],
-            },
+        use ValueKind::{FloatGentype as F, IntGentype as I, UintGentype as U};
+        let (arguments, returned, pointer_out): (&'static [ValueKind], _, _) = match self {
+            Shape::Unary => (&[F], F, None),
+            Shape::Binary => (&[F, F], F, None),
+            Shape::Ternary => (&[F, F, F], F, None),
+            Shape::FloatInt => (&[F, I], F, None),
+            Shape::IntResult => (&[F], I, None),
+            Shape::WithFloatOut => (&[F], F, Some(F)),
+            Shape::WithIntOut => (&[F], F, Some(I)),
+            Shape::BinaryWithIntOut => (&[F, F], F, Some(I)),
+            Shape::Nan => (&[U], F, None),
+        };
+        Signature {
+            arguments,
+            returned,
+            pointer_out,
         }
     }
 }
 
-/// The type of one value an instruction reads or produces, relative to the spec's element type
-/// and width. Integer gentypes (`ldexp`'s exponent, `ilogb`'s result) and `uint` (`nan`) become
-/// further variants; the emitter derives each value's SPIR-V type and buffer pointer from it.
+/// The type of one value flowing through a kernel parameter, relative to the spec's element
+/// type. Every kind has the spec's width: a scalar at width 1, an `n`-component vector
+/// otherwise, stored packed (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum ValueKind {
-    /// The spec's element type, as a `width`-component vector when `width > 1`.
+pub enum ValueKind {
+    /// The element type itself: `half`, `float` or `double` components.
     FloatGentype,
+    /// 32-bit signed integer (`int`) components, whatever the element type.
+    IntGentype,
+    /// Unsigned integer components as wide as the element: `ushort` for `half`, `uint` for
+    /// `float`, `ulong` for `double`.
+    UintGentype,
+}
+
+impl ValueKind {
+    /// Bytes of one component in a buffer, for the spec's element type.
+    pub fn component_bytes(self, element: FloatType) -> usize {
+        match self {
+            ValueKind::FloatGentype | ValueKind::UintGentype => element.bytes(),
+            ValueKind::IntGentype => 4,
+        }
+    }
+
+    /// Bits of one component; for the integer kinds, the SPIR-V `OpTypeInt` width.
+    fn component_bits(self, element: FloatType) -> u32 {
+        self.component_bytes(element) as u32 * 8
+    }
 }
 
 /// How values travel between the buffers and one instruction.
 ///
-/// Each argument is an operand read from its own input buffer; each result is written to its
-/// own output buffer. Pointer out-arguments (`frexp`, `sincos`, ...) will become an argument
-/// kind that is passed the output buffer's element address instead of a loaded value.
+/// Each argument is an operand loaded from its own input buffer. The instruction's returned
+/// value goes to the first output buffer; a pointer out-argument, when there is one, is the
+/// instruction's last operand and what it writes goes to the second output buffer.
 #[derive(Clone, Copy, Debug)]
 struct Signature {
     arguments: &'static [ValueKind],
-    results: &'static [ValueKind],
+    returned: ValueKind,
+    pointer_out: Option<ValueKind>,
+}
+
+impl Signature {
+    /// The instruction's operand count: the loaded arguments and the out pointer.
+    fn operand_count(&self) -> usize {
+        self.arguments.len() + usize::from(self.pointer_out.is_some())
+    }
+
+    /// The output buffers' kinds: the returned value, then the pointer out-argument.
+    fn results(&self) -> impl Iterator<Item = ValueKind> {
+        std::iter::once(self.returned).chain(self.pointer_out)
+    }
+
+    /// Whether every operand and the result is the float gentype, so arity alone tells the
+    /// shape (`Unary`, `Binary`, `Ternary`).
+    fn is_all_float(&self) -> bool {
+        self.pointer_out.is_none()
+            && self.returned == ValueKind::FloatGentype
+            && self
+                .arguments
+                .iter()
+                .all(|kind| *kind == ValueKind::FloatGentype)
+    }
 }
 
 /// Everything that determines one kernel module.
@@ -203,7 +302,18 @@ impl KernelSpec {
 
     /// How many output buffers the kernel takes (its parameters after the inputs).
     pub fn output_count(&self) -> usize {
-        self.shape.signature().results.len()
+        self.shape.signature().results().count()
+    }
+
+    /// What each input buffer holds, in parameter order (`input_count` entries).
+    pub fn argument_kinds(&self) -> Vec<ValueKind> {
+        self.shape.signature().arguments.to_vec()
+    }
+
+    /// What each output buffer holds, in parameter order (`output_count` entries): the
+    /// instruction's returned value, then what it writes through its pointer out-argument.
+    pub fn result_kinds(&self) -> Vec<ValueKind> {
+        self.shape.signature().results().collect()
     }
 
     /// A file-name-safe stable name, e.g. `sin_float_w1_a64`, `fadd_float_w4_a32`.
@@ -248,8 +358,8 @@ pub enum KernelError {
     UnsupportedWidth(u32),
     /// The address width is not one of [`ADDRESS_BITS`].
     UnsupportedAddressBits(u32),
-    /// No shape of this module fits the instruction: it has integer or pointer operands, an
-    /// integer result, or is not a per-component float function.
+    /// No shape of this module fits the instruction: it is not a per-component float math
+    /// function (a geometric, integer, memory or miscellaneous instruction).
     UnsupportedInstruction(Instruction),
     /// The spec's shape is not the instruction's signature (e.g. `FAdd` declared `Unary`).
     ShapeMismatch {
@@ -372,29 +482,46 @@ pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|word| word.to_le_bytes()).collect()
 }
 
-/// Every shape clacc ships, for the snapshot directory `kernels/`: one instruction per shape
-/// plus `OpFAdd`, for `float` at every width with 64-bit addresses, and at width 1 with 32-bit
-/// addresses too.
+/// Every shape clacc ships, for the snapshot directory `kernels/`.
+///
+/// The all-float shapes (one instruction each, plus `OpFAdd`) at every width with 64-bit
+/// addresses and at width 1 with 32-bit addresses; the other shapes (one instruction each) at
+/// widths 1, 3 and 4 with 64-bit addresses, which covers the scalar, the `vloadn`/`vstoren` and
+/// the vector-pointer paths, and `frexp` at width 1 with 32-bit addresses too.
+/// Everything is `float`.
 pub fn reference_shapes() -> Vec<KernelSpec> {
-    let samples = [
-        (Instruction::Ext(OpenclStd100Op::sin), Shape::Unary),
-        (Instruction::Ext(OpenclStd100Op::pow), Shape::Binary),
-        (Instruction::Ext(OpenclStd100Op::fma), Shape::Ternary),
+    use OpenclStd100Op as Op;
+    let every_width = || WIDTHS.map(|width| (width, 64)).into_iter().chain([(1, 32)]);
+    let all_float = [
+        (Instruction::Ext(Op::sin), Shape::Unary),
+        (Instruction::Ext(Op::pow), Shape::Binary),
+        (Instruction::Ext(Op::fma), Shape::Ternary),
         (Instruction::FAdd, Shape::Binary),
-    ];
-    let widths_and_address_bits = WIDTHS.map(|width| (width, 64)).into_iter().chain([(1, 32)]);
-    samples
-        .into_iter()
-        .flat_map(|(instruction, shape)| {
-            widths_and_address_bits
-                .clone()
-                .map(move |(width, address_bits)| KernelSpec {
-                    instruction,
-                    shape,
-                    element: FloatType::Float,
-                    width,
-                    address_bits,
-                })
+    ]
+    .into_iter()
+    .flat_map(|sample| every_width().map(move |placement| (sample, placement)));
+    let others = [
+        (Op::ldexp, Shape::FloatInt),
+        (Op::ilogb, Shape::IntResult),
+        (Op::sincos, Shape::WithFloatOut),
+        (Op::frexp, Shape::WithIntOut),
+        (Op::remquo, Shape::BinaryWithIntOut),
+        (Op::nan, Shape::Nan),
+    ]
+    .into_iter()
+    .flat_map(|(op, shape)| {
+        [(1, 64), (3, 64), (4, 64)].map(|placement| ((Instruction::Ext(op), shape), placement))
+    });
+    let frexp_a32 = [((Instruction::Ext(Op::frexp), Shape::WithIntOut), (1, 32))];
+    all_float
+        .chain(others)
+        .chain(frexp_a32)
+        .map(|((instruction, shape), (width, address_bits))| KernelSpec {
+            instruction,
+            shape,
+            element: FloatType::Float,
+            width,
+            address_bits,
         })
         .collect()
 }

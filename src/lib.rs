@@ -6,7 +6,9 @@
 //! requirement; `report` writes the CSV row and the summary. `run` drives one unit through
 //! that pipeline.
 
+pub mod convert;
 pub mod device;
+pub mod float8;
 pub mod fp;
 pub mod hexfloat;
 pub mod judge;

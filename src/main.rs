@@ -57,7 +57,7 @@ struct SelectionArgs {
     #[arg(long = "type", value_delimiter = ',')]
     types: Vec<String>,
     /// Vector widths: 1, 2, 3, 4, 8, 16 or `all` (comma-separated).
-    #[arg(long, value_delimiter = ',', default_value = "1")]
+    #[arg(long, value_delimiter = ',', default_value = "all")]
     width: Vec<String>,
 }
 
@@ -73,6 +73,10 @@ struct RunArgs {
     /// Inputs per unit, special values included.
     #[arg(long, default_value_t = 65536)]
     inputs: usize,
+    /// Run exactly these inputs instead of the sweep: one case per line, C99 hex floats,
+    /// comma-separated arguments, `#` comments.
+    #[arg(long)]
+    input_file: Option<PathBuf>,
     /// Seed of the random inputs (decimal or 0x hex).
     #[arg(long, value_parser = parse_seed)]
     seed: Option<u64>,
@@ -296,6 +300,10 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     if args.inputs == 0 {
         return usage("--inputs must be at least 1");
     }
+    let explicit_cases = match &args.input_file {
+        Some(path) => Some(sweep::parse_input_file(path).map_err(UsageError)?),
+        None => None,
+    };
     let info = open_device(&args.device)?;
     let types = select_types(&args.selection.types, Some(&info))?;
     let profile = select_profile(&args.profile, &info)?;
@@ -325,6 +333,7 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let settings = RunSettings {
         profile,
         inputs: args.inputs,
+        explicit_cases,
         seed,
         build_options: facts.build_options.clone(),
         threads,

@@ -444,3 +444,339 @@ mod tests {
         assert_eq!(cr(mul_then_add, &[x, y, -1.0], FloatType::Float), 0.0);
     }
 }
+
+/// The format a reference output is being computed for, from its precision: the target's own
+/// precision under [`correctly_rounded`], [`working_precision`] under [`high_precision`]. Only
+/// results defined by the format's own spacing (nextafter) need it.
+fn format_of(out: &Float) -> FloatType {
+    FloatType::ALL
+        .into_iter()
+        .find(|t| out.prec() == t.precision() || out.prec() == working_precision(*t))
+        .expect("references are evaluated at a format's precision or its working precision")
+}
+
+/// An integer-valued output (written exactly), or NaN where the spec leaves it unspecified.
+fn assign_integer(out: &mut Float, value: Option<i64>) -> Ordering {
+    match value {
+        Some(value) => out.assign_round(value, Round::Nearest),
+        None => assign_nan(out),
+    }
+}
+
+/// The integer an integer argument holds (the sweeps pass `int` arguments as exact values).
+fn integer_argument(value: &Float) -> i64 {
+    value.to_f64() as i64
+}
+
+/// `ldexp(x, k)` = x · 2^k, rounded once.
+pub fn ldexp(out: &mut Float, args: &[Float]) -> Ordering {
+    let k = integer_argument(&args[1]);
+    // SAFETY: live operands; mpfr_mul_2si is exact up to the final rounding.
+    int_to_ordering(unsafe {
+        mpfr::mul_2si(
+            out.as_raw_mut(),
+            args[0].as_raw(),
+            k as _,
+            mpfr::rnd_t::RNDN,
+        )
+    })
+}
+
+/// `pown(x, n)` = x^n for an integer n (pown(x, 0) = 1 for any x, NaN included).
+pub fn pown(out: &mut Float, args: &[Float]) -> Ordering {
+    let n = integer_argument(&args[1]);
+    // SAFETY: live operands.
+    int_to_ordering(unsafe {
+        mpfr::pow_si(
+            out.as_raw_mut(),
+            args[0].as_raw(),
+            n as _,
+            mpfr::rnd_t::RNDN,
+        )
+    })
+}
+
+/// `rootn(x, n)` = x^(1/n): MPFR's IEEE 754 rootn (NaN for n = 0 and for x < 0 with even n).
+pub fn rootn(out: &mut Float, args: &[Float]) -> Ordering {
+    let n = integer_argument(&args[1]);
+    // SAFETY: live operands.
+    int_to_ordering(unsafe {
+        mpfr::rootn_si(
+            out.as_raw_mut(),
+            args[0].as_raw(),
+            n as _,
+            mpfr::rnd_t::RNDN,
+        )
+    })
+}
+
+/// `ilogb(x)`: the unbiased exponent as an integer; INT_MAX for ±inf. ilogb(0) and ilogb(NaN)
+/// are the implementation's FP_ILOGB0 and FP_ILOGBNAN: unspecified here (NaN).
+pub fn ilogb(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    let value = if x.is_infinite() {
+        Some(i64::from(i32::MAX))
+    } else if x.is_nan() || x.is_zero() {
+        None
+    } else {
+        x.get_exp().map(|e| i64::from(e) - 1)
+    };
+    assign_integer(out, value)
+}
+
+/// `frexp(x)`'s mantissa in [0.5, 1): x itself for 0, ±inf and NaN.
+pub fn frexp_mantissa(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    match x.get_exp() {
+        Some(exponent) if x.is_normal() => {
+            let mut mantissa = Float::with_val(x.prec(), x);
+            mantissa >>= exponent;
+            assign_exact(out, &mantissa)
+        }
+        _ => assign_exact(out, x),
+    }
+}
+
+/// `frexp(x)`'s exponent: x = mantissa · 2^exponent; 0 for 0, and 0 for ±inf and NaN
+/// ("frexp( ±∞, exp ) returns ±∞ and stores 0 in exp", "frexp( NaN, exp ) ... stores 0").
+pub fn frexp_exponent(out: &mut Float, args: &[Float]) -> Ordering {
+    let exponent = if args[0].is_normal() {
+        args[0].get_exp().map(i64::from)
+    } else {
+        Some(0)
+    };
+    assign_integer(out, exponent)
+}
+
+/// `modf(x)`'s fractional part: x − trunc(x) with x's sign; ±0 for ±inf.
+pub fn modf_fraction(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    if x.is_nan() {
+        return assign_nan(out);
+    }
+    if x.is_infinite() {
+        out.assign(if x.is_sign_negative() { -0.0 } else { 0.0 });
+        return Ordering::Equal;
+    }
+    let ordering = out.assign_round(x.fract_ref(), Round::Nearest);
+    if out.is_zero() && x.is_sign_negative() {
+        out.assign(-0.0);
+    }
+    ordering
+}
+
+/// `fract(x)` = fmin(x − floor(x), the largest value below 1); ±0 for ±inf, the spec's rules
+/// ("fract( -0, iptr ) returns -0", "fract( +inf, iptr ) returns +0", "fract( -inf ... ) -0").
+pub fn fract(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    if x.is_nan() {
+        return assign_nan(out);
+    }
+    if x.is_infinite() || x.is_zero() {
+        out.assign(if x.is_sign_negative() { -0.0 } else { 0.0 });
+        return Ordering::Equal;
+    }
+    let mut floor = Float::with_val(x.prec(), x);
+    floor.floor_mut();
+    // x - floor(x), rounded once: a temporary of fixed precision would round twice.
+    let ordering = out.assign_round(x - &floor, Round::Nearest);
+    let element = format_of(out);
+    let below_one = 1.0 - 2f64.powi(-(element.precision() as i32));
+    if *out >= below_one {
+        // fmin(x - floor(x), 0x1.fffffep-1f): a fraction that rounds up to 1 is capped.
+        out.assign(below_one);
+        return Ordering::Equal;
+    }
+    ordering
+}
+
+/// `lgamma_r(x)`'s sign of Γ(x) where Γ is defined. At its poles (zero and the negative
+/// integers) the spec requires 0 in signp, an edge-case rule checked by the edge-case tables;
+/// here, as for NaN and −inf, the sign is unspecified (NaN).
+pub fn lgamma_sign(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    let pole = x.is_zero() || (x.is_sign_negative() && x.is_integer());
+    if x.is_nan() || (x.is_infinite() && x.is_sign_negative()) || pole {
+        return assign_nan(out);
+    }
+    let mut value = Float::new(64);
+    let mut sign = 0;
+    // SAFETY: live operands; only the sign is used.
+    unsafe { mpfr::lgamma(value.as_raw_mut(), &mut sign, x.as_raw(), mpfr::rnd_t::RNDN) };
+    assign_integer(out, Some(if sign < 0 { -1 } else { 1 }))
+}
+
+/// `remquo(x, y)`'s remainder: x − n·y with n = x/y rounded to nearest even.
+pub fn remquo_remainder(out: &mut Float, args: &[Float]) -> Ordering {
+    raw2(out, &args[0], &args[1], mpfr::remainder)
+}
+
+/// `remquo(x, y)`'s quotient n (MPFR keeps its low bits and sign, more than the 7 the spec
+/// requires); 0 where the remainder is NaN ("returns a NaN and 0 in quo if ...").
+pub fn remquo_quotient(out: &mut Float, args: &[Float]) -> Ordering {
+    let (x, y) = (&args[0], &args[1]);
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y.is_zero() {
+        return assign_integer(out, Some(0));
+    }
+    let mut remainder = Float::new(x.prec().max(y.prec()));
+    let mut quotient: std::os::raw::c_long = 0;
+    // SAFETY: live operands; MPFR writes the quotient's low bits into `quotient`.
+    unsafe {
+        mpfr::remquo(
+            remainder.as_raw_mut(),
+            &mut quotient,
+            x.as_raw(),
+            y.as_raw(),
+            mpfr::rnd_t::RNDN,
+        )
+    };
+    assign_integer(out, Some(i64::from(quotient)))
+}
+
+/// `nextafter(x, y)`: the next value of the format after x toward y (y if x == y).
+pub fn nextafter(out: &mut Float, args: &[Float]) -> Ordering {
+    let element = format_of(out);
+    let (x, y) = (args[0].to_f64(), args[1].to_f64());
+    let value = if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else if x == y {
+        y
+    } else {
+        let bits = element.to_bits(x);
+        let sign_bit = 1u64 << (element.bits() - 1);
+        let magnitude = bits & !sign_bit;
+        let toward_larger_magnitude = (y > x) == (x >= 0.0);
+        let next = if magnitude == 0 {
+            // From ±0 to the smallest subnormal with y's sign.
+            if y > x {
+                1
+            } else {
+                sign_bit | 1
+            }
+        } else if toward_larger_magnitude {
+            bits + 1
+        } else {
+            bits - 1
+        };
+        element.from_bits(next)
+    };
+    out.assign(value);
+    Ordering::Equal
+}
+
+/// `sincos(x)`'s sine and cosine are `sin` and `cos`; `nan(nancode)` is a NaN.
+pub fn nan(out: &mut Float, _args: &[Float]) -> Ordering {
+    assign_nan(out)
+}
+
+#[cfg(test)]
+mod output_tests {
+    use super::*;
+
+    fn cr(function: ReferenceFn, args: &[f64], element: FloatType) -> f64 {
+        let args: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
+        correctly_rounded(function, &args, element).to_f64()
+    }
+
+    #[test]
+    fn integer_argument_functions() {
+        assert_eq!(cr(ldexp, &[1.5, 3.0], FloatType::Float), 12.0);
+        assert_eq!(
+            cr(ldexp, &[1.0, -149.0], FloatType::Float),
+            f64::from(f32::from_bits(1))
+        );
+        assert_eq!(cr(ldexp, &[1.0, 128.0], FloatType::Float), f64::INFINITY);
+        assert_eq!(cr(pown, &[f64::NAN, 0.0], FloatType::Float), 1.0);
+        assert_eq!(cr(pown, &[-0.0, -3.0], FloatType::Float), f64::NEG_INFINITY);
+        assert_eq!(cr(rootn, &[27.0, 3.0], FloatType::Float), 3.0);
+        assert!(cr(rootn, &[-16.0, 2.0], FloatType::Float).is_nan());
+        assert!(cr(rootn, &[5.0, 0.0], FloatType::Float).is_nan());
+    }
+
+    /// Integer outputs are read at high precision: a 24-bit float cannot hold INT_MAX.
+    fn exact(function: ReferenceFn, args: &[f64]) -> f64 {
+        let args: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
+        high_precision(function, &args, FloatType::Float).to_f64()
+    }
+
+    #[test]
+    fn integer_outputs() {
+        assert_eq!(cr(ilogb, &[10.0], FloatType::Float), 3.0);
+        assert_eq!(exact(ilogb, &[f64::INFINITY]), f64::from(i32::MAX));
+        assert!(cr(ilogb, &[0.0], FloatType::Float).is_nan());
+        assert_eq!(cr(frexp_mantissa, &[12.0], FloatType::Float), 0.75);
+        assert_eq!(cr(frexp_exponent, &[12.0], FloatType::Float), 4.0);
+        assert_eq!(cr(frexp_exponent, &[f64::INFINITY], FloatType::Float), 0.0);
+        assert_eq!(
+            cr(
+                frexp_mantissa,
+                &[f64::from(f32::from_bits(1))],
+                FloatType::Float
+            ),
+            0.5
+        );
+        assert_eq!(
+            cr(
+                frexp_exponent,
+                &[f64::from(f32::from_bits(1))],
+                FloatType::Float
+            ),
+            -148.0
+        );
+        assert_eq!(cr(lgamma_sign, &[-0.5], FloatType::Float), -1.0);
+        assert!(cr(lgamma_sign, &[-2.0], FloatType::Float).is_nan());
+        assert!(cr(lgamma_sign, &[-0.0], FloatType::Float).is_nan());
+        assert_eq!(cr(lgamma_sign, &[3.5], FloatType::Float), 1.0);
+        assert_eq!(cr(remquo_quotient, &[7.0, 2.0], FloatType::Float), 4.0); // 3.5 → 4 (even)
+        assert_eq!(cr(remquo_remainder, &[7.0, 2.0], FloatType::Float), -1.0);
+        assert_eq!(cr(remquo_quotient, &[-9.0, 2.0], FloatType::Float), -4.0);
+        assert_eq!(cr(remquo_quotient, &[1.0, 0.0], FloatType::Float), 0.0);
+    }
+
+    #[test]
+    fn fraction_functions_follow_the_spec() {
+        assert_eq!(cr(modf_fraction, &[-2.5], FloatType::Float), -0.5);
+        assert!(cr(modf_fraction, &[-2.0], FloatType::Float).is_sign_negative());
+        assert!(cr(modf_fraction, &[f64::NEG_INFINITY], FloatType::Float).is_sign_negative());
+        assert_eq!(cr(fract, &[-2.25], FloatType::Float), 0.75);
+        // The largest float below -1 has x - floor(x) rounding to 1: capped below 1.
+        let tiny_negative = -f64::from(f32::from_bits(1));
+        assert_eq!(
+            cr(fract, &[tiny_negative], FloatType::Float),
+            f64::from(1.0f32 - f32::EPSILON / 2.0)
+        );
+        assert!(cr(fract, &[-0.0], FloatType::Float).is_sign_negative());
+        assert_eq!(cr(fract, &[f64::INFINITY], FloatType::Float), 0.0);
+    }
+
+    #[test]
+    fn nextafter_steps_by_the_format_spacing() {
+        let min_sub = f64::from(f32::from_bits(1));
+        assert_eq!(cr(nextafter, &[0.0, 1.0], FloatType::Float), min_sub);
+        assert_eq!(cr(nextafter, &[-0.0, 1.0], FloatType::Float), min_sub);
+        assert_eq!(cr(nextafter, &[0.0, -1.0], FloatType::Float), -min_sub);
+        assert_eq!(
+            cr(nextafter, &[1.0, 2.0], FloatType::Float),
+            1.0 + 2f64.powi(-23)
+        );
+        assert_eq!(
+            cr(nextafter, &[1.0, 0.0], FloatType::Float),
+            1.0 - 2f64.powi(-24)
+        );
+        assert_eq!(
+            cr(nextafter, &[-1.0, 0.0], FloatType::Float),
+            -(1.0 - 2f64.powi(-24))
+        );
+        assert_eq!(
+            cr(nextafter, &[1.0, 2.0], FloatType::Half),
+            1.0 + 2f64.powi(-10)
+        );
+        assert_eq!(cr(nextafter, &[2.0, 2.0], FloatType::Double), 2.0);
+        // Under high precision the same format spacing applies.
+        let args = [operand(1.0), operand(2.0)];
+        assert_eq!(
+            high_precision(nextafter, &args, FloatType::Float).to_f64(),
+            1.0 + 2f64.powi(-23)
+        );
+    }
+}

@@ -6,6 +6,40 @@
 use crate::kernel::{Instruction, OpenclStd100Op as Op, Shape};
 use crate::reference::{self as r, ReferenceFn};
 
+/// How one result of a function is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputCheck {
+    /// By the spec table's cell for the function and type (a float result).
+    Table,
+    /// An integer result that must equal the reference exactly where the reference specifies it
+    /// (a NaN reference means the spec leaves it unspecified): ilogb, frexp's exponent,
+    /// lgamma_r's sign ("checked exactly where the value is defined").
+    Integer,
+    /// remquo's quotient: its sign and at least the low bits the table's cell names.
+    QuotientLowBits,
+}
+
+/// One result of a function: the returned value first, then a pointer out-argument.
+#[derive(Clone, Copy, Debug)]
+pub struct Output {
+    pub reference: ReferenceFn,
+    pub check: OutputCheck,
+}
+
+impl Output {
+    /// Whether the result is an integer (printed in decimal, never measured in ulp).
+    pub fn is_integer(&self) -> bool {
+        self.check != OutputCheck::Table
+    }
+}
+
+const fn judged_by_table(reference: ReferenceFn) -> Output {
+    Output {
+        reference,
+        check: OutputCheck::Table,
+    }
+}
+
 /// One function clacc checks.
 #[derive(Clone, Copy, Debug)]
 pub struct Function {
@@ -13,12 +47,15 @@ pub struct Function {
     pub name: &'static str,
     pub instruction: Instruction,
     pub shape: Shape,
-    pub reference: ReferenceFn,
+    /// One per result, in the kernel's result order.
+    pub outputs: &'static [Output],
     /// Interval per argument where half of the random inputs are drawn uniformly (the other
     /// half are uniform bit patterns over the whole format). One entry serves every argument.
     pub sample_ranges: &'static [(f64, f64)],
     /// Inputs outside this interval are not judged (the function is only specified inside it).
     pub domain: Option<(f64, f64)>,
+    /// Interval of integer arguments (ldexp's k, pown's and rootn's n).
+    pub int_range: (i32, i32),
 }
 
 impl Function {
@@ -33,6 +70,11 @@ impl Function {
             None => true,
             Some((low, high)) => args.iter().all(|x| (low..=high).contains(x)),
         }
+    }
+
+    /// The reference of the first result.
+    pub fn reference(&self) -> ReferenceFn {
+        self.outputs[0].reference
     }
 }
 
@@ -52,35 +94,65 @@ const fn function(
     name: &'static str,
     instruction: Instruction,
     shape: Shape,
-    reference: ReferenceFn,
+    outputs: &'static [Output],
     sample_ranges: &'static [(f64, f64)],
 ) -> Function {
     Function {
         name,
         instruction,
         shape,
-        reference,
+        outputs,
         sample_ranges,
         domain: None,
+        int_range: (-64, 64),
     }
 }
 
 const fn unary(
     name: &'static str,
     op: Op,
-    reference: ReferenceFn,
+    outputs: &'static [Output],
     ranges: &'static [(f64, f64)],
 ) -> Function {
-    function(name, Instruction::Ext(op), Shape::Unary, reference, ranges)
+    function(name, Instruction::Ext(op), Shape::Unary, outputs, ranges)
 }
 
 const fn binary(
     name: &'static str,
     op: Op,
-    reference: ReferenceFn,
+    outputs: &'static [Output],
     ranges: &'static [(f64, f64)],
 ) -> Function {
-    function(name, Instruction::Ext(op), Shape::Binary, reference, ranges)
+    function(name, Instruction::Ext(op), Shape::Binary, outputs, ranges)
+}
+
+const fn ternary(name: &'static str, op: Op, outputs: &'static [Output]) -> Function {
+    function(name, Instruction::Ext(op), Shape::Ternary, outputs, WIDE)
+}
+
+const fn with_outputs(
+    name: &'static str,
+    op: Op,
+    shape: Shape,
+    outputs: &'static [Output],
+    ranges: &'static [(f64, f64)],
+) -> Function {
+    function(name, Instruction::Ext(op), shape, outputs, ranges)
+}
+
+const fn integer(reference: ReferenceFn) -> Output {
+    Output {
+        reference,
+        check: OutputCheck::Integer,
+    }
+}
+
+impl Function {
+    /// The same function with integer arguments drawn from [low, high].
+    const fn integers(mut self, low: i32, high: i32) -> Function {
+        self.int_range = (low, high);
+        self
+    }
 }
 
 const fn restricted(mut entry: Function, domain: Option<(f64, f64)>) -> Function {
@@ -90,114 +162,345 @@ const fn restricted(mut entry: Function, domain: Option<(f64, f64)>) -> Function
 
 /// Every function clacc checks, in the order of the spec's tables.
 pub const FUNCTIONS: &[Function] = &[
-    function("OpFAdd", Instruction::FAdd, Shape::Binary, r::add, WIDE),
-    function("OpFSub", Instruction::FSub, Shape::Binary, r::sub, WIDE),
-    function("OpFMul", Instruction::FMul, Shape::Binary, r::mul, WIDE),
-    function("OpFDiv", Instruction::FDiv, Shape::Binary, r::div, WIDE),
-    unary("acos", Op::acos, r::acos, UNIT),
-    unary("acosh", Op::acosh, r::acosh, &[(1.0, 1.0e4)]),
-    unary("acospi", Op::acospi, r::acospi, UNIT),
-    unary("asin", Op::asin, r::asin, UNIT),
-    unary("asinh", Op::asinh, r::asinh, WIDE),
-    unary("asinpi", Op::asinpi, r::asinpi, UNIT),
-    unary("atan", Op::atan, r::atan, WIDE),
-    unary("atanh", Op::atanh, r::atanh, UNIT),
-    unary("atanpi", Op::atanpi, r::atanpi, WIDE),
-    binary("atan2", Op::atan2, r::atan2, WIDE),
-    binary("atan2pi", Op::atan2pi, r::atan2pi, WIDE),
-    unary("cbrt", Op::cbrt, r::cbrt, WIDE),
-    unary("ceil", Op::ceil, r::ceil, WIDE),
-    binary("copysign", Op::copysign, r::copysign, WIDE),
-    unary("cos", Op::cos, r::cos, TRIG),
-    unary("cosh", Op::cosh, r::cosh, EXP),
-    unary("cospi", Op::cospi, r::cospi, TRIG_PI),
-    unary("erfc", Op::erfc, r::erfc, ERF),
-    unary("erf", Op::erf, r::erf, ERF),
-    unary("exp", Op::exp, r::exp, EXP),
-    unary("exp2", Op::exp2, r::exp2, &[(-130.0, 130.0)]),
-    unary("exp10", Op::exp10, r::exp10, &[(-40.0, 40.0)]),
-    unary("expm1", Op::expm1, r::expm1, EXP),
-    unary("fabs", Op::fabs, r::fabs, WIDE),
-    binary("fdim", Op::fdim, r::fdim, WIDE),
-    unary("floor", Op::floor, r::floor, WIDE),
     function(
-        "fma",
-        Instruction::Ext(Op::fma),
-        Shape::Ternary,
-        r::fma,
+        "OpFAdd",
+        Instruction::FAdd,
+        Shape::Binary,
+        &[judged_by_table(r::add)],
         WIDE,
     ),
-    binary("fmax", Op::fmax, r::fmax, WIDE),
-    binary("fmin", Op::fmin, r::fmin, WIDE),
-    binary("fmod", Op::fmod, r::fmod, WIDE),
-    binary("hypot", Op::hypot, r::hypot, WIDE),
-    unary("lgamma", Op::lgamma, r::lgamma, GAMMA),
-    unary("log", Op::log, r::log, LOG),
-    unary("log2", Op::log2, r::log2, LOG),
-    unary("log10", Op::log10, r::log10, LOG),
-    unary("log1p", Op::log1p, r::log1p, &[(-1.0, 1.0e4)]),
-    unary("logb", Op::logb, r::logb, WIDE),
     function(
-        "mad",
-        Instruction::Ext(Op::mad),
-        Shape::Ternary,
-        r::fma,
+        "OpFSub",
+        Instruction::FSub,
+        Shape::Binary,
+        &[judged_by_table(r::sub)],
         WIDE,
     ),
-    binary("maxmag", Op::maxmag, r::maxmag, WIDE),
-    binary("minmag", Op::minmag, r::minmag, WIDE),
-    binary("pow", Op::pow, r::pow, POW),
-    binary("powr", Op::powr, r::powr, POW),
-    binary("remainder", Op::remainder, r::remainder, WIDE),
-    unary("rint", Op::rint, r::rint, WIDE),
-    unary("round", Op::round, r::round, WIDE),
-    unary("rsqrt", Op::rsqrt, r::rsqrt, LOG),
-    unary("sin", Op::sin, r::sin, TRIG),
-    unary("sinh", Op::sinh, r::sinh, EXP),
-    unary("sinpi", Op::sinpi, r::sinpi, TRIG_PI),
-    unary("sqrt", Op::sqrt, r::sqrt, LOG),
-    unary("tan", Op::tan, r::tan, TRIG),
-    unary("tanh", Op::tanh, r::tanh, ERF),
-    unary("tanpi", Op::tanpi, r::tanpi, TRIG_PI),
-    unary("tgamma", Op::tgamma, r::tgamma, GAMMA),
-    unary("trunc", Op::trunc, r::trunc, WIDE),
+    function(
+        "OpFMul",
+        Instruction::FMul,
+        Shape::Binary,
+        &[judged_by_table(r::mul)],
+        WIDE,
+    ),
+    function(
+        "OpFDiv",
+        Instruction::FDiv,
+        Shape::Binary,
+        &[judged_by_table(r::div)],
+        WIDE,
+    ),
+    unary("acos", Op::acos, &[judged_by_table(r::acos)], UNIT),
+    unary(
+        "acosh",
+        Op::acosh,
+        &[judged_by_table(r::acosh)],
+        &[(1.0, 1.0e4)],
+    ),
+    unary("acospi", Op::acospi, &[judged_by_table(r::acospi)], UNIT),
+    unary("asin", Op::asin, &[judged_by_table(r::asin)], UNIT),
+    unary("asinh", Op::asinh, &[judged_by_table(r::asinh)], WIDE),
+    unary("asinpi", Op::asinpi, &[judged_by_table(r::asinpi)], UNIT),
+    unary("atan", Op::atan, &[judged_by_table(r::atan)], WIDE),
+    unary("atanh", Op::atanh, &[judged_by_table(r::atanh)], UNIT),
+    unary("atanpi", Op::atanpi, &[judged_by_table(r::atanpi)], WIDE),
+    binary("atan2", Op::atan2, &[judged_by_table(r::atan2)], WIDE),
+    binary("atan2pi", Op::atan2pi, &[judged_by_table(r::atan2pi)], WIDE),
+    unary("cbrt", Op::cbrt, &[judged_by_table(r::cbrt)], WIDE),
+    unary("ceil", Op::ceil, &[judged_by_table(r::ceil)], WIDE),
+    binary(
+        "copysign",
+        Op::copysign,
+        &[judged_by_table(r::copysign)],
+        WIDE,
+    ),
+    unary("cos", Op::cos, &[judged_by_table(r::cos)], TRIG),
+    unary("cosh", Op::cosh, &[judged_by_table(r::cosh)], EXP),
+    unary("cospi", Op::cospi, &[judged_by_table(r::cospi)], TRIG_PI),
+    unary("erfc", Op::erfc, &[judged_by_table(r::erfc)], ERF),
+    unary("erf", Op::erf, &[judged_by_table(r::erf)], ERF),
+    unary("exp", Op::exp, &[judged_by_table(r::exp)], EXP),
+    unary(
+        "exp2",
+        Op::exp2,
+        &[judged_by_table(r::exp2)],
+        &[(-130.0, 130.0)],
+    ),
+    unary(
+        "exp10",
+        Op::exp10,
+        &[judged_by_table(r::exp10)],
+        &[(-40.0, 40.0)],
+    ),
+    unary("expm1", Op::expm1, &[judged_by_table(r::expm1)], EXP),
+    unary("fabs", Op::fabs, &[judged_by_table(r::fabs)], WIDE),
+    binary("fdim", Op::fdim, &[judged_by_table(r::fdim)], WIDE),
+    unary("floor", Op::floor, &[judged_by_table(r::floor)], WIDE),
+    ternary("fma", Op::fma, &[judged_by_table(r::fma)]),
+    binary("fmax", Op::fmax, &[judged_by_table(r::fmax)], WIDE),
+    binary("fmin", Op::fmin, &[judged_by_table(r::fmin)], WIDE),
+    binary("fmod", Op::fmod, &[judged_by_table(r::fmod)], WIDE),
+    with_outputs(
+        "fract",
+        Op::fract,
+        Shape::WithFloatOut,
+        &[judged_by_table(r::fract), judged_by_table(r::floor)],
+        WIDE,
+    ),
+    with_outputs(
+        "frexp",
+        Op::frexp,
+        Shape::WithIntOut,
+        &[
+            judged_by_table(r::frexp_mantissa),
+            integer(r::frexp_exponent),
+        ],
+        WIDE,
+    ),
+    binary("hypot", Op::hypot, &[judged_by_table(r::hypot)], WIDE),
+    with_outputs(
+        "ilogb",
+        Op::ilogb,
+        Shape::IntResult,
+        &[integer(r::ilogb)],
+        WIDE,
+    ),
+    with_outputs(
+        "ldexp",
+        Op::ldexp,
+        Shape::FloatInt,
+        &[judged_by_table(r::ldexp)],
+        WIDE,
+    )
+    .integers(-300, 300),
+    unary("lgamma", Op::lgamma, &[judged_by_table(r::lgamma)], GAMMA),
+    with_outputs(
+        "lgamma_r",
+        Op::lgamma_r,
+        Shape::WithIntOut,
+        &[judged_by_table(r::lgamma), integer(r::lgamma_sign)],
+        GAMMA,
+    ),
+    unary("log", Op::log, &[judged_by_table(r::log)], LOG),
+    unary("log2", Op::log2, &[judged_by_table(r::log2)], LOG),
+    unary("log10", Op::log10, &[judged_by_table(r::log10)], LOG),
+    unary(
+        "log1p",
+        Op::log1p,
+        &[judged_by_table(r::log1p)],
+        &[(-1.0, 1.0e4)],
+    ),
+    unary("logb", Op::logb, &[judged_by_table(r::logb)], WIDE),
+    ternary("mad", Op::mad, &[judged_by_table(r::fma)]),
+    binary("maxmag", Op::maxmag, &[judged_by_table(r::maxmag)], WIDE),
+    binary("minmag", Op::minmag, &[judged_by_table(r::minmag)], WIDE),
+    with_outputs(
+        "modf",
+        Op::modf,
+        Shape::WithFloatOut,
+        &[judged_by_table(r::modf_fraction), judged_by_table(r::trunc)],
+        WIDE,
+    ),
+    with_outputs("nan", Op::nan, Shape::Nan, &[judged_by_table(r::nan)], WIDE),
+    binary(
+        "nextafter",
+        Op::nextafter,
+        &[judged_by_table(r::nextafter)],
+        WIDE,
+    ),
+    binary("pow", Op::pow, &[judged_by_table(r::pow)], POW),
+    with_outputs(
+        "pown",
+        Op::pown,
+        Shape::FloatInt,
+        &[judged_by_table(r::pown)],
+        &[(-100.0, 100.0)],
+    )
+    .integers(-40, 40),
+    binary("powr", Op::powr, &[judged_by_table(r::powr)], POW),
+    binary(
+        "remainder",
+        Op::remainder,
+        &[judged_by_table(r::remainder)],
+        WIDE,
+    ),
+    with_outputs(
+        "remquo",
+        Op::remquo,
+        Shape::BinaryWithIntOut,
+        &[
+            judged_by_table(r::remquo_remainder),
+            Output {
+                reference: r::remquo_quotient,
+                check: OutputCheck::QuotientLowBits,
+            },
+        ],
+        WIDE,
+    ),
+    unary("rint", Op::rint, &[judged_by_table(r::rint)], WIDE),
+    with_outputs(
+        "rootn",
+        Op::rootn,
+        Shape::FloatInt,
+        &[judged_by_table(r::rootn)],
+        LOG,
+    )
+    .integers(-20, 20),
+    unary("round", Op::round, &[judged_by_table(r::round)], WIDE),
+    unary("rsqrt", Op::rsqrt, &[judged_by_table(r::rsqrt)], LOG),
+    unary("sin", Op::sin, &[judged_by_table(r::sin)], TRIG),
+    with_outputs(
+        "sincos",
+        Op::sincos,
+        Shape::WithFloatOut,
+        &[judged_by_table(r::sin), judged_by_table(r::cos)],
+        TRIG,
+    ),
+    unary("sinh", Op::sinh, &[judged_by_table(r::sinh)], EXP),
+    unary("sinpi", Op::sinpi, &[judged_by_table(r::sinpi)], TRIG_PI),
+    unary("sqrt", Op::sqrt, &[judged_by_table(r::sqrt)], LOG),
+    unary("tan", Op::tan, &[judged_by_table(r::tan)], TRIG),
+    unary("tanh", Op::tanh, &[judged_by_table(r::tanh)], ERF),
+    unary("tanpi", Op::tanpi, &[judged_by_table(r::tanpi)], TRIG_PI),
+    unary("tgamma", Op::tgamma, &[judged_by_table(r::tgamma)], GAMMA),
+    unary("trunc", Op::trunc, &[judged_by_table(r::trunc)], WIDE),
     restricted(
-        unary("half_cos", Op::half_cos, r::cos, TRIG),
+        unary("half_cos", Op::half_cos, &[judged_by_table(r::cos)], TRIG),
         HALF_TRIG_DOMAIN,
     ),
-    binary("half_divide", Op::half_divide, r::div, WIDE),
-    unary("half_exp", Op::half_exp, r::exp, EXP),
-    unary("half_exp2", Op::half_exp2, r::exp2, &[(-130.0, 130.0)]),
-    unary("half_exp10", Op::half_exp10, r::exp10, &[(-40.0, 40.0)]),
-    unary("half_log", Op::half_log, r::log, LOG),
-    unary("half_log2", Op::half_log2, r::log2, LOG),
-    unary("half_log10", Op::half_log10, r::log10, LOG),
-    binary("half_powr", Op::half_powr, r::powr, POW),
-    unary("half_recip", Op::half_recip, r::recip, WIDE),
-    unary("half_rsqrt", Op::half_rsqrt, r::rsqrt, LOG),
+    binary(
+        "half_divide",
+        Op::half_divide,
+        &[judged_by_table(r::div)],
+        WIDE,
+    ),
+    unary("half_exp", Op::half_exp, &[judged_by_table(r::exp)], EXP),
+    unary(
+        "half_exp2",
+        Op::half_exp2,
+        &[judged_by_table(r::exp2)],
+        &[(-130.0, 130.0)],
+    ),
+    unary(
+        "half_exp10",
+        Op::half_exp10,
+        &[judged_by_table(r::exp10)],
+        &[(-40.0, 40.0)],
+    ),
+    unary("half_log", Op::half_log, &[judged_by_table(r::log)], LOG),
+    unary("half_log2", Op::half_log2, &[judged_by_table(r::log2)], LOG),
+    unary(
+        "half_log10",
+        Op::half_log10,
+        &[judged_by_table(r::log10)],
+        LOG,
+    ),
+    binary("half_powr", Op::half_powr, &[judged_by_table(r::powr)], POW),
+    unary(
+        "half_recip",
+        Op::half_recip,
+        &[judged_by_table(r::recip)],
+        WIDE,
+    ),
+    unary(
+        "half_rsqrt",
+        Op::half_rsqrt,
+        &[judged_by_table(r::rsqrt)],
+        LOG,
+    ),
     restricted(
-        unary("half_sin", Op::half_sin, r::sin, TRIG),
+        unary("half_sin", Op::half_sin, &[judged_by_table(r::sin)], TRIG),
         HALF_TRIG_DOMAIN,
     ),
-    unary("half_sqrt", Op::half_sqrt, r::sqrt, LOG),
+    unary("half_sqrt", Op::half_sqrt, &[judged_by_table(r::sqrt)], LOG),
     restricted(
-        unary("half_tan", Op::half_tan, r::tan, TRIG),
+        unary("half_tan", Op::half_tan, &[judged_by_table(r::tan)], TRIG),
         HALF_TRIG_DOMAIN,
     ),
-    unary("native_cos", Op::native_cos, r::cos, TRIG),
-    binary("native_divide", Op::native_divide, r::div, WIDE),
-    unary("native_exp", Op::native_exp, r::exp, EXP),
-    unary("native_exp2", Op::native_exp2, r::exp2, &[(-130.0, 130.0)]),
-    unary("native_exp10", Op::native_exp10, r::exp10, &[(-40.0, 40.0)]),
-    unary("native_log", Op::native_log, r::log, LOG),
-    unary("native_log2", Op::native_log2, r::log2, LOG),
-    unary("native_log10", Op::native_log10, r::log10, LOG),
-    binary("native_powr", Op::native_powr, r::powr, POW),
-    unary("native_recip", Op::native_recip, r::recip, WIDE),
-    unary("native_rsqrt", Op::native_rsqrt, r::rsqrt, LOG),
-    unary("native_sin", Op::native_sin, r::sin, TRIG),
-    unary("native_sqrt", Op::native_sqrt, r::sqrt, LOG),
-    unary("native_tan", Op::native_tan, r::tan, TRIG),
+    unary(
+        "native_cos",
+        Op::native_cos,
+        &[judged_by_table(r::cos)],
+        TRIG,
+    ),
+    binary(
+        "native_divide",
+        Op::native_divide,
+        &[judged_by_table(r::div)],
+        WIDE,
+    ),
+    unary(
+        "native_exp",
+        Op::native_exp,
+        &[judged_by_table(r::exp)],
+        EXP,
+    ),
+    unary(
+        "native_exp2",
+        Op::native_exp2,
+        &[judged_by_table(r::exp2)],
+        &[(-130.0, 130.0)],
+    ),
+    unary(
+        "native_exp10",
+        Op::native_exp10,
+        &[judged_by_table(r::exp10)],
+        &[(-40.0, 40.0)],
+    ),
+    unary(
+        "native_log",
+        Op::native_log,
+        &[judged_by_table(r::log)],
+        LOG,
+    ),
+    unary(
+        "native_log2",
+        Op::native_log2,
+        &[judged_by_table(r::log2)],
+        LOG,
+    ),
+    unary(
+        "native_log10",
+        Op::native_log10,
+        &[judged_by_table(r::log10)],
+        LOG,
+    ),
+    binary(
+        "native_powr",
+        Op::native_powr,
+        &[judged_by_table(r::powr)],
+        POW,
+    ),
+    unary(
+        "native_recip",
+        Op::native_recip,
+        &[judged_by_table(r::recip)],
+        WIDE,
+    ),
+    unary(
+        "native_rsqrt",
+        Op::native_rsqrt,
+        &[judged_by_table(r::rsqrt)],
+        LOG,
+    ),
+    unary(
+        "native_sin",
+        Op::native_sin,
+        &[judged_by_table(r::sin)],
+        TRIG,
+    ),
+    unary(
+        "native_sqrt",
+        Op::native_sqrt,
+        &[judged_by_table(r::sqrt)],
+        LOG,
+    ),
+    unary(
+        "native_tan",
+        Op::native_tan,
+        &[judged_by_table(r::tan)],
+        TRIG,
+    ),
 ];
 
 /// Normalises a name for matching: case-insensitive, and `fadd` finds `OpFAdd`.

@@ -33,14 +33,47 @@ impl Status {
     }
 }
 
+/// What a row checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Accuracy against the ULP tables (Tables 3, 4, 5).
+    Ulp,
+    /// Exact special-value results (the spec's edge-case rules).
+    Edge,
+    /// Conversions between types.
+    Conversion,
+    /// Checks of SPIR-V floating-point extensions.
+    Extension,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Ulp, Kind::Edge, Kind::Conversion, Kind::Extension];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Ulp => "ulp",
+            Kind::Edge => "edge",
+            Kind::Conversion => "conversion",
+            Kind::Extension => "extension",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == text)
+    }
+}
+
 /// Everything one CSV row says about one unit (function, type, width).
 #[derive(Clone, Debug)]
 pub struct UnitReport {
+    pub kind: Kind,
     pub function: String,
     pub element: FloatType,
     pub width: u32,
     pub profile: Profile,
     pub requirement: Option<Requirement>,
+    /// Per output, whether it is an integer (frexp's exponent, remquo's quotient, ilogb).
+    pub integer_outputs: Vec<bool>,
     pub stats: UnitStats,
     pub status: Status,
     pub note: String,
@@ -56,7 +89,7 @@ pub struct RunFacts {
 }
 
 /// The CSV columns, in order (documented in README.md).
-pub const COLUMNS: [&str; 19] = [
+pub const COLUMNS: [&str; 20] = [
     "function",
     "type",
     "width",
@@ -70,6 +103,7 @@ pub const COLUMNS: [&str; 19] = [
     "worst_reference",
     "status",
     "note",
+    "kind",
     "rule",
     "allowed",
     "seed",
@@ -107,6 +141,30 @@ pub fn bound_column(requirement: Option<&Requirement>) -> String {
 fn format_reference(reference: &Float, element: FloatType) -> String {
     let shown = Float::with_val(2 * element.precision() + 10, reference);
     hexfloat::format_float(&shown)
+}
+
+/// Every output of a case: floats in hex, integer outputs in decimal.
+fn format_outputs(
+    values: &[f64],
+    integers: &[bool],
+    element: FloatType,
+    references: Option<&[Float]>,
+) -> String {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, value)| {
+            let integer = integers.get(i).copied().unwrap_or(false);
+            match (integer, references) {
+                (true, Some(refs)) if refs[i].is_nan() => "unspecified".to_string(),
+                (true, Some(refs)) => format!("{}", refs[i].to_f64()),
+                (true, None) => format!("{value}"),
+                (false, Some(refs)) => format_reference(&refs[i], element),
+                (false, None) => hexfloat::format_f64(*value),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn format_inputs(case: &Case) -> String {
@@ -149,13 +207,23 @@ impl CsvReport {
             bound_column(unit.requirement.as_ref()),
             worst.map(format_inputs).unwrap_or_default(),
             worst
-                .map(|c| hexfloat::format_f64(c.device_result))
+                .map(|c| {
+                    format_outputs(&c.device_results, &unit.integer_outputs, unit.element, None)
+                })
                 .unwrap_or_default(),
             worst
-                .map(|c| format_reference(&c.reference, unit.element))
+                .map(|c| {
+                    format_outputs(
+                        &c.device_results,
+                        &unit.integer_outputs,
+                        unit.element,
+                        Some(&c.references),
+                    )
+                })
                 .unwrap_or_default(),
             unit.status.name().to_string(),
             unit.note.clone(),
+            unit.kind.name().to_string(),
             unit.requirement
                 .as_ref()
                 .map(Requirement::describe)
@@ -200,10 +268,14 @@ fn describe_failure(unit: &UnitReport) -> String {
             text,
             "\n    worst input {}\n    device    {} ({})\n    reference {} ({})\n    error     {} ulp",
             inputs.join(", "),
-            hexfloat::format_f64(case.device_result),
-            decimal(case.device_result),
-            format_reference(&case.reference, unit.element),
-            case.reference.to_string_radix(10, Some(17)),
+            format_outputs(&case.device_results, &unit.integer_outputs, unit.element, None),
+            case.device_results.iter().map(|v| decimal(*v)).collect::<Vec<_>>().join(" "),
+            format_outputs(&case.device_results, &unit.integer_outputs, unit.element, Some(&case.references)),
+            case.references
+                .iter()
+                .map(|r| r.to_string_radix(10, Some(17)))
+                .collect::<Vec<_>>()
+                .join(" "),
             format_ulp(case.error),
         );
     }
@@ -301,11 +373,13 @@ mod tests {
         let path = dir.path().join("out.csv");
         let mut report = CsvReport::create(&path).unwrap();
         let unit = UnitReport {
+            kind: Kind::Ulp,
             function: "sin".into(),
             element: FloatType::Float,
             width: 1,
             profile: Profile::Full,
             requirement: Some(Requirement::Ulp(4.0)),
+            integer_outputs: vec![false],
             stats: UnitStats::default(),
             status: Status::Skip,
             note: "a note, with a comma and \"quotes\"".into(),

@@ -4,9 +4,9 @@
 use crate::device::{DeviceError, Session};
 use crate::fp::FloatType;
 use crate::judge::{Rules, UnitStats};
-use crate::kernel::{self, KernelSpec, ENTRY_POINT};
-use crate::registry::Function;
-use crate::report::{Status, UnitReport};
+use crate::kernel::{self, KernelSpec, ValueKind, ENTRY_POINT};
+use crate::registry::{Function, Output};
+use crate::report::{Kind, Status, UnitReport};
 use crate::sweep;
 use crate::table::{self, Profile, Requirement};
 use indicatif::ProgressBar;
@@ -17,6 +17,8 @@ pub struct RunSettings {
     pub profile: Profile,
     /// Inputs per unit (special values included; rounded up to whole vectors).
     pub inputs: usize,
+    /// Explicit cases (`--input-file`) run instead of the sweep, when given.
+    pub explicit_cases: Option<Vec<Vec<f64>>>,
     pub seed: u64,
     /// Options passed to clBuildProgram.
     pub build_options: String,
@@ -39,11 +41,13 @@ fn type_extension(element: FloatType) -> &'static str {
 
 fn skeleton(function: &Function, element: FloatType, width: u32, profile: Profile) -> UnitReport {
     UnitReport {
+        kind: Kind::Ulp,
         function: function.name.to_string(),
         element,
         width,
         profile,
         requirement: None,
+        integer_outputs: function.outputs.iter().map(Output::is_integer).collect(),
         stats: UnitStats::default(),
         status: Status::Skip,
         note: String::new(),
@@ -168,21 +172,42 @@ fn measure(
             other => other.to_string(),
         })?;
     let element = spec.element;
-    let arguments = spec.input_count();
+    let argument_kinds = spec.argument_kinds();
+    let result_kinds = spec.result_kinds();
     let seed = sweep::unit_seed(settings.seed, function.name, element, spec.width);
-    let columns = sweep::generate(
-        function,
-        element,
-        arguments,
-        settings.inputs,
-        spec.width,
-        seed,
-    );
+    let (columns, judged) = match &settings.explicit_cases {
+        Some(cases) => {
+            if cases[0].len() != argument_kinds.len() {
+                return Err(format!(
+                    "--input-file cases have {} arguments; {} takes {}",
+                    cases[0].len(),
+                    function.name,
+                    argument_kinds.len()
+                ));
+            }
+            (
+                sweep::explicit_columns(cases, element, &argument_kinds, spec.width),
+                cases.len(),
+            )
+        }
+        None => {
+            let columns = sweep::generate(
+                function,
+                element,
+                &argument_kinds,
+                settings.inputs,
+                spec.width,
+                seed,
+            );
+            let length = columns[0].len();
+            (columns, length)
+        }
+    };
     let total = columns[0].len();
     progress.set_length(total as u64);
     progress.set_position(0);
     let rules = Rules {
-        reference: function.reference,
+        outputs: function.outputs.to_vec(),
         requirement,
         element,
         flushes_subnormals: !denormals,
@@ -195,31 +220,79 @@ fn measure(
         let end = (start + chunk).min(total);
         let encoded: Vec<Vec<u8>> = columns
             .iter()
-            .map(|c| element.encode(&c[start..end]))
+            .zip(&argument_kinds)
+            .map(|(column, kind)| encode(*kind, element, &column[start..end]))
             .collect();
         let input_slices: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
-        let mut output = vec![0u8; (end - start) * element.bytes()];
+        let mut outputs: Vec<Vec<u8>> = result_kinds
+            .iter()
+            .map(|kind| vec![0u8; (end - start) * kind.component_bytes(element)])
+            .collect();
+        let mut output_slices: Vec<&mut [u8]> = outputs.iter_mut().map(Vec::as_mut_slice).collect();
         session
             .run(
                 &built,
                 &input_slices,
-                &mut [output.as_mut_slice()],
+                &mut output_slices,
                 (end - start) / width,
             )
             .map_err(|e| e.to_string())?;
-        let device_results = element.decode(&output);
+        let device_results: Vec<Vec<f64>> = outputs
+            .iter()
+            .zip(&result_kinds)
+            .map(|(bytes, kind)| decode(*kind, element, bytes))
+            .collect();
         stats.merge(judge_chunk(
             &rules,
             function,
             &columns,
             start,
             &device_results,
+            judged,
             settings.threads,
         ));
         progress.set_position(end as u64);
         start = end;
     }
     Ok(stats)
+}
+
+/// A buffer of `kind` values, packed little-endian (integers and codes are held exactly in
+/// the `f64` columns).
+fn encode(kind: ValueKind, element: FloatType, values: &[f64]) -> Vec<u8> {
+    match kind {
+        ValueKind::FloatGentype => element.encode(values),
+        ValueKind::IntGentype => values
+            .iter()
+            .flat_map(|v| (*v as i32).to_le_bytes())
+            .collect(),
+        ValueKind::UintGentype => {
+            let bytes = kind.component_bytes(element);
+            values
+                .iter()
+                .flat_map(|v| (*v as u64).to_le_bytes()[..bytes].to_vec())
+                .collect()
+        }
+    }
+}
+
+/// The values of a buffer of `kind`, widened exactly to `f64`.
+fn decode(kind: ValueKind, element: FloatType, bytes: &[u8]) -> Vec<f64> {
+    match kind {
+        ValueKind::FloatGentype => element.decode(bytes),
+        ValueKind::IntGentype => bytes
+            .chunks_exact(4)
+            .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .collect(),
+        ValueKind::UintGentype => bytes
+            .chunks_exact(kind.component_bytes(element))
+            .map(|c| {
+                let mut word = [0u8; 8];
+                word[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(word) as f64
+            })
+            .collect(),
+    }
 }
 
 /// Judges one chunk on `threads` threads; each takes a contiguous slice, and the slices merge
@@ -229,28 +302,34 @@ fn judge_chunk(
     function: &Function,
     columns: &[Vec<f64>],
     offset: usize,
-    device_results: &[f64],
+    device_results: &[Vec<f64>],
+    judged: usize,
     threads: usize,
 ) -> UnitStats {
-    let slice_length = device_results.len().div_ceil(threads.max(1)).max(1);
+    // Inputs past `judged` only pad the last vector of explicit cases.
+    let length = device_results[0].len().min(judged.saturating_sub(offset));
+    let slice_length = length.div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = device_results
-            .chunks(slice_length)
-            .enumerate()
-            .map(|(slice_index, results)| {
+        let handles: Vec<_> = (0..length)
+            .step_by(slice_length)
+            .map(|slice_start| {
                 scope.spawn(move || {
                     let mut stats = UnitStats::default();
                     let mut args = vec![0.0; columns.len()];
-                    for (i, device_result) in results.iter().enumerate() {
-                        let index = offset + slice_index * slice_length + i;
+                    let mut results = vec![0.0; device_results.len()];
+                    for i in slice_start..(slice_start + slice_length).min(length) {
+                        let index = offset + i;
                         for (arg, column) in args.iter_mut().zip(columns) {
                             *arg = column[index];
+                        }
+                        for (result, output) in results.iter_mut().zip(device_results) {
+                            *result = output[i];
                         }
                         if !function.in_domain(&args) {
                             stats.undefined += 1;
                             continue;
                         }
-                        stats.record(rules.judge(index as u64, &args, *device_result));
+                        stats.record(rules.judge(index as u64, &args, &results));
                     }
                     stats
                 })

@@ -4,6 +4,7 @@
 //! random stream is seeded from the run's seed and the unit's name through a fixed hash.
 
 use crate::fp::FloatType;
+use crate::kernel::ValueKind;
 use crate::registry::Function;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -23,13 +24,17 @@ pub fn unit_seed(run_seed: u64, function: &str, element: FloatType, width: u32) 
 }
 
 /// Values every function is tried on: zeros, subnormal and normal limits, infinities, NaN,
-/// small integers and halves, and neighbours of the values where functions change behaviour.
+/// small integers and half-integers, multiples of π (trig), the overflow and underflow
+/// thresholds of the exponential functions, and neighbours of 1 and of 2^(p-1) where rounding
+/// functions change behaviour.
 pub fn special_values(element: FloatType) -> Vec<f64> {
     let smallest_subnormal = element.from_bits(1);
     let largest_subnormal = element.from_bits((1u64 << element.fraction_bits()) - 1);
     let smallest_normal = 2f64.powi(element.emin());
     let max = element.max_finite();
-    let magnitudes = [
+    let precision = element.precision() as i32;
+    let pi = std::f64::consts::PI;
+    let mut magnitudes = vec![
         0.0,
         smallest_subnormal,
         largest_subnormal,
@@ -38,21 +43,39 @@ pub fn special_values(element: FloatType) -> Vec<f64> {
         1.0,
         1.5,
         2.0,
+        2.5,
         3.0,
         10.0,
-        std::f64::consts::PI,
-        std::f64::consts::FRAC_PI_2,
         std::f64::consts::E,
-        1.0 - 2f64.powi(-(element.precision() as i32)),
-        1.0 + 2f64.powi(1 - element.precision() as i32),
-        2f64.powi(element.precision() as i32 - 1) + 0.5,
-        2f64.powi(element.precision() as i32),
+        1.0 - 2f64.powi(-precision),
+        1.0 + 2f64.powi(1 - precision),
+        2f64.powi(precision - 1) - 0.5,
+        2f64.powi(precision - 1) + 0.5,
+        2f64.powi(precision),
         max,
         f64::INFINITY,
     ];
+    // Multiples of π and π/2 (trig periods and zeros), small and large.
+    for multiple in [0.25, 0.5, 1.0, 1.5, 2.0, 100.0, 1.0e4, 1.0e6] {
+        magnitudes.push(multiple * pi);
+    }
+    // Where exp, exp2, exp10 overflow and underflow: ln, log2 and log10 of max and of the
+    // smallest subnormal.
+    for threshold in [
+        max.ln(),
+        max.log2(),
+        max.log10(),
+        smallest_subnormal.ln(),
+        smallest_subnormal.log2(),
+    ] {
+        magnitudes.push(threshold.abs());
+    }
     let mut values = Vec::with_capacity(2 * magnitudes.len() + 1);
     for magnitude in magnitudes {
         let value = element.round(magnitude);
+        if values.iter().any(|v: &f64| v.to_bits() == value.to_bits()) {
+            continue;
+        }
         values.push(value);
         values.push(-value);
     }
@@ -60,59 +83,101 @@ pub fn special_values(element: FloatType) -> Vec<f64> {
     values
 }
 
-/// A smaller set for the cross products of two- and three-argument functions.
-/// (±0, ±smallest subnormal, ±smallest normal, ±1, ±2, ±3, ±max, ±inf, NaN for pairs.)
+/// The smaller set whose cross products two- and three-argument functions get: ±0, ±smallest
+/// subnormal, ±smallest normal, ±0.5, ±1, ±2, ±3 (pairs only), ±max, ±inf, NaN.
 fn special_values_for_products(element: FloatType, arguments: usize) -> Vec<f64> {
-    let all = special_values(element);
-    let keep: &[usize] = if arguments == 2 {
-        &[0, 1, 2, 3, 6, 7, 10, 11, 14, 15, 16, 17, 34, 35, 36, 37, 38]
-    } else {
-        &[0, 1, 2, 3, 10, 11, 14, 15, 36, 37, 38]
-    };
-    keep.iter().map(|i| all[*i]).collect()
+    let mut magnitudes = vec![
+        0.0,
+        element.from_bits(1),
+        2f64.powi(element.emin()),
+        1.0,
+        2.0,
+    ];
+    if arguments == 2 {
+        magnitudes.extend([0.5, 3.0, element.max_finite()]);
+    }
+    magnitudes.push(f64::INFINITY);
+    let mut values: Vec<f64> = magnitudes.iter().flat_map(|m| [*m, -*m]).collect();
+    values.push(f64::NAN);
+    values
 }
 
-/// One column of values per argument, all of the same length: every special value (or
-/// combination of them) first, then random values up to at least `count` in all, rounded up
-/// to a multiple of `width` so that every vector is full.
+/// Integer arguments every function with one is tried on.
+fn special_integers(range: (i32, i32)) -> Vec<f64> {
+    let mut values: Vec<f64> = [0, 1, -1, 2, -2, 3, -3, range.0, range.1, i32::MAX, i32::MIN]
+        .iter()
+        .map(|n| f64::from(*n))
+        .collect();
+    values.dedup();
+    values
+}
+
+/// `nan`'s argument: codes as wide as the element (payloads; only their NaN-ness is judged).
+fn special_codes(element: FloatType) -> Vec<f64> {
+    let fraction_mask = (1u64 << element.fraction_bits()) - 1;
+    [0, 1, 2, fraction_mask >> 1, fraction_mask]
+        .iter()
+        .map(|c| *c as f64)
+        .collect()
+}
+
+/// One column of values per argument (integers and codes held exactly as `f64`), all of the
+/// same length: every combination of the arguments' special values first, then random values
+/// up to at least `count` in all, rounded up to a multiple of `width` so every vector is full.
 pub fn generate(
     function: &Function,
     element: FloatType,
-    arguments: usize,
+    kinds: &[ValueKind],
     count: usize,
     width: u32,
     seed: u64,
 ) -> Vec<Vec<f64>> {
-    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); arguments];
-    if arguments == 1 {
-        columns[0] = special_values(element);
-    } else {
-        let specials = special_values_for_products(element, arguments);
-        let combinations = specials.len().pow(arguments as u32);
-        for mut index in 0..combinations {
-            for column in columns.iter_mut() {
-                column.push(specials[index % specials.len()]);
-                index /= specials.len();
-            }
+    let float_arguments = kinds
+        .iter()
+        .filter(|k| **k == ValueKind::FloatGentype)
+        .count();
+    let specials: Vec<Vec<f64>> = kinds
+        .iter()
+        .map(|kind| match kind {
+            ValueKind::FloatGentype if float_arguments == 1 => special_values(element),
+            ValueKind::FloatGentype => special_values_for_products(element, float_arguments),
+            ValueKind::IntGentype => special_integers(function.int_range),
+            ValueKind::UintGentype => special_codes(element),
+        })
+        .collect();
+    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
+    let combinations: usize = specials.iter().map(Vec::len).product();
+    for mut index in 0..combinations {
+        for (column, values) in columns.iter_mut().zip(&specials) {
+            column.push(values[index % values.len()]);
+            index /= values.len();
         }
     }
     let width = width.max(1) as usize;
-    let total = count.max(columns[0].len()).div_ceil(width) * width;
+    let total = count.max(combinations).div_ceil(width) * width;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     while columns[0].len() < total {
-        for (argument, column) in columns.iter_mut().enumerate() {
-            column.push(random_value(
-                &mut rng,
-                element,
-                function.sample_range(argument),
-            ));
+        for (argument, (column, kind)) in columns.iter_mut().zip(kinds).enumerate() {
+            let value = match kind {
+                ValueKind::FloatGentype => {
+                    random_value(&mut rng, element, function.sample_range(argument))
+                }
+                ValueKind::IntGentype => {
+                    f64::from(rng.random_range(function.int_range.0..=function.int_range.1))
+                }
+                ValueKind::UintGentype => {
+                    (rng.random::<u64>() & ((1u64 << element.fraction_bits()) - 1)) as f64
+                }
+            };
+            column.push(value);
         }
     }
     columns
 }
 
 /// Half the time a uniform bit pattern (covering every exponent, NaNs and infinities too),
-/// half the time a uniform value of the function's interesting interval.
+/// half the time a value of the function's interesting interval spread evenly over its
+/// exponents (log-uniform), so small and large magnitudes are tried alike.
 fn random_value(rng: &mut ChaCha8Rng, element: FloatType, (low, high): (f64, f64)) -> f64 {
     if rng.random::<bool>() {
         let mask = if element.bits() == 64 {
@@ -120,10 +185,106 @@ fn random_value(rng: &mut ChaCha8Rng, element: FloatType, (low, high): (f64, f64
         } else {
             (1u64 << element.bits()) - 1
         };
-        element.from_bits(rng.random::<u64>() & mask)
-    } else {
-        element.round(low + (high - low) * rng.random::<f64>())
+        return element.from_bits(rng.random::<u64>() & mask);
     }
+    for _ in 0..16 {
+        let negative = if low >= 0.0 {
+            false
+        } else if high <= 0.0 {
+            true
+        } else {
+            rng.random::<bool>()
+        };
+        let (near, far) = if negative {
+            (high.min(0.0).abs(), low.abs())
+        } else {
+            (low.max(0.0), high)
+        };
+        let smallest = if near == 0.0 {
+            element.from_bits(1)
+        } else {
+            near
+        };
+        let (low_exponent, high_exponent) =
+            (smallest.log2().floor() as i32, far.log2().floor() as i32);
+        let exponent = rng.random_range(low_exponent..=high_exponent.max(low_exponent));
+        let magnitude = (1.0 + rng.random::<f64>()) * 2f64.powi(exponent);
+        let value = element.round(if negative { -magnitude } else { magnitude });
+        if (low..=high).contains(&value) {
+            return value;
+        }
+    }
+    element.round(low + (high - low) * rng.random::<f64>())
+}
+
+/// Cases read from a file: one per line, each argument a C99 hex float (or decimal), several
+/// arguments separated by commas; `#` starts a comment. The format CORE-MATH uses for worst cases.
+pub fn parse_input_file(path: &std::path::Path) -> Result<Vec<Vec<f64>>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read --input-file {}: {e}", path.display()))?;
+    let mut cases = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let content = line.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let case = content
+            .split(',')
+            .map(|field| {
+                crate::hexfloat::parse(field).ok_or_else(|| {
+                    format!(
+                        "{}:{}: `{}` is not a number; write C99 hex floats like 0x1.8p+1, comma-separated",
+                        path.display(),
+                        number + 1,
+                        field.trim()
+                    )
+                })
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        if let Some(first) = cases.first().map(Vec::len) {
+            if case.len() != first {
+                return Err(format!(
+                    "{}:{}: {} arguments where the first case has {}",
+                    path.display(),
+                    number + 1,
+                    case.len(),
+                    first
+                ));
+            }
+        }
+        cases.push(case);
+    }
+    if cases.is_empty() {
+        return Err(format!("--input-file {} holds no case", path.display()));
+    }
+    Ok(cases)
+}
+
+/// Columns for explicit cases in one unit: each value rounded to the argument's type, then the
+/// last case repeated to fill the last vector (`judged` says how many leading inputs count).
+pub fn explicit_columns(
+    cases: &[Vec<f64>],
+    element: FloatType,
+    kinds: &[ValueKind],
+    width: u32,
+) -> Vec<Vec<f64>> {
+    let width = width.max(1) as usize;
+    let total = cases.len().div_ceil(width) * width;
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(argument, kind)| {
+            (0..total)
+                .map(|i| {
+                    let value = cases[i.min(cases.len() - 1)][argument];
+                    match kind {
+                        ValueKind::FloatGentype => element.round(value),
+                        ValueKind::IntGentype | ValueKind::UintGentype => value.trunc(),
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -152,12 +313,33 @@ mod tests {
     fn generation_is_deterministic_and_sized() {
         let sin = registry::find("sin").unwrap();
         let seed = unit_seed(DEFAULT_SEED, "sin", FloatType::Float, 4);
-        let first = generate(sin, FloatType::Float, 1, 1001, 4, seed);
-        let again = generate(sin, FloatType::Float, 1, 1001, 4, seed);
+        let first = generate(
+            sin,
+            FloatType::Float,
+            &[ValueKind::FloatGentype],
+            1001,
+            4,
+            seed,
+        );
+        let again = generate(
+            sin,
+            FloatType::Float,
+            &[ValueKind::FloatGentype],
+            1001,
+            4,
+            seed,
+        );
         assert_eq!(first[0].len(), 1004);
         let bits = |c: &Vec<f64>| c.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&first[0]), bits(&again[0]));
-        let other = generate(sin, FloatType::Float, 1, 1001, 4, seed + 1);
+        let other = generate(
+            sin,
+            FloatType::Float,
+            &[ValueKind::FloatGentype],
+            1001,
+            4,
+            seed + 1,
+        );
         assert_ne!(bits(&first[0]), bits(&other[0]));
         for value in &first[0] {
             assert!(value.is_nan() || FloatType::Float.round(*value) == *value);
@@ -167,14 +349,68 @@ mod tests {
     #[test]
     fn binary_specials_cover_every_pair() {
         let pow = registry::find("pow").unwrap();
-        let columns = generate(pow, FloatType::Float, 2, 10, 1, 7);
+        let float = ValueKind::FloatGentype;
+        let columns = generate(pow, FloatType::Float, &[float, float], 10, 1, 7);
         assert_eq!(columns.len(), 2);
-        assert_eq!(columns[0].len(), 17 * 17);
+        assert_eq!(columns[0].len(), 19 * 19);
         let zero_inf = columns[0]
             .iter()
             .zip(&columns[1])
             .any(|(x, y)| *x == 0.0 && *y == f64::NEG_INFINITY);
         assert!(zero_inf);
+    }
+
+    #[test]
+    fn integer_arguments_come_from_the_function_range() {
+        let ldexp = registry::find("ldexp").unwrap();
+        let kinds = [ValueKind::FloatGentype, ValueKind::IntGentype];
+        let columns = generate(ldexp, FloatType::Float, &kinds, 5000, 1, 3);
+        let (low, high) = ldexp.int_range;
+        let specials = special_integers(ldexp.int_range);
+        for k in &columns[1] {
+            assert_eq!(k.fract(), 0.0);
+            assert!((f64::from(low)..=f64::from(high)).contains(k) || specials.contains(k));
+        }
+        assert!(columns[1].contains(&f64::from(i32::MIN)));
+    }
+
+    #[test]
+    fn random_values_spread_over_the_exponents_of_the_interval() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let values: Vec<f64> = (0..4000)
+            .map(|_| random_value(&mut rng, FloatType::Float, (0.0, 1.0e4)))
+            .filter(|v| v.is_finite() && (0.0..=1.0e4).contains(v))
+            .collect();
+        // Log-uniform: values below 1e-30 are common, which a uniform draw would never give.
+        assert!(values.iter().filter(|v| **v < 1.0e-30).count() > 200);
+        assert!(values.iter().filter(|v| **v > 1.0e3).count() > 20);
+    }
+
+    #[test]
+    fn input_files_hold_hex_cases_with_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cases.txt");
+        std::fs::write(
+            &path,
+            "# worst cases\n0x1.8p+1, -0x1p-149\n\n  0x0p+0,inf # zero\n",
+        )
+        .unwrap();
+        let cases = parse_input_file(&path).unwrap();
+        assert_eq!(
+            cases,
+            vec![vec![3.0, -(2f64.powi(-149))], vec![0.0, f64::INFINITY]]
+        );
+        std::fs::write(&path, "0x1p+0\n0x1p+0, 2\n").unwrap();
+        assert!(parse_input_file(&path)
+            .unwrap_err()
+            .contains(":2: 2 arguments"));
+        std::fs::write(&path, "0x1q+0\n").unwrap();
+        assert!(parse_input_file(&path)
+            .unwrap_err()
+            .contains(":1: `0x1q+0` is not a number"));
+        let kinds = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let columns = explicit_columns(&cases, FloatType::Float, &kinds, 4);
+        assert_eq!(columns[0], vec![3.0, 0.0, 0.0, 0.0]);
     }
 
     #[test]

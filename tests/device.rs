@@ -4,7 +4,7 @@
 use clacc::device::{self, DeviceError, Session};
 use clacc::fp::FloatType;
 use clacc::judge::{Rules, UnitStats};
-use clacc::kernel::{self, Instruction, KernelSpec, OpenclStd100Op, Shape, ENTRY_POINT};
+use clacc::kernel::{self, Instruction, KernelSpec, OpenclStd100Op, Shape, ValueKind, ENTRY_POINT};
 use clacc::reference;
 use clacc::sweep;
 use clacc::table::Requirement;
@@ -96,17 +96,24 @@ fn a_real_inaccurate_device_result_is_reported_as_failing() {
         address_bits: session.info.address_bits,
     };
     let sin = clacc::registry::find("sin").unwrap();
-    let columns = sweep::generate(sin, FloatType::Float, 1, 20000, 1, 11);
+    let columns = sweep::generate(
+        sin,
+        FloatType::Float,
+        &[ValueKind::FloatGentype],
+        20000,
+        1,
+        11,
+    );
     let device_results = run_kernel(&session, &spec, &columns);
     let rules = Rules {
-        reference: reference::sin,
+        outputs: sin.outputs.to_vec(),
         requirement: Requirement::Ulp(4.0),
         element: FloatType::Float,
         flushes_subnormals: false,
     };
     let mut stats = UnitStats::default();
     for (index, (x, device_result)) in columns[0].iter().zip(&device_results).enumerate() {
-        stats.record(rules.judge(index as u64, &[*x], *device_result));
+        stats.record(rules.judge(index as u64, &[*x], &[*device_result]));
     }
     assert!(
         stats.failures > 0,

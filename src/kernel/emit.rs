@@ -3,6 +3,10 @@
 //! Types come from rspirv's `type_*` calls, which return the existing id when an identical type
 //! was declared before, so asking twice never declares a type twice. The kernels need no
 //! `OpConstant` (the work-item index comes from the builtin and `vloadn`'s `n` is a literal).
+//!
+//! Integer types are declared with signedness 0, the only one a module with the `Kernel`
+//! capability may use (spirv-val refuses 1): `int`, `uint` and `ulong` differ in the
+//! instructions that read them, not in their type.
 
 use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
@@ -26,9 +30,21 @@ pub(super) fn module(spec: &KernelSpec) -> Result<Vec<u32>, KernelError> {
 /// The capabilities the module's types and addressing need, in declaration order.
 pub(super) fn capabilities(spec: &KernelSpec) -> Vec<Capability> {
     let mut needed = vec![Capability::Addresses, Capability::Kernel];
-    if spec.address_bits == 64 {
-        // size_t, and so GlobalInvocationId's components, are 64-bit integers.
+    let integer_bits: Vec<u32> = spec
+        .argument_kinds()
+        .into_iter()
+        .chain(spec.result_kinds())
+        .filter(|kind| *kind != ValueKind::FloatGentype)
+        .map(|kind| kind.component_bits(spec.element))
+        .collect();
+    // size_t, and so GlobalInvocationId's components, are 64-bit integers with 64-bit
+    // addresses; `nan`'s argument is `ulong` for `double`.
+    if spec.address_bits == 64 || integer_bits.contains(&64) {
         needed.push(Capability::Int64);
+    }
+    // `nan`'s argument is `ushort` for `half`.
+    if integer_bits.contains(&16) {
+        needed.push(Capability::Int16);
     }
     match spec.element {
         FloatType::Half => needed.push(Capability::Float16),
@@ -81,11 +97,11 @@ impl<'a> Emitter<'a> {
     fn kernel(&mut self) -> Result<(), KernelError> {
         self.header();
         let global_id = self.global_invocation_id();
-        let signature = self.spec.shape.signature();
-        let input_kinds = signature.arguments.iter();
-        let output_kinds = signature.results.iter();
+        let input_kinds = self.spec.argument_kinds();
+        let output_kinds = self.spec.result_kinds();
         let buffer_types: Vec<ValueTypes> = input_kinds
-            .chain(output_kinds)
+            .iter()
+            .chain(&output_kinds)
             .map(|kind| self.value_types(*kind))
             .collect();
 
@@ -97,18 +113,38 @@ impl<'a> Emitter<'a> {
             self.builder
                 .begin_function(void, None, FunctionControl::NONE, function_type)?;
         self.builder.name(function, ENTRY_POINT);
-        let (inputs, outputs) = self.parameters(&buffer_types, signature.arguments.len())?;
+        let (inputs, outputs) = self.parameters(&buffer_types, input_kinds.len())?;
+        // The returned value's buffer, then those written through pointer out-arguments.
+        let (&returned, pointed_to) = outputs.split_first().expect("every shape returns a value");
 
         self.builder.begin_block(None)?;
+        // OpVariable must open the function's first block, before any other instruction.
+        let staging: Vec<Option<Word>> = pointed_to
+            .iter()
+            .map(|output| self.width_3_staging(*output))
+            .collect();
         let index = self.work_item_index(global_id)?;
-        let arguments = inputs
+        let mut operands = inputs
             .iter()
             .map(|input| self.load(*input, index))
             .collect::<Result<Vec<Word>, KernelError>>()?;
-        // Every shape so far has exactly one result, written to the one output buffer.
-        let output = outputs[0];
-        let result = self.apply(output.types.value, &arguments)?;
-        self.store(output, index, result)?;
+        for (output, variable) in pointed_to.iter().zip(&staging) {
+            let pointer = match variable {
+                Some(variable) => *variable,
+                None => self.element_pointer(*output, index)?,
+            };
+            operands.push(pointer);
+        }
+        let result = self.apply(returned.types.value, &operands)?;
+        self.store(returned, index, result)?;
+        for (output, variable) in pointed_to.iter().zip(&staging) {
+            if let Some(variable) = variable {
+                let value = self
+                    .builder
+                    .load(output.types.value, None, *variable, None, [])?;
+                self.store(*output, index, value)?;
+            }
+        }
         self.builder.ret()?;
         self.builder.end_function()?;
 
@@ -169,13 +205,12 @@ impl<'a> Emitter<'a> {
 
     /// The value and buffer types of one kind at the spec's element type and width.
     fn value_types(&mut self, kind: ValueKind) -> ValueTypes {
-        match kind {
-            ValueKind::FloatGentype => {
-                let component = self.builder.type_float(self.spec.element.bits(), None);
-                let component_bytes = self.spec.element.bytes() as u32;
-                self.gentype(component, component_bytes)
-            }
-        }
+        let bits = kind.component_bits(self.spec.element);
+        let component = match kind {
+            ValueKind::FloatGentype => self.builder.type_float(bits, None),
+            ValueKind::IntGentype | ValueKind::UintGentype => self.builder.type_int(bits, 0),
+        };
+        self.gentype(component, bits / 8)
     }
 
     /// Value and buffer types for `component` at the spec's width.
@@ -243,9 +278,7 @@ impl<'a> Emitter<'a> {
     /// Reads value `index` of `buffer` (packed layout, see the module doc of `kernel`).
     fn load(&mut self, buffer: Buffer, index: Word) -> Result<Word, KernelError> {
         let ValueTypes {
-            value,
-            buffer_pointer,
-            alignment,
+            value, alignment, ..
         } = buffer.types;
         if self.spec.width == 3 {
             let opencl_std = self.opencl_std();
@@ -261,13 +294,7 @@ impl<'a> Emitter<'a> {
                 ],
             )?);
         }
-        let element = self.builder.in_bounds_ptr_access_chain(
-            buffer_pointer,
-            None,
-            buffer.parameter,
-            index,
-            [],
-        )?;
+        let element = self.element_pointer(buffer, index)?;
         Ok(self.builder.load(
             value,
             None,
@@ -295,13 +322,7 @@ impl<'a> Emitter<'a> {
             )?;
             return Ok(());
         }
-        let element = self.builder.in_bounds_ptr_access_chain(
-            buffer.types.buffer_pointer,
-            None,
-            buffer.parameter,
-            index,
-            [],
-        )?;
+        let element = self.element_pointer(buffer, index)?;
         self.builder.store(
             element,
             data,
@@ -311,7 +332,40 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// The instruction under test, applied once to the loaded arguments.
+    /// A pointer to value `index` of `buffer`, for widths other than 3 (whose buffers point to
+    /// the scalar type and so cannot address a 3-vector).
+    fn element_pointer(&mut self, buffer: Buffer, index: Word) -> Result<Word, KernelError> {
+        Ok(self.builder.in_bounds_ptr_access_chain(
+            buffer.types.buffer_pointer,
+            None,
+            buffer.parameter,
+            index,
+            [],
+        )?)
+    }
+
+    /// For width 3, a `Function`-storage variable of `output`'s 3-vector type for the
+    /// instruction to write through, declared in the current block; `None` for other widths,
+    /// where the instruction writes the output buffer's element directly.
+    ///
+    /// A pointer into the packed buffer cannot stand in: a 3-vector occupies 4 components in
+    /// memory, so the instruction would write one component past the value, into the next
+    /// work-item's, and the value's address is not aligned as a 3-vector's must be.
+    fn width_3_staging(&mut self, output: Buffer) -> Option<Word> {
+        if self.spec.width != 3 {
+            return None;
+        }
+        let pointer = self
+            .builder
+            .type_pointer(None, StorageClass::Function, output.types.value);
+        Some(
+            self.builder
+                .variable(pointer, None, StorageClass::Function, None),
+        )
+    }
+
+    /// The instruction under test, applied once to its operands: the loaded arguments, then
+    /// the pointer out-argument if the shape has one.
     fn apply(&mut self, result_type: Word, arguments: &[Word]) -> Result<Word, KernelError> {
         let result = match (self.spec.instruction, arguments) {
             (Instruction::FAdd, &[x, y]) => self.builder.f_add(result_type, None, x, y)?,

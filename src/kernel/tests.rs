@@ -37,11 +37,58 @@ fn sin_float(width: u32, address_bits: u32) -> KernelSpec {
 
 /// One instruction of each shape.
 fn sample_instruction(shape: Shape) -> Instruction {
-    match shape {
-        Shape::Unary => Instruction::Ext(OpenclStd100Op::sin),
-        Shape::Binary => Instruction::Ext(OpenclStd100Op::pow),
-        Shape::Ternary => Instruction::Ext(OpenclStd100Op::fma),
-    }
+    use OpenclStd100Op as Op;
+    Instruction::Ext(match shape {
+        Shape::Unary => Op::sin,
+        Shape::Binary => Op::pow,
+        Shape::Ternary => Op::fma,
+        Shape::FloatInt => Op::ldexp,
+        Shape::IntResult => Op::ilogb,
+        Shape::WithFloatOut => Op::sincos,
+        Shape::WithIntOut => Op::frexp,
+        Shape::BinaryWithIntOut => Op::remquo,
+        Shape::Nan => Op::nan,
+    })
+}
+
+/// The sample instruction of `shape` as a spec.
+fn sample(shape: Shape, element: FloatType, width: u32, address_bits: u32) -> KernelSpec {
+    spec(
+        sample_instruction(shape),
+        shape,
+        element,
+        width,
+        address_bits,
+    )
+}
+
+/// The instruction names of the spec's Table 3 (full profile), from the transcription in
+/// `tables/ulp_full.csv`: the first cell of every record after the header.
+fn table_3_names() -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/ulp_full.csv");
+    let text = std::fs::read_to_string(&path).expect("read tables/ulp_full.csv");
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .skip(1)
+        .map(|line| line.split(',').next().unwrap().to_string())
+        .collect()
+}
+
+/// The instruction a Table 3 row names: `OpFAdd` and friends, or an OpenCL.std instruction.
+fn instruction_named(name: &str) -> Option<Instruction> {
+    let core = [
+        Instruction::FAdd,
+        Instruction::FSub,
+        Instruction::FMul,
+        Instruction::FDiv,
+    ];
+    let extended = (0..=u8::MAX as u32)
+        .filter_map(OpenclStd100Op::from_u32)
+        .map(Instruction::Ext);
+    core.into_iter()
+        .find(|instruction| format!("Op{}", instruction.name()).eq_ignore_ascii_case(name))
+        .or_else(|| extended.into_iter().find(|i| i.name() == name))
 }
 
 /// Runs `spirv-val` on the module; `Err` carries its complaint and the disassembly.
@@ -123,6 +170,32 @@ fn every_shape_type_width_and_address_width_validates() {
 }
 
 #[test]
+fn every_table_3_instruction_builds_in_its_shape_and_validates() {
+    let names = table_3_names();
+    // 4 core instructions, 67 math, 14 half_ and 14 native_ ones.
+    assert_eq!(names.len(), 99, "{names:?}");
+    let mut specs = Vec::new();
+    let mut unbuildable = Vec::new();
+    for name in &names {
+        let instruction =
+            instruction_named(name).unwrap_or_else(|| panic!("no instruction {name}"));
+        let Some(shape) = instruction.buildable_shape() else {
+            unbuildable.push(name.as_str());
+            continue;
+        };
+        for element in FloatType::ALL {
+            for width in [1, 3] {
+                for address_bits in ADDRESS_BITS {
+                    specs.push(spec(instruction, shape, element, width, address_bits));
+                }
+            }
+        }
+    }
+    assert!(unbuildable.is_empty(), "no shape for {unbuildable:?}");
+    assert_all_valid(specs);
+}
+
+#[test]
 fn every_buildable_instruction_validates() {
     let mut specs = Vec::new();
     let core = [
@@ -156,6 +229,54 @@ fn spirv_val_rejects_a_module_missing_a_capability() {
     let vector16 = rspirv::dr::Operand::Capability(rspirv::spirv::Capability::Vector16);
     module.capabilities.retain(|c| c.operands[0] != vector16);
     assert!(spirv_val(&spec, &module.assemble()).is_err());
+}
+
+/// `spec`'s module with its instruction under test replaced by `op`, operands unchanged.
+fn with_opcode_swapped(spec: &KernelSpec, op: OpenclStd100Op) -> Vec<u32> {
+    use rspirv::binary::Assemble;
+    use rspirv::dr::Operand;
+    let Instruction::Ext(original) = spec.instruction else {
+        panic!("{spec:?} applies no OpenCL.std instruction");
+    };
+    let mut module = rspirv::dr::load_words(build(spec).unwrap()).unwrap();
+    let applied = module
+        .functions
+        .iter_mut()
+        .flat_map(|function| function.blocks.iter_mut())
+        .flat_map(|block| block.instructions.iter_mut())
+        .find(|i| i.operands.get(1) == Some(&Operand::LiteralExtInstInteger(original as u32)))
+        .expect("the instruction under test");
+    applied.operands[1] = Operand::LiteralExtInstInteger(op as u32);
+    module.assemble()
+}
+
+/// The validation tests above mean something for the new shapes only if spirv-val checks the
+/// OpenCL.std operand types, which it does: an operand of the wrong type is refused.
+#[test]
+fn spirv_val_rejects_opencl_std_operands_of_the_wrong_type() {
+    use OpenclStd100Op as Op;
+    let cases = [
+        // A float exponent.
+        (sample(Shape::Binary, FloatType::Float, 1, 64), Op::ldexp),
+        // A pointer to float where frexp writes int.
+        (
+            sample(Shape::WithFloatOut, FloatType::Float, 4, 64),
+            Op::frexp,
+        ),
+        // A pointer to int where sincos writes float.
+        (
+            sample(Shape::WithIntOut, FloatType::Float, 3, 64),
+            Op::sincos,
+        ),
+        // A float argument where nan takes an unsigned integer.
+        (sample(Shape::Unary, FloatType::Double, 2, 64), Op::nan),
+        // An int result where fabs returns float.
+        (sample(Shape::IntResult, FloatType::Float, 1, 32), Op::fabs),
+    ];
+    for (spec, op) in cases {
+        let words = with_opcode_swapped(&spec, op);
+        assert!(spirv_val(&spec, &words).is_err(), "{op:?} in {spec:?}");
+    }
 }
 
 #[test]
@@ -330,6 +451,21 @@ fn parameters_are_inputs_then_outputs() {
         assert!(text.contains(&format!("OpName {id} {name}")), "{text}");
     }
     assert_eq!(text.matches("FuncParamAttr NoWrite").count(), 3, "{text}");
+
+    let remquo = sample(Shape::BinaryWithIntOut, FloatType::Float, 4, 64);
+    assert_eq!((remquo.input_count(), remquo.output_count()), (2, 2));
+    let text = disassemble(&build(&remquo).unwrap());
+    let ids: Vec<String> = ["in0", "in1", "out0", "out1"]
+        .into_iter()
+        .map(|name| named(&text, name))
+        .collect();
+    let parameters: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("OpFunctionParameter"))
+        .map(|line| line.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(parameters, ids, "{text}");
+    assert_eq!(text.matches("FuncParamAttr NoWrite").count(), 2, "{text}");
 }
 
 #[test]
@@ -406,22 +542,19 @@ fn extended_instruction_shapes_come_from_their_arity() {
     assert_eq!(shape_of(OpenclStd100Op::pow), Some(Shape::Binary));
     assert_eq!(shape_of(OpenclStd100Op::fma), Some(Shape::Ternary));
     assert_eq!(shape_of(OpenclStd100Op::native_divide), Some(Shape::Binary));
-    // Integer or pointer operands, integer results, or not a per-component float function.
+    // Not per-component float math functions.
     for op in [
-        OpenclStd100Op::frexp,
-        OpenclStd100Op::ldexp,
-        OpenclStd100Op::ilogb,
-        OpenclStd100Op::nan,
-        OpenclStd100Op::sincos,
         OpenclStd100Op::length,
+        OpenclStd100Op::cross,
         OpenclStd100Op::vloadn,
         OpenclStd100Op::s_abs,
+        OpenclStd100Op::printf,
     ] {
         assert_eq!(shape_of(op), None, "{op:?}");
     }
     let spec = spec(
-        Instruction::Ext(OpenclStd100Op::frexp),
-        Shape::Binary,
+        Instruction::Ext(OpenclStd100Op::length),
+        Shape::Unary,
         FloatType::Float,
         1,
         64,
@@ -433,19 +566,262 @@ fn extended_instruction_shapes_come_from_their_arity() {
 }
 
 #[test]
+fn instructions_with_integer_or_pointer_operands_have_their_own_shapes() {
+    use OpenclStd100Op as Op;
+    let expected = [
+        (Op::ldexp, Shape::FloatInt),
+        (Op::pown, Shape::FloatInt),
+        (Op::rootn, Shape::FloatInt),
+        (Op::ilogb, Shape::IntResult),
+        (Op::fract, Shape::WithFloatOut),
+        (Op::modf, Shape::WithFloatOut),
+        (Op::sincos, Shape::WithFloatOut),
+        (Op::frexp, Shape::WithIntOut),
+        (Op::lgamma_r, Shape::WithIntOut),
+        (Op::remquo, Shape::BinaryWithIntOut),
+        (Op::nan, Shape::Nan),
+    ];
+    for (op, shape) in expected {
+        assert_eq!(
+            Instruction::Ext(op).buildable_shape(),
+            Some(shape),
+            "{op:?}"
+        );
+        // buildable_shape checks the table against the grammar's operand count.
+        let arity = opencl_std_grammar(op).unwrap().operands.len();
+        assert_eq!(shape.signature().operand_count(), arity, "{op:?}");
+    }
+    // Every shape has an instruction, and sample_instruction picks one of that shape.
+    for shape in Shape::ALL {
+        assert_eq!(sample_instruction(shape).buildable_shape(), Some(shape));
+    }
+    let spec = spec(
+        Instruction::Ext(Op::frexp),
+        Shape::Binary,
+        FloatType::Float,
+        1,
+        64,
+    );
+    let error = build(&spec).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            KernelError::ShapeMismatch {
+                declared: Shape::Binary,
+                required: Shape::WithIntOut,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "instruction frexp is WithIntOut, but the spec declares it Binary"
+    );
+}
+
+#[test]
+fn buffer_kinds_follow_the_shape() {
+    use ValueKind::{FloatGentype as F, IntGentype as I, UintGentype as U};
+    let expected: [(Shape, &[ValueKind], &[ValueKind]); 9] = [
+        (Shape::Unary, &[F], &[F]),
+        (Shape::Binary, &[F, F], &[F]),
+        (Shape::Ternary, &[F, F, F], &[F]),
+        (Shape::FloatInt, &[F, I], &[F]),
+        (Shape::IntResult, &[F], &[I]),
+        (Shape::WithFloatOut, &[F], &[F, F]),
+        (Shape::WithIntOut, &[F], &[F, I]),
+        (Shape::BinaryWithIntOut, &[F, F], &[F, I]),
+        (Shape::Nan, &[U], &[F]),
+    ];
+    for (shape, arguments, results) in expected {
+        let spec = sample(shape, FloatType::Double, 4, 64);
+        assert_eq!(spec.argument_kinds(), arguments, "{shape:?}");
+        assert_eq!(spec.result_kinds(), results, "{shape:?}");
+        assert_eq!(spec.input_count(), arguments.len(), "{shape:?}");
+        assert_eq!(spec.output_count(), results.len(), "{shape:?}");
+    }
+    assert_eq!(Shape::ALL.len(), expected.len());
+}
+
+#[test]
+fn component_bytes_follow_the_element() {
+    let bytes = |kind: ValueKind| FloatType::ALL.map(|element| kind.component_bytes(element));
+    assert_eq!(bytes(ValueKind::FloatGentype), [2, 4, 8]);
+    assert_eq!(bytes(ValueKind::IntGentype), [4, 4, 4]);
+    assert_eq!(bytes(ValueKind::UintGentype), [2, 4, 8]);
+}
+
+/// The id a line such as `%12 = OpTypeInt 32 0` defines, found by what follows ` = `.
+fn id_of(text: &str, definition: &str) -> String {
+    let suffix = format!(" = {definition}");
+    text.lines()
+        .find_map(|line| line.strip_suffix(&suffix))
+        .unwrap_or_else(|| panic!("no `{definition}` in:\n{text}"))
+        .to_string()
+}
+
+/// The id `OpName` gives `name`.
+fn named(text: &str, name: &str) -> String {
+    let suffix = format!(" \"{name}\"");
+    text.lines()
+        .find_map(|line| line.strip_prefix("OpName ")?.strip_suffix(&suffix))
+        .unwrap_or_else(|| panic!("nothing named {name} in:\n{text}"))
+        .to_string()
+}
+
+/// The last operand of the one `OpExtInst` that applies `op`.
+fn last_operand_of(text: &str, op: &str) -> String {
+    let needle = format!(" {op} ");
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(&needle)).collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    lines[0].rsplit(' ').next().unwrap().to_string()
+}
+
+#[test]
+fn pointer_out_arguments_point_into_the_output_buffer_except_at_width_3() {
+    for width in [1, 2, 4, 8, 16] {
+        let spec = sample(Shape::WithIntOut, FloatType::Float, width, 64);
+        let text = disassemble(&build(&spec).unwrap());
+        assert!(!text.contains("Function\n"), "{text}");
+        // in0's load, out0's store, and out1's element handed to frexp.
+        assert_eq!(
+            text.matches("OpInBoundsPtrAccessChain").count(),
+            3,
+            "{text}"
+        );
+        let pointer = last_operand_of(&text, "frexp");
+        let out1 = named(&text, "out1");
+        let chain = format!("{pointer} = OpInBoundsPtrAccessChain ");
+        let chain = text
+            .lines()
+            .find(|l| l.starts_with(&chain))
+            .unwrap_or_else(|| panic!("frexp's pointer is no access chain:\n{text}"));
+        assert!(chain.contains(&format!(" {out1} ")), "{text}");
+        // The out buffer holds packed ints: a CrossWorkgroup pointer to int or intn.
+        let int = id_of(&text, "OpTypeInt 32 0");
+        let int_vector = if width == 1 {
+            int
+        } else {
+            id_of(&text, &format!("OpTypeVector {int} {width}"))
+        };
+        id_of(&text, &format!("OpTypePointer CrossWorkgroup {int_vector}"));
+    }
+}
+
+#[test]
+fn width_3_pointer_out_arguments_go_through_a_function_variable_and_vstoren() {
+    let spec = sample(Shape::BinaryWithIntOut, FloatType::Double, 3, 32);
+    let text = disassemble(&build(&spec).unwrap());
+    assert!(!text.contains("OpInBoundsPtrAccessChain"), "{text}");
+    let int = id_of(&text, "OpTypeInt 32 0");
+    let int3 = id_of(&text, &format!("OpTypeVector {int} 3"));
+    let pointer = id_of(&text, &format!("OpTypePointer Function {int3}"));
+    let variable = id_of(&text, &format!("OpVariable  {pointer}  Function"));
+    assert_eq!(last_operand_of(&text, "remquo"), variable);
+    // The variable opens the function's first block.
+    let label = text.find("= OpLabel\n").unwrap();
+    let after_label = &text[label..];
+    let second_line = after_label.lines().nth(1).unwrap();
+    assert!(second_line.starts_with(&variable), "{text}");
+    // After remquo, the variable is loaded and stored packed into out1 with vstoren.
+    let loaded = id_of(&text, &format!("OpLoad  {int3}  {variable}"));
+    let out1 = named(&text, "out1");
+    assert!(
+        text.contains(&format!(" vstoren {loaded} ")) && text.contains(&format!(" {out1}\n")),
+        "{text}"
+    );
+    assert_eq!(text.matches(" vstoren ").count(), 2, "{text}");
+    // Two vloadn, remquo, two vstoren.
+    assert_eq!(text.matches("OpExtInst ").count(), 5, "{text}");
+    // out1 points to the scalar int, so vstoren's offset counts 3-element groups.
+    let int_pointer = id_of(&text, &format!("OpTypePointer CrossWorkgroup {int}"));
+    assert!(
+        text.contains(&format!("{out1} = OpFunctionParameter  {int_pointer}")),
+        "{text}"
+    );
+}
+
+#[test]
+fn integer_buffers_are_packed_and_aligned_as_ints() {
+    // ilogb of double4: the result buffer holds int4 (16 bytes), the argument double4 (32).
+    let text = disassemble(&build(&sample(Shape::IntResult, FloatType::Double, 4, 64)).unwrap());
+    assert!(text.contains("Aligned 32"), "{text}");
+    assert!(text.contains("Aligned 16"), "{text}");
+    let int = id_of(&text, "OpTypeInt 32 0");
+    let int4 = id_of(&text, &format!("OpTypeVector {int} 4"));
+    assert!(text.contains(&format!("OpExtInst  {int4} ")), "{text}");
+}
+
+#[test]
+fn nan_takes_unsigned_integers_as_wide_as_the_element() {
+    for (element, bits) in [
+        (FloatType::Half, 16),
+        (FloatType::Float, 32),
+        (FloatType::Double, 64),
+    ] {
+        let text = disassemble(&build(&sample(Shape::Nan, element, 2, 32)).unwrap());
+        let uint = id_of(&text, &format!("OpTypeInt {bits} 0"));
+        let uint2 = id_of(&text, &format!("OpTypeVector {uint} 2"));
+        id_of(&text, &format!("OpTypePointer CrossWorkgroup {uint2}"));
+        assert!(text.contains(&format!("Aligned {}", bits / 4)), "{text}");
+    }
+}
+
+#[test]
+fn integer_capabilities_follow_the_integer_types() {
+    use rspirv::spirv::Capability::*;
+    let caps =
+        |shape, element, address_bits| emit::capabilities(&sample(shape, element, 1, address_bits));
+    assert_eq!(
+        caps(Shape::Nan, FloatType::Half, 32),
+        [Addresses, Kernel, Int16, Float16]
+    );
+    assert_eq!(
+        caps(Shape::Nan, FloatType::Half, 64),
+        [Addresses, Kernel, Int64, Int16, Float16]
+    );
+    assert_eq!(caps(Shape::Nan, FloatType::Float, 32), [Addresses, Kernel]);
+    assert_eq!(
+        caps(Shape::Nan, FloatType::Double, 32),
+        [Addresses, Kernel, Int64, Float64]
+    );
+    // int is 32-bit: no integer capability.
+    assert_eq!(
+        caps(Shape::WithIntOut, FloatType::Half, 32),
+        [Addresses, Kernel, Float16]
+    );
+    assert_eq!(
+        caps(Shape::FloatInt, FloatType::Double, 32),
+        [Addresses, Kernel, Float64]
+    );
+}
+
+#[test]
 fn reference_shapes_cover_every_shape_and_width() {
     let specs = reference_shapes();
-    for shape in Shape::ALL {
-        for width in WIDTHS {
-            assert!(specs
-                .iter()
-                .any(|s| s.shape == shape && s.width == width && s.address_bits == 64));
-        }
-        assert!(specs
+    let has = |shape, width, address_bits| {
+        specs
             .iter()
-            .any(|s| s.shape == shape && s.width == 1 && s.address_bits == 32));
+            .any(|s| s.shape == shape && s.width == width && s.address_bits == address_bits)
+    };
+    for shape in [Shape::Unary, Shape::Binary, Shape::Ternary] {
+        for width in WIDTHS {
+            assert!(has(shape, width, 64), "{shape:?} w{width}");
+        }
+        assert!(has(shape, 1, 32), "{shape:?}");
     }
+    for shape in Shape::ALL {
+        for width in [1, 3, 4] {
+            assert!(has(shape, width, 64), "{shape:?} w{width}");
+        }
+    }
+    assert!(has(Shape::WithIntOut, 1, 32));
     assert!(specs.iter().any(|s| s.instruction == Instruction::FAdd));
+    assert!(specs.iter().all(|s| s.element == FloatType::Float));
+    assert!(specs
+        .iter()
+        .all(|s| s.instruction.buildable_shape() == Some(s.shape)));
 }
 
 #[test]
