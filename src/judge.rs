@@ -18,7 +18,9 @@ use crate::reference::{self, ReferenceFn};
 use crate::registry::{Output, OutputCheck};
 use crate::table::Requirement;
 use crate::ulp::{ulp_error, ulp_of};
+use rug::float::Round;
 use rug::Float;
+use std::collections::BTreeMap;
 
 /// Everything that decides how one unit's results are judged.
 #[derive(Clone, Debug)]
@@ -31,6 +33,9 @@ pub struct Rules {
     /// The device does not support denormals for `element` (CL_FP_DENORM unset), so the flush
     /// to zero alternatives apply.
     pub flushes_subnormals: bool,
+    /// The device's default rounding for `element`, which "correctly rounded" means: round to
+    /// nearest even, or round toward zero where an embedded profile (or half) allows it.
+    pub rounding: Round,
 }
 
 /// Which allowance accepted a result that the plain rule did not.
@@ -258,7 +263,8 @@ impl Rules {
         operands: &[Float],
         device_result: f64,
     ) -> bool {
-        let expected = reference::correctly_rounded(function, operands, self.element).to_f64();
+        let expected =
+            reference::correctly_rounded_in(function, operands, self.element, self.rounding).to_f64();
         same_result(device_result, expected)
     }
 
@@ -356,9 +362,67 @@ pub struct UnitStats {
     /// The largest error among results judged by the plain rule (passes and failures).
     pub max_error: f64,
     pub worst: Option<Case>,
+    /// Errors by input region, for plots: keyed by the [`input_bin`] of the first argument and
+    /// of the second (0 for one-argument functions).
+    pub error_map: BTreeMap<(i16, i16), BinStats>,
+}
+
+/// What one input region of a unit saw.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BinStats {
+    pub inputs: u64,
+    pub failures: u64,
+    /// Largest finite error in ulp among the region's results.
+    pub max_error: f64,
+}
+
+/// Bins per sign on a plot axis.
+pub const BINS_PER_SIGN: i16 = 64;
+
+/// The region of an input on a symmetric-log axis: 0 for zero, ±1..±BINS_PER_SIGN for the
+/// magnitudes from the smallest subnormal to the largest finite value, ±(BINS_PER_SIGN + 1) for
+/// infinities; `None` for NaN.
+pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
+    if x.is_nan() {
+        return None;
+    }
+    let sign: i16 = if x.is_sign_negative() { -1 } else { 1 };
+    if x == 0.0 {
+        return Some(0);
+    }
+    if x.is_infinite() {
+        return Some(sign * (BINS_PER_SIGN + 1));
+    }
+    let lowest = f64::from(element.emin() - element.precision() as i32 + 1);
+    let highest = f64::from(element.emax() + 1);
+    let position = (x.abs().log2() - lowest) / (highest - lowest);
+    let bin = 1 + (position * f64::from(BINS_PER_SIGN)).floor().clamp(0.0, f64::from(BINS_PER_SIGN - 1)) as i16;
+    Some(sign * bin)
 }
 
 impl UnitStats {
+    /// Records `case` in its input region (`element` scales the axis).
+    pub fn record_region(&mut self, case: &Case, element: FloatType) {
+        let Some(x) = case.args.first().and_then(|x| input_bin(*x, element)) else {
+            return;
+        };
+        let y = match case.args.get(1) {
+            Some(y) => match input_bin(*y, element) {
+                Some(bin) => bin,
+                None => return,
+            },
+            None => 0,
+        };
+        let bin = self.error_map.entry((x, y)).or_default();
+        bin.inputs += 1;
+        if case.outcome == Outcome::Fail {
+            bin.failures += 1;
+        }
+        if case.error.is_finite() && case.error > bin.max_error {
+            bin.max_error = case.error;
+        }
+    }
+
     pub fn record(&mut self, case: Case) {
         self.inputs += 1;
         match case.outcome {
@@ -390,6 +454,12 @@ impl UnitStats {
             *mine += theirs;
         }
         self.max_error = self.max_error.max(other.max_error);
+        for (key, theirs) in other.error_map {
+            let mine = self.error_map.entry(key).or_default();
+            mine.inputs += theirs.inputs;
+            mine.failures += theirs.failures;
+            mine.max_error = mine.max_error.max(theirs.max_error);
+        }
         if let Some(case) = other.worst {
             if self.worst.as_ref().is_none_or(|worst| case.outranks(worst)) {
                 self.worst = Some(case);
@@ -423,6 +493,7 @@ mod tests {
             requirement,
             element: FloatType::Float,
             flushes_subnormals: flushes,
+            rounding: Round::Nearest,
         }
     }
 
@@ -467,6 +538,18 @@ mod tests {
         assert_eq!(ceil.judge(0, &[-0.5], &[-0.0]).outcome, Outcome::Pass);
         assert_eq!(ceil.judge(0, &[-0.5], &[0.0]).outcome, Outcome::Pass);
         assert_eq!(ceil.judge(0, &[-1.5], &[-2.0]).outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn correctly_rounded_follows_the_default_rounding_mode() {
+        let mut div = rules(r::div, Requirement::CorrectlyRounded, false);
+        let nearest = f64::from(1.0f32 / 3.0);
+        let toward_zero = f64::from(f32::from_bits((1.0f32 / 3.0).to_bits() - 1));
+        assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Pass);
+        assert_eq!(div.judge(0, &[1.0, 3.0], &[toward_zero]).outcome, Outcome::Fail);
+        div.rounding = Round::Zero;
+        assert_eq!(div.judge(0, &[1.0, 3.0], &[toward_zero]).outcome, Outcome::Pass);
+        assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Fail);
     }
 
     #[test]
@@ -556,6 +639,7 @@ mod tests {
             requirement,
             element: FloatType::Float,
             flushes_subnormals: false,
+            rounding: Round::Nearest,
         }
     }
 
@@ -669,6 +753,20 @@ mod tests {
     }
 
     #[test]
+    fn input_bins_cover_the_format_symmetrically() {
+        let float = FloatType::Float;
+        assert_eq!(input_bin(0.0, float), Some(0));
+        assert_eq!(input_bin(-0.0, float), Some(0));
+        assert_eq!(input_bin(f64::from(f32::from_bits(1)), float), Some(1));
+        assert_eq!(input_bin(f64::from(f32::MAX), float), Some(BINS_PER_SIGN));
+        assert_eq!(input_bin(-f64::from(f32::MAX), float), Some(-BINS_PER_SIGN));
+        assert_eq!(input_bin(f64::NEG_INFINITY, float), Some(-BINS_PER_SIGN - 1));
+        assert_eq!(input_bin(f64::NAN, float), None);
+        let one = input_bin(1.0, float).unwrap();
+        assert!(one > 1 && one < BINS_PER_SIGN && input_bin(2.0, float).unwrap() >= one);
+    }
+
+    #[test]
     fn merge_is_associative_and_keeps_the_worst_failure() {
         let sin = rules(r::sin, Requirement::Ulp(4.0), false);
         let cases: Vec<Case> = (0..9)
@@ -682,6 +780,7 @@ mod tests {
         let stats = |range: std::ops::Range<usize>| {
             let mut s = UnitStats::default();
             for case in &cases[range] {
+                s.record_region(case, FloatType::Float);
                 s.record(case.clone());
             }
             s
@@ -695,6 +794,7 @@ mod tests {
         right_first.merge(stats(6..9));
         let whole = stats(0..9);
         for merged in [&left, &right_first] {
+            assert_eq!(merged.error_map, whole.error_map);
             assert_eq!(merged.inputs, whole.inputs);
             assert_eq!(merged.failures, 1);
             assert_eq!(merged.max_error, whole.max_error);

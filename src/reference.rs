@@ -69,6 +69,74 @@ pub fn operand(value: f64) -> Float {
     operand
 }
 
+/// f(args) rounded once into the target format in the given rounding mode: the value a
+/// correctly rounded device gives when its default rounding mode is `round` (embedded-profile
+/// devices may round single precision toward zero). Round-to-nearest is [`correctly_rounded`].
+///
+/// The references round to nearest, so for round-toward-zero the function is evaluated at
+/// [`working_precision`] and its ternary value tells on which side of a representable result
+/// the exact value lies: exactly the information a second, directed rounding needs.
+pub fn correctly_rounded_in(
+    function: ReferenceFn,
+    args: &[Float],
+    element: FloatType,
+    round: Round,
+) -> Float {
+    if round == Round::Nearest {
+        return correctly_rounded(function, args, element);
+    }
+    let mut wide = Float::new(working_precision(element));
+    let wide_rounding = function(&mut wide, args);
+    let precision = element.precision();
+    let format_emin = mpfr::exp_t::from(element.emin() - precision as i32 + 2);
+    let format_emax = mpfr::exp_t::from(element.emax() + 1);
+    let mut out = Float::new(precision);
+    // SAFETY: as in `correctly_rounded`; the range is restored before returning.
+    unsafe {
+        let saved_emin = mpfr::get_emin();
+        let saved_emax = mpfr::get_emax();
+        mpfr::set_emin(format_emin);
+        mpfr::set_emax(format_emax);
+        let mut rounding = out.assign_round(&wide, round);
+        if rounding == Ordering::Equal && wide_rounding != Ordering::Equal && wide.is_finite() {
+            // `wide` is representable but the exact value lies beside it: directed rounding
+            // must step to the neighbour on the exact value's side when that is the direction.
+            let exact_below = wide_rounding == Ordering::Greater;
+            let positive = wide.is_sign_positive();
+            let go_down = match round {
+                Round::Down => exact_below,
+                Round::Zero => positive && exact_below,
+                _ => false,
+            };
+            let go_up = match round {
+                Round::Up => !exact_below,
+                Round::Zero => !positive && !exact_below,
+                _ => false,
+            };
+            if go_down {
+                out.next_down();
+                rounding = Ordering::Less;
+            } else if go_up {
+                out.next_up();
+                rounding = Ordering::Greater;
+            } else {
+                rounding = wide_rounding;
+            }
+        }
+        let raw_round = match round {
+            Round::Zero => mpfr::rnd_t::RNDZ,
+            Round::Up => mpfr::rnd_t::RNDU,
+            Round::Down => mpfr::rnd_t::RNDD,
+            _ => mpfr::rnd_t::RNDN,
+        };
+        let ternary = mpfr::check_range(out.as_raw_mut(), ordering_to_int(rounding), raw_round);
+        mpfr::subnormalize(out.as_raw_mut(), ternary, raw_round);
+        mpfr::set_emin(saved_emin);
+        mpfr::set_emax(saved_emax);
+    }
+    out
+}
+
 fn ordering_to_int(ordering: Ordering) -> i32 {
     match ordering {
         Ordering::Less => -1,
@@ -433,6 +501,40 @@ mod tests {
         assert!(cr(powr, &[1.0, f64::NAN], FloatType::Float).is_nan());
         assert_eq!(cr(copysign, &[2.0, -f64::NAN], FloatType::Float), -2.0);
         assert_eq!(cr(copysign, &[-2.0, f64::NAN], FloatType::Float), 2.0);
+    }
+
+    #[test]
+    fn directed_rounding_rounds_once_toward_its_direction() {
+        let toward_zero = |function: ReferenceFn, args: &[f64], element| {
+            let args: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
+            correctly_rounded_in(function, &args, element, Round::Zero).to_f64()
+        };
+        // 1 + 2^-30 in float: toward zero gives 1, for either sign.
+        assert_eq!(toward_zero(add, &[1.0, 2f64.powi(-30)], FloatType::Float), 1.0);
+        assert_eq!(toward_zero(add, &[-1.0, -(2f64.powi(-30))], FloatType::Float), -1.0);
+        // 1 - 2^-60 is below 1: toward zero it is the float below 1.
+        assert_eq!(
+            toward_zero(sub, &[1.0, 2f64.powi(-60)], FloatType::Float),
+            1.0 - 2f64.powi(-24)
+        );
+        // 1/3 rounds up to nearest, so toward zero it is the float below.
+        let third_down = f64::from(f32::from_bits((1.0f32 / 3.0).to_bits() - 1));
+        assert_eq!(toward_zero(div, &[1.0, 3.0], FloatType::Float), third_down);
+        // Overflow toward zero gives the largest finite value, not infinity.
+        let max = f64::from(f32::MAX);
+        assert_eq!(toward_zero(mul, &[max, 2.0], FloatType::Float), max);
+        // Where the working-precision value rounded onto a float: exp(-2^-149) = 1 - 2^-149 + ...
+        // is 1 at working precision (rounded up), so toward zero must step to the float below
+        // 1; exp(+2^-149) rounded down onto 1 stays 1.
+        let tiny = f64::from(f32::from_bits(1));
+        assert_eq!(toward_zero(exp, &[-tiny], FloatType::Float), 1.0 - 2f64.powi(-24));
+        assert_eq!(toward_zero(exp, &[tiny], FloatType::Float), 1.0);
+        // Round to nearest is unchanged.
+        let args = [operand(1.0), operand(3.0)];
+        assert_eq!(
+            correctly_rounded_in(div, &args, FloatType::Float, Round::Nearest).to_f64(),
+            f64::from(1.0f32 / 3.0)
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use crate::report::{Kind, Status, UnitReport};
 use crate::sweep;
 use crate::table::{self, Profile, Requirement};
 use indicatif::ProgressBar;
+use rug::float::Round;
 
 /// Settings shared by every unit of a run.
 #[derive(Clone, Debug)]
@@ -89,13 +90,20 @@ pub fn run_unit(
         );
         return report;
     };
-    if !fp_config.round_to_nearest() {
+    // "Correctly rounded" means the device's default rounding: round to nearest even where it
+    // has it (required for double and full-profile float), else round toward zero (allowed for
+    // embedded-profile float and for half: "Rounding Modes").
+    let rounding = if fp_config.round_to_nearest() {
+        Round::Nearest
+    } else if fp_config.round_to_zero() {
+        Round::Zero
+    } else {
         report.status = Status::Error;
         report.note = format!(
-            "device's {element} config lacks round-to-nearest; clacc judges correctly rounded results in round-to-nearest only"
+            "device's {element} config reports neither round to nearest nor round toward zero"
         );
         return report;
-    }
+    };
     let spec = KernelSpec {
         instruction: function.instruction,
         shape: function.shape,
@@ -110,6 +118,7 @@ pub fn run_unit(
         &spec,
         requirement.clone(),
         fp_config.denormals(),
+        rounding,
         progress,
     ) {
         Ok(stats) => {
@@ -151,6 +160,7 @@ fn measure(
     spec: &KernelSpec,
     requirement: Requirement,
     denormals: bool,
+    rounding: Round,
     progress: &ProgressBar,
 ) -> Result<UnitStats, String> {
     let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
@@ -211,6 +221,7 @@ fn measure(
         requirement,
         element,
         flushes_subnormals: !denormals,
+        rounding,
     };
     let width = spec.width as usize;
     let chunk = CHUNK_SCALARS / width * width;
@@ -329,7 +340,9 @@ fn judge_chunk(
                             stats.undefined += 1;
                             continue;
                         }
-                        stats.record(rules.judge(index as u64, &args, &results));
+                        let case = rules.judge(index as u64, &args, &results);
+                        stats.record_region(&case, rules.element);
+                        stats.record(case);
                     }
                     stats
                 })

@@ -110,6 +110,7 @@ fn a_real_inaccurate_device_result_is_reported_as_failing() {
         requirement: Requirement::Ulp(4.0),
         element: FloatType::Float,
         flushes_subnormals: false,
+        rounding: rug::float::Round::Nearest,
     };
     let mut stats = UnitStats::default();
     for (index, (x, device_result)) in columns[0].iter().zip(&device_results).enumerate() {
