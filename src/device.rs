@@ -358,6 +358,12 @@ pub struct Session {
     queue: CommandQueue,
 }
 
+// SAFETY: OpenCL contexts, queues and device ids are thread-safe handles (OpenCL 3.0 "Multiple
+// Host Threads": all API calls are thread-safe except clSetKernelArg on one kernel object,
+// which clacc only calls from the one thread that owns the `BuiltKernel`).
+unsafe impl Send for Session {}
+unsafe impl Sync for Session {}
+
 /// A built program and its one kernel.
 pub struct BuiltKernel {
     _program: Program,

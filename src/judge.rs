@@ -39,7 +39,7 @@ pub struct Rules {
 }
 
 /// Which allowance accepted a result that the plain rule did not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Allowance {
     /// An infinity or the largest finite value where the bound reaches past it.
     Overflow,
@@ -66,7 +66,7 @@ impl Allowance {
 }
 
 /// The verdict on one input.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 pub enum Outcome {
     Pass,
     Allowed(Allowance),
@@ -76,7 +76,7 @@ pub enum Outcome {
 }
 
 /// One judged input, kept when it is the worst of its unit.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Case {
     /// Position of the input in the unit's sweep (ties between equally bad cases keep the first).
     pub index: u64,
@@ -350,7 +350,7 @@ impl Rules {
 
 /// A unit's results so far. [`UnitStats::merge`] is associative and order-independent for
 /// counts, maximum and worst case (ties resolved by input index).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, Default)]
 pub struct UnitStats {
     /// Inputs judged (inside the function's domain).
     pub inputs: u64,
@@ -364,11 +364,27 @@ pub struct UnitStats {
     pub worst: Option<Case>,
     /// Errors by input region, for plots: keyed by the [`input_bin`] of the first argument and
     /// of the second (0 for one-argument functions).
+    #[serde(with = "region_list")]
     pub error_map: BTreeMap<(i16, i16), BinStats>,
 }
 
+/// The error map as a list of entries: JSON object keys must be strings, the map's are pairs.
+mod region_list {
+    use super::BinStats;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeMap;
+
+    pub fn serialize<S: Serializer>(map: &BTreeMap<(i16, i16), BinStats>, serializer: S) -> Result<S::Ok, S::Error> {
+        map.iter().collect::<Vec<_>>().serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<(i16, i16), BinStats>, D::Error> {
+        Ok(Vec::<((i16, i16), BinStats)>::deserialize(deserializer)?.into_iter().collect())
+    }
+}
+
 /// What one input region of a unit saw.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, Default, PartialEq)]
 pub struct BinStats {
     pub inputs: u64,
     pub failures: u64,

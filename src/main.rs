@@ -5,8 +5,10 @@ use clacc::device::{self, DeviceInfo, Session};
 use clacc::fp::FloatType;
 use clacc::kernel::{self, KernelSpec};
 use clacc::registry::{self, Function};
-use clacc::report::{self, CsvReport, RunFacts, Status};
-use clacc::run::{self, RunSettings};
+use clacc::campaign::{self, Isolation, Plan};
+use clacc::merge;
+use clacc::report::{self, RunFacts, Status};
+use clacc::run::{RunSettings, Shard, UserKernel};
 use clacc::runtime;
 use clacc::sweep;
 use clacc::table::Profile;
@@ -15,6 +17,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -36,6 +39,21 @@ enum Command {
     Devices,
     /// Write the SPIR-V modules clacc would send to the driver (.spv and .spvasm).
     Kernels(KernelArgs),
+    /// Combine the CSVs of a sharded run into what one unsharded run writes.
+    Merge(MergeArgs),
+    /// (internal) run units sent by a parent clacc process.
+    #[command(hide = true)]
+    Worker,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The shards' CSV files.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// Where the merged CSV goes.
+    #[arg(long)]
+    csv: PathBuf,
 }
 
 #[derive(Args, Clone)]
@@ -83,6 +101,29 @@ struct RunArgs {
     /// Where to write the CSV results.
     #[arg(long, default_value = "clacc-results.csv")]
     csv: PathBuf,
+    /// Every input where it fits: every half for one- and two-argument half functions, every
+    /// float for one-argument float functions (the others keep the sweep).
+    #[arg(long)]
+    exhaustive: bool,
+    /// Run a deterministic 1/N of the work: chunk k of every unit belongs to shard k mod N.
+    /// `clacc merge` combines the shards' CSVs.
+    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
+    shard: Shard,
+    /// Run your own SPIR-V module for a function instead of clacc's (`sin=my_sin.spv`;
+    /// repeatable): same entry point and buffers as clacc's kernels (see kernels/README.md),
+    /// judged by the same table. Needs one --type and one --width.
+    #[arg(long, value_name = "FUNCTION=FILE")]
+    kernel: Vec<String>,
+    /// Keep the units already in --csv (from an interrupted run with the same options) and run
+    /// only the rest, appending to it.
+    #[arg(long)]
+    resume: bool,
+    /// Run units in this process instead of a worker process (a driver crash then ends the run).
+    #[arg(long)]
+    no_isolate: bool,
+    /// Seconds a unit may take in its worker before it is recorded as `timeout`.
+    #[arg(long, default_value_t = 3600)]
+    unit_timeout: u64,
     /// Threads computing references (default: every core).
     #[arg(long)]
     threads: Option<usize>,
@@ -98,6 +139,10 @@ struct KernelArgs {
     /// Address bits of the modules (32 or 64).
     #[arg(long, default_value_t = 64)]
     address_bits: u32,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).ok_or_else(|| format!("`{text}` is not a shard: write I/N with 0 <= I < N, e.g. 3/8"))
 }
 
 fn parse_seed(text: &str) -> Result<u64, String> {
@@ -300,10 +345,27 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     if args.inputs == 0 {
         return usage("--inputs must be at least 1");
     }
+    if args.unit_timeout == 0 {
+        return usage("--unit-timeout must be at least 1 second");
+    }
     let explicit_cases = match &args.input_file {
         Some(path) => Some(sweep::parse_input_file(path).map_err(UsageError)?),
         None => None,
     };
+    let user_kernels = read_user_kernels(&args.kernel, &args.selection)?;
+    let functions = if user_kernels.is_empty() || !args.selection.function.is_empty() {
+        functions
+    } else {
+        user_kernels.iter().filter_map(|k| registry::find(&k.function)).collect()
+    };
+    for user in &user_kernels {
+        if !functions.iter().any(|f| f.name == user.function) {
+            return usage(format!("--kernel {}: add {} to --function", user.path, user.function));
+        }
+    }
+    if args.resume && !args.csv.is_file() {
+        eprintln!("clacc: note: --resume: {} does not exist yet; starting a new run", args.csv.display());
+    }
     let info = open_device(&args.device)?;
     let types = select_types(&args.selection.types, Some(&info))?;
     let profile = select_profile(&args.profile, &info)?;
@@ -318,54 +380,129 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
         driver_version: info.driver_version.clone(),
         build_options: String::new(),
     };
-    let mut csv = CsvReport::create(&args.csv)
-        .map_err(|e| UsageError(format!("cannot write --csv {}: {e}", args.csv.display())))?;
     eprintln!(
-        "clacc {}: {} (driver {}), profile {}, seed {:#x}, {} inputs per unit",
+        "clacc {}: {} (driver {}), profile {}, seed {:#x}, {}{}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
         profile.name(),
         seed,
-        args.inputs
+        if args.exhaustive { "exhaustive where it fits, else ".to_string() } else { String::new() },
+        format!("{} inputs per unit{}", args.inputs, if args.shard == Shard::WHOLE { String::new() } else { format!(", shard {}", args.shard) }),
     );
-    let session = Session::open(info).map_err(|e| UsageError(e.to_string()))?;
     let settings = RunSettings {
         profile,
         inputs: args.inputs,
         explicit_cases,
+        exhaustive: args.exhaustive,
+        shard: args.shard,
         seed,
         build_options: facts.build_options.clone(),
         threads,
+        user_kernels,
+    };
+    let isolation = if args.no_isolate {
+        None
+    } else {
+        Some(Isolation {
+            executable: campaign::current_executable().map_err(UsageError)?,
+            unit_timeout: Duration::from_secs(args.unit_timeout),
+        })
+    };
+    // In-process runs share one session; isolated runs open theirs in the worker.
+    let session = match isolation {
+        None => Some(Session::open(info).map_err(|e| UsageError(e.to_string()))?),
+        Some(_) => None,
+    };
+    let plan = Plan {
+        units: campaign::ulp_units(&functions, &types, &widths),
+        settings,
+        platform: args.device.platform.clone(),
+        device: args.device.device.clone(),
+        csv: args.csv.clone(),
+        resume: args.resume,
+        isolation,
     };
     let (_bars, overall, unit_bar) = progress_bars();
-    overall.set_length((functions.len() * types.len() * widths.len()) as u64);
-    let mut units = Vec::new();
-    for function in &functions {
-        for element in &types {
-            for width in &widths {
-                unit_bar.set_prefix(format!("{} {element} w{width}", function.name));
-                let unit =
-                    run::run_unit(&session, &settings, function, *element, *width, &unit_bar);
-                csv.write(&unit, &facts).map_err(|e| {
-                    UsageError(format!("cannot write --csv {}: {e}", args.csv.display()))
-                })?;
-                units.push(unit);
-                overall.inc(1);
-            }
-        }
-    }
+    let results = campaign::run(&plan, &facts, session.as_ref(), &overall, &unit_bar).map_err(UsageError)?;
     unit_bar.finish_and_clear();
     overall.finish_and_clear();
-    print!("{}", report::summary(&units, &facts, &args.csv));
-    let failed = units
+    print!("{}", report::summary(&results.units, &facts, &args.csv));
+    if results.resumed > 0 {
+        println!(
+            "{} units were already in {} from an earlier run ({} of them not passing)",
+            results.resumed,
+            args.csv.display(),
+            results.resumed_failures
+        );
+    }
+    let failed = results.resumed_failures > 0
+        || results
+            .units
+            .iter()
+            .any(|u| !matches!(u.status, Status::Pass | Status::Skip));
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Reads `--kernel FUNCTION=FILE` modules and refuses what would be unsafe to hand a driver
+/// (drivers do not validate modules): not SPIR-V, or rejected by `spirv-val`.
+fn read_user_kernels(specs: &[String], selection: &SelectionArgs) -> Result<Vec<UserKernel>, UsageError> {
+    if specs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let single = |values: &[String]| values.len() == 1 && values[0] != "all";
+    if !single(&selection.types) || !single(&selection.width) {
+        return usage("--kernel needs exactly one --type and one --width (the module is built for one of each)");
+    }
+    let element = FloatType::parse(&selection.types[0])
+        .ok_or_else(|| UsageError(format!("unknown type `{}`; use half, float or double", selection.types[0])))?;
+    specs
         .iter()
-        .any(|u| matches!(u.status, Status::Fail | Status::Error));
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+        .map(|spec| {
+            let (name, path) = spec
+                .split_once('=')
+                .ok_or_else(|| UsageError(format!("--kernel `{spec}`: write FUNCTION=FILE.spv, e.g. sin=my_sin.spv")))?;
+            let function = registry::find(name).ok_or_else(|| {
+                UsageError(format!("--kernel `{spec}`: unknown function `{name}`; known functions: {}", registry::known_names().join(", ")))
+            })?;
+            let spirv = std::fs::read(path).map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
+            if spirv.len() < 20 || spirv.len() % 4 != 0 || spirv[..4] != [0x03, 0x02, 0x23, 0x07] {
+                return usage(format!("--kernel {path}: not a SPIR-V module (no little-endian SPIR-V magic number)"));
+            }
+            validate_with_spirv_val(path, element)?;
+            Ok(UserKernel { function: function.name.to_string(), path: path.to_string(), spirv })
+        })
+        .collect()
+}
+
+fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageError> {
+    // spirv-val's OpenCL environment refuses Float16; half modules are checked as plain SPIR-V.
+    let environment = if element == FloatType::Half { "spv1.0" } else { "opencl2.2" };
+    match std::process::Command::new("spirv-val").args(["--target-env", environment, path]).output() {
+        Ok(output) if output.status.success() => Ok(()),
+        Ok(output) => usage(format!(
+            "--kernel {path}: spirv-val --target-env {environment} refuses it, so clacc will not hand it to a driver: {}",
+            String::from_utf8_lossy(&output.stderr).trim().replace('\n', " ")
+        )),
+        Err(_) => {
+            eprintln!("clacc: note: spirv-val not found (scripts/setup installs it): {path} goes to the driver unvalidated");
+            Ok(())
+        }
+    }
+}
+
+fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
+    let inputs = args
+        .inputs
+        .iter()
+        .map(|path| merge::read(path))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(UsageError)?;
+    let merged = merge::merge(&inputs);
+    merge::write(&args.csv, &merged).map_err(UsageError)?;
+    let failing = merged.iter().filter(|row| !matches!(row.get("status"), "pass" | "skip")).count();
+    println!("merged {} files into {} ({} units, {} not passing)", inputs.len(), args.csv.display(), merged.len(), failing);
+    Ok(if failing > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 fn main() -> ExitCode {
@@ -374,6 +511,11 @@ fn main() -> ExitCode {
     let outcome = match &cli.command {
         Some(Command::Devices) => print_devices(),
         Some(Command::Kernels(args)) => emit_kernels(args),
+        Some(Command::Merge(args)) => merge_csvs(args),
+        Some(Command::Worker) => match campaign::serve_worker() {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            Err(message) => Err(UsageError(message)),
+        },
         None => run_checks(&cli.run),
     };
     match outcome {

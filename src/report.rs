@@ -12,7 +12,7 @@ use std::io;
 use std::path::Path;
 
 /// A unit's verdict.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
 pub enum Status {
     Pass,
     Fail,
@@ -20,6 +20,10 @@ pub enum Status {
     Skip,
     /// The unit could not be measured (the driver refused the module, an OpenCL call failed).
     Error,
+    /// The worker process running the unit died (a driver crash or `exit()`).
+    Crash,
+    /// The unit did not finish within `--unit-timeout`.
+    Timeout,
 }
 
 impl Status {
@@ -29,12 +33,14 @@ impl Status {
             Status::Fail => "fail",
             Status::Skip => "skip",
             Status::Error => "error",
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
         }
     }
 }
 
 /// What a row checks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
 pub enum Kind {
     /// Accuracy against the ULP tables (Tables 3, 4, 5).
     Ulp,
@@ -64,7 +70,7 @@ impl Kind {
 }
 
 /// Everything one CSV row says about one unit (function, type, width).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct UnitReport {
     pub kind: Kind,
     pub function: String,
@@ -89,7 +95,7 @@ pub struct RunFacts {
 }
 
 /// The CSV columns, in order (documented in README.md).
-pub const COLUMNS: [&str; 20] = [
+pub const COLUMNS: [&str; 24] = [
     "function",
     "type",
     "width",
@@ -106,9 +112,13 @@ pub const COLUMNS: [&str; 20] = [
     "kind",
     "rule",
     "allowed",
+    "undefined",
+    "worst_ulp",
+    "worst_index",
     "seed",
     "device",
     "driver_version",
+    "build_options",
     "clacc_version",
 ];
 
@@ -120,6 +130,15 @@ pub fn format_ulp(error: f64) -> String {
     let text = format!("{error:.4}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     text.to_string()
+}
+
+/// An error in full (shortest text that reads back as the same `f64`), for merging shards.
+fn exact_ulp(error: f64) -> String {
+    if error.is_infinite() {
+        "inf".to_string()
+    } else {
+        format!("{error}")
+    }
 }
 
 /// The numeric bound for the `bound_ulp` column: N for "<= N ulp", 0 for exact results, 0.5
@@ -189,6 +208,14 @@ impl CsvReport {
         Ok(CsvReport { writer })
     }
 
+    /// Appends to a CSV that already has its header (`--resume`).
+    pub fn append(path: &Path) -> io::Result<CsvReport> {
+        let file = std::fs::OpenOptions::new().append(true).open(path)?;
+        Ok(CsvReport {
+            writer: csv::Writer::from_writer(file),
+        })
+    }
+
     pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
         let worst = unit.stats.worst.as_ref();
         let measured = unit.status == Status::Pass || unit.status == Status::Fail;
@@ -229,9 +256,13 @@ impl CsvReport {
                 .map(Requirement::describe)
                 .unwrap_or_default(),
             unit.stats.allowances_text(),
+            unit.stats.undefined.to_string(),
+            worst.map(|c| exact_ulp(c.error)).unwrap_or_default(),
+            worst.map(|c| c.index.to_string()).unwrap_or_default(),
             format!("{:#x}", facts.seed),
             facts.device.clone(),
             facts.driver_version.clone(),
+            facts.build_options.clone(),
             env!("CARGO_PKG_VERSION").to_string(),
         ];
         self.writer.write_record(&record)?;
@@ -286,7 +317,10 @@ fn describe_failure(unit: &UnitReport) -> String {
 pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> String {
     let mut text = String::new();
     let failed: Vec<&UnitReport> = units.iter().filter(|u| u.status == Status::Fail).collect();
-    let errors: Vec<&UnitReport> = units.iter().filter(|u| u.status == Status::Error).collect();
+    let errors: Vec<&UnitReport> = units
+        .iter()
+        .filter(|u| matches!(u.status, Status::Error | Status::Crash | Status::Timeout))
+        .collect();
     if !failed.is_empty() {
         text.push_str("FAILURES\n");
         for unit in &failed {
@@ -333,12 +367,14 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
     let count = |status: Status| units.iter().filter(|u| u.status == status).count();
     let _ = writeln!(
         text,
-        "\n{} units: {} passed, {} failed, {} skipped, {} errors; seed {:#x}; device {}; CSV {}",
+        "\n{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; seed {:#x}; device {}; CSV {}",
         units.len(),
         count(Status::Pass),
         count(Status::Fail),
         count(Status::Skip),
         count(Status::Error),
+        count(Status::Crash),
+        count(Status::Timeout),
         facts.seed,
         facts.device,
         csv_path.display(),

@@ -1,19 +1,18 @@
 //! Drives one unit (function, type, width) through the pipeline: table row → kernel → device →
 //! references → judgement → report row.
 
-use crate::device::{DeviceError, Session};
+use crate::device::{BuiltKernel, DeviceError, Session};
 use crate::fp::FloatType;
 use crate::judge::{Rules, UnitStats};
 use crate::kernel::{self, KernelSpec, ValueKind, ENTRY_POINT};
 use crate::registry::{Function, Output};
 use crate::report::{Kind, Status, UnitReport};
-use crate::sweep;
+use crate::sweep::{self, InputPlan};
 use crate::table::{self, Profile, Requirement};
-use indicatif::ProgressBar;
 use rug::float::Round;
 
 /// Settings shared by every unit of a run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RunSettings {
     pub profile: Profile,
     /// Inputs per unit (special values included; rounded up to whole vectors).
@@ -25,11 +24,25 @@ pub struct RunSettings {
     pub build_options: String,
     /// Threads computing references.
     pub threads: usize,
+    /// Every input where the unit allows it ([`sweep::exhaustive_count`]).
+    pub exhaustive: bool,
+    /// The part of the work this run does.
+    pub shard: Shard,
+    /// User modules run in place of clacc's own kernel for a function (`--kernel NAME=FILE`).
+    pub user_kernels: Vec<UserKernel>,
 }
 
-/// Scalars per device launch: large enough to amortise the launch, small enough to bound
-/// memory (inputs, outputs and judged cases of one chunk).
-const CHUNK_SCALARS: usize = 1 << 16;
+/// A user-supplied SPIR-V module implementing one function with clacc's kernel convention.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct UserKernel {
+    pub function: String,
+    pub path: String,
+    pub spirv: Vec<u8>,
+}
+
+/// Scalars per device launch, and the unit of sharding: large enough to amortise the launch,
+/// small enough to bound memory (two chunks in flight, with their inputs and outputs).
+pub const CHUNK_SCALARS: usize = 1 << 16;
 
 /// The extension that provides a type, for skip notes.
 fn type_extension(element: FloatType) -> &'static str {
@@ -63,7 +76,7 @@ pub fn run_unit(
     function: &Function,
     element: FloatType,
     width: u32,
-    progress: &ProgressBar,
+    progress: &dyn Fn(u64, u64),
 ) -> UnitReport {
     let mut report = skeleton(function, element, width, settings.profile);
     let ulp_table = table::builtin(settings.profile);
@@ -161,19 +174,21 @@ fn measure(
     requirement: Requirement,
     denormals: bool,
     rounding: Round,
-    progress: &ProgressBar,
+    progress: &dyn Fn(u64, u64),
 ) -> Result<UnitStats, String> {
-    let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+    let user_kernel = settings.user_kernels.iter().find(|k| k.function == function.name);
+    let (module_name, spirv) = match user_kernel {
+        Some(user) => (user.path.clone(), user.spirv.clone()),
+        None => {
+            let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+            (spec.file_stem(), kernel::words_to_bytes(&words))
+        }
+    };
     let built = session
-        .build(
-            &spec.file_stem(),
-            &kernel::words_to_bytes(&words),
-            ENTRY_POINT,
-            &settings.build_options,
-        )
+        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
         .map_err(|error| match error {
             DeviceError::Build { log, .. } => {
-                eprintln!("clacc: the driver refused {}:\n{log}", spec.file_stem());
+                eprintln!("clacc: the driver refused {module_name}:\n{log}");
                 format!(
                     "driver refused the module: {}",
                     log.lines().next().unwrap_or("").trim()
@@ -184,38 +199,7 @@ fn measure(
     let element = spec.element;
     let argument_kinds = spec.argument_kinds();
     let result_kinds = spec.result_kinds();
-    let seed = sweep::unit_seed(settings.seed, function.name, element, spec.width);
-    let (columns, judged) = match &settings.explicit_cases {
-        Some(cases) => {
-            if cases[0].len() != argument_kinds.len() {
-                return Err(format!(
-                    "--input-file cases have {} arguments; {} takes {}",
-                    cases[0].len(),
-                    function.name,
-                    argument_kinds.len()
-                ));
-            }
-            (
-                sweep::explicit_columns(cases, element, &argument_kinds, spec.width),
-                cases.len(),
-            )
-        }
-        None => {
-            let columns = sweep::generate(
-                function,
-                element,
-                &argument_kinds,
-                settings.inputs,
-                spec.width,
-                seed,
-            );
-            let length = columns[0].len();
-            (columns, length)
-        }
-    };
-    let total = columns[0].len();
-    progress.set_length(total as u64);
-    progress.set_position(0);
+    let plan = input_plan(settings, function, spec, &argument_kinds)?;
     let rules = Rules {
         outputs: function.outputs.to_vec(),
         requirement,
@@ -223,49 +207,142 @@ fn measure(
         flushes_subnormals: !denormals,
         rounding,
     };
-    let width = spec.width as usize;
-    let chunk = CHUNK_SCALARS / width * width;
-    let mut stats = UnitStats::default();
-    let mut start = 0;
-    while start < total {
-        let end = (start + chunk).min(total);
-        let encoded: Vec<Vec<u8>> = columns
-            .iter()
-            .zip(&argument_kinds)
-            .map(|(column, kind)| encode(*kind, element, &column[start..end]))
-            .collect();
-        let input_slices: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
-        let mut outputs: Vec<Vec<u8>> = result_kinds
-            .iter()
-            .map(|kind| vec![0u8; (end - start) * kind.component_bytes(element)])
-            .collect();
-        let mut output_slices: Vec<&mut [u8]> = outputs.iter_mut().map(Vec::as_mut_slice).collect();
-        session
-            .run(
-                &built,
-                &input_slices,
-                &mut output_slices,
-                (end - start) / width,
-            )
-            .map_err(|e| e.to_string())?;
-        let device_results: Vec<Vec<f64>> = outputs
-            .iter()
-            .zip(&result_kinds)
-            .map(|(bytes, kind)| decode(*kind, element, bytes))
-            .collect();
-        stats.merge(judge_chunk(
-            &rules,
-            function,
-            &columns,
-            start,
-            &device_results,
-            judged,
-            settings.threads,
-        ));
-        progress.set_position(end as u64);
-        start = end;
+    let width = u64::from(spec.width);
+    let chunk = (CHUNK_SCALARS as u64 / width) * width;
+    let chunks: Vec<u64> = (0..plan.total().div_ceil(chunk))
+        .filter(|number| settings.shard.owns(*number))
+        .collect();
+    let planned = chunks.len() as u64 * chunk;
+    progress(0, planned);
+    // The device works on the next chunk while the references judge this one: a producer
+    // thread generates inputs and runs the kernel, the caller's thread judges (on `threads`
+    // threads), and a channel of two chunks bounds the memory in flight.
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Result<DeviceChunk, String>>(2);
+    std::thread::scope(|scope| {
+        let plan = &plan;
+        let argument_kinds = &argument_kinds;
+        let result_kinds = &result_kinds;
+        scope.spawn(move || {
+            for number in chunks {
+                let start = number * chunk;
+                let columns = plan.columns(start, chunk);
+                let outcome = run_chunk(session, &built, element, argument_kinds, result_kinds, &columns, width)
+                    .map(|device_results| DeviceChunk { start, columns, device_results });
+                let failed = outcome.is_err();
+                if sender.send(outcome).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        let mut stats = UnitStats::default();
+        let mut done = 0;
+        for received in receiver {
+            let chunk_result = received?;
+            let judged = plan.judged().saturating_sub(chunk_result.start).min(chunk_result.columns[0].len() as u64);
+            stats.merge(judge_chunk(&rules, function, &chunk_result, judged as usize, settings.threads));
+            done += chunk;
+            progress(done.min(planned), planned);
+        }
+        Ok(stats)
+    })
+}
+
+/// Which 1/N of the work a run does: chunk k of every unit belongs to shard k mod N, so the
+/// same seed gives the same shard contents on any machine, and every unit gets a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Parses `I/N` with 0 <= I < N.
+    pub fn parse(text: &str) -> Option<Shard> {
+        let (index, count) = text.split_once('/')?;
+        let shard = Shard {
+            index: index.trim().parse().ok()?,
+            count: count.trim().parse().ok()?,
+        };
+        (shard.count > 0 && shard.index < shard.count).then_some(shard)
     }
-    Ok(stats)
+
+    pub fn owns(&self, chunk: u64) -> bool {
+        chunk % self.count == self.index
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A chunk the device has computed.
+struct DeviceChunk {
+    start: u64,
+    columns: Vec<Vec<f64>>,
+    device_results: Vec<Vec<f64>>,
+}
+
+fn input_plan(
+    settings: &RunSettings,
+    function: &Function,
+    spec: &KernelSpec,
+    argument_kinds: &[ValueKind],
+) -> Result<InputPlan, String> {
+    let element = spec.element;
+    if let Some(cases) = &settings.explicit_cases {
+        if cases[0].len() != argument_kinds.len() {
+            return Err(format!(
+                "--input-file cases have {} arguments; {} takes {}",
+                cases[0].len(),
+                function.name,
+                argument_kinds.len()
+            ));
+        }
+        return Ok(InputPlan::explicit(function, element, argument_kinds, cases.clone(), spec.width));
+    }
+    if settings.exhaustive {
+        if let Some(plan) = InputPlan::exhaustive(function, element, argument_kinds, spec.width) {
+            return Ok(plan);
+        }
+    }
+    let seed = sweep::unit_seed(settings.seed, function.name, element, spec.width);
+    Ok(InputPlan::sweep(function, element, argument_kinds, settings.inputs, spec.width, seed))
+}
+
+/// Encodes one chunk, runs the kernel on it and decodes every output.
+fn run_chunk(
+    session: &Session,
+    built: &BuiltKernel,
+    element: FloatType,
+    argument_kinds: &[ValueKind],
+    result_kinds: &[ValueKind],
+    columns: &[Vec<f64>],
+    width: u64,
+) -> Result<Vec<Vec<f64>>, String> {
+    let length = columns[0].len();
+    let encoded: Vec<Vec<u8>> = columns
+        .iter()
+        .zip(argument_kinds)
+        .map(|(column, kind)| encode(*kind, element, column))
+        .collect();
+    let input_slices: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
+    let mut outputs: Vec<Vec<u8>> = result_kinds
+        .iter()
+        .map(|kind| vec![0u8; length * kind.component_bytes(element)])
+        .collect();
+    let mut output_slices: Vec<&mut [u8]> = outputs.iter_mut().map(Vec::as_mut_slice).collect();
+    session
+        .run(built, &input_slices, &mut output_slices, length / width as usize)
+        .map_err(|e| e.to_string())?;
+    Ok(outputs
+        .iter()
+        .zip(result_kinds)
+        .map(|(bytes, kind)| decode(*kind, element, bytes))
+        .collect())
 }
 
 /// A buffer of `kind` values, packed little-endian (integers and codes are held exactly in
@@ -306,41 +383,30 @@ fn decode(kind: ValueKind, element: FloatType, bytes: &[u8]) -> Vec<f64> {
     }
 }
 
-/// Judges one chunk on `threads` threads; each takes a contiguous slice, and the slices merge
-/// in order, so the result does not depend on the thread count.
-fn judge_chunk(
-    rules: &Rules,
-    function: &Function,
-    columns: &[Vec<f64>],
-    offset: usize,
-    device_results: &[Vec<f64>],
-    judged: usize,
-    threads: usize,
-) -> UnitStats {
-    // Inputs past `judged` only pad the last vector of explicit cases.
-    let length = device_results[0].len().min(judged.saturating_sub(offset));
-    let slice_length = length.div_ceil(threads.max(1)).max(1);
+/// Judges the first `judged` inputs of a chunk on `threads` threads; each takes a contiguous
+/// slice, and the slices merge in order, so the result does not depend on the thread count.
+fn judge_chunk(rules: &Rules, function: &Function, chunk: &DeviceChunk, judged: usize, threads: usize) -> UnitStats {
+    let slice_length = judged.div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..length)
+        let handles: Vec<_> = (0..judged)
             .step_by(slice_length)
             .map(|slice_start| {
                 scope.spawn(move || {
                     let mut stats = UnitStats::default();
-                    let mut args = vec![0.0; columns.len()];
-                    let mut results = vec![0.0; device_results.len()];
-                    for i in slice_start..(slice_start + slice_length).min(length) {
-                        let index = offset + i;
-                        for (arg, column) in args.iter_mut().zip(columns) {
-                            *arg = column[index];
+                    let mut args = vec![0.0; chunk.columns.len()];
+                    let mut results = vec![0.0; chunk.device_results.len()];
+                    for i in slice_start..(slice_start + slice_length).min(judged) {
+                        for (arg, column) in args.iter_mut().zip(&chunk.columns) {
+                            *arg = column[i];
                         }
-                        for (result, output) in results.iter_mut().zip(device_results) {
+                        for (result, output) in results.iter_mut().zip(&chunk.device_results) {
                             *result = output[i];
                         }
                         if !function.in_domain(&args) {
                             stats.undefined += 1;
                             continue;
                         }
-                        let case = rules.judge(index as u64, &args, &results);
+                        let case = rules.judge(chunk.start + i as u64, &args, &results);
                         stats.record_region(&case, rules.element);
                         stats.record(case);
                     }

@@ -121,9 +121,8 @@ fn special_codes(element: FloatType) -> Vec<f64> {
         .collect()
 }
 
-/// One column of values per argument (integers and codes held exactly as `f64`), all of the
-/// same length: every combination of the arguments' special values first, then random values
-/// up to at least `count` in all, rounded up to a multiple of `width` so every vector is full.
+/// The whole of a sweep's columns at once (small sweeps and tests; runs stream an
+/// [`InputPlan`] chunk by chunk instead).
 pub fn generate(
     function: &Function,
     element: FloatType,
@@ -132,47 +131,8 @@ pub fn generate(
     width: u32,
     seed: u64,
 ) -> Vec<Vec<f64>> {
-    let float_arguments = kinds
-        .iter()
-        .filter(|k| **k == ValueKind::FloatGentype)
-        .count();
-    let specials: Vec<Vec<f64>> = kinds
-        .iter()
-        .map(|kind| match kind {
-            ValueKind::FloatGentype if float_arguments == 1 => special_values(element),
-            ValueKind::FloatGentype => special_values_for_products(element, float_arguments),
-            ValueKind::IntGentype => special_integers(function.int_range),
-            ValueKind::UintGentype => special_codes(element),
-        })
-        .collect();
-    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
-    let combinations: usize = specials.iter().map(Vec::len).product();
-    for mut index in 0..combinations {
-        for (column, values) in columns.iter_mut().zip(&specials) {
-            column.push(values[index % values.len()]);
-            index /= values.len();
-        }
-    }
-    let width = width.max(1) as usize;
-    let total = count.max(combinations).div_ceil(width) * width;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    while columns[0].len() < total {
-        for (argument, (column, kind)) in columns.iter_mut().zip(kinds).enumerate() {
-            let value = match kind {
-                ValueKind::FloatGentype => {
-                    random_value(&mut rng, element, function.sample_range(argument))
-                }
-                ValueKind::IntGentype => {
-                    f64::from(rng.random_range(function.int_range.0..=function.int_range.1))
-                }
-                ValueKind::UintGentype => {
-                    (rng.random::<u64>() & ((1u64 << element.fraction_bits()) - 1)) as f64
-                }
-            };
-            column.push(value);
-        }
-    }
-    columns
+    let plan = InputPlan::sweep(function, element, kinds, count, width, seed);
+    plan.columns(0, plan.total())
 }
 
 /// Half the time a uniform bit pattern (covering every exponent, NaNs and infinities too),
@@ -217,6 +177,188 @@ fn random_value(rng: &mut ChaCha8Rng, element: FloatType, (low, high): (f64, f64
     element.round(low + (high - low) * rng.random::<f64>())
 }
 
+/// Random values are drawn in blocks of this many inputs, each block seeded from the unit seed
+/// and its own number, so any chunk of a sweep (and so any shard) can be generated alone.
+const RANDOM_BLOCK: u64 = 4096;
+
+/// How a unit's inputs are enumerated.
+#[derive(Clone, Debug)]
+enum Source {
+    /// Special values (all combinations) first, then seeded random values.
+    Sweep { specials: Vec<Vec<f64>>, seed: u64 },
+    /// Every value of the format for one argument (input i is the encoding i), or every pair
+    /// for two half arguments (input i is (i mod 2^16, i / 2^16)).
+    Exhaustive,
+    /// Cases given by the user.
+    Explicit(Vec<Vec<f64>>),
+}
+
+/// The inputs of one unit, generated chunk by chunk on demand: memory stays bounded whatever
+/// the sweep's size, and the same index always gives the same input on any machine.
+#[derive(Clone, Debug)]
+pub struct InputPlan {
+    function: Function,
+    element: FloatType,
+    kinds: Vec<ValueKind>,
+    source: Source,
+    /// Inputs that are judged.
+    judged: u64,
+    /// `judged` rounded up to whole vectors (the padding repeats the last input).
+    total: u64,
+}
+
+/// Whether every input of the unit can be enumerated: every half for one half argument, every
+/// pair of halves for two, every float for one float argument.
+pub fn exhaustive_count(element: FloatType, kinds: &[ValueKind]) -> Option<u64> {
+    let all_float = kinds.iter().all(|k| *k == ValueKind::FloatGentype);
+    match (element, kinds.len()) {
+        _ if !all_float => None,
+        (FloatType::Half, 1) => Some(1 << 16),
+        (FloatType::Half, 2) => Some(1 << 32),
+        (FloatType::Float, 1) => Some(1 << 32),
+        _ => None,
+    }
+}
+
+impl InputPlan {
+    /// Specials then random values, at least `count` in all.
+    pub fn sweep(function: &Function, element: FloatType, kinds: &[ValueKind], count: usize, width: u32, seed: u64) -> InputPlan {
+        let specials = special_columns(function, element, kinds);
+        let judged = (count.max(specials[0].len())) as u64;
+        InputPlan::new(function, element, kinds, Source::Sweep { specials, seed }, judged, width)
+    }
+
+    /// Every input, when [`exhaustive_count`] allows it.
+    pub fn exhaustive(function: &Function, element: FloatType, kinds: &[ValueKind], width: u32) -> Option<InputPlan> {
+        let count = exhaustive_count(element, kinds)?;
+        Some(InputPlan::new(function, element, kinds, Source::Exhaustive, count, width))
+    }
+
+    /// The user's cases.
+    pub fn explicit(function: &Function, element: FloatType, kinds: &[ValueKind], cases: Vec<Vec<f64>>, width: u32) -> InputPlan {
+        let judged = cases.len() as u64;
+        InputPlan::new(function, element, kinds, Source::Explicit(cases), judged, width)
+    }
+
+    fn new(function: &Function, element: FloatType, kinds: &[ValueKind], source: Source, judged: u64, width: u32) -> InputPlan {
+        let width = u64::from(width.max(1));
+        InputPlan {
+            function: *function,
+            element,
+            kinds: kinds.to_vec(),
+            source,
+            judged,
+            total: judged.div_ceil(width) * width,
+        }
+    }
+
+    /// Inputs judged (the padding of the last vector excluded).
+    pub fn judged(&self) -> u64 {
+        self.judged
+    }
+
+    /// Inputs sent to the device (whole vectors).
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Columns (one per argument) for inputs `start .. start + length` (clipped to the total).
+    pub fn columns(&self, start: u64, length: u64) -> Vec<Vec<f64>> {
+        let end = (start + length).min(self.total);
+        let last = self.judged.saturating_sub(1);
+        let mut columns: Vec<Vec<f64>> = vec![Vec::with_capacity((end - start) as usize); self.kinds.len()];
+        match &self.source {
+            Source::Explicit(cases) => {
+                for index in start..end {
+                    let case = &cases[index.min(last) as usize];
+                    for ((column, kind), value) in columns.iter_mut().zip(&self.kinds).zip(case) {
+                        column.push(match kind {
+                            ValueKind::FloatGentype => self.element.round(*value),
+                            ValueKind::IntGentype | ValueKind::UintGentype => value.trunc(),
+                        });
+                    }
+                }
+            }
+            Source::Exhaustive => {
+                for index in start..end {
+                    let index = index.min(last);
+                    if self.kinds.len() == 1 {
+                        columns[0].push(self.element.from_bits(index));
+                    } else {
+                        columns[0].push(self.element.from_bits(index & 0xffff));
+                        columns[1].push(self.element.from_bits(index >> 16));
+                    }
+                }
+            }
+            Source::Sweep { specials, seed } => {
+                let special_count = specials[0].len() as u64;
+                let mut block: Option<(u64, Vec<Vec<f64>>)> = None;
+                for index in start..end {
+                    let index = index.min(last);
+                    if index < special_count {
+                        for (column, values) in columns.iter_mut().zip(specials) {
+                            column.push(values[index as usize]);
+                        }
+                        continue;
+                    }
+                    let offset = index - special_count;
+                    let number = offset / RANDOM_BLOCK;
+                    if block.as_ref().is_none_or(|(n, _)| *n != number) {
+                        block = Some((number, self.random_block(*seed, number)));
+                    }
+                    let (_, values) = block.as_ref().expect("block generated above");
+                    for (column, block_column) in columns.iter_mut().zip(values) {
+                        column.push(block_column[(offset % RANDOM_BLOCK) as usize]);
+                    }
+                }
+            }
+        }
+        columns
+    }
+
+    fn random_block(&self, seed: u64, number: u64) -> Vec<Vec<f64>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut columns: Vec<Vec<f64>> = vec![Vec::with_capacity(RANDOM_BLOCK as usize); self.kinds.len()];
+        for _ in 0..RANDOM_BLOCK {
+            for (argument, (column, kind)) in columns.iter_mut().zip(&self.kinds).enumerate() {
+                column.push(random_argument(&mut rng, &self.function, self.element, *kind, argument));
+            }
+        }
+        columns
+    }
+}
+
+fn random_argument(rng: &mut ChaCha8Rng, function: &Function, element: FloatType, kind: ValueKind, argument: usize) -> f64 {
+    match kind {
+        ValueKind::FloatGentype => random_value(rng, element, function.sample_range(argument)),
+        ValueKind::IntGentype => f64::from(rng.random_range(function.int_range.0..=function.int_range.1)),
+        ValueKind::UintGentype => (rng.random::<u64>() & ((1u64 << element.fraction_bits()) - 1)) as f64,
+    }
+}
+
+/// Every combination of the arguments' special values, as columns.
+fn special_columns(function: &Function, element: FloatType, kinds: &[ValueKind]) -> Vec<Vec<f64>> {
+    let float_arguments = kinds.iter().filter(|k| **k == ValueKind::FloatGentype).count();
+    let specials: Vec<Vec<f64>> = kinds
+        .iter()
+        .map(|kind| match kind {
+            ValueKind::FloatGentype if float_arguments == 1 => special_values(element),
+            ValueKind::FloatGentype => special_values_for_products(element, float_arguments),
+            ValueKind::IntGentype => special_integers(function.int_range),
+            ValueKind::UintGentype => special_codes(element),
+        })
+        .collect();
+    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
+    let combinations: usize = specials.iter().map(Vec::len).product();
+    for mut index in 0..combinations {
+        for (column, values) in columns.iter_mut().zip(&specials) {
+            column.push(values[index % values.len()]);
+            index /= values.len();
+        }
+    }
+    columns
+}
+
 /// Cases read from a file: one per line, each argument a C99 hex float (or decimal), several
 /// arguments separated by commas; `#` starts a comment. The format CORE-MATH uses for worst cases.
 pub fn parse_input_file(path: &std::path::Path) -> Result<Vec<Vec<f64>>, String> {
@@ -258,33 +400,6 @@ pub fn parse_input_file(path: &std::path::Path) -> Result<Vec<Vec<f64>>, String>
         return Err(format!("--input-file {} holds no case", path.display()));
     }
     Ok(cases)
-}
-
-/// Columns for explicit cases in one unit: each value rounded to the argument's type, then the
-/// last case repeated to fill the last vector (`judged` says how many leading inputs count).
-pub fn explicit_columns(
-    cases: &[Vec<f64>],
-    element: FloatType,
-    kinds: &[ValueKind],
-    width: u32,
-) -> Vec<Vec<f64>> {
-    let width = width.max(1) as usize;
-    let total = cases.len().div_ceil(width) * width;
-    kinds
-        .iter()
-        .enumerate()
-        .map(|(argument, kind)| {
-            (0..total)
-                .map(|i| {
-                    let value = cases[i.min(cases.len() - 1)][argument];
-                    match kind {
-                        ValueKind::FloatGentype => element.round(value),
-                        ValueKind::IntGentype | ValueKind::UintGentype => value.trunc(),
-                    }
-                })
-                .collect()
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -409,8 +524,49 @@ mod tests {
             .unwrap_err()
             .contains(":1: `0x1q+0` is not a number"));
         let kinds = [ValueKind::FloatGentype, ValueKind::FloatGentype];
-        let columns = explicit_columns(&cases, FloatType::Float, &kinds, 4);
-        assert_eq!(columns[0], vec![3.0, 0.0, 0.0, 0.0]);
+        let atan2 = registry::find("atan2").unwrap();
+        let plan = InputPlan::explicit(atan2, FloatType::Float, &kinds, cases, 4);
+        assert_eq!((plan.judged(), plan.total()), (2, 4));
+        assert_eq!(plan.columns(0, 4)[0], vec![3.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn any_chunk_of_a_plan_is_the_same_as_in_the_whole() {
+        let pow = registry::find("pow").unwrap();
+        let kinds = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let plan = InputPlan::sweep(pow, FloatType::Float, &kinds, 20000, 4, 99);
+        let whole = plan.columns(0, plan.total());
+        for (start, length) in [(0, 100), (350, 5000), (4096 + 361 - 3, 9), (19990, 100)] {
+            let part = plan.columns(start, length);
+            let end = (start + length).min(plan.total()) as usize;
+            for (column, whole_column) in part.iter().zip(&whole) {
+                let expected = &whole_column[start as usize..end];
+                assert!(column.iter().zip(expected).all(|(a, b)| a.to_bits() == b.to_bits()));
+            }
+        }
+    }
+
+    #[test]
+    fn exhaustive_plans_enumerate_every_encoding() {
+        let sin = registry::find("sin").unwrap();
+        let one = [ValueKind::FloatGentype];
+        let plan = InputPlan::exhaustive(sin, FloatType::Half, &one, 1).unwrap();
+        assert_eq!(plan.judged(), 65536);
+        let all = plan.columns(0, plan.total());
+        let mut bits: Vec<u64> = all[0].iter().map(|x| FloatType::Half.to_bits(*x)).collect();
+        bits.sort_unstable();
+        bits.dedup();
+        // NaN encodings collapse to one value each sign when widened; every other one is there.
+        assert!(bits.len() > 65536 - 2 * 1024);
+        let float = InputPlan::exhaustive(sin, FloatType::Float, &one, 1).unwrap();
+        assert_eq!(float.judged(), 1 << 32);
+        assert_eq!(float.columns(0x3f80_0000, 1)[0], vec![1.0]);
+        let pair = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let pow = registry::find("pow").unwrap();
+        let pairs = InputPlan::exhaustive(pow, FloatType::Half, &pair, 1).unwrap();
+        assert_eq!(pairs.columns(0x3c00_4000, 1), vec![vec![2.0], vec![1.0]]);
+        assert!(InputPlan::exhaustive(pow, FloatType::Float, &pair, 1).is_none());
+        assert!(InputPlan::exhaustive(sin, FloatType::Double, &one, 1).is_none());
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use crate::fp::FloatType;
 
 /// The OpenCL device profile, which decides which of the spec's two tables applies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash)]
 pub enum Profile {
     /// `FULL_PROFILE`: Table 3.
     Full,
@@ -47,7 +47,7 @@ impl fmt::Display for Profile {
 }
 
 /// What one cell of the spec's table demands of one instruction on one element type.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 pub enum Requirement {
     /// "Correctly rounded": the result must be exactly the correctly rounded value (round to
     /// nearest even). Not the same as "<= 0.5 ulp": at a tie both neighbours are 0.5 ulp away.

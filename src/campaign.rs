@@ -1,0 +1,252 @@
+//! A run of many units: which units, in which order, in this process or in isolated workers,
+//! skipping the ones a resumed CSV already holds, writing each row as its unit finishes.
+
+use crate::device::Session;
+use crate::fp::FloatType;
+use crate::isolate::{self, Outcome, Worker, WorkerSetup};
+use crate::registry;
+use crate::report::{CsvReport, Kind, RunFacts, Status, UnitReport};
+use crate::run::{self, RunSettings};
+use crate::table::Profile;
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// One unit of work, as the parent names it to a worker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnitId {
+    /// Accuracy of `function` for `element` at `width` against the ULP table.
+    Ulp {
+        function: String,
+        element: FloatType,
+        width: u32,
+    },
+}
+
+impl UnitId {
+    pub fn kind(&self) -> Kind {
+        match self {
+            UnitId::Ulp { .. } => Kind::Ulp,
+        }
+    }
+
+    /// `sin float w4`.
+    pub fn label(&self) -> String {
+        match self {
+            UnitId::Ulp {
+                function,
+                element,
+                width,
+            } => format!("{function} {element} w{width}"),
+        }
+    }
+
+    /// The key `merge::Row::unit_key` reads back from a CSV row.
+    pub fn key(&self, profile: Profile, build_options: &str) -> String {
+        match self {
+            UnitId::Ulp {
+                function,
+                element,
+                width,
+            } => format!(
+                "{}|{function}|{element}|{width}|{}|{build_options}",
+                self.kind().name(),
+                profile.name()
+            ),
+        }
+    }
+
+    /// A row for a unit that could not report itself (its worker crashed or hung).
+    fn lost(&self, settings: &RunSettings, status: Status, note: String) -> UnitReport {
+        let UnitId::Ulp {
+            function,
+            element,
+            width,
+        } = self;
+        let entry = registry::find(function);
+        UnitReport {
+            kind: self.kind(),
+            function: function.clone(),
+            element: *element,
+            width: *width,
+            profile: settings.profile,
+            requirement: None,
+            integer_outputs: entry
+                .map(|f| f.outputs.iter().map(|o| o.is_integer()).collect())
+                .unwrap_or_default(),
+            stats: Default::default(),
+            status,
+            note,
+        }
+    }
+}
+
+/// Measures one unit in this process.
+pub fn run_unit_here(session: &Session, settings: &RunSettings, unit: &UnitId, progress: &dyn Fn(u64, u64)) -> UnitReport {
+    match unit {
+        UnitId::Ulp {
+            function,
+            element,
+            width,
+        } => {
+            let entry = registry::find(function).expect("units name registered functions");
+            run::run_unit(session, settings, entry, *element, *width, progress)
+        }
+    }
+}
+
+/// How units are run.
+pub struct Plan {
+    pub units: Vec<UnitId>,
+    pub settings: RunSettings,
+    pub platform: Option<String>,
+    pub device: Option<String>,
+    pub csv: PathBuf,
+    /// Keep the rows already in `csv` and run only the missing units.
+    pub resume: bool,
+    /// Run units in a worker process (`None`: in this process).
+    pub isolation: Option<Isolation>,
+}
+
+/// Worker settings.
+pub struct Isolation {
+    /// The clacc executable to start as the worker.
+    pub executable: PathBuf,
+    pub unit_timeout: Duration,
+}
+
+/// What a campaign did.
+pub struct Results {
+    /// Reports of the units run now, in order.
+    pub units: Vec<UnitReport>,
+    /// Units taken from the CSV being resumed.
+    pub resumed: usize,
+    /// Statuses of the resumed rows (for the exit status).
+    pub resumed_failures: usize,
+}
+
+/// Runs the plan, writing each row as soon as its unit finishes.
+pub fn run(plan: &Plan, facts: &RunFacts, session: Option<&Session>, overall: &ProgressBar, unit_bar: &ProgressBar) -> Result<Results, String> {
+    let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
+    let (mut csv, done, resumed_failures) = if plan.resume && plan.csv.exists() {
+        let done: HashSet<String> = crate::merge::resume(&plan.csv)?.into_iter().collect();
+        let failures = crate::merge::read(&plan.csv)?
+            .iter()
+            .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
+            .count();
+        (CsvReport::append(&plan.csv).map_err(csv_error)?, done, failures)
+    } else {
+        (CsvReport::create(&plan.csv).map_err(csv_error)?, HashSet::new(), 0)
+    };
+    let todo: Vec<&UnitId> = plan
+        .units
+        .iter()
+        .filter(|unit| !done.contains(&unit.key(plan.settings.profile, &plan.settings.build_options)))
+        .collect();
+    let resumed = plan.units.len() - todo.len();
+    overall.set_length(plan.units.len() as u64);
+    overall.set_position(resumed as u64);
+    let progress = |position: u64, length: u64| {
+        unit_bar.set_length(length);
+        unit_bar.set_position(position);
+    };
+    let mut reports = Vec::with_capacity(todo.len());
+    let mut worker: Option<Worker> = None;
+    for unit in todo {
+        unit_bar.set_prefix(unit.label());
+        unit_bar.reset();
+        let report = match (&plan.isolation, session) {
+            (None, Some(session)) => run_unit_here(session, &plan.settings, unit, &progress),
+            (None, None) => return Err("no device session to run units in".to_string()),
+            (Some(isolation), _) => {
+                if worker.is_none() {
+                    let setup = WorkerSetup {
+                        platform: plan.platform.clone(),
+                        device: plan.device.clone(),
+                        settings: plan.settings.clone(),
+                    };
+                    worker = Some(
+                        Worker::spawn(&isolation.executable, &setup)
+                            .map_err(|e| format!("cannot start a worker process: {e}"))?,
+                    );
+                }
+                let running = worker.as_mut().expect("started above");
+                let mut on_progress = |position: u64, length: u64| progress(position, length);
+                match running.run(unit, isolation.unit_timeout, &mut on_progress) {
+                    Outcome::Report(report) => *report,
+                    Outcome::Crashed(how) => {
+                        worker = None;
+                        unit.lost(&plan.settings, Status::Crash, format!("crashed: {how}"))
+                    }
+                    Outcome::TimedOut => {
+                        worker = None;
+                        unit.lost(
+                            &plan.settings,
+                            Status::Timeout,
+                            format!("did not finish within --unit-timeout {}s; the worker was killed", isolation.unit_timeout.as_secs()),
+                        )
+                    }
+                }
+            }
+        };
+        csv.write(&report, facts).map_err(csv_error)?;
+        reports.push(report);
+        overall.inc(1);
+    }
+    Ok(Results {
+        units: reports,
+        resumed,
+        resumed_failures,
+    })
+}
+
+/// The worker process's loop: open the device named in the setup, then run units until the
+/// parent closes stdin.
+pub fn serve_worker() -> Result<(), String> {
+    let mut output = isolate::WorkerOutput::take_stdout().map_err(|e| format!("worker: {e}"))?;
+    let mut input = std::io::BufReader::new(std::io::stdin());
+    let setup = isolate::read_setup(&mut input).map_err(|e| format!("worker: {e}"))?;
+    let devices = crate::device::enumerate().map_err(|e| e.to_string())?;
+    let info = crate::device::select(&devices, setup.platform.as_deref(), setup.device.as_deref())
+        .map_err(|e| e.to_string())?
+        .clone();
+    let session = Session::open(info).map_err(|e| e.to_string())?;
+    let output = std::cell::RefCell::new(&mut output);
+    while let Some(unit) = isolate::read_unit(&mut input).map_err(|e| format!("worker: {e}"))? {
+        let progress = |position: u64, length: u64| {
+            let _ = output.borrow_mut().progress(position, length);
+        };
+        let report = run_unit_here(&session, &setup.settings, &unit, &progress);
+        output.borrow_mut().report(&report).map_err(|e| format!("worker: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The units of a run: every selected function × type × width, in registry order.
+pub fn ulp_units(functions: &[&registry::Function], types: &[FloatType], widths: &[u32]) -> Vec<UnitId> {
+    let mut units = Vec::new();
+    for function in functions {
+        for element in types {
+            for width in widths {
+                units.push(UnitId::Ulp {
+                    function: function.name.to_string(),
+                    element: *element,
+                    width: *width,
+                });
+            }
+        }
+    }
+    units
+}
+
+/// The path of the running executable, for workers.
+pub fn current_executable() -> Result<PathBuf, String> {
+    std::env::current_exe().map_err(|e| format!("cannot find clacc's own executable for worker processes: {e}"))
+}
+
+/// Whether a path names an existing file (for `--resume` messages).
+pub fn exists(path: &Path) -> bool {
+    path.is_file()
+}

@@ -1,0 +1,221 @@
+//! End-to-end tests of certification-scale runs on the real Intel device: sharding and merging,
+//! resuming an interrupted run, and surviving a driver that crashes or hangs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn clacc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args(args)
+        .output()
+        .expect("run the clacc binary")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const SELECTION: [&str; 8] = ["--function", "sin,pow,frexp,OpFDiv", "--type", "float,half", "--width", "1,3", "--inputs", "150000"];
+
+fn run_to(csv: &Path, extra: &[&str]) -> Output {
+    let mut args: Vec<&str> = SELECTION.to_vec();
+    args.extend(["--csv", csv.to_str().unwrap()]);
+    args.extend(extra);
+    clacc(&args)
+}
+
+#[test]
+fn shards_merge_into_exactly_the_unsharded_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.csv");
+    let output = run_to(&whole, &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let mut shards: Vec<PathBuf> = Vec::new();
+    for index in 0..3 {
+        let path = dir.path().join(format!("shard{index}.csv"));
+        let shard = format!("{index}/3");
+        let output = run_to(&path, &["--shard", &shard]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        shards.push(path);
+    }
+    // A shard alone judges only part of each unit.
+    let part = std::fs::read_to_string(&shards[1]).unwrap();
+    assert_ne!(part, std::fs::read_to_string(&whole).unwrap());
+    let merged = dir.path().join("merged.csv");
+    let mut args = vec!["merge"];
+    // Merge in another order than the shards were made: the result must not depend on it.
+    for path in shards.iter().rev() {
+        args.push(path.to_str().unwrap());
+    }
+    args.extend(["--csv", merged.to_str().unwrap()]);
+    let output = clacc(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+}
+
+#[test]
+fn an_interrupted_run_resumes_into_the_uninterrupted_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.csv");
+    assert_eq!(run_to(&whole, &[]).status.code(), Some(0));
+
+    let interrupted = dir.path().join("interrupted.csv");
+    let mut args: Vec<String> = SELECTION.iter().map(|s| s.to_string()).collect();
+    args.extend(["--csv".to_string(), interrupted.to_str().unwrap().to_string()]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once a few units are written, before the end.
+    let started = Instant::now();
+    loop {
+        let rows = std::fs::read_to_string(&interrupted).map(|t| t.lines().count()).unwrap_or(0);
+        if rows >= 4 || started.elapsed() > Duration::from_secs(120) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = std::fs::read_to_string(&interrupted).unwrap();
+    let total_rows = std::fs::read_to_string(&whole).unwrap().lines().count();
+    assert!(kept.lines().count() < total_rows, "the run finished before it was killed");
+    // Every row written before the kill is a finished unit of the uninterrupted run.
+    let whole_text = std::fs::read_to_string(&whole).unwrap();
+    for line in kept.lines().filter(|l| !l.is_empty()) {
+        if kept.ends_with('\n') || !kept.ends_with(line) {
+            assert!(whole_text.contains(line), "{line}");
+        }
+    }
+
+    let output = run_to(&interrupted, &["--resume"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("already in"), "{}", text(&output.stdout));
+    assert_eq!(std::fs::read_to_string(&interrupted).unwrap(), whole_text);
+}
+
+/// Writes clacc's own sin module with an extra `OpExtension` the driver does not know: the
+/// Intel driver calls exit(10) inside clBuildProgram on it (spirv-val accepts it).
+fn crashing_module(dir: &Path) -> PathBuf {
+    let emitted = dir.join("emitted");
+    let output = clacc(&[
+        "kernels", "--emit", emitted.to_str().unwrap(), "--function", "sin", "--type", "float", "--width", "1",
+    ]);
+    assert!(output.status.success());
+    let bytes = std::fs::read(emitted.join("sin_float_w1_a64.spv")).unwrap();
+    let mut loader = rspirv::dr::Loader::new();
+    rspirv::binary::parse_bytes(&bytes, &mut loader).unwrap();
+    let mut module = loader.module();
+    module.extensions.push(rspirv::dr::Instruction::new(
+        rspirv::spirv::Op::Extension,
+        None,
+        None,
+        vec![rspirv::dr::Operand::LiteralString("SPV_CLACC_not_a_real_extension".into())],
+    ));
+    let path = dir.join("crash.spv");
+    let words = rspirv::binary::Assemble::assemble(&module);
+    std::fs::write(&path, clacc::kernel::words_to_bytes(&words)).unwrap();
+    path
+}
+
+fn read_rows(path: &Path) -> Vec<csv::StringRecord> {
+    csv::Reader::from_path(path).unwrap().records().map(|r| r.unwrap()).collect()
+}
+
+#[test]
+fn a_driver_crash_is_recorded_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = crashing_module(dir.path());
+    let kernel = format!("sin={}", module.display());
+    let csv = dir.path().join("crash.csv");
+    let output = clacc(&[
+        "--function", "sin,cos", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "1000", "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let rows = read_rows(&csv);
+    assert_eq!(rows.len(), 2);
+    assert_eq!((&rows[0][0], &rows[0][11]), ("sin", "crash"));
+    assert!(rows[0][12].contains("status 10"), "{:?}", &rows[0]);
+    assert_eq!((&rows[1][0], &rows[1][11]), ("cos", "pass"));
+}
+
+#[test]
+fn a_hanging_unit_times_out_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // clacc's sin kernel turned into an endless loop of volatile stores.
+    let bytes = {
+        let emitted = dir.path().join("emitted");
+        clacc(&["kernels", "--emit", emitted.to_str().unwrap(), "--function", "sin", "--type", "float", "--width", "1"]);
+        std::fs::read(emitted.join("sin_float_w1_a64.spv")).unwrap()
+    };
+    let mut loader = rspirv::dr::Loader::new();
+    rspirv::binary::parse_bytes(&bytes, &mut loader).unwrap();
+    let module = loader.module();
+    let mut builder = rspirv::dr::Builder::new_from_module(module);
+    let function = builder.module_ref().functions.len() - 1;
+    builder.select_function(Some(function)).unwrap();
+    {
+        let block = builder.module_mut().functions[function].blocks.last_mut().unwrap();
+        let ret = block.instructions.pop().unwrap();
+        assert_eq!(ret.class.opcode, rspirv::spirv::Op::Return);
+        let store = block.instructions.pop().unwrap();
+        let spin = 1000;
+        block.instructions.push(rspirv::dr::Instruction::new(
+            rspirv::spirv::Op::Branch, None, None, vec![rspirv::dr::Operand::IdRef(spin)],
+        ));
+        let mut volatile_store = store.clone();
+        volatile_store.operands[2] = rspirv::dr::Operand::MemoryAccess(
+            rspirv::spirv::MemoryAccess::VOLATILE | rspirv::spirv::MemoryAccess::ALIGNED,
+        );
+        let mut spin_block = rspirv::dr::Block::new();
+        spin_block.label = Some(rspirv::dr::Instruction::new(rspirv::spirv::Op::Label, None, Some(spin), vec![]));
+        spin_block.instructions.push(volatile_store);
+        spin_block.instructions.push(rspirv::dr::Instruction::new(
+            rspirv::spirv::Op::Branch, None, None, vec![rspirv::dr::Operand::IdRef(spin)],
+        ));
+        builder.module_mut().functions[function].blocks.push(spin_block);
+    }
+    let mut module = builder.module();
+    module.header.as_mut().unwrap().bound = 1001;
+    let path = dir.path().join("hang.spv");
+    std::fs::write(&path, clacc::kernel::words_to_bytes(&rspirv::binary::Assemble::assemble(&module))).unwrap();
+    let validation = Command::new("spirv-val").args(["--target-env", "opencl2.2"]).arg(&path).output().unwrap();
+    assert!(validation.status.success(), "{}", text(&validation.stderr));
+
+    let kernel = format!("sin={}", path.display());
+    let csv = dir.path().join("hang.csv");
+    let started = Instant::now();
+    let output = clacc(&[
+        "--function", "sin,cos", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "1000",
+        "--unit-timeout", "3", "--csv", csv.to_str().unwrap(),
+    ]);
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let rows = read_rows(&csv);
+    assert_eq!((&rows[0][0], &rows[0][11]), ("sin", "timeout"));
+    assert_eq!((&rows[1][0], &rows[1][11]), ("cos", "pass"));
+}
+
+#[test]
+fn a_module_spirv_val_refuses_never_reaches_the_driver() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.spv");
+    // A valid header followed by garbage.
+    let mut bytes = vec![0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0];
+    bytes.extend([0xff; 8]);
+    std::fs::write(&path, &bytes).unwrap();
+    let kernel = format!("sin={}", path.display());
+    let output = clacc(&["--kernel", &kernel, "--type", "float", "--width", "1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("spirv-val"), "{}", text(&output.stderr));
+    let output = clacc(&["--kernel", &kernel]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("exactly one --type and one --width"));
+}
