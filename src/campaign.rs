@@ -73,6 +73,8 @@ impl UnitId {
             width: *width,
             profile: settings.profile,
             requirement: None,
+            rule: String::new(),
+            relaxed: false,
             integer_outputs: entry
                 .map(|f| f.outputs.iter().map(|o| o.is_integer()).collect())
                 .unwrap_or_default(),

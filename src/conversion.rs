@@ -459,6 +459,19 @@ pub struct ConversionSettings {
     pub threads: usize,
 }
 
+/// The `rule` column: what the result must be, e.g. `correctly rounded, rtz` or `exact,
+/// rtz, saturated`.
+fn rule(conversion: &Conversion) -> String {
+    match conversion {
+        Conversion::FloatToInt { saturated, .. } => format!(
+            "exact, {}{}",
+            conversion.rounding(),
+            if *saturated { ", saturated" } else { "" }
+        ),
+        _ => format!("correctly rounded, {}", conversion.rounding()),
+    }
+}
+
 /// The bare report of a unit: everything but the verdict.
 fn skeleton(unit: &ConversionUnit, profile: Profile) -> UnitReport {
     let conversion = &unit.conversion;
@@ -474,6 +487,8 @@ fn skeleton(unit: &ConversionUnit, profile: Profile) -> UnitReport {
         } else {
             Requirement::CorrectlyRounded
         }),
+        rule: rule(conversion),
+        relaxed: false,
         integer_outputs: vec![integer],
         stats: UnitStats::default(),
         status: Status::Skip,
@@ -723,6 +738,7 @@ impl Judge {
             device_results: vec![device],
             references: vec![reference],
             error: 0.0,
+            absolute: false,
             outcome: match verdict {
                 Verdict::Pass => Outcome::Pass,
                 Verdict::Allowed(allowance) => Outcome::Allowed(allowance),

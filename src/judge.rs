@@ -16,6 +16,7 @@
 use crate::fp::FloatType;
 use crate::reference::{self, ReferenceFn};
 use crate::registry::{Output, OutputCheck};
+use crate::relaxed::{ErrorUnit, RelaxedOutcome, RelaxedRule};
 use crate::table::Requirement;
 use crate::ulp::{ulp_error, ulp_of};
 use rug::float::Round;
@@ -36,6 +37,15 @@ pub struct Rules {
     /// The device's default rounding for `element`, which "correctly rounded" means: round to
     /// nearest even, or round toward zero where an embedded profile (or half) allows it.
     pub rounding: Round,
+    /// The `-cl-fast-relaxed-math` rule (Table 5) that replaces `requirement` for the results
+    /// it covers, when the kernels were built relaxed and Table 5 lists the function.
+    pub relaxed: Option<&'static RelaxedRule>,
+    /// Judge by the embedded-profile numbers (Table 4, and Table 5's embedded bounds).
+    pub embedded: bool,
+    /// Built with -cl-fast-relaxed-math, which implies -cl-finite-math-only ("assume that
+    /// arguments and results are not NaNs or ±∞", OpenCL API, clBuildProgram): inputs that are
+    /// not finite, or whose exact results are not, are undefined.
+    pub finite_math_only: bool,
 }
 
 /// Which allowance accepted a result that the plain rule did not.
@@ -73,6 +83,9 @@ pub enum Outcome {
     Fail,
     /// Implementation-defined accuracy: measured, never failed.
     Measured,
+    /// The spec leaves the result undefined for this input (Table 5's "Undefined for",
+    /// "Defined for"): neither passed nor failed.
+    Undefined,
 }
 
 /// One judged input, kept when it is the worst of its unit.
@@ -87,6 +100,8 @@ pub struct Case {
     pub references: Vec<Float>,
     /// The largest error in ulp ([`ulp_error`]) over the outputs judged in ulp.
     pub error: f64,
+    /// `error` is an absolute error (a Table 5 absolute bound judged it), not ulp.
+    pub absolute: bool,
     pub outcome: Outcome,
     /// The output that decided the outcome (the first failing one, else the worst).
     pub output: usize,
@@ -99,9 +114,9 @@ impl Case {
         match (failed(self), failed(other)) {
             (true, false) => true,
             (false, true) => false,
-            _ => {
-                self.error > other.error || (self.error == other.error && self.index < other.index)
-            }
+            // Errors in ulp and absolute errors are not comparable: ulp ones rank first.
+            _ if self.absolute != other.absolute => other.absolute,
+            _ => self.error > other.error || (self.error == other.error && self.index < other.index),
         }
     }
 }
@@ -115,6 +130,26 @@ fn to_floats(args: &[f64]) -> Vec<Float> {
 /// sin(−0) — the edge-case rules check it bit for bit.
 fn same_result(device_result: f64, expected: f64) -> bool {
     (device_result.is_nan() && expected.is_nan()) || device_result == expected
+}
+
+/// The inputs with some subnormal operands read as zero: each subnormal operand stays, or
+/// becomes +0, or becomes −0 ("the sign of the zero is undefined"): 3^k − 1 alternatives.
+fn flushed_alternatives(args: &[f64], element: FloatType) -> impl Iterator<Item = Vec<f64>> + '_ {
+    let subnormal: Vec<usize> = (0..args.len()).filter(|i| element.is_subnormal(args[*i])).collect();
+    let alternatives = if subnormal.is_empty() { 1 } else { 3usize.pow(subnormal.len() as u32) };
+    (1..alternatives).map(move |choice| {
+        let mut flushed = args.to_vec();
+        let mut code = choice;
+        for position in &subnormal {
+            match code % 3 {
+                1 => flushed[*position] = 0.0,
+                2 => flushed[*position] = -0.0,
+                _ => {}
+            }
+            code /= 3;
+        }
+        flushed
+    })
 }
 
 /// remquo's quotient rule: the device's quotient has the sign of the true quotient and agrees
@@ -146,7 +181,8 @@ fn severity(outcome: Outcome) -> u8 {
         Outcome::Measured => 0,
         Outcome::Pass => 1,
         Outcome::Allowed(_) => 2,
-        Outcome::Fail => 3,
+        Outcome::Undefined => 3,
+        Outcome::Fail => 4,
     }
 }
 
@@ -158,13 +194,15 @@ impl Rules {
         let mut references = Vec::with_capacity(self.outputs.len());
         let mut outcome = Outcome::Measured;
         let mut error: f64 = 0.0;
+        let mut absolute = false;
         let mut deciding = 0;
         for (position, (output, device_result)) in
             self.outputs.iter().zip(device_results).enumerate()
         {
             let reference = reference::high_precision(output.reference, &operands, self.element);
-            let (output_outcome, output_error) =
-                self.judge_output(output, args, &operands, &reference, *device_result);
+            let (output_outcome, output_error, output_absolute) =
+                self.judge_output(position, output, args, &operands, &reference, *device_result);
+            absolute |= output_absolute;
             if output_error > error {
                 error = output_error;
                 if severity(outcome) < severity(Outcome::Fail) {
@@ -177,31 +215,46 @@ impl Rules {
             }
             references.push(reference);
         }
+        if self.finite_math_only {
+            let float_args_finite = args.iter().all(|x| x.is_finite());
+            let results_finite = self
+                .outputs
+                .iter()
+                .zip(&references)
+                .all(|(output, reference)| output.is_integer() || reference.is_finite());
+            if !float_args_finite || !results_finite {
+                outcome = Outcome::Undefined;
+            }
+        }
         Case {
             index,
             args: args.to_vec(),
             device_results: device_results.to_vec(),
             references,
             error,
+            absolute,
             outcome,
             output: deciding,
         }
     }
 
-    /// One output's verdict and its error in ulp (0 for integer outputs).
+    /// One output's verdict, its error (0 for integer outputs) and whether that error is
+    /// absolute rather than in ulp.
     fn judge_output(
         &self,
+        position: usize,
         output: &Output,
         args: &[f64],
         operands: &[Float],
         reference: &Float,
         device_result: f64,
-    ) -> (Outcome, f64) {
+    ) -> (Outcome, f64, bool) {
         let verdict = |passed: bool| if passed { Outcome::Pass } else { Outcome::Fail };
         match output.check {
             OutputCheck::Integer => (
                 verdict(reference.is_nan() || *reference == device_result),
                 0.0,
+                false,
             ),
             OutputCheck::QuotientLowBits => {
                 let bits = match self.requirement {
@@ -211,9 +264,13 @@ impl Rules {
                 (
                     verdict(quotient_matches(reference, device_result, bits)),
                     0.0,
+                    false,
                 )
             }
             OutputCheck::Table => {
+                if let Some(rule) = self.relaxed.and_then(|rule| rule.output(position)) {
+                    return self.judge_relaxed(rule, output, args, reference, device_result);
+                }
                 let error = ulp_error(device_result, reference, self.element);
                 let mut outcome =
                     self.plain_outcome(output.reference, operands, error, device_result);
@@ -224,9 +281,45 @@ impl Rules {
                         outcome = Outcome::Allowed(allowance);
                     }
                 }
-                (outcome, error)
+                (outcome, error, false)
             }
         }
+    }
+
+    /// A Table 5 rule's verdict, with the flush-to-zero alternatives on devices without
+    /// denormals (the rule itself already applies 002's overflow allowance).
+    fn judge_relaxed(
+        &self,
+        rule: &RelaxedRule,
+        output: &Output,
+        args: &[f64],
+        reference: &Float,
+        device_result: f64,
+    ) -> (Outcome, f64, bool) {
+        let (outcome, error, unit) = match rule.judge(args, device_result, self.element, self.embedded) {
+            RelaxedOutcome::Pass { error, unit } => (Outcome::Pass, error, unit),
+            RelaxedOutcome::Fail { error, unit } => (Outcome::Fail, error, unit),
+            RelaxedOutcome::Undefined => return (Outcome::Undefined, 0.0, false),
+        };
+        let absolute = unit == ErrorUnit::Absolute;
+        if outcome == Outcome::Pass || !self.flushes_subnormals {
+            return (outcome, error, absolute);
+        }
+        if device_result == 0.0 && subnormal_before_rounding(reference, self.element) {
+            return (Outcome::Allowed(Allowance::FlushedResult), error, absolute);
+        }
+        let flushed_passes = flushed_alternatives(args, self.element).any(|flushed| {
+            matches!(rule.judge(&flushed, device_result, self.element, self.embedded), RelaxedOutcome::Pass { .. })
+                || (device_result == 0.0 && {
+                    let operands = to_floats(&flushed);
+                    let exact = reference::high_precision(output.reference, &operands, self.element);
+                    subnormal_before_rounding(&exact, self.element)
+                })
+        });
+        if flushed_passes {
+            return (Outcome::Allowed(Allowance::FlushedOperands), error, absolute);
+        }
+        (outcome, error, absolute)
     }
 
     /// The requirement's own rule, no allowances.
@@ -359,8 +452,10 @@ pub struct UnitStats {
     pub undefined: u64,
     /// How many results each allowance accepted, indexed like [`Allowance::ALL`].
     pub allowed: [u64; 3],
-    /// The largest error among results judged by the plain rule (passes and failures).
+    /// The largest error in ulp among results judged by the plain rule (passes and failures).
     pub max_error: f64,
+    /// The largest absolute error among results a Table 5 absolute bound judged.
+    pub max_abs_error: f64,
     pub worst: Option<Case>,
     /// Errors by input region, for plots: keyed by the [`input_bin`] of the first argument and
     /// of the second (0 for one-argument functions).
@@ -440,6 +535,10 @@ impl UnitStats {
     }
 
     pub fn record(&mut self, case: Case) {
+        if case.outcome == Outcome::Undefined {
+            self.undefined += 1;
+            return;
+        }
         self.inputs += 1;
         match case.outcome {
             Outcome::Fail => self.failures += 1,
@@ -447,14 +546,16 @@ impl UnitStats {
                 self.allowed[allowance as usize] += 1;
                 return;
             }
-            Outcome::Pass | Outcome::Measured => {}
+            Outcome::Pass | Outcome::Measured | Outcome::Undefined => {}
         }
         // A correctly rounded overflow (an infinity where the exact value is finite) matched
         // the expected bits; its distance is infinite by definition but it is no error.
         if case.outcome == Outcome::Pass && case.error.is_infinite() {
             return;
         }
-        if case.error > self.max_error {
+        if case.absolute {
+            self.max_abs_error = self.max_abs_error.max(case.error);
+        } else if case.error > self.max_error {
             self.max_error = case.error;
         }
         if self.worst.as_ref().is_none_or(|worst| case.outranks(worst)) {
@@ -470,6 +571,7 @@ impl UnitStats {
             *mine += theirs;
         }
         self.max_error = self.max_error.max(other.max_error);
+        self.max_abs_error = self.max_abs_error.max(other.max_abs_error);
         for (key, theirs) in other.error_map {
             let mine = self.error_map.entry(key).or_default();
             mine.inputs += theirs.inputs;
@@ -510,6 +612,9 @@ mod tests {
             element: FloatType::Float,
             flushes_subnormals: flushes,
             rounding: Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
         }
     }
 
@@ -656,6 +761,9 @@ mod tests {
             element: FloatType::Float,
             flushes_subnormals: false,
             rounding: Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
         }
     }
 

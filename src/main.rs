@@ -85,7 +85,9 @@ struct RunArgs {
     device: DeviceArgs,
     #[command(flatten)]
     selection: SelectionArgs,
-    /// Accuracy table: full (Table 3), embedded (Table 4), or auto (the device's CL_DEVICE_PROFILE).
+    /// Accuracy table: full (Table 3), embedded (Table 4), relaxed (kernels built with
+    /// -cl-fast-relaxed-math, judged by Table 5 and else by the device's table), or auto (the
+    /// device's CL_DEVICE_PROFILE).
     #[arg(long, default_value = "auto")]
     profile: String,
     /// Inputs per unit, special values included.
@@ -114,6 +116,17 @@ struct RunArgs {
     /// judged by the same table. Needs one --type and one --width.
     #[arg(long, value_name = "FUNCTION=FILE")]
     kernel: Vec<String>,
+    /// Options passed to the driver's clBuildProgram as they are, recorded in the CSV; they do
+    /// not change which table judges (e.g. `-cl-fast-relaxed-math` judged by --profile full).
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    build_options: String,
+    /// Build with -cl-fp32-correctly-rounded-divide-sqrt (when the device reports
+    /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT): float divide and sqrt must be correctly rounded.
+    #[arg(long)]
+    correctly_rounded_divide_sqrt: bool,
+    /// Build with -cl-denorms-are-zero: float subnormals may flush (the FTZ rules apply).
+    #[arg(long)]
+    denorms_are_zero: bool,
     /// Keep the units already in --csv (from an interrupted run with the same options) and run
     /// only the rest, appending to it.
     #[arg(long)]
@@ -218,7 +231,8 @@ fn select_profile(text: &str, device: &DeviceInfo) -> Result<Profile, UsageError
             || usage(format!("device reports an unknown profile `{}`; pass --profile full or embedded", device.profile)),
             Ok,
         ),
-        "relaxed" => usage("--profile relaxed (Table 5, -cl-fast-relaxed-math) is not supported yet; use full or embedded"),
+        // Relaxed judges by Table 5 and falls back to the device's own table.
+        "relaxed" => select_profile("auto", device),
         other => Profile::parse(other)
             .map_or_else(|| usage(format!("unknown profile `{other}`; use full, embedded or auto")), Ok),
     }
@@ -369,6 +383,26 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let info = open_device(&args.device)?;
     let types = select_types(&args.selection.types, Some(&info))?;
     let profile = select_profile(&args.profile, &info)?;
+    let relaxed = args.profile == "relaxed";
+    if args.correctly_rounded_divide_sqrt && !info.single_fp.correctly_rounded_divide_sqrt() {
+        return usage(format!(
+            "--correctly-rounded-divide-sqrt: {} does not report CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, so -cl-fp32-correctly-rounded-divide-sqrt promises nothing there",
+            info.name
+        ));
+    }
+    let mut build_options: Vec<&str> = Vec::new();
+    if relaxed {
+        build_options.push("-cl-fast-relaxed-math");
+    }
+    if args.correctly_rounded_divide_sqrt {
+        build_options.push("-cl-fp32-correctly-rounded-divide-sqrt");
+    }
+    if args.denorms_are_zero {
+        build_options.push("-cl-denorms-are-zero");
+    }
+    if !args.build_options.trim().is_empty() {
+        build_options.push(args.build_options.trim());
+    }
     let seed = args.seed.unwrap_or(sweep::DEFAULT_SEED);
     let threads = args
         .threads
@@ -378,14 +412,14 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
         seed,
         device: format!("{} / {}", info.platform_name, info.name),
         driver_version: info.driver_version.clone(),
-        build_options: String::new(),
+        build_options: build_options.join(" "),
     };
     eprintln!(
         "clacc {}: {} (driver {}), profile {}, seed {:#x}, {}{}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
-        profile.name(),
+        if relaxed { format!("relaxed (Table 5, else {})", profile.name()) } else { profile.name().to_string() },
         seed,
         if args.exhaustive { "exhaustive where it fits, else ".to_string() } else { String::new() },
         format!("{} inputs per unit{}", args.inputs, if args.shard == Shard::WHOLE { String::new() } else { format!(", shard {}", args.shard) }),
@@ -400,6 +434,9 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
         build_options: facts.build_options.clone(),
         threads,
         user_kernels,
+        relaxed,
+        correctly_rounded_divide_sqrt: args.correctly_rounded_divide_sqrt,
+        denorms_are_zero: args.denorms_are_zero,
     };
     let isolation = if args.no_isolate {
         None

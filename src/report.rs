@@ -78,11 +78,38 @@ pub struct UnitReport {
     pub width: u32,
     pub profile: Profile,
     pub requirement: Option<Requirement>,
+    /// The rule that judged the unit when it is not the table cell's own wording (a Table 5
+    /// rule, an option's override); empty otherwise.
+    #[serde(default)]
+    pub rule: String,
+    /// Built with `-cl-fast-relaxed-math` and judged by Table 5 where it lists the function.
+    #[serde(default)]
+    pub relaxed: bool,
     /// Per output, whether it is an integer (frexp's exponent, remquo's quotient, ilogb).
     pub integer_outputs: Vec<bool>,
     pub stats: UnitStats,
     pub status: Status,
     pub note: String,
+}
+
+impl UnitReport {
+    /// The CSV's `profile`: `full`, `embedded`, or `relaxed` (Table 5, falling back to the
+    /// device's table).
+    pub fn profile_label(&self) -> String {
+        if self.relaxed {
+            "relaxed".to_string()
+        } else {
+            self.profile.name().to_string()
+        }
+    }
+
+    /// The rule that judged the unit, for the CSV's `rule` column and the summary.
+    pub fn rule_text(&self) -> String {
+        if !self.rule.is_empty() {
+            return self.rule.clone();
+        }
+        self.requirement.as_ref().map(Requirement::describe).unwrap_or_default()
+    }
 }
 
 /// Facts of the whole run, repeated on every row so that several runs' CSVs can be pivoted.
@@ -95,7 +122,7 @@ pub struct RunFacts {
 }
 
 /// The CSV columns, in order (documented in README.md).
-pub const COLUMNS: [&str; 24] = [
+pub const COLUMNS: [&str; 25] = [
     "function",
     "type",
     "width",
@@ -115,6 +142,7 @@ pub const COLUMNS: [&str; 24] = [
     "undefined",
     "worst_ulp",
     "worst_index",
+    "max_abs_error",
     "seed",
     "device",
     "driver_version",
@@ -126,6 +154,9 @@ pub const COLUMNS: [&str; 24] = [
 pub fn format_ulp(error: f64) -> String {
     if error.is_infinite() {
         return "inf".to_string();
+    }
+    if error >= 1.0e6 {
+        return format!("{error:.4e}");
     }
     let text = format!("{error:.4}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
@@ -223,7 +254,7 @@ impl CsvReport {
             unit.function.clone(),
             unit.element.name().to_string(),
             unit.width.to_string(),
-            unit.profile.name().to_string(),
+            unit.profile_label(),
             unit.stats.inputs.to_string(),
             unit.stats.failures.to_string(),
             if measured {
@@ -251,14 +282,12 @@ impl CsvReport {
             unit.status.name().to_string(),
             unit.note.clone(),
             unit.kind.name().to_string(),
-            unit.requirement
-                .as_ref()
-                .map(Requirement::describe)
-                .unwrap_or_default(),
+            unit.rule_text(),
             unit.stats.allowances_text(),
             unit.stats.undefined.to_string(),
             worst.map(|c| exact_ulp(c.error)).unwrap_or_default(),
             worst.map(|c| c.index.to_string()).unwrap_or_default(),
+            if unit.stats.max_abs_error > 0.0 { format!("{:e}", unit.stats.max_abs_error) } else { String::new() },
             format!("{:#x}", facts.seed),
             facts.device.clone(),
             facts.driver_version.clone(),
@@ -283,12 +312,12 @@ fn describe_failure(unit: &UnitReport) -> String {
         unit.width,
         unit.stats.failures,
         unit.stats.inputs,
-        unit.requirement
-            .as_ref()
-            .map(Requirement::describe)
-            .unwrap_or_default(),
+        unit.rule_text(),
         format_ulp(unit.stats.max_error),
     );
+    if unit.stats.max_abs_error > 0.0 {
+        let _ = write!(text, ", max absolute error {:e}", unit.stats.max_abs_error);
+    }
     if let Some(case) = &unit.stats.worst {
         let inputs: Vec<String> = case
             .args
@@ -392,6 +421,7 @@ mod tests {
         assert_eq!(format_ulp(3.0), "3");
         assert_eq!(format_ulp(0.123456), "0.1235");
         assert_eq!(format_ulp(f64::INFINITY), "inf");
+        assert_eq!(format_ulp(7.136238e44), "7.1362e44");
     }
 
     #[test]
@@ -415,6 +445,8 @@ mod tests {
             width: 1,
             profile: Profile::Full,
             requirement: Some(Requirement::Ulp(4.0)),
+            rule: String::new(),
+            relaxed: false,
             integer_outputs: vec![false],
             stats: UnitStats::default(),
             status: Status::Skip,

@@ -30,7 +30,19 @@ pub struct RunSettings {
     pub shard: Shard,
     /// User modules run in place of clacc's own kernel for a function (`--kernel NAME=FILE`).
     pub user_kernels: Vec<UserKernel>,
+    /// Kernels built with `-cl-fast-relaxed-math`, judged by Table 5 where it lists them.
+    pub relaxed: bool,
+    /// Built with `-cl-fp32-correctly-rounded-divide-sqrt`: float divide and sqrt must be
+    /// correctly rounded.
+    pub correctly_rounded_divide_sqrt: bool,
+    /// Built with `-cl-denorms-are-zero`: the flush-to-zero rules apply to float.
+    pub denorms_are_zero: bool,
 }
+
+/// What `-cl-fp32-correctly-rounded-divide-sqrt` makes correctly rounded (OpenCL C: "single
+/// precision floating-point divide (x/y and 1/x) and sqrt used in the program source are
+/// correctly rounded").
+const CORRECTLY_ROUNDED_BY_OPTION: [&str; 2] = ["OpFDiv", "sqrt"];
 
 /// A user-supplied SPIR-V module implementing one function with clacc's kernel convention.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -61,6 +73,8 @@ fn skeleton(function: &Function, element: FloatType, width: u32, profile: Profil
         width,
         profile,
         requirement: None,
+        rule: String::new(),
+        relaxed: false,
         integer_outputs: function.outputs.iter().map(Output::is_integer).collect(),
         stats: UnitStats::default(),
         status: Status::Skip,
@@ -85,9 +99,25 @@ pub fn run_unit(
         report.note = format!("{} has no row for {}", ulp_table.source, function.name);
         return report;
     };
-    let requirement = row.requirement(element).clone();
+    let mut requirement = row.requirement(element).clone();
+    if settings.correctly_rounded_divide_sqrt
+        && element == FloatType::Float
+        && CORRECTLY_ROUNDED_BY_OPTION.contains(&function.name)
+    {
+        requirement = Requirement::CorrectlyRounded;
+        report.rule = "correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt)".to_string();
+    }
     report.requirement = Some(requirement.clone());
-    if requirement == Requirement::NotApplicable {
+    let relaxed_rule = if settings.relaxed {
+        crate::relaxed::builtin().rule(function.name, element)
+    } else {
+        None
+    };
+    report.relaxed = settings.relaxed;
+    if let Some(rule) = relaxed_rule {
+        report.rule = rule.describe(settings.profile == Profile::Embedded);
+    }
+    if requirement == Requirement::NotApplicable && relaxed_rule.is_none() {
         report.note = format!(
             "{} gives {} no {} bound",
             ulp_table.source,
@@ -124,16 +154,22 @@ pub fn run_unit(
         width,
         address_bits: session.info.address_bits,
     };
-    match measure(
-        session,
-        settings,
-        function,
-        &spec,
-        requirement.clone(),
-        fp_config.denormals(),
+    // -cl-denorms-are-zero lets float subnormals flush (double denormals stay required).
+    let flushes_subnormals =
+        !fp_config.denormals() || (settings.denorms_are_zero && element == FloatType::Float);
+    let rules = Rules {
+        outputs: function.outputs.to_vec(),
+        requirement: requirement.clone(),
+        element,
+        flushes_subnormals,
         rounding,
-        progress,
-    ) {
+        relaxed: relaxed_rule,
+        embedded: settings.profile == Profile::Embedded,
+        finite_math_only: settings.relaxed
+            || settings.build_options.contains("-cl-fast-relaxed-math")
+            || settings.build_options.contains("-cl-finite-math-only"),
+    };
+    match measure(session, settings, function, &spec, rules, progress) {
         Ok(stats) => {
             report.status = if stats.failures > 0 {
                 Status::Fail
@@ -146,13 +182,24 @@ pub fn run_unit(
             }
             if stats.undefined > 0 {
                 notes.push(format!(
-                    "{} inputs outside the specified domain not judged",
+                    "{} inputs where the spec leaves the result undefined, not judged",
                     stats.undefined
                 ));
             }
             if !fp_config.denormals() {
+                notes.push(format!("device flushes {element} subnormals: FTZ rules applied"));
+            } else if flushes_subnormals {
+                notes.push("-cl-denorms-are-zero: FTZ rules applied".to_string());
+            }
+            if rounding == Round::Zero {
                 notes.push(format!(
-                    "device flushes {element} subnormals: FTZ rules applied"
+                    "default {element} rounding is toward zero: correctly rounded means RTZ"
+                ));
+            }
+            if settings.relaxed && relaxed_rule.is_none() {
+                notes.push(format!(
+                    "not in Table 5: judged by {}",
+                    table::builtin(settings.profile).source
                 ));
             }
             report.note = notes.join("; ");
@@ -171,9 +218,7 @@ fn measure(
     settings: &RunSettings,
     function: &Function,
     spec: &KernelSpec,
-    requirement: Requirement,
-    denormals: bool,
-    rounding: Round,
+    rules: Rules,
     progress: &dyn Fn(u64, u64),
 ) -> Result<UnitStats, String> {
     let user_kernel = settings.user_kernels.iter().find(|k| k.function == function.name);
@@ -189,10 +234,7 @@ fn measure(
         .map_err(|error| match error {
             DeviceError::Build { log, .. } => {
                 eprintln!("clacc: the driver refused {module_name}:\n{log}");
-                format!(
-                    "driver refused the module: {}",
-                    log.lines().next().unwrap_or("").trim()
-                )
+                format!("driver refused the module: {}", telling_line(&log))
             }
             other => other.to_string(),
         })?;
@@ -200,13 +242,6 @@ fn measure(
     let argument_kinds = spec.argument_kinds();
     let result_kinds = spec.result_kinds();
     let plan = input_plan(settings, function, spec, &argument_kinds)?;
-    let rules = Rules {
-        outputs: function.outputs.to_vec(),
-        requirement,
-        element,
-        flushes_subnormals: !denormals,
-        rounding,
-    };
     let width = u64::from(spec.width);
     let chunk = (CHUNK_SCALARS as u64 / width) * width;
     let chunks: Vec<u64> = (0..plan.total().div_ceil(chunk))
@@ -245,6 +280,18 @@ fn measure(
         }
         Ok(stats)
     })
+}
+
+/// The build log line that says why: the first naming an error, else the first naming a
+/// failure, else the last line.
+fn telling_line(log: &str) -> String {
+    let lines: Vec<&str> = log.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let find = |word: &str| lines.iter().find(|l| l.to_lowercase().contains(word)).copied();
+    find("error")
+        .or_else(|| find("fail"))
+        .or_else(|| lines.last().copied())
+        .unwrap_or("(empty build log)")
+        .to_string()
 }
 
 /// Which 1/N of the work a run does: chunk k of every unit belongs to shard k mod N, so the

@@ -111,6 +111,9 @@ fn a_real_inaccurate_device_result_is_reported_as_failing() {
         element: FloatType::Float,
         flushes_subnormals: false,
         rounding: rug::float::Round::Nearest,
+        relaxed: None,
+        embedded: false,
+        finite_math_only: false,
     };
     let mut stats = UnitStats::default();
     for (index, (x, device_result)) in columns[0].iter().zip(&device_results).enumerate() {
