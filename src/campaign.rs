@@ -7,7 +7,6 @@ use crate::isolate::{self, Outcome, Worker, WorkerSetup};
 use crate::registry;
 use crate::report::{CsvReport, Kind, RunFacts, Status, UnitReport};
 use crate::run::{self, RunSettings};
-use crate::table::Profile;
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -23,58 +22,63 @@ pub enum UnitId {
         element: FloatType,
         width: u32,
     },
+    /// The edge-case rules of `function` for `element` at `width`.
+    Edge {
+        function: String,
+        element: FloatType,
+        width: u32,
+    },
 }
 
 impl UnitId {
     pub fn kind(&self) -> Kind {
         match self {
             UnitId::Ulp { .. } => Kind::Ulp,
+            UnitId::Edge { .. } => Kind::Edge,
         }
     }
 
-    /// `sin float w4`.
-    pub fn label(&self) -> String {
+    fn parts(&self) -> (&str, FloatType, u32) {
         match self {
-            UnitId::Ulp {
-                function,
-                element,
-                width,
-            } => format!("{function} {element} w{width}"),
+            UnitId::Ulp { function, element, width } | UnitId::Edge { function, element, width } => {
+                (function, *element, *width)
+            }
+        }
+    }
+
+    /// `sin float w4`, `sin float w4 (edge)`.
+    pub fn label(&self) -> String {
+        let (function, element, width) = self.parts();
+        match self.kind() {
+            Kind::Ulp => format!("{function} {element} w{width}"),
+            kind => format!("{function} {element} w{width} ({})", kind.name()),
         }
     }
 
     /// The key `merge::Row::unit_key` reads back from a CSV row.
-    pub fn key(&self, profile: Profile, build_options: &str) -> String {
-        match self {
-            UnitId::Ulp {
-                function,
-                element,
-                width,
-            } => format!(
-                "{}|{function}|{element}|{width}|{}|{build_options}",
-                self.kind().name(),
-                profile.name()
-            ),
-        }
+    pub fn key(&self, settings: &RunSettings) -> String {
+        let (function, element, width) = self.parts();
+        let profile = if settings.relaxed && self.kind() == Kind::Ulp { "relaxed" } else { settings.profile.name() };
+        format!(
+            "{}|{function}|{element}|{width}|{profile}|{}",
+            self.kind().name(),
+            settings.build_options
+        )
     }
 
     /// A row for a unit that could not report itself (its worker crashed or hung).
     fn lost(&self, settings: &RunSettings, status: Status, note: String) -> UnitReport {
-        let UnitId::Ulp {
-            function,
-            element,
-            width,
-        } = self;
+        let (function, element, width) = self.parts();
         let entry = registry::find(function);
         UnitReport {
             kind: self.kind(),
-            function: function.clone(),
-            element: *element,
-            width: *width,
+            function: function.to_string(),
+            element,
+            width,
             profile: settings.profile,
             requirement: None,
             rule: String::new(),
-            relaxed: false,
+            relaxed: settings.relaxed && self.kind() == Kind::Ulp,
             integer_outputs: entry
                 .map(|f| f.outputs.iter().map(|o| o.is_integer()).collect())
                 .unwrap_or_default(),
@@ -96,6 +100,11 @@ pub fn run_unit_here(session: &Session, settings: &RunSettings, unit: &UnitId, p
             let entry = registry::find(function).expect("units name registered functions");
             run::run_unit(session, settings, entry, *element, *width, progress)
         }
+        UnitId::Edge {
+            function,
+            element,
+            width,
+        } => crate::edge_run::run_edge_unit(session, settings, function, *element, *width, progress),
     }
 }
 
@@ -145,7 +154,7 @@ pub fn run(plan: &Plan, facts: &RunFacts, session: Option<&Session>, overall: &P
     let todo: Vec<&UnitId> = plan
         .units
         .iter()
-        .filter(|unit| !done.contains(&unit.key(plan.settings.profile, &plan.settings.build_options)))
+        .filter(|unit| !done.contains(&unit.key(&plan.settings)))
         .collect();
     let resumed = plan.units.len() - todo.len();
     overall.set_length(plan.units.len() as u64);
@@ -236,6 +245,28 @@ pub fn ulp_units(functions: &[&registry::Function], types: &[FloatType], widths:
                     function: function.name.to_string(),
                     element: *element,
                     width: *width,
+                });
+            }
+        }
+    }
+    units
+}
+
+/// The edge-case units: every function with edge-case rules among `functions` (the geometric
+/// ones too when `include_geometric`), × type × the widths its cases run at.
+pub fn edge_units(functions: &[&registry::Function], include_geometric: bool, types: &[FloatType], widths: &[u32]) -> Vec<UnitId> {
+    let mut units = Vec::new();
+    for name in crate::edge::functions() {
+        let selected = functions.iter().any(|f| f.name == name) || (include_geometric && registry::find(name).is_none());
+        if !selected {
+            continue;
+        }
+        for element in types {
+            for width in crate::edge_run::widths_for(name, *element, widths) {
+                units.push(UnitId::Edge {
+                    function: name.to_string(),
+                    element: *element,
+                    width,
                 });
             }
         }

@@ -344,6 +344,17 @@ pub(crate) fn emit_conversion(
     Ok(result)
 }
 
+/// [`emit::kernel`] with its builder error as text.
+pub(crate) fn emit_kernel(
+    header: &Header,
+    inputs: &[Scalar],
+    outputs: &[Scalar],
+    body: impl FnOnce(&mut Body) -> Result<Vec<Word>, rspirv::dr::Error>,
+) -> Result<Vec<u32>, String> {
+    emit::kernel(header, inputs, outputs, body)
+        .map_err(|error| format!("internal error building SPIR-V: {error}"))
+}
+
 /// The module for `conversion` on a device with `address_bits`-bit addresses: SPIR-V 1.0, no
 /// extension, one scalar conversion per work-item (see the kernel convention in `kernel`).
 pub fn build_module(conversion: &Conversion, address_bits: u32) -> Result<Vec<u32>, String> {
@@ -352,7 +363,7 @@ pub fn build_module(conversion: &Conversion, address_bits: u32) -> Result<Vec<u3
             "unsupported device address width {address_bits} bits (supported: 32, 64)"
         ));
     }
-    emit::kernel(
+    emit_kernel(
         &Header::plain(address_bits),
         &[conversion.source()],
         &[conversion.destination()],
@@ -361,7 +372,6 @@ pub fn build_module(conversion: &Conversion, address_bits: u32) -> Result<Vec<u3
             Ok(vec![emit_conversion(body, conversion, value)?])
         },
     )
-    .map_err(|error| format!("internal error building SPIR-V: {error}"))
 }
 
 /// A file-name-safe stable name of a module: the unit's name and the address width,

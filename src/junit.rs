@@ -409,6 +409,7 @@ mod tests {
 
     fn facts() -> RunFacts {
         RunFacts {
+            command: "clacc".into(),
             seed: 0xc1acc0,
             device: "Intel(R) <CPU> & \"friends\"".into(),
             driver_version: "2024.18.6.0.02_160000".into(),

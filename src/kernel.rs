@@ -31,6 +31,10 @@
 //! - Buffers other than the element type's hold 32-bit integers (`int`: `ldexp`'s exponent,
 //!   `ilogb`'s result, `frexp`'s exponent) or unsigned integers as wide as the element (`nan`'s
 //!   argument: `ushort`, `uint`, `ulong`), see [`ValueKind`].
+//! - The geometric instructions (`length`, `distance`, `normalize` and their `fast_` forms) take
+//!   scalars and 2-, 3- and 4-component vectors only ([`GEOMETRIC_WIDTHS`]). `length` and
+//!   `distance` return one scalar per work-item whatever the width, so their result buffer holds
+//!   one element per work-item ([`ValueKind::FloatScalar`]): element `g` is work-item `g`'s.
 
 mod emit;
 #[cfg(test)]
@@ -53,6 +57,10 @@ pub const ENTRY_POINT: &str = "clacc_kernel";
 /// Vector widths OpenCL defines for gentype built-ins.
 pub const WIDTHS: [u32; 6] = [1, 2, 3, 4, 8, 16];
 
+/// Vector widths OpenCL defines for the geometric built-ins (`length`, `distance`,
+/// `normalize`, ...): scalars and 2-, 3- and 4-component vectors. See [`Shape::widths`].
+pub const GEOMETRIC_WIDTHS: [u32; 4] = [1, 2, 3, 4];
+
 /// Device address widths (`CL_DEVICE_ADDRESS_BITS`) a module can be built for.
 pub const ADDRESS_BITS: [u32; 2] = [32, 64];
 
@@ -61,6 +69,7 @@ const OPENCL_STD: &str = "OpenCL.std";
 
 /// The last OpenCL.std opcode of the math and common sections (`sign`); later ones are geometric,
 /// integer, memory or miscellaneous instructions, none of which is a per-component float function.
+/// Of those, only the geometric instructions of [`geometric_shape`]'s table are built.
 const LAST_FLOAT_MATH_OPCODE: u32 = OpenclStd100Op::sign as u32;
 
 /// Which SPIR-V instruction the kernel applies.
@@ -87,8 +96,9 @@ impl Instruction {
         }
     }
 
-    /// The shape this module builds the instruction with, or `None` when it is not a
-    /// per-component float math function (`length`, `vloadn`, integer instructions, ...).
+    /// The shape this module builds the instruction with, or `None` when it is neither a
+    /// per-component float math function nor one of the geometric functions of
+    /// [`geometric_shape`]'s table (`cross`, `vloadn`, integer instructions, ...).
     ///
     /// Only a guard against modules a driver could crash on: which shape a function has is the
     /// function registry's fact, and the spec carries it.
@@ -98,7 +108,8 @@ impl Instruction {
                 Some(Shape::Binary)
             }
             Instruction::Ext(op) => {
-                if *op as u32 > LAST_FLOAT_MATH_OPCODE {
+                let geometric = geometric_shape(*op);
+                if geometric.is_none() && *op as u32 > LAST_FLOAT_MATH_OPCODE {
                     return None;
                 }
                 let grammar = opencl_std_grammar(*op)?;
@@ -111,11 +122,12 @@ impl Instruction {
                 }
                 // Every operand is an id, so the grammar's operand count is the arity.
                 let arity = grammar.operands.len();
-                let shape = match non_float_shape(*op) {
+                let shape = match geometric.or_else(|| non_float_shape(*op)) {
                     Some(shape) => shape,
+                    // `Normalize` is all-float and unary too, but only its table names it.
                     None => Shape::ALL
                         .into_iter()
-                        .filter(|shape| shape.signature().is_all_float())
+                        .filter(|shape| shape.signature().is_all_float() && !shape.is_geometric())
                         .find(|shape| shape.signature().operand_count() == arity)?,
                 };
                 // The table below is checked against the grammar, so a wrong entry refuses to
@@ -123,6 +135,17 @@ impl Instruction {
                 (shape.signature().operand_count() == arity).then_some(shape)
             }
         }
+    }
+
+    /// Whether OpenCL defines the instruction for `float` only: the `fast_` geometric functions
+    /// (OpenCL C declares `fast_length`, `fast_distance` and `fast_normalize` for `floatn` and
+    /// nothing else, and the spec gives their accuracy for `float` only).
+    fn float_only(&self) -> bool {
+        use OpenclStd100Op as Op;
+        matches!(
+            self,
+            Instruction::Ext(Op::fast_length | Op::fast_distance | Op::fast_normalize)
+        )
     }
 }
 
@@ -149,6 +172,26 @@ fn non_float_shape(op: OpenclStd100Op) -> Option<Shape> {
     Some(shape)
 }
 
+/// The shapes of the geometric instructions this module builds.
+///
+/// The grammar cannot tell these from the math instructions either: `length(p)` and
+/// `normalize(p)` take one id like `sin(x)`, `distance(p0, p1)` two like `pow(x, y)`, and their
+/// opcodes lie past the math section. Their types are in the OpenCL.std specification's
+/// geometric section, and this table copies them: `length` and `distance` return one scalar of
+/// the element type, `normalize` a vector like its argument, and all take scalars and 2-, 3- and
+/// 4-component vectors only. `cross` (3- and 4-component vectors only) is not built.
+/// `buildable_shape` checks each entry's operand count against the grammar.
+fn geometric_shape(op: OpenclStd100Op) -> Option<Shape> {
+    use OpenclStd100Op as Op;
+    let shape = match op {
+        Op::length | Op::fast_length => Shape::Length,
+        Op::distance | Op::fast_distance => Shape::Distance,
+        Op::normalize | Op::fast_normalize => Shape::Normalize,
+        _ => return None,
+    };
+    Some(shape)
+}
+
 /// The grammar entry (name, operand list) of an OpenCL.std instruction.
 fn opencl_std_grammar(
     op: OpenclStd100Op,
@@ -160,7 +203,10 @@ fn opencl_std_grammar(
 ///
 /// `gentype` is the spec's element type (`half`, `float`, `double`) with the spec's width, `intn`
 /// a 32-bit `int` with as many components, `ugentype` an unsigned integer as wide as the element
-/// with as many components.
+/// with as many components, `scalar` one value of the element type whatever the width.
+///
+/// The geometric shapes (`Length`, `Distance`, `Normalize`) take widths 1, 2, 3 and 4 only
+/// ([`Shape::widths`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     /// `gentype f(gentype x)`
@@ -181,10 +227,16 @@ pub enum Shape {
     BinaryWithIntOut,
     /// `gentype f(ugentype nancode)`: `nan`.
     Nan,
+    /// `scalar f(gentype p)`: `length`, `fast_length`.
+    Length,
+    /// `scalar f(gentype p0, gentype p1)`: `distance`, `fast_distance`.
+    Distance,
+    /// `gentype f(gentype p)`: `normalize`, `fast_normalize`.
+    Normalize,
 }
 
 impl Shape {
-    pub const ALL: [Shape; 9] = [
+    pub const ALL: [Shape; 12] = [
         Shape::Unary,
         Shape::Binary,
         Shape::Ternary,
@@ -194,11 +246,29 @@ impl Shape {
         Shape::WithIntOut,
         Shape::BinaryWithIntOut,
         Shape::Nan,
+        Shape::Length,
+        Shape::Distance,
+        Shape::Normalize,
     ];
+
+    /// The vector widths a module of this shape can be built for: [`GEOMETRIC_WIDTHS`] for the
+    /// geometric shapes, [`WIDTHS`] for the others.
+    pub fn widths(self) -> &'static [u32] {
+        if self.is_geometric() {
+            &GEOMETRIC_WIDTHS
+        } else {
+            &WIDTHS
+        }
+    }
+
+    /// Whether the shape is a geometric function's (`Length`, `Distance`, `Normalize`).
+    fn is_geometric(self) -> bool {
+        matches!(self, Shape::Length | Shape::Distance | Shape::Normalize)
+    }
 
     /// What flows in and out, so the emitter and the buffer counts follow from one table.
     fn signature(self) -> Signature {
-        use ValueKind::{FloatGentype as F, IntGentype as I, UintGentype as U};
+        use ValueKind::{FloatGentype as F, FloatScalar as S, IntGentype as I, UintGentype as U};
         let (arguments, returned, pointer_out): (&'static [ValueKind], _, _) = match self {
             Shape::Unary => (&[F], F, None),
             Shape::Binary => (&[F, F], F, None),
@@ -209,6 +279,9 @@ impl Shape {
             Shape::WithIntOut => (&[F], F, Some(I)),
             Shape::BinaryWithIntOut => (&[F, F], F, Some(I)),
             Shape::Nan => (&[U], F, None),
+            Shape::Length => (&[F], S, None),
+            Shape::Distance => (&[F, F], S, None),
+            Shape::Normalize => (&[F], F, None),
         };
         Signature {
             arguments,
@@ -219,8 +292,9 @@ impl Shape {
 }
 
 /// The type of one value flowing through a kernel parameter, relative to the spec's element
-/// type. Every kind has the spec's width: a scalar at width 1, an `n`-component vector
-/// otherwise, stored packed (see the module doc).
+/// type. Every kind but [`ValueKind::FloatScalar`] has the spec's width: a scalar at width 1, an
+/// `n`-component vector otherwise, stored packed (see the module doc). A `FloatScalar` is one
+/// element per work-item at every width ([`ValueKind::components`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueKind {
     /// The element type itself: `half`, `float` or `double` components.
@@ -230,14 +304,38 @@ pub enum ValueKind {
     /// Unsigned integer components as wide as the element: `ushort` for `half`, `uint` for
     /// `float`, `ulong` for `double`.
     UintGentype,
+    /// One scalar of the element type per work-item, whatever the spec's width: the result of
+    /// `length` and `distance`. Its buffer holds one element per work-item, element `g` being
+    /// work-item `g`'s.
+    FloatScalar,
 }
 
 impl ValueKind {
     /// Bytes of one component in a buffer, for the spec's element type.
     pub fn component_bytes(self, element: FloatType) -> usize {
         match self {
-            ValueKind::FloatGentype | ValueKind::UintGentype => element.bytes(),
+            ValueKind::FloatGentype | ValueKind::UintGentype | ValueKind::FloatScalar => {
+                element.bytes()
+            }
             ValueKind::IntGentype => 4,
+        }
+    }
+
+    /// Components per work-item in a buffer of this kind for a spec of `width`: `width`, or 1
+    /// for [`ValueKind::FloatScalar`]. A buffer for `n` work-items holds `n` times as many
+    /// components of [`ValueKind::component_bytes`] each.
+    pub fn components(self, width: u32) -> u32 {
+        match self {
+            ValueKind::FloatScalar => 1,
+            ValueKind::FloatGentype | ValueKind::IntGentype | ValueKind::UintGentype => width,
+        }
+    }
+
+    /// Whether the components are integers (`OpTypeInt`) rather than the element type.
+    fn is_integer(self) -> bool {
+        match self {
+            ValueKind::IntGentype | ValueKind::UintGentype => true,
+            ValueKind::FloatGentype | ValueKind::FloatScalar => false,
         }
     }
 
@@ -347,6 +445,18 @@ impl KernelSpec {
                 required,
             });
         }
+        if !self.shape.widths().contains(&self.width) {
+            return Err(KernelError::UnsupportedGeometricWidth {
+                instruction: self.instruction,
+                width: self.width,
+            });
+        }
+        if self.instruction.float_only() && self.element != FloatType::Float {
+            return Err(KernelError::UnsupportedElement {
+                instruction: self.instruction,
+                element: self.element,
+            });
+        }
         Ok(())
     }
 }
@@ -366,6 +476,18 @@ pub enum KernelError {
         instruction: Instruction,
         declared: Shape,
         required: Shape,
+    },
+    /// A geometric instruction (`length`, `distance`, `normalize`, ...) at width 8 or 16: OpenCL
+    /// defines those for scalars and 2-, 3- and 4-component vectors only ([`GEOMETRIC_WIDTHS`]).
+    UnsupportedGeometricWidth {
+        instruction: Instruction,
+        width: u32,
+    },
+    /// The instruction is not defined for the element type (the `fast_` geometric functions are
+    /// `float` only).
+    UnsupportedElement {
+        instruction: Instruction,
+        element: FloatType,
     },
     /// rspirv refused a builder call: a bug in this module, not in the spec.
     Builder(rspirv::dr::Error),
@@ -395,6 +517,22 @@ impl fmt::Display for KernelError {
                 f,
                 "instruction {} is {required:?}, but the spec declares it {declared:?}",
                 instruction.name()
+            ),
+            KernelError::UnsupportedGeometricWidth { instruction, width } => write!(
+                f,
+                "unsupported vector width {width} for geometric instruction {}: geometric \
+                 functions take scalars and 2-, 3- and 4-component vectors only \
+                 (supported: {GEOMETRIC_WIDTHS:?})",
+                instruction.name()
+            ),
+            KernelError::UnsupportedElement {
+                instruction,
+                element,
+            } => write!(
+                f,
+                "instruction {} is defined for float only, not {}",
+                instruction.name(),
+                element.name()
             ),
             KernelError::Builder(error) => write!(f, "internal error building SPIR-V: {error}"),
         }
@@ -487,8 +625,8 @@ pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 /// The all-float shapes (one instruction each, plus `OpFAdd`) at every width with 64-bit
 /// addresses and at width 1 with 32-bit addresses; the other shapes (one instruction each) at
 /// widths 1, 3 and 4 with 64-bit addresses, which covers the scalar, the `vloadn`/`vstoren` and
-/// the vector-pointer paths, and `frexp` at width 1 with 32-bit addresses too.
-/// Everything is `float`.
+/// the vector-pointer paths, and `frexp` at width 1 with 32-bit addresses too. The geometric
+/// shapes (`length`, `distance`, `normalize`) count among the others. Everything is `float`.
 pub fn reference_shapes() -> Vec<KernelSpec> {
     use OpenclStd100Op as Op;
     let every_width = || WIDTHS.map(|width| (width, 64)).into_iter().chain([(1, 32)]);
@@ -507,6 +645,9 @@ pub fn reference_shapes() -> Vec<KernelSpec> {
         (Op::frexp, Shape::WithIntOut),
         (Op::remquo, Shape::BinaryWithIntOut),
         (Op::nan, Shape::Nan),
+        (Op::length, Shape::Length),
+        (Op::distance, Shape::Distance),
+        (Op::normalize, Shape::Normalize),
     ]
     .into_iter()
     .flat_map(|(op, shape)| {

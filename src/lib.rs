@@ -11,6 +11,7 @@ pub mod convert;
 pub mod campaign;
 pub mod device;
 pub mod edge;
+pub mod edge_run;
 pub mod float8;
 pub mod fp;
 pub mod hexfloat;

@@ -7,7 +7,7 @@ use clacc::kernel::{self, KernelSpec};
 use clacc::registry::{self, Function};
 use clacc::campaign::{self, Isolation, Plan};
 use clacc::merge;
-use clacc::report::{self, RunFacts, Status};
+use clacc::report::{self, Kind, RunFacts, Status};
 use clacc::run::{RunSettings, Shard, UserKernel};
 use clacc::runtime;
 use clacc::sweep;
@@ -97,6 +97,10 @@ struct RunArgs {
     /// comma-separated arguments, `#` comments.
     #[arg(long)]
     input_file: Option<PathBuf>,
+    /// Run exactly one input: its arguments as C99 hex floats, comma-separated (what a
+    /// failure's reproduce line uses).
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
+    input: Option<String>,
     /// Seed of the random inputs (decimal or 0x hex).
     #[arg(long, value_parser = parse_seed)]
     seed: Option<u64>,
@@ -116,6 +120,17 @@ struct RunArgs {
     /// judged by the same table. Needs one --type and one --width.
     #[arg(long, value_name = "FUNCTION=FILE")]
     kernel: Vec<String>,
+    /// Also write the results as JUnit XML (a testcase per CSV row) for CI systems.
+    #[arg(long)]
+    junit: Option<PathBuf>,
+    /// Also draw one SVG per unit into this folder: ULP error against input (one-argument
+    /// functions) or a heat map over the two inputs' exponents, with the bound.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+    /// What to check, comma-separated: ulp (accuracy against the ULP tables), edge (exact
+    /// special-value results); default: all of them.
+    #[arg(long, value_delimiter = ',')]
+    kind: Vec<String>,
     /// Options passed to the driver's clBuildProgram as they are, recorded in the CSV; they do
     /// not change which table judges (e.g. `-cl-fast-relaxed-math` judged by --profile full).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
@@ -353,8 +368,30 @@ fn progress_bars() -> (MultiProgress, ProgressBar, ProgressBar) {
     (bars, overall, unit)
 }
 
+fn select_kinds(names: &[String]) -> Result<Vec<Kind>, UsageError> {
+    const AVAILABLE: [Kind; 2] = [Kind::Ulp, Kind::Edge];
+    if names.is_empty() {
+        return Ok(AVAILABLE.to_vec());
+    }
+    names
+        .iter()
+        .map(|name| match Kind::parse(name) {
+            Some(kind) if AVAILABLE.contains(&kind) => Ok(kind),
+            _ => usage(format!("unknown --kind `{name}`; use {}", AVAILABLE.map(Kind::name).join(", "))),
+        })
+        .collect()
+}
+
 fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
-    let functions = select_functions(&args.selection.function)?;
+    let kinds = select_kinds(&args.kind)?;
+    // The geometric functions have edge-case rules but no ULP row: --function may name them.
+    let geometric_names = ["length", "distance", "normalize"];
+    let table_names: Vec<String> = args.selection.function.iter().filter(|f| !geometric_names.contains(&f.as_str())).cloned().collect();
+    let functions = if !args.selection.function.is_empty() && table_names.is_empty() {
+        Vec::new()
+    } else {
+        select_functions(&table_names)?
+    };
     let widths = select_widths(&args.selection.width)?;
     if args.inputs == 0 {
         return usage("--inputs must be at least 1");
@@ -362,9 +399,10 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     if args.unit_timeout == 0 {
         return usage("--unit-timeout must be at least 1 second");
     }
-    let explicit_cases = match &args.input_file {
-        Some(path) => Some(sweep::parse_input_file(path).map_err(UsageError)?),
-        None => None,
+    let explicit_cases = match (&args.input_file, &args.input) {
+        (Some(path), _) => Some(sweep::parse_input_file(path).map_err(UsageError)?),
+        (None, Some(input)) => Some(vec![sweep::parse_case(input).map_err(|e| UsageError(format!("--input: {e}")))?]),
+        (None, None) => None,
     };
     let user_kernels = read_user_kernels(&args.kernel, &args.selection)?;
     let functions = if user_kernels.is_empty() || !args.selection.function.is_empty() {
@@ -413,6 +451,7 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
         device: format!("{} / {}", info.platform_name, info.name),
         driver_version: info.driver_version.clone(),
         build_options: build_options.join(" "),
+        command: reproduce_prefix(&info, args),
     };
     eprintln!(
         "clacc {}: {} (driver {}), profile {}, seed {:#x}, {}{}",
@@ -451,8 +490,17 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
         None => Some(Session::open(info).map_err(|e| UsageError(e.to_string()))?),
         Some(_) => None,
     };
+    let mut units = Vec::new();
+    if kinds.contains(&Kind::Ulp) {
+        units.extend(campaign::ulp_units(&functions, &types, &widths));
+    }
+    if kinds.contains(&Kind::Edge) {
+        let geometric = args.selection.function.is_empty()
+            || args.selection.function.iter().any(|f| ["length", "distance", "normalize"].contains(&f.as_str()));
+        units.extend(campaign::edge_units(&functions, geometric, &types, &widths));
+    }
     let plan = Plan {
-        units: campaign::ulp_units(&functions, &types, &widths),
+        units,
         settings,
         platform: args.device.platform.clone(),
         device: args.device.device.clone(),
@@ -465,6 +513,15 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     unit_bar.finish_and_clear();
     overall.finish_and_clear();
     print!("{}", report::summary(&results.units, &facts, &args.csv));
+    if let Some(path) = &args.junit {
+        clacc::junit::write(path, &results.units, &facts)
+            .map_err(|e| UsageError(format!("cannot write --junit {}: {e}", path.display())))?;
+    }
+    if let Some(dir) = &args.plot {
+        let written = clacc::plot::write_all(dir, &results.units)
+            .map_err(|e| UsageError(format!("cannot write --plot {}: {e}", dir.display())))?;
+        println!("{} plots in {}", written.len(), dir.display());
+    }
     if results.resumed > 0 {
         println!(
             "{} units were already in {} from an earlier run ({} of them not passing)",
@@ -479,6 +536,31 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
             .iter()
             .any(|u| !matches!(u.status, Status::Pass | Status::Skip));
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `clacc --platform 0 --device 0 --profile full --seed 0x… [options]`: the conditions a
+/// failure's reproduce line needs besides the unit and its input.
+fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
+    let mut command = format!(
+        "clacc --platform {} --device {} --profile {}",
+        info.platform_index, info.device_index, args.profile
+    );
+    for (flag, set) in [
+        ("--correctly-rounded-divide-sqrt", args.correctly_rounded_divide_sqrt),
+        ("--denorms-are-zero", args.denorms_are_zero),
+    ] {
+        if set {
+            command.push(' ');
+            command.push_str(flag);
+        }
+    }
+    if !args.build_options.trim().is_empty() {
+        command.push_str(&format!(" --build-options '{}'", args.build_options.trim()));
+    }
+    for kernel in &args.kernel {
+        command.push_str(&format!(" --kernel {kernel}"));
+    }
+    command
 }
 
 /// Reads `--kernel FUNCTION=FILE` modules and refuses what would be unsafe to hand a driver

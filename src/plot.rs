@@ -118,8 +118,10 @@ fn argument_count(unit: &UnitReport) -> usize {
             | Shape::IntResult
             | Shape::WithFloatOut
             | Shape::WithIntOut
-            | Shape::Nan => 1,
-            Shape::Binary | Shape::FloatInt | Shape::BinaryWithIntOut => 2,
+            | Shape::Nan
+            | Shape::Length
+            | Shape::Normalize => 1,
+            Shape::Binary | Shape::FloatInt | Shape::BinaryWithIntOut | Shape::Distance => 2,
             Shape::Ternary => 3,
         };
     }

@@ -119,6 +119,26 @@ pub struct RunFacts {
     pub device: String,
     pub driver_version: String,
     pub build_options: String,
+    /// The start of a command line that reproduces a run's conditions (device, profile, build
+    /// options); a failure's reproduce line appends the unit and its worst input.
+    pub command: String,
+}
+
+impl RunFacts {
+    /// One command line that runs just `unit`'s worst input again.
+    pub fn reproduce(&self, unit: &UnitReport) -> Option<String> {
+        let case = unit.stats.worst.as_ref()?;
+        let input: Vec<String> = case.args.iter().map(|x| hexfloat::format_f64(*x)).collect();
+        Some(format!(
+            "{} --kind {} --function {} --type {} --width {} --input {}",
+            self.command,
+            unit.kind.name(),
+            unit.function,
+            unit.element,
+            unit.width,
+            input.join(",")
+        ))
+    }
 }
 
 /// The CSV columns, in order (documented in README.md).
@@ -249,7 +269,7 @@ impl CsvReport {
 
     pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
         let worst = unit.stats.worst.as_ref();
-        let measured = unit.status == Status::Pass || unit.status == Status::Fail;
+        let measured = matches!(unit.status, Status::Pass | Status::Fail) && unit.kind != Kind::Edge;
         let record = [
             unit.function.clone(),
             unit.element.name().to_string(),
@@ -304,7 +324,17 @@ fn decimal(value: f64) -> String {
     format!("{value:e}")
 }
 
-fn describe_failure(unit: &UnitReport) -> String {
+fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
+    let reproduce = facts
+        .reproduce(unit)
+        .map(|line| format!("\n    reproduce: {line}"))
+        .unwrap_or_default();
+    if unit.kind == Kind::Edge {
+        return format!(
+            "{} {} w{}: {} of {} cases wrong; first: {}{reproduce}",
+            unit.function, unit.element, unit.width, unit.stats.failures, unit.stats.inputs, unit.note
+        );
+    }
     let mut text = format!(
         "{} {} w{}: {} of {} inputs fail ({}); max {} ulp",
         unit.function,
@@ -339,6 +369,7 @@ fn describe_failure(unit: &UnitReport) -> String {
             format_ulp(case.error),
         );
     }
+    text.push_str(&reproduce);
     text
 }
 
@@ -350,10 +381,21 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
         .iter()
         .filter(|u| matches!(u.status, Status::Error | Status::Crash | Status::Timeout))
         .collect();
-    if !failed.is_empty() {
-        text.push_str("FAILURES\n");
-        for unit in &failed {
-            let _ = writeln!(text, "  {}", describe_failure(unit));
+    // Failures grouped by kind: accuracy apart from edge cases, conversions, extensions.
+    for kind in Kind::ALL {
+        let of_kind: Vec<&&UnitReport> = failed.iter().filter(|u| u.kind == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        let heading = match kind {
+            Kind::Ulp => "FAILURES (accuracy)",
+            Kind::Edge => "FAILURES (edge cases: exact special-value results)",
+            Kind::Conversion => "FAILURES (conversions)",
+            Kind::Extension => "FAILURES (SPIR-V extensions)",
+        };
+        let _ = writeln!(text, "{heading}");
+        for unit in of_kind {
+            let _ = writeln!(text, "  {}", describe_failure(unit, facts));
         }
         text.push('\n');
     }
@@ -374,7 +416,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
         "function", "type", "width", "inputs", "failures", "max_ulp", "bound", "status"
     );
     for unit in units {
-        let measured = matches!(unit.status, Status::Pass | Status::Fail);
+        let measured = matches!(unit.status, Status::Pass | Status::Fail) && unit.kind != Kind::Edge;
         let _ = writeln!(
             text,
             "{:<14} {:<6} {:>5} {:>9} {:>8} {:>10} {:>6}  {:<6} {}",
@@ -454,6 +496,7 @@ mod tests {
         };
         let facts = RunFacts {
             seed: 7,
+            command: "clacc".into(),
             device: "Dev".into(),
             driver_version: "1".into(),
             build_options: String::new(),

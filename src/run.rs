@@ -361,7 +361,7 @@ fn input_plan(
 }
 
 /// Encodes one chunk, runs the kernel on it and decodes every output.
-fn run_chunk(
+pub(crate) fn run_chunk(
     session: &Session,
     built: &BuiltKernel,
     element: FloatType,
@@ -396,7 +396,7 @@ fn run_chunk(
 /// the `f64` columns).
 fn encode(kind: ValueKind, element: FloatType, values: &[f64]) -> Vec<u8> {
     match kind {
-        ValueKind::FloatGentype => element.encode(values),
+        ValueKind::FloatGentype | ValueKind::FloatScalar => element.encode(values),
         ValueKind::IntGentype => values
             .iter()
             .flat_map(|v| (*v as i32).to_le_bytes())
@@ -414,7 +414,7 @@ fn encode(kind: ValueKind, element: FloatType, values: &[f64]) -> Vec<u8> {
 /// The values of a buffer of `kind`, widened exactly to `f64`.
 fn decode(kind: ValueKind, element: FloatType, bytes: &[u8]) -> Vec<f64> {
     match kind {
-        ValueKind::FloatGentype => element.decode(bytes),
+        ValueKind::FloatGentype | ValueKind::FloatScalar => element.decode(bytes),
         ValueKind::IntGentype => bytes
             .chunks_exact(4)
             .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))

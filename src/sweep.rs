@@ -273,7 +273,7 @@ impl InputPlan {
                     let case = &cases[index.min(last) as usize];
                     for ((column, kind), value) in columns.iter_mut().zip(&self.kinds).zip(case) {
                         column.push(match kind {
-                            ValueKind::FloatGentype => self.element.round(*value),
+                            ValueKind::FloatGentype | ValueKind::FloatScalar => self.element.round(*value),
                             ValueKind::IntGentype | ValueKind::UintGentype => value.trunc(),
                         });
                     }
@@ -330,7 +330,7 @@ impl InputPlan {
 
 fn random_argument(rng: &mut ChaCha8Rng, function: &Function, element: FloatType, kind: ValueKind, argument: usize) -> f64 {
     match kind {
-        ValueKind::FloatGentype => random_value(rng, element, function.sample_range(argument)),
+        ValueKind::FloatGentype | ValueKind::FloatScalar => random_value(rng, element, function.sample_range(argument)),
         ValueKind::IntGentype => f64::from(rng.random_range(function.int_range.0..=function.int_range.1)),
         ValueKind::UintGentype => (rng.random::<u64>() & ((1u64 << element.fraction_bits()) - 1)) as f64,
     }
@@ -343,7 +343,7 @@ fn special_columns(function: &Function, element: FloatType, kinds: &[ValueKind])
         .iter()
         .map(|kind| match kind {
             ValueKind::FloatGentype if float_arguments == 1 => special_values(element),
-            ValueKind::FloatGentype => special_values_for_products(element, float_arguments),
+            ValueKind::FloatGentype | ValueKind::FloatScalar => special_values_for_products(element, float_arguments),
             ValueKind::IntGentype => special_integers(function.int_range),
             ValueKind::UintGentype => special_codes(element),
         })
@@ -359,6 +359,17 @@ fn special_columns(function: &Function, element: FloatType, kinds: &[ValueKind])
     columns
 }
 
+/// One case: its arguments as C99 hex floats (or decimals), comma-separated.
+pub fn parse_case(text: &str) -> Result<Vec<f64>, String> {
+    text.split(',')
+        .map(|field| {
+            crate::hexfloat::parse(field).ok_or_else(|| {
+                format!("`{}` is not a number; write C99 hex floats like 0x1.8p+1, comma-separated", field.trim())
+            })
+        })
+        .collect()
+}
+
 /// Cases read from a file: one per line, each argument a C99 hex float (or decimal), several
 /// arguments separated by commas; `#` starts a comment. The format CORE-MATH uses for worst cases.
 pub fn parse_input_file(path: &std::path::Path) -> Result<Vec<Vec<f64>>, String> {
@@ -370,19 +381,7 @@ pub fn parse_input_file(path: &std::path::Path) -> Result<Vec<Vec<f64>>, String>
         if content.is_empty() {
             continue;
         }
-        let case = content
-            .split(',')
-            .map(|field| {
-                crate::hexfloat::parse(field).ok_or_else(|| {
-                    format!(
-                        "{}:{}: `{}` is not a number; write C99 hex floats like 0x1.8p+1, comma-separated",
-                        path.display(),
-                        number + 1,
-                        field.trim()
-                    )
-                })
-            })
-            .collect::<Result<Vec<f64>, String>>()?;
+        let case = parse_case(content).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
         if let Some(first) = cases.first().map(Vec::len) {
             if case.len() != first {
                 return Err(format!(

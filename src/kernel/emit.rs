@@ -34,7 +34,7 @@ pub(super) fn capabilities(spec: &KernelSpec) -> Vec<Capability> {
         .argument_kinds()
         .into_iter()
         .chain(spec.result_kinds())
-        .filter(|kind| *kind != ValueKind::FloatGentype)
+        .filter(|kind| kind.is_integer())
         .map(|kind| kind.component_bits(spec.element))
         .collect();
     // size_t, and so GlobalInvocationId's components, are 64-bit integers with 64-bit
@@ -62,8 +62,10 @@ pub(super) fn capabilities(spec: &KernelSpec) -> Vec<Capability> {
 struct ValueTypes {
     /// The type the instruction reads or produces.
     value: Word,
+    /// Components of `value`: the spec's width, or 1 for [`ValueKind::FloatScalar`].
+    components: u32,
     /// The kernel parameter's type: a `CrossWorkgroup` pointer to `value`, or to its component
-    /// type for width 3 (see the module doc of `kernel` on the packed layout).
+    /// type for a 3-vector (see the module doc of `kernel` on the packed layout).
     buffer_pointer: Word,
     /// Bytes of one `value`, used as the `Aligned` operand of loads and stores: buffers are at
     /// least that aligned, and saying so lets the driver use whole-vector memory accesses.
@@ -206,29 +208,31 @@ impl<'a> Emitter<'a> {
     /// The value and buffer types of one kind at the spec's element type and width.
     fn value_types(&mut self, kind: ValueKind) -> ValueTypes {
         let bits = kind.component_bits(self.spec.element);
-        let component = match kind {
-            ValueKind::FloatGentype => self.builder.type_float(bits, None),
-            ValueKind::IntGentype | ValueKind::UintGentype => self.builder.type_int(bits, 0),
+        let component = if kind.is_integer() {
+            self.builder.type_int(bits, 0)
+        } else {
+            self.builder.type_float(bits, None)
         };
-        self.gentype(component, bits / 8)
+        self.gentype(component, bits / 8, kind.components(self.spec.width))
     }
 
-    /// Value and buffer types for `component` at the spec's width.
-    fn gentype(&mut self, component: Word, component_bytes: u32) -> ValueTypes {
-        let width = self.spec.width;
-        let value = if width == 1 {
+    /// Value and buffer types for `components` of `component`: the component itself for 1, a
+    /// vector otherwise.
+    fn gentype(&mut self, component: Word, component_bytes: u32, components: u32) -> ValueTypes {
+        let value = if components == 1 {
             component
         } else {
-            self.builder.type_vector(component, width)
+            self.builder.type_vector(component, components)
         };
-        let pointee = if width == 3 { component } else { value };
+        let pointee = if components == 3 { component } else { value };
         let buffer_pointer = self
             .builder
             .type_pointer(None, StorageClass::CrossWorkgroup, pointee);
         ValueTypes {
             value,
+            components,
             buffer_pointer,
-            alignment: component_bytes * width,
+            alignment: component_bytes * components,
         }
     }
 
@@ -280,7 +284,7 @@ impl<'a> Emitter<'a> {
         let ValueTypes {
             value, alignment, ..
         } = buffer.types;
-        if self.spec.width == 3 {
+        if buffer.types.components == 3 {
             let opencl_std = self.opencl_std();
             return Ok(self.builder.ext_inst(
                 value,
@@ -306,7 +310,7 @@ impl<'a> Emitter<'a> {
 
     /// Writes `data` as value `index` of `buffer` (packed layout, see the module doc of `kernel`).
     fn store(&mut self, buffer: Buffer, index: Word, data: Word) -> Result<(), KernelError> {
-        if self.spec.width == 3 {
+        if buffer.types.components == 3 {
             let opencl_std = self.opencl_std();
             let void = self.builder.type_void();
             self.builder.ext_inst(
@@ -332,8 +336,9 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
-    /// A pointer to value `index` of `buffer`, for widths other than 3 (whose buffers point to
-    /// the scalar type and so cannot address a 3-vector).
+    /// A pointer to value `index` of `buffer`, for values other than 3-vectors (whose buffers
+    /// point to the scalar type and so cannot address a 3-vector). A [`ValueKind::FloatScalar`]
+    /// buffer goes this way at every width, so `length`'s result at width 3 is stored here.
     fn element_pointer(&mut self, buffer: Buffer, index: Word) -> Result<Word, KernelError> {
         Ok(self.builder.in_bounds_ptr_access_chain(
             buffer.types.buffer_pointer,
@@ -344,15 +349,15 @@ impl<'a> Emitter<'a> {
         )?)
     }
 
-    /// For width 3, a `Function`-storage variable of `output`'s 3-vector type for the
-    /// instruction to write through, declared in the current block; `None` for other widths,
-    /// where the instruction writes the output buffer's element directly.
+    /// For a 3-vector output, a `Function`-storage variable of its type for the instruction to
+    /// write through, declared in the current block; `None` otherwise, where the instruction
+    /// writes the output buffer's element directly.
     ///
     /// A pointer into the packed buffer cannot stand in: a 3-vector occupies 4 components in
     /// memory, so the instruction would write one component past the value, into the next
     /// work-item's, and the value's address is not aligned as a 3-vector's must be.
     fn width_3_staging(&mut self, output: Buffer) -> Option<Word> {
-        if self.spec.width != 3 {
+        if output.types.components != 3 {
             return None;
         }
         let pointer = self

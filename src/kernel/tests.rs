@@ -48,6 +48,9 @@ fn sample_instruction(shape: Shape) -> Instruction {
         Shape::WithIntOut => Op::frexp,
         Shape::BinaryWithIntOut => Op::remquo,
         Shape::Nan => Op::nan,
+        Shape::Length => Op::length,
+        Shape::Distance => Op::distance,
+        Shape::Normalize => Op::normalize,
     })
 }
 
@@ -158,7 +161,7 @@ fn every_shape_type_width_and_address_width_validates() {
     let mut specs = reference_shapes();
     for shape in Shape::ALL {
         for element in FloatType::ALL {
-            for width in WIDTHS {
+            for &width in shape.widths() {
                 for address_bits in ADDRESS_BITS {
                     let instruction = sample_instruction(shape);
                     specs.push(spec(instruction, shape, element, width, address_bits));
@@ -212,8 +215,13 @@ fn every_buildable_instruction_validates() {
             continue;
         };
         for element in FloatType::ALL {
-            // Width 3 and 16 cover both load paths and the Vector16 capability.
-            for width in [3, 16] {
+            if instruction.float_only() && element != FloatType::Float {
+                continue;
+            }
+            // Width 3 and the widest cover both load paths and, but for the geometric
+            // instructions, the Vector16 capability.
+            let widest = *shape.widths().last().unwrap();
+            for width in [3, widest] {
                 specs.push(spec(instruction, shape, element, width, 64));
             }
         }
@@ -272,6 +280,16 @@ fn spirv_val_rejects_opencl_std_operands_of_the_wrong_type() {
         (sample(Shape::Unary, FloatType::Double, 2, 64), Op::nan),
         // An int result where fabs returns float.
         (sample(Shape::IntResult, FloatType::Float, 1, 32), Op::fabs),
+        // A vector result where length returns a scalar.
+        (
+            sample(Shape::Normalize, FloatType::Float, 4, 64),
+            Op::length,
+        ),
+        // A scalar result where normalize returns a vector like its argument.
+        (
+            sample(Shape::Length, FloatType::Double, 2, 32),
+            Op::normalize,
+        ),
     ];
     for (spec, op) in cases {
         let words = with_opcode_swapped(&spec, op);
@@ -542,9 +560,8 @@ fn extended_instruction_shapes_come_from_their_arity() {
     assert_eq!(shape_of(OpenclStd100Op::pow), Some(Shape::Binary));
     assert_eq!(shape_of(OpenclStd100Op::fma), Some(Shape::Ternary));
     assert_eq!(shape_of(OpenclStd100Op::native_divide), Some(Shape::Binary));
-    // Not per-component float math functions.
+    // Not per-component float math functions, nor geometric ones this module builds.
     for op in [
-        OpenclStd100Op::length,
         OpenclStd100Op::cross,
         OpenclStd100Op::vloadn,
         OpenclStd100Op::s_abs,
@@ -553,16 +570,223 @@ fn extended_instruction_shapes_come_from_their_arity() {
         assert_eq!(shape_of(op), None, "{op:?}");
     }
     let spec = spec(
-        Instruction::Ext(OpenclStd100Op::length),
-        Shape::Unary,
+        Instruction::Ext(OpenclStd100Op::cross),
+        Shape::Binary,
         FloatType::Float,
-        1,
+        4,
         64,
     );
     assert!(matches!(
         build(&spec),
         Err(KernelError::UnsupportedInstruction(_))
     ));
+}
+
+#[test]
+fn geometric_instructions_have_their_own_shapes() {
+    use OpenclStd100Op as Op;
+    let expected = [
+        (Op::length, Shape::Length),
+        (Op::fast_length, Shape::Length),
+        (Op::distance, Shape::Distance),
+        (Op::fast_distance, Shape::Distance),
+        (Op::normalize, Shape::Normalize),
+        (Op::fast_normalize, Shape::Normalize),
+    ];
+    for (op, shape) in expected {
+        assert_eq!(
+            Instruction::Ext(op).buildable_shape(),
+            Some(shape),
+            "{op:?}"
+        );
+        let arity = opencl_std_grammar(op).unwrap().operands.len();
+        assert_eq!(shape.signature().operand_count(), arity, "{op:?}");
+        assert_eq!(shape.widths(), GEOMETRIC_WIDTHS, "{shape:?}");
+    }
+    // Arity alone never picks a geometric shape: normalize's table entry does.
+    assert_eq!(
+        Instruction::Ext(Op::sqrt).buildable_shape(),
+        Some(Shape::Unary)
+    );
+    for shape in [Shape::Unary, Shape::Nan, Shape::Ternary] {
+        assert_eq!(shape.widths(), WIDTHS, "{shape:?}");
+    }
+    // length is no Unary, and sin no Normalize.
+    let length_unary = spec(
+        Instruction::Ext(Op::length),
+        Shape::Unary,
+        FloatType::Float,
+        1,
+        64,
+    );
+    let error = build(&length_unary).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "instruction length is Length, but the spec declares it Unary"
+    );
+    let sin_normalize = spec(
+        Instruction::Ext(Op::sin),
+        Shape::Normalize,
+        FloatType::Float,
+        4,
+        64,
+    );
+    assert!(matches!(
+        build(&sin_normalize),
+        Err(KernelError::ShapeMismatch {
+            required: Shape::Unary,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn geometric_instructions_refuse_widths_8_and_16() {
+    use OpenclStd100Op as Op;
+    for op in [
+        Op::length,
+        Op::distance,
+        Op::normalize,
+        Op::fast_length,
+        Op::fast_distance,
+        Op::fast_normalize,
+    ] {
+        let instruction = Instruction::Ext(op);
+        let shape = instruction.buildable_shape().unwrap();
+        for element in FloatType::ALL {
+            for width in [8, 16] {
+                let error = build(&spec(instruction, shape, element, width, 64)).unwrap_err();
+                assert!(
+                    matches!(
+                        error,
+                        KernelError::UnsupportedGeometricWidth { instruction: i, width: w }
+                            if i == instruction && w == width
+                    ),
+                    "{error}"
+                );
+            }
+        }
+    }
+    let error = build(&sample(Shape::Distance, FloatType::Double, 16, 32)).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "unsupported vector width 16 for geometric instruction distance: geometric functions \
+         take scalars and 2-, 3- and 4-component vectors only (supported: [1, 2, 3, 4])"
+    );
+    // A width no shape takes is refused as before.
+    let error = build(&sample(Shape::Length, FloatType::Float, 5, 64)).unwrap_err();
+    assert!(matches!(error, KernelError::UnsupportedWidth(5)), "{error}");
+}
+
+#[test]
+fn fast_geometric_instructions_are_float_only() {
+    use OpenclStd100Op as Op;
+    for op in [Op::fast_length, Op::fast_distance, Op::fast_normalize] {
+        let instruction = Instruction::Ext(op);
+        let shape = instruction.buildable_shape().unwrap();
+        for element in [FloatType::Half, FloatType::Double] {
+            let error = build(&spec(instruction, shape, element, 2, 64)).unwrap_err();
+            assert!(
+                matches!(error, KernelError::UnsupportedElement { element: e, .. } if e == element),
+                "{error}"
+            );
+        }
+        assert!(build(&spec(instruction, shape, FloatType::Float, 2, 64)).is_ok());
+    }
+    let fast_length = spec(
+        Instruction::Ext(Op::fast_length),
+        Shape::Length,
+        FloatType::Half,
+        4,
+        32,
+    );
+    assert_eq!(
+        build(&fast_length).unwrap_err().to_string(),
+        "instruction fast_length is defined for float only, not half"
+    );
+}
+
+#[test]
+fn every_geometric_shape_type_width_and_address_width_validates() {
+    use OpenclStd100Op as Op;
+    let mut specs = Vec::new();
+    for op in [
+        Op::length,
+        Op::distance,
+        Op::normalize,
+        Op::fast_length,
+        Op::fast_distance,
+        Op::fast_normalize,
+    ] {
+        let instruction = Instruction::Ext(op);
+        let shape = instruction.buildable_shape().unwrap();
+        for element in FloatType::ALL {
+            if instruction.float_only() && element != FloatType::Float {
+                continue;
+            }
+            for width in GEOMETRIC_WIDTHS {
+                for address_bits in ADDRESS_BITS {
+                    specs.push(spec(instruction, shape, element, width, address_bits));
+                }
+            }
+        }
+    }
+    assert_eq!(specs.len(), 3 * 3 * 4 * 2 + 3 * 4 * 2);
+    assert_all_valid(specs);
+}
+
+#[test]
+fn length_and_distance_write_one_scalar_per_work_item() {
+    for (shape, inputs) in [(Shape::Length, 1), (Shape::Distance, 2)] {
+        for width in GEOMETRIC_WIDTHS {
+            let spec = sample(shape, FloatType::Double, width, 64);
+            let text = disassemble(&build(&spec).unwrap());
+            let double = id_of(&text, "OpTypeFloat 64");
+            let scalar_pointer = id_of(&text, &format!("OpTypePointer CrossWorkgroup {double}"));
+            // The instruction returns a scalar, and out0 points to the scalar element type.
+            assert!(text.contains(&format!("OpExtInst  {double} ")), "{text}");
+            let out0 = named(&text, "out0");
+            assert!(
+                text.contains(&format!("{out0} = OpFunctionParameter  {scalar_pointer}")),
+                "{text}"
+            );
+            // Stored through an access chain at the work-item's index, aligned as one double,
+            // never through vstoren (which would write three elements per work-item).
+            assert!(!text.contains(" vstoren "), "{text}");
+            let chains: Vec<&str> = text
+                .lines()
+                .filter(|l| l.contains("OpInBoundsPtrAccessChain") && l.contains(&out0))
+                .collect();
+            assert_eq!(chains.len(), 1, "{text}");
+            assert!(
+                text.contains("OpStore ")
+                    && text.contains(
+                        "Aligned 8
+"
+                    ),
+                "{text}"
+            );
+            // The inputs are gentypes in the packed layout: vloadn at width 3.
+            let loads = if width == 3 { inputs } else { 0 };
+            assert_eq!(text.matches(" vloadn ").count(), loads, "{text}");
+            if width != 1 && width != 3 {
+                let vector = id_of(&text, &format!("OpTypeVector {double} {width}"));
+                id_of(&text, &format!("OpTypePointer CrossWorkgroup {vector}"));
+                assert!(text.contains(&format!("Aligned {}", 8 * width)), "{text}");
+            }
+            assert_eq!(spec.result_kinds(), [ValueKind::FloatScalar]);
+        }
+    }
+}
+
+#[test]
+fn normalize_writes_a_gentype_per_work_item() {
+    let text = disassemble(&build(&sample(Shape::Normalize, FloatType::Float, 3, 32)).unwrap());
+    assert_eq!(text.matches(" vloadn ").count(), 1, "{text}");
+    assert_eq!(text.matches(" vstoren ").count(), 1, "{text}");
+    let float = id_of(&text, "OpTypeFloat 32");
+    let float3 = id_of(&text, &format!("OpTypeVector {float} 3"));
+    assert!(text.contains(&format!("OpExtInst  {float3} ")), "{text}");
 }
 
 #[test]
@@ -622,8 +846,8 @@ fn instructions_with_integer_or_pointer_operands_have_their_own_shapes() {
 
 #[test]
 fn buffer_kinds_follow_the_shape() {
-    use ValueKind::{FloatGentype as F, IntGentype as I, UintGentype as U};
-    let expected: [(Shape, &[ValueKind], &[ValueKind]); 9] = [
+    use ValueKind::{FloatGentype as F, FloatScalar as S, IntGentype as I, UintGentype as U};
+    let expected: [(Shape, &[ValueKind], &[ValueKind]); 12] = [
         (Shape::Unary, &[F], &[F]),
         (Shape::Binary, &[F, F], &[F]),
         (Shape::Ternary, &[F, F, F], &[F]),
@@ -633,6 +857,9 @@ fn buffer_kinds_follow_the_shape() {
         (Shape::WithIntOut, &[F], &[F, I]),
         (Shape::BinaryWithIntOut, &[F, F], &[F, I]),
         (Shape::Nan, &[U], &[F]),
+        (Shape::Length, &[F], &[S]),
+        (Shape::Distance, &[F, F], &[S]),
+        (Shape::Normalize, &[F], &[F]),
     ];
     for (shape, arguments, results) in expected {
         let spec = sample(shape, FloatType::Double, 4, 64);
@@ -650,6 +877,21 @@ fn component_bytes_follow_the_element() {
     assert_eq!(bytes(ValueKind::FloatGentype), [2, 4, 8]);
     assert_eq!(bytes(ValueKind::IntGentype), [4, 4, 4]);
     assert_eq!(bytes(ValueKind::UintGentype), [2, 4, 8]);
+    assert_eq!(bytes(ValueKind::FloatScalar), [2, 4, 8]);
+}
+
+#[test]
+fn only_float_scalars_hold_one_component_per_work_item() {
+    for width in WIDTHS {
+        assert_eq!(ValueKind::FloatScalar.components(width), 1);
+        for kind in [
+            ValueKind::FloatGentype,
+            ValueKind::IntGentype,
+            ValueKind::UintGentype,
+        ] {
+            assert_eq!(kind.components(width), width, "{kind:?}");
+        }
+    }
 }
 
 /// The id a line such as `%12 = OpTypeInt 32 0` defines, found by what follows ` = `.
@@ -794,6 +1036,15 @@ fn integer_capabilities_follow_the_integer_types() {
     assert_eq!(
         caps(Shape::FloatInt, FloatType::Double, 32),
         [Addresses, Kernel, Float64]
+    );
+    // length's scalar result is a float: no integer capability either.
+    assert_eq!(
+        caps(Shape::Length, FloatType::Double, 32),
+        [Addresses, Kernel, Float64]
+    );
+    assert_eq!(
+        caps(Shape::Distance, FloatType::Half, 32),
+        [Addresses, Kernel, Float16]
     );
 }
 

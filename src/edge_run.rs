@@ -1,0 +1,201 @@
+//! Running the edge-case rules (`edge`) on the device: one unit per (function, type, width),
+//! every case checked for its exact prescribed result.
+//!
+//! Scalar functions run each case in one lane of a vector whose other lanes hold ordinary
+//! values, the lane moving from case to case, so a driver that mixes up lanes is caught.
+//! Geometric functions take the case's vector as the kernel's vector.
+
+use crate::device::Session;
+use crate::edge::{self, EdgeCase, Expected};
+use crate::fp::FloatType;
+use crate::judge::{Case, Outcome, UnitStats};
+use crate::kernel::{self, Instruction, KernelSpec, OpenclStd100Op, Shape, ValueKind, ENTRY_POINT};
+use crate::registry;
+use crate::report::{Kind, Status, UnitReport};
+use crate::run::{self, RunSettings};
+use crate::table::Profile;
+use rug::Float;
+
+/// The value every lane that holds no case gets, per kind: ordinary, far from any special value.
+fn filler(kind: ValueKind) -> f64 {
+    match kind {
+        ValueKind::FloatGentype => 1.375,
+        _ => 3.0,
+    }
+}
+
+fn report(function: &str, element: FloatType, width: u32, profile: Profile) -> UnitReport {
+    UnitReport {
+        kind: Kind::Edge,
+        function: function.to_string(),
+        element,
+        width,
+        profile,
+        requirement: None,
+        rule: "edge-case rules (tables/edge_cases.csv)".to_string(),
+        relaxed: false,
+        integer_outputs: Vec::new(),
+        stats: UnitStats::default(),
+        status: Status::Skip,
+        note: String::new(),
+    }
+}
+
+/// The kernel for a function's edge cases.
+fn kernel_spec(function: &str, element: FloatType, width: u32, address_bits: u32) -> Option<KernelSpec> {
+    let (instruction, shape) = match registry::find(function) {
+        Some(entry) => (entry.instruction, entry.shape),
+        None => geometric(function)?,
+    };
+    Some(KernelSpec {
+        instruction,
+        shape,
+        element,
+        width,
+        address_bits,
+    })
+}
+
+/// The geometric instructions the edge-case rules name, which the ULP tables do not list.
+fn geometric(function: &str) -> Option<(Instruction, Shape)> {
+    match function {
+        "length" => Some((Instruction::Ext(OpenclStd100Op::length), Shape::Length)),
+        "distance" => Some((Instruction::Ext(OpenclStd100Op::distance), Shape::Distance)),
+        "normalize" => Some((Instruction::Ext(OpenclStd100Op::normalize), Shape::Normalize)),
+        _ => None,
+    }
+}
+
+/// The widths a function's edge cases run at: every selected width for scalar functions; for
+/// geometric ones the width of the data's vectors, if selected.
+pub fn widths_for(function: &str, element: FloatType, selected: &[u32]) -> Vec<u32> {
+    if registry::find(function).is_some() {
+        return selected.to_vec();
+    }
+    let vector_widths: Vec<u32> = edge::cases(function, element, false).iter().map(|c| c.width as u32).collect();
+    selected.iter().copied().filter(|w| vector_widths.contains(w)).collect()
+}
+
+/// Checks every edge case of `function` for `element` at `width` on the device.
+pub fn run_edge_unit(
+    session: &Session,
+    settings: &RunSettings,
+    function: &str,
+    element: FloatType,
+    width: u32,
+    progress: &dyn Fn(u64, u64),
+) -> UnitReport {
+    let mut unit = report(function, element, width, settings.profile);
+    let Some(fp_config) = session.info.fp_config(element) else {
+        unit.note = format!("device does not support {element}");
+        return unit;
+    };
+    let flush_to_zero = !fp_config.denormals() || (settings.denorms_are_zero && element == FloatType::Float);
+    let cases: Vec<EdgeCase> = edge::cases(function, element, flush_to_zero)
+        .into_iter()
+        .filter(|c| c.width == 1 || c.width == width as usize)
+        .collect();
+    if cases.is_empty() {
+        unit.note = format!("no edge-case rule for {function} at width {width}");
+        return unit;
+    }
+    let Some(spec) = kernel_spec(function, element, width, session.info.address_bits) else {
+        unit.note = format!("no kernel shape for {function}");
+        return unit;
+    };
+    unit.integer_outputs = spec.result_kinds().iter().map(|k| *k == ValueKind::IntGentype).collect();
+    match measure(session, settings, &spec, &cases, progress) {
+        Ok(stats) => {
+            unit.status = if stats.failures > 0 { Status::Fail } else { Status::Pass };
+            if let Some(worst) = &stats.worst {
+                if worst.outcome == Outcome::Fail {
+                    let results: Vec<f64> = worst.device_results.clone();
+                    unit.note = edge::check(&cases[worst.index as usize], &results).unwrap_or_default();
+                }
+            }
+            if flush_to_zero {
+                let reason = if fp_config.denormals() { "-cl-denorms-are-zero" } else { "device flushes subnormals" };
+                let flush_note = format!("{reason}: subnormal inputs skipped, FTZ alternatives accepted");
+                unit.note = if unit.note.is_empty() { flush_note } else { format!("{}; {flush_note}", unit.note) };
+            }
+            unit.stats = stats;
+        }
+        Err(error) => {
+            unit.status = Status::Error;
+            unit.note = error;
+        }
+    }
+    unit
+}
+
+fn measure(
+    session: &Session,
+    settings: &RunSettings,
+    spec: &KernelSpec,
+    cases: &[EdgeCase],
+    progress: &dyn Fn(u64, u64),
+) -> Result<UnitStats, String> {
+    let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+    let built = session
+        .build(&spec.file_stem(), &kernel::words_to_bytes(&words), ENTRY_POINT, &settings.build_options)
+        .map_err(|e| e.to_string())?;
+    let width = spec.width as usize;
+    let argument_kinds = spec.argument_kinds();
+    let result_kinds = spec.result_kinds();
+    let geometric = cases.iter().any(|c| c.width > 1);
+    let columns: Vec<Vec<f64>> = argument_kinds
+        .iter()
+        .enumerate()
+        .map(|(argument, kind)| {
+            let mut column = Vec::with_capacity(cases.len() * width);
+            for (index, case) in cases.iter().enumerate() {
+                if geometric {
+                    column.extend_from_slice(&case.args[argument * width..(argument + 1) * width]);
+                } else {
+                    for lane in 0..width {
+                        column.push(if lane == index % width { case.args[argument] } else { filler(*kind) });
+                    }
+                }
+            }
+            column
+        })
+        .collect();
+    progress(0, cases.len() as u64);
+    let device_results = run::run_chunk(session, &built, spec.element, &argument_kinds, &result_kinds, &columns, width as u64)?;
+    let mut stats = UnitStats::default();
+    for (index, case) in cases.iter().enumerate() {
+        // One value per output (a vector output contributes all its lanes).
+        let mut results = Vec::new();
+        for (output, kind) in device_results.iter().zip(&result_kinds) {
+            match (geometric, kind) {
+                (true, ValueKind::FloatGentype) => results.extend_from_slice(&output[index * width..(index + 1) * width]),
+                (true, _) => results.push(output[index]),
+                (false, _) => results.push(output[index * width + index % width]),
+            }
+        }
+        let failed = edge::check(case, &results).is_some();
+        stats.record(Case {
+            index: index as u64,
+            args: case.args.clone(),
+            device_results: results,
+            references: case.expected.iter().map(expected_value).collect(),
+            error: 0.0,
+            absolute: false,
+            outcome: if failed { Outcome::Fail } else { Outcome::Pass },
+            output: 0,
+        });
+    }
+    progress(cases.len() as u64, cases.len() as u64);
+    Ok(stats)
+}
+
+/// The value an expectation names, for the CSV's worst_reference (NaN where it names a set).
+fn expected_value(expected: &Expected) -> Float {
+    let value = match expected {
+        Expected::Exact(value) => *value,
+        Expected::CorrectlyRounded { value, .. } => *value,
+        Expected::Integer(value) => *value as f64,
+        _ => f64::NAN,
+    };
+    Float::with_val(64, value)
+}
