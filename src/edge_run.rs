@@ -94,6 +94,7 @@ pub fn run_edge_unit(
     let cases: Vec<EdgeCase> = edge::cases(function, element, flush_to_zero)
         .into_iter()
         .filter(|c| c.width == 1 || c.width == width as usize)
+        .filter(|c| settings.explicit_cases.as_ref().is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args))))
         .collect();
     if cases.is_empty() {
         unit.note = format!("no edge-case rule for {function} at width {width}");
@@ -187,6 +188,12 @@ fn measure(
     }
     progress(cases.len() as u64, cases.len() as u64);
     Ok(stats)
+}
+
+/// Whether two argument lists are the same values (NaN equal to NaN, −0 apart from +0): how
+/// `--input` picks the cases a reproduce line names.
+fn same_args(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits())
 }
 
 /// The value an expectation names, for the CSV's worst_reference (NaN where it names a set).

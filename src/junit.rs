@@ -373,6 +373,8 @@ mod tests {
             width: 1,
             profile: Profile::Full,
             requirement: Some(Requirement::Ulp(4.0)),
+            rule: String::new(),
+            relaxed: false,
             integer_outputs: vec![false],
             stats: UnitStats {
                 inputs: 100,
@@ -399,6 +401,7 @@ mod tests {
             device_results: vec![device],
             references: vec![exact],
             error: 6.0,
+            absolute: false,
             outcome: Outcome::Fail,
             output: 0,
         });

@@ -12,6 +12,7 @@ pub mod campaign;
 pub mod device;
 pub mod edge;
 pub mod edge_run;
+pub mod extension;
 pub mod float8;
 pub mod fp;
 pub mod hexfloat;

@@ -674,6 +674,7 @@ mod tests {
             device_results: vec![0.0],
             references: vec![rug::Float::with_val(53, 0.0)],
             error,
+            absolute: false,
             outcome: if error > 4.0 {
                 Outcome::Fail
             } else {
@@ -711,6 +712,8 @@ mod tests {
             width: 1,
             profile: Profile::Full,
             requirement: Some(Requirement::Ulp(4.0)),
+            rule: String::new(),
+            relaxed: false,
             integer_outputs: vec![false],
             stats: UnitStats {
                 inputs: 243,

@@ -732,7 +732,7 @@ pub fn remquo_quotient(out: &mut Float, args: &[Float]) -> Ordering {
             mpfr::rnd_t::RNDN,
         )
     };
-    assign_integer(out, Some(i64::from(quotient)))
+    assign_integer(out, Some(quotient as i64))
 }
 
 /// `nextafter(x, y)`: the next value of the format after x toward y (y if x == y).

@@ -492,6 +492,12 @@ fn coverage_is_exhaustive_where_it_fits() {
         rounding: None,
     };
     assert_eq!(double.exhaustive_count(true), None);
+    let to_int = Conversion::FloatToInt {
+        from: FloatType::Float,
+        to: IntType::I32,
+        saturated: true,
+    };
+    assert_eq!(to_int.exhaustive_count(true), None);
 }
 
 static RUNTIME: Once = Once::new();
