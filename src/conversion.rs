@@ -435,9 +435,8 @@ fn type_skip(info: &DeviceInfo, element: FloatType) -> Option<String> {
 /// in the embedded profile (`cles_khr_int64`).
 fn int_skip(info: &DeviceInfo, int: IntType) -> Option<String> {
     let embedded = profile_of(info) == Profile::Embedded;
-    (int.bits() == 64 && embedded && !info.has_extension("cles_khr_int64")).then(|| {
-        format!("embedded-profile device without cles_khr_int64 has no {int}")
-    })
+    (int.bits() == 64 && embedded && !info.has_extension("cles_khr_int64"))
+        .then(|| format!("embedded-profile device without cles_khr_int64 has no {int}"))
 }
 
 fn profile_of(info: &DeviceInfo) -> Profile {
@@ -565,9 +564,7 @@ fn notes(judge: &Judge, measured: &Measured) -> String {
     let mut notes = Vec::new();
     let (count, exhaustive) = measured.coverage;
     let source = match conversion {
-        Conversion::FloatToFloat { from, .. } | Conversion::FloatToInt { from, .. } => {
-            from.name()
-        }
+        Conversion::FloatToFloat { from, .. } | Conversion::FloatToInt { from, .. } => from.name(),
         Conversion::IntToFloat { from, .. } => from.name(),
     };
     if exhaustive {
@@ -655,14 +652,9 @@ impl Judge {
             (Conversion::FloatToFloat { to, .. }, SourceValue::Float(x)) => {
                 ConvertResult::Float(convert::float_to_float(x, to, self.conversion.rounding()))
             }
-            (Conversion::IntToFloat { from, to, .. }, SourceValue::Int(n)) => {
-                ConvertResult::Float(convert::int_to_float(
-                    n,
-                    from,
-                    to,
-                    self.conversion.rounding(),
-                ))
-            }
+            (Conversion::IntToFloat { from, to, .. }, SourceValue::Int(n)) => ConvertResult::Float(
+                convert::int_to_float(n, from, to, self.conversion.rounding()),
+            ),
             (Conversion::FloatToInt { to, saturated, .. }, SourceValue::Float(x)) => {
                 convert::float_to_int(x, to, self.conversion.rounding(), saturated)
             }

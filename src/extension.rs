@@ -42,8 +42,8 @@ pub mod validate;
 
 pub use checks::{Arithmetic, Fc2Check, Flags, Float8Check, Other, Via};
 pub use probe::{
-    probe, probe_isolated, probe_module, spirv_extensions, Acceptance, IsolatedBuilder,
-    IsolatedOutcome, Probe, ProbeSource,
+    build_in_this_process, probe, probe_isolated, probe_module, spirv_extensions, Acceptance,
+    IsolatedBuilder, IsolatedOutcome, Probe, ProbeSource,
 };
 
 use rug::Float;
@@ -80,7 +80,11 @@ impl ExtensionCheck {
             .into_iter()
             .map(ExtensionCheck::Float8)
             .collect();
-        all.extend(Fc2Check::all().into_iter().map(ExtensionCheck::FloatControls2));
+        all.extend(
+            Fc2Check::all()
+                .into_iter()
+                .map(ExtensionCheck::FloatControls2),
+        );
         all.push(ExtensionCheck::ArithmeticFence);
         all
     }
@@ -234,7 +238,7 @@ pub fn run_extension(
         report.note = reason.clone();
         return report;
     }
-    let outcome = measure(session, unit, probe, settings, progress, &|_, _| None);
+    let outcome = measure(session, unit, probe, settings, progress);
     report_with(report, outcome)
 }
 
@@ -263,9 +267,10 @@ pub(crate) struct Measured {
     pub notes: Vec<String>,
 }
 
-/// Device results per output for a batch of inputs: `results(start, outputs)` may replace
-/// them (tests feed synthetic results this way when no device accepts the extension).
-pub(crate) type Results<'a> = &'a dyn Fn(&[Vec<u8>], usize) -> Option<Vec<Vec<u8>>>;
+/// Runs a kernel: (input buffers, output element sizes in bytes, work-items) → output
+/// buffers. The real one is the device; tests pass synthetic ones.
+pub(crate) type DeviceRun<'a> =
+    dyn Fn(&[Vec<u8>], &[usize], usize) -> Result<Vec<Vec<u8>>, String> + 'a;
 
 /// Builds and guards the module, runs it on the device, judges.
 fn measure(
@@ -274,7 +279,6 @@ fn measure(
     probe: &Probe,
     settings: &ConversionSettings,
     progress: &dyn Fn(u64, u64),
-    substitute: Results,
 ) -> Result<Measured, String> {
     let address_bits = session.info.address_bits;
     let words = unit.check.module(address_bits)?;
@@ -285,12 +289,15 @@ fn measure(
         .map_err(|error| build_error(&name, error))?;
     let device = |inputs: &[Vec<u8>], outputs: &[usize], items: usize| {
         let slices: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        let mut buffers: Vec<Vec<u8>> = outputs.iter().map(|bytes| vec![0u8; bytes * items]).collect();
+        let mut buffers: Vec<Vec<u8>> = outputs
+            .iter()
+            .map(|bytes| vec![0u8; bytes * items])
+            .collect();
         let mut output_slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
         session
             .run(&built, &slices, &mut output_slices, items)
             .map_err(|error| error.to_string())?;
-        Ok(substitute(inputs, items).unwrap_or(buffers))
+        Ok(buffers)
     };
     judge_check(&unit.check, &session.info, settings, progress, &device)
 }
@@ -303,7 +310,7 @@ pub(crate) fn judge_check(
     info: &DeviceInfo,
     settings: &ConversionSettings,
     progress: &dyn Fn(u64, u64),
-    device: &dyn Fn(&[Vec<u8>], &[usize], usize) -> Result<Vec<Vec<u8>>, String>,
+    device: &DeviceRun,
 ) -> Result<Measured, String> {
     let seed = sweep::unit_seed(settings.seed, &check.name(), check.element(), 1);
     match check {
@@ -422,7 +429,8 @@ pub(crate) fn judge_check(
             progress(0, triples.len() as u64);
             let columns: Vec<Vec<u8>> = (0..3)
                 .map(|i| {
-                    let bits: Vec<u64> = triples.iter().map(|t| u64::from(t[i].to_bits())).collect();
+                    let bits: Vec<u64> =
+                        triples.iter().map(|t| u64::from(t[i].to_bits())).collect();
                     encode_bits(&bits, 4)
                 })
                 .collect();
@@ -448,7 +456,10 @@ pub(crate) fn judge_check(
             }
             progress(triples.len() as u64, triples.len() as u64);
             let notes = vec![
-                format!("{} inputs where reassociation changes (a + b) + c", triples.len()),
+                format!(
+                    "{} inputs where reassociation changes (a + b) + c",
+                    triples.len()
+                ),
                 format!(
                     "without the fence the device reassociated {reassociated} of {}",
                     triples.len()

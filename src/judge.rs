@@ -188,8 +188,76 @@ fn severity(outcome: Outcome) -> u8 {
 
 impl Rules {
     /// Judges one input: `args` are the values the device was given (in the format), and
-    /// `device_results` what it returned, one per output.
+    /// `device_results` what it returned, one per output. The fast tier answers where it can
+    /// prove a pass; everything else — failures, results near the bound, special values — is
+    /// judged with MPFR.
     pub fn judge(&self, index: u64, args: &[f64], device_results: &[f64]) -> Case {
+        self.judge_fast(index, args, device_results)
+            .unwrap_or_else(|| self.judge_exactly(index, args, device_results))
+    }
+
+    /// The fast tier: a correctly rounded double reference (CORE-MATH) for half and float
+    /// results of a ULP-bounded output. It only ever passes a result, and only where the double
+    /// reference is a normal, non-power-of-two value of the format's range and the error stays
+    /// clear of the bound by far more than the reference's own error (2^-29 ulp).
+    fn judge_fast(&self, index: u64, args: &[f64], device_results: &[f64]) -> Option<Case> {
+        let error = self.fast_error(args, device_results)?;
+        let references = self
+            .outputs
+            .iter()
+            .map(|output| Float::with_val(53, (output.fast.expect("fast_error checked"))(args)))
+            .collect();
+        Some(Case {
+            index,
+            args: args.to_vec(),
+            device_results: device_results.to_vec(),
+            references,
+            error,
+            absolute: false,
+            outcome: Outcome::Pass,
+            output: 0,
+        })
+    }
+
+    /// The fast tier's verdict without building a case: `Some(error)` when it proves a pass
+    /// (see [`Rules::judge`]), `None` when MPFR must judge.
+    pub fn fast_error(&self, args: &[f64], device_results: &[f64]) -> Option<f64> {
+        if self.element == FloatType::Double || self.relaxed.is_some() || self.finite_math_only {
+            return None;
+        }
+        let bound = match self.requirement {
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => bound,
+            _ => return None,
+        };
+        if !args.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        let smallest_normal = 2f64.powi(self.element.emin());
+        let mut error: f64 = 0.0;
+        for (output, device_result) in self.outputs.iter().zip(device_results) {
+            let fast = output.fast?;
+            if !device_result.is_finite() {
+                return None;
+            }
+            let approximation = fast(args);
+            let normal = approximation.is_finite()
+                && approximation.abs() >= smallest_normal
+                && approximation.abs() <= self.element.max_finite();
+            let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+            if !normal || power_of_two {
+                return None;
+            }
+            let output_error = crate::ulp::ulp_error_of_value(*device_result, approximation, self.element);
+            if output_error > bound * (1.0 - 1.0 / 1024.0) {
+                return None;
+            }
+            error = error.max(output_error);
+        }
+        Some(error)
+    }
+
+    /// Judges one input with MPFR alone (the ground truth, and how worst cases are confirmed).
+    pub fn judge_exactly(&self, index: u64, args: &[f64], device_results: &[f64]) -> Case {
         let operands = to_floats(args);
         let mut references = Vec::with_capacity(self.outputs.len());
         let mut outcome = Outcome::Measured;
@@ -534,6 +602,44 @@ impl UnitStats {
         }
     }
 
+    /// Records a pass the fast tier proved, building its case only when it becomes the worst:
+    /// the same counts, region and worst case as `record_region` + `record` of `build()`.
+    pub fn record_fast_pass(
+        &mut self,
+        index: u64,
+        error: f64,
+        args: &[f64],
+        element: FloatType,
+        build: impl FnOnce() -> Case,
+    ) {
+        self.inputs += 1;
+        if let Some(x) = args.first().and_then(|x| input_bin(*x, element)) {
+            let y = match args.get(1) {
+                Some(y) => input_bin(*y, element),
+                None => Some(0),
+            };
+            if let Some(y) = y {
+                let bin = self.error_map.entry((x, y)).or_default();
+                bin.inputs += 1;
+                bin.max_error = bin.max_error.max(error);
+            }
+        }
+        if error > self.max_error {
+            self.max_error = error;
+        }
+        let becomes_worst = match &self.worst {
+            None => true,
+            Some(worst) => {
+                worst.outcome != Outcome::Fail
+                    && !worst.absolute
+                    && (error > worst.error || (error == worst.error && index < worst.index))
+            }
+        };
+        if becomes_worst {
+            self.worst = Some(build());
+        }
+    }
+
     pub fn record(&mut self, case: Case) {
         if case.outcome == Outcome::Undefined {
             self.undefined += 1;
@@ -606,7 +712,7 @@ mod tests {
         Rules {
             outputs: vec![Output {
                 reference,
-                check: OutputCheck::Table,
+                check: OutputCheck::Table, fast: None,
             }],
             requirement,
             element: FloatType::Float,
@@ -770,7 +876,7 @@ mod tests {
     fn table(reference: ReferenceFn) -> Output {
         Output {
             reference,
-            check: OutputCheck::Table,
+            check: OutputCheck::Table, fast: None,
         }
     }
 
@@ -792,7 +898,7 @@ mod tests {
 
         let integer = |reference| Output {
             reference,
-            check: OutputCheck::Integer,
+            check: OutputCheck::Integer, fast: None,
         };
         let frexp = with_outputs(
             vec![table(r::frexp_mantissa), integer(r::frexp_exponent)],
@@ -827,7 +933,7 @@ mod tests {
     fn remquo_needs_the_remainder_exactly_and_seven_quotient_bits() {
         let quotient = Output {
             reference: r::remquo_quotient,
-            check: OutputCheck::QuotientLowBits,
+            check: OutputCheck::QuotientLowBits, fast: None,
         };
         let remquo = with_outputs(
             vec![table(r::remquo_remainder), quotient],

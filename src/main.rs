@@ -142,6 +142,10 @@ struct RunArgs {
     /// Build with -cl-denorms-are-zero: float subnormals may flush (the FTZ rules apply).
     #[arg(long)]
     denorms_are_zero: bool,
+    /// Run the kernels and judge nothing: the device's own time, which scripts/bench compares
+    /// with a full run's.
+    #[arg(long)]
+    device_only: bool,
     /// Keep the units already in --csv (from an interrupted run with the same options) and run
     /// only the rest, appending to it.
     #[arg(long)]
@@ -476,6 +480,7 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
         relaxed,
         correctly_rounded_divide_sqrt: args.correctly_rounded_divide_sqrt,
         denorms_are_zero: args.denorms_are_zero,
+        device_only: args.device_only,
     };
     let isolation = if args.no_isolate {
         None

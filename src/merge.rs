@@ -137,6 +137,8 @@ fn merge_status(a: &str, b: &str) -> String {
 
 /// Folds `other` (the same unit, another shard) into `merged`.
 fn merge_row(merged: &mut Row, other: &Row) {
+    // Decide the worst case on the rows as they were, before their counts are summed.
+    let other_worst_outranks = worst_outranks(other, merged);
     for name in ["inputs", "failures", "undefined"] {
         let total = merged.number(name) + other.number(name);
         merged.set(name, total.to_string());
@@ -146,8 +148,9 @@ fn merge_row(merged: &mut Row, other: &Row) {
     if max.is_finite() || max == f64::INFINITY {
         merged.set("max_ulp", format_ulp(max));
     }
-    if worst_outranks(other, merged) {
-        for name in ["worst_input", "worst_device", "worst_reference", "worst_ulp", "worst_index"] {
+    if other_worst_outranks {
+        // The note of a failing unit describes its worst case: it travels with it.
+        for name in ["worst_input", "worst_device", "worst_reference", "worst_ulp", "worst_index", "note"] {
             merged.set(name, other.get(name).to_string());
         }
     }

@@ -4,7 +4,7 @@
 //! the same name.
 
 use crate::kernel::{Instruction, OpenclStd100Op as Op, Shape};
-use crate::reference::{self as r, ReferenceFn};
+use crate::reference::{self as r, fast as f, FastFn, ReferenceFn};
 
 /// How one result of a function is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +24,9 @@ pub enum OutputCheck {
 pub struct Output {
     pub reference: ReferenceFn,
     pub check: OutputCheck,
+    /// A correctly rounded double-precision version of the reference (CORE-MATH), the fast
+    /// tier for half and float results; MPFR stays the ground truth (see `judge`).
+    pub fast: Option<FastFn>,
 }
 
 impl Output {
@@ -37,6 +40,16 @@ const fn judged_by_table(reference: ReferenceFn) -> Output {
     Output {
         reference,
         check: OutputCheck::Table,
+        fast: None,
+    }
+}
+
+/// An output judged by the table with a fast tier beside its MPFR reference.
+const fn with_fast(reference: ReferenceFn, fast: FastFn) -> Output {
+    Output {
+        reference,
+        check: OutputCheck::Table,
+        fast: Some(fast),
     }
 }
 
@@ -144,6 +157,7 @@ const fn integer(reference: ReferenceFn) -> Output {
     Output {
         reference,
         check: OutputCheck::Integer,
+        fast: None,
     }
 }
 
@@ -190,23 +204,23 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(r::div)],
         WIDE,
     ),
-    unary("acos", Op::acos, &[judged_by_table(r::acos)], UNIT),
+    unary("acos", Op::acos, &[with_fast(r::acos, f::acos)], UNIT),
     unary(
         "acosh",
         Op::acosh,
         &[judged_by_table(r::acosh)],
         &[(1.0, 1.0e4)],
     ),
-    unary("acospi", Op::acospi, &[judged_by_table(r::acospi)], UNIT),
-    unary("asin", Op::asin, &[judged_by_table(r::asin)], UNIT),
-    unary("asinh", Op::asinh, &[judged_by_table(r::asinh)], WIDE),
-    unary("asinpi", Op::asinpi, &[judged_by_table(r::asinpi)], UNIT),
-    unary("atan", Op::atan, &[judged_by_table(r::atan)], WIDE),
-    unary("atanh", Op::atanh, &[judged_by_table(r::atanh)], UNIT),
-    unary("atanpi", Op::atanpi, &[judged_by_table(r::atanpi)], WIDE),
-    binary("atan2", Op::atan2, &[judged_by_table(r::atan2)], WIDE),
-    binary("atan2pi", Op::atan2pi, &[judged_by_table(r::atan2pi)], WIDE),
-    unary("cbrt", Op::cbrt, &[judged_by_table(r::cbrt)], WIDE),
+    unary("acospi", Op::acospi, &[with_fast(r::acospi, f::acospi)], UNIT),
+    unary("asin", Op::asin, &[with_fast(r::asin, f::asin)], UNIT),
+    unary("asinh", Op::asinh, &[with_fast(r::asinh, f::asinh)], WIDE),
+    unary("asinpi", Op::asinpi, &[with_fast(r::asinpi, f::asinpi)], UNIT),
+    unary("atan", Op::atan, &[with_fast(r::atan, f::atan)], WIDE),
+    unary("atanh", Op::atanh, &[with_fast(r::atanh, f::atanh)], UNIT),
+    unary("atanpi", Op::atanpi, &[with_fast(r::atanpi, f::atanpi)], WIDE),
+    binary("atan2", Op::atan2, &[with_fast(r::atan2, f::atan2)], WIDE),
+    binary("atan2pi", Op::atan2pi, &[with_fast(r::atan2pi, f::atan2pi)], WIDE),
+    unary("cbrt", Op::cbrt, &[with_fast(r::cbrt, f::cbrt)], WIDE),
     unary("ceil", Op::ceil, &[judged_by_table(r::ceil)], WIDE),
     binary(
         "copysign",
@@ -214,12 +228,12 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(r::copysign)],
         WIDE,
     ),
-    unary("cos", Op::cos, &[judged_by_table(r::cos)], TRIG),
-    unary("cosh", Op::cosh, &[judged_by_table(r::cosh)], EXP),
-    unary("cospi", Op::cospi, &[judged_by_table(r::cospi)], TRIG_PI),
-    unary("erfc", Op::erfc, &[judged_by_table(r::erfc)], ERF),
-    unary("erf", Op::erf, &[judged_by_table(r::erf)], ERF),
-    unary("exp", Op::exp, &[judged_by_table(r::exp)], EXP),
+    unary("cos", Op::cos, &[with_fast(r::cos, f::cos)], TRIG),
+    unary("cosh", Op::cosh, &[with_fast(r::cosh, f::cosh)], EXP),
+    unary("cospi", Op::cospi, &[with_fast(r::cospi, f::cospi)], TRIG_PI),
+    unary("erfc", Op::erfc, &[with_fast(r::erfc, f::erfc)], ERF),
+    unary("erf", Op::erf, &[with_fast(r::erf, f::erf)], ERF),
+    unary("exp", Op::exp, &[with_fast(r::exp, f::exp)], EXP),
     unary(
         "exp2",
         Op::exp2,
@@ -232,7 +246,7 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(r::exp10)],
         &[(-40.0, 40.0)],
     ),
-    unary("expm1", Op::expm1, &[judged_by_table(r::expm1)], EXP),
+    unary("expm1", Op::expm1, &[with_fast(r::expm1, f::expm1)], EXP),
     unary("fabs", Op::fabs, &[judged_by_table(r::fabs)], WIDE),
     binary("fdim", Op::fdim, &[judged_by_table(r::fdim)], WIDE),
     unary("floor", Op::floor, &[judged_by_table(r::floor)], WIDE),
@@ -257,7 +271,7 @@ pub const FUNCTIONS: &[Function] = &[
         ],
         WIDE,
     ),
-    binary("hypot", Op::hypot, &[judged_by_table(r::hypot)], WIDE),
+    binary("hypot", Op::hypot, &[with_fast(r::hypot, f::hypot)], WIDE),
     with_outputs(
         "ilogb",
         Op::ilogb,
@@ -273,7 +287,7 @@ pub const FUNCTIONS: &[Function] = &[
         WIDE,
     )
     .integers(-300, 300),
-    unary("lgamma", Op::lgamma, &[judged_by_table(r::lgamma)], GAMMA),
+    unary("lgamma", Op::lgamma, &[with_fast(r::lgamma, f::lgamma)], GAMMA),
     with_outputs(
         "lgamma_r",
         Op::lgamma_r,
@@ -281,9 +295,9 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(r::lgamma), integer(r::lgamma_sign)],
         GAMMA,
     ),
-    unary("log", Op::log, &[judged_by_table(r::log)], LOG),
-    unary("log2", Op::log2, &[judged_by_table(r::log2)], LOG),
-    unary("log10", Op::log10, &[judged_by_table(r::log10)], LOG),
+    unary("log", Op::log, &[with_fast(r::log, f::log)], LOG),
+    unary("log2", Op::log2, &[with_fast(r::log2, f::log2)], LOG),
+    unary("log10", Op::log10, &[with_fast(r::log10, f::log10)], LOG),
     unary(
         "log1p",
         Op::log1p,
@@ -308,7 +322,7 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(r::nextafter)],
         WIDE,
     ),
-    binary("pow", Op::pow, &[judged_by_table(r::pow)], POW),
+    binary("pow", Op::pow, &[with_fast(r::pow, f::pow)], POW),
     with_outputs(
         "pown",
         Op::pown,
@@ -333,6 +347,7 @@ pub const FUNCTIONS: &[Function] = &[
             Output {
                 reference: r::remquo_quotient,
                 check: OutputCheck::QuotientLowBits,
+                fast: None,
             },
         ],
         WIDE,
@@ -347,25 +362,25 @@ pub const FUNCTIONS: &[Function] = &[
     )
     .integers(-20, 20),
     unary("round", Op::round, &[judged_by_table(r::round)], WIDE),
-    unary("rsqrt", Op::rsqrt, &[judged_by_table(r::rsqrt)], LOG),
-    unary("sin", Op::sin, &[judged_by_table(r::sin)], TRIG),
+    unary("rsqrt", Op::rsqrt, &[with_fast(r::rsqrt, f::rsqrt)], LOG),
+    unary("sin", Op::sin, &[with_fast(r::sin, f::sin)], TRIG),
     with_outputs(
         "sincos",
         Op::sincos,
         Shape::WithFloatOut,
-        &[judged_by_table(r::sin), judged_by_table(r::cos)],
+        &[with_fast(r::sin, f::sin), with_fast(r::cos, f::cos)],
         TRIG,
     ),
-    unary("sinh", Op::sinh, &[judged_by_table(r::sinh)], EXP),
-    unary("sinpi", Op::sinpi, &[judged_by_table(r::sinpi)], TRIG_PI),
+    unary("sinh", Op::sinh, &[with_fast(r::sinh, f::sinh)], EXP),
+    unary("sinpi", Op::sinpi, &[with_fast(r::sinpi, f::sinpi)], TRIG_PI),
     unary("sqrt", Op::sqrt, &[judged_by_table(r::sqrt)], LOG),
-    unary("tan", Op::tan, &[judged_by_table(r::tan)], TRIG),
-    unary("tanh", Op::tanh, &[judged_by_table(r::tanh)], ERF),
-    unary("tanpi", Op::tanpi, &[judged_by_table(r::tanpi)], TRIG_PI),
-    unary("tgamma", Op::tgamma, &[judged_by_table(r::tgamma)], GAMMA),
+    unary("tan", Op::tan, &[with_fast(r::tan, f::tan)], TRIG),
+    unary("tanh", Op::tanh, &[with_fast(r::tanh, f::tanh)], ERF),
+    unary("tanpi", Op::tanpi, &[with_fast(r::tanpi, f::tanpi)], TRIG_PI),
+    unary("tgamma", Op::tgamma, &[with_fast(r::tgamma, f::tgamma)], GAMMA),
     unary("trunc", Op::trunc, &[judged_by_table(r::trunc)], WIDE),
     restricted(
-        unary("half_cos", Op::half_cos, &[judged_by_table(r::cos)], TRIG),
+        unary("half_cos", Op::half_cos, &[with_fast(r::cos, f::cos)], TRIG),
         HALF_TRIG_DOMAIN,
     ),
     binary(
@@ -374,7 +389,7 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(r::div)],
         WIDE,
     ),
-    unary("half_exp", Op::half_exp, &[judged_by_table(r::exp)], EXP),
+    unary("half_exp", Op::half_exp, &[with_fast(r::exp, f::exp)], EXP),
     unary(
         "half_exp2",
         Op::half_exp2,
@@ -387,8 +402,8 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(r::exp10)],
         &[(-40.0, 40.0)],
     ),
-    unary("half_log", Op::half_log, &[judged_by_table(r::log)], LOG),
-    unary("half_log2", Op::half_log2, &[judged_by_table(r::log2)], LOG),
+    unary("half_log", Op::half_log, &[with_fast(r::log, f::log)], LOG),
+    unary("half_log2", Op::half_log2, &[with_fast(r::log2, f::log2)], LOG),
     unary(
         "half_log10",
         Op::half_log10,
@@ -409,12 +424,12 @@ pub const FUNCTIONS: &[Function] = &[
         LOG,
     ),
     restricted(
-        unary("half_sin", Op::half_sin, &[judged_by_table(r::sin)], TRIG),
+        unary("half_sin", Op::half_sin, &[with_fast(r::sin, f::sin)], TRIG),
         HALF_TRIG_DOMAIN,
     ),
     unary("half_sqrt", Op::half_sqrt, &[judged_by_table(r::sqrt)], LOG),
     restricted(
-        unary("half_tan", Op::half_tan, &[judged_by_table(r::tan)], TRIG),
+        unary("half_tan", Op::half_tan, &[with_fast(r::tan, f::tan)], TRIG),
         HALF_TRIG_DOMAIN,
     ),
     unary(

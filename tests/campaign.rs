@@ -135,8 +135,8 @@ fn a_driver_crash_is_recorded_and_the_run_goes_on() {
     let kernel = format!("sin={}", module.display());
     let csv = dir.path().join("crash.csv");
     let output = clacc(&[
-        "--function", "sin,cos", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "1000", "--csv",
-        csv.to_str().unwrap(),
+        "--kind", "ulp", "--function", "sin,cos", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "1000",
+        "--csv", csv.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let rows = read_rows(&csv);
@@ -193,7 +193,7 @@ fn a_hanging_unit_times_out_and_the_run_goes_on() {
     let csv = dir.path().join("hang.csv");
     let started = Instant::now();
     let output = clacc(&[
-        "--function", "sin,cos", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "1000",
+        "--kind", "ulp", "--function", "sin,cos", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "1000",
         "--unit-timeout", "3", "--csv", csv.to_str().unwrap(),
     ]);
     assert!(started.elapsed() < Duration::from_secs(60));

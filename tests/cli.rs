@@ -62,6 +62,8 @@ fn one_function_run_passes_and_writes_the_documented_csv() {
     let dir = tempfile::tempdir().unwrap();
     let csv_path = dir.path().join("out.csv");
     let output = clacc(&[
+        "--kind",
+        "ulp",
         "--function",
         "sin",
         "--type",
@@ -110,6 +112,8 @@ fn same_seed_gives_the_same_results_and_another_seed_other_inputs() {
     let run = |name: &str, seed: &str| {
         let path = dir.path().join(name);
         let output = clacc(&[
+            "--kind",
+            "ulp",
             "--function",
             "exp,pow",
             "--type",
@@ -165,8 +169,13 @@ fn unknown_names_are_usage_errors_that_list_what_is_known() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("no platform matches `NoSuchVendor`"));
 
-    let output = clacc(&["--profile", "relaxed", "--function", "sin"]);
+    let output = clacc(&["--profile", "quantum", "--function", "sin"]);
     assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown profile `quantum`"));
+
+    let output = clacc(&["--kind", "vibes", "--function", "sin"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown --kind `vibes`"));
 
     let output = clacc(&["--no-such-flag"]);
     assert_eq!(output.status.code(), Some(2));
@@ -223,7 +232,7 @@ fn emitted_kernels_are_valid_spirv_and_match_what_runs() {
 fn a_default_run_covers_every_row_type_and_width() {
     let dir = tempfile::tempdir().unwrap();
     let csv_path = dir.path().join("all.csv");
-    let output = clacc(&["--inputs", "400", "--csv", csv_path.to_str().unwrap()]);
+    let output = clacc(&["--kind", "ulp", "--inputs", "400", "--csv", csv_path.to_str().unwrap()]);
     let (header, rows) = read_csv(&csv_path);
     let status = column(&header, "status");
     let function = column(&header, "function");
@@ -277,6 +286,8 @@ fn an_input_file_runs_exactly_the_listed_cases() {
     .unwrap();
     let csv_path = dir.path().join("out.csv");
     let output = clacc(&[
+        "--kind",
+        "ulp",
         "--function",
         "atan2",
         "--type",
@@ -296,6 +307,8 @@ fn an_input_file_runs_exactly_the_listed_cases() {
     }
     // A case whose arity does not fit the function is an error for that unit, named.
     let output = clacc(&[
+        "--kind",
+        "ulp",
         "--function",
         "sin",
         "--type",
@@ -317,4 +330,32 @@ fn an_input_file_runs_exactly_the_listed_cases() {
     let output = clacc(&["--function", "sin", "--input-file", cases.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains(":2: `banana` is not a number"));
+}
+
+/// The edge-case rules run for every function that has them, every type and every width the
+/// function takes; a wrong result names the violated rule's text and its input.
+#[test]
+fn edge_rows_cover_every_function_type_and_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("edge.csv");
+    let output = clacc(&["--kind", "edge", "--csv", csv_path.to_str().unwrap()]);
+    assert!(matches!(output.status.code(), Some(0) | Some(1)), "{}", stderr(&output));
+    let (header, rows) = read_csv(&csv_path);
+    let function = column(&header, "function");
+    for name in clacc::edge::functions() {
+        let count = rows.iter().filter(|r| r[function] == *name).count();
+        let expected = if clacc::registry::find(name).is_some() { 18 } else { 3 };
+        assert_eq!(count, expected, "{name}");
+    }
+    assert!(rows.iter().all(|r| &r[column(&header, "kind")] == "edge"));
+    // Every failing row names a rule of tables/edge_cases.csv with its spec text or clause.
+    for row in rows.iter().filter(|r| &r[column(&header, "status")] == "fail") {
+        let note = &row[column(&header, "note")];
+        assert!(note.contains("tables/edge_cases.csv:") && note.contains("requires"), "{note}");
+    }
+    let summary = stdout(&output);
+    if summary.contains("FAILURES") {
+        assert!(summary.contains("FAILURES (edge cases"), "{summary}");
+        assert!(summary.contains("reproduce: clacc"), "{summary}");
+    }
 }

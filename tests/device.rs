@@ -132,7 +132,7 @@ fn a_real_inaccurate_device_result_is_reported_as_failing() {
         FloatType::Float,
     );
     assert_eq!(
-        clacc::ulp::ulp_error(worst.device_result, &again, FloatType::Float),
+        clacc::ulp::ulp_error(worst.device_results[0], &again, FloatType::Float),
         worst.error
     );
 }

@@ -61,7 +61,7 @@ pub(crate) fn sampled(conversion: &Conversion, count: usize, seed: u64) -> Vec<u
     let total = count.max(values.len());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     while values.len() < total {
-        let uniform = values.len() % 2 == 0;
+        let uniform = values.len().is_multiple_of(2);
         let value = match *conversion {
             Conversion::FloatToFloat { from, to, .. } => {
                 if uniform {
@@ -271,8 +271,8 @@ fn to_float_bits(element: FloatType, values: &[f64]) -> Vec<u64> {
         bits.push(element.to_bits(-rounded));
     }
     let sign = 1u64 << (element.bits() - 1);
-    let exponent_mask = ((1u64 << (element.bits() - 1 - element.fraction_bits())) - 1)
-        << element.fraction_bits();
+    let exponent_mask =
+        ((1u64 << (element.bits() - 1 - element.fraction_bits())) - 1) << element.fraction_bits();
     let quiet = exponent_mask | (1u64 << (element.fraction_bits() - 1));
     bits.push(quiet);
     bits.push(sign | quiet);
@@ -285,7 +285,15 @@ fn to_float_bits(element: FloatType, values: &[f64]) -> Vec<u64> {
 /// `to`'s precision where rounding starts (ties between representable neighbours, odd and
 /// even) and around its overflow threshold.
 fn int_specials(from: IntType, to: FloatType) -> Vec<i128> {
-    let mut values = vec![0, 1, -1, from.min(), from.max(), from.min() + 1, from.max() - 1];
+    let mut values = vec![
+        0,
+        1,
+        -1,
+        from.min(),
+        from.max(),
+        from.min() + 1,
+        from.max() - 1,
+    ];
     for k in 0..from.bits() {
         let power = 1i128 << k;
         values.extend([power - 1, power, power + 1, -power - 1, -power, -power + 1]);
@@ -296,13 +304,25 @@ fn int_specials(from: IntType, to: FloatType) -> Vec<i128> {
         // In [2^k, 2^(k+1)) the gap is 2^(k - p + 1): the tie above 2^k is half a gap up.
         let gap = 1i128 << (k + 1 - precision);
         let half = gap / 2;
-        values.extend([power + half, power + gap + half, power + half + 1, power + half - 1]);
+        values.extend([
+            power + half,
+            power + gap + half,
+            power + half + 1,
+            power + half - 1,
+        ]);
         values.extend([-(power + half), -(power + gap + half)]);
     }
     let max = to.max_finite();
     if max < 2f64.powi(from.bits() as i32) {
         // Half: 65504 is the largest, 65520 the tie to overflow.
-        for value in [max, max + 1.0, max + 15.0, max + 16.0, max + 17.0, max + 31.0] {
+        for value in [
+            max,
+            max + 1.0,
+            max + 15.0,
+            max + 16.0,
+            max + 17.0,
+            max + 31.0,
+        ] {
             values.push(value as i128);
             values.push(-(value as i128));
         }

@@ -199,13 +199,17 @@ fn conversion_snapshots_match_checked_in_disassembly() {
 
 #[test]
 fn modules_apply_the_decoration_of_their_unit() {
-    let text = |conversion: Conversion| kernel::disassemble(&build_module(&conversion, 64).unwrap());
+    let text =
+        |conversion: Conversion| kernel::disassemble(&build_module(&conversion, 64).unwrap());
     let rtn = text(Conversion::IntToFloat {
         from: IntType::I64,
         to: FloatType::Double,
         rounding: Some(Rounding::Rtn),
     });
-    assert!(rtn.contains("OpDecorate %") && rtn.contains("FPRoundingMode RTN"), "{rtn}");
+    assert!(
+        rtn.contains("OpDecorate %") && rtn.contains("FPRoundingMode RTN"),
+        "{rtn}"
+    );
     assert!(rtn.contains("OpConvertSToF"), "{rtn}");
     let plain = text(Conversion::IntToFloat {
         from: IntType::U16,
@@ -289,13 +293,19 @@ fn judging_needs_the_exact_bits_in_the_unit_s_mode() {
     let up = 1.0 + 2f64.powi(-10);
     assert_eq!(rtz.verdict(float_bits(x), half_bits(up)), Verdict::Fail);
     // Overflow under RTZ gives the largest finite value, not infinity.
-    assert_eq!(rtz.verdict(float_bits(1.0e6), half_bits(65504.0)), Verdict::Pass);
+    assert_eq!(
+        rtz.verdict(float_bits(1.0e6), half_bits(65504.0)),
+        Verdict::Pass
+    );
     assert_eq!(
         rtz.verdict(float_bits(1.0e6), half_bits(f64::INFINITY)),
         Verdict::Fail
     );
     // The sign of zero counts; any NaN meets a NaN.
-    assert_eq!(rtz.verdict(float_bits(-0.0), half_bits(-0.0)), Verdict::Pass);
+    assert_eq!(
+        rtz.verdict(float_bits(-0.0), half_bits(-0.0)),
+        Verdict::Pass
+    );
     assert_eq!(rtz.verdict(float_bits(-0.0), half_bits(0.0)), Verdict::Fail);
     assert_eq!(rtz.verdict(0x7fc0_0000, 0xfe01), Verdict::Pass);
     assert_eq!(rtz.verdict(0x7fc0_0000, half_bits(0.0)), Verdict::Fail);
@@ -380,10 +390,16 @@ fn out_of_range_integers_are_undefined_unless_saturated() {
     );
     assert_eq!(saturated.verdict(float_bits(300.0), 127), Verdict::Pass);
     assert_eq!(saturated.verdict(float_bits(-300.0), 0x80), Verdict::Pass);
-    assert_eq!(saturated.verdict(float_bits(f64::NEG_INFINITY), 0x80), Verdict::Pass);
+    assert_eq!(
+        saturated.verdict(float_bits(f64::NEG_INFINITY), 0x80),
+        Verdict::Pass
+    );
     assert_eq!(saturated.verdict(0x7fc0_0000, 0), Verdict::Pass);
     assert_eq!(saturated.verdict(0x7fc0_0000, 127), Verdict::Fail);
-    assert_eq!(saturated.verdict(float_bits(-3.5), int_bits(-3, IntType::I8)), Verdict::Pass);
+    assert_eq!(
+        saturated.verdict(float_bits(-3.5), int_bits(-3, IntType::I8)),
+        Verdict::Pass
+    );
 }
 
 #[test]
@@ -401,7 +417,10 @@ fn integer_sources_round_in_the_unit_s_mode() {
     let n = (1u64 << 24) + 1;
     assert_eq!(rtp.verdict(n, float_bits(16777218.0)), Verdict::Pass);
     assert_eq!(rtp.verdict(n, float_bits(16777216.0)), Verdict::Fail);
-    assert_eq!(rtp.verdict(u64::MAX, float_bits(2f64.powi(64))), Verdict::Pass);
+    assert_eq!(
+        rtp.verdict(u64::MAX, float_bits(2f64.powi(64))),
+        Verdict::Pass
+    );
     let to_half = judge(
         Conversion::IntToFloat {
             from: IntType::I16,
@@ -516,7 +535,14 @@ pub(crate) fn intel_session() -> Session {
              process starts)",
             lib.display()
         );
-        std::env::set_var("OCL_ICD_FILENAMES", lib.join("libintelocl.so"));
+        // Setting a variable races with threads reading the environment (other tests spawn
+        // spirv-val), so it is only set where scripts/test has not set it already.
+        let icd = lib.join("libintelocl.so");
+        let listed = std::env::var_os("OCL_ICD_FILENAMES")
+            .is_some_and(|value| std::env::split_paths(&value).any(|p| p == icd));
+        if !listed {
+            std::env::set_var("OCL_ICD_FILENAMES", icd);
+        }
     });
     let devices = device::enumerate().expect("enumerate OpenCL devices");
     let info = device::select(&devices, Some("Intel"), None).expect("the Intel CPU device");
@@ -580,7 +606,11 @@ fn device_exhaustive_units_cover_every_source_value() {
     let report = run_conversion(&session, &unit, &settings(10), &|_, _| {});
     assert_eq!(report.status, Status::Pass, "{report:?}");
     assert_eq!(report.stats.inputs, 1 << 16);
-    assert!(report.note.starts_with("exhaustive: every half"), "{}", report.note);
+    assert!(
+        report.note.starts_with("exhaustive: every half"),
+        "{}",
+        report.note
+    );
     // Unsaturated half to char: most halves are out of range and not judged.
     let unit = unit_named(&session, "convert_half_to_char");
     let report = run_conversion(&session, &unit, &settings(10), &|_, _| {});
@@ -629,8 +659,12 @@ fn units_respect_device_support() {
             .skip
             .clone()
     };
-    assert!(skipped("convert_float_to_half").unwrap().contains("cl_khr_fp16"));
-    assert!(skipped("convert_double_to_int_sat").unwrap().contains("cl_khr_fp64"));
+    assert!(skipped("convert_float_to_half")
+        .unwrap()
+        .contains("cl_khr_fp16"));
+    assert!(skipped("convert_double_to_int_sat")
+        .unwrap()
+        .contains("cl_khr_fp64"));
     assert!(skipped("convert_int_to_float").is_none());
     let unit = units
         .iter()
@@ -658,4 +692,48 @@ fn timing_exhaustive_float_to_half() {
     });
     eprintln!("{:?} in {:?}", report.status, start.elapsed());
     eprintln!("{report:?}");
+}
+
+/// Every conversion unit on the Intel device at the default 65,536 inputs, with the time:
+/// `cargo test --release --lib conversion::tests::every_unit -- --ignored --nocapture`.
+///
+/// About 6 s for the 198 units (two cores). The Intel CPU runtime that scripts/setup
+/// installs (driver 2026.22.10.0.01_160000 when written) converts NaN to `uint` under
+/// `SaturatedConversion` as 0xffffffff where SPIR-V requires 0 ("NaN will be converted to
+/// 0."), from half and float (not from double, and not to the other integer types): those
+/// two units fail, on NaN inputs only, and nothing else does.
+#[test]
+#[ignore]
+fn every_unit_on_the_intel_device() {
+    let session = intel_session();
+    let start = std::time::Instant::now();
+    let mut unexpected = Vec::new();
+    for unit in conversion_units(&session.info) {
+        let report = run_conversion(&session, &unit, &settings(65_536), &|_, _| {});
+        let worst = report.stats.worst.as_ref();
+        eprintln!(
+            "{} {} {} inputs, {} failures, allowed {:?}",
+            report.function,
+            report.status.name(),
+            report.stats.inputs,
+            report.stats.failures,
+            report.stats.allowed
+        );
+        let known_nan_bug = ["convert_half_to_uint_sat", "convert_float_to_uint_sat"]
+            .contains(&report.function.as_str())
+            && worst.is_some_and(|c| c.args[0].is_nan() && c.device_results[0] == 4294967295.0);
+        if report.status != Status::Pass && !known_nan_bug {
+            unexpected.push(format!(
+                "{} {:?} ({} of {}): {}\n  worst {:?}",
+                report.function,
+                report.status,
+                report.stats.failures,
+                report.stats.inputs,
+                report.note,
+                worst
+            ));
+        }
+    }
+    eprintln!("all units in {:?}", start.elapsed());
+    assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
 }

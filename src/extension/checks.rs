@@ -111,10 +111,20 @@ impl Float8Check {
         let sat = |s: bool| if s { "_sat" } else { "" };
         match self {
             Float8Check::To { from, to, saturate } => {
-                format!("float8_{}_to_{}{}", from.name(), format(*to), sat(*saturate))
+                format!(
+                    "float8_{}_to_{}{}",
+                    from.name(),
+                    format(*to),
+                    sat(*saturate)
+                )
             }
             Float8Check::From { from, to, saturate } => {
-                format!("float8_{}_to_{}{}", format(*from), to.name(), sat(*saturate))
+                format!(
+                    "float8_{}_to_{}{}",
+                    format(*from),
+                    to.name(),
+                    sat(*saturate)
+                )
             }
         }
     }
@@ -210,6 +220,7 @@ impl Float8Check {
                 finite.dedup();
                 // Every float8 value, every midpoint (a tie) and a hair either side of it.
                 let mut specials = finite.clone();
+                specials.push(-0.0);
                 for pair in finite.windows(2) {
                     let middle = (pair[0] + pair[1]) / 2.0;
                     let hair = (pair[1] - pair[0]) / 1024.0;
@@ -227,10 +238,11 @@ impl Float8Check {
                 }
                 values.push(0x7fc0_0000);
                 values.push(0xffc0_0000);
+                dedup(&mut values);
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 while values.len() < count {
                     let random: u32 = rng.random();
-                    let value = if values.len() % 2 == 0 {
+                    let value = if values.len().is_multiple_of(2) {
                         random
                     } else {
                         // A float in the float8 range (2^-18 to 2^17), random sign.
@@ -260,6 +272,7 @@ impl Float8Check {
                 }
                 specials.retain(|n| int.contains(*n));
                 values.extend(specials.into_iter().map(|n| int_bits(n, int)));
+                dedup(&mut values);
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 while values.len() < count {
                     let length = rng.random_range(1..=bits);
@@ -269,8 +282,6 @@ impl Float8Check {
             }
             _ => unreachable!("exhaustive sources are not sampled"),
         }
-        let mut seen = std::collections::HashSet::new();
-        values.retain(|v| seen.insert(*v));
         values
     }
 
@@ -360,7 +371,11 @@ impl Float8Check {
             Float8Check::To { to, saturate, .. } => {
                 let value = self.source_value(source_bits);
                 let want = to.decode(to.encode(&value, Rounding::TO_FLOAT_DEFAULT, saturate));
-                (value.to_f64(), to.decode(device_bits as u8), Float::with_val(53, want))
+                (
+                    value.to_f64(),
+                    to.decode(device_bits as u8),
+                    Float::with_val(53, want),
+                )
             }
             Float8Check::From { from, to, saturate } => {
                 let x = from.decode(source_bits as u8);
@@ -369,15 +384,12 @@ impl Float8Check {
                         (x, element.from_bits(device_bits), Float::with_val(53, x))
                     }
                     Other::Int(int) => {
-                        let want = match convert::float_to_int(
-                            x,
-                            int,
-                            Rounding::TO_INT_DEFAULT,
-                            saturate,
-                        ) {
-                            ConvertResult::Int(n) => Float::with_val(128, n),
-                            _ => Float::with_val(53, f64::NAN),
-                        };
+                        let want =
+                            match convert::float_to_int(x, int, Rounding::TO_INT_DEFAULT, saturate)
+                            {
+                                ConvertResult::Int(n) => Float::with_val(128, n),
+                                _ => Float::with_val(53, f64::NAN),
+                            };
                         (x, int_value(device_bits, int) as f64, want)
                     }
                 }
@@ -404,6 +416,12 @@ impl Float8Check {
     }
 }
 
+/// Drops repeated values, keeping the first of each.
+fn dedup(values: &mut Vec<u64>) {
+    let mut seen = std::collections::HashSet::new();
+    values.retain(|v| seen.insert(*v));
+}
+
 /// The verdict on one float8 element.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict8 {
@@ -414,7 +432,11 @@ pub enum Verdict8 {
 }
 
 /// The conversion instruction of a float8 check, decorated.
-fn emit_float8(body: &mut Body, check: &Float8Check, value: Word) -> Result<Word, rspirv::dr::Error> {
+fn emit_float8(
+    body: &mut Body,
+    check: &Float8Check,
+    value: Word,
+) -> Result<Word, rspirv::dr::Error> {
     let result_type = body.value_type(check.destination());
     let builder = &mut *body.builder;
     let result = match check {
@@ -603,9 +625,8 @@ impl Fc2Check {
         if applies {
             return Verdict8::Undefined;
         }
-        let same = |want: f32| {
-            (want.is_nan() && device.is_nan()) || want.to_bits() == device.to_bits()
-        };
+        let same =
+            |want: f32| (want.is_nan() && device.is_nan()) || want.to_bits() == device.to_bits();
         if same(ieee) || op == Arithmetic::FDiv && division_overflow(ieee, device) {
             return Verdict8::Pass;
         }
@@ -767,7 +788,7 @@ pub fn fence_inputs(count: usize, seed: u64) -> Vec<[f32; 3]> {
         // ulp(X) = 2^(exponent - 23); below 2^(exponent - 25) is below a quarter of it.
         let small = float(rng.random_range(-30..exponent - 25), rng.random());
         let small = if rng.random() { small } else { -small };
-        triples.push(if triples.len() % 2 == 0 {
+        triples.push(if triples.len().is_multiple_of(2) {
             [big, -big, small]
         } else {
             [small, big, -big]

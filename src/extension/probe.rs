@@ -23,7 +23,8 @@ use std::os::raw::c_char;
 use rspirv::spirv::Capability;
 
 use super::EXTENSIONS;
-use crate::device::DeviceInfo;
+use crate::device::{DeviceError, DeviceInfo, Session};
+use crate::kernel::ENTRY_POINT;
 
 /// `CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR`: `const char*[]`.
 pub const CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: u32 = 0x12B9;
@@ -195,8 +196,7 @@ unsafe fn c_string_array(bytes: &[u8]) -> Vec<String> {
             let mut word = [0u8; POINTER];
             word.copy_from_slice(chunk);
             let pointer = usize::from_ne_bytes(word) as *const c_char;
-            (!pointer.is_null())
-                .then(|| CStr::from_ptr(pointer).to_string_lossy().into_owned())
+            (!pointer.is_null()).then(|| CStr::from_ptr(pointer).to_string_lossy().into_owned())
         })
         .collect()
 }
@@ -225,6 +225,36 @@ impl<F: Fn(&str, &[u8]) -> IsolatedOutcome> IsolatedBuilder for F {
     }
 }
 
+/// The isolated process's side of an [`IsolatedBuilder`]: checks `spirv` with clacc's own
+/// validation ([`super::validate::check_module`]), then hands it to the driver in *this*
+/// process. Only for a process whose death costs nothing (the command line's worker): an
+/// extension the driver does not know may end it inside `clBuildProgram`. The parent reads a
+/// dead process as [`IsolatedOutcome::Crashed`].
+pub fn build_in_this_process(
+    session: &Session,
+    module_name: &str,
+    spirv: &[u8],
+) -> IsolatedOutcome {
+    let words: Vec<u32> = spirv
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if let Err(problems) = super::validate::check_module(&words) {
+        return IsolatedOutcome::Refused(format!("clacc's validation: {}", problems.join("; ")));
+    }
+    match session.build(module_name, spirv, ENTRY_POINT, "") {
+        Ok(_) => IsolatedOutcome::Built,
+        Err(DeviceError::Build { log, .. }) => IsolatedOutcome::Refused(
+            log.lines()
+                .find(|line| !line.trim().is_empty())
+                .unwrap_or("no build log")
+                .trim()
+                .to_string(),
+        ),
+        Err(other) => IsolatedOutcome::Refused(other.to_string()),
+    }
+}
+
 /// Probes each extension of [`EXTENSIONS`] by building its [`probe_module`] through `builder`.
 /// Extensions whose module needs a SPIR-V version the device does not list are refused
 /// without building anything.
@@ -245,7 +275,7 @@ pub fn probe_isolated(info: &DeviceInfo, builder: &dyn IsolatedBuilder) -> Probe
             }
         };
         let version = super::validate::version_name(&module);
-        if !info.il_versions.iter().any(|v| *v == version) {
+        if !info.il_versions.contains(&version) {
             probe.refused.push((
                 extension.to_string(),
                 format!("was not built: it needs {version}, which the device does not list"),
@@ -258,10 +288,9 @@ pub fn probe_isolated(info: &DeviceInfo, builder: &dyn IsolatedBuilder) -> Probe
             IsolatedOutcome::Refused(log) => probe
                 .refused
                 .push((extension.to_string(), format!("was refused: {log}"))),
-            IsolatedOutcome::Crashed(how) => probe.refused.push((
-                extension.to_string(),
-                format!("ended the process: {how}"),
-            )),
+            IsolatedOutcome::Crashed(how) => probe
+                .refused
+                .push((extension.to_string(), format!("ended the process: {how}"))),
         }
     }
     probe

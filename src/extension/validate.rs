@@ -45,7 +45,11 @@ use crate::device::DeviceInfo;
 /// `SPIR-V_1.2` for a module of SPIR-V 1.2: the device's `CL_DEVICE_IL_VERSION` spelling.
 pub fn version_name(words: &[u32]) -> String {
     let version = words.get(1).copied().unwrap_or(0);
-    format!("SPIR-V_{}.{}", (version >> 16) & 0xff, (version >> 8) & 0xff)
+    format!(
+        "SPIR-V_{}.{}",
+        (version >> 16) & 0xff,
+        (version >> 8) & 0xff
+    )
 }
 
 /// The checks every module that may reach a driver passes: its SPIR-V version is one the
@@ -54,7 +58,7 @@ pub fn version_name(words: &[u32]) -> String {
 /// nothing wrong. `Err` says why the module is not handed to the driver.
 pub fn guard(words: &[u32], info: &DeviceInfo, probe: &Probe) -> Result<(), String> {
     let version = version_name(words);
-    if !info.il_versions.iter().any(|v| *v == version) {
+    if !info.il_versions.contains(&version) {
         return Err(format!(
             "the module is {version}, which the device does not list ({})",
             info.il_versions.join(" ")
@@ -75,7 +79,62 @@ pub fn guard(words: &[u32], info: &DeviceInfo, probe: &Probe) -> Result<(), Stri
 }
 
 fn load(words: &[u32]) -> Result<Module, Vec<String>> {
-    rspirv::dr::load_words(words).map_err(|error| vec![format!("not a SPIR-V module: {error}")])
+    load_module(words).map_err(|error| vec![error])
+}
+
+/// Parses a module. rspirv 0.13's loader refuses `OpExecutionModeId` ("not inside block"), so
+/// those instructions are read as `OpExecutionMode` (same layout) and restored afterwards,
+/// their parameters as the ids they are.
+pub fn load_module(words: &[u32]) -> Result<Module, String> {
+    const EXECUTION_MODE: u32 = Op::ExecutionMode as u32;
+    const EXECUTION_MODE_ID: u32 = Op::ExecutionModeId as u32;
+    let mut patched = words.to_vec();
+    // In order: whether each execution mode instruction was the Id form.
+    let mut id_forms = Vec::new();
+    let mut offset = 5;
+    while offset < patched.len() {
+        let word = patched[offset];
+        let count = (word >> 16) as usize;
+        if count == 0 {
+            return Err(format!("not a SPIR-V module: word {offset} has length 0"));
+        }
+        match word & 0xffff {
+            EXECUTION_MODE => id_forms.push(false),
+            EXECUTION_MODE_ID => {
+                id_forms.push(true);
+                patched[offset] = (word & 0xffff_0000) | EXECUTION_MODE;
+            }
+            _ => {}
+        }
+        offset += count;
+    }
+    let mut module = rspirv::dr::load_words(&patched)
+        .map_err(|error| format!("not a SPIR-V module: {error}"))?;
+    for (instruction, id_form) in module.execution_modes.iter_mut().zip(id_forms) {
+        if !id_form {
+            continue;
+        }
+        let operands = instruction
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(position, operand)| match (position, operand) {
+                (2.., Operand::LiteralBit32(id)) => Operand::IdRef(*id),
+                _ => operand.clone(),
+            })
+            .collect();
+        *instruction = Instruction::new(Op::ExecutionModeId, None, None, operands);
+    }
+    Ok(module)
+}
+
+/// Readable text of a module (`kernel::disassemble` cannot load `OpExecutionModeId`).
+pub fn disassemble(words: &[u32]) -> String {
+    use rspirv::binary::Disassemble;
+    match load_module(words) {
+        Ok(module) => module.disassemble() + "\n",
+        Err(error) => format!("; {error}\n"),
+    }
 }
 
 /// The `OpExtension` names a module declares.
@@ -215,7 +274,10 @@ impl<'a> Facts<'a> {
         }
         let type_definition = self.definitions.get(&definition.result_type?)?;
         let is_int32 = type_definition.class.opcode == Op::TypeInt
-            && matches!(type_definition.operands.first(), Some(Operand::LiteralBit32(32)));
+            && matches!(
+                type_definition.operands.first(),
+                Some(Operand::LiteralBit32(32))
+            );
         match (is_int32, definition.operands.first()) {
             (true, Some(Operand::LiteralBit32(value))) => Some(*value),
             _ => None,
@@ -391,7 +453,10 @@ impl<'a> Facts<'a> {
         }
         for target in self.decorations.keys() {
             if self
-                .decorated(*target, Decoration::SaturatedToLargestFloat8NormalConversionEXT)
+                .decorated(
+                    *target,
+                    Decoration::SaturatedToLargestFloat8NormalConversionEXT,
+                )
                 .is_none()
             {
                 continue;
