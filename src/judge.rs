@@ -529,6 +529,18 @@ pub struct UnitStats {
     /// of the second (0 for one-argument functions).
     #[serde(with = "region_list")]
     pub error_map: BTreeMap<(i16, i16), BinStats>,
+    /// Fast passes' regions, dense (one cell per (x, y) bin pair), folded into `error_map` by
+    /// [`UnitStats::merge`]: a map update per input would cost more than the fast tier itself.
+    #[serde(skip)]
+    grid: Vec<BinStats>,
+}
+
+/// Cells per axis of the dense region grid: every bin from −(BINS_PER_SIGN+1) to +(…+1).
+const GRID_SIDE: usize = 2 * (BINS_PER_SIGN as usize + 1) + 1;
+
+fn grid_cell(x: i16, y: i16) -> usize {
+    let offset = BINS_PER_SIGN as isize + 1;
+    (x as isize + offset) as usize * GRID_SIDE + (y as isize + offset) as usize
 }
 
 /// The error map as a list of entries: JSON object keys must be strings, the map's are pairs.
@@ -574,7 +586,10 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
     }
     let lowest = f64::from(element.emin() - element.precision() as i32 + 1);
     let highest = f64::from(element.emax() + 1);
-    let position = (x.abs().log2() - lowest) / (highest - lowest);
+    // The binade from the encoding (cheap, and exact); log2 only for double's subnormals.
+    let biased = ((x.to_bits() >> 52) & 0x7ff) as i32;
+    let binade = if biased != 0 { f64::from(biased - 1023) } else { x.abs().log2().floor() };
+    let position = (binade - lowest) / (highest - lowest);
     let bin = 1 + (position * f64::from(BINS_PER_SIGN)).floor().clamp(0.0, f64::from(BINS_PER_SIGN - 1)) as i16;
     Some(sign * bin)
 }
@@ -619,7 +634,10 @@ impl UnitStats {
                 None => Some(0),
             };
             if let Some(y) = y {
-                let bin = self.error_map.entry((x, y)).or_default();
+                if self.grid.is_empty() {
+                    self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
+                }
+                let bin = &mut self.grid[grid_cell(x, y)];
                 bin.inputs += 1;
                 bin.max_error = bin.max_error.max(error);
             }
@@ -669,7 +687,22 @@ impl UnitStats {
         }
     }
 
-    pub fn merge(&mut self, other: UnitStats) {
+    /// Moves the dense grid's regions into `error_map`.
+    fn fold_grid(&mut self) {
+        let grid = std::mem::take(&mut self.grid);
+        let offset = BINS_PER_SIGN as usize + 1;
+        for (cell, bin) in grid.into_iter().enumerate().filter(|(_, b)| b.inputs > 0) {
+            let key = ((cell / GRID_SIDE) as i16 - offset as i16, (cell % GRID_SIDE) as i16 - offset as i16);
+            let mine = self.error_map.entry(key).or_default();
+            mine.inputs += bin.inputs;
+            mine.failures += bin.failures;
+            mine.max_error = mine.max_error.max(bin.max_error);
+        }
+    }
+
+    pub fn merge(&mut self, mut other: UnitStats) {
+        self.fold_grid();
+        other.fold_grid();
         self.inputs += other.inputs;
         self.failures += other.failures;
         self.undefined += other.undefined;

@@ -630,6 +630,12 @@ fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
 }
 
 fn main() -> ExitCode {
+    // Like other command-line tools, end quietly when a reader of our output goes away
+    // (`clacc devices | head -1`) instead of panicking on the broken pipe.
+    // SAFETY: setting a signal disposition before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     runtime::reexec_with_local_runtime();
     let cli = Cli::parse();
     let outcome = match &cli.command {

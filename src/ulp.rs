@@ -114,11 +114,15 @@ pub fn ulp_error_of_value(device_result: f64, reference: f64, element: FloatType
     (device_result - reference).abs() / ulp
 }
 
+/// 2^exponent, built from its encoding: f64 holds 2^-1074 .. 2^1023 exactly, and every ulp of
+/// half, float and double lies there.
 fn pow2(exponent: i32) -> f64 {
-    // f64 holds 2^-1074 .. 2^1023 exactly; every ulp of half, float and double lies there.
-    let mut value = Float::with_val(2, 1);
-    value <<= exponent;
-    value.to_f64()
+    debug_assert!((-1074..=1023).contains(&exponent));
+    if exponent >= -1022 {
+        f64::from_bits(((exponent + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (exponent + 1074))
+    }
 }
 
 /// Whether |x| == 2^binade exactly.
@@ -209,6 +213,15 @@ mod tests {
                     assert!((mpfr - fast).abs() <= 1e-12 * mpfr.max(1.0), "{element} {device} {reference}: {mpfr} {fast}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn powers_of_two_are_exact_across_the_double_range() {
+        for exponent in -1074..=1023 {
+            let mut expected = Float::with_val(2, 1);
+            expected <<= exponent;
+            assert_eq!(pow2(exponent), expected.to_f64(), "2^{exponent}");
         }
     }
 

@@ -544,10 +544,17 @@ pub(crate) fn intel_session() -> Session {
             std::env::set_var("OCL_ICD_FILENAMES", icd);
         }
     });
+    // PoCL's clGetDeviceInfo is not safe while another thread enumerates (it crashed in
+    // strlen under parallel tests), so sessions are opened one at a time.
+    let _one_at_a_time = ENUMERATION
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let devices = device::enumerate().expect("enumerate OpenCL devices");
     let info = device::select(&devices, Some("Intel"), None).expect("the Intel CPU device");
     Session::open(info.clone()).expect("open a session on the Intel device")
 }
+
+static ENUMERATION: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn settings(inputs: usize) -> ConversionSettings {
     ConversionSettings {
