@@ -532,7 +532,7 @@ pub struct UnitStats {
     /// Fast passes' regions, dense (one cell per (x, y) bin pair), folded into `error_map` by
     /// [`UnitStats::merge`]: a map update per input would cost more than the fast tier itself.
     #[serde(skip)]
-    grid: Vec<BinStats>,
+    pub grid: Vec<BinStats>,
 }
 
 /// Cells per axis of the dense region grid: every bin from −(BINS_PER_SIGN+1) to +(…+1).
