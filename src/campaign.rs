@@ -28,6 +28,10 @@ pub enum UnitId {
         element: FloatType,
         width: u32,
     },
+    /// A conversion check (`conversion::Conversion::name`); `element` is its CSV type.
+    Conversion { name: String, element: FloatType },
+    /// A SPIR-V extension check (`extension::ExtensionCheck::name`).
+    Extension { name: String, element: FloatType },
 }
 
 impl UnitId {
@@ -35,6 +39,8 @@ impl UnitId {
         match self {
             UnitId::Ulp { .. } => Kind::Ulp,
             UnitId::Edge { .. } => Kind::Edge,
+            UnitId::Conversion { .. } => Kind::Conversion,
+            UnitId::Extension { .. } => Kind::Extension,
         }
     }
 
@@ -43,6 +49,7 @@ impl UnitId {
             UnitId::Ulp { function, element, width } | UnitId::Edge { function, element, width } => {
                 (function, *element, *width)
             }
+            UnitId::Conversion { name, element } | UnitId::Extension { name, element } => (name, *element, 1),
         }
     }
 
@@ -105,7 +112,47 @@ pub fn run_unit_here(session: &Session, settings: &RunSettings, unit: &UnitId, p
             element,
             width,
         } => crate::edge_run::run_edge_unit(session, settings, function, *element, *width, progress),
+        UnitId::Conversion { name, element } => match crate::conversion::find_unit(&session.info, name) {
+            Some(conversion) => crate::conversion::run_conversion(session, &conversion, &conversion_settings(settings), progress),
+            None => unit.lost(settings, Status::Error, format!("no conversion unit {name} ({element}) on this device")),
+        },
+        UnitId::Extension { name, element } => {
+            let probe = crate::extension::spirv_extensions(&session.info);
+            match crate::extension::find_unit(&session.info, &probe, name) {
+                Some(check) => {
+                    crate::extension::run_extension(session, &check, &probe, &conversion_settings(settings), progress)
+                }
+                None => unit.lost(settings, Status::Error, format!("no extension check {name} ({element})")),
+            }
+        }
     }
+}
+
+fn conversion_settings(settings: &RunSettings) -> crate::conversion::ConversionSettings {
+    crate::conversion::ConversionSettings {
+        seed: settings.seed,
+        inputs: settings.inputs,
+        exhaustive: settings.exhaustive,
+        threads: settings.threads,
+    }
+}
+
+/// The conversion and extension units that apply to a device, in report order (those the
+/// device cannot run are kept: their rows say why they are skipped).
+pub fn conversion_and_extension_units(info: &crate::device::DeviceInfo, conversions: bool, extensions: bool) -> Vec<UnitId> {
+    let mut units = Vec::new();
+    if conversions {
+        for unit in crate::conversion::conversion_units(info) {
+            units.push(UnitId::Conversion { name: unit.name(), element: unit.conversion.element() });
+        }
+    }
+    if extensions {
+        let probe = crate::extension::spirv_extensions(info);
+        for unit in crate::extension::extension_units(info, &probe) {
+            units.push(UnitId::Extension { name: unit.name(), element: unit.check.element() });
+        }
+    }
+    units
 }
 
 /// How units are run.

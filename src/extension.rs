@@ -40,7 +40,7 @@ pub mod probe;
 mod tests;
 pub mod validate;
 
-pub use checks::{Arithmetic, Fc2Check, Flags, Float8Check, Other, Via};
+pub use checks::{Arithmetic, Fc2Check, Flags, Float8Check, Other, Verdict8, Via};
 pub use probe::{
     build_in_this_process, probe, probe_isolated, probe_module, spirv_extensions, Acceptance,
     IsolatedBuilder, IsolatedOutcome, Probe, ProbeSource,
@@ -56,7 +56,6 @@ use crate::kernel::{self, ENTRY_POINT};
 use crate::report::{Kind, Status, UnitReport};
 use crate::sweep;
 use crate::table::{Profile, Requirement};
-use checks::Verdict8;
 
 /// The extensions clacc checks, in report order.
 pub const EXTENSIONS: [&str; 3] = [

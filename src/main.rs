@@ -41,6 +41,9 @@ enum Command {
     Kernels(KernelArgs),
     /// Combine the CSVs of a sharded run into what one unsharded run writes.
     Merge(MergeArgs),
+    /// Check everything that applies to the device (every kind, function, type and width, its
+    /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
+    Certify(RunArgs),
     /// (internal) run units sent by a parent clacc process.
     #[command(hide = true)]
     Worker,
@@ -128,7 +131,8 @@ struct RunArgs {
     #[arg(long)]
     plot: Option<PathBuf>,
     /// What to check, comma-separated: ulp (accuracy against the ULP tables), edge (exact
-    /// special-value results); default: all of them.
+    /// special-value results), conversion (OpFConvert, OpConvert*, correctly rounded or
+    /// exact), extension (SPIR-V float8, float_controls2, arithmetic_fence); default: all.
     #[arg(long, value_delimiter = ',')]
     kind: Vec<String>,
     /// Options passed to the driver's clBuildProgram as they are, recorded in the CSV; they do
@@ -298,6 +302,7 @@ fn print_devices() -> Result<ExitCode, UsageError> {
         println!("    double         {}", fp(info.double_fp));
         println!("    half           {}", fp(info.half_fp));
         println!("    address bits   {}", info.address_bits);
+        println!("    SPIR-V ext.    {}", clacc::extension::spirv_extensions(info).describe());
         println!("    usable         {usable}");
     }
     Ok(ExitCode::SUCCESS)
@@ -373,7 +378,7 @@ fn progress_bars() -> (MultiProgress, ProgressBar, ProgressBar) {
 }
 
 fn select_kinds(names: &[String]) -> Result<Vec<Kind>, UsageError> {
-    const AVAILABLE: [Kind; 2] = [Kind::Ulp, Kind::Edge];
+    const AVAILABLE: [Kind; 4] = [Kind::Ulp, Kind::Edge, Kind::Conversion, Kind::Extension];
     if names.is_empty() {
         return Ok(AVAILABLE.to_vec());
     }
@@ -386,7 +391,92 @@ fn select_kinds(names: &[String]) -> Result<Vec<Kind>, UsageError> {
         .collect()
 }
 
+/// What one campaign did, for the summary files and the exit status.
+struct CampaignOutcome {
+    units: Vec<clacc::report::UnitReport>,
+    facts: RunFacts,
+    failed: bool,
+}
+
 fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
+    let outcome = run_campaign(args)?;
+    write_summary_files(args, &outcome.units, &outcome.facts)?;
+    Ok(if outcome.failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn write_summary_files(args: &RunArgs, units: &[clacc::report::UnitReport], facts: &RunFacts) -> Result<(), UsageError> {
+    if let Some(path) = &args.junit {
+        clacc::junit::write(path, units, facts)
+            .map_err(|e| UsageError(format!("cannot write --junit {}: {e}", path.display())))?;
+    }
+    if let Some(dir) = &args.plot {
+        let written = clacc::plot::write_all(dir, units)
+            .map_err(|e| UsageError(format!("cannot write --plot {}: {e}", dir.display())))?;
+        println!("{} plots in {}", written.len(), dir.display());
+    }
+    Ok(())
+}
+
+/// `clacc certify`: everything that applies to the device, into one CSV, and a verdict —
+/// every kind of check for every function, type and width at the device's own profile; Table 5
+/// (-cl-fast-relaxed-math, which every device must accept); and float divide and sqrt built
+/// with -cl-fp32-correctly-rounded-divide-sqrt where the device reports that it honours it.
+fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
+    if !args.selection.function.is_empty() || !args.selection.types.is_empty() || !args.kind.is_empty() {
+        return usage("certify checks every function, type and kind; use the plain run for a selection");
+    }
+    let info = open_device(&args.device)?;
+    let mut base = args.clone();
+    base.profile = "auto".to_string();
+    base.selection.width = vec!["all".to_string()];
+    let mut variants = vec![base.clone()];
+    let mut relaxed = base.clone();
+    relaxed.profile = "relaxed".to_string();
+    relaxed.kind = vec!["ulp".to_string()];
+    variants.push(relaxed);
+    if info.single_fp.correctly_rounded_divide_sqrt() {
+        let mut exact_division = base.clone();
+        exact_division.kind = vec!["ulp".to_string()];
+        exact_division.selection.function = vec!["OpFDiv".to_string(), "sqrt".to_string()];
+        exact_division.selection.types = vec!["float".to_string()];
+        exact_division.correctly_rounded_divide_sqrt = true;
+        variants.push(exact_division);
+    }
+    let mut units = Vec::new();
+    let mut facts = None;
+    for (index, variant) in variants.iter_mut().enumerate() {
+        // The first variant starts (or resumes) the CSV; the others append their rows to it.
+        variant.resume = args.resume || index > 0;
+        let outcome = run_campaign(variant)?;
+        units.extend(outcome.units);
+        facts.get_or_insert(outcome.facts);
+    }
+    let facts = facts.expect("at least one variant ran");
+    write_summary_files(args, &units, &facts)?;
+    let rows = merge::read(&args.csv).map_err(UsageError)?;
+    let not_passing: Vec<String> = rows
+        .iter()
+        .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
+        .map(|row| format!("{} {} {} w{} ({})", row.get("kind"), row.get("function"), row.get("type"), row.get("width"), row.get("status")))
+        .collect();
+    println!();
+    if not_passing.is_empty() {
+        println!("VERDICT: PASS — all {} units in {} passed or do not apply", rows.len(), args.csv.display());
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!(
+            "VERDICT: FAIL — {} of {} units in {} did not pass: {}",
+            not_passing.len(),
+            rows.len(),
+            args.csv.display(),
+            not_passing.iter().take(20).cloned().collect::<Vec<_>>().join(", ")
+                + if not_passing.len() > 20 { ", …" } else { "" }
+        );
+        Ok(ExitCode::from(1))
+    }
+}
+
+fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     let kinds = select_kinds(&args.kind)?;
     // The geometric functions have edge-case rules but no ULP row: --function may name them.
     let geometric_names = ["length", "distance", "normalize"];
@@ -490,6 +580,7 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
             unit_timeout: Duration::from_secs(args.unit_timeout),
         })
     };
+    let info_for_units = info.clone();
     // In-process runs share one session; isolated runs open theirs in the worker.
     let session = match isolation {
         None => Some(Session::open(info).map_err(|e| UsageError(e.to_string()))?),
@@ -503,6 +594,15 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
         let geometric = args.selection.function.is_empty()
             || args.selection.function.iter().any(|f| ["length", "distance", "normalize"].contains(&f.as_str()));
         units.extend(campaign::edge_units(&functions, geometric, &types, &widths));
+    }
+    // Conversions and extension checks have no function selection of their own: they run when
+    // no --function narrows the run.
+    if args.selection.function.is_empty() && args.kernel.is_empty() {
+        units.extend(campaign::conversion_and_extension_units(
+            &info_for_units,
+            kinds.contains(&Kind::Conversion),
+            kinds.contains(&Kind::Extension),
+        ));
     }
     let plan = Plan {
         units,
@@ -518,15 +618,6 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     unit_bar.finish_and_clear();
     overall.finish_and_clear();
     print!("{}", report::summary(&results.units, &facts, &args.csv));
-    if let Some(path) = &args.junit {
-        clacc::junit::write(path, &results.units, &facts)
-            .map_err(|e| UsageError(format!("cannot write --junit {}: {e}", path.display())))?;
-    }
-    if let Some(dir) = &args.plot {
-        let written = clacc::plot::write_all(dir, &results.units)
-            .map_err(|e| UsageError(format!("cannot write --plot {}: {e}", dir.display())))?;
-        println!("{} plots in {}", written.len(), dir.display());
-    }
     if results.resumed > 0 {
         println!(
             "{} units were already in {} from an earlier run ({} of them not passing)",
@@ -540,7 +631,11 @@ fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
             .units
             .iter()
             .any(|u| !matches!(u.status, Status::Pass | Status::Skip));
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(CampaignOutcome {
+        units: results.units,
+        facts,
+        failed,
+    })
 }
 
 /// `clacc --platform 0 --device 0 --profile full --seed 0x… [options]`: the conditions a
@@ -642,6 +737,7 @@ fn main() -> ExitCode {
         Some(Command::Devices) => print_devices(),
         Some(Command::Kernels(args)) => emit_kernels(args),
         Some(Command::Merge(args)) => merge_csvs(args),
+        Some(Command::Certify(args)) => certify(args),
         Some(Command::Worker) => match campaign::serve_worker() {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(message) => Err(UsageError(message)),

@@ -30,8 +30,14 @@ fn spirv_session() -> Session {
              process starts)",
             lib.display()
         );
-        std::env::set_var("OCL_ICD_FILENAMES", lib.join("libintelocl.so"));
+        // scripts/test exports it; setting it here while other threads start is a data race.
+        if std::env::var_os("OCL_ICD_FILENAMES").is_none() {
+            std::env::set_var("OCL_ICD_FILENAMES", lib.join("libintelocl.so"));
+        }
     });
+    // PoCL's clGetDeviceInfo is not safe to call from two threads at once: enumerate in turn.
+    static ENUMERATION: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ENUMERATION.lock().unwrap_or_else(|e| e.into_inner());
     let devices = device::enumerate().expect("enumerate OpenCL devices");
     let info = device::select(&devices, Some("Intel"), None).expect("the Intel CPU device");
     Session::open(info.clone()).expect("open a session on the Intel device")
