@@ -46,10 +46,19 @@ impl UnitId {
 
     fn parts(&self) -> (&str, FloatType, u32) {
         match self {
-            UnitId::Ulp { function, element, width } | UnitId::Edge { function, element, width } => {
-                (function, *element, *width)
+            UnitId::Ulp {
+                function,
+                element,
+                width,
             }
-            UnitId::Conversion { name, element } | UnitId::Extension { name, element } => (name, *element, 1),
+            | UnitId::Edge {
+                function,
+                element,
+                width,
+            } => (function, *element, *width),
+            UnitId::Conversion { name, element } | UnitId::Extension { name, element } => {
+                (name, *element, 1)
+            }
         }
     }
 
@@ -65,7 +74,11 @@ impl UnitId {
     /// The key `merge::Row::unit_key` reads back from a CSV row.
     pub fn key(&self, settings: &RunSettings) -> String {
         let (function, element, width) = self.parts();
-        let profile = if settings.relaxed && self.kind() == Kind::Ulp { "relaxed" } else { settings.profile.name() };
+        let profile = if settings.relaxed && self.kind() == Kind::Ulp {
+            "relaxed"
+        } else {
+            settings.profile.name()
+        };
         format!(
             "{}|{function}|{element}|{width}|{profile}|{}",
             self.kind().name(),
@@ -97,7 +110,12 @@ impl UnitId {
 }
 
 /// Measures one unit in this process.
-pub fn run_unit_here(session: &Session, settings: &RunSettings, unit: &UnitId, progress: &dyn Fn(u64, u64)) -> UnitReport {
+pub fn run_unit_here(
+    session: &Session,
+    settings: &RunSettings,
+    unit: &UnitId,
+    progress: &dyn Fn(u64, u64),
+) -> UnitReport {
     match unit {
         UnitId::Ulp {
             function,
@@ -111,18 +129,39 @@ pub fn run_unit_here(session: &Session, settings: &RunSettings, unit: &UnitId, p
             function,
             element,
             width,
-        } => crate::edge_run::run_edge_unit(session, settings, function, *element, *width, progress),
-        UnitId::Conversion { name, element } => match crate::conversion::find_unit(&session.info, name) {
-            Some(conversion) => crate::conversion::run_conversion(session, &conversion, &conversion_settings(settings), progress),
-            None => unit.lost(settings, Status::Error, format!("no conversion unit {name} ({element}) on this device")),
-        },
+        } => {
+            crate::edge_run::run_edge_unit(session, settings, function, *element, *width, progress)
+        }
+        UnitId::Conversion { name, element } => {
+            match crate::conversion::find_unit(&session.info, name) {
+                Some(conversion) => crate::conversion::run_conversion(
+                    session,
+                    &conversion,
+                    &conversion_settings(settings),
+                    progress,
+                ),
+                None => unit.lost(
+                    settings,
+                    Status::Error,
+                    format!("no conversion unit {name} ({element}) on this device"),
+                ),
+            }
+        }
         UnitId::Extension { name, element } => {
             let probe = crate::extension::spirv_extensions(&session.info);
             match crate::extension::find_unit(&session.info, &probe, name) {
-                Some(check) => {
-                    crate::extension::run_extension(session, &check, &probe, &conversion_settings(settings), progress)
-                }
-                None => unit.lost(settings, Status::Error, format!("no extension check {name} ({element})")),
+                Some(check) => crate::extension::run_extension(
+                    session,
+                    &check,
+                    &probe,
+                    &conversion_settings(settings),
+                    progress,
+                ),
+                None => unit.lost(
+                    settings,
+                    Status::Error,
+                    format!("no extension check {name} ({element})"),
+                ),
             }
         }
     }
@@ -139,17 +178,27 @@ fn conversion_settings(settings: &RunSettings) -> crate::conversion::ConversionS
 
 /// The conversion and extension units that apply to a device, in report order (those the
 /// device cannot run are kept: their rows say why they are skipped).
-pub fn conversion_and_extension_units(info: &crate::device::DeviceInfo, conversions: bool, extensions: bool) -> Vec<UnitId> {
+pub fn conversion_and_extension_units(
+    info: &crate::device::DeviceInfo,
+    conversions: bool,
+    extensions: bool,
+) -> Vec<UnitId> {
     let mut units = Vec::new();
     if conversions {
         for unit in crate::conversion::conversion_units(info) {
-            units.push(UnitId::Conversion { name: unit.name(), element: unit.conversion.element() });
+            units.push(UnitId::Conversion {
+                name: unit.name(),
+                element: unit.conversion.element(),
+            });
         }
     }
     if extensions {
         let probe = crate::extension::spirv_extensions(info);
         for unit in crate::extension::extension_units(info, &probe) {
-            units.push(UnitId::Extension { name: unit.name(), element: unit.check.element() });
+            units.push(UnitId::Extension {
+                name: unit.name(),
+                element: unit.check.element(),
+            });
         }
     }
     units
@@ -186,7 +235,13 @@ pub struct Results {
 }
 
 /// Runs the plan, writing each row as soon as its unit finishes.
-pub fn run(plan: &Plan, facts: &RunFacts, session: Option<&Session>, overall: &ProgressBar, unit_bar: &ProgressBar) -> Result<Results, String> {
+pub fn run(
+    plan: &Plan,
+    facts: &RunFacts,
+    session: Option<&Session>,
+    overall: &ProgressBar,
+    unit_bar: &ProgressBar,
+) -> Result<Results, String> {
     let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
     let (mut csv, done, resumed_failures) = if plan.resume && plan.csv.exists() {
         let done: HashSet<String> = crate::merge::resume(&plan.csv)?.into_iter().collect();
@@ -194,9 +249,17 @@ pub fn run(plan: &Plan, facts: &RunFacts, session: Option<&Session>, overall: &P
             .iter()
             .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
             .count();
-        (CsvReport::append(&plan.csv).map_err(csv_error)?, done, failures)
+        (
+            CsvReport::append(&plan.csv).map_err(csv_error)?,
+            done,
+            failures,
+        )
     } else {
-        (CsvReport::create(&plan.csv).map_err(csv_error)?, HashSet::new(), 0)
+        (
+            CsvReport::create(&plan.csv).map_err(csv_error)?,
+            HashSet::new(),
+            0,
+        )
     };
     let todo: Vec<&UnitId> = plan
         .units
@@ -243,7 +306,10 @@ pub fn run(plan: &Plan, facts: &RunFacts, session: Option<&Session>, overall: &P
                         unit.lost(
                             &plan.settings,
                             Status::Timeout,
-                            format!("did not finish within --unit-timeout {}s; the worker was killed", isolation.unit_timeout.as_secs()),
+                            format!(
+                                "did not finish within --unit-timeout {}s; the worker was killed",
+                                isolation.unit_timeout.as_secs()
+                            ),
                         )
                     }
                 }
@@ -277,13 +343,20 @@ pub fn serve_worker() -> Result<(), String> {
             let _ = output.borrow_mut().progress(position, length);
         };
         let report = run_unit_here(&session, &setup.settings, &unit, &progress);
-        output.borrow_mut().report(&report).map_err(|e| format!("worker: {e}"))?;
+        output
+            .borrow_mut()
+            .report(&report)
+            .map_err(|e| format!("worker: {e}"))?;
     }
     Ok(())
 }
 
 /// The units of a run: every selected function × type × width, in registry order.
-pub fn ulp_units(functions: &[&registry::Function], types: &[FloatType], widths: &[u32]) -> Vec<UnitId> {
+pub fn ulp_units(
+    functions: &[&registry::Function],
+    types: &[FloatType],
+    widths: &[u32],
+) -> Vec<UnitId> {
     let mut units = Vec::new();
     for function in functions {
         for element in types {
@@ -301,10 +374,16 @@ pub fn ulp_units(functions: &[&registry::Function], types: &[FloatType], widths:
 
 /// The edge-case units: every function with edge-case rules among `functions` (the geometric
 /// ones too when `include_geometric`), × type × the widths its cases run at.
-pub fn edge_units(functions: &[&registry::Function], include_geometric: bool, types: &[FloatType], widths: &[u32]) -> Vec<UnitId> {
+pub fn edge_units(
+    functions: &[&registry::Function],
+    include_geometric: bool,
+    types: &[FloatType],
+    widths: &[u32],
+) -> Vec<UnitId> {
     let mut units = Vec::new();
     for name in crate::edge::functions() {
-        let selected = functions.iter().any(|f| f.name == name) || (include_geometric && registry::find(name).is_none());
+        let selected = functions.iter().any(|f| f.name == name)
+            || (include_geometric && registry::find(name).is_none());
         if !selected {
             continue;
         }
@@ -323,7 +402,8 @@ pub fn edge_units(functions: &[&registry::Function], include_geometric: bool, ty
 
 /// The path of the running executable, for workers.
 pub fn current_executable() -> Result<PathBuf, String> {
-    std::env::current_exe().map_err(|e| format!("cannot find clacc's own executable for worker processes: {e}"))
+    std::env::current_exe()
+        .map_err(|e| format!("cannot find clacc's own executable for worker processes: {e}"))
 }
 
 /// Whether a path names an existing file (for `--resume` messages).

@@ -42,7 +42,12 @@ fn report(function: &str, element: FloatType, width: u32, profile: Profile) -> U
 }
 
 /// The kernel for a function's edge cases.
-fn kernel_spec(function: &str, element: FloatType, width: u32, address_bits: u32) -> Option<KernelSpec> {
+fn kernel_spec(
+    function: &str,
+    element: FloatType,
+    width: u32,
+    address_bits: u32,
+) -> Option<KernelSpec> {
     let (instruction, shape) = match registry::find(function) {
         Some(entry) => (entry.instruction, entry.shape),
         None => geometric(function)?,
@@ -61,7 +66,10 @@ fn geometric(function: &str) -> Option<(Instruction, Shape)> {
     match function {
         "length" => Some((Instruction::Ext(OpenclStd100Op::length), Shape::Length)),
         "distance" => Some((Instruction::Ext(OpenclStd100Op::distance), Shape::Distance)),
-        "normalize" => Some((Instruction::Ext(OpenclStd100Op::normalize), Shape::Normalize)),
+        "normalize" => Some((
+            Instruction::Ext(OpenclStd100Op::normalize),
+            Shape::Normalize,
+        )),
         _ => None,
     }
 }
@@ -72,8 +80,15 @@ pub fn widths_for(function: &str, element: FloatType, selected: &[u32]) -> Vec<u
     if registry::find(function).is_some() {
         return selected.to_vec();
     }
-    let vector_widths: Vec<u32> = edge::cases(function, element, false).iter().map(|c| c.width as u32).collect();
-    selected.iter().copied().filter(|w| vector_widths.contains(w)).collect()
+    let vector_widths: Vec<u32> = edge::cases(function, element, false)
+        .iter()
+        .map(|c| c.width as u32)
+        .collect();
+    selected
+        .iter()
+        .copied()
+        .filter(|w| vector_widths.contains(w))
+        .collect()
 }
 
 /// Checks every edge case of `function` for `element` at `width` on the device.
@@ -90,11 +105,17 @@ pub fn run_edge_unit(
         unit.note = format!("device does not support {element}");
         return unit;
     };
-    let flush_to_zero = !fp_config.denormals() || (settings.denorms_are_zero && element == FloatType::Float);
+    let flush_to_zero =
+        !fp_config.denormals() || (settings.denorms_are_zero && element == FloatType::Float);
     let cases: Vec<EdgeCase> = edge::cases(function, element, flush_to_zero)
         .into_iter()
         .filter(|c| c.width == 1 || c.width == width as usize)
-        .filter(|c| settings.explicit_cases.as_ref().is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args))))
+        .filter(|c| {
+            settings
+                .explicit_cases
+                .as_ref()
+                .is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args)))
+        })
         .collect();
     if cases.is_empty() {
         unit.note = format!("no edge-case rule for {function} at width {width}");
@@ -104,7 +125,11 @@ pub fn run_edge_unit(
         unit.note = format!("no kernel shape for {function}");
         return unit;
     };
-    unit.integer_outputs = spec.result_kinds().iter().map(|k| *k == ValueKind::IntGentype).collect();
+    unit.integer_outputs = spec
+        .result_kinds()
+        .iter()
+        .map(|k| *k == ValueKind::IntGentype)
+        .collect();
     // The cases of a unit are one chunk: shard 0 owns it; the other shards write an empty row
     // that `clacc merge` folds in.
     let outcome = if settings.shard.owns(0) {
@@ -114,17 +139,31 @@ pub fn run_edge_unit(
     };
     match outcome {
         Ok(stats) => {
-            unit.status = if stats.failures > 0 { Status::Fail } else { Status::Pass };
+            unit.status = if stats.failures > 0 {
+                Status::Fail
+            } else {
+                Status::Pass
+            };
             if let Some(worst) = &stats.worst {
                 if worst.outcome == Outcome::Fail {
                     let results: Vec<f64> = worst.device_results.clone();
-                    unit.note = edge::check(&cases[worst.index as usize], &results).unwrap_or_default();
+                    unit.note =
+                        edge::check(&cases[worst.index as usize], &results).unwrap_or_default();
                 }
             }
             if flush_to_zero {
-                let reason = if fp_config.denormals() { "-cl-denorms-are-zero" } else { "device flushes subnormals" };
-                let flush_note = format!("{reason}: subnormal inputs skipped, FTZ alternatives accepted");
-                unit.note = if unit.note.is_empty() { flush_note } else { format!("{}; {flush_note}", unit.note) };
+                let reason = if fp_config.denormals() {
+                    "-cl-denorms-are-zero"
+                } else {
+                    "device flushes subnormals"
+                };
+                let flush_note =
+                    format!("{reason}: subnormal inputs skipped, FTZ alternatives accepted");
+                unit.note = if unit.note.is_empty() {
+                    flush_note
+                } else {
+                    format!("{}; {flush_note}", unit.note)
+                };
             }
             unit.stats = stats;
         }
@@ -145,7 +184,12 @@ fn measure(
 ) -> Result<UnitStats, String> {
     let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
     let built = session
-        .build(&spec.file_stem(), &kernel::words_to_bytes(&words), ENTRY_POINT, &settings.build_options)
+        .build(
+            &spec.file_stem(),
+            &kernel::words_to_bytes(&words),
+            ENTRY_POINT,
+            &settings.build_options,
+        )
         .map_err(|e| e.to_string())?;
     let width = spec.width as usize;
     let argument_kinds = spec.argument_kinds();
@@ -161,7 +205,11 @@ fn measure(
                     column.extend_from_slice(&case.args[argument * width..(argument + 1) * width]);
                 } else {
                     for lane in 0..width {
-                        column.push(if lane == index % width { case.args[argument] } else { filler(*kind) });
+                        column.push(if lane == index % width {
+                            case.args[argument]
+                        } else {
+                            filler(*kind)
+                        });
                     }
                 }
             }
@@ -169,14 +217,24 @@ fn measure(
         })
         .collect();
     progress(0, cases.len() as u64);
-    let device_results = run::run_chunk(session, &built, spec.element, &argument_kinds, &result_kinds, &columns, width as u64)?;
+    let device_results = run::run_chunk(
+        session,
+        &built,
+        spec.element,
+        &argument_kinds,
+        &result_kinds,
+        &columns,
+        width as u64,
+    )?;
     let mut stats = UnitStats::default();
     for (index, case) in cases.iter().enumerate() {
         // One value per output (a vector output contributes all its lanes).
         let mut results = Vec::new();
         for (output, kind) in device_results.iter().zip(&result_kinds) {
             match (geometric, kind) {
-                (true, ValueKind::FloatGentype) => results.extend_from_slice(&output[index * width..(index + 1) * width]),
+                (true, ValueKind::FloatGentype) => {
+                    results.extend_from_slice(&output[index * width..(index + 1) * width])
+                }
                 (true, _) => results.push(output[index]),
                 (false, _) => results.push(output[index * width + index % width]),
             }
@@ -200,7 +258,10 @@ fn measure(
 /// Whether two argument lists are the same values (NaN equal to NaN, −0 apart from +0): how
 /// `--input` picks the cases a reproduce line names.
 fn same_args(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits())
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits())
 }
 
 /// The value an expectation names, for the CSV's worst_reference (NaN where it names a set).

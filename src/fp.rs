@@ -4,7 +4,9 @@
 use std::fmt;
 
 /// One of the three OpenCL floating-point element types.
-#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
 pub enum FloatType {
     /// `half`, SPIR-V `OpTypeFloat 16`, capability Float16.
     Half,

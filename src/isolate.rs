@@ -110,12 +110,21 @@ impl Worker {
             }
         });
         write_frame(&mut input, TAG_SETTINGS, setup)?;
-        Ok(Worker { child, input, frames })
+        Ok(Worker {
+            child,
+            input,
+            frames,
+        })
     }
 
     /// Runs one unit, calling `on_progress` as the worker reports it. On a crash or a time-out
     /// the worker is gone; start a new one for the next unit.
-    pub fn run(&mut self, unit: &UnitId, timeout: Duration, on_progress: &mut dyn FnMut(u64, u64)) -> Outcome {
+    pub fn run(
+        &mut self,
+        unit: &UnitId,
+        timeout: Duration,
+        on_progress: &mut dyn FnMut(u64, u64),
+    ) -> Outcome {
         if write_frame(&mut self.input, TAG_UNIT, unit).is_err() {
             return Outcome::Crashed(self.exit_description());
         }
@@ -128,11 +137,19 @@ impl Worker {
                 }
                 Ok(Ok((TAG_REPORT, payload))) => match decode::<UnitReport>(&payload) {
                     Ok(report) => return Outcome::Report(Box::new(report)),
-                    Err(error) => return Outcome::Crashed(format!("unreadable report from the worker: {error}")),
+                    Err(error) => {
+                        return Outcome::Crashed(format!(
+                            "unreadable report from the worker: {error}"
+                        ))
+                    }
                 },
-                Ok(Ok((tag, _))) => return Outcome::Crashed(format!("unknown frame {tag} from the worker")),
+                Ok(Ok((tag, _))) => {
+                    return Outcome::Crashed(format!("unknown frame {tag} from the worker"))
+                }
                 Ok(Err(error)) => return Outcome::Crashed(format!("worker stream broke: {error}")),
-                Err(RecvTimeoutError::Disconnected) => return Outcome::Crashed(self.exit_description()),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Outcome::Crashed(self.exit_description())
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     let _ = self.child.kill();
                     let _ = self.child.wait();
@@ -160,7 +177,9 @@ impl Drop for Worker {
 /// `the driver exited with status 10`, `killed by signal 11 (SIGSEGV)`.
 pub fn describe_exit(status: ExitStatus) -> String {
     if let Some(code) = status.code() {
-        return format!("the worker exited with status {code} during the unit (a driver calling exit?)");
+        return format!(
+            "the worker exited with status {code} during the unit (a driver calling exit?)"
+        );
     }
     match status.signal() {
         Some(signal) => {

@@ -49,7 +49,9 @@ pub struct Rules {
 }
 
 /// Which allowance accepted a result that the plain rule did not.
-#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, PartialOrd, Ord,
+)]
 pub enum Allowance {
     /// An infinity or the largest finite value where the bound reaches past it.
     Overflow,
@@ -116,7 +118,9 @@ impl Case {
             (false, true) => false,
             // Errors in ulp and absolute errors are not comparable: ulp ones rank first.
             _ if self.absolute != other.absolute => other.absolute,
-            _ => self.error > other.error || (self.error == other.error && self.index < other.index),
+            _ => {
+                self.error > other.error || (self.error == other.error && self.index < other.index)
+            }
         }
     }
 }
@@ -135,8 +139,14 @@ fn same_result(device_result: f64, expected: f64) -> bool {
 /// The inputs with some subnormal operands read as zero: each subnormal operand stays, or
 /// becomes +0, or becomes −0 ("the sign of the zero is undefined"): 3^k − 1 alternatives.
 fn flushed_alternatives(args: &[f64], element: FloatType) -> impl Iterator<Item = Vec<f64>> + '_ {
-    let subnormal: Vec<usize> = (0..args.len()).filter(|i| element.is_subnormal(args[*i])).collect();
-    let alternatives = if subnormal.is_empty() { 1 } else { 3usize.pow(subnormal.len() as u32) };
+    let subnormal: Vec<usize> = (0..args.len())
+        .filter(|i| element.is_subnormal(args[*i]))
+        .collect();
+    let alternatives = if subnormal.is_empty() {
+        1
+    } else {
+        3usize.pow(subnormal.len() as u32)
+    };
     (1..alternatives).map(move |choice| {
         let mut flushed = args.to_vec();
         let mut code = choice;
@@ -247,7 +257,8 @@ impl Rules {
             if !normal || power_of_two {
                 return None;
             }
-            let output_error = crate::ulp::ulp_error_of_value(*device_result, approximation, self.element);
+            let output_error =
+                crate::ulp::ulp_error_of_value(*device_result, approximation, self.element);
             if output_error > bound * (1.0 - 1.0 / 1024.0) {
                 return None;
             }
@@ -268,8 +279,14 @@ impl Rules {
             self.outputs.iter().zip(device_results).enumerate()
         {
             let reference = reference::high_precision(output.reference, &operands, self.element);
-            let (output_outcome, output_error, output_absolute) =
-                self.judge_output(position, output, args, &operands, &reference, *device_result);
+            let (output_outcome, output_error, output_absolute) = self.judge_output(
+                position,
+                output,
+                args,
+                &operands,
+                &reference,
+                *device_result,
+            );
             absolute |= output_absolute;
             if output_error > error {
                 error = output_error;
@@ -364,11 +381,12 @@ impl Rules {
         reference: &Float,
         device_result: f64,
     ) -> (Outcome, f64, bool) {
-        let (outcome, error, unit) = match rule.judge(args, device_result, self.element, self.embedded) {
-            RelaxedOutcome::Pass { error, unit } => (Outcome::Pass, error, unit),
-            RelaxedOutcome::Fail { error, unit } => (Outcome::Fail, error, unit),
-            RelaxedOutcome::Undefined => return (Outcome::Undefined, 0.0, false),
-        };
+        let (outcome, error, unit) =
+            match rule.judge(args, device_result, self.element, self.embedded) {
+                RelaxedOutcome::Pass { error, unit } => (Outcome::Pass, error, unit),
+                RelaxedOutcome::Fail { error, unit } => (Outcome::Fail, error, unit),
+                RelaxedOutcome::Undefined => return (Outcome::Undefined, 0.0, false),
+            };
         let absolute = unit == ErrorUnit::Absolute;
         if outcome == Outcome::Pass || !self.flushes_subnormals {
             return (outcome, error, absolute);
@@ -377,15 +395,21 @@ impl Rules {
             return (Outcome::Allowed(Allowance::FlushedResult), error, absolute);
         }
         let flushed_passes = flushed_alternatives(args, self.element).any(|flushed| {
-            matches!(rule.judge(&flushed, device_result, self.element, self.embedded), RelaxedOutcome::Pass { .. })
-                || (device_result == 0.0 && {
-                    let operands = to_floats(&flushed);
-                    let exact = reference::high_precision(output.reference, &operands, self.element);
-                    subnormal_before_rounding(&exact, self.element)
-                })
+            matches!(
+                rule.judge(&flushed, device_result, self.element, self.embedded),
+                RelaxedOutcome::Pass { .. }
+            ) || (device_result == 0.0 && {
+                let operands = to_floats(&flushed);
+                let exact = reference::high_precision(output.reference, &operands, self.element);
+                subnormal_before_rounding(&exact, self.element)
+            })
         });
         if flushed_passes {
-            return (Outcome::Allowed(Allowance::FlushedOperands), error, absolute);
+            return (
+                Outcome::Allowed(Allowance::FlushedOperands),
+                error,
+                absolute,
+            );
         }
         (outcome, error, absolute)
     }
@@ -425,7 +449,8 @@ impl Rules {
         device_result: f64,
     ) -> bool {
         let expected =
-            reference::correctly_rounded_in(function, operands, self.element, self.rounding).to_f64();
+            reference::correctly_rounded_in(function, operands, self.element, self.rounding)
+                .to_f64();
         same_result(device_result, expected)
     }
 
@@ -549,12 +574,19 @@ mod region_list {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use std::collections::BTreeMap;
 
-    pub fn serialize<S: Serializer>(map: &BTreeMap<(i16, i16), BinStats>, serializer: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<(i16, i16), BinStats>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         map.iter().collect::<Vec<_>>().serialize(serializer)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<(i16, i16), BinStats>, D::Error> {
-        Ok(Vec::<((i16, i16), BinStats)>::deserialize(deserializer)?.into_iter().collect())
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<BTreeMap<(i16, i16), BinStats>, D::Error> {
+        Ok(Vec::<((i16, i16), BinStats)>::deserialize(deserializer)?
+            .into_iter()
+            .collect())
     }
 }
 
@@ -588,9 +620,16 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
     let highest = f64::from(element.emax() + 1);
     // The binade from the encoding (cheap, and exact); log2 only for double's subnormals.
     let biased = ((x.to_bits() >> 52) & 0x7ff) as i32;
-    let binade = if biased != 0 { f64::from(biased - 1023) } else { x.abs().log2().floor() };
+    let binade = if biased != 0 {
+        f64::from(biased - 1023)
+    } else {
+        x.abs().log2().floor()
+    };
     let position = (binade - lowest) / (highest - lowest);
-    let bin = 1 + (position * f64::from(BINS_PER_SIGN)).floor().clamp(0.0, f64::from(BINS_PER_SIGN - 1)) as i16;
+    let bin = 1
+        + (position * f64::from(BINS_PER_SIGN))
+            .floor()
+            .clamp(0.0, f64::from(BINS_PER_SIGN - 1)) as i16;
     Some(sign * bin)
 }
 
@@ -692,7 +731,10 @@ impl UnitStats {
         let grid = std::mem::take(&mut self.grid);
         let offset = BINS_PER_SIGN as usize + 1;
         for (cell, bin) in grid.into_iter().enumerate().filter(|(_, b)| b.inputs > 0) {
-            let key = ((cell / GRID_SIDE) as i16 - offset as i16, (cell % GRID_SIDE) as i16 - offset as i16);
+            let key = (
+                (cell / GRID_SIDE) as i16 - offset as i16,
+                (cell % GRID_SIDE) as i16 - offset as i16,
+            );
             let mine = self.error_map.entry(key).or_default();
             mine.inputs += bin.inputs;
             mine.failures += bin.failures;
@@ -745,7 +787,8 @@ mod tests {
         Rules {
             outputs: vec![Output {
                 reference,
-                check: OutputCheck::Table, fast: None,
+                check: OutputCheck::Table,
+                fast: None,
             }],
             requirement,
             element: FloatType::Float,
@@ -806,9 +849,15 @@ mod tests {
         let nearest = f64::from(1.0f32 / 3.0);
         let toward_zero = f64::from(f32::from_bits((1.0f32 / 3.0).to_bits() - 1));
         assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Pass);
-        assert_eq!(div.judge(0, &[1.0, 3.0], &[toward_zero]).outcome, Outcome::Fail);
+        assert_eq!(
+            div.judge(0, &[1.0, 3.0], &[toward_zero]).outcome,
+            Outcome::Fail
+        );
         div.rounding = Round::Zero;
-        assert_eq!(div.judge(0, &[1.0, 3.0], &[toward_zero]).outcome, Outcome::Pass);
+        assert_eq!(
+            div.judge(0, &[1.0, 3.0], &[toward_zero]).outcome,
+            Outcome::Pass
+        );
         assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Fail);
     }
 
@@ -909,7 +958,8 @@ mod tests {
     fn table(reference: ReferenceFn) -> Output {
         Output {
             reference,
-            check: OutputCheck::Table, fast: None,
+            check: OutputCheck::Table,
+            fast: None,
         }
     }
 
@@ -931,7 +981,8 @@ mod tests {
 
         let integer = |reference| Output {
             reference,
-            check: OutputCheck::Integer, fast: None,
+            check: OutputCheck::Integer,
+            fast: None,
         };
         let frexp = with_outputs(
             vec![table(r::frexp_mantissa), integer(r::frexp_exponent)],
@@ -966,7 +1017,8 @@ mod tests {
     fn remquo_needs_the_remainder_exactly_and_seven_quotient_bits() {
         let quotient = Output {
             reference: r::remquo_quotient,
-            check: OutputCheck::QuotientLowBits, fast: None,
+            check: OutputCheck::QuotientLowBits,
+            fast: None,
         };
         let remquo = with_outputs(
             vec![table(r::remquo_remainder), quotient],
@@ -1023,7 +1075,10 @@ mod tests {
         assert_eq!(input_bin(f64::from(f32::from_bits(1)), float), Some(1));
         assert_eq!(input_bin(f64::from(f32::MAX), float), Some(BINS_PER_SIGN));
         assert_eq!(input_bin(-f64::from(f32::MAX), float), Some(-BINS_PER_SIGN));
-        assert_eq!(input_bin(f64::NEG_INFINITY, float), Some(-BINS_PER_SIGN - 1));
+        assert_eq!(
+            input_bin(f64::NEG_INFINITY, float),
+            Some(-BINS_PER_SIGN - 1)
+        );
         assert_eq!(input_bin(f64::NAN, float), None);
         let one = input_bin(1.0, float).unwrap();
         assert!(one > 1 && one < BINS_PER_SIGN && input_bin(2.0, float).unwrap() >= one);

@@ -6,9 +6,9 @@
 //! requirement; `report` writes the CSV row and the summary. `run` drives one unit through
 //! that pipeline.
 
+pub mod campaign;
 pub mod conversion;
 pub mod convert;
-pub mod campaign;
 pub mod device;
 pub mod edge;
 pub mod edge_run;
@@ -16,15 +16,15 @@ pub mod extension;
 pub mod float8;
 pub mod fp;
 pub mod hexfloat;
+pub mod isolate;
 pub mod judge;
 pub mod junit;
-pub mod isolate;
 pub mod kernel;
 pub mod merge;
 pub mod plot;
 pub mod reference;
-pub mod relaxed;
 pub mod registry;
+pub mod relaxed;
 pub mod report;
 pub mod run;
 pub mod runtime;

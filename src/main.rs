@@ -1,12 +1,12 @@
 //! The clacc command line. Exit codes: 0 every unit passed (or was skipped), 1 a unit failed or
 //! could not be measured, 2 a usage or environment error.
 
+use clacc::campaign::{self, Isolation, Plan};
 use clacc::device::{self, DeviceInfo, Session};
 use clacc::fp::FloatType;
 use clacc::kernel::{self, KernelSpec};
-use clacc::registry::{self, Function};
-use clacc::campaign::{self, Isolation, Plan};
 use clacc::merge;
+use clacc::registry::{self, Function};
 use clacc::report::{self, Kind, RunFacts, Status};
 use clacc::run::{RunSettings, Shard, UserKernel};
 use clacc::runtime;
@@ -43,7 +43,7 @@ enum Command {
     Merge(MergeArgs),
     /// Check everything that applies to the device (every kind, function, type and width, its
     /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
-    Certify(RunArgs),
+    Certify(Box<RunArgs>),
     /// (internal) run units sent by a parent clacc process.
     #[command(hide = true)]
     Worker,
@@ -178,7 +178,8 @@ struct KernelArgs {
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
-    Shard::parse(text).ok_or_else(|| format!("`{text}` is not a shard: write I/N with 0 <= I < N, e.g. 3/8"))
+    Shard::parse(text)
+        .ok_or_else(|| format!("`{text}` is not a shard: write I/N with 0 <= I < N, e.g. 3/8"))
 }
 
 fn parse_seed(text: &str) -> Result<u64, String> {
@@ -251,13 +252,24 @@ fn select_widths(names: &[String]) -> Result<Vec<u32>, UsageError> {
 fn select_profile(text: &str, device: &DeviceInfo) -> Result<Profile, UsageError> {
     match text {
         "auto" => Profile::parse(&device.profile).map_or_else(
-            || usage(format!("device reports an unknown profile `{}`; pass --profile full or embedded", device.profile)),
+            || {
+                usage(format!(
+                    "device reports an unknown profile `{}`; pass --profile full or embedded",
+                    device.profile
+                ))
+            },
             Ok,
         ),
         // Relaxed judges by Table 5 and falls back to the device's own table.
         "relaxed" => select_profile("auto", device),
-        other => Profile::parse(other)
-            .map_or_else(|| usage(format!("unknown profile `{other}`; use full, embedded or auto")), Ok),
+        other => Profile::parse(other).map_or_else(
+            || {
+                usage(format!(
+                    "unknown profile `{other}`; use full, embedded or auto"
+                ))
+            },
+            Ok,
+        ),
     }
 }
 
@@ -302,7 +314,10 @@ fn print_devices() -> Result<ExitCode, UsageError> {
         println!("    double         {}", fp(info.double_fp));
         println!("    half           {}", fp(info.half_fp));
         println!("    address bits   {}", info.address_bits);
-        println!("    SPIR-V ext.    {}", clacc::extension::spirv_extensions(info).describe());
+        println!(
+            "    SPIR-V ext.    {}",
+            clacc::extension::spirv_extensions(info).describe()
+        );
         println!("    usable         {usable}");
     }
     Ok(ExitCode::SUCCESS)
@@ -386,7 +401,10 @@ fn select_kinds(names: &[String]) -> Result<Vec<Kind>, UsageError> {
         .iter()
         .map(|name| match Kind::parse(name) {
             Some(kind) if AVAILABLE.contains(&kind) => Ok(kind),
-            _ => usage(format!("unknown --kind `{name}`; use {}", AVAILABLE.map(Kind::name).join(", "))),
+            _ => usage(format!(
+                "unknown --kind `{name}`; use {}",
+                AVAILABLE.map(Kind::name).join(", ")
+            )),
         })
         .collect()
 }
@@ -401,10 +419,18 @@ struct CampaignOutcome {
 fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let outcome = run_campaign(args)?;
     write_summary_files(args, &outcome.units, &outcome.facts)?;
-    Ok(if outcome.failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if outcome.failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
-fn write_summary_files(args: &RunArgs, units: &[clacc::report::UnitReport], facts: &RunFacts) -> Result<(), UsageError> {
+fn write_summary_files(
+    args: &RunArgs,
+    units: &[clacc::report::UnitReport],
+    facts: &RunFacts,
+) -> Result<(), UsageError> {
     if let Some(path) = &args.junit {
         clacc::junit::write(path, units, facts)
             .map_err(|e| UsageError(format!("cannot write --junit {}: {e}", path.display())))?;
@@ -422,8 +448,13 @@ fn write_summary_files(args: &RunArgs, units: &[clacc::report::UnitReport], fact
 /// (-cl-fast-relaxed-math, which every device must accept); and float divide and sqrt built
 /// with -cl-fp32-correctly-rounded-divide-sqrt where the device reports that it honours it.
 fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
-    if !args.selection.function.is_empty() || !args.selection.types.is_empty() || !args.kind.is_empty() {
-        return usage("certify checks every function, type and kind; use the plain run for a selection");
+    if !args.selection.function.is_empty()
+        || !args.selection.types.is_empty()
+        || !args.kind.is_empty()
+    {
+        return usage(
+            "certify checks every function, type and kind; use the plain run for a selection",
+        );
     }
     let info = open_device(&args.device)?;
     let mut base = args.clone();
@@ -457,11 +488,24 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let not_passing: Vec<String> = rows
         .iter()
         .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
-        .map(|row| format!("{} {} {} w{} ({})", row.get("kind"), row.get("function"), row.get("type"), row.get("width"), row.get("status")))
+        .map(|row| {
+            format!(
+                "{} {} {} w{} ({})",
+                row.get("kind"),
+                row.get("function"),
+                row.get("type"),
+                row.get("width"),
+                row.get("status")
+            )
+        })
         .collect();
     println!();
     if not_passing.is_empty() {
-        println!("VERDICT: PASS — all {} units in {} passed or do not apply", rows.len(), args.csv.display());
+        println!(
+            "VERDICT: PASS — all {} units in {} passed or do not apply",
+            rows.len(),
+            args.csv.display()
+        );
         Ok(ExitCode::SUCCESS)
     } else {
         println!(
@@ -469,7 +513,12 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
             not_passing.len(),
             rows.len(),
             args.csv.display(),
-            not_passing.iter().take(20).cloned().collect::<Vec<_>>().join(", ")
+            not_passing
+                .iter()
+                .take(20)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
                 + if not_passing.len() > 20 { ", …" } else { "" }
         );
         Ok(ExitCode::from(1))
@@ -480,7 +529,13 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     let kinds = select_kinds(&args.kind)?;
     // The geometric functions have edge-case rules but no ULP row: --function may name them.
     let geometric_names = ["length", "distance", "normalize"];
-    let table_names: Vec<String> = args.selection.function.iter().filter(|f| !geometric_names.contains(&f.as_str())).cloned().collect();
+    let table_names: Vec<String> = args
+        .selection
+        .function
+        .iter()
+        .filter(|f| !geometric_names.contains(&f.as_str()))
+        .cloned()
+        .collect();
     let functions = if !args.selection.function.is_empty() && table_names.is_empty() {
         Vec::new()
     } else {
@@ -495,22 +550,33 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     }
     let explicit_cases = match (&args.input_file, &args.input) {
         (Some(path), _) => Some(sweep::parse_input_file(path).map_err(UsageError)?),
-        (None, Some(input)) => Some(vec![sweep::parse_case(input).map_err(|e| UsageError(format!("--input: {e}")))?]),
+        (None, Some(input)) => Some(vec![
+            sweep::parse_case(input).map_err(|e| UsageError(format!("--input: {e}")))?
+        ]),
         (None, None) => None,
     };
     let user_kernels = read_user_kernels(&args.kernel, &args.selection)?;
     let functions = if user_kernels.is_empty() || !args.selection.function.is_empty() {
         functions
     } else {
-        user_kernels.iter().filter_map(|k| registry::find(&k.function)).collect()
+        user_kernels
+            .iter()
+            .filter_map(|k| registry::find(&k.function))
+            .collect()
     };
     for user in &user_kernels {
         if !functions.iter().any(|f| f.name == user.function) {
-            return usage(format!("--kernel {}: add {} to --function", user.path, user.function));
+            return usage(format!(
+                "--kernel {}: add {} to --function",
+                user.path, user.function
+            ));
         }
     }
     if args.resume && !args.csv.is_file() {
-        eprintln!("clacc: note: --resume: {} does not exist yet; starting a new run", args.csv.display());
+        eprintln!(
+            "clacc: note: --resume: {} does not exist yet; starting a new run",
+            args.csv.display()
+        );
     }
     let info = open_device(&args.device)?;
     let types = select_types(&args.selection.types, Some(&info))?;
@@ -547,15 +613,27 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         build_options: build_options.join(" "),
         command: reproduce_prefix(&info, args),
     };
+    let profile_text = if relaxed {
+        format!("relaxed (Table 5, else {})", profile.name())
+    } else {
+        profile.name().to_string()
+    };
+    let exhaustive_text = if args.exhaustive {
+        "exhaustive where it fits, else "
+    } else {
+        ""
+    };
+    let shard_text = if args.shard == Shard::WHOLE {
+        String::new()
+    } else {
+        format!(", shard {}", args.shard)
+    };
     eprintln!(
-        "clacc {}: {} (driver {}), profile {}, seed {:#x}, {}{}",
+        "clacc {}: {} (driver {}), profile {profile_text}, seed {seed:#x}, {exhaustive_text}{} inputs per unit{shard_text}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
-        if relaxed { format!("relaxed (Table 5, else {})", profile.name()) } else { profile.name().to_string() },
-        seed,
-        if args.exhaustive { "exhaustive where it fits, else ".to_string() } else { String::new() },
-        format!("{} inputs per unit{}", args.inputs, if args.shard == Shard::WHOLE { String::new() } else { format!(", shard {}", args.shard) }),
+        args.inputs,
     );
     let settings = RunSettings {
         profile,
@@ -592,7 +670,11 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     }
     if kinds.contains(&Kind::Edge) {
         let geometric = args.selection.function.is_empty()
-            || args.selection.function.iter().any(|f| ["length", "distance", "normalize"].contains(&f.as_str()));
+            || args
+                .selection
+                .function
+                .iter()
+                .any(|f| ["length", "distance", "normalize"].contains(&f.as_str()));
         units.extend(campaign::edge_units(&functions, geometric, &types, &widths));
     }
     // Conversions and extension checks have no function selection of their own: they run when
@@ -614,7 +696,8 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         isolation,
     };
     let (_bars, overall, unit_bar) = progress_bars();
-    let results = campaign::run(&plan, &facts, session.as_ref(), &overall, &unit_bar).map_err(UsageError)?;
+    let results =
+        campaign::run(&plan, &facts, session.as_ref(), &overall, &unit_bar).map_err(UsageError)?;
     unit_bar.finish_and_clear();
     overall.finish_and_clear();
     print!("{}", report::summary(&results.units, &facts, &args.csv));
@@ -646,7 +729,10 @@ fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
         info.platform_index, info.device_index, args.profile
     );
     for (flag, set) in [
-        ("--correctly-rounded-divide-sqrt", args.correctly_rounded_divide_sqrt),
+        (
+            "--correctly-rounded-divide-sqrt",
+            args.correctly_rounded_divide_sqrt,
+        ),
         ("--denorms-are-zero", args.denorms_are_zero),
     ] {
         if set {
@@ -665,7 +751,10 @@ fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
 
 /// Reads `--kernel FUNCTION=FILE` modules and refuses what would be unsafe to hand a driver
 /// (drivers do not validate modules): not SPIR-V, or rejected by `spirv-val`.
-fn read_user_kernels(specs: &[String], selection: &SelectionArgs) -> Result<Vec<UserKernel>, UsageError> {
+fn read_user_kernels(
+    specs: &[String],
+    selection: &SelectionArgs,
+) -> Result<Vec<UserKernel>, UsageError> {
     if specs.is_empty() {
         return Ok(Vec::new());
     }
@@ -673,30 +762,50 @@ fn read_user_kernels(specs: &[String], selection: &SelectionArgs) -> Result<Vec<
     if !single(&selection.types) || !single(&selection.width) {
         return usage("--kernel needs exactly one --type and one --width (the module is built for one of each)");
     }
-    let element = FloatType::parse(&selection.types[0])
-        .ok_or_else(|| UsageError(format!("unknown type `{}`; use half, float or double", selection.types[0])))?;
+    let element = FloatType::parse(&selection.types[0]).ok_or_else(|| {
+        UsageError(format!(
+            "unknown type `{}`; use half, float or double",
+            selection.types[0]
+        ))
+    })?;
     specs
         .iter()
         .map(|spec| {
-            let (name, path) = spec
-                .split_once('=')
-                .ok_or_else(|| UsageError(format!("--kernel `{spec}`: write FUNCTION=FILE.spv, e.g. sin=my_sin.spv")))?;
-            let function = registry::find(name).ok_or_else(|| {
-                UsageError(format!("--kernel `{spec}`: unknown function `{name}`; known functions: {}", registry::known_names().join(", ")))
+            let (name, path) = spec.split_once('=').ok_or_else(|| {
+                UsageError(format!(
+                    "--kernel `{spec}`: write FUNCTION=FILE.spv, e.g. sin=my_sin.spv"
+                ))
             })?;
-            let spirv = std::fs::read(path).map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
+            let function = registry::find(name).ok_or_else(|| {
+                UsageError(format!(
+                    "--kernel `{spec}`: unknown function `{name}`; known functions: {}",
+                    registry::known_names().join(", ")
+                ))
+            })?;
+            let spirv = std::fs::read(path)
+                .map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
             if spirv.len() < 20 || spirv.len() % 4 != 0 || spirv[..4] != [0x03, 0x02, 0x23, 0x07] {
-                return usage(format!("--kernel {path}: not a SPIR-V module (no little-endian SPIR-V magic number)"));
+                return usage(format!(
+                    "--kernel {path}: not a SPIR-V module (no little-endian SPIR-V magic number)"
+                ));
             }
             validate_with_spirv_val(path, element)?;
-            Ok(UserKernel { function: function.name.to_string(), path: path.to_string(), spirv })
+            Ok(UserKernel {
+                function: function.name.to_string(),
+                path: path.to_string(),
+                spirv,
+            })
         })
         .collect()
 }
 
 fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageError> {
     // spirv-val's OpenCL environment refuses Float16; half modules are checked as plain SPIR-V.
-    let environment = if element == FloatType::Half { "spv1.0" } else { "opencl2.2" };
+    let environment = if element == FloatType::Half {
+        "spv1.0"
+    } else {
+        "opencl2.2"
+    };
     match std::process::Command::new("spirv-val").args(["--target-env", environment, path]).output() {
         Ok(output) if output.status.success() => Ok(()),
         Ok(output) => usage(format!(
@@ -719,9 +828,22 @@ fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
         .map_err(UsageError)?;
     let merged = merge::merge(&inputs);
     merge::write(&args.csv, &merged).map_err(UsageError)?;
-    let failing = merged.iter().filter(|row| !matches!(row.get("status"), "pass" | "skip")).count();
-    println!("merged {} files into {} ({} units, {} not passing)", inputs.len(), args.csv.display(), merged.len(), failing);
-    Ok(if failing > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let failing = merged
+        .iter()
+        .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
+        .count();
+    println!(
+        "merged {} files into {} ({} units, {} not passing)",
+        inputs.len(),
+        args.csv.display(),
+        merged.len(),
+        failing
+    );
+    Ok(if failing > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn main() -> ExitCode {
@@ -737,7 +859,7 @@ fn main() -> ExitCode {
         Some(Command::Devices) => print_devices(),
         Some(Command::Kernels(args)) => emit_kernels(args),
         Some(Command::Merge(args)) => merge_csvs(args),
-        Some(Command::Certify(args)) => certify(args),
+        Some(Command::Certify(args)) => certify(args.as_ref()),
         Some(Command::Worker) => match campaign::serve_worker() {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(message) => Err(UsageError(message)),

@@ -33,11 +33,18 @@ impl Row {
 
     /// What identifies a unit across shards and resumed runs.
     pub fn unit_key(&self) -> String {
-        ["kind", "function", "type", "width", "profile", "build_options"]
-            .iter()
-            .map(|name| self.get(name))
-            .collect::<Vec<_>>()
-            .join("|")
+        [
+            "kind",
+            "function",
+            "type",
+            "width",
+            "profile",
+            "build_options",
+        ]
+        .iter()
+        .map(|name| self.get(name))
+        .collect::<Vec<_>>()
+        .join("|")
     }
 
     fn number(&self, name: &str) -> u64 {
@@ -143,14 +150,24 @@ fn merge_row(merged: &mut Row, other: &Row) {
         let total = merged.number(name) + other.number(name);
         merged.set(name, total.to_string());
     }
-    merged.set("allowed", sum_allowances(merged.get("allowed"), other.get("allowed")));
+    merged.set(
+        "allowed",
+        sum_allowances(merged.get("allowed"), other.get("allowed")),
+    );
     let max = merged.ulp("max_ulp").max(other.ulp("max_ulp"));
     if max.is_finite() || max == f64::INFINITY {
         merged.set("max_ulp", format_ulp(max));
     }
     if other_worst_outranks {
         // The note of a failing unit describes its worst case: it travels with it.
-        for name in ["worst_input", "worst_device", "worst_reference", "worst_ulp", "worst_index", "note"] {
+        for name in [
+            "worst_input",
+            "worst_device",
+            "worst_reference",
+            "worst_ulp",
+            "worst_index",
+            "note",
+        ] {
             merged.set(name, other.get(name).to_string());
         }
     }
@@ -159,7 +176,11 @@ fn merge_row(merged: &mut Row, other: &Row) {
         merged.set("note", other.get("note").to_string());
     }
     // A unit that failed in one shard fails; a passing shard beside it does not change that.
-    let status = if status == "pass" && merged.number("failures") > 0 { "fail".to_string() } else { status };
+    let status = if status == "pass" && merged.number("failures") > 0 {
+        "fail".to_string()
+    } else {
+        status
+    };
     merged.set("status", status);
 }
 
@@ -183,26 +204,31 @@ pub fn merge(inputs: &[Vec<Row>]) -> Vec<Row> {
 
 /// Writes rows under clacc's header.
 pub fn write(path: &Path, rows: &[Row]) -> Result<(), String> {
-    let mut writer = csv::Writer::from_path(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut writer = csv::Writer::from_path(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let failure = |e: csv::Error| format!("cannot write {}: {e}", path.display());
     writer.write_record(COLUMNS).map_err(failure)?;
     for row in rows {
         writer.write_record(row.fields()).map_err(failure)?;
     }
-    writer.flush().map_err(|e| format!("cannot write {}: {e}", path.display()))
+    writer
+        .flush()
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Prepares `path` for `--resume`: keeps its header and every complete row, drops a row cut off
 /// by an interruption, and returns the keys of the units already done.
 pub fn resume(path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read --csv {} to resume: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read --csv {} to resume: {e}", path.display()))?;
     // Every row clacc writes ends with a newline; anything after the last one was cut off.
     let complete = match text.rfind('\n') {
         Some(end) => &text[..=end],
         None => "",
     };
     if complete.len() != text.len() {
-        std::fs::write(path, complete).map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+        std::fs::write(path, complete)
+            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
     }
     if complete.is_empty() {
         return Ok(Vec::new());
@@ -222,7 +248,15 @@ mod tests {
         Row { values }
     }
 
-    fn unit(inputs: &str, failures: &str, max: &str, worst: &str, worst_ulp: &str, index: &str, status: &str) -> Row {
+    fn unit(
+        inputs: &str,
+        failures: &str,
+        max: &str,
+        worst: &str,
+        worst_ulp: &str,
+        index: &str,
+        status: &str,
+    ) -> Row {
         row(&[
             ("kind", "ulp"),
             ("function", "sin"),
@@ -274,7 +308,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         let done = unit("10", "0", "2", "0x1p+1", "2", "5", "pass");
-        write(&path, &[done.clone()]).unwrap();
+        write(&path, std::slice::from_ref(&done)).unwrap();
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str("ulp,cos,float,1,fu");
         std::fs::write(&path, &text).unwrap();

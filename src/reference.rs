@@ -43,9 +43,11 @@ pub mod fast {
             }
         )*};
     }
-    one!(acos, acosh, acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, cos, cosh, cospi,
-        erf, erfc, exp, exp2, exp10, expm1, lgamma, log, log2, log10, log1p, rsqrt, sin, sinh,
-        sinpi, tan, tanh, tanpi, tgamma);
+    one!(
+        acos, acosh, acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, cos, cosh, cospi, erf,
+        erfc, exp, exp2, exp10, expm1, lgamma, log, log2, log10, log1p, rsqrt, sin, sinh, sinpi,
+        tan, tanh, tanpi, tgamma
+    );
     two!(atan2, atan2pi, hypot, pow);
 }
 
@@ -539,8 +541,14 @@ mod tests {
             correctly_rounded_in(function, &args, element, Round::Zero).to_f64()
         };
         // 1 + 2^-30 in float: toward zero gives 1, for either sign.
-        assert_eq!(toward_zero(add, &[1.0, 2f64.powi(-30)], FloatType::Float), 1.0);
-        assert_eq!(toward_zero(add, &[-1.0, -(2f64.powi(-30))], FloatType::Float), -1.0);
+        assert_eq!(
+            toward_zero(add, &[1.0, 2f64.powi(-30)], FloatType::Float),
+            1.0
+        );
+        assert_eq!(
+            toward_zero(add, &[-1.0, -(2f64.powi(-30))], FloatType::Float),
+            -1.0
+        );
         // 1 - 2^-60 is below 1: toward zero it is the float below 1.
         assert_eq!(
             toward_zero(sub, &[1.0, 2f64.powi(-60)], FloatType::Float),
@@ -556,7 +564,10 @@ mod tests {
         // is 1 at working precision (rounded up), so toward zero must step to the float below
         // 1; exp(+2^-149) rounded down onto 1 stays 1.
         let tiny = f64::from(f32::from_bits(1));
-        assert_eq!(toward_zero(exp, &[-tiny], FloatType::Float), 1.0 - 2f64.powi(-24));
+        assert_eq!(
+            toward_zero(exp, &[-tiny], FloatType::Float),
+            1.0 - 2f64.powi(-24)
+        );
         assert_eq!(toward_zero(exp, &[tiny], FloatType::Float), 1.0);
         // Round to nearest is unchanged.
         let args = [operand(1.0), operand(3.0)];

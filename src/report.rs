@@ -108,7 +108,10 @@ impl UnitReport {
         if !self.rule.is_empty() {
             return self.rule.clone();
         }
-        self.requirement.as_ref().map(Requirement::describe).unwrap_or_default()
+        self.requirement
+            .as_ref()
+            .map(Requirement::describe)
+            .unwrap_or_default()
     }
 }
 
@@ -269,7 +272,8 @@ impl CsvReport {
 
     pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
         let worst = unit.stats.worst.as_ref();
-        let measured = matches!(unit.status, Status::Pass | Status::Fail) && unit.kind != Kind::Edge;
+        let measured =
+            matches!(unit.status, Status::Pass | Status::Fail) && unit.kind != Kind::Edge;
         let record = [
             unit.function.clone(),
             unit.element.name().to_string(),
@@ -307,7 +311,11 @@ impl CsvReport {
             unit.stats.undefined.to_string(),
             worst.map(|c| exact_ulp(c.error)).unwrap_or_default(),
             worst.map(|c| c.index.to_string()).unwrap_or_default(),
-            if unit.stats.max_abs_error > 0.0 { format!("{:e}", unit.stats.max_abs_error) } else { String::new() },
+            if unit.stats.max_abs_error > 0.0 {
+                format!("{:e}", unit.stats.max_abs_error)
+            } else {
+                String::new()
+            },
             format!("{:#x}", facts.seed),
             facts.device.clone(),
             facts.driver_version.clone(),
@@ -332,7 +340,12 @@ fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
     if unit.kind == Kind::Edge {
         return format!(
             "{} {} w{}: {} of {} cases wrong; first: {}{reproduce}",
-            unit.function, unit.element, unit.width, unit.stats.failures, unit.stats.inputs, unit.note
+            unit.function,
+            unit.element,
+            unit.width,
+            unit.stats.failures,
+            unit.stats.inputs,
+            unit.note
         );
     }
     let mut text = format!(
@@ -416,7 +429,8 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
         "function", "type", "width", "inputs", "failures", "max_ulp", "bound", "status"
     );
     for unit in units {
-        let measured = matches!(unit.status, Status::Pass | Status::Fail) && unit.kind != Kind::Edge;
+        let measured =
+            matches!(unit.status, Status::Pass | Status::Fail) && unit.kind != Kind::Edge;
         let _ = writeln!(
             text,
             "{:<14} {:<6} {:>5} {:>9} {:>8} {:>10} {:>6}  {:<6} {}",

@@ -187,10 +187,14 @@ pub fn run_unit(
             }
             if stats.undefined > 0 {
                 // The count is in the `undefined` column; the note stays the same across shards.
-                notes.push("inputs where the spec leaves the result undefined are not judged".to_string());
+                notes.push(
+                    "inputs where the spec leaves the result undefined are not judged".to_string(),
+                );
             }
             if !fp_config.denormals() {
-                notes.push(format!("device flushes {element} subnormals: FTZ rules applied"));
+                notes.push(format!(
+                    "device flushes {element} subnormals: FTZ rules applied"
+                ));
             } else if flushes_subnormals {
                 notes.push("-cl-denorms-are-zero: FTZ rules applied".to_string());
             }
@@ -224,7 +228,10 @@ fn measure(
     rules: Rules,
     progress: &dyn Fn(u64, u64),
 ) -> Result<UnitStats, String> {
-    let user_kernel = settings.user_kernels.iter().find(|k| k.function == function.name);
+    let user_kernel = settings
+        .user_kernels
+        .iter()
+        .find(|k| k.function == function.name);
     let (module_name, spirv) = match user_kernel {
         Some(user) => (user.path.clone(), user.spirv.clone()),
         None => {
@@ -264,8 +271,20 @@ fn measure(
             for number in chunks {
                 let start = number * chunk;
                 let columns = plan.columns(start, chunk);
-                let outcome = run_chunk(session, &built, element, argument_kinds, result_kinds, &columns, width)
-                    .map(|device_results| DeviceChunk { start, columns, device_results });
+                let outcome = run_chunk(
+                    session,
+                    &built,
+                    element,
+                    argument_kinds,
+                    result_kinds,
+                    &columns,
+                    width,
+                )
+                .map(|device_results| DeviceChunk {
+                    start,
+                    columns,
+                    device_results,
+                });
                 let failed = outcome.is_err();
                 if sender.send(outcome).is_err() || failed {
                     return;
@@ -277,7 +296,8 @@ fn measure(
         let confirm = |stats: &mut UnitStats| {
             // Every reported worst case is MPFR's, whatever tier judged it first.
             if let Some(worst) = stats.worst.take() {
-                let confirmed = rules.judge_exactly(worst.index, &worst.args, &worst.device_results);
+                let confirmed =
+                    rules.judge_exactly(worst.index, &worst.args, &worst.device_results);
                 if worst.error == stats.max_error && !confirmed.absolute {
                     stats.max_error = confirmed.error;
                 }
@@ -286,11 +306,20 @@ fn measure(
         };
         for received in receiver {
             let chunk_result = received?;
-            let judged = plan.judged().saturating_sub(chunk_result.start).min(chunk_result.columns[0].len() as u64);
+            let judged = plan
+                .judged()
+                .saturating_sub(chunk_result.start)
+                .min(chunk_result.columns[0].len() as u64);
             if settings.device_only {
                 stats.inputs += judged;
             } else {
-                stats.merge(judge_chunk(&rules, function, &chunk_result, judged as usize, settings.threads));
+                stats.merge(judge_chunk(
+                    &rules,
+                    function,
+                    &chunk_result,
+                    judged as usize,
+                    settings.threads,
+                ));
             }
             done += chunk;
             progress(done.min(planned), planned);
@@ -303,8 +332,17 @@ fn measure(
 /// The build log line that says why: the first naming an error, else the first naming a
 /// failure, else the last line.
 fn telling_line(log: &str) -> String {
-    let lines: Vec<&str> = log.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    let find = |word: &str| lines.iter().find(|l| l.to_lowercase().contains(word)).copied();
+    let lines: Vec<&str> = log
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let find = |word: &str| {
+        lines
+            .iter()
+            .find(|l| l.to_lowercase().contains(word))
+            .copied()
+    };
     find("error")
         .or_else(|| find("fail"))
         .or_else(|| lines.last().copied())
@@ -367,7 +405,13 @@ fn input_plan(
                 argument_kinds.len()
             ));
         }
-        return Ok(InputPlan::explicit(function, element, argument_kinds, cases.clone(), spec.width));
+        return Ok(InputPlan::explicit(
+            function,
+            element,
+            argument_kinds,
+            cases.clone(),
+            spec.width,
+        ));
     }
     if settings.exhaustive {
         if let Some(plan) = InputPlan::exhaustive(function, element, argument_kinds, spec.width) {
@@ -375,7 +419,14 @@ fn input_plan(
         }
     }
     let seed = sweep::unit_seed(settings.seed, function.name, element, spec.width);
-    Ok(InputPlan::sweep(function, element, argument_kinds, settings.inputs, spec.width, seed))
+    Ok(InputPlan::sweep(
+        function,
+        element,
+        argument_kinds,
+        settings.inputs,
+        spec.width,
+        seed,
+    ))
 }
 
 /// Encodes one chunk, runs the kernel on it and decodes every output.
@@ -401,7 +452,12 @@ pub(crate) fn run_chunk(
         .collect();
     let mut output_slices: Vec<&mut [u8]> = outputs.iter_mut().map(Vec::as_mut_slice).collect();
     session
-        .run(built, &input_slices, &mut output_slices, length / width as usize)
+        .run(
+            built,
+            &input_slices,
+            &mut output_slices,
+            length / width as usize,
+        )
         .map_err(|e| e.to_string())?;
     Ok(outputs
         .iter()
@@ -450,7 +506,13 @@ fn decode(kind: ValueKind, element: FloatType, bytes: &[u8]) -> Vec<f64> {
 
 /// Judges the first `judged` inputs of a chunk on `threads` threads; each takes a contiguous
 /// slice, and the slices merge in order, so the result does not depend on the thread count.
-fn judge_chunk(rules: &Rules, function: &Function, chunk: &DeviceChunk, judged: usize, threads: usize) -> UnitStats {
+fn judge_chunk(
+    rules: &Rules,
+    function: &Function,
+    chunk: &DeviceChunk,
+    judged: usize,
+    threads: usize,
+) -> UnitStats {
     let slice_length = judged.div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..judged)

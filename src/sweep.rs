@@ -222,25 +222,71 @@ pub fn exhaustive_count(element: FloatType, kinds: &[ValueKind]) -> Option<u64> 
 
 impl InputPlan {
     /// Specials then random values, at least `count` in all.
-    pub fn sweep(function: &Function, element: FloatType, kinds: &[ValueKind], count: usize, width: u32, seed: u64) -> InputPlan {
+    pub fn sweep(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        count: usize,
+        width: u32,
+        seed: u64,
+    ) -> InputPlan {
         let specials = special_columns(function, element, kinds);
         let judged = (count.max(specials[0].len())) as u64;
-        InputPlan::new(function, element, kinds, Source::Sweep { specials, seed }, judged, width)
+        InputPlan::new(
+            function,
+            element,
+            kinds,
+            Source::Sweep { specials, seed },
+            judged,
+            width,
+        )
     }
 
     /// Every input, when [`exhaustive_count`] allows it.
-    pub fn exhaustive(function: &Function, element: FloatType, kinds: &[ValueKind], width: u32) -> Option<InputPlan> {
+    pub fn exhaustive(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        width: u32,
+    ) -> Option<InputPlan> {
         let count = exhaustive_count(element, kinds)?;
-        Some(InputPlan::new(function, element, kinds, Source::Exhaustive, count, width))
+        Some(InputPlan::new(
+            function,
+            element,
+            kinds,
+            Source::Exhaustive,
+            count,
+            width,
+        ))
     }
 
     /// The user's cases.
-    pub fn explicit(function: &Function, element: FloatType, kinds: &[ValueKind], cases: Vec<Vec<f64>>, width: u32) -> InputPlan {
+    pub fn explicit(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        cases: Vec<Vec<f64>>,
+        width: u32,
+    ) -> InputPlan {
         let judged = cases.len() as u64;
-        InputPlan::new(function, element, kinds, Source::Explicit(cases), judged, width)
+        InputPlan::new(
+            function,
+            element,
+            kinds,
+            Source::Explicit(cases),
+            judged,
+            width,
+        )
     }
 
-    fn new(function: &Function, element: FloatType, kinds: &[ValueKind], source: Source, judged: u64, width: u32) -> InputPlan {
+    fn new(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        source: Source,
+        judged: u64,
+        width: u32,
+    ) -> InputPlan {
         let width = u64::from(width.max(1));
         InputPlan {
             function: *function,
@@ -266,14 +312,17 @@ impl InputPlan {
     pub fn columns(&self, start: u64, length: u64) -> Vec<Vec<f64>> {
         let end = (start + length).min(self.total);
         let last = self.judged.saturating_sub(1);
-        let mut columns: Vec<Vec<f64>> = vec![Vec::with_capacity((end - start) as usize); self.kinds.len()];
+        let mut columns: Vec<Vec<f64>> =
+            vec![Vec::with_capacity((end - start) as usize); self.kinds.len()];
         match &self.source {
             Source::Explicit(cases) => {
                 for index in start..end {
                     let case = &cases[index.min(last) as usize];
                     for ((column, kind), value) in columns.iter_mut().zip(&self.kinds).zip(case) {
                         column.push(match kind {
-                            ValueKind::FloatGentype | ValueKind::FloatScalar => self.element.round(*value),
+                            ValueKind::FloatGentype | ValueKind::FloatScalar => {
+                                self.element.round(*value)
+                            }
                             ValueKind::IntGentype | ValueKind::UintGentype => value.trunc(),
                         });
                     }
@@ -318,32 +367,56 @@ impl InputPlan {
 
     fn random_block(&self, seed: u64, number: u64) -> Vec<Vec<f64>> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut columns: Vec<Vec<f64>> = vec![Vec::with_capacity(RANDOM_BLOCK as usize); self.kinds.len()];
+        let mut columns: Vec<Vec<f64>> =
+            vec![Vec::with_capacity(RANDOM_BLOCK as usize); self.kinds.len()];
         for _ in 0..RANDOM_BLOCK {
             for (argument, (column, kind)) in columns.iter_mut().zip(&self.kinds).enumerate() {
-                column.push(random_argument(&mut rng, &self.function, self.element, *kind, argument));
+                column.push(random_argument(
+                    &mut rng,
+                    &self.function,
+                    self.element,
+                    *kind,
+                    argument,
+                ));
             }
         }
         columns
     }
 }
 
-fn random_argument(rng: &mut ChaCha8Rng, function: &Function, element: FloatType, kind: ValueKind, argument: usize) -> f64 {
+fn random_argument(
+    rng: &mut ChaCha8Rng,
+    function: &Function,
+    element: FloatType,
+    kind: ValueKind,
+    argument: usize,
+) -> f64 {
     match kind {
-        ValueKind::FloatGentype | ValueKind::FloatScalar => random_value(rng, element, function.sample_range(argument)),
-        ValueKind::IntGentype => f64::from(rng.random_range(function.int_range.0..=function.int_range.1)),
-        ValueKind::UintGentype => (rng.random::<u64>() & ((1u64 << element.fraction_bits()) - 1)) as f64,
+        ValueKind::FloatGentype | ValueKind::FloatScalar => {
+            random_value(rng, element, function.sample_range(argument))
+        }
+        ValueKind::IntGentype => {
+            f64::from(rng.random_range(function.int_range.0..=function.int_range.1))
+        }
+        ValueKind::UintGentype => {
+            (rng.random::<u64>() & ((1u64 << element.fraction_bits()) - 1)) as f64
+        }
     }
 }
 
 /// Every combination of the arguments' special values, as columns.
 fn special_columns(function: &Function, element: FloatType, kinds: &[ValueKind]) -> Vec<Vec<f64>> {
-    let float_arguments = kinds.iter().filter(|k| **k == ValueKind::FloatGentype).count();
+    let float_arguments = kinds
+        .iter()
+        .filter(|k| **k == ValueKind::FloatGentype)
+        .count();
     let specials: Vec<Vec<f64>> = kinds
         .iter()
         .map(|kind| match kind {
             ValueKind::FloatGentype if float_arguments == 1 => special_values(element),
-            ValueKind::FloatGentype | ValueKind::FloatScalar => special_values_for_products(element, float_arguments),
+            ValueKind::FloatGentype | ValueKind::FloatScalar => {
+                special_values_for_products(element, float_arguments)
+            }
             ValueKind::IntGentype => special_integers(function.int_range),
             ValueKind::UintGentype => special_codes(element),
         })
@@ -364,7 +437,10 @@ pub fn parse_case(text: &str) -> Result<Vec<f64>, String> {
     text.split(',')
         .map(|field| {
             crate::hexfloat::parse(field).ok_or_else(|| {
-                format!("`{}` is not a number; write C99 hex floats like 0x1.8p+1, comma-separated", field.trim())
+                format!(
+                    "`{}` is not a number; write C99 hex floats like 0x1.8p+1, comma-separated",
+                    field.trim()
+                )
             })
         })
         .collect()
@@ -381,7 +457,8 @@ pub fn parse_input_file(path: &std::path::Path) -> Result<Vec<Vec<f64>>, String>
         if content.is_empty() {
             continue;
         }
-        let case = parse_case(content).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
+        let case =
+            parse_case(content).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
         if let Some(first) = cases.first().map(Vec::len) {
             if case.len() != first {
                 return Err(format!(
@@ -540,7 +617,10 @@ mod tests {
             let end = (start + length).min(plan.total()) as usize;
             for (column, whole_column) in part.iter().zip(&whole) {
                 let expected = &whole_column[start as usize..end];
-                assert!(column.iter().zip(expected).all(|(a, b)| a.to_bits() == b.to_bits()));
+                assert!(column
+                    .iter()
+                    .zip(expected)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()));
             }
         }
     }

@@ -95,8 +95,15 @@ pub fn ulp_error(device_result: f64, reference: &Float, element: FloatType) -> f
 /// double's rounding cannot move the exact value across a binade boundary, and everything
 /// else goes to MPFR.
 pub fn ulp_error_of_value(device_result: f64, reference: f64, element: FloatType) -> f64 {
-    debug_assert!(element != FloatType::Double, "a double reference is not exact enough for double");
-    if device_result.is_nan() || reference.is_nan() || device_result.is_infinite() || reference.is_infinite() {
+    debug_assert!(
+        element != FloatType::Double,
+        "a double reference is not exact enough for double"
+    );
+    if device_result.is_nan()
+        || reference.is_nan()
+        || device_result.is_infinite()
+        || reference.is_infinite()
+    {
         return ulp_error(device_result, &Float::with_val(53, reference), element);
     }
     // The binade of a normal double is its biased exponent field.
@@ -109,7 +116,11 @@ pub fn ulp_error_of_value(device_result: f64, reference: f64, element: FloatType
     } else {
         let gap = binade.max(element.emin()) - precision + 1;
         let power_of_two = reference.to_bits() & ((1u64 << 52) - 1) == 0;
-        pow2(if binade > element.emin() && power_of_two { gap - 1 } else { gap })
+        pow2(if binade > element.emin() && power_of_two {
+            gap - 1
+        } else {
+            gap
+        })
     };
     (device_result - reference).abs() / ulp
 }
@@ -204,13 +215,23 @@ mod tests {
 
     #[test]
     fn the_f64_form_agrees_with_the_mpfr_form() {
-        let samples = [1.0, 1.5, -3.75, 1.0e-30, 6.0e-39, 3.0e38, 65504.0, 0.0, 1.0e-7, -2.5e-5];
+        let samples = [
+            1.0, 1.5, -3.75, 1.0e-30, 6.0e-39, 3.0e38, 65504.0, 0.0, 1.0e-7, -2.5e-5,
+        ];
         for element in [FloatType::Half, FloatType::Float] {
             for reference in samples {
-                for device in [reference * (1.0 + 1e-3), reference + 1e-40, 0.0, element.max_finite()] {
+                for device in [
+                    reference * (1.0 + 1e-3),
+                    reference + 1e-40,
+                    0.0,
+                    element.max_finite(),
+                ] {
                     let mpfr = ulp_error(device, &exact(reference), element);
                     let fast = ulp_error_of_value(device, reference, element);
-                    assert!((mpfr - fast).abs() <= 1e-12 * mpfr.max(1.0), "{element} {device} {reference}: {mpfr} {fast}");
+                    assert!(
+                        (mpfr - fast).abs() <= 1e-12 * mpfr.max(1.0),
+                        "{element} {device} {reference}: {mpfr} {fast}"
+                    );
                 }
             }
         }

@@ -16,7 +16,16 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-const SELECTION: [&str; 8] = ["--function", "sin,pow,frexp,OpFDiv", "--type", "float,half", "--width", "1,3", "--inputs", "150000"];
+const SELECTION: [&str; 8] = [
+    "--function",
+    "sin,pow,frexp,OpFDiv",
+    "--type",
+    "float,half",
+    "--width",
+    "1,3",
+    "--inputs",
+    "150000",
+];
 
 fn run_to(csv: &Path, extra: &[&str]) -> Output {
     let mut args: Vec<&str> = SELECTION.to_vec();
@@ -65,7 +74,10 @@ fn an_interrupted_run_resumes_into_the_uninterrupted_csv() {
 
     let interrupted = dir.path().join("interrupted.csv");
     let mut args: Vec<String> = SELECTION.iter().map(|s| s.to_string()).collect();
-    args.extend(["--csv".to_string(), interrupted.to_str().unwrap().to_string()]);
+    args.extend([
+        "--csv".to_string(),
+        interrupted.to_str().unwrap().to_string(),
+    ]);
     let mut child = Command::new(env!("CARGO_BIN_EXE_clacc"))
         .args(&args)
         .stdout(Stdio::null())
@@ -75,7 +87,9 @@ fn an_interrupted_run_resumes_into_the_uninterrupted_csv() {
     // Kill it once a few units are written, before the end.
     let started = Instant::now();
     loop {
-        let rows = std::fs::read_to_string(&interrupted).map(|t| t.lines().count()).unwrap_or(0);
+        let rows = std::fs::read_to_string(&interrupted)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
         if rows >= 4 || started.elapsed() > Duration::from_secs(120) {
             break;
         }
@@ -85,7 +99,10 @@ fn an_interrupted_run_resumes_into_the_uninterrupted_csv() {
     child.wait().unwrap();
     let kept = std::fs::read_to_string(&interrupted).unwrap();
     let total_rows = std::fs::read_to_string(&whole).unwrap().lines().count();
-    assert!(kept.lines().count() < total_rows, "the run finished before it was killed");
+    assert!(
+        kept.lines().count() < total_rows,
+        "the run finished before it was killed"
+    );
     // Every row written before the kill is a finished unit of the uninterrupted run.
     let whole_text = std::fs::read_to_string(&whole).unwrap();
     for line in kept.lines().filter(|l| !l.is_empty()) {
@@ -96,7 +113,11 @@ fn an_interrupted_run_resumes_into_the_uninterrupted_csv() {
 
     let output = run_to(&interrupted, &["--resume"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).contains("already in"), "{}", text(&output.stdout));
+    assert!(
+        text(&output.stdout).contains("already in"),
+        "{}",
+        text(&output.stdout)
+    );
     assert_eq!(std::fs::read_to_string(&interrupted).unwrap(), whole_text);
 }
 
@@ -105,7 +126,15 @@ fn an_interrupted_run_resumes_into_the_uninterrupted_csv() {
 fn crashing_module(dir: &Path) -> PathBuf {
     let emitted = dir.join("emitted");
     let output = clacc(&[
-        "kernels", "--emit", emitted.to_str().unwrap(), "--function", "sin", "--type", "float", "--width", "1",
+        "kernels",
+        "--emit",
+        emitted.to_str().unwrap(),
+        "--function",
+        "sin",
+        "--type",
+        "float",
+        "--width",
+        "1",
     ]);
     assert!(output.status.success());
     let bytes = std::fs::read(emitted.join("sin_float_w1_a64.spv")).unwrap();
@@ -116,7 +145,9 @@ fn crashing_module(dir: &Path) -> PathBuf {
         rspirv::spirv::Op::Extension,
         None,
         None,
-        vec![rspirv::dr::Operand::LiteralString("SPV_CLACC_not_a_real_extension".into())],
+        vec![rspirv::dr::Operand::LiteralString(
+            "SPV_CLACC_not_a_real_extension".into(),
+        )],
     ));
     let path = dir.join("crash.spv");
     let words = rspirv::binary::Assemble::assemble(&module);
@@ -125,7 +156,11 @@ fn crashing_module(dir: &Path) -> PathBuf {
 }
 
 fn read_rows(path: &Path) -> Vec<csv::StringRecord> {
-    csv::Reader::from_path(path).unwrap().records().map(|r| r.unwrap()).collect()
+    csv::Reader::from_path(path)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap())
+        .collect()
 }
 
 #[test]
@@ -135,8 +170,20 @@ fn a_driver_crash_is_recorded_and_the_run_goes_on() {
     let kernel = format!("sin={}", module.display());
     let csv = dir.path().join("crash.csv");
     let output = clacc(&[
-        "--kind", "ulp", "--function", "sin,cos", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "1000",
-        "--csv", csv.to_str().unwrap(),
+        "--kind",
+        "ulp",
+        "--function",
+        "sin,cos",
+        "--kernel",
+        &kernel,
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "1000",
+        "--csv",
+        csv.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let rows = read_rows(&csv);
@@ -152,7 +199,17 @@ fn a_hanging_unit_times_out_and_the_run_goes_on() {
     // clacc's sin kernel turned into an endless loop of volatile stores.
     let bytes = {
         let emitted = dir.path().join("emitted");
-        clacc(&["kernels", "--emit", emitted.to_str().unwrap(), "--function", "sin", "--type", "float", "--width", "1"]);
+        clacc(&[
+            "kernels",
+            "--emit",
+            emitted.to_str().unwrap(),
+            "--function",
+            "sin",
+            "--type",
+            "float",
+            "--width",
+            "1",
+        ]);
         std::fs::read(emitted.join("sin_float_w1_a64.spv")).unwrap()
     };
     let mut loader = rspirv::dr::Loader::new();
@@ -162,39 +219,77 @@ fn a_hanging_unit_times_out_and_the_run_goes_on() {
     let function = builder.module_ref().functions.len() - 1;
     builder.select_function(Some(function)).unwrap();
     {
-        let block = builder.module_mut().functions[function].blocks.last_mut().unwrap();
+        let block = builder.module_mut().functions[function]
+            .blocks
+            .last_mut()
+            .unwrap();
         let ret = block.instructions.pop().unwrap();
         assert_eq!(ret.class.opcode, rspirv::spirv::Op::Return);
         let store = block.instructions.pop().unwrap();
         let spin = 1000;
         block.instructions.push(rspirv::dr::Instruction::new(
-            rspirv::spirv::Op::Branch, None, None, vec![rspirv::dr::Operand::IdRef(spin)],
+            rspirv::spirv::Op::Branch,
+            None,
+            None,
+            vec![rspirv::dr::Operand::IdRef(spin)],
         ));
         let mut volatile_store = store.clone();
         volatile_store.operands[2] = rspirv::dr::Operand::MemoryAccess(
             rspirv::spirv::MemoryAccess::VOLATILE | rspirv::spirv::MemoryAccess::ALIGNED,
         );
         let mut spin_block = rspirv::dr::Block::new();
-        spin_block.label = Some(rspirv::dr::Instruction::new(rspirv::spirv::Op::Label, None, Some(spin), vec![]));
+        spin_block.label = Some(rspirv::dr::Instruction::new(
+            rspirv::spirv::Op::Label,
+            None,
+            Some(spin),
+            vec![],
+        ));
         spin_block.instructions.push(volatile_store);
         spin_block.instructions.push(rspirv::dr::Instruction::new(
-            rspirv::spirv::Op::Branch, None, None, vec![rspirv::dr::Operand::IdRef(spin)],
+            rspirv::spirv::Op::Branch,
+            None,
+            None,
+            vec![rspirv::dr::Operand::IdRef(spin)],
         ));
-        builder.module_mut().functions[function].blocks.push(spin_block);
+        builder.module_mut().functions[function]
+            .blocks
+            .push(spin_block);
     }
     let mut module = builder.module();
     module.header.as_mut().unwrap().bound = 1001;
     let path = dir.path().join("hang.spv");
-    std::fs::write(&path, clacc::kernel::words_to_bytes(&rspirv::binary::Assemble::assemble(&module))).unwrap();
-    let validation = Command::new("spirv-val").args(["--target-env", "opencl2.2"]).arg(&path).output().unwrap();
+    std::fs::write(
+        &path,
+        clacc::kernel::words_to_bytes(&rspirv::binary::Assemble::assemble(&module)),
+    )
+    .unwrap();
+    let validation = Command::new("spirv-val")
+        .args(["--target-env", "opencl2.2"])
+        .arg(&path)
+        .output()
+        .unwrap();
     assert!(validation.status.success(), "{}", text(&validation.stderr));
 
     let kernel = format!("sin={}", path.display());
     let csv = dir.path().join("hang.csv");
     let started = Instant::now();
     let output = clacc(&[
-        "--kind", "ulp", "--function", "sin,cos", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "1000",
-        "--unit-timeout", "3", "--csv", csv.to_str().unwrap(),
+        "--kind",
+        "ulp",
+        "--function",
+        "sin,cos",
+        "--kernel",
+        &kernel,
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "1000",
+        "--unit-timeout",
+        "3",
+        "--csv",
+        csv.to_str().unwrap(),
     ]);
     assert!(started.elapsed() < Duration::from_secs(60));
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
@@ -208,13 +303,19 @@ fn a_module_spirv_val_refuses_never_reaches_the_driver() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.spv");
     // A valid header followed by garbage.
-    let mut bytes = vec![0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0];
+    let mut bytes = vec![
+        0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0,
+    ];
     bytes.extend([0xff; 8]);
     std::fs::write(&path, &bytes).unwrap();
     let kernel = format!("sin={}", path.display());
     let output = clacc(&["--kernel", &kernel, "--type", "float", "--width", "1"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("spirv-val"), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("spirv-val"),
+        "{}",
+        text(&output.stderr)
+    );
     let output = clacc(&["--kernel", &kernel]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("exactly one --type and one --width"));

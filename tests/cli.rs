@@ -232,7 +232,14 @@ fn emitted_kernels_are_valid_spirv_and_match_what_runs() {
 fn a_default_run_covers_every_row_type_and_width() {
     let dir = tempfile::tempdir().unwrap();
     let csv_path = dir.path().join("all.csv");
-    let output = clacc(&["--kind", "ulp", "--inputs", "400", "--csv", csv_path.to_str().unwrap()]);
+    let output = clacc(&[
+        "--kind",
+        "ulp",
+        "--inputs",
+        "400",
+        "--csv",
+        csv_path.to_str().unwrap(),
+    ]);
     let (header, rows) = read_csv(&csv_path);
     let status = column(&header, "status");
     let function = column(&header, "function");
@@ -339,19 +346,33 @@ fn edge_rows_cover_every_function_type_and_width() {
     let dir = tempfile::tempdir().unwrap();
     let csv_path = dir.path().join("edge.csv");
     let output = clacc(&["--kind", "edge", "--csv", csv_path.to_str().unwrap()]);
-    assert!(matches!(output.status.code(), Some(0) | Some(1)), "{}", stderr(&output));
+    assert!(
+        matches!(output.status.code(), Some(0) | Some(1)),
+        "{}",
+        stderr(&output)
+    );
     let (header, rows) = read_csv(&csv_path);
     let function = column(&header, "function");
     for name in clacc::edge::functions() {
         let count = rows.iter().filter(|r| r[function] == *name).count();
-        let expected = if clacc::registry::find(name).is_some() { 18 } else { 3 };
+        let expected = if clacc::registry::find(name).is_some() {
+            18
+        } else {
+            3
+        };
         assert_eq!(count, expected, "{name}");
     }
     assert!(rows.iter().all(|r| &r[column(&header, "kind")] == "edge"));
     // Every failing row names a rule of tables/edge_cases.csv with its spec text or clause.
-    for row in rows.iter().filter(|r| &r[column(&header, "status")] == "fail") {
+    for row in rows
+        .iter()
+        .filter(|r| &r[column(&header, "status")] == "fail")
+    {
         let note = &row[column(&header, "note")];
-        assert!(note.contains("tables/edge_cases.csv:") && note.contains("requires"), "{note}");
+        assert!(
+            note.contains("tables/edge_cases.csv:") && note.contains("requires"),
+            "{note}"
+        );
     }
     let summary = stdout(&output);
     if summary.contains("FAILURES") {

@@ -13,44 +13,92 @@ fn clacc(args: &[&str]) -> Output {
 
 fn rows(path: &Path) -> (Vec<String>, Vec<csv::StringRecord>) {
     let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader.headers().unwrap().iter().map(str::to_string).collect();
+    let header = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
     (header, reader.records().map(|r| r.unwrap()).collect())
 }
 
 fn at<'a>(header: &[String], row: &'a csv::StringRecord, name: &str) -> &'a str {
-    &row[header.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"))]
+    &row[header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name}"))]
 }
 
 #[test]
 fn relaxed_covers_every_table_5_row_with_its_rule() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("relaxed.csv");
-    let output = clacc(&["--profile", "relaxed", "--type", "float", "--width", "1", "--inputs", "600", "--csv", csv.to_str().unwrap()]);
-    assert!(matches!(output.status.code(), Some(0) | Some(1)), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = clacc(&[
+        "--profile",
+        "relaxed",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "600",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        matches!(output.status.code(), Some(0) | Some(1)),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let (header, rows) = rows(&csv);
     let table5 = clacc::relaxed::builtin();
     for row in &table5.rows {
         // Table 5's rows name instructions (OpFMul_OpFAdd is mad's x*y+z row).
-        let Some(unit) = rows.iter().find(|r| at(&header, r, "function") == row.instruction) else {
-            assert!(clacc::registry::find(&row.instruction).is_none(), "{} missing", row.instruction);
+        let Some(unit) = rows
+            .iter()
+            .find(|r| at(&header, r, "function") == row.instruction)
+        else {
+            assert!(
+                clacc::registry::find(&row.instruction).is_none(),
+                "{} missing",
+                row.instruction
+            );
             continue;
         };
         assert_eq!(at(&header, unit, "profile"), "relaxed");
-        assert_eq!(at(&header, unit, "rule"), row.float32.describe(false), "{}", row.instruction);
+        assert_eq!(
+            at(&header, unit, "rule"),
+            row.float32.describe(false),
+            "{}",
+            row.instruction
+        );
         assert_eq!(at(&header, unit, "build_options"), "-cl-fast-relaxed-math");
     }
     // Undefined inputs are counted apart, never as failures.
-    let pow = rows.iter().find(|r| at(&header, r, "function") == "pow").unwrap();
+    let pow = rows
+        .iter()
+        .find(|r| at(&header, r, "function") == "pow")
+        .unwrap();
     assert!(at(&header, pow, "undefined").parse::<u64>().unwrap() > 0);
     let judged: u64 = at(&header, pow, "inputs").parse().unwrap();
     let failures: u64 = at(&header, pow, "failures").parse().unwrap();
     assert!(failures <= judged);
     // sin's absolute bound is reported in its own unit.
-    let sin = rows.iter().find(|r| at(&header, r, "function") == "sin").unwrap();
+    let sin = rows
+        .iter()
+        .find(|r| at(&header, r, "function") == "sin")
+        .unwrap();
     assert!(at(&header, sin, "rule").starts_with("abs<=2^-11"));
     // Functions Table 5 does not list fall back to Table 3, and say so.
-    let fma = rows.iter().find(|r| at(&header, r, "function") == "fma").unwrap();
-    assert!(at(&header, fma, "note").contains("not in Table 5"), "{:?}", fma);
+    let fma = rows
+        .iter()
+        .find(|r| at(&header, r, "function") == "fma")
+        .unwrap();
+    assert!(
+        at(&header, fma, "note").contains("not in Table 5"),
+        "{:?}",
+        fma
+    );
 }
 
 #[test]
@@ -58,8 +106,26 @@ fn embedded_judges_float_sqrt_against_4_ulp_and_full_against_3() {
     let dir = tempfile::tempdir().unwrap();
     for (profile, bound) in [("embedded", "4"), ("full", "3")] {
         let csv = dir.path().join(format!("{profile}.csv"));
-        let output = clacc(&["--profile", profile, "--function", "sqrt", "--type", "float", "--width", "1", "--inputs", "2000", "--csv", csv.to_str().unwrap()]);
-        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+        let output = clacc(&[
+            "--profile",
+            profile,
+            "--function",
+            "sqrt",
+            "--type",
+            "float",
+            "--width",
+            "1",
+            "--inputs",
+            "2000",
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         let (header, rows) = rows(&csv);
         assert_eq!(at(&header, &rows[0], "bound_ulp"), bound, "{profile}");
         assert_eq!(at(&header, &rows[0], "profile"), profile);
@@ -71,12 +137,32 @@ fn relaxed_code_judged_by_the_full_table_fails_with_its_worst_input_named() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("mixed.csv");
     let output = clacc(&[
-        "--build-options", "-cl-fast-relaxed-math", "--profile", "full", "--function", "exp,sqrt", "--type", "float", "--width", "1",
-        "--inputs", "4000", "--csv", csv.to_str().unwrap(),
+        "--build-options",
+        "-cl-fast-relaxed-math",
+        "--profile",
+        "full",
+        "--function",
+        "exp,sqrt",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "4000",
+        "--csv",
+        csv.to_str().unwrap(),
     ]);
-    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let (header, rows) = rows(&csv);
-    let exp = rows.iter().find(|r| at(&header, r, "function") == "exp").unwrap();
+    let exp = rows
+        .iter()
+        .find(|r| at(&header, r, "function") == "exp")
+        .unwrap();
     assert_eq!(at(&header, exp, "profile"), "full");
     assert_eq!(at(&header, exp, "rule"), "<= 3 ulp");
     assert_eq!(at(&header, exp, "status"), "fail");
@@ -84,7 +170,10 @@ fn relaxed_code_judged_by_the_full_table_fails_with_its_worst_input_named() {
     let worst = clacc::hexfloat::parse(at(&header, exp, "worst_input")).unwrap();
     assert!(worst.is_finite());
     let summary = String::from_utf8_lossy(&output.stdout);
-    assert!(summary.contains("exp float w1") && summary.contains("worst input"), "{summary}");
+    assert!(
+        summary.contains("exp float w1") && summary.contains("worst input"),
+        "{summary}"
+    );
 }
 
 #[test]
@@ -98,11 +187,32 @@ fn options_the_device_cannot_honour_are_refused() {
 fn denorms_are_zero_applies_the_flush_to_zero_rules() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("daz.csv");
-    let output = clacc(&["--denorms-are-zero", "--function", "sin,OpFMul", "--type", "float", "--width", "1", "--inputs", "3000", "--csv", csv.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = clacc(&[
+        "--denorms-are-zero",
+        "--function",
+        "sin,OpFMul",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "3000",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let (header, rows) = rows(&csv);
     for row in &rows {
-        assert!(at(&header, row, "note").contains("-cl-denorms-are-zero"), "{:?}", row);
+        assert!(
+            at(&header, row, "note").contains("-cl-denorms-are-zero"),
+            "{:?}",
+            row
+        );
         assert_eq!(at(&header, row, "build_options"), "-cl-denorms-are-zero");
     }
 }

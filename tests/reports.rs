@@ -1,0 +1,180 @@
+//! End-to-end tests of what a run leaves for people and pipelines: JUnit XML, SVG plots, the
+//! reproduce line, and checking a user's own SPIR-V implementation — on the real Intel device.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn clacc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args(args)
+        .output()
+        .expect("run the clacc binary")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
+    csv::Reader::from_path(path)
+        .unwrap()
+        .records()
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+/// kernels/examples/taylor_sin.spvasm: sin(x) = x - x³/6, good near 0 and bad beyond.
+fn taylor_sin(dir: &Path) -> std::path::PathBuf {
+    let source = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/kernels/examples/taylor_sin.spvasm"
+    );
+    let module = dir.join("taylor_sin.spv");
+    let output = Command::new("spirv-as")
+        .args(["--target-env", "spv1.0", source, "-o"])
+        .arg(&module)
+        .output()
+        .expect("spirv-as is installed by scripts/setup");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    module
+}
+
+#[test]
+fn a_users_poor_sin_is_reported_failing_at_its_worst_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = taylor_sin(dir.path());
+    let kernel = format!("sin={}", module.display());
+    // 3 is where x - x³/6 is worst of these: sin(3) = 0.141, the polynomial gives -1.5.
+    let cases = dir.path().join("cases.txt");
+    std::fs::write(&cases, "0x1.99999ap-4\n0x1p+0\n0x1p+1\n0x1.8p+1\n0x1p-3\n").unwrap();
+    let csv = dir.path().join("user.csv");
+    let output = clacc(&[
+        "--kind",
+        "ulp",
+        "--kernel",
+        &kernel,
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--input-file",
+        cases.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 1);
+    assert_eq!((&rows[0][0], &rows[0][11]), ("sin", "fail"));
+    assert_eq!(&rows[0][8], "0x1.8p+1", "worst input");
+    assert_eq!(
+        &rows[0][9], "-0x1.8p+0",
+        "the device's (the module's) result for it"
+    );
+    // A sweep finds it failing too, with the worst input far from 0.
+    let output = clacc(&[
+        "--kind",
+        "ulp",
+        "--kernel",
+        &kernel,
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "5000",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let worst = clacc::hexfloat::parse(&csv_rows(&csv)[0][8]).unwrap();
+    assert!(worst.abs() > 1.0, "{worst}");
+}
+
+#[test]
+fn the_reproduce_line_shows_just_that_input_failing() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = taylor_sin(dir.path());
+    let kernel = format!("sin={}", module.display());
+    let csv = dir.path().join("sweep.csv");
+    let output = clacc(&[
+        "--kind",
+        "ulp",
+        "--kernel",
+        &kernel,
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "3000",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let summary = text(&output.stdout);
+    let line = summary
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("reproduce: clacc "))
+        .unwrap_or_else(|| panic!("no reproduce line:\n{summary}"))
+        .to_string();
+    let again_csv = dir.path().join("again.csv");
+    let mut args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    args.extend(["--csv".to_string(), again_csv.to_str().unwrap().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let again = clacc(&args);
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
+    let rows = csv_rows(&again_csv);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(&rows[0][4], "1", "just that input");
+    assert_eq!(&rows[0][5], "1", "and it fails");
+    assert_eq!(&rows[0][8], &csv_rows(&csv)[0][8], "the same input");
+}
+
+#[test]
+fn junit_has_a_testcase_per_csv_row_and_plots_draw_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("run.csv");
+    let junit = dir.path().join("run.xml");
+    let plots = dir.path().join("plots");
+    let output = clacc(&[
+        "--function",
+        "sin,pow,half_recip",
+        "--type",
+        "float",
+        "--width",
+        "1,4",
+        "--inputs",
+        "3000",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+        "--plot",
+        plots.to_str().unwrap(),
+    ]);
+    assert!(
+        matches!(output.status.code(), Some(0) | Some(1)),
+        "{}",
+        text(&output.stderr)
+    );
+    let rows = csv_rows(&csv);
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let document = roxmltree::Document::parse(&xml).expect("the JUnit file parses");
+    let testcases = document
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .count();
+    assert_eq!(testcases, rows.len());
+    let failing_rows = rows.iter().filter(|r| &r[11] == "fail").count();
+    let failures = document
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .count();
+    assert_eq!(failures, failing_rows);
+    // One SVG per ULP unit; the one-argument plot draws sin's 4 ulp bound.
+    let sin = std::fs::read_to_string(plots.join("sin_float_w1.svg")).unwrap();
+    roxmltree::Document::parse(&sin).expect("the plot is well-formed SVG");
+    assert!(sin.contains("bound 4 ulp"), "no bound line");
+    let pow = std::fs::read_to_string(plots.join("pow_float_w1.svg")).unwrap();
+    assert!(pow.contains("bound 16 ulp"));
+}
