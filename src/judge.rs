@@ -618,14 +618,7 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
     }
     let lowest = f64::from(element.emin() - element.precision() as i32 + 1);
     let highest = f64::from(element.emax() + 1);
-    // The binade from the encoding (cheap, and exact); log2 only for double's subnormals.
-    let biased = ((x.to_bits() >> 52) & 0x7ff) as i32;
-    let binade = if biased != 0 {
-        f64::from(biased - 1023)
-    } else {
-        x.abs().log2().floor()
-    };
-    let position = (binade - lowest) / (highest - lowest);
+    let position = (x.abs().log2() - lowest) / (highest - lowest);
     let bin = 1
         + (position * f64::from(BINS_PER_SIGN))
             .floor()
