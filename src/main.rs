@@ -371,7 +371,8 @@ fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
 
 fn progress_bars() -> (MultiProgress, ProgressBar, ProgressBar) {
     let bars = MultiProgress::new();
-    if !std::io::stderr().is_terminal() {
+    // Bars only for a person watching: quiet when the output goes to a file or a pipe.
+    if !std::io::stdout().is_terminal() || !std::io::stderr().is_terminal() {
         bars.set_draw_target(ProgressDrawTarget::hidden());
     }
     let overall = bars.add(ProgressBar::new(0));
