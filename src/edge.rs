@@ -21,6 +21,7 @@ use rug::Float;
 
 use crate::fp::FloatType;
 use crate::hexfloat;
+use crate::table::{read_data, DataRecord};
 
 /// The name the built-in rules are known by in errors and messages.
 pub const BUILTIN_SOURCE: &str = "tables/edge_cases.csv";
@@ -647,30 +648,8 @@ pub struct EdgeRule {
 }
 
 /// A rules file that cannot be read, located to its file, line and field.
-#[derive(Debug)]
-pub struct EdgeError {
-    pub file: String,
-    /// 1-based line; 0 when the error concerns the whole file.
-    pub line: usize,
-    /// The column (`function`, `inputs`, ...); empty when no single field is concerned.
-    pub field: String,
-    pub message: String,
-}
-
-impl fmt::Display for EdgeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.file)?;
-        if self.line > 0 {
-            write!(f, ":{}", self.line)?;
-        }
-        if !self.field.is_empty() {
-            write!(f, ": field `{}`", self.field)?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-impl std::error::Error for EdgeError {}
+/// An edge-case file that cannot be read: the one error type of the files in `tables/`.
+pub type EdgeError = crate::table::TableError;
 
 /// The rules compiled into clacc (`tables/edge_cases.csv`), parsed once. Panics, naming file,
 /// line and field, if that file is malformed; the tests guarantee it is not.
@@ -691,77 +670,18 @@ pub fn parse(source_name: &str, text: &str) -> Result<Vec<EdgeRule>, EdgeError> 
         field: field.to_string(),
         message,
     };
-    let mut header_seen = false;
     let mut rules = Vec::new();
-    for (index, text_line) in text.lines().enumerate() {
-        let line = index + 1;
-        let content = text_line.trim();
-        if content.is_empty() || content.starts_with('#') {
-            continue;
-        }
-        let record = read_record(content).map_err(|m| error(line, "", m))?;
-        if record.len() != COLUMNS.len() {
-            let (field, problem) = match COLUMNS.get(record.len()) {
-                Some(missing) => (*missing, "this field is missing"),
-                None => (COLUMNS[COLUMNS.len() - 1], "extra fields follow this one"),
-            };
-            return Err(error(
-                line,
-                field,
-                format!(
-                    "{problem}: the row has {} fields, expected {} ({}); quote a cell that \
-                     holds a comma",
-                    record.len(),
-                    COLUMNS.len(),
-                    COLUMNS.join(",")
-                ),
-            ));
-        }
-        if !header_seen {
-            if let Some(i) = (0..COLUMNS.len()).find(|&i| &record[i] != COLUMNS[i]) {
-                return Err(error(
-                    line,
-                    COLUMNS[i],
-                    format!("the header must be `{}`", COLUMNS.join(",")),
-                ));
-            }
-            header_seen = true;
-            continue;
-        }
-        let cells: Vec<&str> = record.iter().collect();
+    for DataRecord {
+        line,
+        fields: record,
+    } in read_data(source_name, text, &COLUMNS)?
+    {
+        let cells: Vec<&str> = record.iter().map(String::as_str).collect();
         let rule =
             parse_row(source_name, line, &cells).map_err(|(field, m)| error(line, field, m))?;
         rules.push(rule);
     }
-    let last_line = text.lines().count();
-    if !header_seen {
-        return Err(error(
-            last_line,
-            "",
-            format!("no header: the first row must be `{}`", COLUMNS.join(",")),
-        ));
-    }
-    if rules.is_empty() {
-        return Err(error(last_line, "", "no rows after the header".to_string()));
-    }
     Ok(rules)
-}
-
-/// Reads one line as one CSV record, cells trimmed. Line by line, so that errors name the true
-/// line: a quoted cell cannot span lines, and an odd number of `"` is refused.
-fn read_record(line: &str) -> Result<csv::StringRecord, String> {
-    if line.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
-        return Err("unclosed `\"`: a quoted cell must end on its own line".to_string());
-    }
-    let mut record = csv::StringRecord::new();
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(line.as_bytes())
-        .read_record(&mut record)
-        .map_err(|e| format!("not valid CSV: {e}"))?;
-    Ok(record)
 }
 
 type FieldError = (&'static str, String);

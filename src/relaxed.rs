@@ -55,6 +55,7 @@ use rug::{Assign, Float, Integer};
 use crate::fp::FloatType;
 use crate::reference::{self, ReferenceFn};
 use crate::table::{self, Profile, Requirement};
+use crate::table::{read_data, DataRecord};
 use crate::ulp::{ulp_error, ulp_of};
 
 // ---- The table ----
@@ -397,31 +398,8 @@ fn rootn(out: &mut Float, args: &[Float]) -> Ordering {
 
 // ---- Errors and the loader ----
 
-/// A table file that cannot be read, located to its file, line and field.
-#[derive(Debug)]
-pub struct RelaxedError {
-    pub file: String,
-    /// 1-based line; 0 when the error concerns the whole file.
-    pub line: usize,
-    /// The column name (`instruction`, `float32`, `spec`); empty when no field is concerned.
-    pub field: String,
-    pub message: String,
-}
-
-impl fmt::Display for RelaxedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.file)?;
-        if self.line > 0 {
-            write!(f, ":{}", self.line)?;
-        }
-        if !self.field.is_empty() {
-            write!(f, ": field `{}`", self.field)?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-impl std::error::Error for RelaxedError {}
+/// A Table 5 file that cannot be read: the one error type of the files in `tables/`.
+pub type RelaxedError = crate::table::TableError;
 
 /// The header the file starts with, and the field names errors use.
 const COLUMNS: [&str; 3] = ["instruction", "float32", "spec"];
@@ -438,48 +416,12 @@ pub fn parse(source_name: &str, text: &str) -> Result<RelaxedTable, RelaxedError
         field: field.to_string(),
         message,
     };
-    let mut header_seen = false;
     let mut rows: Vec<RelaxedRow> = Vec::new();
-    for (index, text_line) in text.lines().enumerate() {
-        let line = index + 1;
-        let content = text_line.trim();
-        if content.is_empty() || content.starts_with('#') {
-            continue;
-        }
-        let record = read_record(content).map_err(|m| error(line, "", m))?;
-        if record.len() != COLUMNS.len() {
-            let (field, problem) = match COLUMNS.get(record.len()) {
-                Some(missing) => (*missing, "this field is missing"),
-                None => (COLUMNS[COLUMNS.len() - 1], "extra fields follow this one"),
-            };
-            return Err(error(
-                line,
-                field,
-                format!(
-                    "{problem}: the row has {} fields, expected {} ({}); \
-                     quote a cell that contains a comma",
-                    record.len(),
-                    COLUMNS.len(),
-                    COLUMNS.join(",")
-                ),
-            ));
-        }
-        if !header_seen {
-            if let Some(i) = (0..COLUMNS.len()).find(|&i| &record[i] != COLUMNS[i]) {
-                return Err(error(
-                    line,
-                    COLUMNS[i],
-                    format!(
-                        "the header must be `{}`, found `{}` here",
-                        COLUMNS.join(","),
-                        &record[i]
-                    ),
-                ));
-            }
-            header_seen = true;
-            continue;
-        }
-
+    for DataRecord {
+        line,
+        fields: record,
+    } in read_data(source_name, text, &COLUMNS)?
+    {
         let instruction = &record[0];
         let Some(entry) = catalog(instruction) else {
             let known: Vec<&str> = CATALOG.iter().map(|e| e.name).collect();
@@ -519,17 +461,6 @@ pub fn parse(source_name: &str, text: &str) -> Result<RelaxedTable, RelaxedError
         });
     }
 
-    let last_line = text.lines().count();
-    if !header_seen {
-        return Err(error(
-            last_line,
-            "",
-            format!("no header: the first row must be `{}`", COLUMNS.join(",")),
-        ));
-    }
-    if rows.is_empty() {
-        return Err(error(last_line, "", "no rows after the header".to_string()));
-    }
     link_rows(&mut rows).map_err(|(line, message)| error(line, COLUMNS[1], message))?;
     Ok(RelaxedTable {
         source: source_name.to_string(),
@@ -548,23 +479,6 @@ pub fn builtin() -> &'static RelaxedTable {
         )
         .unwrap_or_else(|e| panic!("the built-in relaxed-math table is malformed: {e}"))
     })
-}
-
-/// Reads one line as one CSV record, cells trimmed. Line by line so errors name the true line;
-/// an odd number of `"` (an unclosed quote) is refused rather than read silently.
-fn read_record(line: &str) -> Result<csv::StringRecord, String> {
-    if line.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
-        return Err("unclosed `\"`: a quoted cell must end on its own line".to_string());
-    }
-    let mut record = csv::StringRecord::new();
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(line.as_bytes())
-        .read_record(&mut record)
-        .map_err(|e| format!("not valid CSV: {e}"))?;
-    Ok(record)
 }
 
 // ---- Linking: formulas and outputs refer to other rows ----

@@ -197,49 +197,13 @@ pub fn parse(source_name: &str, profile: Profile, text: &str) -> Result<UlpTable
         field: field.to_string(),
         message,
     };
-    let mut header_seen = false;
     let mut rows: Vec<UlpRow> = Vec::new();
     let mut first_line: HashMap<String, usize> = HashMap::new();
-    for (index, text_line) in text.lines().enumerate() {
-        let line = index + 1;
-        let content = text_line.trim();
-        if content.is_empty() || content.starts_with('#') {
-            continue;
-        }
-        let record = read_record(content).map_err(|m| error(line, "", m))?;
-        if record.len() != COLUMNS.len() {
-            let (field, problem) = match COLUMNS.get(record.len()) {
-                Some(missing) => (*missing, "this field is missing"),
-                None => (COLUMNS[COLUMNS.len() - 1], "extra fields follow this one"),
-            };
-            return Err(error(
-                line,
-                field,
-                format!(
-                    "{problem}: the row has {} fields, expected {} ({}); \
-                     quote a cell that contains a comma",
-                    record.len(),
-                    COLUMNS.len(),
-                    COLUMNS.join(",")
-                ),
-            ));
-        }
-        if !header_seen {
-            if let Some(i) = (0..COLUMNS.len()).find(|&i| &record[i] != COLUMNS[i]) {
-                return Err(error(
-                    line,
-                    COLUMNS[i],
-                    format!(
-                        "the header must be `{}`, found `{}` here",
-                        COLUMNS.join(","),
-                        &record[i]
-                    ),
-                ));
-            }
-            header_seen = true;
-            continue;
-        }
-
+    for DataRecord {
+        line,
+        fields: record,
+    } in read_data(source_name, text, &COLUMNS)?
+    {
         let instruction = &record[0];
         if !is_identifier(instruction) {
             return Err(error(
@@ -269,22 +233,92 @@ pub fn parse(source_name: &str, profile: Profile, text: &str) -> Result<UlpTable
         });
     }
 
-    let last_line = text.lines().count();
-    if !header_seen {
-        return Err(error(
-            last_line,
-            "",
-            format!("no header: the first row must be `{}`", COLUMNS.join(",")),
-        ));
-    }
-    if rows.is_empty() {
-        return Err(error(last_line, "", "no rows after the header".to_string()));
-    }
     Ok(UlpTable {
         profile,
         source: source_name.to_string(),
         rows,
     })
+}
+
+/// One data row of a file in `tables/`: its 1-based line and its trimmed fields.
+pub struct DataRecord {
+    pub line: usize,
+    pub fields: Vec<String>,
+}
+
+/// The one reader of the files in `tables/` (Tables 3 and 4, Table 5, the edge-case rules):
+/// `#` comments and blank lines skipped; one RFC 4180 record per line; the header must be
+/// `columns`; every row has exactly that many fields; at least one row. Errors name the file,
+/// the line and the field.
+pub fn read_data(
+    source_name: &str,
+    text: &str,
+    columns: &[&str],
+) -> Result<Vec<DataRecord>, TableError> {
+    let error = |line: usize, field: &str, message: String| TableError {
+        file: source_name.to_string(),
+        line,
+        field: field.to_string(),
+        message,
+    };
+    let mut header_seen = false;
+    let mut records = Vec::new();
+    for (index, text_line) in text.lines().enumerate() {
+        let line = index + 1;
+        let content = text_line.trim();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let record = read_record(content).map_err(|m| error(line, "", m))?;
+        if record.len() != columns.len() {
+            let (field, problem) = match columns.get(record.len()) {
+                Some(missing) => (*missing, "this field is missing"),
+                None => (columns[columns.len() - 1], "extra fields follow this one"),
+            };
+            return Err(error(
+                line,
+                field,
+                format!(
+                    "{problem}: the row has {} fields, expected {} ({}); \
+                     quote a cell that contains a comma",
+                    record.len(),
+                    columns.len(),
+                    columns.join(",")
+                ),
+            ));
+        }
+        if !header_seen {
+            if let Some(i) = (0..columns.len()).find(|&i| &record[i] != columns[i]) {
+                return Err(error(
+                    line,
+                    columns[i],
+                    format!(
+                        "the header must be `{}`, found `{}` here",
+                        columns.join(","),
+                        &record[i]
+                    ),
+                ));
+            }
+            header_seen = true;
+            continue;
+        }
+        records.push(DataRecord {
+            line,
+            fields: record.iter().map(str::to_string).collect(),
+        });
+    }
+    let last_line = text.lines().count();
+    if !header_seen {
+        return Err(error(
+            last_line,
+            "",
+            format!("no header: the first row must be `{}`", columns.join(",")),
+        ));
+    }
+    if records.is_empty() {
+        return Err(error(last_line, "", "no rows after the header".to_string()));
+    }
+    Ok(records)
 }
 
 /// Reads one line as one CSV record, cells trimmed. The table is read line by line, not as
