@@ -272,8 +272,7 @@ impl CsvReport {
 
     pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
         let worst = unit.stats.worst.as_ref();
-        let measured =
-            matches!(unit.status, Status::Pass | Status::Fail) && unit.kind != Kind::Edge;
+        let measured = matches!(unit.status, Status::Pass | Status::Fail);
         let record = [
             unit.function.clone(),
             unit.element.name().to_string(),
@@ -429,8 +428,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
         "function", "type", "width", "inputs", "failures", "max_ulp", "bound", "status"
     );
     for unit in units {
-        let measured =
-            matches!(unit.status, Status::Pass | Status::Fail) && unit.kind != Kind::Edge;
+        let measured = matches!(unit.status, Status::Pass | Status::Fail);
         let _ = writeln!(
             text,
             "{:<14} {:<6} {:>5} {:>9} {:>8} {:>10} {:>6}  {:<6} {}",
