@@ -47,6 +47,15 @@ enum Command {
     /// (internal) run units sent by a parent clacc process.
     #[command(hide = true)]
     Worker,
+    /// (internal) build one SPIR-V module on the device, in a process that may die: exit 0
+    /// built, 3 refused (the reason on stdout). How extensions are probed on a device without
+    /// cl_khr_spirv_queries.
+    #[command(hide = true)]
+    ProbeBuild {
+        module: PathBuf,
+        #[arg(long)]
+        name: String,
+    },
 }
 
 #[derive(Args)]
@@ -278,6 +287,90 @@ fn open_device(args: &DeviceArgs) -> Result<DeviceInfo, UsageError> {
     device::select(&devices, args.platform.as_deref(), args.device.as_deref())
         .cloned()
         .map_err(|e| UsageError(e.to_string()))
+}
+
+fn probe_build(
+    device: &DeviceArgs,
+    module: &std::path::Path,
+    name: &str,
+) -> Result<ExitCode, UsageError> {
+    let info = open_device(device)?;
+    let spirv = std::fs::read(module)
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", module.display())))?;
+    let session = Session::open(info).map_err(|e| UsageError(e.to_string()))?;
+    match clacc::extension::build_in_this_process(&session, name, &spirv) {
+        clacc::extension::IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
+        clacc::extension::IsolatedOutcome::Refused(why) => {
+            println!("{why}");
+            Ok(ExitCode::from(3))
+        }
+        clacc::extension::IsolatedOutcome::Crashed(why) => {
+            println!("{why}");
+            Ok(ExitCode::from(4))
+        }
+    }
+}
+
+/// Probes by building each extension's minimal module in its own `clacc probe-build`
+/// process, for devices that cannot be asked (no cl_khr_spirv_queries): a driver that dies on
+/// an extension it does not know takes only that process with it.
+fn isolated_builder(
+    info: &DeviceInfo,
+) -> impl Fn(&str, &[u8]) -> clacc::extension::IsolatedOutcome + '_ {
+    use clacc::extension::IsolatedOutcome;
+    move |name: &str, spirv: &[u8]| {
+        let Ok(executable) = std::env::current_exe() else {
+            return IsolatedOutcome::Crashed("cannot find clacc's own executable".to_string());
+        };
+        let Ok(dir) = tempfile_dir() else {
+            return IsolatedOutcome::Crashed("cannot write a temporary module".to_string());
+        };
+        let path = dir.join(format!(
+            "{}.spv",
+            name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+        ));
+        if std::fs::write(&path, spirv).is_err() {
+            return IsolatedOutcome::Crashed("cannot write a temporary module".to_string());
+        }
+        let output = std::process::Command::new(executable)
+            .args([
+                "probe-build",
+                "--platform",
+                &info.platform_index.to_string(),
+                "--device",
+                &info.device_index.to_string(),
+                "--name",
+                name,
+            ])
+            .arg(&path)
+            .output();
+        let _ = std::fs::remove_dir_all(&dir);
+        match output {
+            Ok(output) => match output.status.code() {
+                Some(0) => IsolatedOutcome::Built,
+                Some(3) => IsolatedOutcome::Refused(
+                    String::from_utf8_lossy(&output.stdout).trim().to_string(),
+                ),
+                _ => IsolatedOutcome::Crashed(clacc::isolate::describe_exit(output.status)),
+            },
+            Err(error) => {
+                IsolatedOutcome::Crashed(format!("cannot start clacc probe-build: {error}"))
+            }
+        }
+    }
+}
+
+/// A fresh private folder under the system's temporary directory.
+fn tempfile_dir() -> std::io::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!(
+        "clacc-probe-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
 }
 
 fn print_devices() -> Result<ExitCode, UsageError> {
@@ -861,6 +954,7 @@ fn main() -> ExitCode {
         Some(Command::Kernels(args)) => emit_kernels(args),
         Some(Command::Merge(args)) => merge_csvs(args),
         Some(Command::Certify(args)) => certify(args.as_ref()),
+        Some(Command::ProbeBuild { module, name }) => probe_build(&cli.run.device, module, name),
         Some(Command::Worker) => match campaign::serve_worker() {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(message) => Err(UsageError(message)),

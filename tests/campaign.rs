@@ -320,3 +320,38 @@ fn a_module_spirv_val_refuses_never_reaches_the_driver() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("exactly one --type and one --width"));
 }
+
+/// Extension probing by building, for devices that cannot be asked: each module is built in a
+/// `clacc probe-build` process, so the Intel driver's exit(10) on an unknown extension ends
+/// only that process, and the parent reads it as a crash.
+#[test]
+fn probe_builds_run_in_a_process_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let emitted = dir.path().join("emitted");
+    clacc(&[
+        "kernels",
+        "--emit",
+        emitted.to_str().unwrap(),
+        "--function",
+        "sin",
+        "--type",
+        "float",
+        "--width",
+        "1",
+    ]);
+    let good = clacc(&[
+        "probe-build",
+        "--name",
+        "sin",
+        emitted.join("sin_float_w1_a64.spv").to_str().unwrap(),
+    ]);
+    assert_eq!(good.status.code(), Some(0), "{}", text(&good.stdout));
+    let crash = crashing_module(dir.path());
+    let died = clacc(&["probe-build", "--name", "crash", crash.to_str().unwrap()]);
+    assert!(
+        !matches!(died.status.code(), Some(0) | Some(3)),
+        "{:?}",
+        died.status
+    );
+    assert!(clacc::isolate::describe_exit(died.status).contains("status 10"));
+}
