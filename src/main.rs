@@ -407,10 +407,9 @@ fn print_devices() -> Result<ExitCode, UsageError> {
         println!("    double         {}", fp(info.double_fp));
         println!("    half           {}", fp(info.half_fp));
         println!("    address bits   {}", info.address_bits);
-        println!(
-            "    SPIR-V ext.    {}",
-            clacc::extension::spirv_extensions(info).describe()
-        );
+        let builder = isolated_builder(info);
+        let probe = clacc::extension::probe(info, Some(&builder));
+        println!("    SPIR-V ext.    {}", probe.describe());
         println!("    usable         {usable}");
     }
     Ok(ExitCode::SUCCESS)
