@@ -422,35 +422,44 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
         }
         text.push('\n');
     }
-    let _ = writeln!(
-        text,
-        "{:<14} {:<6} {:>5} {:>9} {:>8} {:>10} {:>6}  {:<6} note",
-        "function", "type", "width", "inputs", "failures", "max_ulp", "bound", "status"
-    );
-    for unit in units {
-        let measured = matches!(unit.status, Status::Pass | Status::Fail);
+    // A table per type, each in the run's order: function × width with error, bound, status.
+    for element in FloatType::ALL {
+        let of_type: Vec<&UnitReport> = units.iter().filter(|u| u.element == element).collect();
+        if of_type.is_empty() {
+            continue;
+        }
+        let _ = writeln!(text, "{}", element.name().to_uppercase());
         let _ = writeln!(
             text,
-            "{:<14} {:<6} {:>5} {:>9} {:>8} {:>10} {:>6}  {:<6} {}",
-            unit.function,
-            unit.element.name(),
-            unit.width,
-            unit.stats.inputs,
-            unit.stats.failures,
-            if measured {
-                format_ulp(unit.stats.max_error)
-            } else {
-                "-".to_string()
-            },
-            bound_column(unit.requirement.as_ref()),
-            unit.status.name(),
-            unit.note,
+            "  {:<26} {:<10} {:>5} {:>10} {:>8} {:>10} {:>6}  {:<7} note",
+            "function", "kind", "width", "inputs", "failures", "max_ulp", "bound", "status"
         );
+        for unit in of_type {
+            let measured = matches!(unit.status, Status::Pass | Status::Fail);
+            let _ = writeln!(
+                text,
+                "  {:<26} {:<10} {:>5} {:>10} {:>8} {:>10} {:>6}  {:<7} {}",
+                unit.function,
+                unit.kind.name(),
+                unit.width,
+                unit.stats.inputs,
+                unit.stats.failures,
+                if measured {
+                    format_ulp(unit.stats.max_error)
+                } else {
+                    "-".to_string()
+                },
+                bound_column(unit.requirement.as_ref()),
+                unit.status.name(),
+                unit.note,
+            );
+        }
+        text.push('\n');
     }
     let count = |status: Status| units.iter().filter(|u| u.status == status).count();
     let _ = writeln!(
         text,
-        "\n{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; seed {:#x}; device {}; CSV {}",
+        "{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; seed {:#x}; device {}; CSV {}",
         units.len(),
         count(Status::Pass),
         count(Status::Fail),
