@@ -10,11 +10,8 @@
 //! outside (device names, notes, driver build logs) goes through [`escape`], which also keeps
 //! line breaks inside attributes and replaces the characters XML 1.0 cannot carry at all.
 
-use crate::hexfloat;
-use crate::judge::Case;
-use crate::report::{bound_column, format_ulp, Kind, RunFacts, Status, UnitReport};
+use crate::report::{bound_column, format_ulp, Kind, RunFacts, Status, UnitReport, WorstCase};
 use crate::table::Requirement;
-use rug::Float;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -243,79 +240,6 @@ fn failure_details(unit: &UnitReport) -> String {
     details
 }
 
-/// A unit's worst case as text, formatted like the terminal summary formats it.
-struct WorstCase {
-    /// Each input in hex with its decimal value, comma separated.
-    inputs: String,
-    device_hex: String,
-    device_decimal: String,
-    reference_hex: String,
-    reference_decimal: String,
-    error: String,
-}
-
-impl WorstCase {
-    fn of(case: &Case, unit: &UnitReport) -> WorstCase {
-        let inputs = case
-            .args
-            .iter()
-            .map(|x| format!("{} ({x:e})", hexfloat::format_f64(*x)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let integer = |i: usize| unit.integer_outputs.get(i).copied().unwrap_or(false);
-        let device_hex = case
-            .device_results
-            .iter()
-            .enumerate()
-            .map(|(i, value)| {
-                if integer(i) {
-                    format!("{value}")
-                } else {
-                    hexfloat::format_f64(*value)
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        let device_decimal = case
-            .device_results
-            .iter()
-            .map(|v| format!("{v:e}"))
-            .collect::<Vec<_>>()
-            .join(" ");
-        let reference_hex = case
-            .references
-            .iter()
-            .enumerate()
-            .map(|(i, reference)| {
-                if !integer(i) {
-                    // Twice the format's precision and a margin: enough to show the distance.
-                    let shown = Float::with_val(2 * unit.element.precision() + 10, reference);
-                    hexfloat::format_float(&shown)
-                } else if reference.is_nan() {
-                    "unspecified".to_string()
-                } else {
-                    format!("{}", reference.to_f64())
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
-        let reference_decimal = case
-            .references
-            .iter()
-            .map(|r| r.to_string_radix(10, Some(17)))
-            .collect::<Vec<_>>()
-            .join(" ");
-        WorstCase {
-            inputs,
-            device_hex,
-            device_decimal,
-            reference_hex,
-            reference_decimal,
-            error: format_ulp(case.error),
-        }
-    }
-}
-
 /// Whether XML 1.0 can carry `c` at all (its `Char` production).
 fn is_xml_char(c: char) -> bool {
     matches!(c,
@@ -362,8 +286,10 @@ fn escape(value: &str, in_attribute: bool) -> String {
 mod tests {
     use super::*;
     use crate::fp::FloatType;
-    use crate::judge::{Outcome, UnitStats};
+    use crate::hexfloat;
+    use crate::judge::{Case, Outcome, UnitStats};
     use crate::table::Profile;
+    use rug::Float;
 
     fn unit(function: &str, kind: Kind, status: Status, note: &str) -> UnitReport {
         UnitReport {

@@ -331,6 +331,56 @@ fn decimal(value: f64) -> String {
     format!("{value:e}")
 }
 
+/// A unit's worst case as text, as the terminal summary and the JUnit report show it.
+pub struct WorstCase {
+    /// Each input in hex with its decimal value, comma separated.
+    pub inputs: String,
+    pub device_hex: String,
+    pub device_decimal: String,
+    pub reference_hex: String,
+    pub reference_decimal: String,
+    /// The error in ulp.
+    pub error: String,
+}
+
+impl WorstCase {
+    pub fn of(case: &Case, unit: &UnitReport) -> WorstCase {
+        let inputs: Vec<String> = case
+            .args
+            .iter()
+            .map(|x| format!("{} ({})", hexfloat::format_f64(*x), decimal(*x)))
+            .collect();
+        WorstCase {
+            inputs: inputs.join(", "),
+            device_hex: format_outputs(
+                &case.device_results,
+                &unit.integer_outputs,
+                unit.element,
+                None,
+            ),
+            device_decimal: case
+                .device_results
+                .iter()
+                .map(|v| decimal(*v))
+                .collect::<Vec<_>>()
+                .join(" "),
+            reference_hex: format_outputs(
+                &case.device_results,
+                &unit.integer_outputs,
+                unit.element,
+                Some(&case.references),
+            ),
+            reference_decimal: case
+                .references
+                .iter()
+                .map(|r| r.to_string_radix(10, Some(17)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            error: format_ulp(case.error),
+        }
+    }
+}
+
 fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
     let reproduce = facts
         .reproduce(unit)
@@ -361,24 +411,16 @@ fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
         let _ = write!(text, ", max absolute error {:e}", unit.stats.max_abs_error);
     }
     if let Some(case) = &unit.stats.worst {
-        let inputs: Vec<String> = case
-            .args
-            .iter()
-            .map(|x| format!("{} ({})", hexfloat::format_f64(*x), decimal(*x)))
-            .collect();
+        let worst = WorstCase::of(case, unit);
         let _ = write!(
             text,
             "\n    worst input {}\n    device    {} ({})\n    reference {} ({})\n    error     {} ulp",
-            inputs.join(", "),
-            format_outputs(&case.device_results, &unit.integer_outputs, unit.element, None),
-            case.device_results.iter().map(|v| decimal(*v)).collect::<Vec<_>>().join(" "),
-            format_outputs(&case.device_results, &unit.integer_outputs, unit.element, Some(&case.references)),
-            case.references
-                .iter()
-                .map(|r| r.to_string_radix(10, Some(17)))
-                .collect::<Vec<_>>()
-                .join(" "),
-            format_ulp(case.error),
+            worst.inputs,
+            worst.device_hex,
+            worst.device_decimal,
+            worst.reference_hex,
+            worst.reference_decimal,
+            worst.error,
         );
     }
     text.push_str(&reproduce);
