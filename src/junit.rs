@@ -11,7 +11,6 @@
 //! line breaks inside attributes and replaces the characters XML 1.0 cannot carry at all.
 
 use crate::report::{bound_column, format_ulp, Kind, RunFacts, Status, UnitReport, WorstCase};
-use crate::table::Requirement;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -154,13 +153,6 @@ fn write_testcase(xml: &mut String, unit: &UnitReport) {
     }
 }
 
-fn rule(unit: &UnitReport) -> String {
-    unit.requirement
-        .as_ref()
-        .map(Requirement::describe)
-        .unwrap_or_default()
-}
-
 /// One line for a measured unit: what a CSV row says about it, for CI pages that show output.
 fn measured_line(unit: &UnitReport) -> String {
     let bound = bound_column(unit.requirement.as_ref());
@@ -173,7 +165,7 @@ fn measured_line(unit: &UnitReport) -> String {
     if !bound.is_empty() {
         let _ = write!(line, ", bound {bound} ulp");
     }
-    let _ = write!(line, " ({})", rule(unit));
+    let _ = write!(line, " ({})", unit.rule_text());
     let allowed = unit.stats.allowances_text();
     if !allowed.is_empty() {
         let _ = write!(line, "; allowed {allowed}");
@@ -190,7 +182,7 @@ fn failure_message(unit: &UnitReport) -> String {
         "{} of {} inputs fail ({}); max {} ulp",
         unit.stats.failures,
         unit.stats.inputs,
-        rule(unit),
+        unit.rule_text(),
         format_ulp(unit.stats.max_error)
     );
     if let Some(case) = &unit.stats.worst {
@@ -218,7 +210,7 @@ fn failure_details(unit: &UnitReport) -> String {
         unit.width,
         unit.stats.failures,
         unit.stats.inputs,
-        rule(unit),
+        unit.rule_text(),
         format_ulp(unit.stats.max_error)
     );
     if let Some(case) = &unit.stats.worst {
@@ -288,7 +280,7 @@ mod tests {
     use crate::fp::FloatType;
     use crate::hexfloat;
     use crate::judge::{Case, Outcome, UnitStats};
-    use crate::table::Profile;
+    use crate::table::{Profile, Requirement};
     use rug::Float;
 
     fn unit(function: &str, kind: Kind, status: Status, note: &str) -> UnitReport {
