@@ -2935,15 +2935,7 @@ mod tests {
         }
     }
 
-    fn assert_error(e: &EdgeError, line: usize, field: &str, words: &str) {
-        let shown = e.to_string();
-        assert!(
-            shown.starts_with(&format!("bad.csv:{line}: field `{field}`: ")),
-            "{shown}"
-        );
-        assert!(shown.contains(words), "`{words}` not in: {shown}");
-        assert_eq!((e.line, e.field.as_str()), (line, field));
-    }
+    use crate::table::assert_error;
 
     #[test]
     fn every_form_of_the_grammar_reads() {

@@ -240,6 +240,19 @@ pub fn parse(source_name: &str, profile: Profile, text: &str) -> Result<UlpTable
     })
 }
 
+/// Asserts that a `tables/` file error names `bad.csv`, `line` and `field`, and says `words`:
+/// the check every loader's malformed-input tests share.
+#[cfg(test)]
+pub(crate) fn assert_error(e: &TableError, line: usize, field: &str, words: &str) {
+    let shown = e.to_string();
+    assert!(
+        shown.starts_with(&format!("bad.csv:{line}: field `{field}`: ")),
+        "{shown}"
+    );
+    assert!(shown.contains(words), "`{words}` not in: {shown}");
+    assert_eq!((e.line, e.field.as_str()), (line, field));
+}
+
 /// One data row of a file in `tables/`: its 1-based line and its trimmed fields.
 pub struct DataRecord {
     pub line: usize,
@@ -774,16 +787,6 @@ sincos,sincos: <= 4 ulp each,-,<= 0 ulp\n";
             Ok(table) => panic!("accepted: {table:?}"),
             Err(e) => e,
         }
-    }
-
-    fn assert_error(e: &TableError, line: usize, field: &str, words: &str) {
-        let shown = e.to_string();
-        assert!(
-            shown.starts_with(&format!("bad.csv:{line}: field `{field}`: ")),
-            "{shown}"
-        );
-        assert!(shown.contains(words), "`{words}` not in: {shown}");
-        assert_eq!((e.line, e.field.as_str()), (line, field));
     }
 
     #[test]
