@@ -112,17 +112,37 @@ pub struct Case {
 impl Case {
     /// Failures outrank passes; then the larger error; then the earlier input.
     fn outranks(&self, other: &Case) -> bool {
-        let failed = |case: &Case| case.outcome == Outcome::Fail;
-        match (failed(self), failed(other)) {
-            (true, false) => true,
-            (false, true) => false,
-            // Errors in ulp and absolute errors are not comparable: ulp ones rank first.
-            _ if self.absolute != other.absolute => other.absolute,
-            _ => {
-                self.error > other.error || (self.error == other.error && self.index < other.index)
-            }
-        }
+        ranks_above(
+            self.outcome == Outcome::Fail,
+            self.absolute,
+            self.error,
+            self.index,
+            other,
+        )
     }
+}
+
+/// Whether a case with these facts outranks `other` as the worst case (see
+/// [`Case::outranks`]); lets the fast tier decide before building a case.
+fn ranks_above(failed: bool, absolute: bool, error: f64, index: u64, other: &Case) -> bool {
+    match (failed, other.outcome == Outcome::Fail) {
+        (true, false) => true,
+        (false, true) => false,
+        // Errors in ulp and absolute errors are not comparable: ulp ones rank first.
+        _ if absolute != other.absolute => other.absolute,
+        _ => error > other.error || (error == other.error && index < other.index),
+    }
+}
+
+/// The region of an input for the error map: the first argument's bin and the second's (0
+/// for one-argument functions); `None` where an argument is NaN.
+fn region(args: &[f64], element: FloatType) -> Option<(i16, i16)> {
+    let x = input_bin(*args.first()?, element)?;
+    let y = match args.get(1) {
+        Some(y) => input_bin(*y, element)?,
+        None => 0,
+    };
+    Some((x, y))
 }
 
 fn to_floats(args: &[f64]) -> Vec<Float> {
@@ -640,17 +660,10 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
 impl UnitStats {
     /// Records `case` in its input region (`element` scales the axis).
     pub fn record_region(&mut self, case: &Case, element: FloatType) {
-        let Some(x) = case.args.first().and_then(|x| input_bin(*x, element)) else {
+        let Some(key) = region(&case.args, element) else {
             return;
         };
-        let y = match case.args.get(1) {
-            Some(y) => match input_bin(*y, element) {
-                Some(bin) => bin,
-                None => return,
-            },
-            None => 0,
-        };
-        let bin = self.error_map.entry((x, y)).or_default();
+        let bin = self.error_map.entry(key).or_default();
         bin.inputs += 1;
         if case.outcome == Outcome::Fail {
             bin.failures += 1;
@@ -671,31 +684,21 @@ impl UnitStats {
         build: impl FnOnce() -> Case,
     ) {
         self.inputs += 1;
-        if let Some(x) = args.first().and_then(|x| input_bin(*x, element)) {
-            let y = match args.get(1) {
-                Some(y) => input_bin(*y, element),
-                None => Some(0),
-            };
-            if let Some(y) = y {
-                if self.grid.is_empty() {
-                    self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
-                }
-                let bin = &mut self.grid[grid_cell(x, y)];
-                bin.inputs += 1;
-                bin.max_error = bin.max_error.max(error);
+        if let Some((x, y)) = region(args, element) {
+            if self.grid.is_empty() {
+                self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
             }
+            let bin = &mut self.grid[grid_cell(x, y)];
+            bin.inputs += 1;
+            bin.max_error = bin.max_error.max(error);
         }
         if error > self.max_error {
             self.max_error = error;
         }
-        let becomes_worst = match &self.worst {
-            None => true,
-            Some(worst) => {
-                worst.outcome != Outcome::Fail
-                    && !worst.absolute
-                    && (error > worst.error || (error == worst.error && index < worst.index))
-            }
-        };
+        let becomes_worst = self
+            .worst
+            .as_ref()
+            .is_none_or(|worst| ranks_above(false, false, error, index, worst));
         if becomes_worst {
             self.worst = Some(build());
         }
