@@ -10,7 +10,7 @@ use crate::run::{self, RunSettings};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// One unit of work, as the parent names it to a worker.
@@ -244,8 +244,9 @@ pub fn run(
 ) -> Result<Results, String> {
     let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
     let (mut csv, done, resumed_failures) = if plan.resume && plan.csv.exists() {
-        let done: HashSet<String> = crate::merge::resume(&plan.csv)?.into_iter().collect();
-        let failures = crate::merge::read(&plan.csv)?
+        let rows = crate::merge::resume(&plan.csv)?;
+        let done: HashSet<String> = rows.iter().map(crate::merge::Row::unit_key).collect();
+        let failures = rows
             .iter()
             .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
             .count();
@@ -404,9 +405,4 @@ pub fn edge_units(
 pub fn current_executable() -> Result<PathBuf, String> {
     std::env::current_exe()
         .map_err(|e| format!("cannot find clacc's own executable for worker processes: {e}"))
-}
-
-/// Whether a path names an existing file (for `--resume` messages).
-pub fn exists(path: &Path) -> bool {
-    path.is_file()
 }

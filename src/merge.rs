@@ -216,24 +216,40 @@ pub fn write(path: &Path, rows: &[Row]) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// Prepares `path` for `--resume`: keeps its header and every complete row, drops a row cut off
-/// by an interruption, and returns the keys of the units already done.
-pub fn resume(path: &Path) -> Result<Vec<String>, String> {
+/// Prepares `path` for `--resume`: checks that it is a clacc CSV before touching it, keeps its
+/// header and every complete row, drops a row cut off by an interruption, and returns the rows
+/// already there.
+pub fn resume(path: &Path) -> Result<Vec<Row>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read --csv {} to resume: {e}", path.display()))?;
+    let header = COLUMNS.join(",");
+    if text.trim().is_empty() {
+        // Killed before anything was written: start it again from the header.
+        std::fs::write(path, format!("{header}\n"))
+            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+        return Ok(Vec::new());
+    }
+    if text.lines().next() != Some(header.as_str()) {
+        return Err(format!(
+            "--resume: {} is not a CSV of this clacc version (its header differs); give another --csv or drop --resume",
+            path.display()
+        ));
+    }
     // Every row clacc writes ends with a newline; anything after the last one was cut off.
     let complete = match text.rfind('\n') {
         Some(end) => &text[..=end],
         None => "",
     };
     if complete.len() != text.len() {
-        std::fs::write(path, complete)
+        let repaired = if complete.is_empty() {
+            format!("{header}\n")
+        } else {
+            complete.to_string()
+        };
+        std::fs::write(path, repaired)
             .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
     }
-    if complete.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(read(path)?.iter().map(Row::unit_key).collect())
+    read(path)
 }
 
 #[cfg(test)]
@@ -312,9 +328,30 @@ mod tests {
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str("ulp,cos,float,1,fu");
         std::fs::write(&path, &text).unwrap();
-        let keys = resume(&path).unwrap();
-        assert_eq!(keys, vec![done.unit_key()]);
+        let rows = resume(&path).unwrap();
+        assert_eq!(
+            rows.iter().map(Row::unit_key).collect::<Vec<_>>(),
+            vec![done.unit_key()]
+        );
         assert!(std::fs::read_to_string(&path).unwrap().ends_with('\n'));
         assert_eq!(read(&path).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn resume_leaves_a_file_that_is_not_clacc_s_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("other.csv");
+        std::fs::write(&path, "a,b\n1,2\n3,").unwrap();
+        assert!(resume(&path)
+            .unwrap_err()
+            .contains("not a CSV of this clacc version"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n3,");
+        // A file killed before its header was written starts again from the header.
+        std::fs::write(&path, "").unwrap();
+        assert!(resume(&path).unwrap().is_empty());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{}\n", COLUMNS.join(","))
+        );
     }
 }
