@@ -373,18 +373,19 @@ pub fn ulp_units(
     units
 }
 
-/// The edge-case units: every function with edge-case rules among `functions` (the geometric
-/// ones too when `include_geometric`), × type × the widths its cases run at.
+/// The edge-case units: every function with edge-case rules among `functions` or named in
+/// `edge_only` (functions with edge-case rules and no ULP row), × type × the widths its cases
+/// run at.
 pub fn edge_units(
     functions: &[&registry::Function],
-    include_geometric: bool,
+    edge_only: &[String],
     types: &[FloatType],
     widths: &[u32],
 ) -> Vec<UnitId> {
     let mut units = Vec::new();
     for name in crate::edge::functions() {
-        let selected = functions.iter().any(|f| f.name == name)
-            || (include_geometric && registry::find(name).is_none());
+        let selected =
+            functions.iter().any(|f| f.name == name) || edge_only.iter().any(|f| f == name);
         if !selected {
             continue;
         }

@@ -9,7 +9,7 @@ use crate::device::Session;
 use crate::edge::{self, EdgeCase, Expected};
 use crate::fp::FloatType;
 use crate::judge::{Case, Outcome, UnitStats};
-use crate::kernel::{self, Instruction, KernelSpec, OpenclStd100Op, Shape, ValueKind, ENTRY_POINT};
+use crate::kernel::{self, Instruction, KernelSpec, ValueKind, ENTRY_POINT};
 use crate::registry;
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::{self, RunSettings};
@@ -51,7 +51,12 @@ fn kernel_spec(
 ) -> Option<KernelSpec> {
     let (instruction, shape) = match registry::find(function) {
         Some(entry) => (entry.instruction, entry.shape),
-        None => geometric(function)?,
+        // The geometric functions have edge-case rules but no ULP row: their instruction and
+        // shape come from the grammar and the kernel builder.
+        None => {
+            let instruction = Instruction::extended(function)?;
+            (instruction, instruction.required_shape()?)
+        }
     };
     Some(KernelSpec {
         instruction,
@@ -60,19 +65,6 @@ fn kernel_spec(
         width,
         address_bits,
     })
-}
-
-/// The geometric instructions the edge-case rules name, which the ULP tables do not list.
-fn geometric(function: &str) -> Option<(Instruction, Shape)> {
-    match function {
-        "length" => Some((Instruction::Ext(OpenclStd100Op::length), Shape::Length)),
-        "distance" => Some((Instruction::Ext(OpenclStd100Op::distance), Shape::Distance)),
-        "normalize" => Some((
-            Instruction::Ext(OpenclStd100Op::normalize),
-            Shape::Normalize,
-        )),
-        _ => None,
-    }
 }
 
 /// The widths a function's edge cases run at: every selected width for scalar functions; for

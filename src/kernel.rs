@@ -96,6 +96,20 @@ impl Instruction {
         }
     }
 
+    /// The OpenCL.std instruction called `name` in the SPIR-V grammar (`length`, `sin`).
+    pub fn extended(name: &str) -> Option<Instruction> {
+        (0..=OpenclStd100Op::fast_normalize as u32)
+            .filter_map(OpenclStd100Op::from_u32)
+            .map(Instruction::Ext)
+            .find(|instruction| instruction.name() == name)
+    }
+
+    /// The shape a module of this instruction must have (see [`KernelSpec`]'s checks), or
+    /// `None` when this module cannot build it.
+    pub fn required_shape(&self) -> Option<Shape> {
+        self.buildable_shape()
+    }
+
     /// The shape this module builds the instruction with, or `None` when it is neither a
     /// per-component float math function nor one of the geometric functions of
     /// [`geometric_shape`]'s table (`cross`, `vloadn`, integer instructions, ...).

@@ -620,15 +620,16 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
 
 fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     let kinds = select_kinds(&args.kind)?;
-    // The geometric functions have edge-case rules but no ULP row: --function may name them.
-    let geometric_names = ["length", "distance", "normalize"];
-    let table_names: Vec<String> = args
+    // Some functions have edge-case rules but no ULP row (the geometric ones): --function may
+    // name them too.
+    let edge_only =
+        |name: &str| registry::find(name).is_none() && clacc::edge::functions().contains(&name);
+    let (edge_only_names, table_names): (Vec<String>, Vec<String>) = args
         .selection
         .function
         .iter()
-        .filter(|f| !geometric_names.contains(&f.as_str()))
         .cloned()
-        .collect();
+        .partition(|f| edge_only(f));
     let functions = if !args.selection.function.is_empty() && table_names.is_empty() {
         Vec::new()
     } else {
@@ -762,13 +763,21 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         units.extend(campaign::ulp_units(&functions, &types, &widths));
     }
     if kinds.contains(&Kind::Edge) {
-        let geometric = args.selection.function.is_empty()
-            || args
-                .selection
-                .function
-                .iter()
-                .any(|f| ["length", "distance", "normalize"].contains(&f.as_str()));
-        units.extend(campaign::edge_units(&functions, geometric, &types, &widths));
+        let edge_only_selected: Vec<String> = if args.selection.function.is_empty() {
+            clacc::edge::functions()
+                .into_iter()
+                .filter(|f| edge_only(f))
+                .map(str::to_string)
+                .collect()
+        } else {
+            edge_only_names.clone()
+        };
+        units.extend(campaign::edge_units(
+            &functions,
+            &edge_only_selected,
+            &types,
+            &widths,
+        ));
     }
     // Conversions and extension checks have no function selection of their own: they run when
     // no --function narrows the run.

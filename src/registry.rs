@@ -619,6 +619,13 @@ mod tests {
     }
 
     #[test]
+    fn every_function_declares_the_shape_the_kernel_builder_requires() {
+        for entry in FUNCTIONS {
+            assert_eq!(entry.instruction.required_shape(), Some(entry.shape), "{}", entry.name);
+        }
+    }
+
+    #[test]
     fn every_function_names_its_own_instruction() {
         for entry in FUNCTIONS {
             let expected = match entry.instruction {
