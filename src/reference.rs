@@ -610,46 +610,40 @@ fn integer_argument(value: &Float) -> i64 {
     value.to_f64() as i64
 }
 
+/// Calls a raw MPFR function of a float and an integer, `mpfr_xxx(rop, op, n, rnd)`.
+fn raw_si(
+    out: &mut Float,
+    x: &Float,
+    n: &Float,
+    function: unsafe extern "C" fn(
+        *mut mpfr::mpfr_t,
+        *const mpfr::mpfr_t,
+        std::os::raw::c_long,
+        mpfr::rnd_t,
+    ) -> i32,
+) -> Ordering {
+    let n = integer_argument(n);
+    // SAFETY: live operands, as in `raw1`.
+    int_to_ordering(unsafe { function(out.as_raw_mut(), x.as_raw(), n as _, mpfr::rnd_t::RNDN) })
+}
+
 /// `ldexp(x, k)` = x · 2^k, rounded once.
 pub fn ldexp(out: &mut Float, args: &[Float]) -> Ordering {
-    let k = integer_argument(&args[1]);
-    // SAFETY: live operands; mpfr_mul_2si is exact up to the final rounding.
-    int_to_ordering(unsafe {
-        mpfr::mul_2si(
-            out.as_raw_mut(),
-            args[0].as_raw(),
-            k as _,
-            mpfr::rnd_t::RNDN,
-        )
-    })
+    raw_si(out, &args[0], &args[1], mpfr::mul_2si)
 }
 
 /// `pown(x, n)` = x^n for an integer n (pown(x, 0) = 1 for any x, NaN included).
 pub fn pown(out: &mut Float, args: &[Float]) -> Ordering {
-    let n = integer_argument(&args[1]);
-    // SAFETY: live operands.
-    int_to_ordering(unsafe {
-        mpfr::pow_si(
-            out.as_raw_mut(),
-            args[0].as_raw(),
-            n as _,
-            mpfr::rnd_t::RNDN,
-        )
-    })
+    raw_si(out, &args[0], &args[1], mpfr::pow_si)
 }
 
 /// `rootn(x, n)` = x^(1/n): MPFR's IEEE 754 rootn (NaN for n = 0 and for x < 0 with even n).
+/// n must be an integer; anything else (a derived formula's operand) gives NaN.
 pub fn rootn(out: &mut Float, args: &[Float]) -> Ordering {
-    let n = integer_argument(&args[1]);
-    // SAFETY: live operands.
-    int_to_ordering(unsafe {
-        mpfr::rootn_si(
-            out.as_raw_mut(),
-            args[0].as_raw(),
-            n as _,
-            mpfr::rnd_t::RNDN,
-        )
-    })
+    if !args[1].is_integer() {
+        return assign_nan(out);
+    }
+    raw_si(out, &args[0], &args[1], mpfr::rootn_si)
 }
 
 /// `ilogb(x)`: the unbiased exponent as an integer; INT_MAX for ±inf. ilogb(0) and ilogb(NaN)

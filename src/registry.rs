@@ -621,7 +621,12 @@ mod tests {
     #[test]
     fn every_function_declares_the_shape_the_kernel_builder_requires() {
         for entry in FUNCTIONS {
-            assert_eq!(entry.instruction.required_shape(), Some(entry.shape), "{}", entry.name);
+            assert_eq!(
+                entry.instruction.required_shape(),
+                Some(entry.shape),
+                "{}",
+                entry.name
+            );
         }
     }
 

@@ -47,10 +47,9 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::OnceLock;
 
-use gmp_mpfr_sys::mpfr;
 use rug::float::{Constant, Round};
 use rug::ops::AssignRound;
-use rug::{Assign, Float, Integer};
+use rug::{Float, Integer};
 
 use crate::fp::FloatType;
 use crate::reference::{self, ReferenceFn};
@@ -341,7 +340,7 @@ const CATALOG: &[Entry] = &[
     // pown(x, n) = pow(x, n) for an integer n; its y is an int.
     entry("pown", XY, reference::pow),
     entry("powr", XY, reference::powr),
-    entry("rootn", XY, rootn),
+    entry("rootn", XY, reference::rootn),
     entry("sin", X, reference::sin),
     // Judged per output through the sin and cos rows.
     entry("sincos", X, reference::sin),
@@ -379,21 +378,6 @@ const FORMULA_FUNCTIONS: &[(&str, usize)] = &[
 
 fn catalog(name: &str) -> Option<&'static Entry> {
     CATALOG.iter().find(|entry| entry.name == name)
-}
-
-/// `rootn(x, n)`: the n-th root (MPFR's `mpfr_rootn_si`, IEEE 754-2019 rootn: rootn(x, 0) and
-/// rootn(x < 0, even n) are NaN, rootn(±0, n < 0) is ±inf for odd n). Not in
-/// `reference.rs`; n must be an integer, anything else gives NaN.
-fn rootn(out: &mut Float, args: &[Float]) -> Ordering {
-    let (x, n) = (&args[0], &args[1]);
-    if x.is_nan() || !n.is_integer() {
-        out.assign(f64::NAN);
-        return Ordering::Equal;
-    }
-    let n = n.to_f64().clamp(-1.0e18, 1.0e18) as std::ffi::c_long;
-    // SAFETY: both pointers come from live rug values.
-    let ternary = unsafe { mpfr::rootn_si(out.as_raw_mut(), x.as_raw(), n, mpfr::rnd_t::RNDN) };
-    ternary.cmp(&0)
 }
 
 // ---- Errors and the loader ----
