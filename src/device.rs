@@ -1,5 +1,6 @@
 //! The OpenCL side: what the ICD loader sees, which device a run uses, and running one kernel
-//! built from SPIR-V (`clCreateProgramWithIL`) over byte buffers.
+//! built from SPIR-V (`clCreateProgramWithIL`, or `clCreateProgramWithILKHR` on an OpenCL 1.2
+//! or 2.0 device with `cl_khr_il_program`) over byte buffers.
 
 use crate::fp::FloatType;
 use opencl3::command_queue::CommandQueue;
@@ -13,8 +14,8 @@ use opencl3::error_codes::ClError;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
 use opencl3::platform::get_platforms;
-use opencl3::program::Program;
-use opencl3::types::{cl_device_id, CL_BLOCKING};
+use opencl3::types::{cl_context, cl_device_id, cl_int, cl_platform_id, cl_program, CL_BLOCKING};
+use std::ffi::{c_void, CString};
 use std::fmt;
 use std::ptr;
 
@@ -144,6 +145,32 @@ impl FpConfig {
     }
 }
 
+/// The call that hands SPIR-V to a device. OpenCL 2.1 made `clCreateProgramWithIL` core; before
+/// it (OpenCL 1.2, 2.0) the `cl_khr_il_program` extension provides `clCreateProgramWithILKHR`,
+/// reached through `clGetExtensionFunctionAddressForPlatform` (a core call there answers
+/// CL_INVALID_OPERATION, -59, e.g. on Intel's OpenCL 1.2 FPGA emulation platform).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IlEntryPoint {
+    Core,
+    Khr,
+}
+
+impl IlEntryPoint {
+    pub fn call_name(self) -> &'static str {
+        match self {
+            IlEntryPoint::Core => "clCreateProgramWithIL",
+            IlEntryPoint::Khr => "clCreateProgramWithILKHR",
+        }
+    }
+}
+
+/// `(major, minor)` of a `CL_DEVICE_VERSION` string, `OpenCL <major>.<minor> <vendor text>`.
+fn opencl_version(version: &str) -> Option<(u32, u32)> {
+    let number = version.strip_prefix("OpenCL ")?.split_whitespace().next()?;
+    let (major, minor) = number.split_once('.')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
 /// What clacc needs to know about one device, read once at start-up.
 #[derive(Clone, Debug)]
 pub struct DeviceInfo {
@@ -191,10 +218,30 @@ impl DeviceInfo {
         }
     }
 
+    /// How this device takes SPIR-V: the core call from OpenCL 2.1 on, the `cl_khr_il_program`
+    /// call before it; `None` when it takes no SPIR-V.
+    pub fn il_entry_point(&self) -> Option<IlEntryPoint> {
+        if !self.accepts_spirv() {
+            return None;
+        }
+        match opencl_version(&self.version) {
+            Some(version) if version < (2, 1) => self
+                .has_extension("cl_khr_il_program")
+                .then_some(IlEntryPoint::Khr),
+            _ => Some(IlEntryPoint::Core),
+        }
+    }
+
     /// Why clacc cannot use this device, or `None` when it can.
     pub fn unusable_reason(&self) -> Option<String> {
         if !self.accepts_spirv() {
             return Some("no SPIR-V: clCreateProgramWithIL is not supported".to_string());
+        }
+        if self.il_entry_point().is_none() {
+            return Some(format!(
+                "{} without cl_khr_il_program: no call takes SPIR-V",
+                self.version.trim()
+            ));
         }
         if !self.il_versions.iter().any(|v| v == "SPIR-V_1.0") {
             return Some("does not list SPIR-V 1.0, the version clacc emits".to_string());
@@ -364,10 +411,84 @@ pub struct Session {
 unsafe impl Send for Session {}
 unsafe impl Sync for Session {}
 
+/// A program object, released when dropped (whichever call created it).
+struct ProgramHandle(cl_program);
+
+// SAFETY: program objects are thread-safe handles (OpenCL 3.0 "Multiple Host Threads"), as
+// opencl3's own Program declares.
+unsafe impl Send for ProgramHandle {}
+unsafe impl Sync for ProgramHandle {}
+
+impl Drop for ProgramHandle {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from a successful create call and is released once. An error
+        // here cannot be acted on.
+        let _ = unsafe { cl3::program::release_program(self.0) };
+    }
+}
+
 /// A built program and its one kernel.
 pub struct BuiltKernel {
-    _program: Program,
+    // Dropped after the kernel: fields drop in declaration order.
     kernel: Kernel,
+    _program: ProgramHandle,
+}
+
+type CreateProgramWithIlKhr =
+    unsafe extern "C" fn(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
+type GetExtensionFunctionAddressForPlatform =
+    unsafe extern "C" fn(cl_platform_id, *const std::ffi::c_char) -> *mut c_void;
+
+/// `clCreateProgramWithILKHR` of the device's platform, through
+/// `clGetExtensionFunctionAddressForPlatform` of the loaded ICD loader (cl3 has no wrapper for
+/// it, and loaders do not export extension calls themselves).
+fn create_program_with_il_khr(
+    device: cl_device_id,
+    context: cl_context,
+    il: &[u8],
+) -> Result<cl_program, DeviceError> {
+    let not_found = DeviceError::Call {
+        call: "clGetExtensionFunctionAddressForPlatform(clCreateProgramWithILKHR)",
+        code: -30,
+    };
+    let platform = Device::new(device)
+        .platform()
+        .map_err(call_error("clGetDeviceInfo(CL_DEVICE_PLATFORM)"))?;
+    // SAFETY: dlopen/dlsym with NUL-terminated names; RTLD_NOLOAD only finds the loader cl3
+    // already loaded (the same soname resolves to the same object).
+    let lookup = unsafe {
+        let loader = libc::dlopen(
+            c"libOpenCL.so.1".as_ptr(),
+            libc::RTLD_NOW | libc::RTLD_NOLOAD,
+        );
+        if loader.is_null() {
+            return Err(not_found);
+        }
+        libc::dlsym(loader, c"clGetExtensionFunctionAddressForPlatform".as_ptr())
+    };
+    if lookup.is_null() {
+        return Err(not_found);
+    }
+    // SAFETY: the symbol is the OpenCL 1.2 function of this signature.
+    let lookup: GetExtensionFunctionAddressForPlatform = unsafe { std::mem::transmute(lookup) };
+    let name = CString::new("clCreateProgramWithILKHR").expect("no NUL in the name");
+    // SAFETY: a valid platform id and a NUL-terminated name.
+    let address = unsafe { lookup(platform, name.as_ptr()) };
+    if address.is_null() {
+        return Err(not_found);
+    }
+    // SAFETY: cl_khr_il_program defines the function with this signature.
+    let create: CreateProgramWithIlKhr = unsafe { std::mem::transmute(address) };
+    let mut status: cl_int = 0;
+    // SAFETY: `il` is live for the call, which copies it.
+    let program = unsafe { create(context, il.as_ptr().cast(), il.len(), &mut status) };
+    if status != 0 || program.is_null() {
+        return Err(DeviceError::Call {
+            call: "clCreateProgramWithILKHR",
+            code: if status != 0 { status } else { -30 },
+        });
+    }
+    Ok(program)
 }
 
 impl Session {
@@ -393,33 +514,66 @@ impl Session {
         entry_point: &str,
         options: &str,
     ) -> Result<BuiltKernel, DeviceError> {
-        let mut program = match Program::create_from_il(&self.context, spirv) {
-            Ok(program) => program,
-            Err(ClError(code)) if code == -30 || code == -42 => {
+        let entry_point_call = self.info.il_entry_point().unwrap_or(IlEntryPoint::Core);
+        let created = match entry_point_call {
+            IlEntryPoint::Core => cl3::program::create_program_with_il(self.context.get(), spirv)
+                .map_err(|code| DeviceError::Call {
+                    call: "clCreateProgramWithIL",
+                    code,
+                }),
+            IlEntryPoint::Khr => {
+                create_program_with_il_khr(self.info.id, self.context.get(), spirv)
+            }
+        };
+        let program = match created {
+            Ok(program) => ProgramHandle(program),
+            Err(DeviceError::Call { code, .. }) if code == -30 || code == -42 => {
                 // CL_INVALID_VALUE / CL_INVALID_BINARY: the usual answer of a device without IL.
                 return Err(DeviceError::NoSpirv {
                     device: self.info.label(),
                     usable: Vec::new(),
                 });
             }
-            Err(error) => return Err(call_error("clCreateProgramWithIL")(error)),
+            Err(error) => return Err(error),
         };
-        if let Err(error) = program.build(&[self.info.id], options) {
-            let log = program.get_build_log(self.info.id).unwrap_or_default();
+        let options_c = CString::new(options).map_err(|_| DeviceError::Build {
+            module: module_name.to_string(),
+            log: "build options contain a NUL character".to_string(),
+        })?;
+        if let Err(code) = cl3::program::build_program(
+            program.0,
+            &[self.info.id],
+            &options_c,
+            None,
+            ptr::null_mut(),
+        ) {
+            let log = cl3::program::get_program_build_info(
+                program.0,
+                self.info.id,
+                cl3::program::CL_PROGRAM_BUILD_LOG,
+            )
+            .map(String::from)
+            .unwrap_or_default();
             return Err(DeviceError::Build {
                 module: module_name.to_string(),
                 log: format!(
                     "{}\n({} {})",
                     log.trim(),
                     "clBuildProgram returned",
-                    ClError(error.0)
+                    ClError(code)
                 ),
             });
         }
-        let kernel = Kernel::create(&program, entry_point).map_err(call_error("clCreateKernel"))?;
+        let entry_name = CString::new(entry_point).expect("kernel names hold no NUL");
+        let kernel = cl3::kernel::create_kernel(program.0, &entry_name).map_err(|code| {
+            DeviceError::Call {
+                call: "clCreateKernel",
+                code,
+            }
+        })?;
         Ok(BuiltKernel {
+            kernel: Kernel::new(kernel),
             _program: program,
-            kernel,
         })
     }
 
@@ -505,6 +659,14 @@ mod tests {
         assert_eq!(config.describe(), "denorm inf-nan rte");
         assert!(!config.correctly_rounded_divide_sqrt());
         assert_eq!(FpConfig(0).describe(), "none");
+    }
+
+    #[test]
+    fn opencl_versions_parse_from_the_device_version_string() {
+        assert_eq!(opencl_version("OpenCL 3.0 "), Some((3, 0)));
+        assert_eq!(opencl_version("OpenCL 1.2 (Build 0)"), Some((1, 2)));
+        assert_eq!(opencl_version("OpenCL 2.1 foo"), Some((2, 1)));
+        assert_eq!(opencl_version("CUDA 12"), None);
     }
 
     #[test]

@@ -403,6 +403,9 @@ fn print_devices() -> Result<ExitCode, UsageError> {
                 info.il_versions.join(" ")
             }
         );
+        if let Some(entry_point) = info.il_entry_point() {
+            println!("    IL entry point {}", entry_point.call_name());
+        }
         println!("    float          {}", fp(Some(info.single_fp)));
         println!("    double         {}", fp(info.double_fp));
         println!("    half           {}", fp(info.half_fp));

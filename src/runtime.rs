@@ -1,10 +1,17 @@
-//! Finding the locally installed Intel OpenCL CPU runtime without the user exporting anything.
+//! Finding the locally installed OpenCL runtimes without the user exporting anything.
 //!
-//! The runtime (PyPI `intel-opencl-rt`, installed by `scripts/setup` into `.deps/intel-opencl`)
-//! only appears as a platform when BOTH `OCL_ICD_FILENAMES` names its `libintelocl.so` AND its
-//! lib folder is on `LD_LIBRARY_PATH` when the process starts: its bundled loader and libsvml
-//! are resolved through the dynamic linker, which reads `LD_LIBRARY_PATH` only at start-up.
-//! So clacc re-executes itself once with both set, and a guard variable stops a loop.
+//! The Intel runtime (PyPI `intel-opencl-rt`, installed by `scripts/setup` into
+//! `.deps/intel-opencl`) only appears as a platform when BOTH `OCL_ICD_FILENAMES` names its
+//! `libintelocl.so` AND its lib folder is on `LD_LIBRARY_PATH` when the process starts: its
+//! bundled loader and libsvml are resolved through the dynamic linker, which reads
+//! `LD_LIBRARY_PATH` only at start-up. That bundled (Khronos) loader is also the one that reads
+//! `OCL_ICD_FILENAMES` at all (Debian's ocl-icd 2.3.1 does not), so Mesa rusticl
+//! (`scripts/setup-rusticl`, `.deps/rusticl`) joins the same list, after Intel's ICD: the
+//! loader numbers platforms in list order, which keeps the Intel device the default. rusticl
+//! also needs `RUSTICL_ENABLE=llvmpipe` to show its device and `RUSTICL_FEATURES=fp64,fp16` to
+//! advertise double and half; its libraries find each other and libclc by themselves (RUNPATH
+//! and the repairs of setup-rusticl). So clacc re-executes itself once with all of these set,
+//! and a guard variable stops a loop.
 
 use std::env;
 use std::ffi::OsString;
@@ -17,6 +24,15 @@ pub const RUNTIME_DIR_VARIABLE: &str = "CLACC_OPENCL_RUNTIME";
 /// Set on the re-executed child so it never re-executes again.
 const REEXEC_GUARD: &str = "CLACC_REEXECUTED";
 const ICD_LIBRARY: &str = "libintelocl.so";
+/// Overrides where rusticl lives (a folder laid out like `.deps/rusticl`).
+pub const RUSTICL_DIR_VARIABLE: &str = "CLACC_RUSTICL";
+/// rusticl's ICD inside its folder (the Debian layout `dpkg -x` leaves).
+const RUSTICL_ICD: &str = "usr/lib/x86_64-linux-gnu/libRusticlOpenCL.so.1.0.0";
+/// The variables rusticl reads, and the values clacc gives them when they are unset.
+const RUSTICL_VARIABLES: [(&str, &str); 2] = [
+    ("RUSTICL_ENABLE", "llvmpipe"),
+    ("RUSTICL_FEATURES", "fp64,fp16"),
+];
 
 /// Where to look for the runtime: the override variable, then the project-local folder of the
 /// source tree this binary was built from (so `cargo install --path .` keeps working).
@@ -37,6 +53,19 @@ pub fn find_runtime_lib_dir() -> Option<PathBuf> {
         .find(|lib| lib.join(ICD_LIBRARY).is_file())
 }
 
+/// rusticl's ICD library: under the override variable, else under the source tree's `.deps`.
+pub fn find_rusticl_icd() -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(dir) = env::var_os(RUSTICL_DIR_VARIABLE) {
+        candidates.push(PathBuf::from(dir));
+    }
+    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".deps/rusticl"));
+    candidates
+        .into_iter()
+        .map(|dir| dir.join(RUSTICL_ICD))
+        .find(|icd| icd.is_file())
+}
+
 fn path_list_contains(list: Option<&OsString>, wanted: &Path) -> bool {
     list.map(|value| env::split_paths(value).any(|entry| entry == wanted))
         .unwrap_or(false)
@@ -50,22 +79,54 @@ fn prepend_path(list: Option<OsString>, first: &Path) -> OsString {
     env::join_paths(entries).expect("paths from the environment join back")
 }
 
-/// Re-executes the current binary with the runtime's variables set, if a local runtime exists
-/// and the environment does not already point at it. Returns normally when no re-exec is needed
-/// (or possible); on success it does not return.
+fn append_path(list: Option<OsString>, last: &Path) -> OsString {
+    let mut entries: Vec<PathBuf> = list
+        .map(|value| {
+            env::split_paths(&value)
+                .filter(|entry| !entry.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    entries.push(last.to_path_buf());
+    env::join_paths(entries).expect("paths from the environment join back")
+}
+
+/// Re-executes the current binary with the local runtimes' variables set, if a local runtime
+/// exists and the environment does not already point at it. Returns normally when no re-exec is
+/// needed (or possible); on success it does not return.
 pub fn reexec_with_local_runtime() {
     if env::var_os(REEXEC_GUARD).is_some() {
         return;
     }
-    let Some(lib_dir) = find_runtime_lib_dir() else {
-        return;
-    };
-    let icd_library = lib_dir.join(ICD_LIBRARY);
-    let icd_filenames = env::var_os("OCL_ICD_FILENAMES");
-    let library_path = env::var_os("LD_LIBRARY_PATH");
-    let icd_listed = path_list_contains(icd_filenames.as_ref(), &icd_library);
-    let lib_listed = path_list_contains(library_path.as_ref(), &lib_dir);
-    if icd_listed && lib_listed {
+    let mut icd_filenames = env::var_os("OCL_ICD_FILENAMES");
+    let mut changes: Vec<(&str, OsString)> = Vec::new();
+    // rusticl is only reachable through the Intel runtime's loader (see the module comment).
+    if let Some(lib_dir) = find_runtime_lib_dir() {
+        let icd_library = lib_dir.join(ICD_LIBRARY);
+        if !path_list_contains(icd_filenames.as_ref(), &icd_library) {
+            icd_filenames = Some(prepend_path(icd_filenames, &icd_library));
+        }
+        let library_path = env::var_os("LD_LIBRARY_PATH");
+        if !path_list_contains(library_path.as_ref(), &lib_dir) {
+            changes.push(("LD_LIBRARY_PATH", prepend_path(library_path, &lib_dir)));
+        }
+        if let Some(rusticl_icd) = find_rusticl_icd() {
+            if !path_list_contains(icd_filenames.as_ref(), &rusticl_icd) {
+                icd_filenames = Some(append_path(icd_filenames, &rusticl_icd));
+            }
+            for (variable, value) in RUSTICL_VARIABLES {
+                if env::var_os(variable).is_none() {
+                    changes.push((variable, OsString::from(value)));
+                }
+            }
+        }
+    }
+    if let Some(list) = icd_filenames {
+        if env::var_os("OCL_ICD_FILENAMES").as_ref() != Some(&list) {
+            changes.push(("OCL_ICD_FILENAMES", list));
+        }
+    }
+    if changes.is_empty() {
         return;
     }
     let Ok(executable) = env::current_exe() else {
@@ -74,15 +135,7 @@ pub fn reexec_with_local_runtime() {
     let mut command = Command::new(executable);
     command.args(env::args_os().skip(1));
     command.env(REEXEC_GUARD, "1");
-    if !icd_listed {
-        command.env(
-            "OCL_ICD_FILENAMES",
-            prepend_path(icd_filenames, &icd_library),
-        );
-    }
-    if !lib_listed {
-        command.env("LD_LIBRARY_PATH", prepend_path(library_path, &lib_dir));
-    }
+    command.envs(changes);
     // exec only returns on failure; then clacc goes on without the local runtime, and device
     // selection reports what it does see.
     let error = command.exec();
@@ -98,6 +151,13 @@ mod tests {
         let joined = prepend_path(Some(OsString::from("/a::/b")), Path::new("/rt/lib"));
         assert_eq!(joined, OsString::from("/rt/lib:/a:/b"));
         assert_eq!(prepend_path(None, Path::new("/x")), OsString::from("/x"));
+    }
+
+    #[test]
+    fn path_lists_are_appended_without_empty_entries() {
+        let joined = append_path(Some(OsString::from("/a::/b")), Path::new("/rt/icd.so"));
+        assert_eq!(joined, OsString::from("/a:/b:/rt/icd.so"));
+        assert_eq!(append_path(None, Path::new("/x")), OsString::from("/x"));
     }
 
     #[test]
