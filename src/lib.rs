@@ -7,6 +7,7 @@
 //! that pipeline.
 
 pub mod campaign;
+pub mod compare;
 pub mod conversion;
 pub mod convert;
 pub mod device;

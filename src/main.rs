@@ -41,6 +41,9 @@ enum Command {
     Kernels(KernelArgs),
     /// Combine the CSVs of a sharded run into what one unsharded run writes.
     Merge(MergeArgs),
+    /// Compare the result CSVs of several devices: max error per unit and device, marked where a
+    /// device fails or differs from the others by more than --margin ulp.
+    Compare(clacc::compare::CompareArgs),
     /// Check everything that applies to the device (every kind, function, type and width, its
     /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
     Certify(Box<RunArgs>),
@@ -964,6 +967,9 @@ fn main() -> ExitCode {
         Some(Command::Devices) => print_devices(),
         Some(Command::Kernels(args)) => emit_kernels(args),
         Some(Command::Merge(args)) => merge_csvs(args),
+        Some(Command::Compare(args)) => {
+            clacc::compare::run(args).map_err(|error| UsageError(error.to_string()))
+        }
         Some(Command::Certify(args)) => certify(args.as_ref()),
         Some(Command::ProbeBuild { module, name }) => probe_build(&cli.run.device, module, name),
         Some(Command::Worker) => match campaign::serve_worker() {
