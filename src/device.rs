@@ -669,6 +669,55 @@ mod tests {
         assert_eq!(opencl_version("CUDA 12"), None);
     }
 
+    fn device(version: &str, il_versions: &[&str], extensions: &[&str]) -> DeviceInfo {
+        DeviceInfo {
+            platform_index: 0,
+            device_index: 0,
+            platform_name: "p".into(),
+            name: "d".into(),
+            vendor: String::new(),
+            driver_version: String::new(),
+            profile: "FULL_PROFILE".into(),
+            version: version.into(),
+            il_versions: il_versions.iter().map(|v| v.to_string()).collect(),
+            extensions: extensions.iter().map(|e| e.to_string()).collect(),
+            single_fp: FpConfig(CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST),
+            double_fp: None,
+            half_fp: None,
+            address_bits: 64,
+            id: ptr::null_mut(),
+        }
+    }
+
+    #[test]
+    fn il_entry_point_is_the_khr_call_before_opencl_2_1() {
+        let spirv = ["SPIR-V_1.0"];
+        let khr = ["cl_khr_il_program"];
+        // Intel's FPGA emulation platform: OpenCL 1.2 with the extension.
+        let fpga = device("OpenCL 1.2 ", &spirv, &khr);
+        assert_eq!(fpga.il_entry_point(), Some(IlEntryPoint::Khr));
+        assert_eq!(fpga.unusable_reason(), None);
+        assert_eq!(
+            device("OpenCL 2.0 x", &spirv, &khr).il_entry_point(),
+            Some(IlEntryPoint::Khr)
+        );
+        assert_eq!(
+            device("OpenCL 2.1", &spirv, &[]).il_entry_point(),
+            Some(IlEntryPoint::Core)
+        );
+        assert_eq!(
+            device("OpenCL 3.0 ", &spirv, &khr).il_entry_point(),
+            Some(IlEntryPoint::Core)
+        );
+        // IL versions without a call that takes them, and no IL at all.
+        let stranded = device("OpenCL 1.2", &spirv, &[]);
+        assert_eq!(stranded.il_entry_point(), None);
+        assert!(stranded
+            .unusable_reason()
+            .is_some_and(|r| r.contains("without cl_khr_il_program")));
+        assert_eq!(device("OpenCL 3.0", &[], &[]).il_entry_point(), None);
+    }
+
     #[test]
     fn patterns_match_by_index_or_name_substring() {
         assert!(matches("0", 0, "Intel(R) OpenCL"));
