@@ -98,8 +98,19 @@ pub fn run_edge_unit(
         unit.note = format!("device does not support {element}");
         return unit;
     };
-    let flush_to_zero =
-        !fp_config.denormals() || (settings.denorms_are_zero && element == FloatType::Float);
+    // The same reading as the ULP units (judge::flush_to_zero_reason): never for double.
+    let relaxed_build = settings.relaxed
+        || settings.build_options.contains("-cl-fast-relaxed-math")
+        || settings
+            .build_options
+            .contains("-cl-unsafe-math-optimizations");
+    let flush_reason = crate::judge::flush_to_zero_reason(
+        fp_config,
+        element,
+        settings.denorms_are_zero || settings.build_options.contains("-cl-denorms-are-zero"),
+        relaxed_build,
+    );
+    let flush_to_zero = flush_reason.is_some();
     let cases: Vec<EdgeCase> = edge::cases(function, element, flush_to_zero)
         .into_iter()
         .filter(|c| c.width == 1 || c.width == width as usize)
@@ -126,7 +137,7 @@ pub fn run_edge_unit(
     // The cases of a unit are one chunk: shard 0 owns it; the other shards write an empty row
     // that `clacc merge` folds in.
     let outcome = if settings.shard.owns(0) {
-        measure(session, settings, &spec, &cases, progress)
+        measure(session, settings, function, &spec, &cases, progress)
     } else {
         Ok(UnitStats::default())
     };
@@ -144,18 +155,21 @@ pub fn run_edge_unit(
                         edge::check(&cases[worst.index as usize], &results).unwrap_or_default();
                 }
             }
-            if flush_to_zero {
-                let reason = if fp_config.denormals() {
-                    "-cl-denorms-are-zero"
-                } else {
-                    "device flushes subnormals"
-                };
+            if let Some(reason) = &flush_reason {
                 let flush_note =
                     format!("{reason}: subnormal inputs skipped, FTZ alternatives accepted");
                 unit.note = if unit.note.is_empty() {
                     flush_note
                 } else {
                     format!("{}; {flush_note}", unit.note)
+                };
+            }
+            if let Some(user) = user_kernel(settings, function) {
+                let used = format!("your module {} checked", user.path);
+                unit.note = if unit.note.is_empty() {
+                    used
+                } else {
+                    format!("{}; {used}", unit.note)
                 };
             }
             unit.stats = stats;
@@ -177,18 +191,22 @@ pub fn run_edge_unit(
 fn measure(
     session: &Session,
     settings: &RunSettings,
+    function: &str,
     spec: &KernelSpec,
     cases: &[EdgeCase],
     progress: &dyn Fn(u64, u64),
 ) -> Result<UnitStats, String> {
-    let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+    // The user's module, when `--kernel` names this function, is the one checked: it follows
+    // the same kernel convention, so each case's lane layout is the same.
+    let (module_name, spirv) = match user_kernel(settings, function) {
+        Some(user) => (user.path.clone(), user.spirv.clone()),
+        None => {
+            let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+            (spec.file_stem(), kernel::words_to_bytes(&words))
+        }
+    };
     let built = session
-        .build(
-            &spec.file_stem(),
-            &kernel::words_to_bytes(&words),
-            ENTRY_POINT,
-            &settings.build_options,
-        )
+        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
         .map_err(|e| e.to_string())?;
     let width = spec.width as usize;
     let argument_kinds = spec.argument_kinds();
@@ -252,6 +270,14 @@ fn measure(
     }
     progress(cases.len() as u64, cases.len() as u64);
     Ok(stats)
+}
+
+/// The module `--kernel` gives for `function`, if any.
+fn user_kernel<'a>(settings: &'a RunSettings, function: &str) -> Option<&'a run::UserKernel> {
+    settings
+        .user_kernels
+        .iter()
+        .find(|user| user.function == function)
 }
 
 /// Whether two argument lists are the same values (NaN equal to NaN, −0 apart from +0): how
