@@ -71,7 +71,18 @@ fn kernel_spec(
 /// geometric ones the width of the data's vectors, if selected.
 pub fn widths_for(function: &str, element: FloatType, selected: &[u32]) -> Vec<u32> {
     if registry::find(function).is_some() {
-        return selected.to_vec();
+        // A function Table 3 does not give for the type (half_* outside Float32) has no
+        // kernel there, so no edge unit.
+        let exists = crate::table::builtin(Profile::Full)
+            .row(function)
+            .is_none_or(|row| {
+                *row.requirement(element) != crate::table::Requirement::NotApplicable
+            });
+        return if exists {
+            selected.to_vec()
+        } else {
+            Vec::new()
+        };
     }
     let vector_widths: Vec<u32> = edge::cases(function, element, false)
         .iter()
@@ -113,7 +124,10 @@ pub fn run_edge_unit(
     let flush_to_zero = flush_reason.is_some();
     let cases: Vec<EdgeCase> = edge::cases(function, element, flush_to_zero)
         .into_iter()
-        .filter(|c| c.width == 1 || c.width == width as usize)
+        // Geometric cases run at their own vector width only; scalar cases at every width.
+        .filter(|c| {
+            c.width == width as usize || (c.width == 1 && registry::find(function).is_some())
+        })
         .filter(|c| {
             settings
                 .explicit_cases
