@@ -135,8 +135,24 @@ pub fn run_edge_unit(
                 .is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args)))
         })
         .collect();
+    // -cl-fast-relaxed-math implies -cl-finite-math-only ("assume that arguments and results
+    // are not NaNs or ±∞"): cases with such inputs or prescribed results are undefined there,
+    // as in the ULP units.
+    let finite_math_only = settings.build_options.contains("-cl-fast-relaxed-math")
+        || settings.build_options.contains("-cl-finite-math-only");
+    let all_cases = cases.len();
+    let cases: Vec<EdgeCase> = if finite_math_only {
+        cases.into_iter().filter(finite_case).collect()
+    } else {
+        cases
+    };
+    let undefined = (all_cases - cases.len()) as u64;
     if cases.is_empty() {
-        unit.note = format!("no edge-case rule for {function} at width {width}");
+        unit.note = if undefined > 0 {
+            format!("every edge case of {function} at width {width} has a NaN or an infinity, undefined under -cl-finite-math-only")
+        } else {
+            format!("no edge-case rule for {function} at width {width}")
+        };
         return unit;
     }
     let Some(spec) = kernel_spec(function, element, width, session.info.address_bits) else {
@@ -186,7 +202,17 @@ pub fn run_edge_unit(
                     format!("{}; {used}", unit.note)
                 };
             }
+            if undefined > 0 {
+                let note = "cases with a NaN or an infinity are undefined under \
+                            -cl-finite-math-only: not judged";
+                unit.note = if unit.note.is_empty() {
+                    note.to_string()
+                } else {
+                    format!("{}; {note}", unit.note)
+                };
+            }
             unit.stats = stats;
+            unit.stats.undefined += undefined;
             // In ulp terms an exact check is 0 (every case right) or unbounded (one is wrong).
             unit.stats.max_error = if unit.stats.failures > 0 {
                 f64::INFINITY
@@ -284,6 +310,16 @@ fn measure(
     }
     progress(cases.len() as u64, cases.len() as u64);
     Ok(stats)
+}
+
+/// Whether a case's inputs and prescribed results are all finite numbers.
+fn finite_case(case: &EdgeCase) -> bool {
+    let finite_result = |expected: &Expected| match expected {
+        Expected::Exact(v) | Expected::CorrectlyRounded { value: v, .. } => v.is_finite(),
+        Expected::AnyNan | Expected::OneOfNanOperands(_) => false,
+        _ => true,
+    };
+    case.args.iter().all(|a| a.is_finite()) && case.acceptable().flatten().all(finite_result)
 }
 
 /// The module `--kernel` gives for `function`, if any.

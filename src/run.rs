@@ -181,7 +181,9 @@ pub fn run_unit(
         rounding,
         relaxed: relaxed_rule,
         embedded: settings.profile == Profile::Embedded,
-        finite_math_only: relaxed_build || settings.build_options.contains("-cl-finite-math-only"),
+        finite_math_only: settings.relaxed
+            || settings.build_options.contains("-cl-fast-relaxed-math")
+            || settings.build_options.contains("-cl-finite-math-only"),
     };
     match measure(session, settings, function, &spec, rules, progress) {
         Ok(stats) => {
