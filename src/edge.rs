@@ -92,7 +92,8 @@ const fn sig(
 }
 
 /// Every function a rule may name: the OpenCL.std math instructions of the spec's Table 3
-/// (without `half_*` and `native_*`, which have no special-value rules) and the geometric
+/// (`half_*` for their NaN rule; not `native_*`, whose results are implementation-defined) and
+/// the geometric
 /// `length`, `distance` and `normalize`.
 static SIGNATURES: &[Signature] = &[
     sig("acos", F, RESULT),
@@ -136,6 +137,19 @@ static SIGNATURES: &[Signature] = &[
         F,
         &[("result", OutputKind::Float), ("exp", OutputKind::Int)],
     ),
+    sig("half_cos", F, RESULT),
+    sig("half_divide", FF, RESULT),
+    sig("half_exp", F, RESULT),
+    sig("half_exp10", F, RESULT),
+    sig("half_exp2", F, RESULT),
+    sig("half_log", F, RESULT),
+    sig("half_log10", F, RESULT),
+    sig("half_log2", F, RESULT),
+    sig("half_recip", F, RESULT),
+    sig("half_rsqrt", F, RESULT),
+    sig("half_sin", F, RESULT),
+    sig("half_sqrt", F, RESULT),
+    sig("half_tan", F, RESULT),
     sig("hypot", FF, RESULT),
     sig("ilogb", F, &[("result", OutputKind::Int)]),
     sig("ldexp", FI, RESULT),
@@ -967,9 +981,11 @@ fn parse_vector_input(text: &str) -> Result<Input, String> {
             }
         })
         .collect::<Result<Vec<Input>, String>>()?;
-    if !(2..=16).contains(&elements.len()) {
+    // One element: the geometric functions' scalar gentype (length(x) = |x|, ...).
+    if !matches!(elements.len(), 1..=4 | 8 | 16) {
         return Err(format!(
-            "the vector `{text}` has {} elements; OpenCL vectors have 2, 3, 4, 8 or 16",
+            "the vector `{text}` has {} elements; geometric arguments have 1 (a scalar), 2, 3, \
+             4, 8 or 16",
             elements.len()
         ));
     }
@@ -2602,9 +2618,25 @@ mod tests {
         let normalize = cases("normalize", FloatType::Float, false);
         let zeros: Vec<&EdgeCase> = normalize
             .iter()
-            .filter(|c| c.args.iter().all(|v| *v == 0.0))
+            .filter(|c| c.width == 4 && c.args.iter().all(|v| *v == 0.0))
             .collect();
         assert_eq!(zeros.len(), 16, "every sign pattern of the zero vector");
+        // And at widths 1, 2 and 3 (the geometric functions take 1 to 4 components).
+        for width in 1..=3 {
+            let zeros = normalize
+                .iter()
+                .filter(|c| c.width == width && c.args.iter().all(|v| *v == 0.0))
+                .count();
+            assert_eq!(zeros, 1 << width, "zero vectors of width {width}");
+            for function in ["length", "distance", "normalize"] {
+                assert!(
+                    cases(function, FloatType::Float, false)
+                        .iter()
+                        .any(|c| c.width == width),
+                    "{function} has no case at width {width}"
+                );
+            }
+        }
         for case in zeros {
             let expected: Vec<Expected> = case.args.iter().map(|v| Expected::Exact(*v)).collect();
             assert_eq!(case.expected, expected);
@@ -2622,7 +2654,8 @@ mod tests {
         );
 
         let distance = cases("distance", FloatType::Half, false);
-        assert!(distance.iter().all(|c| c.width == 4 && c.args.len() == 8));
+        assert!(distance.iter().all(|c| c.args.len() == 2 * c.width));
+        assert!(distance.iter().any(|c| c.width == 4));
     }
 
     #[test]
@@ -3010,7 +3043,7 @@ tanpi,always,±(odd integer n > 0),∓0,,spec\n";
     fn unknown_names_are_errors() {
         let e = error_of("sine,always,±0,±0,,C99 F.9.1.6\n");
         assert_error(&e, 2, "function", "unknown function `sine`");
-        let e = error_of("half_sin,always,±0,±0,,spec\n");
+        let e = error_of("native_sin,always,±0,±0,,spec\n");
         assert_error(&e, 2, "function", "unknown function");
         let e = error_of("sin,sometimes,±0,±0,,spec\n");
         assert_error(&e, 2, "applies", "expected `always` or `ftz`");

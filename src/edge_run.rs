@@ -71,7 +71,18 @@ fn kernel_spec(
 /// geometric ones the width of the data's vectors, if selected.
 pub fn widths_for(function: &str, element: FloatType, selected: &[u32]) -> Vec<u32> {
     if registry::find(function).is_some() {
-        return selected.to_vec();
+        // A function Table 3 does not give for the type (half_* outside Float32) has no
+        // kernel there, so no edge unit.
+        let exists = crate::table::builtin(Profile::Full)
+            .row(function)
+            .is_none_or(|row| {
+                *row.requirement(element) != crate::table::Requirement::NotApplicable
+            });
+        return if exists {
+            selected.to_vec()
+        } else {
+            Vec::new()
+        };
     }
     let vector_widths: Vec<u32> = edge::cases(function, element, false)
         .iter()
@@ -98,11 +109,25 @@ pub fn run_edge_unit(
         unit.note = format!("device does not support {element}");
         return unit;
     };
-    let flush_to_zero =
-        !fp_config.denormals() || (settings.denorms_are_zero && element == FloatType::Float);
+    // The same reading as the ULP units (judge::flush_to_zero_reason): never for double.
+    let relaxed_build = settings.relaxed
+        || settings.build_options.contains("-cl-fast-relaxed-math")
+        || settings
+            .build_options
+            .contains("-cl-unsafe-math-optimizations");
+    let flush_reason = crate::judge::flush_to_zero_reason(
+        fp_config,
+        element,
+        settings.denorms_are_zero || settings.build_options.contains("-cl-denorms-are-zero"),
+        relaxed_build,
+    );
+    let flush_to_zero = flush_reason.is_some();
     let cases: Vec<EdgeCase> = edge::cases(function, element, flush_to_zero)
         .into_iter()
-        .filter(|c| c.width == 1 || c.width == width as usize)
+        // Geometric cases run at their own vector width only; scalar cases at every width.
+        .filter(|c| {
+            c.width == width as usize || (c.width == 1 && registry::find(function).is_some())
+        })
         .filter(|c| {
             settings
                 .explicit_cases
@@ -110,8 +135,24 @@ pub fn run_edge_unit(
                 .is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args)))
         })
         .collect();
+    // -cl-fast-relaxed-math implies -cl-finite-math-only ("assume that arguments and results
+    // are not NaNs or ±∞"): cases with such inputs or prescribed results are undefined there,
+    // as in the ULP units.
+    let finite_math_only = settings.build_options.contains("-cl-fast-relaxed-math")
+        || settings.build_options.contains("-cl-finite-math-only");
+    let all_cases = cases.len();
+    let cases: Vec<EdgeCase> = if finite_math_only {
+        cases.into_iter().filter(finite_case).collect()
+    } else {
+        cases
+    };
+    let undefined = (all_cases - cases.len()) as u64;
     if cases.is_empty() {
-        unit.note = format!("no edge-case rule for {function} at width {width}");
+        unit.note = if undefined > 0 {
+            format!("every edge case of {function} at width {width} has a NaN or an infinity, undefined under -cl-finite-math-only")
+        } else {
+            format!("no edge-case rule for {function} at width {width}")
+        };
         return unit;
     }
     let Some(spec) = kernel_spec(function, element, width, session.info.address_bits) else {
@@ -126,7 +167,7 @@ pub fn run_edge_unit(
     // The cases of a unit are one chunk: shard 0 owns it; the other shards write an empty row
     // that `clacc merge` folds in.
     let outcome = if settings.shard.owns(0) {
-        measure(session, settings, &spec, &cases, progress)
+        measure(session, settings, function, &spec, &cases, progress)
     } else {
         Ok(UnitStats::default())
     };
@@ -144,12 +185,7 @@ pub fn run_edge_unit(
                         edge::check(&cases[worst.index as usize], &results).unwrap_or_default();
                 }
             }
-            if flush_to_zero {
-                let reason = if fp_config.denormals() {
-                    "-cl-denorms-are-zero"
-                } else {
-                    "device flushes subnormals"
-                };
+            if let Some(reason) = &flush_reason {
                 let flush_note =
                     format!("{reason}: subnormal inputs skipped, FTZ alternatives accepted");
                 unit.note = if unit.note.is_empty() {
@@ -158,7 +194,25 @@ pub fn run_edge_unit(
                     format!("{}; {flush_note}", unit.note)
                 };
             }
+            if let Some(user) = user_kernel(settings, function) {
+                let used = format!("your module {} checked", user.path);
+                unit.note = if unit.note.is_empty() {
+                    used
+                } else {
+                    format!("{}; {used}", unit.note)
+                };
+            }
+            if undefined > 0 {
+                let note = "cases with a NaN or an infinity are undefined under \
+                            -cl-finite-math-only: not judged";
+                unit.note = if unit.note.is_empty() {
+                    note.to_string()
+                } else {
+                    format!("{}; {note}", unit.note)
+                };
+            }
             unit.stats = stats;
+            unit.stats.undefined += undefined;
             // In ulp terms an exact check is 0 (every case right) or unbounded (one is wrong).
             unit.stats.max_error = if unit.stats.failures > 0 {
                 f64::INFINITY
@@ -177,18 +231,22 @@ pub fn run_edge_unit(
 fn measure(
     session: &Session,
     settings: &RunSettings,
+    function: &str,
     spec: &KernelSpec,
     cases: &[EdgeCase],
     progress: &dyn Fn(u64, u64),
 ) -> Result<UnitStats, String> {
-    let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+    // The user's module, when `--kernel` names this function, is the one checked: it follows
+    // the same kernel convention, so each case's lane layout is the same.
+    let (module_name, spirv) = match user_kernel(settings, function) {
+        Some(user) => (user.path.clone(), user.spirv.clone()),
+        None => {
+            let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+            (spec.file_stem(), kernel::words_to_bytes(&words))
+        }
+    };
     let built = session
-        .build(
-            &spec.file_stem(),
-            &kernel::words_to_bytes(&words),
-            ENTRY_POINT,
-            &settings.build_options,
-        )
+        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
         .map_err(|e| e.to_string())?;
     let width = spec.width as usize;
     let argument_kinds = spec.argument_kinds();
@@ -252,6 +310,24 @@ fn measure(
     }
     progress(cases.len() as u64, cases.len() as u64);
     Ok(stats)
+}
+
+/// Whether a case's inputs and prescribed results are all finite numbers.
+fn finite_case(case: &EdgeCase) -> bool {
+    let finite_result = |expected: &Expected| match expected {
+        Expected::Exact(v) | Expected::CorrectlyRounded { value: v, .. } => v.is_finite(),
+        Expected::AnyNan | Expected::OneOfNanOperands(_) => false,
+        _ => true,
+    };
+    case.args.iter().all(|a| a.is_finite()) && case.acceptable().flatten().all(finite_result)
+}
+
+/// The module `--kernel` gives for `function`, if any.
+fn user_kernel<'a>(settings: &'a RunSettings, function: &str) -> Option<&'a run::UserKernel> {
+    settings
+        .user_kernels
+        .iter()
+        .find(|user| user.function == function)
 }
 
 /// Whether two argument lists are the same values (NaN equal to NaN, −0 apart from +0): how

@@ -137,8 +137,12 @@ pub fn run_unit(
     };
     // "Correctly rounded" means the device's default rounding: round to nearest even where it
     // has it (required for double and full-profile float), else round toward zero (allowed for
-    // embedded-profile float and for half: "Rounding Modes").
-    let rounding = if fp_config.round_to_nearest() {
+    // embedded-profile float and for half: "Rounding Modes"). A config the spec forbids gets
+    // no allowance: it is judged as the spec requires and the unit fails as not conformant.
+    let full_profile =
+        settings.profile == Profile::Full || session.info.profile.contains("FULL_PROFILE");
+    let not_conformant = crate::judge::nonconformance(fp_config, element, full_profile);
+    let rounding = if fp_config.round_to_nearest() || not_conformant.is_some() {
         Round::Nearest
     } else if fp_config.round_to_zero() {
         Round::Zero
@@ -156,10 +160,20 @@ pub fn run_unit(
         width,
         address_bits: session.info.address_bits,
     };
-    // -cl-denorms-are-zero lets float subnormals flush (double denormals stay required).
-    let flushes_subnormals =
-        !fp_config.denormals() || (settings.denorms_are_zero && element == FloatType::Float);
+    let relaxed_build = settings.relaxed
+        || settings.build_options.contains("-cl-fast-relaxed-math")
+        || settings
+            .build_options
+            .contains("-cl-unsafe-math-optimizations");
+    let flush_reason = crate::judge::flush_to_zero_reason(
+        fp_config,
+        element,
+        settings.denorms_are_zero || settings.build_options.contains("-cl-denorms-are-zero"),
+        relaxed_build,
+    );
+    let flushes_subnormals = flush_reason.is_some();
     let rules = Rules {
+        function: function.name,
         outputs: function.outputs.to_vec(),
         requirement: requirement.clone(),
         element,
@@ -191,12 +205,8 @@ pub fn run_unit(
                     "inputs where the spec leaves the result undefined are not judged".to_string(),
                 );
             }
-            if !fp_config.denormals() {
-                notes.push(format!(
-                    "device flushes {element} subnormals: FTZ rules applied"
-                ));
-            } else if flushes_subnormals {
-                notes.push("-cl-denorms-are-zero: FTZ rules applied".to_string());
+            if let Some(reason) = &flush_reason {
+                notes.push(format!("{reason}: FTZ rules applied"));
             }
             if rounding == Round::Zero {
                 notes.push(format!(
@@ -208,6 +218,20 @@ pub fn run_unit(
                     "not in Table 5: judged by {}",
                     table::builtin(settings.profile).source
                 ));
+            }
+            if let Some(correction) = relaxed_rule
+                .filter(|_| stats.failures > 0)
+                .and_then(|rule| {
+                    let worst = stats.worst.as_ref().map(|w| w.args.as_slice());
+                    crate::relaxed::correction(rule.instruction(), worst.unwrap_or(&[]))
+                })
+            {
+                notes.push(correction.to_string());
+            }
+            if let Some(reason) = &not_conformant {
+                // Judged as the spec requires; whatever was measured, the unit cannot pass.
+                report.status = Status::Fail;
+                notes.insert(0, reason.clone());
             }
             report.note = notes.join("; ");
             report.stats = stats;

@@ -112,6 +112,7 @@ fn a_real_inaccurate_device_result_is_reported_as_failing() {
     );
     let device_results = run_kernel(&session, &spec, &columns);
     let rules = Rules {
+        function: "sin",
         outputs: sin.outputs.to_vec(),
         requirement: Requirement::Ulp(4.0),
         element: FloatType::Float,
