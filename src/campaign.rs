@@ -455,3 +455,60 @@ pub fn current_executable() -> Result<PathBuf, String> {
     std::env::current_exe()
         .map_err(|e| format!("cannot find clacc's own executable for worker processes: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Profile;
+
+    fn settings(shard: run::Shard) -> RunSettings {
+        RunSettings {
+            profile: Profile::Full,
+            inputs: 10,
+            explicit_cases: None,
+            seed: 1,
+            build_options: String::new(),
+            threads: 1,
+            exhaustive: false,
+            shard,
+            user_kernels: Vec::new(),
+            relaxed: false,
+            correctly_rounded_divide_sqrt: false,
+            denorms_are_zero: false,
+            device_only: false,
+        }
+    }
+
+    #[test]
+    fn a_unit_that_judged_nothing_never_passes() {
+        let unit = UnitId::Ulp {
+            function: "sin".into(),
+            element: FloatType::Float,
+            width: 1,
+        };
+        let whole = settings(run::Shard::WHOLE);
+        let empty = unit.lost(&whole, Status::Pass, String::new());
+        let judged = no_pass_without_inputs(empty.clone(), run::Shard::WHOLE);
+        assert_eq!(judged.status, Status::Error);
+        assert_eq!(judged.note, NOTHING_JUDGED_NOTE);
+        // In a shard that holds none of the unit's inputs: a marked empty row.
+        let shard = run::Shard { index: 1, count: 2 };
+        let row = no_pass_without_inputs(empty.clone(), shard);
+        assert_eq!(
+            (row.status, row.note.as_str()),
+            (Status::Pass, EMPTY_SHARD_NOTE)
+        );
+        // A unit that judged inputs, and a skip, are left as they are.
+        let mut measured = empty.clone();
+        measured.stats.inputs = 5;
+        assert_eq!(
+            no_pass_without_inputs(measured, run::Shard::WHOLE).status,
+            Status::Pass
+        );
+        let skipped = unit.lost(&whole, Status::Skip, "no double".into());
+        assert_eq!(
+            no_pass_without_inputs(skipped, run::Shard::WHOLE).status,
+            Status::Skip
+        );
+    }
+}

@@ -737,4 +737,38 @@ mod tests {
         assert_eq!(&row[7], "4");
         assert_eq!(&row[11], "skip");
     }
+
+    #[test]
+    fn a_csv_being_written_cannot_be_opened_again_and_names_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("locked.csv");
+        let held = LockedCsv::open(&path).unwrap();
+        match LockedCsv::open(&path) {
+            Err(CsvOpenError::Busy { pid }) => assert_eq!(pid, Some(std::process::id())),
+            other => panic!("opened twice: {:?}", other.map(|_| ())),
+        }
+        drop(held);
+        assert!(LockedCsv::open(&path).is_ok());
+    }
+
+    #[test]
+    fn options_name_what_changes_the_numbers_and_nothing_else() {
+        let plain = options_text(false, None, &[], false);
+        assert_eq!(
+            plain,
+            "exhaustive=no cases=sweep kernels=clacc device_only=no"
+        );
+        let cases = vec![vec![1.0, 2.0]];
+        let with_cases = options_text(false, Some(&cases), &[], false);
+        assert!(with_cases.contains("cases=1x"), "{with_cases}");
+        assert_ne!(
+            with_cases,
+            options_text(false, Some(&[vec![1.0, 3.0]]), &[], false)
+        );
+        let kernel = options_text(false, None, &[("sin".into(), vec![1, 2, 3])], false);
+        assert!(kernel.contains(&format!("kernels=sin:{}", content_hash(&[1, 2, 3]))));
+        // The hash is FNV-1a: stable across builds and machines.
+        assert_eq!(content_hash(b""), "cbf29ce484222325");
+        assert_eq!(content_hash(b"a"), "af63dc4c8601ec8c");
+    }
 }
