@@ -117,7 +117,7 @@ struct RunArgs {
     #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
     input: Option<String>,
     /// Seed of the random inputs (decimal or 0x hex).
-    #[arg(long, value_parser = parse_seed)]
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: Option<u64>,
     /// Where to write the CSV results.
     #[arg(long, default_value = "clacc-results.csv")]
@@ -128,7 +128,7 @@ struct RunArgs {
     exhaustive: bool,
     /// Run a deterministic 1/N of the work: chunk k of every unit belongs to shard k mod N.
     /// `clacc merge` combines the shards' CSVs.
-    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
+    #[arg(long, value_parser = parse_shard, default_value = "0/1", allow_hyphen_values = true)]
     shard: Shard,
     /// Run your own SPIR-V module for a function instead of clacc's (`sin=my_sin.spv`;
     /// repeatable): same entry point and buffers as clacc's kernels (see kernels/README.md),
@@ -623,6 +623,9 @@ fn check_destinations(args: &RunArgs) -> Result<(), UsageError> {
             ));
         }
     }
+    if !csv.exists() {
+        check_writable_file(csv, "--csv")?;
+    }
     let has_content = std::fs::metadata(csv).is_ok_and(|m| m.len() > 0);
     if has_content && !args.resume && !args.force && !merge::is_clacc_csv(csv) {
         return usage(format!(
@@ -876,6 +879,24 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
 }
 
 fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
+    for (flag, names) in [
+        ("--function", &args.selection.function),
+        ("--type", &args.selection.types),
+        ("--width", &args.selection.width),
+        ("--kind", &args.kind),
+    ] {
+        if names.iter().any(|name| name.trim().is_empty()) {
+            return usage(format!(
+                "{flag} has an empty name in its list (a stray comma?); write e.g. {flag} {}",
+                match flag {
+                    "--function" => "sin,cos",
+                    "--type" => "float,half",
+                    "--width" => "1,4",
+                    _ => "ulp,edge",
+                }
+            ));
+        }
+    }
     let kinds = select_kinds(&args.kind)?;
     // Some functions have edge-case rules but no ULP row (the geometric ones): --function may
     // name them too.

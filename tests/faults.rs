@@ -507,6 +507,14 @@ fn unclear_arguments_get_one_clear_line() {
         "not a number of seconds",
     );
     assert_refused(&quick(&csv, &["--threads", "0"]), "not a number of threads");
+    assert_refused(&quick(&csv, &["--shard", "-1/2"]), "is not a shard");
+    assert_refused(&quick(&csv, &["--seed", "-5"]), "is not a seed");
+    assert_refused(
+        &clacc(&["--function", "sin,", "--csv", csv.to_str().unwrap()]),
+        "empty name",
+    );
+    let nowhere = dir.path().join("no/such/folder/x.csv");
+    assert_refused(&quick(&nowhere, &[]), "does not exist");
     let output = clacc(&["--function", "lenght", "--csv", csv.to_str().unwrap()]);
     assert_refused(&output, "unknown function `lenght`");
     for name in ["length", "distance", "normalize"] {
