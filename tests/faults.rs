@@ -207,6 +207,9 @@ fn merge_refuses_files_that_are_not_the_complete_shards_of_one_run() {
     std::fs::write(&doubled, spliced).unwrap();
     assert_refused(&merge(&[&zero, &doubled], &merged), "holds two rows");
     assert!(!merged.exists(), "a refused merge wrote its output");
+    let before = std::fs::read_to_string(&zero).unwrap();
+    assert_refused(&merge(&[&zero, &one], &zero), "also one of the shards");
+    assert_eq!(std::fs::read_to_string(&zero).unwrap(), before);
     // The two shards of one run merge, and the merged counts are the whole run's.
     let output = merge(&[&zero, &one], &merged);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
@@ -444,6 +447,50 @@ fn junit_and_plot_destinations_are_checked_before_the_run() {
         &quick(&csv, &["--junit", dir.path().to_str().unwrap()]),
         "not a regular file",
     );
+}
+
+#[test]
+fn a_junit_that_fails_after_the_run_keeps_the_run_s_own_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = assemble(dir.path(), "segv", SEGFAULTING_SIN);
+    let kernel = format!("sin={}", module.display());
+    let folder = dir.path().join("reports");
+    std::fs::create_dir(&folder).unwrap();
+    let junit = folder.join("run.xml");
+    let csv = dir.path().join("r.csv");
+    // sin crashes (exit 1 is the run's status); OpFAdd runs long enough to lose the folder.
+    let child = Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args([
+            "--kind",
+            "ulp",
+            "--function",
+            "sin,OpFAdd",
+            "--kernel",
+            &kernel,
+        ])
+        .args(["--type", "float", "--width", "1", "--inputs", "4000000"])
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--junit")
+        .arg(&junit)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "sin never ended"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::remove_dir(&folder).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("cannot write --junit"), "{stderr}");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(rows(&csv).len(), 2, "the CSV holds every result");
 }
 
 #[test]
