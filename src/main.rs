@@ -1187,6 +1187,12 @@ fn read_user_kernels(
                     known_function_names()
                 ))
             })?;
+            // A device file or FIFO would be read without end.
+            if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+                return usage(format!(
+                    "--kernel {path} is not a regular file; give a .spv module"
+                ));
+            }
             let spirv = std::fs::read(path)
                 .map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
             if spirv.len() < 20 || spirv.len() % 4 != 0 || spirv[..4] != [0x03, 0x02, 0x23, 0x07] {

@@ -299,4 +299,22 @@ mod tests {
         let sin = spec("sin", FloatType::Double, 4);
         assert!(check(&frexp, &module(&sin)).is_err());
     }
+
+    #[test]
+    fn an_entry_point_of_another_name_is_refused_naming_what_is_there() {
+        let float = spec("sin", FloatType::Float, 1);
+        let mut module = rspirv::dr::load_bytes(module(&float)).unwrap();
+        module.entry_points[0].operands[2] = Operand::LiteralString("main".into());
+        let bytes = words_to_bytes(&rspirv::binary::Assemble::assemble(&module));
+        assert_eq!(
+            check(&float, &bytes),
+            Err(InterfaceError::NoEntryPoint {
+                found: vec!["main".to_string()]
+            })
+        );
+        assert!(matches!(
+            check(&float, &[1, 2, 3, 4]),
+            Err(InterfaceError::Unreadable(_))
+        ));
+    }
 }
