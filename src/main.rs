@@ -623,6 +623,16 @@ fn check_destinations(args: &RunArgs) -> Result<(), UsageError> {
             ));
         }
     }
+    if let Some(junit) = &args.junit {
+        for (flag, path) in others.iter().filter(|(flag, _)| *flag != "--junit") {
+            if same_file(junit, path) {
+                return usage(format!(
+                    "--junit {} is also the {flag} file; give the JUnit report another path",
+                    junit.display()
+                ));
+            }
+        }
+    }
     if !csv.exists() {
         check_writable_file(csv, "--csv")?;
     }
@@ -937,6 +947,14 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             .filter_map(|k| registry::find(&k.function))
             .collect()
     };
+    if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) {
+        return usage("--kernel modules are judged by the ULP tables: add --kind ulp");
+    }
+    if explicit_cases.is_some() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
+        return usage(
+            "--input-file and --input give cases to ulp and edge units: add --kind ulp or edge",
+        );
+    }
     for user in &user_kernels {
         if !functions.iter().any(|f| f.name == user.function) {
             return usage(format!(

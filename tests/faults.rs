@@ -346,6 +346,20 @@ fn csv_never_overwrites_a_file_clacc_did_not_write() {
         &quick(&both, &["--junit", both.to_str().unwrap()]),
         "also the --junit",
     );
+    let report = dir.path().join("report.xml");
+    assert_refused(
+        &quick(
+            &report.with_extension("csv"),
+            &[
+                "--input-file",
+                cases.to_str().unwrap(),
+                "--junit",
+                cases.to_str().unwrap(),
+            ],
+        ),
+        "--junit",
+    );
+    assert_eq!(std::fs::read_to_string(&cases).unwrap(), "0x1p+0, 0x1p+1\n");
     // --force replaces it; a clacc CSV is replaced without it.
     let output = quick(&notes, &["--force"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
