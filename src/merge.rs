@@ -412,8 +412,11 @@ pub fn merge(files: &[(PathBuf, Vec<Row>)]) -> Result<Vec<Row>, String> {
 
 /// Writes rows under clacc's header.
 pub fn write(path: &Path, rows: &[Row]) -> Result<(), String> {
-    let mut writer = csv::Writer::from_path(path)
+    let file = crate::report::LockedCsv::open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?
+        .truncate()
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut writer = csv::Writer::from_writer(file);
     let failure = |e: csv::Error| format!("cannot write {}: {e}", path.display());
     writer.write_record(COLUMNS).map_err(failure)?;
     for row in rows {

@@ -378,6 +378,14 @@ impl LockedCsv {
     }
 }
 
+impl LockedCsv {
+    /// The file emptied, still locked, for writing a whole CSV (`clacc merge`).
+    pub fn truncate(self) -> io::Result<File> {
+        self.file.set_len(0)?;
+        Ok(self.file)
+    }
+}
+
 /// The pid holding a `flock` on `file`, from /proc/locks (`1: FLOCK ADVISORY WRITE pid
 /// maj:min:inode 0 EOF`).
 fn lock_holder(file: &File) -> Option<u32> {
