@@ -663,3 +663,37 @@ fn a_csv_cut_at_any_byte_resumes_into_the_uninterrupted_csv() {
         );
     }
 }
+
+#[test]
+fn conversions_in_shards_merge_into_the_whole_run_not_n_times_it() {
+    // Conversion units are not split by chunks: every shard runs them whole, and the merge
+    // keeps one row instead of summing N copies.
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let mut args = vec!["--kind", "conversion", "--inputs", "500", "--csv"];
+        args.push(path.to_str().unwrap());
+        args.extend(extra);
+        let output = clacc(&args);
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "{}",
+            text(&output.stderr)
+        );
+        path
+    };
+    let whole = run("whole.csv", &[]);
+    let zero = run("s0.csv", &["--shard", "0/2"]);
+    let one = run("s1.csv", &["--shard", "1/2"]);
+    let merged = dir.path().join("merged.csv");
+    let output = merge(&[&one, &zero], &merged);
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{}",
+        text(&output.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+}
