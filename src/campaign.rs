@@ -7,7 +7,7 @@ use crate::isolate::{self, Outcome, Worker, WorkerSetup};
 use crate::registry;
 use crate::report::{
     CsvOpenError, CsvReport, Kind, LockedCsv, Provenance, RunFacts, Status, UnitReport,
-    EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
+    ALL_UNDEFINED_NOTE, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
 };
 use crate::run::{self, RunSettings};
 use indicatif::ProgressBar;
@@ -362,14 +362,18 @@ fn expected_columns(plan: &Plan, facts: &RunFacts) -> Vec<(&'static str, String)
 }
 
 /// A unit that judged nothing does not pass: in a shard it is the shard's empty row (marked so,
-/// for `clacc merge`), in a whole run an error.
+/// for `clacc merge`); in a whole run it is `skip` when the spec leaves every input undefined
+/// and an error otherwise.
 fn no_pass_without_inputs(mut report: UnitReport, shard: run::Shard) -> UnitReport {
     if report.status == Status::Pass && report.stats.inputs == 0 {
-        if shard == run::Shard::WHOLE {
+        if shard != run::Shard::WHOLE {
+            report.note = EMPTY_SHARD_NOTE.to_string();
+        } else if report.stats.undefined > 0 {
+            report.status = Status::Skip;
+            report.note = ALL_UNDEFINED_NOTE.to_string();
+        } else {
             report.status = Status::Error;
             report.note = NOTHING_JUDGED_NOTE.to_string();
-        } else {
-            report.note = EMPTY_SHARD_NOTE.to_string();
         }
     }
     report
@@ -504,6 +508,14 @@ mod tests {
         assert_eq!(
             no_pass_without_inputs(measured, run::Shard::WHOLE).status,
             Status::Pass
+        );
+        // Every input undefined (nan under relaxed math): does not apply.
+        let mut undefined = empty.clone();
+        undefined.stats.undefined = 200;
+        let row = no_pass_without_inputs(undefined, run::Shard::WHOLE);
+        assert_eq!(
+            (row.status, row.note.as_str()),
+            (Status::Skip, ALL_UNDEFINED_NOTE)
         );
         let skipped = unit.lost(&whole, Status::Skip, "no double".into());
         assert_eq!(

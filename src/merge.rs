@@ -10,7 +10,9 @@
 //! run's columns (`RUN_COLUMNS`), every shard `0..N` must be there exactly once, and every
 //! shard must hold every unit exactly once.
 
-use crate::report::{format_ulp, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE};
+use crate::report::{
+    format_ulp, ALL_UNDEFINED_NOTE, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
+};
 use crate::run::Shard;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -402,9 +404,17 @@ pub fn merge(files: &[(PathBuf, Vec<Row>)]) -> Result<Vec<Row>, String> {
     for row in &mut merged {
         // The merged rows are the whole run's.
         row.set("shard", "0/1".to_string());
+        // No shard judged an input: what the whole run writes (`campaign`'s rule).
         if row.is_empty_shard_row() && row.get("status") == "pass" {
-            row.set("status", "error".to_string());
-            row.set("note", NOTHING_JUDGED_NOTE.to_string());
+            let (status, note) = if row.number("undefined") > 0 {
+                ("skip", ALL_UNDEFINED_NOTE)
+            } else {
+                ("error", NOTHING_JUDGED_NOTE)
+            };
+            row.set("status", status.to_string());
+            row.set("note", note.to_string());
+            // Not measured: no max_ulp, as `report::CsvReport` writes such rows.
+            row.set("max_ulp", String::new());
         }
     }
     Ok(merged)
@@ -688,9 +698,16 @@ mod tests {
         assert_eq!(merged[0].get("note"), "did not finish");
         assert_eq!(merged[0].get("worst_input"), "0x1p+0");
         // Every shard empty: nothing judged, no pass.
-        let merged = merge(&shards(vec![vec![empty.clone()], vec![empty]])).unwrap();
+        let mut nothing = empty.clone();
+        nothing.set("undefined", "0".into());
+        let merged = merge(&shards(vec![vec![nothing.clone()], vec![nothing]])).unwrap();
         assert_eq!(merged[0].get("status"), "error");
         assert_eq!(merged[0].get("note"), NOTHING_JUDGED_NOTE);
+        // Every input undefined in every shard: does not apply, as in a whole run.
+        let merged = merge(&shards(vec![vec![empty.clone()], vec![empty]])).unwrap();
+        assert_eq!(merged[0].get("status"), "skip");
+        assert_eq!(merged[0].get("note"), ALL_UNDEFINED_NOTE);
+        assert_eq!(merged[0].get("max_ulp"), "");
     }
 
     #[test]

@@ -254,13 +254,19 @@ fn format_inputs(case: &Case) -> String {
         .join(" ")
 }
 
-/// The note of a passing row whose shard held none of the unit's inputs: `clacc merge` adds
-/// the other shards' rows to it; alone it proves nothing.
+/// The note of a passing row whose shard judged none of the unit's inputs (it held none, or
+/// only undefined ones): `clacc merge` adds the other shards' rows to it; alone it proves
+/// nothing.
 pub const EMPTY_SHARD_NOTE: &str =
-    "empty shard row: none of this unit's inputs fall in this shard; clacc merge adds the others";
+    "empty shard row: this shard judged none of the unit's inputs; clacc merge adds the others";
 
 /// The note of a unit that judged no input at all: it cannot pass.
 pub const NOTHING_JUDGED_NOTE: &str = "no input was judged, so the unit cannot pass";
+
+/// The note of a unit whose every input has a result the spec leaves undefined (e.g. `nan`
+/// under -cl-fast-relaxed-math): nothing to judge, so it does not apply (`skip`).
+pub const ALL_UNDEFINED_NOTE: &str =
+    "the spec leaves every input's result undefined here: nothing to judge";
 
 /// What every row of one run records about how it was made: the bookkeeping columns.
 #[derive(Clone, Debug, PartialEq, Eq)]

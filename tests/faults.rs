@@ -697,3 +697,45 @@ fn conversions_in_shards_merge_into_the_whole_run_not_n_times_it() {
         std::fs::read_to_string(&whole).unwrap()
     );
 }
+
+#[test]
+fn a_unit_that_judges_nothing_never_passes_whole_or_merged() {
+    // Under -cl-fast-relaxed-math (finite math only) the spec leaves every result of `nan`
+    // undefined: no input is judged, so the unit cannot pass. Whole, it is `skip` saying so;
+    // in shards each row is a marked empty shard row, and the merge gives the whole run's row.
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let path = dir.path().join(name);
+        let mut args = vec!["--profile", "relaxed", "--kind", "ulp", "--function", "nan"];
+        args.extend([
+            "--type", "float", "--width", "1", "--inputs", "1000", "--csv",
+        ]);
+        args.push(path.to_str().unwrap());
+        args.extend(extra);
+        let output = clacc(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        path
+    };
+    let whole = run("whole.csv", &[]);
+    let row = &rows(&whole)[0];
+    assert_eq!(
+        (cell(&whole, row, "inputs"), cell(&whole, row, "status")),
+        ("0", "skip")
+    );
+    assert!(cell(&whole, row, "note").contains("undefined"), "{row:?}");
+    let zero = run("s0.csv", &["--shard", "0/2"]);
+    let one = run("s1.csv", &["--shard", "1/2"]);
+    for shard in [&zero, &one] {
+        let row = &rows(shard)[0];
+        assert!(
+            cell(shard, row, "note").contains("empty shard row"),
+            "{row:?}"
+        );
+    }
+    let merged = dir.path().join("merged.csv");
+    assert_eq!(merge(&[&one, &zero], &merged).status.code(), Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+}
