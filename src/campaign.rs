@@ -5,7 +5,10 @@ use crate::device::Session;
 use crate::fp::FloatType;
 use crate::isolate::{self, Outcome, Worker, WorkerSetup};
 use crate::registry;
-use crate::report::{CsvReport, Kind, RunFacts, Status, UnitReport};
+use crate::report::{
+    CsvOpenError, CsvReport, Kind, LockedCsv, Provenance, RunFacts, Status, UnitReport,
+    ALL_UNDEFINED_NOTE, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
+};
 use crate::run::{self, RunSettings};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
@@ -215,6 +218,8 @@ pub struct Plan {
     pub resume: bool,
     /// Run units in a worker process (`None`: in this process).
     pub isolation: Option<Isolation>,
+    /// The bookkeeping columns of every row this run writes.
+    pub provenance: Provenance,
 }
 
 /// Worker settings.
@@ -243,21 +248,30 @@ pub fn run(
     unit_bar: &ProgressBar,
 ) -> Result<Results, String> {
     let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
-    let (mut csv, done, resumed_failures) = if plan.resume && plan.csv.exists() {
-        let rows = crate::merge::resume(&plan.csv)?;
+    crate::merge::refuse_irregular(&plan.csv, "--csv")?;
+    // The lock is taken before anything is read or truncated, and held until the run ends.
+    let locked = LockedCsv::open(&plan.csv).map_err(|error| match error {
+        CsvOpenError::Busy { .. } => format!(
+            "--csv {}: {error}; wait for it to finish or give another --csv",
+            plan.csv.display()
+        ),
+        CsvOpenError::Io(error) => csv_error(error),
+    })?;
+    let (mut csv, done, resumed_failures) = if plan.resume {
+        let rows = crate::merge::resume(&plan.csv, &expected_columns(plan, facts))?;
         let done: HashSet<String> = rows.iter().map(crate::merge::Row::unit_key).collect();
         let failures = rows
             .iter()
             .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
             .count();
         (
-            CsvReport::append(&plan.csv).map_err(csv_error)?,
+            CsvReport::append(locked, plan.provenance.clone()),
             done,
             failures,
         )
     } else {
         (
-            CsvReport::create(&plan.csv).map_err(csv_error)?,
+            CsvReport::create(locked, plan.provenance.clone()).map_err(csv_error)?,
             HashSet::new(),
             0,
         )
@@ -316,6 +330,7 @@ pub fn run(
                 }
             }
         };
+        let report = no_pass_without_inputs(report, plan.settings.shard);
         csv.write(&report, facts).map_err(csv_error)?;
         reports.push(report);
         overall.inc(1);
@@ -325,6 +340,43 @@ pub fn run(
         resumed,
         resumed_failures,
     })
+}
+
+/// What every row of a CSV being resumed must hold to be this run's: the run's columns
+/// (`merge::RUN_COLUMNS`) and the shard.
+fn expected_columns(plan: &Plan, facts: &RunFacts) -> Vec<(&'static str, String)> {
+    let mut expected = vec![
+        ("seed", format!("{:#x}", facts.seed)),
+        ("device", facts.device.clone()),
+        ("driver_version", facts.driver_version.clone()),
+        ("clacc_version", env!("CARGO_PKG_VERSION").to_string()),
+        ("shard", plan.provenance.shard.clone()),
+        (
+            "requested_inputs",
+            plan.provenance.requested_inputs.to_string(),
+        ),
+        ("options", plan.provenance.options.clone()),
+    ];
+    expected.retain(|(name, _)| crate::report::COLUMNS.contains(name));
+    expected
+}
+
+/// A unit that judged nothing does not pass: in a shard it is the shard's empty row (marked so,
+/// for `clacc merge`); in a whole run it is `skip` when the spec leaves every input undefined
+/// and an error otherwise.
+fn no_pass_without_inputs(mut report: UnitReport, shard: run::Shard) -> UnitReport {
+    if report.status == Status::Pass && report.stats.inputs == 0 {
+        if shard != run::Shard::WHOLE {
+            report.note = EMPTY_SHARD_NOTE.to_string();
+        } else if report.stats.undefined > 0 {
+            report.status = Status::Skip;
+            report.note = ALL_UNDEFINED_NOTE.to_string();
+        } else {
+            report.status = Status::Error;
+            report.note = NOTHING_JUDGED_NOTE.to_string();
+        }
+    }
+    report
 }
 
 /// The worker process's loop: open the device named in the setup, then run units until the
@@ -406,4 +458,69 @@ pub fn edge_units(
 pub fn current_executable() -> Result<PathBuf, String> {
     std::env::current_exe()
         .map_err(|e| format!("cannot find clacc's own executable for worker processes: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Profile;
+
+    fn settings(shard: run::Shard) -> RunSettings {
+        RunSettings {
+            profile: Profile::Full,
+            inputs: 10,
+            explicit_cases: None,
+            seed: 1,
+            build_options: String::new(),
+            threads: 1,
+            exhaustive: false,
+            shard,
+            user_kernels: Vec::new(),
+            relaxed: false,
+            correctly_rounded_divide_sqrt: false,
+            denorms_are_zero: false,
+            device_only: false,
+        }
+    }
+
+    #[test]
+    fn a_unit_that_judged_nothing_never_passes() {
+        let unit = UnitId::Ulp {
+            function: "sin".into(),
+            element: FloatType::Float,
+            width: 1,
+        };
+        let whole = settings(run::Shard::WHOLE);
+        let empty = unit.lost(&whole, Status::Pass, String::new());
+        let judged = no_pass_without_inputs(empty.clone(), run::Shard::WHOLE);
+        assert_eq!(judged.status, Status::Error);
+        assert_eq!(judged.note, NOTHING_JUDGED_NOTE);
+        // In a shard that holds none of the unit's inputs: a marked empty row.
+        let shard = run::Shard { index: 1, count: 2 };
+        let row = no_pass_without_inputs(empty.clone(), shard);
+        assert_eq!(
+            (row.status, row.note.as_str()),
+            (Status::Pass, EMPTY_SHARD_NOTE)
+        );
+        // A unit that judged inputs, and a skip, are left as they are.
+        let mut measured = empty.clone();
+        measured.stats.inputs = 5;
+        assert_eq!(
+            no_pass_without_inputs(measured, run::Shard::WHOLE).status,
+            Status::Pass
+        );
+        // Every input undefined (nan under relaxed math): does not apply.
+        let mut undefined = empty.clone();
+        undefined.stats.undefined = 200;
+        let row = no_pass_without_inputs(undefined, run::Shard::WHOLE);
+        assert_eq!(
+            (row.status, row.note.as_str()),
+            (Status::Skip, ALL_UNDEFINED_NOTE)
+        );
+        let skipped = unit.lost(&whole, Status::Skip, "no double".into());
+        assert_eq!(
+            no_pass_without_inputs(skipped, run::Shard::WHOLE).status,
+            Status::Skip
+        );
+    }
 }

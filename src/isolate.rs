@@ -16,7 +16,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const TAG_SETTINGS: u8 = b'S';
 const TAG_UNIT: u8 = b'U';
@@ -117,8 +117,8 @@ impl Worker {
         })
     }
 
-    /// Runs one unit, calling `on_progress` as the worker reports it. On a crash or a time-out
-    /// the worker is gone; start a new one for the next unit.
+    /// Runs one unit, calling `on_progress` as the worker reports it; `timeout` bounds the whole
+    /// unit. On a crash or a time-out the worker is gone; start a new one for the next unit.
     pub fn run(
         &mut self,
         unit: &UnitId,
@@ -128,8 +128,11 @@ impl Worker {
         if write_frame(&mut self.input, TAG_UNIT, unit).is_err() {
             return Outcome::Crashed(self.exit_description());
         }
+        // The limit is on the whole unit: progress frames do not extend it.
+        let deadline = Instant::now() + timeout;
         loop {
-            match self.frames.recv_timeout(timeout) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.frames.recv_timeout(left) {
                 Ok(Ok((TAG_PROGRESS, payload))) => {
                     if let Ok((position, length)) = decode::<(u64, u64)>(&payload) {
                         on_progress(position, length);

@@ -37,6 +37,7 @@
 //!   one element per work-item ([`ValueKind::FloatScalar`]): element `g` is work-item `g`'s.
 
 mod emit;
+pub mod interface;
 #[cfg(test)]
 mod tests;
 

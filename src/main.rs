@@ -69,6 +69,9 @@ struct MergeArgs {
     /// Where the merged CSV goes.
     #[arg(long)]
     csv: PathBuf,
+    /// Replace an existing --csv that is not a clacc CSV.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args, Clone)]
@@ -105,8 +108,8 @@ struct RunArgs {
     /// device's CL_DEVICE_PROFILE).
     #[arg(long, default_value = "auto")]
     profile: String,
-    /// Inputs per unit, special values included.
-    #[arg(long, default_value_t = 65536)]
+    /// Inputs per unit, special values included (at most 2^40).
+    #[arg(long, default_value = "65536", value_parser = parse_inputs, allow_hyphen_values = true)]
     inputs: usize,
     /// Run exactly these inputs instead of the sweep: one case per line, C99 hex floats,
     /// comma-separated arguments, `#` comments.
@@ -117,7 +120,7 @@ struct RunArgs {
     #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
     input: Option<String>,
     /// Seed of the random inputs (decimal or 0x hex).
-    #[arg(long, value_parser = parse_seed)]
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     seed: Option<u64>,
     /// Where to write the CSV results.
     #[arg(long, default_value = "clacc-results.csv")]
@@ -128,7 +131,7 @@ struct RunArgs {
     exhaustive: bool,
     /// Run a deterministic 1/N of the work: chunk k of every unit belongs to shard k mod N.
     /// `clacc merge` combines the shards' CSVs.
-    #[arg(long, value_parser = parse_shard, default_value = "0/1")]
+    #[arg(long, value_parser = parse_shard, default_value = "0/1", allow_hyphen_values = true)]
     shard: Shard,
     /// Run your own SPIR-V module for a function instead of clacc's (`sin=my_sin.spv`;
     /// repeatable): same entry point and buffers as clacc's kernels (see kernels/README.md),
@@ -169,12 +172,15 @@ struct RunArgs {
     /// Run units in this process instead of a worker process (a driver crash then ends the run).
     #[arg(long)]
     no_isolate: bool,
-    /// Seconds a unit may take in its worker before it is recorded as `timeout`.
-    #[arg(long, default_value_t = 3600)]
+    /// Seconds a unit may take in its worker, all of it, before it is recorded as `timeout`.
+    #[arg(long, default_value = "3600", value_parser = parse_seconds, allow_hyphen_values = true)]
     unit_timeout: u64,
     /// Threads computing references (default: every core).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
     threads: Option<usize>,
+    /// Replace an existing --csv that is not a clacc CSV.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Args)]
@@ -194,6 +200,42 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
         .ok_or_else(|| format!("`{text}` is not a shard: write I/N with 0 <= I < N, e.g. 3/8"))
 }
 
+/// The largest `--inputs`: 2^40 inputs per unit, far past any sweep that finishes, and small
+/// enough that no count or index derived from it overflows.
+const MAX_INPUTS: u64 = 1 << 40;
+
+fn parse_inputs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("--inputs must be at least 1".to_string()),
+        Ok(count) if count <= MAX_INPUTS => Ok(count as usize),
+        Ok(_) => Err(format!(
+            "`{text}` inputs per unit is more than clacc can address (at most 2^40 = {MAX_INPUTS}); use --exhaustive for every input, or --shard to spread a large sweep"
+        )),
+        Err(_) => Err(format!(
+            "`{text}` is not a number of inputs: give a whole number from 1 to 2^40, e.g. --inputs 100000"
+        )),
+    }
+}
+
+fn parse_seconds(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("--unit-timeout must be at least 1 second".to_string()),
+        Ok(seconds) if seconds <= 1 << 32 => Ok(seconds),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds: give a whole number from 1 to 2^32, e.g. --unit-timeout 600"
+        )),
+    }
+}
+
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(count) if (1..=4096).contains(&count) => Ok(count),
+        _ => Err(format!(
+            "`{text}` is not a number of threads: give a whole number from 1 to 4096"
+        )),
+    }
+}
+
 fn parse_seed(text: &str) -> Result<u64, String> {
     let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16),
@@ -209,6 +251,17 @@ fn usage<T>(message: impl Into<String>) -> Result<T, UsageError> {
     Err(UsageError(message.into()))
 }
 
+/// Every name `--function` takes: the registry's, then the edge-only functions.
+fn known_function_names() -> String {
+    let mut names = registry::known_names();
+    names.extend(
+        clacc::edge::functions()
+            .into_iter()
+            .filter(|name| registry::find(name).is_none()),
+    );
+    names.join(", ")
+}
+
 fn select_functions(names: &[String]) -> Result<Vec<&'static Function>, UsageError> {
     if names.is_empty() {
         return Ok(registry::FUNCTIONS.iter().collect());
@@ -219,7 +272,7 @@ fn select_functions(names: &[String]) -> Result<Vec<&'static Function>, UsageErr
             registry::find(name).ok_or_else(|| {
                 UsageError(format!(
                     "unknown function `{name}`; known functions: {}",
-                    registry::known_names().join(", ")
+                    known_function_names()
                 ))
             })
         })
@@ -517,12 +570,222 @@ struct CampaignOutcome {
 
 fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let outcome = run_campaign(args)?;
-    write_summary_files(args, &outcome.units, &outcome.facts)?;
-    Ok(if outcome.failed {
+    let written = write_summary_files(args, &outcome.units, &outcome.facts);
+    Ok(exit_after_run(outcome.failed, written))
+}
+
+/// The run's own status stays: a --junit or --plot that could not be written after the run is
+/// reported, and turns only a passing run's exit into 2.
+fn exit_after_run(failed: bool, written: Result<(), UsageError>) -> ExitCode {
+    let unwritten = match written {
+        Ok(()) => false,
+        Err(UsageError(message)) => {
+            eprintln!("clacc: error: {message} (the CSV holds every result)");
+            true
+        }
+    };
+    if failed {
         ExitCode::from(1)
+    } else if unwritten {
+        ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
-    })
+    }
+}
+
+/// Whether `a` and `b` name one file: the same inode when both exist, else the same absolute
+/// path.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
+}
+
+/// Checks where the results will go before anything runs: --csv must be a regular file that is
+/// not one of the run's inputs and not another output, and an existing file clacc did not
+/// write is replaced only with --force; --junit's folder and --plot must be writable.
+fn check_destinations(args: &RunArgs) -> Result<(), UsageError> {
+    let csv = &args.csv;
+    merge::refuse_irregular(csv, "--csv").map_err(UsageError)?;
+    let mut others: Vec<(&str, PathBuf)> = Vec::new();
+    if let Some(path) = &args.input_file {
+        others.push(("--input-file", path.clone()));
+    }
+    if let Some(path) = &args.junit {
+        others.push(("--junit", path.clone()));
+    }
+    for spec in &args.kernel {
+        if let Some((_, path)) = spec.split_once('=') {
+            others.push(("--kernel", PathBuf::from(path)));
+        }
+    }
+    for (flag, path) in &others {
+        if same_file(csv, path) {
+            return usage(format!(
+                "--csv {} is also the {flag} file; give the CSV another path",
+                csv.display()
+            ));
+        }
+    }
+    if let Some(junit) = &args.junit {
+        for (flag, path) in others.iter().filter(|(flag, _)| *flag != "--junit") {
+            if same_file(junit, path) {
+                return usage(format!(
+                    "--junit {} is also the {flag} file; give the JUnit report another path",
+                    junit.display()
+                ));
+            }
+        }
+    }
+    if !csv.exists() {
+        check_writable_file(csv, "--csv")?;
+    }
+    let has_content = std::fs::metadata(csv).is_ok_and(|m| m.len() > 0);
+    if has_content && !args.resume && !args.force && !merge::is_clacc_csv(csv) {
+        return usage(format!(
+            "--csv {} exists and is not a clacc CSV; give another --csv, or --force to replace it",
+            csv.display()
+        ));
+    }
+    if let Some(path) = &args.junit {
+        check_writable_file(path, "--junit")?;
+    }
+    if let Some(dir) = &args.plot {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            UsageError(format!(
+                "--plot {}: cannot create the folder: {e}",
+                dir.display()
+            ))
+        })?;
+        check_writable_dir(dir, "--plot")?;
+    }
+    Ok(())
+}
+
+/// A file clacc will write later: a regular file or nothing yet, in a writable folder.
+fn check_writable_file(path: &std::path::Path, flag: &str) -> Result<(), UsageError> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if !metadata.is_file() => usage(format!(
+            "{flag} {} exists and is not a regular file; give a file path",
+            path.display()
+        )),
+        Ok(_) => std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(|_| ())
+            .map_err(|e| UsageError(format!("{flag} {}: cannot write it: {e}", path.display()))),
+        Err(_) => {
+            let parent = match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => std::path::Path::new("."),
+            };
+            if !parent.is_dir() {
+                return usage(format!(
+                    "{flag} {}: the folder {} does not exist",
+                    path.display(),
+                    parent.display()
+                ));
+            }
+            check_writable_dir(parent, flag)
+        }
+    }
+}
+
+/// Writes and removes a probe file: permissions, read-only mounts and full quotas all show.
+fn check_writable_dir(dir: &std::path::Path, flag: &str) -> Result<(), UsageError> {
+    let probe = dir.join(format!(".clacc-write-check-{}", std::process::id()));
+    let written = std::fs::write(&probe, b"");
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| UsageError(format!("{flag}: cannot write into {}: {e}", dir.display())))
+}
+
+/// Checks each --kernel module against the interface of clacc's kernel for its unit.
+fn check_user_interfaces(
+    user_kernels: &[UserKernel],
+    selection: &SelectionArgs,
+    address_bits: u32,
+) -> Result<(), UsageError> {
+    let (Some(element), Some(width)) = (
+        selection.types.first().and_then(|t| FloatType::parse(t)),
+        selection.width.first().and_then(|w| w.parse::<u32>().ok()),
+    ) else {
+        return Ok(());
+    };
+    for user in user_kernels {
+        let function = registry::find(&user.function).expect("checked when read");
+        let spec = KernelSpec {
+            instruction: function.instruction,
+            shape: function.shape,
+            element,
+            width,
+            address_bits,
+        };
+        clacc::kernel::interface::check(&spec, &user.spirv).map_err(|e| {
+            UsageError(format!(
+                "--kernel {}: does not fit {} {element} w{width} on this device: {e}",
+                user.path, user.function
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// Why a selection holds no unit, for the usage error.
+fn why_nothing(args: &RunArgs, kinds: &[Kind], types: &[FloatType], widths: &[u32]) -> String {
+    let names = &args.selection.function;
+    let kind_list = kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
+    let per_function = kinds.contains(&Kind::Ulp) || kinds.contains(&Kind::Edge);
+    if !names.is_empty() && !per_function {
+        return format!(
+            "--kind {kind_list} has no --function selection (conversions and extension checks run only without --function); drop --function, or add --kind ulp or edge"
+        );
+    }
+    let edge_functions = clacc::edge::functions();
+    let mut reasons = Vec::new();
+    for name in names {
+        let in_table = registry::find(name);
+        let edge_name = in_table.map_or(name.as_str(), |f| f.name);
+        let has_edge = edge_functions.contains(&edge_name);
+        if in_table.is_some() && kinds.contains(&Kind::Ulp) {
+            continue;
+        }
+        if !has_edge {
+            reasons.push(format!(
+                "{name} has no edge-case rules (--kind {kind_list}); add --kind ulp"
+            ));
+        } else if !kinds.contains(&Kind::Edge) {
+            reasons.push(format!(
+                "{name} has only edge-case rules, no ULP table row; add --kind edge"
+            ));
+        } else {
+            let runs_at: Vec<String> = types
+                .iter()
+                .flat_map(|t| clacc::edge_run::widths_for(edge_name, *t, &kernel::WIDTHS))
+                .map(|w| w.to_string())
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            reasons.push(format!(
+                "{name}'s edge cases run at widths {}; --width {} selects none",
+                runs_at.join(","),
+                widths
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ));
+        }
+    }
+    if reasons.is_empty() {
+        format!(
+            "the selection (--kind {kind_list}, --type {}) contains no unit",
+            types.iter().map(|t| t.name()).collect::<Vec<_>>().join(",")
+        )
+    } else {
+        reasons.join("; ")
+    }
 }
 
 fn write_summary_files(
@@ -582,7 +845,10 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
         facts.get_or_insert(outcome.facts);
     }
     let facts = facts.expect("at least one variant ran");
-    write_summary_files(args, &units, &facts)?;
+    let written = write_summary_files(args, &units, &facts);
+    if let Err(UsageError(message)) = &written {
+        eprintln!("clacc: error: {message} (the CSV holds every result)");
+    }
     let rows = merge::read(&args.csv).map_err(UsageError)?;
     let not_passing: Vec<String> = rows
         .iter()
@@ -605,7 +871,11 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
             rows.len(),
             args.csv.display()
         );
-        Ok(ExitCode::SUCCESS)
+        Ok(if written.is_err() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        })
     } else {
         println!(
             "VERDICT: FAIL — {} of {} units in {} did not pass: {}",
@@ -625,6 +895,24 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
 }
 
 fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
+    for (flag, names) in [
+        ("--function", &args.selection.function),
+        ("--type", &args.selection.types),
+        ("--width", &args.selection.width),
+        ("--kind", &args.kind),
+    ] {
+        if names.iter().any(|name| name.trim().is_empty()) {
+            return usage(format!(
+                "{flag} has an empty name in its list (a stray comma?); write e.g. {flag} {}",
+                match flag {
+                    "--function" => "sin,cos",
+                    "--type" => "float,half",
+                    "--width" => "1,4",
+                    _ => "ulp,edge",
+                }
+            ));
+        }
+    }
     let kinds = select_kinds(&args.kind)?;
     // Some functions have edge-case rules but no ULP row (the geometric ones): --function may
     // name them too.
@@ -656,6 +944,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         (None, None) => None,
     };
     let user_kernels = read_user_kernels(&args.kernel, &args.selection)?;
+    check_destinations(args)?;
     let functions = if user_kernels.is_empty() || !args.selection.function.is_empty() {
         functions
     } else {
@@ -664,6 +953,14 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             .filter_map(|k| registry::find(&k.function))
             .collect()
     };
+    if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) {
+        return usage("--kernel modules are judged by the ULP tables: add --kind ulp");
+    }
+    if explicit_cases.is_some() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
+        return usage(
+            "--input-file and --input give cases to ulp and edge units: add --kind ulp or edge",
+        );
+    }
     for user in &user_kernels {
         if !functions.iter().any(|f| f.name == user.function) {
             return usage(format!(
@@ -679,6 +976,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         );
     }
     let info = open_device(&args.device)?;
+    check_user_interfaces(&user_kernels, &args.selection, info.address_bits)?;
     let types = select_types(&args.selection.types, Some(&info))?;
     let profile = select_profile(&args.profile, &info)?;
     let relaxed = args.profile == "relaxed";
@@ -735,6 +1033,19 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         facts.driver_version,
         args.inputs,
     );
+    let provenance = report::Provenance {
+        shard: args.shard.to_string(),
+        requested_inputs: args.inputs as u64,
+        options: report::options_text(
+            args.exhaustive,
+            explicit_cases.as_deref(),
+            &user_kernels
+                .iter()
+                .map(|k| (k.function.clone(), k.spirv.clone()))
+                .collect::<Vec<_>>(),
+            args.device_only,
+        ),
+    };
     let settings = RunSettings {
         profile,
         inputs: args.inputs,
@@ -794,8 +1105,18 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             kinds.contains(&Kind::Extension),
         ));
     }
+    // A name given twice (`sin,sin`, `fadd,OpFAdd`) runs once.
+    let mut seen = std::collections::HashSet::new();
+    units.retain(|unit| seen.insert(unit.key(&settings)));
+    if units.is_empty() {
+        return usage(format!(
+            "nothing to run: {}",
+            why_nothing(args, &kinds, &types, &widths)
+        ));
+    }
     let plan = Plan {
         units,
+        provenance,
         settings,
         platform: args.device.platform.clone(),
         device: args.device.device.clone(),
@@ -887,9 +1208,15 @@ fn read_user_kernels(
             let function = registry::find(name).ok_or_else(|| {
                 UsageError(format!(
                     "--kernel `{spec}`: unknown function `{name}`; known functions: {}",
-                    registry::known_names().join(", ")
+                    known_function_names()
                 ))
             })?;
+            // A device file or FIFO would be read without end.
+            if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+                return usage(format!(
+                    "--kernel {path} is not a regular file; give a .spv module"
+                ));
+            }
             let spirv = std::fs::read(path)
                 .map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
             if spirv.len() < 20 || spirv.len() % 4 != 0 || spirv[..4] != [0x03, 0x02, 0x23, 0x07] {
@@ -928,13 +1255,28 @@ fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageEr
 }
 
 fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
+    merge::refuse_irregular(&args.csv, "--csv").map_err(UsageError)?;
+    if let Some(input) = args.inputs.iter().find(|path| same_file(path, &args.csv)) {
+        return usage(format!(
+            "--csv {} is also one of the shards to merge ({}); give the merged CSV another path",
+            args.csv.display(),
+            input.display()
+        ));
+    }
+    let has_content = std::fs::metadata(&args.csv).is_ok_and(|m| m.len() > 0);
+    if has_content && !args.force && !merge::is_clacc_csv(&args.csv) {
+        return usage(format!(
+            "--csv {} exists and is not a clacc CSV; give another --csv, or --force to replace it",
+            args.csv.display()
+        ));
+    }
     let inputs = args
         .inputs
         .iter()
-        .map(|path| merge::read(path))
+        .map(|path| merge::read(path).map(|rows| (path.clone(), rows)))
         .collect::<Result<Vec<_>, String>>()
         .map_err(UsageError)?;
-    let merged = merge::merge(&inputs);
+    let merged = merge::merge(&inputs).map_err(|e| UsageError(format!("merge: {e}")))?;
     merge::write(&args.csv, &merged).map_err(UsageError)?;
     let failing = merged
         .iter()

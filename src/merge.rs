@@ -3,11 +3,48 @@
 //!
 //! The rule for the worst case is `judge::UnitStats::merge`'s, read from the columns: a failing
 //! worst case outranks a passing one, then the larger `worst_ulp`, then the smaller
-//! `worst_index`.
+//! `worst_index`. The status is the worst of the shards' (crash, timeout, error, fail, pass,
+//! skip): a unit that crashed in one shard never merges into a pass.
+//!
+//! Nothing is merged that is not provably the shards of one run: every row must agree on the
+//! run's columns (`RUN_COLUMNS`), every shard `0..N` must be there exactly once, and every
+//! shard must hold every unit exactly once.
 
-use crate::report::{format_ulp, COLUMNS};
-use std::collections::HashMap;
-use std::path::Path;
+use crate::report::{
+    format_ulp, ALL_UNDEFINED_NOTE, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
+};
+use crate::run::Shard;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Columns every row of one run shares: rows that differ in one were not made by one run.
+/// (Listed names that the header lacks are ignored, so a later column can join the list.)
+pub const RUN_COLUMNS: [&str; 7] = [
+    "seed",
+    "device",
+    "driver_version",
+    "clacc_version",
+    "requested_inputs",
+    "options",
+    "spec",
+];
+
+fn run_columns() -> impl Iterator<Item = &'static str> {
+    RUN_COLUMNS
+        .iter()
+        .copied()
+        .filter(|name| COLUMNS.contains(name))
+}
+
+/// The statuses a row may have, best first: merging keeps the worst.
+const STATUS_RANK: [&str; 6] = ["skip", "pass", "fail", "error", "timeout", "crash"];
+
+fn rank(status: &str) -> usize {
+    STATUS_RANK
+        .iter()
+        .position(|s| *s == status)
+        .unwrap_or(STATUS_RANK.len())
+}
 
 /// One CSV row, by column name.
 #[derive(Clone, Debug)]
@@ -47,6 +84,21 @@ impl Row {
         .join("|")
     }
 
+    /// `sin float w1 (ulp, full)`, for messages.
+    fn label(&self) -> String {
+        let options = self.get("build_options");
+        format!(
+            "{} {} w{} ({}, {}{}{})",
+            self.get("function"),
+            self.get("type"),
+            self.get("width"),
+            self.get("kind"),
+            self.get("profile"),
+            if options.is_empty() { "" } else { ", " },
+            options
+        )
+    }
+
     fn number(&self, name: &str) -> u64 {
         self.get(name).parse().unwrap_or(0)
     }
@@ -59,17 +111,30 @@ impl Row {
         }
     }
 
+    /// A passing row of a shard that held none of the unit's inputs.
+    fn is_empty_shard_row(&self) -> bool {
+        self.number("inputs") == 0 && self.get("note") == EMPTY_SHARD_NOTE
+    }
+
     pub fn fields(&self) -> &[String] {
         &self.values
     }
 }
 
-/// Reads a clacc CSV; the header must be clacc's (same columns, same order).
-pub fn read(path: &Path) -> Result<Vec<Row>, String> {
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(false)
-        .from_path(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+/// Refuses a path that exists and is not a regular file (a FIFO, `/dev/full`, a folder):
+/// reading one may never end, writing one loses the rows.
+pub fn refuse_irregular(path: &Path, what: &str) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Ok(metadata) if !metadata.is_file() => Err(format!(
+            "{what} {} exists and is not a regular file; give the path of a CSV file",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn parse_rows(path: &Path, reader: csv::Reader<impl std::io::Read>) -> Result<Vec<Row>, String> {
+    let mut reader = reader;
     let header: Vec<String> = reader
         .headers()
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?
@@ -78,7 +143,7 @@ pub fn read(path: &Path) -> Result<Vec<Row>, String> {
         .collect();
     if header != COLUMNS {
         return Err(format!(
-            "{} is not a CSV of this clacc version (its header differs); merge only files written by clacc {}",
+            "{} is not a CSV of this clacc version (its header differs); use files written by clacc {}",
             path.display(),
             env!("CARGO_PKG_VERSION")
         ));
@@ -86,11 +151,45 @@ pub fn read(path: &Path) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();
     for (number, record) in reader.records().enumerate() {
         let record = record.map_err(|e| format!("{}: row {}: {e}", path.display(), number + 2))?;
-        rows.push(Row {
+        let row = Row {
             values: record.iter().map(str::to_string).collect(),
-        });
+        };
+        if rank(row.get("status")) == STATUS_RANK.len() {
+            return Err(format!(
+                "{}: row {}: unknown status `{}`",
+                path.display(),
+                number + 2,
+                row.get("status")
+            ));
+        }
+        rows.push(row);
     }
     Ok(rows)
+}
+
+/// Reads a clacc CSV; the header must be clacc's (same columns, same order).
+pub fn read(path: &Path) -> Result<Vec<Row>, String> {
+    refuse_irregular(path, "CSV")?;
+    let reader = csv::ReaderBuilder::new()
+        .flexible(false)
+        .from_path(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_rows(path, reader)
+}
+
+/// Refuses a file holding two rows of one unit.
+fn refuse_duplicates(path: &Path, rows: &[Row]) -> Result<(), String> {
+    let mut seen = HashSet::new();
+    for row in rows {
+        if !seen.insert(row.unit_key()) {
+            return Err(format!(
+                "{} holds two rows for {} (two runs wrote it at once?); rerun that unit into a fresh --csv",
+                path.display(),
+                row.label()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn sum_allowances(a: &str, b: &str) -> String {
@@ -132,22 +231,21 @@ fn worst_outranks(candidate: &Row, current: &Row) -> bool {
     a > b || (a == b && candidate.number("worst_index") < current.number("worst_index"))
 }
 
-fn merge_status(a: &str, b: &str) -> String {
-    let rank = |status: &str| match status {
-        "error" => 3,
-        "fail" => 2,
-        "pass" => 1,
-        _ => 0,
-    };
-    if rank(a) >= rank(b) { a } else { b }.to_string()
-}
-
 /// Folds `other` (the same unit, another shard) into `merged`.
 fn merge_row(merged: &mut Row, other: &Row) {
+    if matches!(merged.get("kind"), "conversion" | "extension") {
+        // These units are not split by shards: every shard ran them whole. Keep one row, the
+        // worst.
+        if rank(other.get("status")) > rank(merged.get("status")) {
+            *merged = other.clone();
+        }
+        return;
+    }
+    let before = merged.clone();
     // Decide the worst case on the rows as they were, before their counts are summed.
     let other_worst_outranks = worst_outranks(other, merged);
     for name in ["inputs", "failures", "undefined"] {
-        let total = merged.number(name) + other.number(name);
+        let total = merged.number(name).saturating_add(other.number(name));
         merged.set(name, total.to_string());
     }
     merged.set(
@@ -171,24 +269,128 @@ fn merge_row(merged: &mut Row, other: &Row) {
             merged.set(name, other.get(name).to_string());
         }
     }
-    let status = merge_status(merged.get("status"), other.get("status"));
-    if status == "error" && merged.get("status") != "error" {
+    if before.is_empty_shard_row() && !other.is_empty_shard_row() {
         merged.set("note", other.get("note").to_string());
     }
+    // The worst status wins, and a unit that could not be measured keeps the note saying why.
+    let (was, came) = (rank(before.get("status")), rank(other.get("status")));
+    let unmeasured = rank("error");
+    if came > was {
+        merged.set("status", other.get("status").to_string());
+        if came >= unmeasured {
+            merged.set("note", other.get("note").to_string());
+        }
+    } else if was >= unmeasured {
+        merged.set("note", before.get("note").to_string());
+    }
     // A unit that failed in one shard fails; a passing shard beside it does not change that.
-    let status = if status == "pass" && merged.number("failures") > 0 {
-        "fail".to_string()
-    } else {
-        status
-    };
-    merged.set("status", status);
+    if merged.get("status") == "pass" && merged.number("failures") > 0 {
+        merged.set("status", "fail".to_string());
+    }
 }
 
-/// Merges shard CSVs: rows of the same unit are combined, in the order of first appearance.
-pub fn merge(inputs: &[Vec<Row>]) -> Vec<Row> {
+/// Checks that `files` are the complete shards of one run; returns the shard count.
+fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, String> {
+    let (first_path, first_rows) = files.first().ok_or("no CSV to merge")?;
+    let reference = first_rows.first().ok_or_else(|| {
+        format!(
+            "{} has no rows: a finished shard writes a row for every unit; finish it with --resume first",
+            first_path.display()
+        )
+    })?;
+    let keys: BTreeSet<String> = first_rows.iter().map(Row::unit_key).collect();
+    let mut owners: HashMap<u64, &Path> = HashMap::new();
+    let mut count = None;
+    for (path, rows) in files {
+        let Some(first) = rows.first() else {
+            return Err(format!(
+                "{} has no rows: a finished shard writes a row for every unit; finish it with --resume first",
+                path.display()
+            ));
+        };
+        refuse_duplicates(path, rows)?;
+        for row in rows {
+            for name in run_columns() {
+                if row.get(name) != reference.get(name) {
+                    return Err(format!(
+                        "{} and {} are not shards of one run: {name} is `{}` in one and `{}` in the other",
+                        first_path.display(),
+                        path.display(),
+                        reference.get(name),
+                        row.get(name)
+                    ));
+                }
+            }
+            if row.get("shard") != first.get("shard") {
+                return Err(format!(
+                    "{} mixes rows of shards {} and {}; give each shard its own CSV",
+                    path.display(),
+                    first.get("shard"),
+                    row.get("shard")
+                ));
+            }
+        }
+        let shard = Shard::parse(first.get("shard")).ok_or_else(|| {
+            format!(
+                "{}: `{}` is not a shard (I/N)",
+                path.display(),
+                first.get("shard")
+            )
+        })?;
+        match count {
+            None => count = Some(shard.count),
+            Some(n) if n != shard.count => {
+                return Err(format!(
+                    "{} is shard {shard} but another file is a shard of {n}; merge the shards of one --shard I/{n} run",
+                    path.display()
+                ))
+            }
+            Some(_) => {}
+        }
+        if let Some(earlier) = owners.insert(shard.index, path) {
+            return Err(format!(
+                "shard {shard} is given twice ({} and {}); give each shard once",
+                earlier.display(),
+                path.display()
+            ));
+        }
+        let file_keys: BTreeSet<String> = rows.iter().map(Row::unit_key).collect();
+        if let Some(missing) = keys.symmetric_difference(&file_keys).next() {
+            let (holder, lacking) = if keys.contains(missing) {
+                (first_path, path)
+            } else {
+                (path, first_path)
+            };
+            return Err(format!(
+                "unit {} is in {} but not in {}: a shard that did not finish? finish it with --resume",
+                missing.replace('|', " "),
+                holder.display(),
+                lacking.display()
+            ));
+        }
+    }
+    let count = count.expect("at least one file");
+    let missing: Vec<String> = (0..count)
+        .filter(|index| !owners.contains_key(index))
+        .map(|index| format!("{index}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "missing shard{} {}: merge the CSV of every shard of the run",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        ));
+    }
+    Ok(count)
+}
+
+/// Merges shard CSVs (each with its path, for messages): rows of the same unit are combined,
+/// in the order of first appearance. Refuses files that are not the complete shards of one run.
+pub fn merge(files: &[(PathBuf, Vec<Row>)]) -> Result<Vec<Row>, String> {
+    check_one_run(files)?;
     let mut merged: Vec<Row> = Vec::new();
     let mut position: HashMap<String, usize> = HashMap::new();
-    for rows in inputs {
+    for (_, rows) in files {
         for row in rows {
             match position.get(&row.unit_key()) {
                 Some(index) => merge_row(&mut merged[*index], row),
@@ -199,13 +401,32 @@ pub fn merge(inputs: &[Vec<Row>]) -> Vec<Row> {
             }
         }
     }
-    merged
+    for row in &mut merged {
+        // The merged rows are the whole run's.
+        row.set("shard", "0/1".to_string());
+        // No shard judged an input: what the whole run writes (`campaign`'s rule).
+        if row.is_empty_shard_row() && row.get("status") == "pass" {
+            let (status, note) = if row.number("undefined") > 0 {
+                ("skip", ALL_UNDEFINED_NOTE)
+            } else {
+                ("error", NOTHING_JUDGED_NOTE)
+            };
+            row.set("status", status.to_string());
+            row.set("note", note.to_string());
+            // Not measured: no max_ulp, as `report::CsvReport` writes such rows.
+            row.set("max_ulp", String::new());
+        }
+    }
+    Ok(merged)
 }
 
 /// Writes rows under clacc's header.
 pub fn write(path: &Path, rows: &[Row]) -> Result<(), String> {
-    let mut writer = csv::Writer::from_path(path)
+    let file = crate::report::LockedCsv::open(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?
+        .truncate()
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let mut writer = csv::Writer::from_writer(file);
     let failure = |e: csv::Error| format!("cannot write {}: {e}", path.display());
     writer.write_record(COLUMNS).map_err(failure)?;
     for row in rows {
@@ -216,15 +437,80 @@ pub fn write(path: &Path, rows: &[Row]) -> Result<(), String> {
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// Prepares `path` for `--resume`: checks that it is a clacc CSV before touching it, keeps its
-/// header and every complete row, drops a row cut off by an interruption, and returns the rows
-/// already there.
-pub fn resume(path: &Path) -> Result<Vec<Row>, String> {
+/// Whether `path` starts with clacc's header (this version's or an older one's: the first
+/// thirteen columns are stable), so that overwriting it loses nothing clacc did not write.
+pub fn is_clacc_csv(path: &Path) -> bool {
+    use std::io::BufRead;
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut first = String::new();
+    if std::io::BufReader::new(file.take(4096))
+        .read_line(&mut first)
+        .is_err()
+    {
+        return false;
+    }
+    first.starts_with(&COLUMNS[..13].join(","))
+}
+
+use std::io::Read as _;
+
+/// `exhaustive=no cases=sweep` → pairs, to name the option that differs.
+fn option_pairs(text: &str) -> Vec<(&str, &str)> {
+    text.split_whitespace()
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+        .collect()
+}
+
+/// Refuses rows written by another run than the one described by `expected` ((column, value)
+/// pairs: the run's columns and the shard), naming the first option that differs.
+fn refuse_other_runs(path: &Path, rows: &[Row], expected: &[(&str, String)]) -> Result<(), String> {
+    for row in rows {
+        for (name, value) in expected {
+            let found = row.get(name);
+            if found == value {
+                continue;
+            }
+            let (was, now) = if *name == "options" {
+                let now = option_pairs(value);
+                option_pairs(found)
+                    .into_iter()
+                    .find(|pair| !now.contains(pair))
+                    .map(|(key, was)| {
+                        let now = now.iter().find(|(k, _)| *k == key).map_or("", |(_, v)| *v);
+                        (format!("{key}={was}"), format!("{key}={now}"))
+                    })
+                    .unwrap_or_else(|| (found.to_string(), value.to_string()))
+            } else {
+                (format!("{name} {found}"), format!("{name} {value}"))
+            };
+            return Err(format!(
+                "--resume: {} holds rows written with {was} ({}), this run has {now}; resume with the same options or give another --csv",
+                path.display(),
+                row.label()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Prepares `path` for `--resume`: checks that it is a clacc CSV of the same run (`expected`:
+/// (column, value) pairs every row must have) before touching it, keeps its header and every
+/// complete row, drops a row cut off by an interruption, and returns the rows already there.
+pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, String> {
+    refuse_irregular(path, "--csv")?;
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read --csv {} to resume: {e}", path.display()))?;
     let header = COLUMNS.join(",");
     if text.trim().is_empty() {
         // Killed before anything was written: start it again from the header.
+        std::fs::write(path, format!("{header}\n"))
+            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+        return Ok(Vec::new());
+    }
+    if !text.contains('\n') && header.starts_with(&text) {
+        // Cut off inside the header: nothing was measured yet.
         std::fs::write(path, format!("{header}\n"))
             .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
         return Ok(Vec::new());
@@ -240,6 +526,14 @@ pub fn resume(path: &Path) -> Result<Vec<Row>, String> {
         Some(end) => &text[..=end],
         None => "",
     };
+    let rows = parse_rows(
+        path,
+        csv::ReaderBuilder::new()
+            .flexible(false)
+            .from_reader(complete.as_bytes()),
+    )?;
+    refuse_duplicates(path, &rows)?;
+    refuse_other_runs(path, &rows, expected)?;
     if complete.len() != text.len() {
         let repaired = if complete.is_empty() {
             format!("{header}\n")
@@ -249,7 +543,7 @@ pub fn resume(path: &Path) -> Result<Vec<Row>, String> {
         std::fs::write(path, repaired)
             .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
     }
-    read(path)
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -288,7 +582,24 @@ mod tests {
             ("worst_index", index),
             ("status", status),
             ("allowed", "overflow:2"),
+            ("shard", "0/1"),
+            ("seed", "0x1"),
         ])
+    }
+
+    /// Each list of rows as shard i of n, under made-up paths.
+    fn shards(files: Vec<Vec<Row>>) -> Vec<(PathBuf, Vec<Row>)> {
+        let count = files.len();
+        files
+            .into_iter()
+            .enumerate()
+            .map(|(index, mut rows)| {
+                for row in &mut rows {
+                    row.set("shard", format!("{index}/{count}"));
+                }
+                (PathBuf::from(format!("shard{index}.csv")), rows)
+            })
+            .collect()
     }
 
     #[test]
@@ -296,7 +607,12 @@ mod tests {
         let a = unit("100", "0", "1.5", "0x1p+0", "1.5", "7", "pass");
         let b = unit("50", "2", "6.25", "0x1p+3", "6.25", "120", "fail");
         let c = unit("60", "0", "7", "0x1p+4", "7", "3", "pass");
-        let merged = merge(&[vec![a.clone()], vec![b.clone()], vec![c.clone()]]);
+        let merged = merge(&shards(vec![
+            vec![a.clone()],
+            vec![b.clone()],
+            vec![c.clone()],
+        ]))
+        .unwrap();
         assert_eq!(merged.len(), 1);
         let m = &merged[0];
         assert_eq!(m.get("inputs"), "210");
@@ -308,7 +624,7 @@ mod tests {
         assert_eq!(m.get("status"), "fail");
         assert_eq!(m.get("allowed"), "overflow:6");
         // Order does not matter.
-        let other = merge(&[vec![c], vec![b], vec![a]]);
+        let other = merge(&shards(vec![vec![c], vec![b], vec![a]])).unwrap();
         assert_eq!(other[0].fields(), m.fields());
     }
 
@@ -316,7 +632,10 @@ mod tests {
     fn equal_errors_keep_the_earlier_input() {
         let a = unit("10", "0", "2", "0x1p+1", "2", "50", "pass");
         let b = unit("10", "0", "2", "0x1p+2", "2", "9", "pass");
-        assert_eq!(merge(&[vec![a], vec![b]])[0].get("worst_input"), "0x1p+2");
+        assert_eq!(
+            merge(&shards(vec![vec![a], vec![b]])).unwrap()[0].get("worst_input"),
+            "0x1p+2"
+        );
     }
 
     #[test]
@@ -328,7 +647,7 @@ mod tests {
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str("ulp,cos,float,1,fu");
         std::fs::write(&path, &text).unwrap();
-        let rows = resume(&path).unwrap();
+        let rows = resume(&path, &[]).unwrap();
         assert_eq!(
             rows.iter().map(Row::unit_key).collect::<Vec<_>>(),
             vec![done.unit_key()]
@@ -342,13 +661,131 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.csv");
         std::fs::write(&path, "a,b\n1,2\n3,").unwrap();
-        assert!(resume(&path)
+        assert!(resume(&path, &[])
             .unwrap_err()
             .contains("not a CSV of this clacc version"));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n3,");
         // A file killed before its header was written starts again from the header.
         std::fs::write(&path, "").unwrap();
-        assert!(resume(&path).unwrap().is_empty());
+        assert!(resume(&path, &[]).unwrap().is_empty());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{}\n", COLUMNS.join(","))
+        );
+    }
+
+    #[test]
+    fn a_crashed_shard_never_merges_into_a_pass() {
+        let mut crashed = unit("0", "0", "", "", "", "", "crash");
+        crashed.set("note", "crashed: killed by signal 11 (SIGSEGV)".into());
+        crashed.set("allowed", String::new());
+        let mut empty = unit("0", "0", "0", "", "", "", "pass");
+        empty.set("note", EMPTY_SHARD_NOTE.into());
+        for files in [
+            vec![vec![crashed.clone()], vec![empty.clone()]],
+            vec![vec![empty.clone()], vec![crashed.clone()]],
+        ] {
+            let merged = merge(&shards(files)).unwrap();
+            assert_eq!(merged[0].get("status"), "crash");
+            assert!(merged[0].get("note").contains("SIGSEGV"));
+        }
+        // A timeout outranks a fail, whose worst case is kept.
+        let mut timeout = unit("0", "0", "", "", "", "", "timeout");
+        timeout.set("note", "did not finish".into());
+        let failed = unit("10", "1", "9", "0x1p+0", "9", "3", "fail");
+        let merged = merge(&shards(vec![vec![failed], vec![timeout]])).unwrap();
+        assert_eq!(merged[0].get("status"), "timeout");
+        assert_eq!(merged[0].get("note"), "did not finish");
+        assert_eq!(merged[0].get("worst_input"), "0x1p+0");
+        // Every shard empty: nothing judged, no pass.
+        let mut nothing = empty.clone();
+        nothing.set("undefined", "0".into());
+        let merged = merge(&shards(vec![vec![nothing.clone()], vec![nothing]])).unwrap();
+        assert_eq!(merged[0].get("status"), "error");
+        assert_eq!(merged[0].get("note"), NOTHING_JUDGED_NOTE);
+        // Every input undefined in every shard: does not apply, as in a whole run.
+        let merged = merge(&shards(vec![vec![empty.clone()], vec![empty]])).unwrap();
+        assert_eq!(merged[0].get("status"), "skip");
+        assert_eq!(merged[0].get("note"), ALL_UNDEFINED_NOTE);
+        assert_eq!(merged[0].get("max_ulp"), "");
+    }
+
+    #[test]
+    fn merge_refuses_what_is_not_the_complete_shards_of_one_run() {
+        let a = unit("10", "0", "1", "0x1p+0", "1", "1", "pass");
+        let mut cos = a.clone();
+        cos.set("function", "cos".into());
+        let error = |files: Vec<(PathBuf, Vec<Row>)>| merge(&files).unwrap_err();
+        // The same shard twice.
+        let mut twice = shards(vec![vec![a.clone()], vec![a.clone()]]);
+        twice[1].1[0].set("shard", "0/2".into());
+        assert!(error(twice).contains("shard 0/2 is given twice"));
+        // A missing shard is named.
+        let mut partial = shards(vec![vec![a.clone()], vec![a.clone()]]);
+        for row in &mut partial[1].1 {
+            row.set("shard", "2/3".into());
+        }
+        for row in &mut partial[0].1 {
+            row.set("shard", "0/3".into());
+        }
+        assert!(error(partial).contains("missing shard 1/3"));
+        // Shards of runs with different N.
+        let mut mixed = shards(vec![vec![a.clone()], vec![a.clone()]]);
+        mixed[1].1[0].set("shard", "0/3".into());
+        assert!(error(mixed).contains("shard of 2"));
+        // Another seed.
+        let mut seeds = shards(vec![vec![a.clone()], vec![a.clone()]]);
+        seeds[1].1[0].set("seed", "0x2".into());
+        assert!(error(seeds).contains("seed is `0x1` in one and `0x2`"));
+        // Another device.
+        let mut devices = shards(vec![vec![a.clone()], vec![a.clone()]]);
+        devices[1].1[0].set("device", "other".into());
+        assert!(error(devices).contains("device"));
+        // Two rows of one unit in one file.
+        assert!(error(shards(vec![vec![a.clone(), a.clone()]])).contains("holds two rows"));
+        // A shard that did not finish every unit.
+        assert!(error(shards(vec![vec![a.clone(), cos], vec![a.clone()]]))
+            .contains("not in shard1.csv"));
+        // A file with no rows.
+        assert!(error(shards(vec![vec![a], vec![]])).contains("has no rows"));
+    }
+
+    #[test]
+    fn resume_refuses_rows_of_another_run_naming_the_option() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let mut done = unit("10", "0", "2", "0x1p+1", "2", "5", "pass");
+        done.set("options", "exhaustive=no cases=sweep".into());
+        write(&path, std::slice::from_ref(&done)).unwrap();
+        let before = std::fs::read_to_string(&path).unwrap();
+        let expected = |options: &str, seed: &str| {
+            vec![("seed", seed.to_string()), ("options", options.to_string())]
+        };
+        let message = resume(&path, &expected("exhaustive=yes cases=sweep", "0x1")).unwrap_err();
+        assert!(
+            message.contains("exhaustive=no") && message.contains("exhaustive=yes"),
+            "{message}"
+        );
+        let message = resume(&path, &expected("exhaustive=no cases=sweep", "0x9")).unwrap_err();
+        assert!(
+            message.contains("seed 0x1") && message.contains("seed 0x9"),
+            "{message}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+        assert_eq!(
+            resume(&path, &expected("exhaustive=no cases=sweep", "0x1"))
+                .unwrap()
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn resume_restarts_a_file_cut_inside_its_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, &COLUMNS.join(",")[..17]).unwrap();
+        assert!(resume(&path, &[]).unwrap().is_empty());
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             format!("{}\n", COLUMNS.join(","))

@@ -145,7 +145,7 @@ impl RunFacts {
 }
 
 /// The CSV columns, in order (documented in README.md).
-pub const COLUMNS: [&str; 25] = [
+pub const COLUMNS: [&str; 28] = [
     "function",
     "type",
     "width",
@@ -171,6 +171,12 @@ pub const COLUMNS: [&str; 25] = [
     "driver_version",
     "build_options",
     "clacc_version",
+    // Bookkeeping (issue 16): which part of which run wrote the row, so that `merge` and
+    // `--resume` can refuse rows of another run. Filled from `Provenance`.
+    "shard",
+    "requested_inputs",
+    "options",
+    // (end of the bookkeeping columns)
 ];
 
 /// A decimal ULP figure: up to 4 decimals, `inf` when a NaN met a number or similar.
@@ -248,26 +254,182 @@ fn format_inputs(case: &Case) -> String {
         .join(" ")
 }
 
+/// The note of a passing row whose shard judged none of the unit's inputs (it held none, or
+/// only undefined ones): `clacc merge` adds the other shards' rows to it; alone it proves
+/// nothing.
+pub const EMPTY_SHARD_NOTE: &str =
+    "empty shard row: this shard judged none of the unit's inputs; clacc merge adds the others";
+
+/// The note of a unit that judged no input at all: it cannot pass.
+pub const NOTHING_JUDGED_NOTE: &str = "no input was judged, so the unit cannot pass";
+
+/// The note of a unit whose every input has a result the spec leaves undefined (e.g. `nan`
+/// under -cl-fast-relaxed-math): nothing to judge, so it does not apply (`skip`).
+pub const ALL_UNDEFINED_NOTE: &str =
+    "the spec leaves every input's result undefined here: nothing to judge";
+
+/// What every row of one run records about how it was made: the bookkeeping columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    /// `I/N` (`0/1` for a whole run, and for what `clacc merge` writes).
+    pub shard: String,
+    /// `--inputs` as given (a unit may judge more: every special value, whole vectors).
+    pub requested_inputs: u64,
+    /// Every other option that changes a row's numbers, canonical (see `options_text`).
+    pub options: String,
+}
+
+/// The `options` column: `key=value` pairs, space-separated, in a fixed order, for the options
+/// that change what a row measures and are not in a column of their own (seed, device, driver,
+/// build options, profile and kind are).
+pub fn options_text(
+    exhaustive: bool,
+    cases: Option<&[Vec<f64>]>,
+    kernels: &[(String, Vec<u8>)],
+    device_only: bool,
+) -> String {
+    let yes_no = |flag: bool| if flag { "yes" } else { "no" };
+    let cases = match cases {
+        None => "sweep".to_string(),
+        Some(cases) => {
+            let bytes: Vec<u8> = cases
+                .iter()
+                .flat_map(|case| case.iter().flat_map(|x| x.to_bits().to_le_bytes()))
+                .collect();
+            format!("{}x{}", cases.len(), content_hash(&bytes))
+        }
+    };
+    let kernels = if kernels.is_empty() {
+        "clacc".to_string()
+    } else {
+        let mut named: Vec<String> = kernels
+            .iter()
+            .map(|(function, spirv)| format!("{function}:{}", content_hash(spirv)))
+            .collect();
+        named.sort();
+        named.join(",")
+    };
+    format!(
+        "exhaustive={} cases={cases} kernels={kernels} device_only={}",
+        yes_no(exhaustive),
+        yes_no(device_only)
+    )
+}
+
+/// A stable 64-bit FNV-1a hash in hex: the same bytes give the same text with any build (std's
+/// hasher promises no such thing).
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// Why a CSV could not be opened for a run.
+#[derive(Debug)]
+pub enum CsvOpenError {
+    /// Another process holds the file's lock; its pid when /proc/locks tells it.
+    Busy {
+        pid: Option<u32>,
+    },
+    Io(io::Error),
+}
+
+impl std::fmt::Display for CsvOpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CsvOpenError::Busy { pid: Some(pid) } => {
+                write!(f, "another clacc process (pid {pid}) is writing it")
+            }
+            CsvOpenError::Busy { pid: None } => write!(f, "another process is writing it"),
+            CsvOpenError::Io(error) => error.fmt(f),
+        }
+    }
+}
+
+impl From<io::Error> for CsvOpenError {
+    fn from(error: io::Error) -> Self {
+        CsvOpenError::Io(error)
+    }
+}
+
+/// A CSV opened for appending with an exclusive `flock` held for as long as it is open, so
+/// that two runs never write one file. Nothing is truncated before the lock is held.
+pub struct LockedCsv {
+    file: File,
+}
+
+impl LockedCsv {
+    pub fn open(path: &Path) -> Result<LockedCsv, CsvOpenError> {
+        use std::os::fd::AsRawFd;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)?;
+        // SAFETY: flock on a descriptor this function owns.
+        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if locked != 0 {
+            let error = io::Error::last_os_error();
+            if error.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                return Err(CsvOpenError::Busy {
+                    pid: lock_holder(&file),
+                });
+            }
+            return Err(CsvOpenError::Io(error));
+        }
+        Ok(LockedCsv { file })
+    }
+}
+
+impl LockedCsv {
+    /// The file emptied, still locked, for writing a whole CSV (`clacc merge`).
+    pub fn truncate(self) -> io::Result<File> {
+        self.file.set_len(0)?;
+        Ok(self.file)
+    }
+}
+
+/// The pid holding a `flock` on `file`, from /proc/locks (`1: FLOCK ADVISORY WRITE pid
+/// maj:min:inode 0 EOF`).
+fn lock_holder(file: &File) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let inode = file.metadata().ok()?.ino();
+    let locks = std::fs::read_to_string("/proc/locks").ok()?;
+    locks.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let flock = fields.iter().position(|f| *f == "FLOCK")?;
+        let pid = fields.get(flock + 3)?.parse().ok()?;
+        let file_inode: u64 = fields.get(flock + 4)?.rsplit(':').next()?.parse().ok()?;
+        (file_inode == inode).then_some(pid)
+    })
+}
+
 /// Writes the CSV: header first, then one row per unit, flushed as each unit finishes so that
-/// an interrupted run keeps every finished unit.
+/// an interrupted run keeps every finished unit. Every write appends.
 pub struct CsvReport {
     writer: csv::Writer<File>,
+    provenance: Provenance,
 }
 
 impl CsvReport {
-    pub fn create(path: &Path) -> io::Result<CsvReport> {
-        let mut writer = csv::Writer::from_writer(File::create(path)?);
+    /// Starts the file afresh (header only) under its lock.
+    pub fn create(locked: LockedCsv, provenance: Provenance) -> io::Result<CsvReport> {
+        locked.file.set_len(0)?;
+        let mut writer = csv::Writer::from_writer(locked.file);
         writer.write_record(COLUMNS)?;
         writer.flush()?;
-        Ok(CsvReport { writer })
+        Ok(CsvReport { writer, provenance })
     }
 
     /// Appends to a CSV that already has its header (`--resume`).
-    pub fn append(path: &Path) -> io::Result<CsvReport> {
-        let file = std::fs::OpenOptions::new().append(true).open(path)?;
-        Ok(CsvReport {
-            writer: csv::Writer::from_writer(file),
-        })
+    pub fn append(locked: LockedCsv, provenance: Provenance) -> CsvReport {
+        CsvReport {
+            writer: csv::Writer::from_writer(locked.file),
+            provenance,
+        }
     }
 
     pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
@@ -320,6 +482,9 @@ impl CsvReport {
             facts.driver_version.clone(),
             facts.build_options.clone(),
             env!("CARGO_PKG_VERSION").to_string(),
+            self.provenance.shard.clone(),
+            self.provenance.requested_inputs.to_string(),
+            self.provenance.options.clone(),
         ];
         self.writer.write_record(&record)?;
         self.writer.flush()
@@ -542,7 +707,15 @@ mod tests {
     fn csv_has_the_documented_header_and_quotes_per_rfc_4180() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let mut report = CsvReport::create(&path).unwrap();
+        let mut report = CsvReport::create(
+            LockedCsv::open(&path).unwrap(),
+            Provenance {
+                shard: "0/1".into(),
+                requested_inputs: 10,
+                options: options_text(false, None, &[], false),
+            },
+        )
+        .unwrap();
         let unit = UnitReport {
             kind: Kind::Ulp,
             function: "sin".into(),
@@ -577,5 +750,39 @@ mod tests {
         assert_eq!(&row[0], "sin");
         assert_eq!(&row[7], "4");
         assert_eq!(&row[11], "skip");
+    }
+
+    #[test]
+    fn a_csv_being_written_cannot_be_opened_again_and_names_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("locked.csv");
+        let held = LockedCsv::open(&path).unwrap();
+        match LockedCsv::open(&path) {
+            Err(CsvOpenError::Busy { pid }) => assert_eq!(pid, Some(std::process::id())),
+            other => panic!("opened twice: {:?}", other.map(|_| ())),
+        }
+        drop(held);
+        assert!(LockedCsv::open(&path).is_ok());
+    }
+
+    #[test]
+    fn options_name_what_changes_the_numbers_and_nothing_else() {
+        let plain = options_text(false, None, &[], false);
+        assert_eq!(
+            plain,
+            "exhaustive=no cases=sweep kernels=clacc device_only=no"
+        );
+        let cases = vec![vec![1.0, 2.0]];
+        let with_cases = options_text(false, Some(&cases), &[], false);
+        assert!(with_cases.contains("cases=1x"), "{with_cases}");
+        assert_ne!(
+            with_cases,
+            options_text(false, Some(&[vec![1.0, 3.0]]), &[], false)
+        );
+        let kernel = options_text(false, None, &[("sin".into(), vec![1, 2, 3])], false);
+        assert!(kernel.contains(&format!("kernels=sin:{}", content_hash(&[1, 2, 3]))));
+        // The hash is FNV-1a: stable across builds and machines.
+        assert_eq!(content_hash(b""), "cbf29ce484222325");
+        assert_eq!(content_hash(b"a"), "af63dc4c8601ec8c");
     }
 }

@@ -278,10 +278,16 @@ fn measure(
     let plan = input_plan(settings, function, spec, &argument_kinds)?;
     let width = u64::from(spec.width);
     let chunk = (CHUNK_SCALARS as u64 / width) * width;
-    let chunks: Vec<u64> = (0..plan.total().div_ceil(chunk))
-        .filter(|number| settings.shard.owns(*number))
-        .collect();
-    let planned = chunks.len() as u64 * chunk;
+    // This shard's chunks (k mod N == I), counted and walked lazily: a sweep of 2^40 inputs
+    // must not list its chunk numbers before the first one runs.
+    let chunk_count = plan.total().div_ceil(chunk);
+    let shard = settings.shard;
+    let chunks =
+        (shard.index..chunk_count).step_by(usize::try_from(shard.count).unwrap_or(usize::MAX));
+    let planned = chunk_count
+        .saturating_sub(shard.index)
+        .div_ceil(shard.count)
+        .saturating_mul(chunk);
     progress(0, planned);
     // The device works on the next chunk while the references judge this one: a producer
     // thread generates inputs and runs the kernel, the caller's thread judges (on `threads`
