@@ -376,7 +376,13 @@ impl Rules {
                 if let Some(rule) = self.relaxed.and_then(|rule| rule.output(position)) {
                     return self.judge_relaxed(rule, output, args, reference, device_result);
                 }
-                let error = ulp_error(device_result, reference, self.element);
+                let absolute = self.requirement.absolute_tolerance(args).is_some();
+                let error = if absolute {
+                    self.absolute_error(output.reference, operands, device_result)
+                        .1
+                } else {
+                    ulp_error(device_result, reference, self.element)
+                };
                 let mut outcome =
                     self.plain_outcome(output.reference, operands, error, device_result);
                 if outcome == Outcome::Fail {
@@ -386,7 +392,7 @@ impl Rules {
                         outcome = Outcome::Allowed(allowance);
                     }
                 }
-                (outcome, error, false)
+                (outcome, error, absolute)
             }
         }
     }
@@ -458,8 +464,47 @@ impl Rules {
                     ),
             ),
             Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => verdict(error <= bound),
-            Requirement::ImplementationDefined | Requirement::NotApplicable => Outcome::Measured,
+            Requirement::Absolute(_) | Requirement::AbsoluteMaxSquared { .. } => {
+                verdict(self.absolute_error(function, operands, device_result).0 <= 0.0)
+            }
+            // run_unit resolves it per width (`Requirement::at_width`) before judging.
+            Requirement::UlpPerWidth(_)
+            | Requirement::ImplementationDefined
+            | Requirement::NotApplicable => Outcome::Measured,
         }
+    }
+
+    /// For an absolute-tolerance cell: (|device − exact| − tolerance, |device − exact|), the
+    /// first <= 0 when the result passes. A NaN result passes only where the exact one is NaN.
+    fn absolute_error(
+        &self,
+        function: ReferenceFn,
+        operands: &[Float],
+        device_result: f64,
+    ) -> (f64, f64) {
+        let args: Vec<f64> = operands.iter().map(Float::to_f64).collect();
+        let tolerance = self.requirement.absolute_tolerance(&args).unwrap_or(0.0);
+        let exact = reference::high_precision(function, operands, self.element);
+        if exact.is_nan() || device_result.is_nan() {
+            let both = exact.is_nan() && device_result.is_nan();
+            return if both {
+                (0.0, 0.0)
+            } else {
+                (1.0, f64::INFINITY)
+            };
+        }
+        if exact.is_infinite() || device_result.is_infinite() {
+            let same = exact.is_infinite() && exact.to_f64() == device_result;
+            return if same {
+                (0.0, 0.0)
+            } else {
+                (1.0, f64::INFINITY)
+            };
+        }
+        let difference = (Float::with_val(exact.prec() + 64, device_result) - &exact)
+            .abs()
+            .to_f64();
+        (difference - tolerance, difference)
     }
 
     fn matches_correctly_rounded(

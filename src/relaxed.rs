@@ -1527,9 +1527,12 @@ impl Judged<'_> {
                 | Requirement::Exact
                 | Requirement::RemquoExact { .. } => self.matches_rounded(&[self.entry.reference]),
                 Requirement::MadFmaOrMulAdd => self.fma_or_mul_add(),
-                Requirement::ImplementationDefined | Requirement::NotApplicable => {
-                    Verdict::Unconstrained
-                }
+                // Table 5's instructions have none of the geometric cells; nothing to bound.
+                Requirement::ImplementationDefined
+                | Requirement::NotApplicable
+                | Requirement::UlpPerWidth(_)
+                | Requirement::Absolute(_)
+                | Requirement::AbsoluteMaxSquared { .. } => Verdict::Unconstrained,
             },
             Bound::Unbounded => Verdict::Unconstrained,
             Bound::Undefined => unreachable!("undefined pieces are decided before judging"),
@@ -1980,7 +1983,10 @@ fn requirement_range(
         Requirement::Ulp(n) | Requirement::UlpEachOutput(n) => widen_ulps(exact, *n, context),
         Requirement::MadFmaOrMulAdd
         | Requirement::ImplementationDefined
-        | Requirement::NotApplicable => context.unbounded(),
+        | Requirement::NotApplicable
+        | Requirement::UlpPerWidth(_)
+        | Requirement::Absolute(_)
+        | Requirement::AbsoluteMaxSquared { .. } => context.unbounded(),
     }
 }
 
