@@ -245,6 +245,15 @@ pub fn run(
     let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
     let (mut csv, done, resumed_failures) = if plan.resume && plan.csv.exists() {
         let rows = crate::merge::resume(&plan.csv)?;
+        let spec = plan.settings.spec.name();
+        if let Some(row) = rows.iter().find(|row| row.get("spec") != spec) {
+            return Err(format!(
+                "--resume: {} holds rows judged by the {} text of the spec, and this run uses --spec {spec}; pass --spec {} or another --csv",
+                plan.csv.display(),
+                row.get("spec"),
+                row.get("spec")
+            ));
+        }
         let done: HashSet<String> = rows.iter().map(crate::merge::Row::unit_key).collect();
         let failures = rows
             .iter()

@@ -11,7 +11,7 @@ use clacc::report::{self, Kind, RunFacts, Status};
 use clacc::run::{RunSettings, Shard, UserKernel};
 use clacc::runtime;
 use clacc::sweep;
-use clacc::table::Profile;
+use clacc::table::{Profile, Revision};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -102,6 +102,12 @@ struct RunArgs {
     /// device's CL_DEVICE_PROFILE).
     #[arg(long, default_value = "auto")]
     profile: String,
+    /// Which text of the spec judges: 2026 (the "OpenCL Numerical Compliance" chapter as
+    /// maintained today, what devices are certified against) or 2017 (the text clacc first
+    /// transcribed). Chooses Tables 3, 4, 5 and the edge cases; `clacc spec-diff` lists what
+    /// differs.
+    #[arg(long, default_value = "2026", value_parser = parse_spec)]
+    spec: Revision,
     /// Inputs per unit, special values included.
     #[arg(long, default_value_t = 65536)]
     inputs: usize,
@@ -189,6 +195,10 @@ struct KernelArgs {
 fn parse_shard(text: &str) -> Result<Shard, String> {
     Shard::parse(text)
         .ok_or_else(|| format!("`{text}` is not a shard: write I/N with 0 <= I < N, e.g. 3/8"))
+}
+
+fn parse_spec(text: &str) -> Result<Revision, String> {
+    Revision::parse(text).ok_or_else(|| format!("`{text}` is not a revision: use 2017 or 2026"))
 }
 
 fn parse_seed(text: &str) -> Result<u64, String> {
@@ -706,6 +716,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         driver_version: info.driver_version.clone(),
         build_options: build_options.join(" "),
         command: reproduce_prefix(&info, args),
+        spec: args.spec,
     };
     let profile_text = if relaxed {
         format!("relaxed (Table 5, else {})", profile.name())
@@ -723,14 +734,16 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         format!(", shard {}", args.shard)
     };
     eprintln!(
-        "clacc {}: {} (driver {}), profile {profile_text}, seed {seed:#x}, {exhaustive_text}{} inputs per unit{shard_text}",
+        "clacc {}: {} (driver {}), spec {}, profile {profile_text}, seed {seed:#x}, {exhaustive_text}{} inputs per unit{shard_text}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
+        args.spec,
         args.inputs,
     );
     let settings = RunSettings {
         profile,
+        spec: args.spec,
         inputs: args.inputs,
         explicit_cases,
         exhaustive: args.exhaustive,
@@ -827,8 +840,8 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
 /// failure's reproduce line needs besides the unit and its input.
 fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
     let mut command = format!(
-        "clacc --platform {} --device {} --profile {}",
-        info.platform_index, info.device_index, args.profile
+        "clacc --platform {} --device {} --profile {} --spec {}",
+        info.platform_index, info.device_index, args.profile, args.spec
     );
     for (flag, set) in [
         (
@@ -928,6 +941,7 @@ fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
         .map(|path| merge::read(path))
         .collect::<Result<Vec<_>, String>>()
         .map_err(UsageError)?;
+    merge::one_revision(&args.inputs, &inputs).map_err(UsageError)?;
     let merged = merge::merge(&inputs);
     merge::write(&args.csv, &merged).map_err(UsageError)?;
     let failing = merged

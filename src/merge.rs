@@ -184,6 +184,30 @@ fn merge_row(merged: &mut Row, other: &Row) {
     merged.set("status", status);
 }
 
+/// Refuses rows judged by different revisions of the spec (the `spec` column): their verdicts
+/// answer different questions. `paths` name the files `inputs` came from.
+pub fn one_revision(paths: &[std::path::PathBuf], inputs: &[Vec<Row>]) -> Result<(), String> {
+    let mut first: Option<(&Path, &str)> = None;
+    for (path, rows) in paths.iter().zip(inputs) {
+        for row in rows {
+            match first {
+                None => first = Some((path, row.get("spec"))),
+                Some((earlier, spec)) if spec != row.get("spec") => {
+                    return Err(format!(
+                        "cannot merge: {} was judged by the {spec} text of the spec, {} by the {} \
+                         text; merge runs of one --spec only",
+                        earlier.display(),
+                        path.display(),
+                        row.get("spec")
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Merges shard CSVs: rows of the same unit are combined, in the order of first appearance.
 pub fn merge(inputs: &[Vec<Row>]) -> Vec<Row> {
     let mut merged: Vec<Row> = Vec::new();

@@ -125,6 +125,8 @@ pub struct RunFacts {
     /// The start of a command line that reproduces a run's conditions (device, profile, build
     /// options); a failure's reproduce line appends the unit and its worst input.
     pub command: String,
+    /// The revision of the spec's text the tables came from (`--spec`): the `spec` column.
+    pub spec: crate::table::Revision,
 }
 
 impl RunFacts {
@@ -145,7 +147,7 @@ impl RunFacts {
 }
 
 /// The CSV columns, in order (documented in README.md).
-pub const COLUMNS: [&str; 25] = [
+pub const COLUMNS: [&str; 26] = [
     "function",
     "type",
     "width",
@@ -171,6 +173,7 @@ pub const COLUMNS: [&str; 25] = [
     "driver_version",
     "build_options",
     "clacc_version",
+    "spec",
 ];
 
 /// A decimal ULP figure: up to 4 decimals, `inf` when a NaN met a number or similar.
@@ -320,6 +323,7 @@ impl CsvReport {
             facts.driver_version.clone(),
             facts.build_options.clone(),
             env!("CARGO_PKG_VERSION").to_string(),
+            facts.spec.name().to_string(),
         ];
         self.writer.write_record(&record)?;
         self.writer.flush()
@@ -501,7 +505,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
     let count = |status: Status| units.iter().filter(|u| u.status == status).count();
     let _ = writeln!(
         text,
-        "{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; seed {:#x}; device {}; CSV {}",
+        "{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; spec {}; seed {:#x}; device {}; CSV {}",
         units.len(),
         count(Status::Pass),
         count(Status::Fail),
@@ -509,6 +513,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
         count(Status::Error),
         count(Status::Crash),
         count(Status::Timeout),
+        facts.spec,
         facts.seed,
         facts.device,
         csv_path.display(),
@@ -563,6 +568,7 @@ mod tests {
             device: "Dev".into(),
             driver_version: "1".into(),
             build_options: String::new(),
+            spec: crate::table::Revision::Spec2017,
         };
         report.write(&unit, &facts).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -577,5 +583,10 @@ mod tests {
         assert_eq!(&row[0], "sin");
         assert_eq!(&row[7], "4");
         assert_eq!(&row[11], "skip");
+        assert_eq!(
+            &row[COLUMNS.len() - 1],
+            "2017",
+            "the spec column names the revision"
+        );
     }
 }
