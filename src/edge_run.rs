@@ -100,7 +100,7 @@ pub fn run_edge_unit(
     };
     let flush_to_zero =
         !fp_config.denormals() || (settings.denorms_are_zero && element == FloatType::Float);
-    let cases: Vec<EdgeCase> = edge::cases(function, element, flush_to_zero)
+    let cases: Vec<EdgeCase> = edge::cases_in(settings.spec, function, element, flush_to_zero)
         .into_iter()
         .filter(|c| c.width == 1 || c.width == width as usize)
         .filter(|c| {
