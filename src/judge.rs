@@ -1172,3 +1172,67 @@ mod tests {
         }
     }
 }
+
+/// The 2026 text's absolute tolerances (mix, smoothstep; cross and dot's max² · K · EPSILON).
+#[cfg(test)]
+mod absolute_tests {
+    use super::*;
+    use crate::reference as r;
+    use crate::table::{Epsilon, Linear};
+
+    fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
+        Rules {
+            outputs: vec![Output {
+                reference,
+                check: OutputCheck::Table,
+                fast: None,
+            }],
+            requirement,
+            element: FloatType::Float,
+            flushes_subnormals: flushes,
+            rounding: Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
+        }
+    }
+
+    #[test]
+    fn absolute_tolerance_passes_within_and_fails_beyond() {
+        let mix = rules(r::mix, Requirement::Absolute(1e-3), false);
+        // mix(1, 2, 0.25) = 1.25 exactly.
+        let near = f64::from(1.25f32 + 5e-4);
+        let case = mix.judge(0, &[1.0, 2.0, 0.25], &[near]);
+        assert_eq!(case.outcome, Outcome::Pass);
+        assert!(case.absolute);
+        assert!((case.error - 5e-4).abs() < 1e-7, "{}", case.error);
+        let far = f64::from(1.25f32 + 2e-3);
+        assert_eq!(
+            mix.judge(0, &[1.0, 2.0, 0.25], &[far]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            mix.judge(0, &[1.0, 2.0, 0.25], &[f64::NAN]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn max_squared_tolerance_scales_with_the_largest_argument() {
+        // fmax(x, y) stands in for a dot product: the tolerance is max² · 3 · FLT_EPSILON.
+        let requirement = Requirement::AbsoluteMaxSquared {
+            operations: Linear {
+                constant: 3.0,
+                per_component: 0.0,
+            },
+            epsilon: Epsilon::Flt,
+        };
+        let rules = rules(r::fmax, requirement, false);
+        let tolerance = 64.0 * 3.0 * 2f64.powi(-23);
+        let args = [8.0, 1.0];
+        let within = 8.0 + tolerance * 0.5;
+        assert_eq!(rules.judge(0, &args, &[within]).outcome, Outcome::Pass);
+        let beyond = 8.0 + tolerance * 4.0;
+        assert_eq!(rules.judge(0, &args, &[beyond]).outcome, Outcome::Fail);
+    }
+}
