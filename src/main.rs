@@ -44,6 +44,13 @@ enum Command {
     /// Check everything that applies to the device (every kind, function, type and width, its
     /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
     Certify(Box<RunArgs>),
+    /// List every cell that differs between the 2017 and the 2026 text of the spec (Tables
+    /// 3, 4, 5 and the edge-case rules): why a verdict changes with --spec.
+    SpecDiff {
+        /// Print a Markdown table (what README.md shows) instead of aligned columns.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// (internal) run units sent by a parent clacc process.
     #[command(hide = true)]
     Worker,
@@ -975,6 +982,13 @@ fn main() -> ExitCode {
         Some(Command::Devices) => print_devices(),
         Some(Command::Kernels(args)) => emit_kernels(args),
         Some(Command::Merge(args)) => merge_csvs(args),
+        Some(Command::SpecDiff { markdown }) => {
+            print!(
+                "{}",
+                clacc::spec_diff::render(Revision::Spec2017, Revision::Spec2026, *markdown)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Certify(args)) => certify(args.as_ref()),
         Some(Command::ProbeBuild { module, name }) => probe_build(&cli.run.device, module, name),
         Some(Command::Worker) => match campaign::serve_worker() {
