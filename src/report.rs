@@ -418,13 +418,18 @@ fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
         let worst = WorstCase::of(case, unit);
         let _ = write!(
             text,
-            "\n    worst input {}\n    device    {} ({})\n    reference {} ({})\n    error     {} ulp",
+            "\n    worst input {}\n    device    {} ({})\n    reference {} ({})\n    error     {}",
             worst.inputs,
             worst.device_hex,
             worst.device_decimal,
             worst.reference_hex,
             worst.reference_decimal,
-            worst.error,
+            // An absolute tolerance (Table 5's, the 2026 text's mix and smoothstep) judged it.
+            if case.absolute {
+                format!("{:e} (absolute)", case.error)
+            } else {
+                format!("{} ulp", worst.error)
+            },
         );
     }
     text.push_str(&reproduce);
