@@ -205,3 +205,108 @@ fn spec_diff_lists_the_relaxed_half_rows_and_the_new_rows() {
         assert!(readme.contains(row), "README.md lacks {row}");
     }
 }
+
+/// A `degrees` module computing x · C in float (clacc's kernel convention), C given as text.
+fn degrees_module(dir: &Path, constant: &str) -> std::path::PathBuf {
+    let source = format!(
+        "OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %main \"clacc_kernel\" %gid
+OpDecorate %gid BuiltIn GlobalInvocationId
+%ulong = OpTypeInt 64 0
+%v3ulong = OpTypeVector %ulong 3
+%gid_ptr = OpTypePointer Input %v3ulong
+%gid = OpVariable %gid_ptr Input
+%float = OpTypeFloat 32
+%ptr = OpTypePointer CrossWorkgroup %float
+%void = OpTypeVoid
+%fn = OpTypeFunction %void %ptr %ptr
+%scale = OpConstant %float {constant}
+%main = OpFunction %void None %fn
+%in = OpFunctionParameter %ptr
+%out = OpFunctionParameter %ptr
+%entry = OpLabel
+%ids = OpLoad %v3ulong %gid
+%i = OpCompositeExtract %ulong %ids 0
+%src = OpInBoundsPtrAccessChain %ptr %in %i
+%x = OpLoad %float %src Aligned 4
+%y = OpFMul %float %x %scale
+%dst = OpInBoundsPtrAccessChain %ptr %out %i
+OpStore %dst %y Aligned 4
+OpReturn
+OpFunctionEnd
+"
+    );
+    let name = format!("degrees_{}", constant.replace('.', "_"));
+    let text = dir.join(format!("{name}.spvasm"));
+    std::fs::write(&text, source).unwrap();
+    let module = dir.join(format!("{name}.spv"));
+    let output = Command::new("spirv-as")
+        .args(["--target-env", "spv1.0"])
+        .arg(&text)
+        .arg("-o")
+        .arg(&module)
+        .output()
+        .expect("spirv-as is installed by scripts/setup");
+    assert!(output.status.success(), "{}", stderr(&output));
+    module
+}
+
+/// The 2026 text's `degrees` row (<= 2 ulp) judges a module whose behaviour is known: x · 57.3
+/// is 7.4e-5 too large (618 to 1236 ulp) and fails; x · 57.29578 (the float nearest 180/π, two
+/// roundings) stays within 2 ulp and passes; the 2017 text has no row, so the unit is skipped.
+#[test]
+fn degrees_is_judged_by_the_2026_row_and_skipped_under_2017() {
+    let dir = tempfile::tempdir().unwrap();
+    let verdict = |constant: &str, spec: &str| {
+        let module = degrees_module(dir.path(), constant);
+        let csv = dir.path().join(format!("{constant}_{spec}.csv"));
+        let kernel = format!("degrees={}", module.display());
+        let output = clacc(&[
+            "--kind",
+            "ulp",
+            "--spec",
+            spec,
+            "--kernel",
+            &kernel,
+            "--function",
+            "degrees",
+            "--type",
+            "float",
+            "--width",
+            "1",
+            "--inputs",
+            "2000",
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        let mut reader = csv::Reader::from_path(&csv).unwrap();
+        let header: Vec<String> = reader
+            .headers()
+            .unwrap()
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let row = reader.records().next().unwrap().unwrap();
+        let at = |name: &str| row[header.iter().position(|h| h == name).unwrap()].to_string();
+        (
+            output.status.code(),
+            at("status"),
+            at("max_ulp"),
+            at("note"),
+        )
+    };
+    let (code, status, max_ulp, _) = verdict("57.3", "2026");
+    assert_eq!((code, status.as_str()), (Some(1), "fail"));
+    let max_ulp: f64 = max_ulp.parse().unwrap();
+    // 7.4e-5 relative: 618 ulp at the top of a binade, 1236 at its bottom.
+    assert!((600.0..1300.0).contains(&max_ulp), "{max_ulp}");
+    let (code, status, max_ulp, _) = verdict("57.29578", "2026");
+    assert_eq!((code, status.as_str()), (Some(0), "pass"));
+    assert!(max_ulp.parse::<f64>().unwrap() <= 2.0);
+    let (code, status, _, note) = verdict("57.3", "2017");
+    assert_eq!((code, status.as_str()), (Some(0), "skip"));
+    assert!(note.contains("does not bound it"), "{note}");
+}
