@@ -259,6 +259,15 @@ pub fn run(
     })?;
     let (mut csv, done, resumed_failures) = if plan.resume {
         let rows = crate::merge::resume(&plan.csv, &expected_columns(plan, facts))?;
+        let spec = plan.settings.spec.name();
+        if let Some(row) = rows.iter().find(|row| row.get("spec") != spec) {
+            return Err(format!(
+                "--resume: {} holds rows judged by the {} text of the spec, and this run uses --spec {spec}; pass --spec {} or another --csv",
+                plan.csv.display(),
+                row.get("spec"),
+                row.get("spec")
+            ));
+        }
         let done: HashSet<String> = rows.iter().map(crate::merge::Row::unit_key).collect();
         let failures = rows
             .iter()
@@ -468,6 +477,7 @@ mod tests {
     fn settings(shard: run::Shard) -> RunSettings {
         RunSettings {
             profile: Profile::Full,
+            spec: crate::table::Revision::Spec2026,
             inputs: 10,
             explicit_cases: None,
             seed: 1,

@@ -675,6 +675,32 @@ pub fn builtin() -> &'static [EdgeRule] {
     })
 }
 
+/// The rules of one revision of the text: `tables/edge_cases.csv` (2017) or
+/// `tables/edge_cases_2026.csv`, compiled into clacc, parsed once.
+pub fn builtin_in(revision: crate::table::Revision) -> &'static [EdgeRule] {
+    static CURRENT: OnceLock<Vec<EdgeRule>> = OnceLock::new();
+    match revision {
+        crate::table::Revision::Spec2017 => builtin(),
+        crate::table::Revision::Spec2026 => CURRENT.get_or_init(|| {
+            parse(
+                "tables/edge_cases_2026.csv",
+                include_str!("../tables/edge_cases_2026.csv"),
+            )
+            .unwrap_or_else(|e| panic!("the built-in 2026 edge-case rules are malformed: {e}"))
+        }),
+    }
+}
+
+/// [`cases`] from the rules of one revision of the text.
+pub fn cases_in(
+    revision: crate::table::Revision,
+    function: &str,
+    element: FloatType,
+    flush_to_zero: bool,
+) -> Vec<EdgeCase> {
+    expand(builtin_in(revision), function, element, flush_to_zero)
+}
+
 /// Reads rules from CSV text (format in `tables/README.md`). `source_name` names the file in
 /// the rules and in errors. Every problem is an error naming file, line and field.
 pub fn parse(source_name: &str, text: &str) -> Result<Vec<EdgeRule>, EdgeError> {
@@ -3144,5 +3170,187 @@ tanpi,always,±(odd integer n > 0),∓0,,spec\n";
         assert!(e.to_string().contains("no rows"), "{e}");
         let crlf = "function,applies,inputs,expected,outputs,source\r\n\r\nsin,always,+0,+0,,s\r\n";
         assert_eq!(parse("crlf.csv", crlf).unwrap()[0].line, 3);
+    }
+}
+
+/// The 2026 rules against the 2026 text, and against the 2017 rules.
+#[cfg(test)]
+mod revision_tests {
+    use super::*;
+    use crate::table::Revision;
+
+    const SPEC_2026: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/spec/numerical_compliance_2026.asciidoc"
+    );
+
+    /// AsciiDoc markup removed from prose (not from code blocks): `*bold*` (an asterisk with a
+    /// space on both sides stays), `_italic_` (between two letters it stays), `{plusmn}`,
+    /// `{inf}`, `\<=`; runs of spaces collapsed.
+    fn plain(text: &str) -> String {
+        let chars: Vec<char> = text.chars().collect();
+        let kept = |k: usize| {
+            let before = k.checked_sub(1).map(|i| chars[i]);
+            let after = chars.get(k + 1).copied();
+            match chars[k] {
+                '*' => before == Some(' ') && after == Some(' '),
+                '_' => {
+                    before.is_some_and(char::is_alphanumeric)
+                        && after.is_some_and(char::is_alphanumeric)
+                }
+                _ => true,
+            }
+        };
+        let text: String = (0..chars.len())
+            .filter(|k| kept(*k))
+            .map(|k| chars[k])
+            .collect();
+        let text = text
+            .replace("{plusmn}", "±")
+            .replace("{inf}", "∞")
+            .replace("\\<=", "<=");
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// (line, function heading, bullet text) for every `**` bullet of "Additional
+    /// Requirements" (a code block after a bullet joined onto it) and every `*` bullet of the
+    /// flush-to-zero section, plus the text of the whole "Edge Case Behavior" section as one
+    /// line (code blocks verbatim), for finding sources.
+    fn bullets_2026() -> (Vec<(usize, Option<String>, String)>, String) {
+        let text = std::fs::read_to_string(SPEC_2026)
+            .unwrap_or_else(|e| panic!("cannot read {SPEC_2026} ({e}); the check needs it"));
+        let lines: Vec<&str> = text.lines().collect();
+        let start = lines
+            .iter()
+            .position(|l| *l == "=== Edge Case Behavior")
+            .expect("an Edge Case Behavior section");
+        let mut bullets: Vec<(usize, Option<String>, String)> = Vec::new();
+        let mut section = String::new();
+        let mut heading: Option<String> = None;
+        let mut in_code = false;
+        let mut in_bullet = false;
+        for (index, raw) in lines.iter().enumerate().skip(start) {
+            let line = raw.trim();
+            if line == "----" {
+                in_code = !in_code;
+                continue;
+            }
+            let content = if in_code {
+                line.to_string()
+            } else if matches!(line, "+" | "[source,opencl_c]") {
+                continue;
+            } else {
+                plain(line)
+            };
+            section.push(' ');
+            section.push_str(&content);
+            if line.is_empty() {
+                in_bullet = false;
+                continue;
+            }
+            if in_bullet && (in_code || !line.starts_with('*')) {
+                if let Some(last) = bullets.last_mut() {
+                    last.2 = format!("{} {content}", last.2)
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                }
+                continue;
+            }
+            if let Some(bullet) = line.strip_prefix("** ") {
+                bullets.push((index + 1, heading.clone(), plain(bullet)));
+                in_bullet = true;
+            } else if let Some(bullet) = line.strip_prefix("* ") {
+                let bullet = plain(bullet);
+                match bullet
+                    .strip_prefix("OpExtInst ")
+                    .and_then(|b| b.strip_suffix(':'))
+                {
+                    Some(name) => {
+                        heading = Some(name.to_string());
+                        in_bullet = false;
+                    }
+                    None => {
+                        bullets.push((index + 1, None, bullet));
+                        in_bullet = true;
+                    }
+                }
+            } else {
+                in_bullet = false;
+            }
+        }
+        let section = section.split_whitespace().collect::<Vec<_>>().join(" ");
+        (bullets, section)
+    }
+
+    #[test]
+    fn every_2026_bullet_has_a_row() {
+        let (bullets, section) = bullets_2026();
+        let rules = builtin_in(Revision::Spec2026);
+        // Guards the extractor: 81 bullets under 26 headings, and 4 flush-to-zero ones.
+        let under_headings = bullets.iter().filter(|b| b.1.is_some()).count();
+        assert_eq!((under_headings, bullets.len()), (81, 85), "{bullets:#?}");
+        let mut problems = Vec::new();
+        for (line, function, text) in &bullets {
+            let citing: Vec<&EdgeRule> = rules
+                .iter()
+                .filter(|r| r.source.split_whitespace().collect::<Vec<_>>().join(" ") == *text)
+                .collect();
+            let fits = match function {
+                Some(name) => citing.iter().any(|r| r.function == *name),
+                None => citing.iter().any(|r| r.applies == Applies::FlushToZero),
+            };
+            if !fits {
+                problems.push(format!(
+                    "line {line} ({function:?}): no row cites \"{text}\""
+                ));
+            }
+        }
+        for rule in rules.iter().filter(|r| !r.source.starts_with("C99 ")) {
+            let source = rule.source.split_whitespace().collect::<Vec<_>>().join(" ");
+            if !section.contains(&source) {
+                problems.push(format!(
+                    "{}:{}: the source is not in the 2026 text: {source}",
+                    rule.file, rule.line
+                ));
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn both_revisions_check_the_same_inputs() {
+        for function in functions() {
+            for element in FloatType::ALL {
+                for flush in [false, true] {
+                    let inputs = |revision| {
+                        let mut args: Vec<Vec<u64>> = cases_in(revision, function, element, flush)
+                            .iter()
+                            .map(|c| c.args.iter().map(|x| x.to_bits()).collect())
+                            .collect();
+                        args.sort();
+                        args
+                    };
+                    assert_eq!(
+                        inputs(Revision::Spec2017),
+                        inputs(Revision::Spec2026),
+                        "{function} {element} ftz={flush}"
+                    );
+                }
+            }
+        }
+        let nan_pair = |revision| {
+            cases_in(revision, "fmax", FloatType::Float, false)
+                .into_iter()
+                .find(|c| c.args.iter().all(|x| x.is_nan()))
+                .expect("fmax(NaN, NaN)")
+        };
+        assert!(nan_pair(Revision::Spec2017)
+            .rule_text
+            .starts_with("Functions that return"));
+        assert_eq!(
+            nan_pair(Revision::Spec2026).rule_text,
+            "C99 F.9 paragraph 11"
+        );
     }
 }

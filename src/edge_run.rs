@@ -122,7 +122,7 @@ pub fn run_edge_unit(
         relaxed_build,
     );
     let flush_to_zero = flush_reason.is_some();
-    let cases: Vec<EdgeCase> = edge::cases(function, element, flush_to_zero)
+    let cases: Vec<EdgeCase> = edge::cases_in(settings.spec, function, element, flush_to_zero)
         .into_iter()
         // Geometric cases run at their own vector width only; scalar cases at every width.
         .filter(|c| {

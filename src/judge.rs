@@ -434,7 +434,13 @@ impl Rules {
                 if let Some(rule) = self.relaxed.and_then(|rule| rule.output(position)) {
                     return self.judge_relaxed(rule, output, args, reference, device_result);
                 }
-                let error = ulp_error(device_result, reference, self.element);
+                let absolute = self.requirement.absolute_tolerance(args).is_some();
+                let error = if absolute {
+                    self.absolute_error(output.reference, operands, device_result)
+                        .1
+                } else {
+                    ulp_error(device_result, reference, self.element)
+                };
                 let mut outcome =
                     self.plain_outcome(output.reference, operands, error, device_result);
                 if outcome == Outcome::Fail {
@@ -444,7 +450,7 @@ impl Rules {
                         outcome = Outcome::Allowed(allowance);
                     }
                 }
-                (outcome, error, false)
+                (outcome, error, absolute)
             }
         }
     }
@@ -617,8 +623,47 @@ impl Rules {
                     ),
             ),
             Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => verdict(error <= bound),
-            Requirement::ImplementationDefined | Requirement::NotApplicable => Outcome::Measured,
+            Requirement::Absolute(_) | Requirement::AbsoluteMaxSquared { .. } => {
+                verdict(self.absolute_error(function, operands, device_result).0 <= 0.0)
+            }
+            // run_unit resolves it per width (`Requirement::at_width`) before judging.
+            Requirement::UlpPerWidth(_)
+            | Requirement::ImplementationDefined
+            | Requirement::NotApplicable => Outcome::Measured,
         }
+    }
+
+    /// For an absolute-tolerance cell: (|device − exact| − tolerance, |device − exact|), the
+    /// first <= 0 when the result passes. A NaN result passes only where the exact one is NaN.
+    fn absolute_error(
+        &self,
+        function: ReferenceFn,
+        operands: &[Float],
+        device_result: f64,
+    ) -> (f64, f64) {
+        let args: Vec<f64> = operands.iter().map(Float::to_f64).collect();
+        let tolerance = self.requirement.absolute_tolerance(&args).unwrap_or(0.0);
+        let exact = reference::high_precision(function, operands, self.element);
+        if exact.is_nan() || device_result.is_nan() {
+            let both = exact.is_nan() && device_result.is_nan();
+            return if both {
+                (0.0, 0.0)
+            } else {
+                (1.0, f64::INFINITY)
+            };
+        }
+        if exact.is_infinite() || device_result.is_infinite() {
+            let same = exact.is_infinite() && exact.to_f64() == device_result;
+            return if same {
+                (0.0, 0.0)
+            } else {
+                (1.0, f64::INFINITY)
+            };
+        }
+        let difference = (Float::with_val(exact.prec() + 64, device_result) - &exact)
+            .abs()
+            .to_f64();
+        (difference - tolerance, difference)
     }
 
     fn matches_correctly_rounded(
@@ -1394,5 +1439,70 @@ mod tests {
             assert_eq!(merged.max_error, whole.max_error);
             assert_eq!(merged.worst.as_ref().unwrap().index, 4);
         }
+    }
+}
+
+/// The 2026 text's absolute tolerances (mix, smoothstep; cross and dot's max² · K · EPSILON).
+#[cfg(test)]
+mod absolute_tests {
+    use super::*;
+    use crate::reference as r;
+    use crate::table::{Epsilon, Linear};
+
+    fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
+        Rules {
+            function: "mix",
+            outputs: vec![Output {
+                reference,
+                check: OutputCheck::Table,
+                fast: None,
+            }],
+            requirement,
+            element: FloatType::Float,
+            flushes_subnormals: flushes,
+            rounding: Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
+        }
+    }
+
+    #[test]
+    fn absolute_tolerance_passes_within_and_fails_beyond() {
+        let mix = rules(r::mix, Requirement::Absolute(1e-3), false);
+        // mix(1, 2, 0.25) = 1.25 exactly.
+        let near = f64::from(1.25f32 + 5e-4);
+        let case = mix.judge(0, &[1.0, 2.0, 0.25], &[near]);
+        assert_eq!(case.outcome, Outcome::Pass);
+        assert!(case.absolute);
+        assert!((case.error - 5e-4).abs() < 1e-7, "{}", case.error);
+        let far = f64::from(1.25f32 + 2e-3);
+        assert_eq!(
+            mix.judge(0, &[1.0, 2.0, 0.25], &[far]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            mix.judge(0, &[1.0, 2.0, 0.25], &[f64::NAN]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn max_squared_tolerance_scales_with_the_largest_argument() {
+        // fmax(x, y) stands in for a dot product: the tolerance is max² · 3 · FLT_EPSILON.
+        let requirement = Requirement::AbsoluteMaxSquared {
+            operations: Linear {
+                constant: 3.0,
+                per_component: 0.0,
+            },
+            epsilon: Epsilon::Flt,
+        };
+        let rules = rules(r::fmax, requirement, false);
+        let tolerance = 64.0 * 3.0 * 2f64.powi(-23);
+        let args = [8.0, 1.0];
+        let within = 8.0 + tolerance * 0.5;
+        assert_eq!(rules.judge(0, &args, &[within]).outcome, Outcome::Pass);
+        let beyond = 8.0 + tolerance * 4.0;
+        assert_eq!(rules.judge(0, &args, &[beyond]).outcome, Outcome::Fail);
     }
 }

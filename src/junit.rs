@@ -85,6 +85,7 @@ impl Counts {
 fn write_properties(xml: &mut String, facts: &RunFacts) {
     let properties = [
         ("seed", format!("{:#x}", facts.seed)),
+        ("spec", facts.spec.name().to_string()),
         ("device", facts.device.clone()),
         ("driver_version", facts.driver_version.clone()),
         ("clacc_version", env!("CARGO_PKG_VERSION").to_string()),
@@ -335,6 +336,7 @@ mod tests {
             device: "Intel(R) <CPU> & \"friends\"".into(),
             driver_version: "2024.18.6.0.02_160000".into(),
             build_options: String::new(),
+            spec: crate::table::Revision::Spec2026,
         }
     }
 
@@ -419,6 +421,7 @@ mod tests {
                 .map(|p| (attribute_of(p, "name"), attribute_of(p, "value")))
                 .collect();
             assert!(properties.contains(&("seed", "0xc1acc0")));
+            assert!(properties.contains(&("spec", "2026")));
             assert!(properties.contains(&("device", "Intel(R) <CPU> & \"friends\"")));
             assert!(properties.contains(&("driver_version", "2024.18.6.0.02_160000")));
             assert!(properties.contains(&("clacc_version", env!("CARGO_PKG_VERSION"))));

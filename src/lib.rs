@@ -29,6 +29,7 @@ pub mod relaxed;
 pub mod report;
 pub mod run;
 pub mod runtime;
+pub mod spec_diff;
 pub mod sweep;
 pub mod table;
 pub mod ulp;

@@ -11,7 +11,7 @@ use clacc::report::{self, Kind, RunFacts, Status};
 use clacc::run::{RunSettings, Shard, UserKernel};
 use clacc::runtime;
 use clacc::sweep;
-use clacc::table::Profile;
+use clacc::table::{Profile, Revision};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -47,6 +47,13 @@ enum Command {
     /// Check everything that applies to the device (every kind, function, type and width, its
     /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
     Certify(Box<RunArgs>),
+    /// List every cell that differs between the 2017 and the 2026 text of the spec (Tables
+    /// 3, 4, 5 and the edge-case rules): why a verdict changes with --spec.
+    SpecDiff {
+        /// Print a Markdown table (what README.md shows) instead of aligned columns.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// (internal) run units sent by a parent clacc process.
     #[command(hide = true)]
     Worker,
@@ -108,6 +115,12 @@ struct RunArgs {
     /// device's CL_DEVICE_PROFILE).
     #[arg(long, default_value = "auto")]
     profile: String,
+    /// Which text of the spec judges: 2026 (the "OpenCL Numerical Compliance" chapter as
+    /// maintained today, what devices are certified against) or 2017 (the text clacc first
+    /// transcribed). Chooses Tables 3, 4, 5 and the edge cases; `clacc spec-diff` lists what
+    /// differs.
+    #[arg(long, default_value = "2026", value_parser = parse_spec)]
+    spec: Revision,
     /// Inputs per unit, special values included (at most 2^40).
     #[arg(long, default_value = "65536", value_parser = parse_inputs, allow_hyphen_values = true)]
     inputs: usize,
@@ -234,6 +247,10 @@ fn parse_threads(text: &str) -> Result<usize, String> {
             "`{text}` is not a number of threads: give a whole number from 1 to 4096"
         )),
     }
+}
+
+fn parse_spec(text: &str) -> Result<Revision, String> {
+    Revision::parse(text).ok_or_else(|| format!("`{text}` is not a revision: use 2017 or 2026"))
 }
 
 fn parse_seed(text: &str) -> Result<u64, String> {
@@ -1010,6 +1027,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         driver_version: info.driver_version.clone(),
         build_options: build_options.join(" "),
         command: reproduce_prefix(&info, args),
+        spec: args.spec,
     };
     let profile_text = if relaxed {
         format!("relaxed (Table 5, else {})", profile.name())
@@ -1027,10 +1045,11 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         format!(", shard {}", args.shard)
     };
     eprintln!(
-        "clacc {}: {} (driver {}), profile {profile_text}, seed {seed:#x}, {exhaustive_text}{} inputs per unit{shard_text}",
+        "clacc {}: {} (driver {}), spec {}, profile {profile_text}, seed {seed:#x}, {exhaustive_text}{} inputs per unit{shard_text}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
+        args.spec,
         args.inputs,
     );
     let provenance = report::Provenance {
@@ -1048,6 +1067,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     };
     let settings = RunSettings {
         profile,
+        spec: args.spec,
         inputs: args.inputs,
         explicit_cases,
         exhaustive: args.exhaustive,
@@ -1154,8 +1174,8 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
 /// failure's reproduce line needs besides the unit and its input.
 fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
     let mut command = format!(
-        "clacc --platform {} --device {} --profile {}",
-        info.platform_index, info.device_index, args.profile
+        "clacc --platform {} --device {} --profile {} --spec {}",
+        info.platform_index, info.device_index, args.profile, args.spec
     );
     for (flag, set) in [
         (
@@ -1311,6 +1331,13 @@ fn main() -> ExitCode {
         Some(Command::Merge(args)) => merge_csvs(args),
         Some(Command::Compare(args)) => {
             clacc::compare::run(args).map_err(|error| UsageError(error.to_string()))
+        }
+        Some(Command::SpecDiff { markdown }) => {
+            print!(
+                "{}",
+                clacc::spec_diff::render(Revision::Spec2017, Revision::Spec2026, *markdown)
+            );
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Certify(args)) => certify(args.as_ref()),
         Some(Command::ProbeBuild { module, name }) => probe_build(&cli.run.device, module, name),

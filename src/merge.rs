@@ -289,8 +289,33 @@ fn merge_row(merged: &mut Row, other: &Row) {
     }
 }
 
+/// Refuses rows judged by different revisions of the spec (the `spec` column): their verdicts
+/// answer different questions.
+fn one_revision(files: &[(PathBuf, Vec<Row>)]) -> Result<(), String> {
+    let mut first: Option<(&Path, &str)> = None;
+    for (path, rows) in files {
+        for row in rows {
+            match first {
+                None => first = Some((path, row.get("spec"))),
+                Some((earlier, spec)) if spec != row.get("spec") => {
+                    return Err(format!(
+                        "cannot merge: {} was judged by the {spec} text of the spec, {} by the {} \
+                         text; merge runs of one --spec only",
+                        earlier.display(),
+                        path.display(),
+                        row.get("spec")
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks that `files` are the complete shards of one run; returns the shard count.
 fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, String> {
+    one_revision(files)?;
     let (first_path, first_rows) = files.first().ok_or("no CSV to merge")?;
     let reference = first_rows.first().ok_or_else(|| {
         format!(

@@ -10,6 +10,9 @@
 //!   "infinitely precise result" the ULP error is measured against.
 
 use crate::fp::FloatType;
+
+mod common;
+pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
 use gmp_mpfr_sys::mpfr;
 use rug::float::Round;
 use rug::ops::AssignRound;

@@ -69,6 +69,9 @@ pub struct Function {
     pub domain: Option<(f64, f64)>,
     /// Interval of integer arguments (ldexp's k, pown's and rootn's n).
     pub int_range: (i32, i32),
+    /// Where the function is defined, when the definition excludes some inputs (fclamp with
+    /// minval > maxval, mix with a outside [0, 1], ...): inputs outside are not judged.
+    pub defined: Option<fn(&[f64]) -> bool>,
 }
 
 impl Function {
@@ -79,10 +82,11 @@ impl Function {
 
     /// Whether `args` lie where the function is specified.
     pub fn in_domain(&self, args: &[f64]) -> bool {
-        match self.domain {
+        let in_range = match self.domain {
             None => true,
             Some((low, high)) => args.iter().all(|x| (low..=high).contains(x)),
-        }
+        };
+        in_range && self.defined.is_none_or(|defined| defined(args))
     }
 
     /// The reference of the first result.
@@ -118,6 +122,7 @@ const fn function(
         sample_ranges,
         domain: None,
         int_range: (-64, 64),
+        defined: None,
     }
 }
 
@@ -173,6 +178,59 @@ const fn restricted(mut entry: Function, domain: Option<(f64, f64)>) -> Function
     entry.domain = domain;
     entry
 }
+
+/// A function defined only where `defined` holds.
+const fn defined_where(mut entry: Function, defined: fn(&[f64]) -> bool) -> Function {
+    entry.defined = Some(defined);
+    entry
+}
+
+// Where OpenCL C's common functions are defined (their definitions: "results are undefined
+// if ..."); the 2026 text's Tables 3 and 4 bound them only there.
+
+/// fclamp: "Results are undefined if minval > maxval".
+fn clamp_defined(args: &[f64]) -> bool {
+    args[1] <= args[2]
+}
+
+/// fmax and fmin (common): "If x or y are infinite or NaN, the return values are undefined".
+fn all_finite(args: &[f64]) -> bool {
+    args.iter().all(|x| x.is_finite())
+}
+
+/// mix: "If a is not in the range 0.0 … 1.0, the return values are undefined". And the
+/// 2026 text's absolute 1e-3 is judged only where it is attainable: beyond |x|, |y| = 2^14
+/// half a float ulp of the result exceeds 1e-3, so even the correctly rounded result would
+/// fail (README, "Spec revisions": the reading clacc takes); infinite x or y give a NaN or an
+/// infinity no absolute tolerance judges.
+fn mix_defined(args: &[f64]) -> bool {
+    const ATTAINABLE: f64 = 16384.0;
+    all_finite(args)
+        && (0.0..=1.0).contains(&args[2])
+        && args[..2].iter().all(|x| x.abs() <= ATTAINABLE)
+}
+
+/// smoothstep: "Results are undefined if edge0 >= edge1 or if x, edge0 or edge1 is a NaN";
+/// and only where OpenCL C's own formula, (x − edge0) / (edge1 − edge0), has finite terms in
+/// float, the one type the 2026 text bounds (edge1 − edge0 beyond FLT_MAX makes it 0 or
+/// ∞/∞ however exactly a device computes): the reading README's "Spec revisions" states.
+fn smoothstep_defined(args: &[f64]) -> bool {
+    let float_max = f64::from(f32::MAX);
+    all_finite(args)
+        && args[0] < args[1]
+        && args[1] - args[0] <= float_max
+        && (args[2] - args[0]).abs() <= float_max
+}
+
+/// step: no rule for a NaN argument (x < edge is false, but a NaN edge or x compares
+/// nothing); such inputs are not judged.
+fn not_nan(args: &[f64]) -> bool {
+    args.iter().all(|x| !x.is_nan())
+}
+
+const CLAMP: &[(f64, f64)] = &[(-100.0, 100.0), (-50.0, 0.0), (0.0, 50.0)];
+const MIX: &[(f64, f64)] = &[(-100.0, 100.0), (-100.0, 100.0), (0.0, 1.0)];
+const SMOOTHSTEP: &[(f64, f64)] = &[(-10.0, 0.0), (0.0, 10.0), (-20.0, 20.0)];
 
 /// Every function clacc checks, in the order of the spec's tables.
 pub const FUNCTIONS: &[Function] = &[
@@ -256,6 +314,7 @@ pub const FUNCTIONS: &[Function] = &[
         &[with_fast(r::cospi, f::cospi)],
         TRIG_PI,
     ),
+    unary("degrees", Op::degrees, &[judged_by_table(r::degrees)], TRIG),
     unary("erfc", Op::erfc, &[with_fast(r::erfc, f::erfc)], ERF),
     unary("erf", Op::erf, &[with_fast(r::erf, f::erf)], ERF),
     unary("exp", Op::exp, &[with_fast(r::exp, f::exp)], EXP),
@@ -273,11 +332,39 @@ pub const FUNCTIONS: &[Function] = &[
     ),
     unary("expm1", Op::expm1, &[with_fast(r::expm1, f::expm1)], EXP),
     unary("fabs", Op::fabs, &[judged_by_table(r::fabs)], WIDE),
+    defined_where(
+        function(
+            "fclamp",
+            Instruction::Ext(Op::fclamp),
+            Shape::Ternary,
+            &[judged_by_table(r::fclamp)],
+            CLAMP,
+        ),
+        clamp_defined,
+    ),
     binary("fdim", Op::fdim, &[judged_by_table(r::fdim)], WIDE),
     unary("floor", Op::floor, &[judged_by_table(r::floor)], WIDE),
     ternary("fma", Op::fma, &[judged_by_table(r::fma)]),
     binary("fmax", Op::fmax, &[judged_by_table(r::fmax)], WIDE),
+    defined_where(
+        binary(
+            "fmax_common",
+            Op::fmax_common,
+            &[judged_by_table(r::fmax)],
+            WIDE,
+        ),
+        all_finite,
+    ),
     binary("fmin", Op::fmin, &[judged_by_table(r::fmin)], WIDE),
+    defined_where(
+        binary(
+            "fmin_common",
+            Op::fmin_common,
+            &[judged_by_table(r::fmin)],
+            WIDE,
+        ),
+        all_finite,
+    ),
     binary("fmod", Op::fmod, &[judged_by_table(r::fmod)], WIDE),
     with_outputs(
         "fract",
@@ -338,6 +425,16 @@ pub const FUNCTIONS: &[Function] = &[
     ternary("mad", Op::mad, &[judged_by_table(r::fma)]),
     binary("maxmag", Op::maxmag, &[judged_by_table(r::maxmag)], WIDE),
     binary("minmag", Op::minmag, &[judged_by_table(r::minmag)], WIDE),
+    defined_where(
+        function(
+            "mix",
+            Instruction::Ext(Op::mix),
+            Shape::Ternary,
+            &[judged_by_table(r::mix)],
+            MIX,
+        ),
+        mix_defined,
+    ),
     with_outputs(
         "modf",
         Op::modf,
@@ -362,6 +459,7 @@ pub const FUNCTIONS: &[Function] = &[
     )
     .integers(-40, 40),
     binary("powr", Op::powr, &[judged_by_table(r::powr)], POW),
+    unary("radians", Op::radians, &[judged_by_table(r::radians)], WIDE),
     binary(
         "remainder",
         Op::remainder,
@@ -393,6 +491,7 @@ pub const FUNCTIONS: &[Function] = &[
     .integers(-20, 20),
     unary("round", Op::round, &[judged_by_table(r::round)], WIDE),
     unary("rsqrt", Op::rsqrt, &[with_fast(r::rsqrt, f::rsqrt)], LOG),
+    unary("sign", Op::sign, &[judged_by_table(r::sign)], WIDE),
     unary("sin", Op::sin, &[with_fast(r::sin, f::sin)], TRIG),
     with_outputs(
         "sincos",
@@ -408,7 +507,21 @@ pub const FUNCTIONS: &[Function] = &[
         &[with_fast(r::sinpi, f::sinpi)],
         TRIG_PI,
     ),
+    defined_where(
+        function(
+            "smoothstep",
+            Instruction::Ext(Op::smoothstep),
+            Shape::Ternary,
+            &[judged_by_table(r::smoothstep)],
+            SMOOTHSTEP,
+        ),
+        smoothstep_defined,
+    ),
     unary("sqrt", Op::sqrt, &[judged_by_table(r::sqrt)], LOG),
+    defined_where(
+        binary("step", Op::step, &[judged_by_table(r::step)], WIDE),
+        not_nan,
+    ),
     unary("tan", Op::tan, &[with_fast(r::tan, f::tan)], TRIG),
     unary("tanh", Op::tanh, &[with_fast(r::tanh, f::tanh)], ERF),
     unary(
@@ -591,7 +704,7 @@ pub fn known_names() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{builtin, Profile};
+    use crate::table::{builtin, builtin_in, changes, Profile, Revision};
     use std::collections::HashSet;
 
     #[test]
@@ -608,14 +721,67 @@ mod tests {
     fn every_function_has_a_row_in_both_spec_tables() {
         for profile in Profile::ALL {
             for entry in FUNCTIONS {
+                let table = builtin_in(Revision::Spec2026, profile);
                 assert!(
-                    builtin(profile).row(entry.name).is_some(),
+                    table.row(entry.name).is_some(),
                     "{} has no row in {}",
                     entry.name,
-                    builtin(profile).source
+                    table.source
                 );
             }
         }
+    }
+
+    /// A function without a 2017 row is one whose row the 2026 text added.
+    #[test]
+    fn functions_missing_from_2017_are_rows_the_2026_text_added() {
+        let added: HashSet<String> = changes(Revision::Spec2017, Revision::Spec2026)
+            .into_iter()
+            .filter(|c| c.before.is_none())
+            .map(|c| c.instruction)
+            .collect();
+        let missing: Vec<&str> = FUNCTIONS
+            .iter()
+            .filter(|f| builtin(Profile::Full).row(f.name).is_none())
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(
+            missing,
+            [
+                "degrees",
+                "fclamp",
+                "fmax_common",
+                "fmin_common",
+                "mix",
+                "radians",
+                "sign",
+                "smoothstep",
+                "step"
+            ]
+        );
+        assert!(missing.iter().all(|name| added.contains(*name)));
+    }
+
+    #[test]
+    fn common_functions_are_judged_only_where_defined() {
+        let find = |name| find(name).unwrap();
+        assert!(find("fclamp").in_domain(&[5.0, -1.0, 1.0]));
+        assert!(!find("fclamp").in_domain(&[5.0, 1.0, -1.0]));
+        assert!(!find("mix").in_domain(&[1.0, 2.0, 1.5]));
+        assert!(!find("mix").in_domain(&[f64::INFINITY, 2.0, 0.5]));
+        assert!(find("mix").in_domain(&[1.0, 2.0, 0.5]));
+        assert!(
+            !find("mix").in_domain(&[1.0e5, 2.0, 0.5]),
+            "1e-3 is not attainable there"
+        );
+        assert!(!find("smoothstep").in_domain(&[f64::NEG_INFINITY, 0.0, 0.0]));
+        let max = f64::from(f32::MAX);
+        assert!(!find("smoothstep").in_domain(&[-max, max / 4.0, 0.0]));
+        assert!(find("smoothstep").in_domain(&[-1.0e30, 1.0e30, 5.0]));
+        assert!(!find("smoothstep").in_domain(&[1.0, 1.0, 0.5]));
+        assert!(!find("fmax_common").in_domain(&[f64::NAN, 1.0]));
+        assert!(!find("step").in_domain(&[f64::NAN, 1.0]));
+        assert!(find("sign").in_domain(&[f64::NAN]));
     }
 
     #[test]

@@ -465,6 +465,22 @@ pub fn builtin() -> &'static RelaxedTable {
     })
 }
 
+/// The checked-in Table 5 of one revision of the text: `tables/ulp_relaxed.csv` (2017) or
+/// `tables/ulp_relaxed_2026.csv`, compiled into the binary, parsed once.
+pub fn builtin_in(revision: crate::table::Revision) -> &'static RelaxedTable {
+    static CURRENT: OnceLock<RelaxedTable> = OnceLock::new();
+    match revision {
+        crate::table::Revision::Spec2017 => builtin(),
+        crate::table::Revision::Spec2026 => CURRENT.get_or_init(|| {
+            parse(
+                "tables/ulp_relaxed_2026.csv",
+                include_str!("../tables/ulp_relaxed_2026.csv"),
+            )
+            .unwrap_or_else(|e| panic!("the built-in 2026 relaxed-math table is malformed: {e}"))
+        }),
+    }
+}
+
 // ---- Linking: formulas and outputs refer to other rows ----
 
 /// Replaces every formula operation's placeholder error with the operation's own rule (a row
@@ -1578,9 +1594,12 @@ impl Judged<'_> {
                 | Requirement::Exact
                 | Requirement::RemquoExact { .. } => self.matches_rounded(&[self.entry.reference]),
                 Requirement::MadFmaOrMulAdd => self.fma_or_mul_add(),
-                Requirement::ImplementationDefined | Requirement::NotApplicable => {
-                    Verdict::Unconstrained
-                }
+                // Table 5's instructions have none of the geometric cells; nothing to bound.
+                Requirement::ImplementationDefined
+                | Requirement::NotApplicable
+                | Requirement::UlpPerWidth(_)
+                | Requirement::Absolute(_)
+                | Requirement::AbsoluteMaxSquared { .. } => Verdict::Unconstrained,
             },
             Bound::Unbounded => Verdict::Unconstrained,
             Bound::Undefined => unreachable!("undefined pieces are decided before judging"),
@@ -2067,7 +2086,12 @@ fn requirement_range(
         ),
         Requirement::Exact => Permitted::Between(exact.0.clone(), exact.1.clone()),
         Requirement::Ulp(n) | Requirement::UlpEachOutput(n) => widen_ulps(exact, *n, context),
-        Requirement::MadFmaOrMulAdd => context.unbounded(),
+        // Stated bounds that are not ULP bounds on one value (none of Table 5's formulas uses
+        // an operation with one): any result is within them here.
+        Requirement::MadFmaOrMulAdd
+        | Requirement::UlpPerWidth(_)
+        | Requirement::Absolute(_)
+        | Requirement::AbsoluteMaxSquared { .. } => context.unbounded(),
         Requirement::ImplementationDefined | Requirement::NotApplicable => {
             context.unstated.set(true);
             context.unbounded()
@@ -4122,5 +4146,190 @@ OpFMul_OpFAdd,fma_or_mul_add,m\n";
         assert!(e.to_string().starts_with("bad.csv:1: no header"), "{e}");
         let e = parse("bad.csv", HEADER).unwrap_err();
         assert!(e.to_string().contains("no rows"), "{e}");
+    }
+}
+
+/// The 2026 Table 5 against its text, and the rules that changed since 2017.
+#[cfg(test)]
+mod revision_tests {
+    use super::*;
+    use crate::table::Revision;
+
+    const SPEC_2026: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/spec/numerical_compliance_2026.asciidoc"
+    );
+
+    /// The AsciiDoc markup removed: `*bold*` (an asterisk with a space on both sides is a
+    /// multiplication and stays), `_italic_` (an underscore between two letters, as in
+    /// `M_PI_F`, stays), backticks, `{leq}`, `{pi}`, `{inf}`, `\(`, the closing `^` of a
+    /// superscript, a trailing ` +` hard line break; runs of spaces collapsed.
+    fn plain(text: &str) -> String {
+        let chars: Vec<char> = text.chars().collect();
+        let kept = |k: usize| {
+            let c = chars[k];
+            let before = k.checked_sub(1).map(|i| chars[i]);
+            let after = chars.get(k + 1).copied();
+            match c {
+                '*' => before == Some(' ') && after == Some(' '),
+                '_' => {
+                    before.is_some_and(char::is_alphanumeric)
+                        && after.is_some_and(char::is_alphanumeric)
+                }
+                '^' => after.is_some_and(|a| a.is_ascii_digit() || a == '-'),
+                '`' => false,
+                _ => true,
+            }
+        };
+        let stripped: String = (0..chars.len())
+            .filter(|k| kept(*k))
+            .map(|k| chars[k])
+            .collect();
+        let stripped = stripped
+            .replace("{leq}", "<=")
+            .replace("{pi}", "π")
+            .replace("{inf}", "∞")
+            .replace("\\(", "(")
+            .replace(", + ", ", ");
+        stripped.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// (line, "heading: cell") per row of the 2026 Table 5.
+    fn rows_2026() -> Vec<(usize, String)> {
+        let text = std::fs::read_to_string(SPEC_2026)
+            .unwrap_or_else(|e| panic!("cannot read {SPEC_2026} ({e}); the check needs it"));
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+        let title =
+            ".ULP Values for Single Precision Math Instructions with _-cl-unsafe-math-optimizations_";
+        lines
+            .by_ref()
+            .find(|(_, l)| *l == title)
+            .unwrap_or_else(|| panic!("the 2026 text has no `{title}`"));
+        lines.by_ref().find(|(_, l)| *l == "|====");
+        let header: Vec<&str> = lines
+            .by_ref()
+            .map(|(_, l)| l.trim())
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(header, ["| *Function*", "| *Minimum Accuracy*"]);
+        // (line, heading, cell): a `| *` line opens a heading, another `|` line its cell.
+        let mut rows: Vec<(usize, String, Option<String>)> = Vec::new();
+        for (n, line) in lines {
+            let line = line.trim();
+            if line == "|====" {
+                break;
+            }
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(heading) = line.strip_prefix("| *") {
+                rows.push((n, format!("*{heading}"), None));
+            } else if let Some(cell) = line.strip_prefix('|') {
+                rows.last_mut().expect("a cell after a heading").2 = Some(cell.to_string());
+            } else {
+                let row = rows.last_mut().expect("a continuation line");
+                match &mut row.2 {
+                    Some(cell) => *cell = format!("{cell} {line}"),
+                    None => row.1 = format!("{} {line}", row.1),
+                }
+            }
+        }
+        rows.into_iter()
+            .map(|(n, heading, cell)| {
+                let cell = cell.unwrap_or_else(|| panic!("line {n}: a heading without a cell"));
+                (n, format!("{}: {}", plain(&heading), plain(&cell)))
+            })
+            .collect()
+    }
+
+    fn name_of(words: &str) -> String {
+        let heading = words.split(':').next().unwrap();
+        match heading.strip_prefix("OpExtInst ") {
+            Some(name) => name.to_string(),
+            None if heading.starts_with("OpFDiv") => "OpFDiv".to_string(),
+            None => {
+                assert_eq!(heading, "OpFMul and OpFAdd, for x * y + z");
+                "OpFMul_OpFAdd".to_string()
+            }
+        }
+    }
+
+    #[test]
+    fn data_file_2026_matches_the_text() {
+        let rows = rows_2026();
+        // Guards the extractor: 37 rows, two of them OpFDiv, as in 2017.
+        assert_eq!(rows.len(), 37);
+        let table = builtin_in(Revision::Spec2026);
+        let mut order: Vec<String> = Vec::new();
+        let mut words: Vec<(usize, String)> = Vec::new();
+        for (line, text) in &rows {
+            let name = name_of(text);
+            if order.last() == Some(&name) {
+                let last = words.last_mut().unwrap();
+                last.1 = format!("{} | {text}", last.1);
+            } else {
+                order.push(name);
+                words.push((*line, text.clone()));
+            }
+        }
+        let data: Vec<String> = table.rows.iter().map(|r| r.instruction.clone()).collect();
+        assert_eq!(data, order, "{} is not in the text's order", table.source);
+        let problems: Vec<String> = table
+            .rows
+            .iter()
+            .zip(&words)
+            .filter(|(row, (_, text))| row.spec != *text)
+            .map(|(row, (line, text))| {
+                format!(
+                    "{}:{}: `spec` is\n  {}\nbut line {line} says\n  {text}",
+                    table.source, row.line, row.spec
+                )
+            })
+            .collect();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    /// The float nearest `exact`, moved by `ulps` units in the last place.
+    fn off_by(exact: f64, ulps: i32) -> f64 {
+        let float = exact as f32;
+        f64::from(f32::from_bits((float.to_bits() as i32 + ulps) as u32))
+    }
+
+    fn passes(revision: Revision, name: &str, args: &[f64], result: f64, embedded: bool) -> bool {
+        let rule = builtin_in(revision)
+            .rule(name, FloatType::Float)
+            .unwrap_or_else(|| panic!("{name} not in Table 5 of {revision}"));
+        match rule.judge(args, result, FloatType::Float, embedded) {
+            RelaxedOutcome::Pass { .. } => true,
+            RelaxedOutcome::Fail { .. } => false,
+            RelaxedOutcome::Undefined => panic!("{name}{args:?} undefined in {revision}"),
+        }
+    }
+
+    #[test]
+    fn rules_that_changed_judge_by_their_revision() {
+        use Revision::{Spec2017 as Old, Spec2026 as New};
+        // atan2(1, 0): no formula covers x = 0; 2017 keeps Table 3's 6 ulp, 2026 bounds
+        // every input by the non-derived 8192 ulp.
+        let far = off_by(std::f64::consts::FRAC_PI_2, 100);
+        assert!(!passes(Old, "atan2", &[1.0, 0.0], far, false));
+        assert!(passes(New, "atan2", &[1.0, 0.0], far, false));
+        // exp(2) on an embedded device: 2017 4 ulp, 2026 4 + floor(|2x|) = 8 ulp.
+        let six_off = off_by(2f64.exp(), 6);
+        assert!(!passes(Old, "exp", &[2.0], six_off, true));
+        assert!(passes(New, "exp", &[2.0], six_off, true));
+        assert!(
+            passes(Old, "exp", &[2.0], six_off, false),
+            "full: 7 ulp both"
+        );
+        // acosh(3): 2026 adds the non-derived 8192 ulp beside the formula.
+        let far = off_by(3f64.acosh(), 4000);
+        assert!(passes(New, "acosh", &[3.0], far, false));
+        assert!(!passes(Old, "acosh", &[3.0], far, false));
+        // Unchanged: sin's absolute 2^-11 on [-pi, pi].
+        for revision in Revision::ALL {
+            assert!(passes(revision, "sin", &[1.0], 1f64.sin() + 2e-4, false));
+            assert!(!passes(revision, "sin", &[1.0], 1f64.sin() + 1e-3, false));
+        }
     }
 }

@@ -125,6 +125,8 @@ pub struct RunFacts {
     /// The start of a command line that reproduces a run's conditions (device, profile, build
     /// options); a failure's reproduce line appends the unit and its worst input.
     pub command: String,
+    /// The revision of the spec's text the tables came from (`--spec`): the `spec` column.
+    pub spec: crate::table::Revision,
 }
 
 impl RunFacts {
@@ -145,7 +147,7 @@ impl RunFacts {
 }
 
 /// The CSV columns, in order (documented in README.md).
-pub const COLUMNS: [&str; 28] = [
+pub const COLUMNS: [&str; 29] = [
     "function",
     "type",
     "width",
@@ -177,6 +179,7 @@ pub const COLUMNS: [&str; 28] = [
     "requested_inputs",
     "options",
     // (end of the bookkeeping columns)
+    "spec",
 ];
 
 /// A decimal ULP figure: up to 4 decimals, `inf` when a NaN met a number or similar.
@@ -485,6 +488,7 @@ impl CsvReport {
             self.provenance.shard.clone(),
             self.provenance.requested_inputs.to_string(),
             self.provenance.options.clone(),
+            facts.spec.name().to_string(),
         ];
         self.writer.write_record(&record)?;
         self.writer.flush()
@@ -579,13 +583,18 @@ fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
         let worst = WorstCase::of(case, unit);
         let _ = write!(
             text,
-            "\n    worst input {}\n    device    {} ({})\n    reference {} ({})\n    error     {} ulp",
+            "\n    worst input {}\n    device    {} ({})\n    reference {} ({})\n    error     {}",
             worst.inputs,
             worst.device_hex,
             worst.device_decimal,
             worst.reference_hex,
             worst.reference_decimal,
-            worst.error,
+            // An absolute tolerance (Table 5's, the 2026 text's mix and smoothstep) judged it.
+            if case.absolute {
+                format!("{:e} (absolute)", case.error)
+            } else {
+                format!("{} ulp", worst.error)
+            },
         );
     }
     text.push_str(&reproduce);
@@ -666,7 +675,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
     let count = |status: Status| units.iter().filter(|u| u.status == status).count();
     let _ = writeln!(
         text,
-        "{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; seed {:#x}; device {}; CSV {}",
+        "{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; spec {}; seed {:#x}; device {}; CSV {}",
         units.len(),
         count(Status::Pass),
         count(Status::Fail),
@@ -674,6 +683,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
         count(Status::Error),
         count(Status::Crash),
         count(Status::Timeout),
+        facts.spec,
         facts.seed,
         facts.device,
         csv_path.display(),
@@ -736,6 +746,7 @@ mod tests {
             device: "Dev".into(),
             driver_version: "1".into(),
             build_options: String::new(),
+            spec: crate::table::Revision::Spec2017,
         };
         report.write(&unit, &facts).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -750,6 +761,11 @@ mod tests {
         assert_eq!(&row[0], "sin");
         assert_eq!(&row[7], "4");
         assert_eq!(&row[11], "skip");
+        assert_eq!(
+            &row[COLUMNS.len() - 1],
+            "2017",
+            "the spec column names the revision"
+        );
     }
 
     #[test]

@@ -15,6 +15,9 @@ use rug::float::Round;
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RunSettings {
     pub profile: Profile,
+    /// The revision of the spec's text whose Tables 3, 4, 5 and edge cases judge (`--spec`).
+    #[serde(default)]
+    pub spec: crate::table::Revision,
     /// Inputs per unit (special values included; rounded up to whole vectors).
     pub inputs: usize,
     /// Explicit cases (`--input-file`) run instead of the sweep, when given.
@@ -95,13 +98,17 @@ pub fn run_unit(
     progress: &dyn Fn(u64, u64),
 ) -> UnitReport {
     let mut report = skeleton(function, element, width, settings.profile);
-    let ulp_table = table::builtin(settings.profile);
+    let ulp_table = table::builtin_in(settings.spec, settings.profile);
     let Some(row) = ulp_table.row(function.name) else {
-        report.status = Status::Error;
-        report.note = format!("{} has no row for {}", ulp_table.source, function.name);
+        // A row the 2026 text added (degrees, mix, ...): the 2017 text bounds nothing.
+        report.note = format!(
+            "{} has no row for {}: the {} text does not bound it",
+            ulp_table.source, function.name, settings.spec
+        );
         return report;
     };
-    let mut requirement = row.requirement(element).clone();
+    // "<= 2.5 + 2n ulp, for gentype with vector width n": the bound at this unit's width.
+    let mut requirement = row.requirement(element).at_width(width);
     if settings.correctly_rounded_divide_sqrt
         && element == FloatType::Float
         && CORRECTLY_ROUNDED_BY_OPTION.contains(&function.name)
@@ -111,7 +118,7 @@ pub fn run_unit(
     }
     report.requirement = Some(requirement.clone());
     let relaxed_rule = if settings.relaxed {
-        crate::relaxed::builtin().rule(function.name, element)
+        crate::relaxed::builtin_in(settings.spec).rule(function.name, element)
     } else {
         None
     };
@@ -214,10 +221,7 @@ pub fn run_unit(
                 ));
             }
             if settings.relaxed && relaxed_rule.is_none() {
-                notes.push(format!(
-                    "not in Table 5: judged by {}",
-                    table::builtin(settings.profile).source
-                ));
+                notes.push(format!("not in Table 5: judged by {}", ulp_table.source));
             }
             if let Some(correction) = relaxed_rule
                 .filter(|_| stats.failures > 0)

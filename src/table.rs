@@ -1,8 +1,10 @@
 //! The spec's accuracy tables as data: Table 3 (full profile) and Table 4 (embedded profile) of
-//! the OpenCL SPIR-V Environment Specification, kept in `tables/ulp_full.csv` and
-//! `tables/ulp_embedded.csv` so a reviewer can diff them against the spec, and read here by the
-//! one loader, [`parse`]. The cell grammar is described in `tables/README.md`; the test
-//! `data_files_match_the_spec` re-reads the spec text and checks every cell of both files.
+//! the OpenCL SPIR-V Environment Specification, one set of files per [`Revision`] of the text
+//! (`tables/ulp_full.csv` and `tables/ulp_embedded.csv` for 2017, `tables/ulp_full_2026.csv` and
+//! `tables/ulp_embedded_2026.csv` for the text maintained today) so a reviewer can diff each
+//! against its text, read here by the one loader, [`parse`]. The cell grammar is described in
+//! `tables/README.md`; the tests `data_files_match_the_spec` and
+//! `data_files_match_the_2026_text` re-read both texts and check every cell of every file.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -46,6 +48,119 @@ impl fmt::Display for Profile {
     }
 }
 
+/// Which text of the specification clacc judges by: the tables of Tables 3, 4, 5 and the edge
+/// cases all come from the same revision, chosen with `--spec`.
+#[derive(
+    Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
+)]
+pub enum Revision {
+    /// The OpenCL SPIR-V Environment Specification as extracted in
+    /// `shared/spec/003_606d5394990817d6.txt` (2017).
+    #[serde(rename = "2017")]
+    Spec2017,
+    /// The "OpenCL Numerical Compliance" chapter as maintained today
+    /// (`shared/spec/numerical_compliance_2026.asciidoc`, last changed 2026-01-06): the
+    /// revision devices are certified against, so the default.
+    #[default]
+    #[serde(rename = "2026")]
+    Spec2026,
+}
+
+impl Revision {
+    pub const ALL: [Revision; 2] = [Revision::Spec2017, Revision::Spec2026];
+
+    /// The name used by `--spec`, in the `spec` CSV column and in report headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Revision::Spec2017 => "2017",
+            Revision::Spec2026 => "2026",
+        }
+    }
+
+    /// Reads a `--spec` value (`2017`, `2026`).
+    pub fn parse(text: &str) -> Option<Revision> {
+        Revision::ALL.into_iter().find(|r| r.name() == text.trim())
+    }
+
+    /// The file (beside the repository) each revision's tables are transcribed from.
+    pub fn source_text(self) -> &'static str {
+        match self {
+            Revision::Spec2017 => "shared/spec/003_606d5394990817d6.txt",
+            Revision::Spec2026 => "shared/spec/numerical_compliance_2026.asciidoc",
+        }
+    }
+}
+
+impl fmt::Display for Revision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// `A + B·n`, a bound that grows with the vector width `n` of a geometric function (the 2026
+/// text: "<= 2.5 + 2n ulp, for gentype with vector width n", dot's "(2n - 1)" operations).
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Linear {
+    pub constant: f64,
+    pub per_component: f64,
+}
+
+impl Linear {
+    /// The value at vector width `n`.
+    pub fn at(self, n: u32) -> f64 {
+        self.constant + self.per_component * f64::from(n)
+    }
+}
+
+impl fmt::Display for Linear {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = match self.per_component {
+            0.0 => String::new(),
+            1.0 => "n".to_string(),
+            k => format!("{k}n"),
+        };
+        match (self.constant, n.is_empty()) {
+            (c, true) => write!(f, "{c}"),
+            (0.0, false) => f.write_str(&n),
+            (c, false) if c < 0.0 => write!(f, "{n}-{}", -c),
+            (c, false) => write!(f, "{c}+{n}"),
+        }
+    }
+}
+
+/// The machine epsilon a cell names: `FLT_EPSILON` (2^-23), `HALF_EPSILON` (2^-10) or
+/// `DBL_EPSILON` (2^-52), the C constants for each type.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+pub enum Epsilon {
+    Half,
+    Flt,
+    Dbl,
+}
+
+impl Epsilon {
+    pub fn name(self) -> &'static str {
+        match self {
+            Epsilon::Half => "HALF_EPSILON",
+            Epsilon::Flt => "FLT_EPSILON",
+            Epsilon::Dbl => "DBL_EPSILON",
+        }
+    }
+
+    pub fn value(self) -> f64 {
+        match self {
+            Epsilon::Half => 2f64.powi(-10),
+            Epsilon::Flt => 2f64.powi(-23),
+            Epsilon::Dbl => 2f64.powi(-52),
+        }
+    }
+
+    fn parse(text: &str) -> Option<Epsilon> {
+        [Epsilon::Half, Epsilon::Flt, Epsilon::Dbl]
+            .into_iter()
+            .find(|e| e.name() == text)
+    }
+}
+
 /// What one cell of the spec's table demands of one instruction on one element type.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
 pub enum Requirement {
@@ -70,6 +185,19 @@ pub enum Requirement {
     UlpEachOutput(f64),
     /// The spec gives no such column (Float64 and Float16 of `half_*` and `native_*`).
     NotApplicable,
+    /// "<= A + Bn ulp, for gentype with vector width n" (2026: `length`, `distance`,
+    /// `normalize` and their `fast_` forms). [`Requirement::at_width`] turns it into `Ulp`.
+    UlpPerWidth(Linear),
+    /// "absolute error tolerance of B": |result − exact| <= B (2026: Float32 `mix`,
+    /// `smoothstep`).
+    Absolute(f64),
+    /// "absolute error tolerance of max * max * K * EPSILON" (2026: `cross` with K = 3 per
+    /// component, `OpDot` with K = 2n − 1), `max` the largest input magnitude across every
+    /// component of every argument.
+    AbsoluteMaxSquared {
+        operations: Linear,
+        epsilon: Epsilon,
+    },
 }
 
 impl Requirement {
@@ -85,6 +213,8 @@ impl Requirement {
     /// `UlpEachOutput(n)` gives `Some(n)` for each of sine and cosine.
     /// `MadFmaOrMulAdd` (two references), `ImplementationDefined` and `NotApplicable` give
     /// `None`: no ulp bound decides them.
+    /// `UlpPerWidth` gives `None` until [`Requirement::at_width`] resolves it; the absolute
+    /// tolerances give `None` too.
     pub fn ulp_bound(&self) -> Option<f64> {
         match *self {
             Requirement::CorrectlyRounded | Requirement::Exact => Some(0.0),
@@ -92,7 +222,47 @@ impl Requirement {
             Requirement::Ulp(n) | Requirement::UlpEachOutput(n) => Some(n),
             Requirement::MadFmaOrMulAdd
             | Requirement::ImplementationDefined
-            | Requirement::NotApplicable => None,
+            | Requirement::NotApplicable
+            | Requirement::UlpPerWidth(_)
+            | Requirement::Absolute(_)
+            | Requirement::AbsoluteMaxSquared { .. } => None,
+        }
+    }
+
+    /// The requirement for one vector width: `<= A + Bn ulp` becomes `<= A + B·width ulp`,
+    /// and dot's `2n − 1` operations become a number; every other cell is the same at every
+    /// width.
+    pub fn at_width(&self, width: u32) -> Requirement {
+        match *self {
+            Requirement::UlpPerWidth(bound) => Requirement::Ulp(bound.at(width)),
+            Requirement::AbsoluteMaxSquared {
+                operations,
+                epsilon,
+            } => Requirement::AbsoluteMaxSquared {
+                operations: Linear {
+                    constant: operations.at(width),
+                    per_component: 0.0,
+                },
+                epsilon,
+            },
+            ref other => other.clone(),
+        }
+    }
+
+    /// The absolute tolerance for one input, when the cell is an absolute one: `Absolute(B)`
+    /// gives B, `AbsoluteMaxSquared` max² · K · EPSILON with max the largest |argument| (K
+    /// taken at width 0 unless [`Requirement::at_width`] resolved it).
+    pub fn absolute_tolerance(&self, args: &[f64]) -> Option<f64> {
+        match *self {
+            Requirement::Absolute(bound) => Some(bound),
+            Requirement::AbsoluteMaxSquared {
+                operations,
+                epsilon,
+            } => {
+                let max = args.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+                Some(max * max * operations.constant * epsilon.value())
+            }
+            _ => None,
         }
     }
 
@@ -109,6 +279,15 @@ impl Requirement {
             }
             Requirement::UlpEachOutput(n) => format!("<= {n} ulp each (sin, cos)"),
             Requirement::NotApplicable => "not applicable".to_string(),
+            Requirement::UlpPerWidth(bound) => format!("<= {bound} ulp"),
+            Requirement::Absolute(bound) => format!("abs <= {bound:e}"),
+            Requirement::AbsoluteMaxSquared {
+                operations,
+                epsilon,
+            } => match operations.per_component {
+                0.0 => format!("abs <= max*max*{}*{}", operations, epsilon.name()),
+                _ => format!("abs <= max*max*({})*{}", operations, epsilon.name()),
+            },
         }
     }
 }
@@ -183,9 +362,9 @@ impl std::error::Error for TableError {}
 const COLUMNS: [&str; 4] = ["instruction", "float64", "float32", "float16"];
 
 /// The cell forms a data file may use, for error messages.
-const CELL_FORMS: &str = "`correctly-rounded`, `0 ulp`, `<= N ulp`, `implementation-defined`, \
-    `mad: fma or mul+add`, `remquo: 0 ulp remainder, low N quotient bits`, \
-    `sincos: <= N ulp each` or `-`";
+const CELL_FORMS: &str = "`correctly-rounded`, `0 ulp`, `<= N ulp`, `<= A+Bn ulp`, \
+    `implementation-defined`, `mad: fma or mul+add`, `remquo: 0 ulp remainder, low N quotient \
+    bits`, `sincos: <= N ulp each`, `abs <= B`, `abs <= max*max*K*FLT_EPSILON` or `-`";
 
 /// Reads one table from CSV text (format in `tables/README.md`). `source_name` is only used
 /// in the table's `source` and in errors. Every problem (CSV syntax, header, field count,
@@ -371,7 +550,27 @@ fn parse_cell(instruction: &str, cell: &str) -> Result<Requirement, String> {
     let requirement = match words.as_slice() {
         ["correctly-rounded"] => Requirement::CorrectlyRounded,
         ["0", "ulp"] => Requirement::Exact,
+        ["<=", n, "ulp"] if n.contains('n') => Requirement::UlpPerWidth(linear(cell, n)?),
         ["<=", n, "ulp"] => Requirement::Ulp(ulp_count(cell, n)?),
+        ["abs", "<=", bound] if bound.starts_with("max*max*") => {
+            let (operations, epsilon) = bound["max*max*".len()..]
+                .rsplit_once('*')
+                .ok_or_else(|| format!("cannot read `{cell}`: expected `max*max*K*EPSILON`"))?;
+            let operations = operations
+                .strip_prefix('(')
+                .and_then(|o| o.strip_suffix(')'))
+                .unwrap_or(operations);
+            Requirement::AbsoluteMaxSquared {
+                operations: linear(cell, operations)?,
+                epsilon: Epsilon::parse(epsilon).ok_or_else(|| {
+                    format!(
+                        "cannot read `{cell}`: expected FLT_EPSILON, HALF_EPSILON or \
+                         DBL_EPSILON, found `{epsilon}`"
+                    )
+                })?,
+            }
+        }
+        ["abs", "<=", bound] => Requirement::Absolute(absolute_bound(cell, bound)?),
         ["implementation-defined"] => Requirement::ImplementationDefined,
         ["mad:", "fma", "or", "mul+add"] => Requirement::MadFmaOrMulAdd,
         ["remquo:", "0", "ulp", "remainder,", "low", n, "quotient", "bits"] => {
@@ -429,27 +628,157 @@ fn ulp_count(cell: &str, text: &str) -> Result<f64, String> {
     }
 }
 
-/// The checked-in table of a profile: the `tables/` file compiled into the binary, parsed once.
-/// Panics, naming the file, if that file is malformed; the tests guarantee it is not.
+/// `A+Bn`, `Bn`, `Bn-A`, `n`: a bound linear in the vector width `n`, numbers as in
+/// [`ulp_count`].
+fn linear(cell: &str, text: &str) -> Result<Linear, String> {
+    let bad = || {
+        format!(
+            "cannot read `{cell}`: expected a bound linear in the width such as `2.5+2n`, \
+             `2n` or `2n-1`, found `{text}`"
+        )
+    };
+    let mut result = Linear {
+        constant: 0.0,
+        per_component: 0.0,
+    };
+    let mut rest = text;
+    let mut sign = 1.0;
+    let mut terms = 0;
+    while !rest.is_empty() {
+        let end = rest[1..].find(['+', '-']).map_or(rest.len(), |i| i + 1);
+        let (term, tail) = rest.split_at(end);
+        let term = match term.strip_prefix('+') {
+            Some(t) if terms > 0 => t,
+            _ => match term.strip_prefix('-') {
+                Some(t) if terms > 0 => {
+                    sign = -1.0;
+                    t
+                }
+                _ => term,
+            },
+        };
+        match term.strip_suffix('n') {
+            Some("") => result.per_component += sign,
+            Some(k) => result.per_component += sign * ulp_count(cell, k).map_err(|_| bad())?,
+            None => result.constant += sign * ulp_count(cell, term).map_err(|_| bad())?,
+        }
+        sign = 1.0;
+        terms += 1;
+        rest = tail;
+    }
+    if terms == 0 {
+        return Err(bad());
+    }
+    Ok(result)
+}
+
+/// The B of `abs <= B`: a positive decimal, exponent allowed (`1e-3`, `0.001`).
+fn absolute_bound(cell: &str, text: &str) -> Result<f64, String> {
+    let well_formed = text
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b'.' || b == b'e' || b == b'-')
+        && text.starts_with(|c: char| c.is_ascii_digit());
+    match text.parse::<f64>() {
+        Ok(b) if well_formed && b.is_finite() && b > 0.0 => Ok(b),
+        _ => Err(format!(
+            "cannot read `{cell}`: expected an absolute tolerance such as `1e-3`, found `{text}`"
+        )),
+    }
+}
+
+/// The 2017 table of a profile, for callers whose cells are the same in both revisions (Table
+/// 5's derived formulas use Float32 cells only, and no Float32 cell of a 2017 row changed:
+/// test `float32_cells_of_2017_rows_are_the_same_in_2026`). Runs use [`builtin_in`].
 pub fn builtin(profile: Profile) -> &'static UlpTable {
-    static FULL: OnceLock<UlpTable> = OnceLock::new();
-    static EMBEDDED: OnceLock<UlpTable> = OnceLock::new();
-    let (cache, source, text) = match profile {
-        Profile::Full => (
-            &FULL,
+    builtin_in(Revision::Spec2017, profile)
+}
+
+/// The checked-in table of a profile in one revision: the `tables/` file compiled into the
+/// binary, parsed once. Panics, naming the file, if that file is malformed; the tests
+/// guarantee it is not.
+pub fn builtin_in(revision: Revision, profile: Profile) -> &'static UlpTable {
+    static TABLES: [OnceLock<UlpTable>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let (index, source, text) = match (revision, profile) {
+        (Revision::Spec2017, Profile::Full) => (
+            0,
             "tables/ulp_full.csv",
             include_str!("../tables/ulp_full.csv"),
         ),
-        Profile::Embedded => (
-            &EMBEDDED,
+        (Revision::Spec2017, Profile::Embedded) => (
+            1,
             "tables/ulp_embedded.csv",
             include_str!("../tables/ulp_embedded.csv"),
         ),
+        (Revision::Spec2026, Profile::Full) => (
+            2,
+            "tables/ulp_full_2026.csv",
+            include_str!("../tables/ulp_full_2026.csv"),
+        ),
+        (Revision::Spec2026, Profile::Embedded) => (
+            3,
+            "tables/ulp_embedded_2026.csv",
+            include_str!("../tables/ulp_embedded_2026.csv"),
+        ),
     };
-    cache.get_or_init(|| {
-        parse(source, profile, text)
-            .unwrap_or_else(|e| panic!("the built-in {profile} profile table is malformed: {e}"))
+    TABLES[index].get_or_init(|| {
+        parse(source, profile, text).unwrap_or_else(|e| {
+            panic!("the built-in {revision} {profile} profile table is malformed: {e}")
+        })
     })
+}
+
+/// One cell that differs between the revisions: the instruction, the element type and the
+/// profile, with the cell in each (`None`: the row is not in that revision).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellChange {
+    pub instruction: String,
+    pub element: FloatType,
+    pub profile: Profile,
+    pub before: Option<Requirement>,
+    pub after: Option<Requirement>,
+}
+
+/// Every Table 3 and Table 4 cell that differs between two revisions, in the later
+/// revision's row order (rows only the earlier one has come last). A row that is new gives a
+/// change per column the spec fills (`-` columns are left out).
+pub fn changes(before: Revision, after: Revision) -> Vec<CellChange> {
+    let columns = [FloatType::Double, FloatType::Float, FloatType::Half];
+    let mut changes = Vec::new();
+    for profile in Profile::ALL {
+        let (old, new) = (builtin_in(before, profile), builtin_in(after, profile));
+        let names = new.rows.iter().map(|r| &r.instruction).chain(
+            old.rows
+                .iter()
+                .map(|r| &r.instruction)
+                .filter(|name| new.row(name).is_none()),
+        );
+        for name in names {
+            for element in columns {
+                let cell = |table: &UlpTable| {
+                    table
+                        .row(name)
+                        .map(|row| row.requirement(element).clone())
+                        .filter(|r| *r != Requirement::NotApplicable)
+                };
+                let (was, is) = (cell(old), cell(new));
+                if was != is {
+                    changes.push(CellChange {
+                        instruction: name.clone(),
+                        element,
+                        profile,
+                        before: was,
+                        after: is,
+                    });
+                }
+            }
+        }
+    }
+    changes
 }
 
 /// Reads a table from a file, for a user who overrides the built-in one.
@@ -600,10 +929,17 @@ mod tests {
     /// file has no other rows. All differences are listed, not just the first.
     fn check_against_spec(profile: Profile, title: &str) {
         let spec = spec_table(&spec_text(), title);
-        let table = builtin(profile);
+        compare(&spec, builtin(profile), title);
+        // Guards the extractor itself: both tables list 99 instructions.
+        assert_eq!(spec.len(), 99, "extracted {} rows from {title}", spec.len());
+    }
+
+    /// Every spec row is in `table` with the same cells, in the same order, and the table has
+    /// no other rows. All differences are listed, not just the first.
+    fn compare(spec: &[SpecRow], table: &UlpTable, title: &str) {
         let columns = [FloatType::Double, FloatType::Float, FloatType::Half];
         let mut problems = Vec::new();
-        for row in &spec {
+        for row in spec {
             let Some(data) = table.row(&row.instruction) else {
                 problems.push(format!(
                     "`{}` (spec line {}) is missing from {}",
@@ -649,8 +985,305 @@ mod tests {
             table.source,
             problems.join("\n")
         );
-        // Guards the extractor itself: both tables list 99 instructions.
-        assert_eq!(spec.len(), 99, "extracted {} rows from {title}", spec.len());
+    }
+
+    // ---- The 2026 text (AsciiDoc source) against the 2026 data files ----
+
+    const SPEC_2026: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/spec/numerical_compliance_2026.asciidoc"
+    );
+
+    /// Extracts one table from the AsciiDoc source: the `.Title` line, the `|====` opening,
+    /// the header cells up to the first blank line, then groups of one `| *Instruction*` cell
+    /// and its `|` cells, continuation lines joined, `//` comment lines skipped, up to the
+    /// closing `|====`.
+    fn asciidoc_table(text: &str, title: &str) -> Vec<SpecRow> {
+        let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+        lines
+            .by_ref()
+            .find(|(_, l)| l.trim() == format!(".{title}"))
+            .unwrap_or_else(|| panic!("the 2026 text has no table `.{title}`"));
+        lines.by_ref().find(|(_, l)| l.trim() == "|====");
+        let header: Vec<String> = lines
+            .by_ref()
+            .map(|(_, l)| l.trim().to_string())
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(
+            header,
+            [
+                "| *SPIR-V Instruction*",
+                "| *Minimum Accuracy - Float64*",
+                "| *Minimum Accuracy - Float32*",
+                "| *Minimum Accuracy - Float16*"
+            ],
+            "{title}: the column order is not what the data files assume"
+        );
+        // (line, instruction, [(line, cell)])
+        type Group = (usize, String, Vec<(usize, String)>);
+        let mut groups: Vec<Group> = Vec::new();
+        for (n, line) in lines {
+            let line = line.trim();
+            if line == "|====" {
+                break;
+            }
+            if line.is_empty() || line.starts_with("//") {
+                continue;
+            }
+            match line.strip_prefix('|').map(str::trim) {
+                Some(head) if head.starts_with('*') => {
+                    let name = head.replace("*OpExtInst* ", "").replace('*', "");
+                    groups.push((n, name, Vec::new()));
+                }
+                Some(cell) => groups
+                    .last_mut()
+                    .unwrap_or_else(|| panic!("line {n}: a cell before any instruction"))
+                    .2
+                    .push((n, cell.to_string())),
+                None => {
+                    let cells = &mut groups.last_mut().expect("a continuation line").2;
+                    let last = cells.last_mut().expect("a continuation of a cell");
+                    last.1 = format!("{} {line}", last.1);
+                }
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(line, instruction, cells)| {
+                assert_eq!(cells.len(), 3, "line {line}: `{instruction}` has {cells:?}");
+                let cell = |i: usize| asciidoc_cell(cells[i].0, &cells[i].1);
+                SpecRow {
+                    line,
+                    instruction,
+                    cells: [cell(0), cell(1), cell(2)],
+                }
+            })
+            .collect()
+    }
+
+    /// The 2026 text's wording of a cell, read independently of the data-file grammar.
+    fn asciidoc_cell(line: usize, text: &str) -> Requirement {
+        let text = text.replace("\\<=", "<=");
+        let number = |n: &str| -> f64 {
+            n.parse()
+                .unwrap_or_else(|_| panic!("line {line}: `{n}` in `{text}` is not a number"))
+        };
+        // "<= A + Bn ulp, for gentype with vector width _n_", B and A optional.
+        let per_width = |bound: &str| -> Linear {
+            let (constant, per) = match bound.split_once(" + ") {
+                Some((a, b)) => (number(a), b),
+                None => (0.0, bound),
+            };
+            let per = per.strip_suffix('n').expect("a term in n");
+            Linear {
+                constant,
+                per_component: if per.is_empty() { 1.0 } else { number(per) },
+            }
+        };
+        let epsilon = |name: &str| match name {
+            "FLT_EPSILON" => Epsilon::Flt,
+            "HALF_EPSILON" => Epsilon::Half,
+            other => panic!("line {line}: unknown epsilon `{other}`"),
+        };
+        let cross = "absolute error tolerance of 'max * max * (3 * ";
+        let cross_end =
+            ")' per vector component, where _max_ is the maximum input operand magnitude";
+        let dot = "absolute error tolerance of 'max * max * (2n - 1) * ";
+        let dot_end = "', for vector width _n_ and maximum input operand magnitude _max_ across \
+            all vector components";
+        if let Some(e) = text
+            .strip_prefix(cross)
+            .and_then(|t| t.strip_suffix(cross_end))
+        {
+            return Requirement::AbsoluteMaxSquared {
+                operations: Linear {
+                    constant: 3.0,
+                    per_component: 0.0,
+                },
+                epsilon: epsilon(e),
+            };
+        }
+        if let Some(e) = text.strip_prefix(dot).and_then(|t| t.strip_suffix(dot_end)) {
+            return Requirement::AbsoluteMaxSquared {
+                operations: Linear {
+                    constant: -1.0,
+                    per_component: 2.0,
+                },
+                epsilon: epsilon(e),
+            };
+        }
+        if let Some(b) = text.strip_prefix("absolute error tolerance of ") {
+            return Requirement::Absolute(number(b));
+        }
+        if let Some(bound) = text
+            .strip_prefix("<= ")
+            .and_then(|t| t.strip_suffix(" ulp, for gentype with vector width _n_"))
+        {
+            return Requirement::UlpPerWidth(per_width(bound));
+        }
+        match text.as_str() {
+            "" => Requirement::NotApplicable,
+            // The 2026 text writes mad's rule over two source lines; they are joined above.
+            SPEC_MAD_RULE => Requirement::MadFmaOrMulAdd,
+            _ => spec_cell(line, &text),
+        }
+    }
+
+    fn check_against_2026_text(profile: Profile, title: &str) {
+        let text = std::fs::read_to_string(SPEC_2026).unwrap_or_else(|e| {
+            panic!("cannot read {SPEC_2026} ({e}); the transcription check needs it")
+        });
+        let spec = asciidoc_table(&text, title);
+        compare(&spec, builtin_in(Revision::Spec2026, profile), title);
+        // Guards the extractor: 99 rows of 2017 and 17 common and geometric ones.
+        assert_eq!(
+            spec.len(),
+            116,
+            "extracted {} rows from {title}",
+            spec.len()
+        );
+    }
+
+    #[test]
+    fn data_files_match_the_2026_text() {
+        check_against_2026_text(
+            Profile::Full,
+            "ULP Values for Math Instructions - Full Profile",
+        );
+        check_against_2026_text(
+            Profile::Embedded,
+            "ULP Values for Math Instructions - Embedded Profile",
+        );
+    }
+
+    #[test]
+    fn float32_cells_of_2017_rows_are_the_same_in_2026() {
+        for profile in Profile::ALL {
+            for row in &builtin_in(Revision::Spec2017, profile).rows {
+                let now = builtin_in(Revision::Spec2026, profile)
+                    .row(&row.instruction)
+                    .unwrap_or_else(|| panic!("{} dropped in 2026", row.instruction));
+                assert_eq!(row.float32, now.float32, "{profile} {}", row.instruction);
+            }
+        }
+    }
+
+    #[test]
+    fn changes_list_the_half_rows_the_2026_text_relaxed() {
+        let changes = changes(Revision::Spec2017, Revision::Spec2026);
+        let find = |name: &str, element: FloatType, profile: Profile| {
+            changes
+                .iter()
+                .find(|c| c.instruction == name && c.element == element && c.profile == profile)
+                .map(|c| (c.before.clone(), c.after.clone()))
+        };
+        use FloatType::{Double, Float, Half};
+        use Profile::{Embedded, Full};
+        assert_eq!(
+            find("sqrt", Half, Full),
+            Some((
+                Some(Requirement::CorrectlyRounded),
+                Some(Requirement::Ulp(1.5))
+            ))
+        );
+        assert_eq!(
+            find("sqrt", Half, Embedded),
+            Some((Some(Requirement::Ulp(1.0)), Some(Requirement::Ulp(1.5))))
+        );
+        assert_eq!(
+            find("OpFDiv", Half, Full),
+            Some((
+                Some(Requirement::CorrectlyRounded),
+                Some(Requirement::Ulp(1.0))
+            ))
+        );
+        assert_eq!(
+            find("tan", Half, Full),
+            Some((Some(Requirement::Ulp(2.0)), Some(Requirement::Ulp(2.5))))
+        );
+        assert_eq!(
+            find("mad", Double, Full),
+            Some((
+                Some(Requirement::ImplementationDefined),
+                Some(Requirement::MadFmaOrMulAdd)
+            ))
+        );
+        assert_eq!(find("sin", Float, Full), None);
+        assert_eq!(find("tan", Half, Embedded), None, "Table 4 kept 3 ulp");
+        assert_eq!(
+            find("degrees", Float, Embedded),
+            Some((None, Some(Requirement::Ulp(2.0))))
+        );
+        assert_eq!(find("fast_length", Double, Full), None, "a `-` cell");
+        let new_full_rows = changes
+            .iter()
+            .filter(|c| c.profile == Full && c.before.is_none())
+            .count();
+        // 14 rows with three columns and the three fast_ rows with one.
+        assert_eq!(new_full_rows, 14 * 3 + 3);
+        assert!(changes.iter().all(|c| c.after.is_some()), "nothing dropped");
+        assert!(super::changes(Revision::Spec2026, Revision::Spec2026).is_empty());
+    }
+
+    #[test]
+    fn revision_names() {
+        assert_eq!(Revision::default(), Revision::Spec2026);
+        assert_eq!(Revision::parse("2017"), Some(Revision::Spec2017));
+        assert_eq!(Revision::parse(" 2026"), Some(Revision::Spec2026));
+        assert_eq!(Revision::parse("2025"), None);
+        assert_eq!(Revision::Spec2017.to_string(), "2017");
+    }
+
+    #[test]
+    fn width_dependent_and_absolute_cells_read_and_resolve() {
+        let text = "instruction,float64,float32,float16\n\
+length,<= 5.5+n ulp,<= 2.75+0.5n ulp,<= 2n ulp\n\
+OpDot,abs <= max*max*(2n-1)*FLT_EPSILON,abs <= 1e-3,abs <= max*max*3*HALF_EPSILON\n";
+        let table = parse("t.csv", Profile::Full, text).unwrap();
+        let length = table.row("length").unwrap();
+        let linear = |constant, per_component| Linear {
+            constant,
+            per_component,
+        };
+        assert_eq!(length.float64, Requirement::UlpPerWidth(linear(5.5, 1.0)));
+        assert_eq!(length.float32.at_width(4), Requirement::Ulp(4.75));
+        assert_eq!(length.float16.at_width(3), Requirement::Ulp(6.0));
+        assert_eq!(length.float32.ulp_bound(), None, "unresolved");
+        assert_eq!(length.float32.describe(), "<= 2.75+0.5n ulp");
+        let dot = table.row("OpDot").unwrap();
+        let at_3 = dot.float64.at_width(3);
+        assert_eq!(
+            at_3,
+            Requirement::AbsoluteMaxSquared {
+                operations: linear(5.0, 0.0),
+                epsilon: Epsilon::Flt
+            }
+        );
+        assert_eq!(
+            at_3.absolute_tolerance(&[1.0, -4.0, 2.0]),
+            Some(16.0 * 5.0 * 2f64.powi(-23))
+        );
+        assert_eq!(dot.float64.describe(), "abs <= max*max*(2n-1)*FLT_EPSILON");
+        assert_eq!(dot.float32, Requirement::Absolute(1e-3));
+        assert_eq!(dot.float32.absolute_tolerance(&[1e9]), Some(1e-3));
+        assert_eq!(dot.float16.describe(), "abs <= max*max*3*HALF_EPSILON");
+        assert_eq!(Requirement::Ulp(3.0).absolute_tolerance(&[1.0]), None);
+        for bad in [
+            "<= 2+nn ulp",
+            "<= +n ulp",
+            "abs <= -1",
+            "abs <= inf",
+            "abs <= max*max*3*EPS",
+        ] {
+            let e = parse(
+                "bad.csv",
+                Profile::Full,
+                &format!("{HEADER}length,-,{bad},-\n"),
+            )
+            .unwrap_err();
+            assert_error(&e, 2, "float32", "cannot read");
+        }
     }
 
     #[test]
