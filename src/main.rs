@@ -970,8 +970,10 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             .filter_map(|k| registry::find(&k.function))
             .collect()
     };
-    if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) {
-        return usage("--kernel modules are judged by the ULP tables: add --kind ulp");
+    if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
+        return usage(
+            "--kernel modules are judged by the ULP tables and the edge-case rules: add --kind ulp or edge",
+        );
     }
     if explicit_cases.is_some() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
         return usage(
