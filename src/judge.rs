@@ -90,6 +90,24 @@ pub enum Outcome {
     Undefined,
 }
 
+/// What the fast tiers decide about one input ([`Rules::fast_verdict`]); they only ever decide
+/// results that conform.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FastVerdict {
+    /// The requirement's rule passes the result; its error in ulp, exact to 2^-28 ulp.
+    Pass(f64),
+    /// The correctly rounded bits (error at most 0.5 ulp), whose error no free reference
+    /// measures further (double results): recorded as 0.5 ulp, the bound it meets; where it
+    /// is the worst case, the case carries MPFR's exact error.
+    CorrectlyRounded,
+    /// The infinity a finite exact result beyond the largest finite value rounds to, in a ULP
+    /// cell: the overflow allowance accepts it.
+    Overflow,
+    /// The same in a correctly rounded cell: the expected bits, an infinite distance that is no
+    /// error (as [`UnitStats::record`] treats it).
+    CorrectlyRoundedOverflow,
+}
+
 /// One judged input, kept when it is the worst of its unit.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Case {
@@ -250,41 +268,120 @@ impl Rules {
     }
 
     /// The fast tier's verdict without building a case: `Some(error)` when it proves a pass
-    /// (see [`Rules::judge`]), `None` when MPFR must judge.
+    /// with a measured error (see [`Rules::judge`]), `None` when MPFR must judge.
     pub fn fast_error(&self, args: &[f64], device_results: &[f64]) -> Option<f64> {
-        if self.element == FloatType::Double || self.relaxed.is_some() || self.finite_math_only {
+        match self.fast_verdict(args, device_results)? {
+            FastVerdict::Pass(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The fast tiers (module docs of [`crate::reference`]): what a correctly rounded double
+    /// reference decides without MPFR, exactly.
+    ///
+    /// - Double results: the reference *is* the correctly rounded result. The same value from
+    ///   the device is within 0.5 ulp ([`FastVerdict::CorrectlyRounded`]); anything else goes to
+    ///   MPFR.
+    /// - Half and float results: the reference `a` is the exact value rounded once to double.
+    ///   Where `a` is no midpoint of the format ([`reference::is_midpoint`]), rounding `a` to
+    ///   the format gives the correctly rounded result; a device result equal to it passes,
+    ///   with its error measured against `a`, or is the correctly rounded overflow. A different
+    ///   result passes where its error against `a` (exact to 2^-28 ulp, so the spec's binade
+    ///   of the exact value is `a`'s: `a` is not a power of two) stays clear of the bound.
+    /// - NaN where the reference is NaN passes with no error, as MPFR judges it.
+    ///
+    /// Only the requirement's own rule is applied, as the MPFR path applies it first: whatever
+    /// needs an allowance, a directed rounding mode, a relaxed rule or a failure verdict is left
+    /// to MPFR. Correctly rounded cells are decided only under round to nearest.
+    pub fn fast_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<FastVerdict> {
+        if self.relaxed.is_some() || self.finite_math_only {
             return None;
         }
-        let bound = match self.requirement {
-            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => bound,
+        let (bound, correctly_rounded_cell) = match self.requirement {
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => (bound, false),
+            Requirement::CorrectlyRounded | Requirement::Exact
+                if self.rounding == Round::Nearest =>
+            {
+                (0.5, true)
+            }
             _ => return None,
         };
-        if !args.iter().all(|x| x.is_finite()) {
+        let mut verdict = None;
+        for (output, device_result) in self.outputs.iter().zip(device_results) {
+            if output.check != OutputCheck::Table {
+                return None;
+            }
+            let approximation = (output.fast?)(args);
+            let one =
+                self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?;
+            verdict = Some(match (verdict, one) {
+                (None, one) => one,
+                (Some(FastVerdict::Pass(a)), FastVerdict::Pass(b)) => FastVerdict::Pass(a.max(b)),
+                (Some(FastVerdict::CorrectlyRounded), FastVerdict::CorrectlyRounded) => {
+                    FastVerdict::CorrectlyRounded
+                }
+                (Some(FastVerdict::Pass(a)), FastVerdict::CorrectlyRounded)
+                | (Some(FastVerdict::CorrectlyRounded), FastVerdict::Pass(a))
+                    if a <= 0.5 =>
+                {
+                    FastVerdict::CorrectlyRounded
+                }
+                // Several outputs where one overflowed: MPFR combines those.
+                _ => return None,
+            });
+        }
+        verdict
+    }
+
+    /// One output's fast verdict (see [`Rules::fast_verdict`]).
+    fn output_verdict(
+        &self,
+        approximation: f64,
+        device_result: f64,
+        bound: f64,
+        correctly_rounded_cell: bool,
+    ) -> Option<FastVerdict> {
+        if approximation.is_nan() {
+            return device_result.is_nan().then_some(FastVerdict::Pass(0.0));
+        }
+        // An infinite double is an exact infinity (a pole) or an overflow of double itself:
+        // the two are judged differently, so MPFR tells them apart.
+        if approximation.is_infinite() || device_result.is_nan() {
             return None;
         }
-        let smallest_normal = 2f64.powi(self.element.emin());
-        let mut error: f64 = 0.0;
-        for (output, device_result) in self.outputs.iter().zip(device_results) {
-            let fast = output.fast?;
-            if !device_result.is_finite() {
-                return None;
-            }
-            let approximation = fast(args);
-            let normal = approximation.is_finite()
-                && approximation.abs() >= smallest_normal
-                && approximation.abs() <= self.element.max_finite();
-            let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
-            if !normal || power_of_two {
-                return None;
-            }
-            let output_error =
-                crate::ulp::ulp_error_of_value(*device_result, approximation, self.element);
-            if output_error > bound * (1.0 - 1.0 / 1024.0) {
-                return None;
-            }
-            error = error.max(output_error);
+        if self.element == FloatType::Double {
+            return (device_result == approximation).then_some(FastVerdict::CorrectlyRounded);
         }
-        Some(error)
+        if !reference::is_midpoint(approximation, self.element) {
+            let rounded = reference::round_to_format(approximation, self.element);
+            if device_result == rounded {
+                if rounded.is_infinite() {
+                    // The exact value is finite (the double is) and rounds past the largest
+                    // finite value: a correctly rounded cell matched its bits (an infinite
+                    // distance that is no error), a ULP cell's overflow allowance accepts it
+                    // (|x| > max, so the allowed range reaches past max).
+                    return Some(if correctly_rounded_cell {
+                        FastVerdict::CorrectlyRoundedOverflow
+                    } else {
+                        FastVerdict::Overflow
+                    });
+                }
+                return Some(FastVerdict::Pass(crate::ulp::ulp_error_of_value(
+                    device_result,
+                    approximation,
+                    self.element,
+                )));
+            }
+        }
+        if correctly_rounded_cell || device_result.is_infinite() {
+            return None;
+        }
+        let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+        if power_of_two {
+            return None;
+        }
+        let error = crate::ulp::ulp_error_of_value(device_result, approximation, self.element);
+        (error <= bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
     }
 
     /// Judges one input with MPFR alone (the ground truth, and how worst cases are confirmed).
@@ -580,6 +677,9 @@ pub struct UnitStats {
     pub grid: Vec<BinStats>,
 }
 
+/// The error recorded for a result known only to be correctly rounded.
+pub const BOUND_OF_CORRECTLY_ROUNDED: f64 = 0.5;
+
 /// Cells per axis of the dense region grid: every bin from −(BINS_PER_SIGN+1) to +(…+1).
 const GRID_SIDE: usize = 2 * (BINS_PER_SIGN as usize + 1) + 1;
 
@@ -704,6 +804,59 @@ impl UnitStats {
         }
     }
 
+    /// Records a verdict of the fast tiers: the same counts, region and worst case as judging
+    /// the input with MPFR would record, except that a [`FastVerdict::CorrectlyRounded`] result
+    /// counts as 0.5 ulp (its bound). So `max_error` is exact wherever it exceeds 0.5 ulp, and
+    /// a double unit whose results are all correctly rounded reports 0.5, its worst case the
+    /// first such input with its exact error.
+    pub fn record_fast(
+        &mut self,
+        verdict: FastVerdict,
+        index: u64,
+        args: &[f64],
+        element: FloatType,
+        build: impl FnOnce() -> Case,
+    ) {
+        let (error, allowance) = match verdict {
+            FastVerdict::Pass(error) => {
+                return self.record_fast_pass(index, error, args, element, build)
+            }
+            FastVerdict::CorrectlyRounded => {
+                // Ranked at its bound, so one correctly rounded result per slice is built (the
+                // first), not every one: MPFR's exact error replaces 0.5 only in the case.
+                return self.record_fast_pass(
+                    index,
+                    BOUND_OF_CORRECTLY_ROUNDED,
+                    args,
+                    element,
+                    || {
+                        let mut case = build();
+                        case.error = BOUND_OF_CORRECTLY_ROUNDED;
+                        case
+                    },
+                );
+            }
+            FastVerdict::Overflow => (f64::INFINITY, Some(Allowance::Overflow)),
+            FastVerdict::CorrectlyRoundedOverflow => (f64::INFINITY, None),
+        };
+        self.inputs += 1;
+        if let Some((x, y)) = region(args, element) {
+            if self.grid.is_empty() {
+                self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
+            }
+            let bin = &mut self.grid[grid_cell(x, y)];
+            bin.inputs += 1;
+            if error.is_finite() {
+                bin.max_error = bin.max_error.max(error);
+            }
+        }
+        if let Some(allowance) = allowance {
+            self.allowed[allowance as usize] += 1;
+        } else if error.is_finite() && error > self.max_error {
+            self.max_error = error;
+        }
+    }
+
     pub fn record(&mut self, case: Case) {
         if case.outcome == Outcome::Undefined {
             self.undefined += 1;
@@ -789,6 +942,130 @@ impl UnitStats {
 mod tests {
     use super::*;
     use crate::reference as r;
+
+    /// Every verdict the fast tiers give is MPFR's verdict on the same result: for sampled
+    /// inputs (special values included) of every one-output function with a fast reference,
+    /// in every format, under a ULP bound and a correctly rounded cell, with the correctly
+    /// rounded result, its neighbours, results a few ulp away, zero, max and infinity as the
+    /// device's result.
+    #[test]
+    fn fast_tiers_decide_as_mpfr_does() {
+        use crate::kernel::Shape;
+        use crate::registry::FUNCTIONS;
+        let mut decided = [0usize; 4];
+        for function in FUNCTIONS {
+            let [output] = function.outputs else { continue };
+            if output.fast.is_none() {
+                continue;
+            }
+            let arguments = match function.shape {
+                Shape::Unary => 1,
+                Shape::Binary => 2,
+                Shape::Ternary => 3,
+                _ => continue,
+            };
+            for element in FloatType::ALL {
+                let kinds = vec![crate::kernel::ValueKind::FloatGentype; arguments];
+                let seed = crate::sweep::unit_seed(5, function.name, element, 1);
+                let columns = crate::sweep::generate(function, element, &kinds, 250, 1, seed);
+                for requirement in [Requirement::Ulp(4.0), Requirement::CorrectlyRounded] {
+                    let mut rules = rules(output.reference, requirement.clone(), false);
+                    rules.outputs = vec![*output];
+                    rules.element = element;
+                    for index in 0..columns[0].len() {
+                        let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
+                        let correct =
+                            r::correctly_rounded(output.reference, &to_floats(&args), element)
+                                .to_f64();
+                        let step = |steps: i64| {
+                            if !correct.is_finite() {
+                                return correct;
+                            }
+                            let bits = element.to_bits(correct) as i64;
+                            element.from_bits((bits + steps).max(0) as u64)
+                        };
+                        let max = element.max_finite();
+                        for device in [
+                            correct,
+                            step(1),
+                            step(-1),
+                            step(3),
+                            step(-3),
+                            step(5),
+                            0.0,
+                            max,
+                            -max,
+                            f64::INFINITY,
+                            f64::NEG_INFINITY,
+                        ] {
+                            let Some(verdict) = rules.fast_verdict(&args, &[device]) else {
+                                continue;
+                            };
+                            let case = rules.judge_exactly(0, &args, &[device]);
+                            let what = format!(
+                                "{}({args:?}) {element} {requirement:?}: device {device:e}, \
+                                 fast {verdict:?}, MPFR {:?} {}",
+                                function.name, case.outcome, case.error
+                            );
+                            match verdict {
+                                FastVerdict::Pass(error) => {
+                                    decided[0] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!((case.error - error).abs() <= 1e-6, "{what}");
+                                }
+                                FastVerdict::CorrectlyRounded => {
+                                    decided[1] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!(case.error <= 0.5, "{what}");
+                                }
+                                FastVerdict::Overflow => {
+                                    decided[2] += 1;
+                                    assert_eq!(
+                                        case.outcome,
+                                        Outcome::Allowed(Allowance::Overflow),
+                                        "{what}"
+                                    );
+                                }
+                                FastVerdict::CorrectlyRoundedOverflow => {
+                                    decided[3] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!(case.error.is_infinite(), "{what}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
+    }
+
+    #[test]
+    fn midpoints_of_each_format_are_found() {
+        use crate::reference::is_midpoint;
+        let float = FloatType::Float;
+        assert!(is_midpoint(1.0 + 2f64.powi(-24), float));
+        assert!(is_midpoint(-(1.0 + 3.0 * 2f64.powi(-24)), float));
+        assert!(!is_midpoint(1.0 + 2f64.powi(-23), float));
+        assert!(!is_midpoint(1.0 + 2f64.powi(-25), float));
+        // Between 0 and the smallest subnormal, and between two subnormals.
+        assert!(is_midpoint(2f64.powi(-150), float));
+        assert!(is_midpoint(3.0 * 2f64.powi(-150), float));
+        assert!(!is_midpoint(2f64.powi(-149), float));
+        // The overflow threshold, max + ulp/2.
+        assert!(is_midpoint(f64::from(f32::MAX) + 2f64.powi(103), float));
+        assert!(!is_midpoint(2f64.powi(128), float));
+        assert!(is_midpoint(1.0 + 2f64.powi(-11), FloatType::Half));
+        assert!(is_midpoint(65520.0, FloatType::Half));
+        assert!(!is_midpoint(0.0, float) && !is_midpoint(f64::NAN, float));
+        // Rounded once: the value half::f16::from_f64 rounds twice (through float).
+        let round = crate::reference::round_to_format;
+        assert_eq!(round(1.5708007974, FloatType::Half), 1.5712890625);
+        assert_eq!(round(65519.0, FloatType::Half), 65504.0);
+        assert_eq!(round(-65520.0, FloatType::Half), f64::NEG_INFINITY);
+        assert_eq!(round(2f64.powi(-25) * 1.5, FloatType::Half), 2f64.powi(-24));
+        assert_eq!(round(2f64.powi(-25), FloatType::Half), 0.0);
+    }
 
     fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
         Rules {

@@ -49,6 +49,89 @@ pub mod fast {
         tan, tanh, tanpi, tgamma
     );
     two!(atan2, atan2pi, hypot, pow);
+
+    // The basic operations, correctly rounded to double by the host's IEEE 754 binary64
+    // arithmetic (Rust's `+ - * /`, `sqrt` and `mul_add` are the IEEE operations, each rounded
+    // once to nearest even). For double operands that is the correctly rounded result itself;
+    // for float and half operands (exact in double) it is the exact result rounded once to
+    // double, which is all a fast reference must be.
+
+    /// `x + y` correctly rounded to double.
+    pub fn add(args: &[f64]) -> f64 {
+        args[0] + args[1]
+    }
+
+    /// `x - y` correctly rounded to double.
+    pub fn sub(args: &[f64]) -> f64 {
+        args[0] - args[1]
+    }
+
+    /// `x * y` correctly rounded to double.
+    pub fn mul(args: &[f64]) -> f64 {
+        args[0] * args[1]
+    }
+
+    /// `x / y` correctly rounded to double.
+    pub fn div(args: &[f64]) -> f64 {
+        args[0] / args[1]
+    }
+
+    /// `sqrt(x)` correctly rounded to double.
+    pub fn sqrt(args: &[f64]) -> f64 {
+        args[0].sqrt()
+    }
+
+    /// `x * y + z` rounded once to double (IEEE fusedMultiplyAdd; libm's `fma` where the CPU
+    /// has no instruction for it).
+    pub fn fma(args: &[f64]) -> f64 {
+        args[0].mul_add(args[1], args[2])
+    }
+}
+
+/// Whether `approximation` lies exactly halfway between two neighbouring values of `element`
+/// (subnormal spacing and the overflow threshold, max + ulp/2, included): the only doubles
+/// whose rounding to `element` can differ from the rounding of the exact value they
+/// approximate. A correctly rounded double `a = RN53(x)` that is not such a midpoint rounds to
+/// the same `element` value as `x`: every midpoint of `element` is a double, so no midpoint
+/// lies strictly between `x` and `a` (rounding to nearest never steps over a double), and
+/// `a` is not one. For half and float only (every double is a double).
+pub fn is_midpoint(approximation: f64, element: FloatType) -> bool {
+    if !approximation.is_finite() || approximation == 0.0 {
+        return false;
+    }
+    // magnitude / (gap / 2), exact: a division by a power of two that stays in range.
+    let halves = approximation.abs() / (format_gap(approximation, element) / 2.0);
+    halves.fract() == 0.0 && halves % 2.0 == 1.0
+}
+
+/// The spacing of `element`'s values at the magnitude of a finite double (the subnormal
+/// spacing below the normal range, the top binade's beyond the largest finite value).
+fn format_gap(value: f64, element: FloatType) -> f64 {
+    // The binade of a double (subnormal doubles are far below any half or float spacing).
+    let binade = ((value.abs().to_bits() >> 52) as i32 - 1023).max(-1022);
+    2f64.powi(binade.clamp(element.emin(), element.emax()) - element.precision() as i32 + 1)
+}
+
+/// A double rounded once to nearest even into `element` (half or float), overflow to infinity
+/// and subnormals included. `half::f16::from_f64` goes through `f32` and so rounds twice
+/// (1.5708007974 becomes the half-way value 1.57080078125 in float, then 1.5703125 by the tie
+/// rule, where the value rounded once is 1.5712890625).
+pub fn round_to_format(value: f64, element: FloatType) -> f64 {
+    if !value.is_finite() || element == FloatType::Double {
+        return value;
+    }
+    if element == FloatType::Float {
+        // Rust's `as f32` is IEEE convertFormat: one rounding, to nearest even.
+        return f64::from(value as f32);
+    }
+    let gap = format_gap(value, element);
+    // value / gap and back are exact scalings; the rounding to an integer is the one rounding.
+    let rounded = (value / gap).round_ties_even() * gap;
+    if rounded.abs() > element.max_finite() {
+        f64::INFINITY.copysign(value)
+    } else {
+        rounded
+    }
 }
 
 /// The precision of the "infinitely precise" reference: more than twice the target's plus a

@@ -298,7 +298,11 @@ fn measure(
             if let Some(worst) = stats.worst.take() {
                 let confirmed =
                     rules.judge_exactly(worst.index, &worst.args, &worst.device_results);
-                if worst.error == stats.max_error && !confirmed.absolute {
+                // A correctly rounded result ranked at its bound keeps the bound as the
+                // unit's maximum (its own error is at most that; others' are unmeasured).
+                let bounded = worst.error == crate::judge::BOUND_OF_CORRECTLY_ROUNDED
+                    && confirmed.error < worst.error;
+                if worst.error == stats.max_error && !confirmed.absolute && !bounded {
                     stats.max_error = confirmed.error;
                 }
                 stats.worst = Some(confirmed);
@@ -534,8 +538,8 @@ fn judge_chunk(
                             continue;
                         }
                         let index = chunk.start + i as u64;
-                        if let Some(error) = rules.fast_error(&args, &results) {
-                            stats.record_fast_pass(index, error, &args, rules.element, || {
+                        if let Some(verdict) = rules.fast_verdict(&args, &results) {
+                            stats.record_fast(verdict, index, &args, rules.element, || {
                                 rules.judge(index, &args, &results)
                             });
                             continue;
