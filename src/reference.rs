@@ -99,17 +99,30 @@ pub fn is_midpoint(approximation: f64, element: FloatType) -> bool {
     if !approximation.is_finite() || approximation == 0.0 {
         return false;
     }
-    // magnitude / (gap / 2), exact: a division by a power of two that stays in range.
-    let halves = approximation.abs() / (format_gap(approximation, element) / 2.0);
-    halves.fract() == 0.0 && halves % 2.0 == 1.0
+    // A midpoint is an odd multiple of half the format's gap: its lowest set bit has weight
+    // gap / 2 exactly. (Integer arithmetic: this runs once per judged input.)
+    let bits = approximation.to_bits() & !(1u64 << 63);
+    let field = (bits >> 52) as i32;
+    let (significand, lowest_weight) = if field == 0 {
+        (bits, -1074)
+    } else {
+        (bits & ((1u64 << 52) - 1) | (1u64 << 52), field - 1075)
+    };
+    let lowest_set_bit = lowest_weight + significand.trailing_zeros() as i32;
+    lowest_set_bit == format_gap_exponent(approximation, element) - 1
 }
 
-/// The spacing of `element`'s values at the magnitude of a finite double (the subnormal
-/// spacing below the normal range, the top binade's beyond the largest finite value).
-fn format_gap(value: f64, element: FloatType) -> f64 {
+/// log2 of the spacing of `element`'s values at the magnitude of a finite double (the
+/// subnormal spacing below the normal range, the top binade's beyond the largest finite value).
+fn format_gap_exponent(value: f64, element: FloatType) -> i32 {
     // The binade of a double (subnormal doubles are far below any half or float spacing).
-    let binade = ((value.abs().to_bits() >> 52) as i32 - 1023).max(-1022);
-    2f64.powi(binade.clamp(element.emin(), element.emax()) - element.precision() as i32 + 1)
+    let binade = (((value.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(-1022);
+    binade.clamp(element.emin(), element.emax()) - element.precision() as i32 + 1
+}
+
+/// 2^exponent for -1022 <= exponent <= 1023, from its encoding.
+fn power_of_two(exponent: i32) -> f64 {
+    f64::from_bits(((exponent + 1023) as u64) << 52)
 }
 
 /// A double rounded once to nearest even into `element` (half or float), overflow to infinity
@@ -124,7 +137,7 @@ pub fn round_to_format(value: f64, element: FloatType) -> f64 {
         // Rust's `as f32` is IEEE convertFormat: one rounding, to nearest even.
         return f64::from(value as f32);
     }
-    let gap = format_gap(value, element);
+    let gap = power_of_two(format_gap_exponent(value, element));
     // value / gap and back are exact scalings; the rounding to an integer is the one rounding.
     let rounded = (value / gap).round_ties_even() * gap;
     if rounded.abs() > element.max_finite() {
