@@ -90,6 +90,15 @@ pub enum Outcome {
     Undefined,
 }
 
+/// IEEE 754 remainder (C's `remainder`), exact: x − n·y with n = x/y rounded to nearest even.
+fn ieee_remainder(x: f64, y: f64) -> f64 {
+    extern "C" {
+        fn remainder(x: f64, y: f64) -> f64;
+    }
+    // SAFETY: the C library's pure function of two doubles (libm, which std links).
+    unsafe { remainder(x, y) }
+}
+
 /// What the fast tiers decide about one input ([`Rules::fast_verdict`]); they only ever decide
 /// results that conform.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -249,6 +258,10 @@ impl Rules {
     /// reference is a normal, non-power-of-two value of the format's range and the error stays
     /// clear of the bound by far more than the reference's own error (2^-29 ulp).
     fn judge_fast(&self, index: u64, args: &[f64], device_results: &[f64]) -> Option<Case> {
+        // A case carries a reference per output: remquo's fast verdict has none to give.
+        if self.outputs.iter().any(|output| output.fast.is_none()) {
+            return None;
+        }
         let error = self.fast_error(args, device_results)?;
         let references = self
             .outputs
@@ -297,6 +310,9 @@ impl Rules {
         if self.relaxed.is_some() || self.finite_math_only {
             return None;
         }
+        if let Requirement::RemquoExact { quotient_bits } = self.requirement {
+            return self.remquo_verdict(args, device_results, quotient_bits);
+        }
         let (bound, correctly_rounded_cell) = match self.requirement {
             Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => (bound, false),
             Requirement::CorrectlyRounded | Requirement::Exact
@@ -331,6 +347,54 @@ impl Rules {
             });
         }
         verdict
+    }
+
+    /// remquo without MPFR, for finite x and non-zero finite y (every format):
+    /// - fmod is exact (its result is representable), so m = fmod(|x|, 128|y|) is |x| less a
+    ///   multiple 128k|y| of 128|y|, where 128|y| is finite;
+    /// - the IEEE remainder is exact too: r = remainder(m, |y|) = m − n0|y| with n0 = m/|y|
+    ///   rounded to nearest even, n0 <= 128; |x|/|y| = 128k + m/|y| rounds to 128k + n0 (the
+    ///   tie rule sees the same parity), so remquo's remainder is sign(x)·r and its quotient
+    ///   agrees with sign(x)sign(y)·n0 in its low 7 bits;
+    /// - n0 = (m − r)/|y| is an integer <= 128 computed with a relative error under 2^-50, so
+    ///   rounding it to the nearest integer recovers it.
+    ///
+    /// Passes where the device's remainder is that value and its quotient meets the rule of
+    /// `quotient_matches` (at most 7 bits); everything else goes to MPFR.
+    fn remquo_verdict(
+        &self,
+        args: &[f64],
+        device_results: &[f64],
+        quotient_bits: u32,
+    ) -> Option<FastVerdict> {
+        let quotient_output = self
+            .outputs
+            .iter()
+            .position(|o| o.check == OutputCheck::QuotientLowBits)?;
+        let (&[x, y, ..], &[device_remainder, device_quotient]) = (args, device_results) else {
+            return None;
+        };
+        if quotient_output != 1 || quotient_bits > 7 || !x.is_finite() || !y.is_finite() {
+            return None;
+        }
+        let period = 128.0 * y.abs();
+        if y == 0.0 || !period.is_finite() {
+            return None;
+        }
+        let m = x.abs() % period;
+        let r = ieee_remainder(m, y.abs());
+        let n0 = ((m - r) / y.abs()).round() as i64;
+        let remainder = if x.is_sign_negative() { -r } else { r };
+        let negative_quotient = x.is_sign_negative() != y.is_sign_negative();
+        let modulus = 1i64 << quotient_bits;
+        let expected_low = n0 % modulus;
+        let got = device_quotient as i64;
+        let same_low_bits = got.abs() % modulus == expected_low;
+        // As in `quotient_matches`: a quotient whose low bits are all zero may carry either
+        // sign; otherwise the signs agree (got is non-zero here, its low bits being non-zero).
+        let same_sign = expected_low == 0 || (got < 0) == negative_quotient;
+        (device_remainder == remainder && same_low_bits && same_sign)
+            .then_some(FastVerdict::Pass(0.0))
     }
 
     /// One output's fast verdict (see [`Rules::fast_verdict`]).
@@ -1038,6 +1102,56 @@ mod tests {
             }
         }
         assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
+    }
+
+    /// remquo's exact host computation decides as MPFR does, on sampled inputs with the
+    /// exact results and perturbed ones.
+    #[test]
+    fn remquo_without_mpfr_decides_as_mpfr_does() {
+        let function = crate::registry::FUNCTIONS
+            .iter()
+            .find(|f| f.name == "remquo")
+            .expect("remquo");
+        let mut passes = 0;
+        for element in FloatType::ALL {
+            let mut rules = rules(r::fma, Requirement::RemquoExact { quotient_bits: 7 }, false);
+            rules.outputs = function.outputs.to_vec();
+            rules.element = element;
+            let kinds = [crate::kernel::ValueKind::FloatGentype; 2];
+            let seed = crate::sweep::unit_seed(9, "remquo", element, 1);
+            let columns = crate::sweep::generate(function, element, &kinds, 3000, 1, seed);
+            for index in 0..columns[0].len() {
+                let args = [columns[0][index], columns[1][index]];
+                let operands = to_floats(&args);
+                let remainder =
+                    r::correctly_rounded(r::remquo_remainder, &operands, element).to_f64();
+                let quotient = r::high_precision(r::remquo_quotient, &operands, element)
+                    .to_integer()
+                    .map(|q| (q % (1u64 << 30)).to_f64())
+                    .unwrap_or(0.0);
+                for (device_remainder, device_quotient) in [
+                    (remainder, quotient),
+                    (remainder, -quotient),
+                    (remainder, quotient + 1.0),
+                    (remainder, quotient + 128.0),
+                    (element.round(remainder * 1.5 + 1e-30), quotient),
+                ] {
+                    let device = [device_remainder, device_quotient];
+                    let Some(verdict) = rules.fast_verdict(&args, &device) else {
+                        continue;
+                    };
+                    let case = rules.judge_exactly(0, &args, &device);
+                    assert_eq!(verdict, FastVerdict::Pass(0.0));
+                    assert_eq!(
+                        case.outcome,
+                        Outcome::Pass,
+                        "remquo({args:?}) {element}: device {device:?}"
+                    );
+                    passes += 1;
+                }
+            }
+        }
+        assert!(passes > 3000, "{passes}");
     }
 
     #[test]
