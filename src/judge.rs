@@ -1120,8 +1120,8 @@ mod tests {
             let kinds = [crate::kernel::ValueKind::FloatGentype; 2];
             let seed = crate::sweep::unit_seed(9, "remquo", element, 1);
             let columns = crate::sweep::generate(function, element, &kinds, 3000, 1, seed);
-            for index in 0..columns[0].len() {
-                let args = [columns[0][index], columns[1][index]];
+            for (x, y) in columns[0].iter().zip(&columns[1]) {
+                let args = [*x, *y];
                 let operands = to_floats(&args);
                 let remainder =
                     r::correctly_rounded(r::remquo_remainder, &operands, element).to_f64();
