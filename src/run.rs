@@ -474,7 +474,16 @@ pub(crate) fn run_chunk(
 /// the `f64` columns).
 fn encode(kind: ValueKind, element: FloatType, values: &[f64]) -> Vec<u8> {
     match kind {
-        ValueKind::FloatGentype | ValueKind::FloatScalar => element.encode(values),
+        // One tight loop per format (the chunk's hot path): the values are already in the
+        // format, so each conversion is exact.
+        ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
+            FloatType::Float => values
+                .iter()
+                .flat_map(|v| (*v as f32).to_le_bytes())
+                .collect(),
+            FloatType::Double => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            FloatType::Half => element.encode(values),
+        },
         ValueKind::IntGentype => values
             .iter()
             .flat_map(|v| (*v as i32).to_le_bytes())
@@ -492,7 +501,17 @@ fn encode(kind: ValueKind, element: FloatType, values: &[f64]) -> Vec<u8> {
 /// The values of a buffer of `kind`, widened exactly to `f64`.
 fn decode(kind: ValueKind, element: FloatType, bytes: &[u8]) -> Vec<f64> {
     match kind {
-        ValueKind::FloatGentype | ValueKind::FloatScalar => element.decode(bytes),
+        ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
+            FloatType::Float => bytes
+                .chunks_exact(4)
+                .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                .collect(),
+            FloatType::Double => bytes
+                .chunks_exact(8)
+                .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect(),
+            FloatType::Half => element.decode(bytes),
+        },
         ValueKind::IntGentype => bytes
             .chunks_exact(4)
             .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
