@@ -327,9 +327,13 @@ impl Rules {
             if output.check != OutputCheck::Table {
                 return None;
             }
-            let approximation = (output.fast?)(args);
-            let one =
-                self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?;
+            let fast = output.fast?;
+            let approximation = fast(args);
+            let one = if approximation.is_infinite() {
+                self.beyond_double(fast, args, *device_result, correctly_rounded_cell)?
+            } else {
+                self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?
+            };
             verdict = Some(match (verdict, one) {
                 (None, one) => one,
                 (Some(FastVerdict::Pass(a)), FastVerdict::Pass(b)) => FastVerdict::Pass(a.max(b)),
@@ -397,6 +401,34 @@ impl Rules {
             .then_some(FastVerdict::Pass(0.0))
     }
 
+    /// A half or float result whose fast reference overflowed double: |exact| >= 2^1024, far
+    /// past the format's largest finite value, or an exact infinity. Decided only for finite,
+    /// non-zero arguments (a zero argument is where the poles of the functions that can
+    /// overflow double lie, as tgamma(0) and pow(0, -1)) whose evaluation raised overflow and
+    /// not divide-by-zero ([`reference::overflows_double`]), and a device result that is the
+    /// infinity of that sign: the correctly rounded overflow.
+    fn beyond_double(
+        &self,
+        fast: crate::reference::FastFn,
+        args: &[f64],
+        device_result: f64,
+        correctly_rounded_cell: bool,
+    ) -> Option<FastVerdict> {
+        let plain_arguments = args.iter().all(|x| x.is_finite() && *x != 0.0);
+        if self.element == FloatType::Double || !plain_arguments {
+            return None;
+        }
+        let approximation = fast(args);
+        if device_result != approximation || !reference::overflows_double(fast, args) {
+            return None;
+        }
+        Some(if correctly_rounded_cell {
+            FastVerdict::CorrectlyRoundedOverflow
+        } else {
+            FastVerdict::Overflow
+        })
+    }
+
     /// One output's fast verdict (see [`Rules::fast_verdict`]).
     fn output_verdict(
         &self,
@@ -408,9 +440,7 @@ impl Rules {
         if approximation.is_nan() {
             return device_result.is_nan().then_some(FastVerdict::Pass(0.0));
         }
-        // An infinite double is an exact infinity (a pole) or an overflow of double itself:
-        // the two are judged differently, so MPFR tells them apart.
-        if approximation.is_infinite() || device_result.is_nan() {
+        if device_result.is_nan() {
             return None;
         }
         if self.element == FloatType::Double {
@@ -1031,7 +1061,20 @@ mod tests {
             for element in FloatType::ALL {
                 let kinds = vec![crate::kernel::ValueKind::FloatGentype; arguments];
                 let seed = crate::sweep::unit_seed(5, function.name, element, 1);
-                let columns = crate::sweep::generate(function, element, &kinds, 250, 1, seed);
+                let mut columns = crate::sweep::generate(function, element, &kinds, 250, 1, seed);
+                // Poles and overflows past double and past MPFR's own range, explicitly: every
+                // pair of these (the first argument's value, the others').
+                let extremes = [
+                    0.0, -0.0, 1.0, -1.0, -2.0, 0.5, 100.0, -100.0, 1e4, 1e9, 3e38,
+                ];
+                for first in extremes {
+                    for other in extremes {
+                        for (position, column) in columns.iter_mut().enumerate() {
+                            let value = if position == 0 { first } else { other };
+                            column.push(element.round(value));
+                        }
+                    }
+                }
                 for requirement in [Requirement::Ulp(4.0), Requirement::CorrectlyRounded] {
                     let mut rules = rules(output.reference, requirement.clone(), false);
                     rules.outputs = vec![*output];
@@ -1152,6 +1195,29 @@ mod tests {
             }
         }
         assert!(passes > 3000, "{passes}");
+    }
+
+    /// Past double's range: exp(1e9) in float is a finite result (beyond even MPFR's exponent
+    /// range) that overflows, accepted as such by both tiers; atanh(1) is a pole, left to MPFR,
+    /// which passes the infinity as the exact result.
+    #[test]
+    fn overflow_past_double_is_told_from_a_pole() {
+        let mut exp = rules(r::exp, Requirement::Ulp(3.0), false);
+        exp.outputs[0].fast = Some(r::fast::exp);
+        let infinity = [f64::INFINITY];
+        assert_eq!(
+            exp.fast_verdict(&[1e9], &infinity),
+            Some(FastVerdict::Overflow)
+        );
+        assert_eq!(
+            exp.judge_exactly(0, &[1e9], &infinity).outcome,
+            Outcome::Allowed(Allowance::Overflow)
+        );
+        let mut atanh = rules(r::atanh, Requirement::Ulp(5.0), false);
+        atanh.outputs[0].fast = Some(r::fast::atanh);
+        assert_eq!(atanh.fast_verdict(&[1.0], &infinity), None);
+        let pole = atanh.judge_exactly(0, &[1.0], &infinity);
+        assert_eq!((pole.outcome, pole.error), (Outcome::Pass, 0.0));
     }
 
     #[test]

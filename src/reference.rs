@@ -154,10 +154,55 @@ pub fn working_precision(element: FloatType) -> u32 {
 }
 
 /// f(args) at [`working_precision`] in MPFR's (huge) default exponent range.
+///
+/// A finite exact value too large for MPFR's exponent range (|f| >= 2^(2^30), as exp(1e10))
+/// comes back as the largest finite value of that range with its sign, not as an infinity: it
+/// stands for a finite result beyond every format's range, which the overflow allowance judges
+/// (an infinity here would read as an exact infinity, a pole).
 pub fn high_precision(function: ReferenceFn, args: &[Float], element: FloatType) -> Float {
     let mut out = Float::new(working_precision(element));
+    // SAFETY: MPFR's flags are thread-local; clearing one before the call is always allowed.
+    unsafe { mpfr::clear_overflow() };
     function(&mut out, args);
+    // SAFETY: reads the thread-local flag the call above may have raised.
+    if out.is_infinite() && unsafe { mpfr::overflow_p() } != 0 {
+        // The infinity's neighbour toward zero is the range's largest finite value.
+        if out.is_sign_positive() {
+            out.next_down();
+        } else {
+            out.next_up();
+        }
+    }
     out
+}
+
+/// Whether `fast(args)` is infinite because the exact result overflowed double, not because it
+/// is an exact infinity (a pole): IEEE 754 raises overflow for the first and divide-by-zero for
+/// the second, and CORE-MATH raises them as the standard says. Read from the C floating-point
+/// environment around the call (an opaque foreign call, so the compiler moves no floating-point
+/// work across it); where that environment is not known (not x86-64 Linux), never.
+pub fn overflows_double(fast: FastFn, args: &[f64]) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    {
+        extern "C" {
+            fn feclearexcept(excepts: std::os::raw::c_int) -> std::os::raw::c_int;
+            fn fetestexcept(excepts: std::os::raw::c_int) -> std::os::raw::c_int;
+        }
+        // <fenv.h> on x86-64.
+        const FE_DIVBYZERO: std::os::raw::c_int = 0x04;
+        const FE_OVERFLOW: std::os::raw::c_int = 0x08;
+        // SAFETY: C library calls on the calling thread's floating-point environment.
+        unsafe { feclearexcept(FE_DIVBYZERO | FE_OVERFLOW) };
+        let value = std::hint::black_box(fast(std::hint::black_box(args)));
+        // SAFETY: as above.
+        let raised = unsafe { fetestexcept(FE_DIVBYZERO | FE_OVERFLOW) };
+        value.is_infinite() && raised == FE_OVERFLOW
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+    {
+        let _ = (fast, args);
+        false
+    }
 }
 
 /// f(args) rounded to nearest-even into the target format exactly once: precision p, the
