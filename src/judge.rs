@@ -99,6 +99,25 @@ fn ieee_remainder(x: f64, y: f64) -> f64 {
     unsafe { remainder(x, y) }
 }
 
+/// Two outputs' fast verdicts as one (`Some(None)` for the first output; `None` where MPFR
+/// must combine them, as with an overflow beside another output).
+fn combine(verdict: Option<FastVerdict>, one: FastVerdict) -> Option<Option<FastVerdict>> {
+    Some(Some(match (verdict, one) {
+        (None, one) => one,
+        (Some(FastVerdict::Pass(a)), FastVerdict::Pass(b)) => FastVerdict::Pass(a.max(b)),
+        (Some(FastVerdict::CorrectlyRounded), FastVerdict::CorrectlyRounded) => {
+            FastVerdict::CorrectlyRounded
+        }
+        (Some(FastVerdict::Pass(a)), FastVerdict::CorrectlyRounded)
+        | (Some(FastVerdict::CorrectlyRounded), FastVerdict::Pass(a))
+            if a <= 0.5 =>
+        {
+            FastVerdict::CorrectlyRounded
+        }
+        _ => return None,
+    }))
+}
+
 /// What the fast tiers decide about one input ([`Rules::fast_verdict`]); they only ever decide
 /// results that conform.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -328,27 +347,25 @@ impl Rules {
                 return None;
             }
             let fast = output.fast?;
+            // Float: CORE-MATH's float function decides the correctly rounded bits outright
+            // (a finite result: an infinity may be a pole or an overflow).
+            let float_version = (self.element == FloatType::Float)
+                .then(|| reference::float_version(fast))
+                .flatten();
+            if let Some(float_version) = float_version {
+                let correct = float_version(args);
+                if correct.is_finite() && *device_result == correct {
+                    verdict = combine(verdict, FastVerdict::CorrectlyRounded)?;
+                    continue;
+                }
+            }
             let approximation = fast(args);
             let one = if approximation.is_infinite() {
                 self.beyond_double(fast, args, *device_result, correctly_rounded_cell)?
             } else {
                 self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?
             };
-            verdict = Some(match (verdict, one) {
-                (None, one) => one,
-                (Some(FastVerdict::Pass(a)), FastVerdict::Pass(b)) => FastVerdict::Pass(a.max(b)),
-                (Some(FastVerdict::CorrectlyRounded), FastVerdict::CorrectlyRounded) => {
-                    FastVerdict::CorrectlyRounded
-                }
-                (Some(FastVerdict::Pass(a)), FastVerdict::CorrectlyRounded)
-                | (Some(FastVerdict::CorrectlyRounded), FastVerdict::Pass(a))
-                    if a <= 0.5 =>
-                {
-                    FastVerdict::CorrectlyRounded
-                }
-                // Several outputs where one overflowed: MPFR combines those.
-                _ => return None,
-            });
+            verdict = combine(verdict, one)?;
         }
         verdict
     }
@@ -1238,6 +1255,11 @@ mod tests {
         assert!(is_midpoint(1.0 + 2f64.powi(-11), FloatType::Half));
         assert!(is_midpoint(65520.0, FloatType::Half));
         assert!(!is_midpoint(0.0, float) && !is_midpoint(f64::NAN, float));
+        // Float versions are found for CORE-MATH's functions, none for the host's operations.
+        use crate::reference::fast;
+        assert!(crate::reference::float_version(fast::sin).is_some());
+        assert!(crate::reference::float_version(fast::pow).is_some());
+        assert!(crate::reference::float_version(fast::fma).is_none());
         // Rounded once: the value half::f16::from_f64 rounds twice (through float).
         let round = crate::reference::round_to_format;
         assert_eq!(round(1.5708007974, FloatType::Half), 1.5712890625);

@@ -50,6 +50,38 @@ pub mod fast {
     );
     two!(atan2, atan2pi, hypot, pow);
 
+    macro_rules! float_one {
+        ($($name:ident => $float:ident),* $(,)?) => {$(
+            #[doc = concat!("`", stringify!($float), "(x)` correctly rounded to float.")]
+            pub fn $float(args: &[f64]) -> f64 {
+                f64::from(core_math::$float(args[0] as f32))
+            }
+        )*
+            /// Each double fast reference and its float version.
+            pub(super) const FLOAT_VERSIONS: &[(super::FastFn, super::FastFn)] =
+                &[$(($name, $float), )* (atan2, atan2f), (atan2pi, atan2pif), (hypot, hypotf),
+                  (pow, powf)];
+        };
+    }
+    macro_rules! float_two {
+        ($($float:ident),* $(,)?) => {$(
+            #[doc = concat!("`", stringify!($float), "(x, y)` correctly rounded to float.")]
+            pub fn $float(args: &[f64]) -> f64 {
+                f64::from(core_math::$float(args[0] as f32, args[1] as f32))
+            }
+        )*};
+    }
+    float_one!(
+        acos => acosf, acosh => acoshf, acospi => acospif, asin => asinf, asinh => asinhf,
+        asinpi => asinpif, atan => atanf, atanh => atanhf, atanpi => atanpif, cbrt => cbrtf,
+        cos => cosf, cosh => coshf, cospi => cospif, erf => erff, erfc => erfcf, exp => expf,
+        exp2 => exp2f, exp10 => exp10f, expm1 => expm1f, lgamma => lgammaf, log => logf,
+        log2 => log2f, log10 => log10f, log1p => log1pf, rsqrt => rsqrtf, sin => sinf,
+        sinh => sinhf, sinpi => sinpif, tan => tanf, tanh => tanhf, tanpi => tanpif,
+        tgamma => tgammaf,
+    );
+    float_two!(atan2f, atan2pif, hypotf, powf);
+
     // The basic operations, correctly rounded to double by the host's IEEE 754 binary64
     // arithmetic (Rust's `+ - * /`, `sqrt` and `mul_add` are the IEEE operations, each rounded
     // once to nearest even). For double operands that is the correctly rounded result itself;
@@ -86,6 +118,17 @@ pub mod fast {
     pub fn fma(args: &[f64]) -> f64 {
         args[0].mul_add(args[1], args[2])
     }
+}
+
+/// CORE-MATH's correctly rounded float version of a double fast reference, where it has one
+/// (float arguments only): cheaper than the double one where that takes its slow path (large
+/// arguments of sin, most of atan2's). Found by the function's address; a reference without
+/// a float version (or one the linker gave another address) simply gets none.
+pub fn float_version(fast: FastFn) -> Option<FastFn> {
+    fast::FLOAT_VERSIONS
+        .iter()
+        .find(|(double, _)| *double as usize == fast as usize)
+        .map(|(_, float)| *float)
 }
 
 /// Whether `approximation` lies exactly halfway between two neighbouring values of `element`
