@@ -117,9 +117,38 @@ impl FloatType {
         }
     }
 
-    /// Rounds an `f64` to the nearest value of this format (ties to even), widened back.
+    /// Rounds an `f64` once to the nearest value of this format (ties to even), overflow to
+    /// infinity and subnormals included, widened back. For half this cannot go through
+    /// `half::f16::from_f64`, which converts through `f32` on CPUs with F16C and so rounds
+    /// twice (1.5708007974 becomes the half-way value 1.57080078125 in float, then 1.5703125
+    /// by the tie rule, where the value rounded once is 1.5712890625).
     pub fn round(self, value: f64) -> f64 {
-        self.from_bits(self.to_bits(value))
+        match self {
+            FloatType::Double => value,
+            // `as f32` is IEEE convertFormat: one rounding, to nearest even.
+            FloatType::Float => f64::from(value as f32),
+            FloatType::Half if !value.is_finite() => value,
+            FloatType::Half => {
+                let gap = f64::from_bits(((self.gap_exponent(value) + 1023) as u64) << 52);
+                // value / gap and back are exact scalings: the rounding to an integer is the
+                // one rounding.
+                let rounded = (value / gap).round_ties_even() * gap;
+                if rounded.abs() > self.max_finite() {
+                    f64::INFINITY.copysign(value)
+                } else {
+                    rounded
+                }
+            }
+        }
+    }
+
+    /// log2 of the spacing of this format's values at the magnitude of a finite double (the
+    /// subnormal spacing below the normal range, the top binade's beyond the largest finite
+    /// value).
+    pub fn gap_exponent(self, value: f64) -> i32 {
+        // The binade of a double (subnormal doubles are far below any half or float spacing).
+        let binade = (((value.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(-1022);
+        binade.clamp(self.emin(), self.emax()) - self.precision() as i32 + 1
     }
 
     /// Whether `value` is a subnormal of this format: 0 < |value| < 2^emin.
@@ -179,6 +208,16 @@ mod tests {
     fn rounding_and_subnormals_follow_each_format() {
         assert_eq!(FloatType::Half.round(1.0 + 2f64.powi(-12)), 1.0);
         assert_eq!(FloatType::Half.round(65520.0), f64::INFINITY);
+        assert_eq!(FloatType::Half.round(65519.99), 65504.0);
+        // Rounded once, not through float (which gives 1.5703125 by a second tie).
+        assert_eq!(FloatType::Half.round(1.5708007974), 1.5712890625);
+        assert_eq!(FloatType::Half.round(-0.0).to_bits(), (-0.0f64).to_bits());
+        assert_eq!(
+            FloatType::Half.round(2f64.powi(-25)),
+            0.0,
+            "half-way to the smallest subnormal: even"
+        );
+        assert_eq!(FloatType::Half.round(1.5 * 2f64.powi(-24)), 2f64.powi(-23));
         assert_eq!(FloatType::Float.round(0.1), f64::from(0.1f32));
         assert!(FloatType::Half.is_subnormal(2f64.powi(-15)));
         assert!(!FloatType::Half.is_subnormal(2f64.powi(-14)));

@@ -155,42 +155,7 @@ pub fn is_midpoint(approximation: f64, element: FloatType) -> bool {
         (bits & ((1u64 << 52) - 1) | (1u64 << 52), field - 1075)
     };
     let lowest_set_bit = lowest_weight + significand.trailing_zeros() as i32;
-    lowest_set_bit == format_gap_exponent(approximation, element) - 1
-}
-
-/// log2 of the spacing of `element`'s values at the magnitude of a finite double (the
-/// subnormal spacing below the normal range, the top binade's beyond the largest finite value).
-fn format_gap_exponent(value: f64, element: FloatType) -> i32 {
-    // The binade of a double (subnormal doubles are far below any half or float spacing).
-    let binade = (((value.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(-1022);
-    binade.clamp(element.emin(), element.emax()) - element.precision() as i32 + 1
-}
-
-/// 2^exponent for -1022 <= exponent <= 1023, from its encoding.
-fn power_of_two(exponent: i32) -> f64 {
-    f64::from_bits(((exponent + 1023) as u64) << 52)
-}
-
-/// A double rounded once to nearest even into `element` (half or float), overflow to infinity
-/// and subnormals included. `half::f16::from_f64` goes through `f32` and so rounds twice
-/// (1.5708007974 becomes the half-way value 1.57080078125 in float, then 1.5703125 by the tie
-/// rule, where the value rounded once is 1.5712890625).
-pub fn round_to_format(value: f64, element: FloatType) -> f64 {
-    if !value.is_finite() || element == FloatType::Double {
-        return value;
-    }
-    if element == FloatType::Float {
-        // Rust's `as f32` is IEEE convertFormat: one rounding, to nearest even.
-        return f64::from(value as f32);
-    }
-    let gap = power_of_two(format_gap_exponent(value, element));
-    // value / gap and back are exact scalings; the rounding to an integer is the one rounding.
-    let rounded = (value / gap).round_ties_even() * gap;
-    if rounded.abs() > element.max_finite() {
-        f64::INFINITY.copysign(value)
-    } else {
-        rounded
-    }
+    lowest_set_bit == element.gap_exponent(approximation) - 1
 }
 
 /// The precision of the "infinitely precise" reference: more than twice the target's plus a
