@@ -176,6 +176,7 @@ fn conversion_settings(settings: &RunSettings) -> crate::conversion::ConversionS
         inputs: settings.inputs,
         exhaustive: settings.exhaustive,
         threads: settings.threads,
+        explicit: settings.explicit_cases.clone(),
     }
 }
 

@@ -279,6 +279,17 @@ fn known_function_names() -> String {
     names.join(", ")
 }
 
+/// Whether `name` is a conversion or extension unit's name (`convert_double_to_half`,
+/// `float8_half_to_e4m3`), which `--function` selects like a function.
+fn is_conversion_or_extension(name: &str) -> bool {
+    clacc::conversion::Conversion::all()
+        .iter()
+        .any(|c| c.name() == name)
+        || clacc::extension::ExtensionCheck::all()
+            .iter()
+            .any(|c| c.name() == name)
+}
+
 fn select_functions(names: &[String]) -> Result<Vec<&'static Function>, UsageError> {
     if names.is_empty() {
         return Ok(registry::FUNCTIONS.iter().collect());
@@ -935,12 +946,15 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     // name them too.
     let edge_only =
         |name: &str| registry::find(name).is_none() && clacc::edge::functions().contains(&name);
-    let (edge_only_names, table_names): (Vec<String>, Vec<String>) = args
+    // A conversion or extension unit's name (a summary's reproduce line) selects that unit.
+    let (unit_names, function_names): (Vec<String>, Vec<String>) = args
         .selection
         .function
         .iter()
         .cloned()
-        .partition(|f| edge_only(f));
+        .partition(|f| is_conversion_or_extension(f));
+    let (edge_only_names, table_names): (Vec<String>, Vec<String>) =
+        function_names.into_iter().partition(|f| edge_only(f));
     let functions = if !args.selection.function.is_empty() && table_names.is_empty() {
         Vec::new()
     } else {
@@ -973,9 +987,13 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) {
         return usage("--kernel modules are judged by the ULP tables: add --kind ulp");
     }
-    if explicit_cases.is_some() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
+    if explicit_cases.is_some()
+        && !kinds.contains(&Kind::Ulp)
+        && !kinds.contains(&Kind::Edge)
+        && unit_names.is_empty()
+    {
         return usage(
-            "--input-file and --input give cases to ulp and edge units: add --kind ulp or edge",
+            "--input-file and --input give cases to ulp and edge units, or to the conversion or extension units --function names: add --kind ulp or edge, or name a unit (e.g. --function convert_double_to_half)",
         );
     }
     for user in &user_kernels {
@@ -1124,6 +1142,20 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             kinds.contains(&Kind::Conversion),
             kinds.contains(&Kind::Extension),
         ));
+    } else if !unit_names.is_empty() {
+        units.extend(
+            campaign::conversion_and_extension_units(
+                &info_for_units,
+                kinds.contains(&Kind::Conversion),
+                kinds.contains(&Kind::Extension),
+            )
+            .into_iter()
+            .filter(|unit| match unit {
+                campaign::UnitId::Conversion { name, .. }
+                | campaign::UnitId::Extension { name, .. } => unit_names.contains(name),
+                _ => false,
+            }),
+        );
     }
     // A name given twice (`sin,sin`, `fadd,OpFAdd`) runs once.
     let mut seen = std::collections::HashSet::new();

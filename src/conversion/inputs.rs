@@ -40,6 +40,15 @@ impl Plan {
 
 /// The plan for `conversion` under `settings`.
 pub(crate) fn plan(conversion: &Conversion, settings: &ConversionSettings) -> Plan {
+    if let Some(cases) = &settings.explicit {
+        return Plan::Listed(
+            cases
+                .iter()
+                .filter_map(|case| case.first())
+                .map(|value| source_bits(conversion, *value))
+                .collect(),
+        );
+    }
     match conversion.exhaustive_count(settings.exhaustive) {
         Some(count) => Plan::Exhaustive { count },
         None => Plan::Listed(sampled(
@@ -47,6 +56,17 @@ pub(crate) fn plan(conversion: &Conversion, settings: &ConversionSettings) -> Pl
             settings.inputs,
             unit_seed(conversion, settings.seed),
         )),
+    }
+}
+
+/// The source bit pattern of `value` (a CSV's `worst_input`): a float source takes the value
+/// in its own format, an integer source the value truncated and wrapped to its width.
+pub(crate) fn source_bits(conversion: &Conversion, value: f64) -> u64 {
+    match *conversion {
+        Conversion::FloatToFloat { from, .. } | Conversion::FloatToInt { from, .. } => {
+            from.to_bits(value)
+        }
+        Conversion::IntToFloat { from, .. } => int_bits(value as i128, from),
     }
 }
 

@@ -205,6 +205,31 @@ impl Float8Check {
         })
     }
 
+    /// The source bit pattern of `value` (a CSV's `worst_input`, as a reproduce line gives
+    /// it): a float in its own format, an integer truncated to its width, a float8 value as
+    /// its code (a NaN as the first NaN code).
+    pub fn source_bits(&self, value: f64) -> u64 {
+        match *self {
+            Float8Check::To {
+                from: Other::Float(element),
+                ..
+            } => element.to_bits(value),
+            Float8Check::To {
+                from: Other::Int(int),
+                ..
+            } => int_bits(value as i128, int),
+            Float8Check::From { from, .. } => (0..=255u8)
+                .find(|code| {
+                    let decoded = from.decode(*code);
+                    decoded.to_bits() == value.to_bits() || (decoded.is_nan() && value.is_nan())
+                })
+                .map_or_else(
+                    || u64::from(from.encode_f64(value, Rounding::TO_FLOAT_DEFAULT, false)),
+                    u64::from,
+                ),
+        }
+    }
+
     /// The input bits of a sampled check (float and `int` sources), specials first.
     fn sampled(&self, count: usize, seed: u64) -> Vec<u64> {
         let format = self.format();
