@@ -1083,6 +1083,12 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             args.device_only,
         ),
     };
+    // A device without cl_khr_spirv_queries is probed as `clacc devices` does: one isolated
+    // build per extension, so a driver that dies on one costs only that process.
+    let extension_probe = kinds.contains(&Kind::Extension).then(|| {
+        let builder = isolated_builder(&info);
+        clacc::extension::probe(&info, Some(&builder))
+    });
     let settings = RunSettings {
         profile,
         spec: args.spec,
@@ -1098,6 +1104,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         correctly_rounded_divide_sqrt: args.correctly_rounded_divide_sqrt,
         denorms_are_zero: args.denorms_are_zero,
         device_only: args.device_only,
+        extension_probe,
     };
     let isolation = if args.no_isolate {
         None
@@ -1141,6 +1148,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             &info_for_units,
             kinds.contains(&Kind::Conversion),
             kinds.contains(&Kind::Extension),
+            settings.extension_probe.as_ref(),
         ));
     } else if !unit_names.is_empty() {
         units.extend(
@@ -1148,6 +1156,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
                 &info_for_units,
                 kinds.contains(&Kind::Conversion),
                 kinds.contains(&Kind::Extension),
+                settings.extension_probe.as_ref(),
             )
             .into_iter()
             .filter(|unit| match unit {
