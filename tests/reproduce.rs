@@ -122,3 +122,38 @@ fn an_extension_reproduce_line_selects_that_unit() {
         assert_eq!(rows[0]["inputs"], "5", "{:?}", rows[0]);
     }
 }
+
+/// The geometric "without overflow" rules prescribe a value (`~max`, `~2^emax`): the CSV's
+/// worst_reference is that value, not a NaN (every length and distance rule at width 4 is
+/// such a rule, whatever the device returns).
+#[test]
+fn an_edge_rule_without_overflow_reports_the_value_it_prescribes() {
+    let dir = scratch("near");
+    let csv = dir.join("length.csv");
+    let output = clacc(&[
+        "--kind",
+        "edge",
+        "--function",
+        "length,distance",
+        "--type",
+        "half,float",
+        "--width",
+        "4",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let code = output.status.code();
+    assert!(
+        code == Some(0) || code == Some(1),
+        "{code:?} {}",
+        text(&output.stderr)
+    );
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 4);
+    for row in &rows {
+        let reference = &row["worst_reference"];
+        let value: f64 = clacc::hexfloat::parse(reference)
+            .unwrap_or_else(|| panic!("worst_reference {reference:?} of {row:?}"));
+        assert!(value.is_finite() && value > 0.0, "{row:?}");
+    }
+}
