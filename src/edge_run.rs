@@ -42,8 +42,8 @@ fn report(function: &str, element: FloatType, width: u32, profile: Profile) -> U
     }
 }
 
-/// The kernel for a function's edge cases.
-fn kernel_spec(
+/// The kernel for a function's edge cases (the interface a `--kernel` module must have).
+pub fn kernel_spec(
     function: &str,
     element: FloatType,
     width: u32,

@@ -742,13 +742,17 @@ fn check_user_interfaces(
         return Ok(());
     };
     for user in user_kernels {
-        let function = registry::find(&user.function).expect("checked when read");
-        let spec = KernelSpec {
-            instruction: function.instruction,
-            shape: function.shape,
-            element,
-            width,
-            address_bits,
+        let spec = match registry::find(&user.function) {
+            Some(function) => KernelSpec {
+                instruction: function.instruction,
+                shape: function.shape,
+                element,
+                width,
+                address_bits,
+            },
+            // A geometric function: the kernel its edge units build.
+            None => clacc::edge_run::kernel_spec(&user.function, element, width, address_bits)
+                .expect("read_user_kernels accepts only functions with a kernel"),
         };
         clacc::kernel::interface::check(&spec, &user.spirv).map_err(|e| {
             UsageError(format!(
@@ -984,7 +988,15 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             .filter_map(|k| registry::find(&k.function))
             .collect()
     };
-    if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) {
+    // A geometric function's module is judged by its edge-case rules, any other by the ULP
+    // tables.
+    let geometric_kernels = user_kernels
+        .iter()
+        .all(|k| registry::find(&k.function).is_none());
+    if !user_kernels.is_empty() && geometric_kernels && !kinds.contains(&Kind::Edge) {
+        return usage("--kernel modules of length, distance and normalize are judged by their edge-case rules: add --kind edge");
+    }
+    if !user_kernels.is_empty() && !geometric_kernels && !kinds.contains(&Kind::Ulp) {
         return usage("--kernel modules are judged by the ULP tables: add --kind ulp");
     }
     if explicit_cases.is_some()
@@ -997,7 +1009,9 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         );
     }
     for user in &user_kernels {
-        if !functions.iter().any(|f| f.name == user.function) {
+        if !functions.iter().any(|f| f.name == user.function)
+            && !edge_only_names.contains(&user.function)
+        {
             return usage(format!(
                 "--kernel {}: add {} to --function",
                 user.path, user.function
@@ -1266,12 +1280,17 @@ fn read_user_kernels(
                     "--kernel `{spec}`: write FUNCTION=FILE.spv, e.g. sin=my_sin.spv"
                 ))
             })?;
-            let function = registry::find(name).ok_or_else(|| {
-                UsageError(format!(
-                    "--kernel `{spec}`: unknown function `{name}`; known functions: {}",
-                    known_function_names()
-                ))
-            })?;
+            // The geometric functions have no ULP row but edge-case rules: their edge units
+            // take a module too.
+            let function = registry::find(name)
+                .map(|f| f.name)
+                .or_else(|| clacc::edge::functions().into_iter().find(|f| *f == name))
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "--kernel `{spec}`: unknown function `{name}`; known functions: {}",
+                        known_function_names()
+                    ))
+                })?;
             // A device file or FIFO would be read without end.
             if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
                 return usage(format!(
@@ -1287,7 +1306,7 @@ fn read_user_kernels(
             }
             validate_with_spirv_val(path, element)?;
             Ok(UserKernel {
-                function: function.name.to_string(),
+                function: function.to_string(),
                 path: path.to_string(),
                 spirv,
             })

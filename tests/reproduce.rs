@@ -157,3 +157,109 @@ fn an_edge_rule_without_overflow_reports_the_value_it_prescribes() {
         assert!(value.is_finite() && value > 0.0, "{row:?}");
     }
 }
+
+/// A length float w1 kernel (the one-element vector is the scalar gentype): `result` is
+/// `RESULT` applied to the input.
+const LENGTH_W1: &str = r#"
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+%17 = OpExtInstImport "OpenCL.std"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %9 "clacc_kernel" %4
+OpDecorate %4 BuiltIn GlobalInvocationId
+%1 = OpTypeInt 64 0
+%2 = OpTypeVector %1 3
+%3 = OpTypePointer Input %2
+%4 = OpVariable %3 Input
+%5 = OpTypeFloat 32
+%6 = OpTypePointer CrossWorkgroup %5
+%7 = OpTypeVoid
+%8 = OpTypeFunction %7 %6 %6
+%9 = OpFunction %7 None %8
+%10 = OpFunctionParameter %6
+%11 = OpFunctionParameter %6
+%12 = OpLabel
+%13 = OpLoad %2 %4
+%14 = OpCompositeExtract %1 %13 0
+%15 = OpInBoundsPtrAccessChain %6 %10 %14
+%16 = OpLoad %5 %15 Aligned 4
+RESULT
+%19 = OpInBoundsPtrAccessChain %6 %11 %14
+OpStore %19 %18 Aligned 4
+OpReturn
+OpFunctionEnd
+"#;
+
+fn assemble(dir: &Path, name: &str, source: &str) -> PathBuf {
+    let source_path = dir.join(format!("{name}.spvasm"));
+    let path = dir.join(format!("{name}.spv"));
+    std::fs::write(&source_path, source).unwrap();
+    let output = Command::new("spirv-as")
+        .args(["--target-env", "spv1.0", "-o"])
+        .arg(&path)
+        .arg(&source_path)
+        .output()
+        .expect("spirv-as is installed by scripts/setup");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    path
+}
+
+/// `--kernel length=FILE` runs the module through length's edge-case rules (refused before):
+/// |x| passes "without overflow" (length(-max) = max), x itself fails it; a module of another
+/// interface is refused by the interface check.
+#[test]
+fn a_user_length_module_is_judged_by_the_edge_rules() {
+    let dir = scratch("length");
+    let mut verdicts = Vec::new();
+    for (name, result) in [
+        ("abs", "%18 = OpExtInst %5 %17 fabs %16"),
+        ("identity", "%18 = OpCopyObject %5 %16"),
+    ] {
+        let module = assemble(&dir, name, &LENGTH_W1.replace("RESULT", result));
+        let csv = dir.join(format!("{name}.csv"));
+        let output = clacc(&[
+            "--kind",
+            "edge",
+            "--function",
+            "length",
+            "--type",
+            "float",
+            "--width",
+            "1",
+            "--kernel",
+            &format!("length={}", module.display()),
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        let rows = rows(&csv);
+        assert_eq!(rows.len(), 1, "{name}: {}", text(&output.stderr));
+        assert!(rows[0]["note"].contains("your module"), "{:?}", rows[0]);
+        assert!(
+            rows[0]["inputs"].parse::<u64>().unwrap() > 0,
+            "{:?}",
+            rows[0]
+        );
+        verdicts.push((rows[0]["status"].clone(), output.status.code()));
+    }
+    assert_eq!(verdicts[0], ("pass".to_string(), Some(0)), "|x|");
+    assert_eq!(verdicts[1], ("fail".to_string(), Some(1)), "x");
+    // The scalar module does not fit length's float2 kernel.
+    let module = dir.join("abs.spv");
+    let output = clacc(&[
+        "--kind",
+        "edge",
+        "--function",
+        "length",
+        "--type",
+        "float",
+        "--width",
+        "2",
+        "--kernel",
+        &format!("length={}", module.display()),
+        "--csv",
+        dir.join("w2.csv").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("does not fit length float w2"));
+}
