@@ -377,6 +377,7 @@ fn expected_columns(plan: &Plan, facts: &RunFacts) -> Vec<(&'static str, String)
             plan.provenance.requested_inputs.to_string(),
         ),
         ("options", plan.provenance.options.clone()),
+        ("planned_units", plan.units.len().to_string()),
     ];
     expected.retain(|(name, _)| crate::report::COLUMNS.contains(name));
     expected

@@ -1084,7 +1084,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         args.spec,
         args.inputs,
     );
-    let provenance = report::Provenance {
+    let mut provenance = report::Provenance {
         shard: args.shard.to_string(),
         requested_inputs: args.inputs as u64,
         options: report::options_text(
@@ -1096,6 +1096,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
                 .collect::<Vec<_>>(),
             args.device_only,
         ),
+        planned_units: 0,
     };
     // A device without cl_khr_spirv_queries is probed as `clacc devices` does: one isolated
     // build per extension, so a driver that dies on one costs only that process.
@@ -1189,6 +1190,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             why_nothing(args, &kinds, &types, &widths)
         ));
     }
+    provenance.planned_units = units.len() as u64;
     let plan = Plan {
         units,
         provenance,

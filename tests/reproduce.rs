@@ -263,3 +263,54 @@ fn a_user_length_module_is_judged_by_the_edge_rules() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("does not fit length float w2"));
 }
+
+/// Two shards that both stopped after the same unit agree with each other, yet lack the
+/// plan's last units: the planned_units column lets merge refuse them, naming what is missing.
+#[test]
+fn shards_cut_after_the_same_unit_do_not_merge() {
+    let dir = scratch("cut");
+    let mut shards = Vec::new();
+    for shard in ["0/2", "1/2"] {
+        let csv = dir.join(format!("shard{}.csv", &shard[..1]));
+        let output = clacc(&[
+            "--kind",
+            "ulp",
+            "--function",
+            "fabs,floor,ceil",
+            "--type",
+            "float",
+            "--width",
+            "1",
+            "--inputs",
+            "200",
+            "--shard",
+            shard,
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let rows = rows(&csv);
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r["planned_units"] == "3"), "{rows:?}");
+        // Cut after the first unit: the header and one row.
+        let whole = std::fs::read_to_string(&csv).unwrap();
+        let cut: Vec<&str> = whole.lines().take(2).collect();
+        std::fs::write(&csv, format!("{}\n", cut.join("\n"))).unwrap();
+        shards.push(csv);
+    }
+    let merged = dir.join("merged.csv");
+    let output = clacc(&[
+        "merge",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+        "--csv",
+        merged.to_str().unwrap(),
+    ]);
+    let message = text(&output.stderr);
+    assert_ne!(output.status.code(), Some(0), "{message}");
+    assert!(
+        message.contains("planned 3 units") && message.contains("units 2 to 3"),
+        "{message}"
+    );
+    assert!(!merged.exists() || rows(&merged).is_empty());
+}
