@@ -546,6 +546,14 @@ pub fn run_conversion(
                 Status::Pass
             };
             report.note = notes(&judge, &measured);
+            let (_, exhaustive) = measured.coverage;
+            if !exhaustive && settings.explicit.is_none() && settings.inputs > inputs::SAMPLE_CAP {
+                report.note.push_str(&format!(
+                    "; --inputs {} cut to {} (a sample is held in memory)",
+                    settings.inputs,
+                    inputs::SAMPLE_CAP
+                ));
+            }
             report.stats = measured.stats;
         }
         Err(error) => {

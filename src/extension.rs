@@ -365,6 +365,16 @@ pub(crate) fn judge_check(
             } else {
                 format!("sampled: {} inputs, special values first", sources.len())
             }];
+            if !check.is_exhaustive()
+                && settings.explicit.is_none()
+                && settings.inputs > checks::SAMPLE_CAP
+            {
+                notes.push(format!(
+                    "--inputs {} cut to {} (one launch)",
+                    settings.inputs,
+                    checks::SAMPLE_CAP
+                ));
+            }
             if stats.undefined > 0 {
                 notes.push(format!(
                     "{} inputs out of range or NaN without SaturatedConversion: not judged",

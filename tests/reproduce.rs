@@ -314,3 +314,49 @@ fn shards_cut_after_the_same_unit_do_not_merge() {
     );
     assert!(!merged.exists() || rows(&merged).is_empty());
 }
+
+/// `--inputs` near 2^40 on a sampled conversion unit finishes (it crashed the worker building
+/// a 2^40-element sample): the sample is cut to 2^24 inputs and the note says so; an
+/// exhaustive unit runs its whole domain, smaller than the request.
+#[test]
+fn a_huge_input_count_on_conversions_finishes_with_a_cut_sample() {
+    let dir = scratch("huge");
+    let csv = dir.join("huge.csv");
+    let output = clacc(&[
+        "--kind",
+        "conversion",
+        "--function",
+        "convert_double_to_half,convert_half_to_float",
+        "--type",
+        "half",
+        "--width",
+        "1",
+        "--inputs",
+        "1099511627776",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let code = output.status.code();
+    assert!(
+        code == Some(0) || code == Some(1),
+        "{code:?} {}",
+        text(&output.stderr)
+    );
+    let rows = rows(&csv);
+    assert_eq!(rows.len(), 2);
+    let sampled = rows
+        .iter()
+        .find(|r| r["function"] == "convert_double_to_half")
+        .unwrap();
+    assert_ne!(sampled["status"], "crash", "{sampled:?}");
+    assert_eq!(sampled["inputs"], (1u64 << 24).to_string(), "{sampled:?}");
+    assert!(
+        sampled["note"].contains("--inputs 1099511627776 cut to 16777216"),
+        "{sampled:?}"
+    );
+    let exhaustive = rows
+        .iter()
+        .find(|r| r["function"] == "convert_half_to_float")
+        .unwrap();
+    assert_eq!(exhaustive["inputs"], "65536", "{exhaustive:?}");
+}

@@ -70,15 +70,21 @@ pub(crate) fn source_bits(conversion: &Conversion, value: f64) -> u64 {
     }
 }
 
-/// How many inputs a sampled unit judges: `inputs`, or all its special values if more.
+/// The most inputs a sampled unit holds: its sample is one `Vec` (8 bytes an input, 128 MiB
+/// here), so `--inputs` near 2^40 would exhaust the worker's memory. A larger request is cut
+/// to this, and the row's note says so.
+pub const SAMPLE_CAP: usize = 1 << 24;
+
+/// How many inputs a sampled unit judges: `inputs` (at most [`SAMPLE_CAP`]), or all its
+/// special values if more.
 pub(crate) fn sampled_count(conversion: &Conversion, inputs: usize) -> usize {
-    inputs.max(specials(conversion).len())
+    inputs.min(SAMPLE_CAP).max(specials(conversion).len())
 }
 
-/// Special values, then random values up to `count` in all.
+/// Special values, then random values up to `count` (at most [`SAMPLE_CAP`]) in all.
 pub(crate) fn sampled(conversion: &Conversion, count: usize, seed: u64) -> Vec<u64> {
     let mut values = specials(conversion);
-    let total = count.max(values.len());
+    let total = count.min(SAMPLE_CAP).max(values.len());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     while values.len() < total {
         let uniform = values.len().is_multiple_of(2);

@@ -19,6 +19,10 @@ pub const ARITHMETIC_FENCE: &str = "SPV_EXT_arithmetic_fence";
 // ---------------------------------------------------------------------------------------------
 // SPV_EXT_float8
 
+/// The most inputs a sampled float8 check runs: they go to the device in one launch (as the
+/// arithmetic_fence check's 2^20), so `--inputs` near 2^40 would exhaust memory.
+pub const SAMPLE_CAP: usize = 1 << 20;
+
 /// The non-float8 side of a float8 conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Other {
@@ -310,11 +314,11 @@ impl Float8Check {
         values
     }
 
-    /// The inputs (source bits) of the check.
+    /// The inputs (source bits) of the check; a sample holds at most [`SAMPLE_CAP`].
     pub fn inputs(&self, count: usize, seed: u64) -> Vec<u64> {
         match self.exhaustive_count() {
             Some(all) => (0..all).collect(),
-            None => self.sampled(count, seed),
+            None => self.sampled(count.min(SAMPLE_CAP), seed),
         }
     }
 
