@@ -996,8 +996,10 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     if !user_kernels.is_empty() && geometric_kernels && !kinds.contains(&Kind::Edge) {
         return usage("--kernel modules of length, distance and normalize are judged by their edge-case rules: add --kind edge");
     }
-    if !user_kernels.is_empty() && !geometric_kernels && !kinds.contains(&Kind::Ulp) {
-        return usage("--kernel modules are judged by the ULP tables: add --kind ulp");
+    if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
+        return usage(
+            "--kernel modules are judged by the ULP tables and the edge-case rules: add --kind ulp or edge",
+        );
     }
     if explicit_cases.is_some()
         && !kinds.contains(&Kind::Ulp)
