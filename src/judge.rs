@@ -140,6 +140,52 @@ pub enum Outcome {
     Undefined,
 }
 
+/// IEEE 754 remainder (C's `remainder`), exact: x − n·y with n = x/y rounded to nearest even.
+fn ieee_remainder(x: f64, y: f64) -> f64 {
+    extern "C" {
+        fn remainder(x: f64, y: f64) -> f64;
+    }
+    // SAFETY: the C library's pure function of two doubles (libm, which std links).
+    unsafe { remainder(x, y) }
+}
+
+/// Two outputs' fast verdicts as one (`Some(None)` for the first output; `None` where MPFR
+/// must combine them, as with an overflow beside another output).
+fn combine(verdict: Option<FastVerdict>, one: FastVerdict) -> Option<Option<FastVerdict>> {
+    Some(Some(match (verdict, one) {
+        (None, one) => one,
+        (Some(FastVerdict::Pass(a)), FastVerdict::Pass(b)) => FastVerdict::Pass(a.max(b)),
+        (Some(FastVerdict::CorrectlyRounded), FastVerdict::CorrectlyRounded) => {
+            FastVerdict::CorrectlyRounded
+        }
+        (Some(FastVerdict::Pass(a)), FastVerdict::CorrectlyRounded)
+        | (Some(FastVerdict::CorrectlyRounded), FastVerdict::Pass(a))
+            if a <= 0.5 =>
+        {
+            FastVerdict::CorrectlyRounded
+        }
+        _ => return None,
+    }))
+}
+
+/// What the fast tiers decide about one input ([`Rules::fast_verdict`]); they only ever decide
+/// results that conform.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FastVerdict {
+    /// The requirement's rule passes the result; its error in ulp, exact to 2^-28 ulp.
+    Pass(f64),
+    /// The correctly rounded bits (error at most 0.5 ulp), whose error no free reference
+    /// measures further (double results): recorded as 0.5 ulp, the bound it meets; where it
+    /// is the worst case, the case carries MPFR's exact error.
+    CorrectlyRounded,
+    /// The infinity a finite exact result beyond the largest finite value rounds to, in a ULP
+    /// cell: the overflow allowance accepts it.
+    Overflow,
+    /// The same in a correctly rounded cell: the expected bits, an infinite distance that is no
+    /// error (as [`UnitStats::record`] treats it).
+    CorrectlyRoundedOverflow,
+}
+
 /// One judged input, kept when it is the worst of its unit.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Case {
@@ -281,6 +327,10 @@ impl Rules {
     /// reference is a normal, non-power-of-two value of the format's range and the error stays
     /// clear of the bound by far more than the reference's own error (2^-29 ulp).
     fn judge_fast(&self, index: u64, args: &[f64], device_results: &[f64]) -> Option<Case> {
+        // A case carries a reference per output: remquo's fast verdict has none to give.
+        if self.outputs.iter().any(|output| output.fast.is_none()) {
+            return None;
+        }
         let error = self.fast_error(args, device_results)?;
         let references = self
             .outputs
@@ -300,41 +350,199 @@ impl Rules {
     }
 
     /// The fast tier's verdict without building a case: `Some(error)` when it proves a pass
-    /// (see [`Rules::judge`]), `None` when MPFR must judge.
+    /// with a measured error (see [`Rules::judge`]), `None` when MPFR must judge.
     pub fn fast_error(&self, args: &[f64], device_results: &[f64]) -> Option<f64> {
-        if self.element == FloatType::Double || self.relaxed.is_some() || self.finite_math_only {
+        match self.fast_verdict(args, device_results)? {
+            FastVerdict::Pass(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The fast tiers (module docs of [`crate::reference`]): what a correctly rounded double
+    /// reference decides without MPFR, exactly.
+    ///
+    /// - Double results: the reference *is* the correctly rounded result. The same value from
+    ///   the device is within 0.5 ulp ([`FastVerdict::CorrectlyRounded`]); anything else goes to
+    ///   MPFR.
+    /// - Half and float results: the reference `a` is the exact value rounded once to double.
+    ///   Where `a` is no midpoint of the format ([`reference::is_midpoint`]), rounding `a` to
+    ///   the format gives the correctly rounded result; a device result equal to it passes,
+    ///   with its error measured against `a`, or is the correctly rounded overflow. A different
+    ///   result passes where its error against `a` (exact to 2^-28 ulp, so the spec's binade
+    ///   of the exact value is `a`'s: `a` is not a power of two) stays clear of the bound.
+    /// - NaN where the reference is NaN passes with no error, as MPFR judges it.
+    ///
+    /// Only the requirement's own rule is applied, as the MPFR path applies it first: whatever
+    /// needs an allowance, a directed rounding mode, a relaxed rule or a failure verdict is left
+    /// to MPFR. Correctly rounded cells are decided only under round to nearest.
+    pub fn fast_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<FastVerdict> {
+        if self.relaxed.is_some() || self.finite_math_only {
             return None;
         }
-        let bound = match self.requirement {
-            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => bound,
+        if let Requirement::RemquoExact { quotient_bits } = self.requirement {
+            return self.remquo_verdict(args, device_results, quotient_bits);
+        }
+        let (bound, correctly_rounded_cell) = match self.requirement {
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => (bound, false),
+            Requirement::CorrectlyRounded | Requirement::Exact
+                if self.rounding == Round::Nearest =>
+            {
+                (0.5, true)
+            }
             _ => return None,
         };
-        if !args.iter().all(|x| x.is_finite()) {
-            return None;
-        }
-        let smallest_normal = 2f64.powi(self.element.emin());
-        let mut error: f64 = 0.0;
+        let mut verdict = None;
         for (output, device_result) in self.outputs.iter().zip(device_results) {
-            let fast = output.fast?;
-            if !device_result.is_finite() {
+            if output.check != OutputCheck::Table {
                 return None;
+            }
+            let fast = output.fast?;
+            // Float: CORE-MATH's float function decides the correctly rounded bits outright
+            // (a finite result: an infinity may be a pole or an overflow).
+            let float_version = (self.element == FloatType::Float)
+                .then(|| reference::float_version(fast))
+                .flatten();
+            if let Some(float_version) = float_version {
+                let correct = float_version(args);
+                if correct.is_finite() && *device_result == correct {
+                    verdict = combine(verdict, FastVerdict::CorrectlyRounded)?;
+                    continue;
+                }
             }
             let approximation = fast(args);
-            let normal = approximation.is_finite()
-                && approximation.abs() >= smallest_normal
-                && approximation.abs() <= self.element.max_finite();
-            let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
-            if !normal || power_of_two {
-                return None;
-            }
-            let output_error =
-                crate::ulp::ulp_error_of_value(*device_result, approximation, self.element);
-            if output_error > bound * (1.0 - 1.0 / 1024.0) {
-                return None;
-            }
-            error = error.max(output_error);
+            let one = if approximation.is_infinite() {
+                self.beyond_double(fast, args, *device_result, correctly_rounded_cell)?
+            } else {
+                self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?
+            };
+            verdict = combine(verdict, one)?;
         }
-        Some(error)
+        verdict
+    }
+
+    /// remquo without MPFR, for finite x and non-zero finite y (every format):
+    /// - fmod is exact (its result is representable), so m = fmod(|x|, 128|y|) is |x| less a
+    ///   multiple 128k|y| of 128|y|, where 128|y| is finite;
+    /// - the IEEE remainder is exact too: r = remainder(m, |y|) = m − n0|y| with n0 = m/|y|
+    ///   rounded to nearest even, n0 <= 128; |x|/|y| = 128k + m/|y| rounds to 128k + n0 (the
+    ///   tie rule sees the same parity), so remquo's remainder is sign(x)·r and its quotient
+    ///   agrees with sign(x)sign(y)·n0 in its low 7 bits;
+    /// - n0 = (m − r)/|y| is an integer <= 128 computed with a relative error under 2^-50, so
+    ///   rounding it to the nearest integer recovers it.
+    ///
+    /// Passes where the device's remainder is that value and its quotient meets the rule of
+    /// `quotient_matches` (at most 7 bits); everything else goes to MPFR.
+    fn remquo_verdict(
+        &self,
+        args: &[f64],
+        device_results: &[f64],
+        quotient_bits: u32,
+    ) -> Option<FastVerdict> {
+        let quotient_output = self
+            .outputs
+            .iter()
+            .position(|o| o.check == OutputCheck::QuotientLowBits)?;
+        let (&[x, y, ..], &[device_remainder, device_quotient]) = (args, device_results) else {
+            return None;
+        };
+        if quotient_output != 1 || quotient_bits > 7 || !x.is_finite() || !y.is_finite() {
+            return None;
+        }
+        let period = 128.0 * y.abs();
+        if y == 0.0 || !period.is_finite() {
+            return None;
+        }
+        let m = x.abs() % period;
+        let r = ieee_remainder(m, y.abs());
+        let n0 = ((m - r) / y.abs()).round() as i64;
+        let remainder = if x.is_sign_negative() { -r } else { r };
+        let negative_quotient = x.is_sign_negative() != y.is_sign_negative();
+        let modulus = 1i64 << quotient_bits;
+        let expected_low = n0 % modulus;
+        let got = device_quotient as i64;
+        let same_low_bits = got.abs() % modulus == expected_low;
+        // As in `quotient_matches`: a quotient whose low bits are all zero may carry either
+        // sign; otherwise the signs agree (got is non-zero here, its low bits being non-zero).
+        let same_sign = expected_low == 0 || (got < 0) == negative_quotient;
+        (device_remainder == remainder && same_low_bits && same_sign)
+            .then_some(FastVerdict::Pass(0.0))
+    }
+
+    /// A half or float result whose fast reference overflowed double: |exact| >= 2^1024, far
+    /// past the format's largest finite value, or an exact infinity. Decided only for finite,
+    /// non-zero arguments (a zero argument is where the poles of the functions that can
+    /// overflow double lie, as tgamma(0) and pow(0, -1)) whose evaluation raised overflow and
+    /// not divide-by-zero ([`reference::overflows_double`]), and a device result that is the
+    /// infinity of that sign: the correctly rounded overflow.
+    fn beyond_double(
+        &self,
+        fast: crate::reference::FastFn,
+        args: &[f64],
+        device_result: f64,
+        correctly_rounded_cell: bool,
+    ) -> Option<FastVerdict> {
+        let plain_arguments = args.iter().all(|x| x.is_finite() && *x != 0.0);
+        if self.element == FloatType::Double || !plain_arguments {
+            return None;
+        }
+        let approximation = fast(args);
+        if device_result != approximation || !reference::overflows_double(fast, args) {
+            return None;
+        }
+        Some(if correctly_rounded_cell {
+            FastVerdict::CorrectlyRoundedOverflow
+        } else {
+            FastVerdict::Overflow
+        })
+    }
+
+    /// One output's fast verdict (see [`Rules::fast_verdict`]).
+    fn output_verdict(
+        &self,
+        approximation: f64,
+        device_result: f64,
+        bound: f64,
+        correctly_rounded_cell: bool,
+    ) -> Option<FastVerdict> {
+        if approximation.is_nan() {
+            return device_result.is_nan().then_some(FastVerdict::Pass(0.0));
+        }
+        if device_result.is_nan() {
+            return None;
+        }
+        if self.element == FloatType::Double {
+            return (device_result == approximation).then_some(FastVerdict::CorrectlyRounded);
+        }
+        if !reference::is_midpoint(approximation, self.element) {
+            let rounded = reference::round_to_format(approximation, self.element);
+            if device_result == rounded {
+                if rounded.is_infinite() {
+                    // The exact value is finite (the double is) and rounds past the largest
+                    // finite value: a correctly rounded cell matched its bits (an infinite
+                    // distance that is no error), a ULP cell's overflow allowance accepts it
+                    // (|x| > max, so the allowed range reaches past max).
+                    return Some(if correctly_rounded_cell {
+                        FastVerdict::CorrectlyRoundedOverflow
+                    } else {
+                        FastVerdict::Overflow
+                    });
+                }
+                return Some(FastVerdict::Pass(crate::ulp::ulp_error_of_value(
+                    device_result,
+                    approximation,
+                    self.element,
+                )));
+            }
+        }
+        if correctly_rounded_cell || device_result.is_infinite() {
+            return None;
+        }
+        let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+        if power_of_two {
+            return None;
+        }
+        let error = crate::ulp::ulp_error_of_value(device_result, approximation, self.element);
+        (error <= bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
     }
 
     /// Judges one input with MPFR alone (the ground truth, and how worst cases are confirmed).
@@ -780,6 +988,9 @@ pub struct UnitStats {
     pub grid: Vec<BinStats>,
 }
 
+/// The error recorded for a result known only to be correctly rounded.
+pub const BOUND_OF_CORRECTLY_ROUNDED: f64 = 0.5;
+
 /// Cells per axis of the dense region grid: every bin from −(BINS_PER_SIGN+1) to +(…+1).
 const GRID_SIDE: usize = 2 * (BINS_PER_SIGN as usize + 1) + 1;
 
@@ -904,6 +1115,59 @@ impl UnitStats {
         }
     }
 
+    /// Records a verdict of the fast tiers: the same counts, region and worst case as judging
+    /// the input with MPFR would record, except that a [`FastVerdict::CorrectlyRounded`] result
+    /// counts as 0.5 ulp (its bound). So `max_error` is exact wherever it exceeds 0.5 ulp, and
+    /// a double unit whose results are all correctly rounded reports 0.5, its worst case the
+    /// first such input with its exact error.
+    pub fn record_fast(
+        &mut self,
+        verdict: FastVerdict,
+        index: u64,
+        args: &[f64],
+        element: FloatType,
+        build: impl FnOnce() -> Case,
+    ) {
+        let (error, allowance) = match verdict {
+            FastVerdict::Pass(error) => {
+                return self.record_fast_pass(index, error, args, element, build)
+            }
+            FastVerdict::CorrectlyRounded => {
+                // Ranked at its bound, so one correctly rounded result per slice is built (the
+                // first), not every one: MPFR's exact error replaces 0.5 only in the case.
+                return self.record_fast_pass(
+                    index,
+                    BOUND_OF_CORRECTLY_ROUNDED,
+                    args,
+                    element,
+                    || {
+                        let mut case = build();
+                        case.error = BOUND_OF_CORRECTLY_ROUNDED;
+                        case
+                    },
+                );
+            }
+            FastVerdict::Overflow => (f64::INFINITY, Some(Allowance::Overflow)),
+            FastVerdict::CorrectlyRoundedOverflow => (f64::INFINITY, None),
+        };
+        self.inputs += 1;
+        if let Some((x, y)) = region(args, element) {
+            if self.grid.is_empty() {
+                self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
+            }
+            let bin = &mut self.grid[grid_cell(x, y)];
+            bin.inputs += 1;
+            if error.is_finite() {
+                bin.max_error = bin.max_error.max(error);
+            }
+        }
+        if let Some(allowance) = allowance {
+            self.allowed[allowance as usize] += 1;
+        } else if error.is_finite() && error > self.max_error {
+            self.max_error = error;
+        }
+    }
+
     pub fn record(&mut self, case: Case) {
         if case.outcome == Outcome::Undefined {
             self.undefined += 1;
@@ -989,6 +1253,221 @@ impl UnitStats {
 mod tests {
     use super::*;
     use crate::reference as r;
+
+    /// Every verdict the fast tiers give is MPFR's verdict on the same result: for sampled
+    /// inputs (special values included) of every one-output function with a fast reference,
+    /// in every format, under a ULP bound and a correctly rounded cell, with the correctly
+    /// rounded result, its neighbours, results a few ulp away, zero, max and infinity as the
+    /// device's result.
+    #[test]
+    fn fast_tiers_decide_as_mpfr_does() {
+        use crate::kernel::Shape;
+        use crate::registry::FUNCTIONS;
+        let mut decided = [0usize; 4];
+        for function in FUNCTIONS {
+            let [output] = function.outputs else { continue };
+            if output.fast.is_none() {
+                continue;
+            }
+            let arguments = match function.shape {
+                Shape::Unary => 1,
+                Shape::Binary => 2,
+                Shape::Ternary => 3,
+                _ => continue,
+            };
+            for element in FloatType::ALL {
+                let kinds = vec![crate::kernel::ValueKind::FloatGentype; arguments];
+                let seed = crate::sweep::unit_seed(5, function.name, element, 1);
+                let mut columns = crate::sweep::generate(function, element, &kinds, 250, 1, seed);
+                // Poles and overflows past double and past MPFR's own range, explicitly: every
+                // pair of these (the first argument's value, the others').
+                let extremes = [
+                    0.0, -0.0, 1.0, -1.0, -2.0, 0.5, 100.0, -100.0, 1e4, 1e9, 3e38,
+                ];
+                for first in extremes {
+                    for other in extremes {
+                        for (position, column) in columns.iter_mut().enumerate() {
+                            let value = if position == 0 { first } else { other };
+                            column.push(element.round(value));
+                        }
+                    }
+                }
+                for requirement in [Requirement::Ulp(4.0), Requirement::CorrectlyRounded] {
+                    let mut rules = rules(output.reference, requirement.clone(), false);
+                    rules.outputs = vec![*output];
+                    rules.element = element;
+                    for index in 0..columns[0].len() {
+                        let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
+                        let correct =
+                            r::correctly_rounded(output.reference, &to_floats(&args), element)
+                                .to_f64();
+                        let step = |steps: i64| {
+                            if !correct.is_finite() {
+                                return correct;
+                            }
+                            let bits = element.to_bits(correct) as i64;
+                            element.from_bits((bits + steps).max(0) as u64)
+                        };
+                        let max = element.max_finite();
+                        for device in [
+                            correct,
+                            step(1),
+                            step(-1),
+                            step(3),
+                            step(-3),
+                            step(5),
+                            0.0,
+                            max,
+                            -max,
+                            f64::INFINITY,
+                            f64::NEG_INFINITY,
+                        ] {
+                            let Some(verdict) = rules.fast_verdict(&args, &[device]) else {
+                                continue;
+                            };
+                            let case = rules.judge_exactly(0, &args, &[device]);
+                            let what = format!(
+                                "{}({args:?}) {element} {requirement:?}: device {device:e}, \
+                                 fast {verdict:?}, MPFR {:?} {}",
+                                function.name, case.outcome, case.error
+                            );
+                            match verdict {
+                                FastVerdict::Pass(error) => {
+                                    decided[0] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!((case.error - error).abs() <= 1e-6, "{what}");
+                                }
+                                FastVerdict::CorrectlyRounded => {
+                                    decided[1] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!(case.error <= 0.5, "{what}");
+                                }
+                                FastVerdict::Overflow => {
+                                    decided[2] += 1;
+                                    assert_eq!(
+                                        case.outcome,
+                                        Outcome::Allowed(Allowance::Overflow),
+                                        "{what}"
+                                    );
+                                }
+                                FastVerdict::CorrectlyRoundedOverflow => {
+                                    decided[3] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!(case.error.is_infinite(), "{what}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
+    }
+
+    /// remquo's exact host computation decides as MPFR does, on sampled inputs with the
+    /// exact results and perturbed ones.
+    #[test]
+    fn remquo_without_mpfr_decides_as_mpfr_does() {
+        let function = crate::registry::FUNCTIONS
+            .iter()
+            .find(|f| f.name == "remquo")
+            .expect("remquo");
+        let mut passes = 0;
+        for element in FloatType::ALL {
+            let mut rules = rules(r::fma, Requirement::RemquoExact { quotient_bits: 7 }, false);
+            rules.outputs = function.outputs.to_vec();
+            rules.element = element;
+            let kinds = [crate::kernel::ValueKind::FloatGentype; 2];
+            let seed = crate::sweep::unit_seed(9, "remquo", element, 1);
+            let columns = crate::sweep::generate(function, element, &kinds, 3000, 1, seed);
+            for (x, y) in columns[0].iter().zip(&columns[1]) {
+                let args = [*x, *y];
+                let operands = to_floats(&args);
+                let remainder =
+                    r::correctly_rounded(r::remquo_remainder, &operands, element).to_f64();
+                let quotient = r::high_precision(r::remquo_quotient, &operands, element)
+                    .to_integer()
+                    .map(|q| (q % (1u64 << 30)).to_f64())
+                    .unwrap_or(0.0);
+                for (device_remainder, device_quotient) in [
+                    (remainder, quotient),
+                    (remainder, -quotient),
+                    (remainder, quotient + 1.0),
+                    (remainder, quotient + 128.0),
+                    (element.round(remainder * 1.5 + 1e-30), quotient),
+                ] {
+                    let device = [device_remainder, device_quotient];
+                    let Some(verdict) = rules.fast_verdict(&args, &device) else {
+                        continue;
+                    };
+                    let case = rules.judge_exactly(0, &args, &device);
+                    assert_eq!(verdict, FastVerdict::Pass(0.0));
+                    assert_eq!(
+                        case.outcome,
+                        Outcome::Pass,
+                        "remquo({args:?}) {element}: device {device:?}"
+                    );
+                    passes += 1;
+                }
+            }
+        }
+        assert!(passes > 3000, "{passes}");
+    }
+
+    /// Past double's range: exp(1e9) in float is a finite result (beyond even MPFR's exponent
+    /// range) that overflows, accepted as such by both tiers; atanh(1) is a pole, left to MPFR,
+    /// which passes the infinity as the exact result.
+    #[test]
+    fn overflow_past_double_is_told_from_a_pole() {
+        let mut exp = rules(r::exp, Requirement::Ulp(3.0), false);
+        exp.outputs[0].fast = Some(r::fast::exp);
+        let infinity = [f64::INFINITY];
+        assert_eq!(
+            exp.fast_verdict(&[1e9], &infinity),
+            Some(FastVerdict::Overflow)
+        );
+        assert_eq!(
+            exp.judge_exactly(0, &[1e9], &infinity).outcome,
+            Outcome::Allowed(Allowance::Overflow)
+        );
+        let mut atanh = rules(r::atanh, Requirement::Ulp(5.0), false);
+        atanh.outputs[0].fast = Some(r::fast::atanh);
+        assert_eq!(atanh.fast_verdict(&[1.0], &infinity), None);
+        let pole = atanh.judge_exactly(0, &[1.0], &infinity);
+        assert_eq!((pole.outcome, pole.error), (Outcome::Pass, 0.0));
+    }
+
+    #[test]
+    fn midpoints_of_each_format_are_found() {
+        use crate::reference::is_midpoint;
+        let float = FloatType::Float;
+        assert!(is_midpoint(1.0 + 2f64.powi(-24), float));
+        assert!(is_midpoint(-(1.0 + 3.0 * 2f64.powi(-24)), float));
+        assert!(!is_midpoint(1.0 + 2f64.powi(-23), float));
+        assert!(!is_midpoint(1.0 + 2f64.powi(-25), float));
+        // Between 0 and the smallest subnormal, and between two subnormals.
+        assert!(is_midpoint(2f64.powi(-150), float));
+        assert!(is_midpoint(3.0 * 2f64.powi(-150), float));
+        assert!(!is_midpoint(2f64.powi(-149), float));
+        // The overflow threshold, max + ulp/2.
+        assert!(is_midpoint(f64::from(f32::MAX) + 2f64.powi(103), float));
+        assert!(!is_midpoint(2f64.powi(128), float));
+        assert!(is_midpoint(1.0 + 2f64.powi(-11), FloatType::Half));
+        assert!(is_midpoint(65520.0, FloatType::Half));
+        assert!(!is_midpoint(0.0, float) && !is_midpoint(f64::NAN, float));
+        // Float versions are found for CORE-MATH's functions, none for the host's operations.
+        use crate::reference::fast;
+        assert!(crate::reference::float_version(fast::sin).is_some());
+        assert!(crate::reference::float_version(fast::pow).is_some());
+        assert!(crate::reference::float_version(fast::fma).is_none());
+        // Rounded once: the value half::f16::from_f64 rounds twice (through float).
+        let round = crate::reference::round_to_format;
+        assert_eq!(round(1.5708007974, FloatType::Half), 1.5712890625);
+        assert_eq!(round(65519.0, FloatType::Half), 65504.0);
+        assert_eq!(round(-65520.0, FloatType::Half), f64::NEG_INFINITY);
+        assert_eq!(round(2f64.powi(-25) * 1.5, FloatType::Half), 2f64.powi(-24));
+        assert_eq!(round(2f64.powi(-25), FloatType::Half), 0.0);
+    }
 
     fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
         Rules {

@@ -52,6 +52,145 @@ pub mod fast {
         tan, tanh, tanpi, tgamma
     );
     two!(atan2, atan2pi, hypot, pow);
+
+    macro_rules! float_one {
+        ($($name:ident => $float:ident),* $(,)?) => {$(
+            #[doc = concat!("`", stringify!($float), "(x)` correctly rounded to float.")]
+            pub fn $float(args: &[f64]) -> f64 {
+                f64::from(core_math::$float(args[0] as f32))
+            }
+        )*
+            /// Each double fast reference and its float version.
+            pub(super) const FLOAT_VERSIONS: &[(super::FastFn, super::FastFn)] =
+                &[$(($name, $float), )* (atan2, atan2f), (atan2pi, atan2pif), (hypot, hypotf),
+                  (pow, powf)];
+        };
+    }
+    macro_rules! float_two {
+        ($($float:ident),* $(,)?) => {$(
+            #[doc = concat!("`", stringify!($float), "(x, y)` correctly rounded to float.")]
+            pub fn $float(args: &[f64]) -> f64 {
+                f64::from(core_math::$float(args[0] as f32, args[1] as f32))
+            }
+        )*};
+    }
+    float_one!(
+        acos => acosf, acosh => acoshf, acospi => acospif, asin => asinf, asinh => asinhf,
+        asinpi => asinpif, atan => atanf, atanh => atanhf, atanpi => atanpif, cbrt => cbrtf,
+        cos => cosf, cosh => coshf, cospi => cospif, erf => erff, erfc => erfcf, exp => expf,
+        exp2 => exp2f, exp10 => exp10f, expm1 => expm1f, lgamma => lgammaf, log => logf,
+        log2 => log2f, log10 => log10f, log1p => log1pf, rsqrt => rsqrtf, sin => sinf,
+        sinh => sinhf, sinpi => sinpif, tan => tanf, tanh => tanhf, tanpi => tanpif,
+        tgamma => tgammaf,
+    );
+    float_two!(atan2f, atan2pif, hypotf, powf);
+
+    // The basic operations, correctly rounded to double by the host's IEEE 754 binary64
+    // arithmetic (Rust's `+ - * /`, `sqrt` and `mul_add` are the IEEE operations, each rounded
+    // once to nearest even). For double operands that is the correctly rounded result itself;
+    // for float and half operands (exact in double) it is the exact result rounded once to
+    // double, which is all a fast reference must be.
+
+    /// `x + y` correctly rounded to double.
+    pub fn add(args: &[f64]) -> f64 {
+        args[0] + args[1]
+    }
+
+    /// `x - y` correctly rounded to double.
+    pub fn sub(args: &[f64]) -> f64 {
+        args[0] - args[1]
+    }
+
+    /// `x * y` correctly rounded to double.
+    pub fn mul(args: &[f64]) -> f64 {
+        args[0] * args[1]
+    }
+
+    /// `x / y` correctly rounded to double.
+    pub fn div(args: &[f64]) -> f64 {
+        args[0] / args[1]
+    }
+
+    /// `sqrt(x)` correctly rounded to double.
+    pub fn sqrt(args: &[f64]) -> f64 {
+        args[0].sqrt()
+    }
+
+    /// `x * y + z` rounded once to double (IEEE fusedMultiplyAdd; libm's `fma` where the CPU
+    /// has no instruction for it).
+    pub fn fma(args: &[f64]) -> f64 {
+        args[0].mul_add(args[1], args[2])
+    }
+}
+
+/// CORE-MATH's correctly rounded float version of a double fast reference, where it has one
+/// (float arguments only): cheaper than the double one where that takes its slow path (large
+/// arguments of sin, most of atan2's). Found by the function's address; a reference without
+/// a float version (or one the linker gave another address) simply gets none.
+pub fn float_version(fast: FastFn) -> Option<FastFn> {
+    fast::FLOAT_VERSIONS
+        .iter()
+        .find(|(double, _)| *double as usize == fast as usize)
+        .map(|(_, float)| *float)
+}
+
+/// Whether `approximation` lies exactly halfway between two neighbouring values of `element`
+/// (subnormal spacing and the overflow threshold, max + ulp/2, included): the only doubles
+/// whose rounding to `element` can differ from the rounding of the exact value they
+/// approximate. A correctly rounded double `a = RN53(x)` that is not such a midpoint rounds to
+/// the same `element` value as `x`: every midpoint of `element` is a double, so no midpoint
+/// lies strictly between `x` and `a` (rounding to nearest never steps over a double), and
+/// `a` is not one. For half and float only (every double is a double).
+pub fn is_midpoint(approximation: f64, element: FloatType) -> bool {
+    if !approximation.is_finite() || approximation == 0.0 {
+        return false;
+    }
+    // A midpoint is an odd multiple of half the format's gap: its lowest set bit has weight
+    // gap / 2 exactly. (Integer arithmetic: this runs once per judged input.)
+    let bits = approximation.to_bits() & !(1u64 << 63);
+    let field = (bits >> 52) as i32;
+    let (significand, lowest_weight) = if field == 0 {
+        (bits, -1074)
+    } else {
+        (bits & ((1u64 << 52) - 1) | (1u64 << 52), field - 1075)
+    };
+    let lowest_set_bit = lowest_weight + significand.trailing_zeros() as i32;
+    lowest_set_bit == format_gap_exponent(approximation, element) - 1
+}
+
+/// log2 of the spacing of `element`'s values at the magnitude of a finite double (the
+/// subnormal spacing below the normal range, the top binade's beyond the largest finite value).
+fn format_gap_exponent(value: f64, element: FloatType) -> i32 {
+    // The binade of a double (subnormal doubles are far below any half or float spacing).
+    let binade = (((value.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(-1022);
+    binade.clamp(element.emin(), element.emax()) - element.precision() as i32 + 1
+}
+
+/// 2^exponent for -1022 <= exponent <= 1023, from its encoding.
+fn power_of_two(exponent: i32) -> f64 {
+    f64::from_bits(((exponent + 1023) as u64) << 52)
+}
+
+/// A double rounded once to nearest even into `element` (half or float), overflow to infinity
+/// and subnormals included. `half::f16::from_f64` goes through `f32` and so rounds twice
+/// (1.5708007974 becomes the half-way value 1.57080078125 in float, then 1.5703125 by the tie
+/// rule, where the value rounded once is 1.5712890625).
+pub fn round_to_format(value: f64, element: FloatType) -> f64 {
+    if !value.is_finite() || element == FloatType::Double {
+        return value;
+    }
+    if element == FloatType::Float {
+        // Rust's `as f32` is IEEE convertFormat: one rounding, to nearest even.
+        return f64::from(value as f32);
+    }
+    let gap = power_of_two(format_gap_exponent(value, element));
+    // value / gap and back are exact scalings; the rounding to an integer is the one rounding.
+    let rounded = (value / gap).round_ties_even() * gap;
+    if rounded.abs() > element.max_finite() {
+        f64::INFINITY.copysign(value)
+    } else {
+        rounded
+    }
 }
 
 /// The precision of the "infinitely precise" reference: more than twice the target's plus a
@@ -61,10 +200,55 @@ pub fn working_precision(element: FloatType) -> u32 {
 }
 
 /// f(args) at [`working_precision`] in MPFR's (huge) default exponent range.
+///
+/// A finite exact value too large for MPFR's exponent range (|f| >= 2^(2^30), as exp(1e10))
+/// comes back as the largest finite value of that range with its sign, not as an infinity: it
+/// stands for a finite result beyond every format's range, which the overflow allowance judges
+/// (an infinity here would read as an exact infinity, a pole).
 pub fn high_precision(function: ReferenceFn, args: &[Float], element: FloatType) -> Float {
     let mut out = Float::new(working_precision(element));
+    // SAFETY: MPFR's flags are thread-local; clearing one before the call is always allowed.
+    unsafe { mpfr::clear_overflow() };
     function(&mut out, args);
+    // SAFETY: reads the thread-local flag the call above may have raised.
+    if out.is_infinite() && unsafe { mpfr::overflow_p() } != 0 {
+        // The infinity's neighbour toward zero is the range's largest finite value.
+        if out.is_sign_positive() {
+            out.next_down();
+        } else {
+            out.next_up();
+        }
+    }
     out
+}
+
+/// Whether `fast(args)` is infinite because the exact result overflowed double, not because it
+/// is an exact infinity (a pole): IEEE 754 raises overflow for the first and divide-by-zero for
+/// the second, and CORE-MATH raises them as the standard says. Read from the C floating-point
+/// environment around the call (an opaque foreign call, so the compiler moves no floating-point
+/// work across it); where that environment is not known (not x86-64 Linux), never.
+pub fn overflows_double(fast: FastFn, args: &[f64]) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    {
+        extern "C" {
+            fn feclearexcept(excepts: std::os::raw::c_int) -> std::os::raw::c_int;
+            fn fetestexcept(excepts: std::os::raw::c_int) -> std::os::raw::c_int;
+        }
+        // <fenv.h> on x86-64.
+        const FE_DIVBYZERO: std::os::raw::c_int = 0x04;
+        const FE_OVERFLOW: std::os::raw::c_int = 0x08;
+        // SAFETY: C library calls on the calling thread's floating-point environment.
+        unsafe { feclearexcept(FE_DIVBYZERO | FE_OVERFLOW) };
+        let value = std::hint::black_box(fast(std::hint::black_box(args)));
+        // SAFETY: as above.
+        let raised = unsafe { fetestexcept(FE_DIVBYZERO | FE_OVERFLOW) };
+        value.is_infinite() && raised == FE_OVERFLOW
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+    {
+        let _ = (fast, args);
+        false
+    }
 }
 
 /// f(args) rounded to nearest-even into the target format exactly once: precision p, the

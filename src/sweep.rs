@@ -135,10 +135,62 @@ pub fn generate(
     plan.columns(0, plan.total())
 }
 
+/// Where [`random_value`] draws an argument's log-uniform values: the interval and, for each
+/// sign, the range of binades it spans, worked out once per block rather than once per value.
+struct Sampler {
+    element: FloatType,
+    low: f64,
+    high: f64,
+    /// (lowest, highest) binade of the negative and of the positive part.
+    negative_exponents: (i32, i32),
+    positive_exponents: (i32, i32),
+}
+
+impl Sampler {
+    fn new(element: FloatType, (low, high): (f64, f64)) -> Sampler {
+        let exponents = |negative: bool| {
+            let (near, far) = if negative {
+                (high.min(0.0).abs(), low.abs())
+            } else {
+                (low.max(0.0), high)
+            };
+            let smallest = if near == 0.0 {
+                element.from_bits(1)
+            } else {
+                near
+            };
+            (smallest.log2().floor() as i32, far.log2().floor() as i32)
+        };
+        Sampler {
+            element,
+            low,
+            high,
+            negative_exponents: exponents(true),
+            positive_exponents: exponents(false),
+        }
+    }
+}
+
+/// 2^exponent as `2f64.powi(exponent)` gives it, without its loop: exact down to 2^-1023, and 0
+/// below (powi computes 1 / 2^-exponent, and 2^-exponent overflows there). Kept bit for bit so
+/// that every seed gives the inputs it always gave.
+fn powi_of_two(exponent: i32) -> f64 {
+    if exponent >= -1022 {
+        f64::from_bits(((exponent + 1023) as u64) << 52)
+    } else if exponent == -1023 {
+        f64::from_bits(1u64 << 51)
+    } else {
+        0.0
+    }
+}
+
 /// Half the time a uniform bit pattern (covering every exponent, NaNs and infinities too),
 /// half the time a value of the function's interesting interval spread evenly over its
 /// exponents (log-uniform), so small and large magnitudes are tried alike.
-fn random_value(rng: &mut ChaCha8Rng, element: FloatType, (low, high): (f64, f64)) -> f64 {
+fn random_value(rng: &mut ChaCha8Rng, sampler: &Sampler) -> f64 {
+    let Sampler {
+        element, low, high, ..
+    } = *sampler;
     if rng.random::<bool>() {
         let mask = if element.bits() == 64 {
             u64::MAX
@@ -155,20 +207,13 @@ fn random_value(rng: &mut ChaCha8Rng, element: FloatType, (low, high): (f64, f64
         } else {
             rng.random::<bool>()
         };
-        let (near, far) = if negative {
-            (high.min(0.0).abs(), low.abs())
+        let (low_exponent, high_exponent) = if negative {
+            sampler.negative_exponents
         } else {
-            (low.max(0.0), high)
+            sampler.positive_exponents
         };
-        let smallest = if near == 0.0 {
-            element.from_bits(1)
-        } else {
-            near
-        };
-        let (low_exponent, high_exponent) =
-            (smallest.log2().floor() as i32, far.log2().floor() as i32);
         let exponent = rng.random_range(low_exponent..=high_exponent.max(low_exponent));
-        let magnitude = (1.0 + rng.random::<f64>()) * 2f64.powi(exponent);
+        let magnitude = (1.0 + rng.random::<f64>()) * powi_of_two(exponent);
         let value = element.round(if negative { -magnitude } else { magnitude });
         if (low..=high).contains(&value) {
             return value;
@@ -369,14 +414,17 @@ impl InputPlan {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut columns: Vec<Vec<f64>> =
             vec![Vec::with_capacity(RANDOM_BLOCK as usize); self.kinds.len()];
+        let samplers: Vec<Sampler> = (0..self.kinds.len())
+            .map(|argument| Sampler::new(self.element, self.function.sample_range(argument)))
+            .collect();
         for _ in 0..RANDOM_BLOCK {
-            for (argument, (column, kind)) in columns.iter_mut().zip(&self.kinds).enumerate() {
+            for ((column, kind), sampler) in columns.iter_mut().zip(&self.kinds).zip(&samplers) {
                 column.push(random_argument(
                     &mut rng,
                     &self.function,
                     self.element,
                     *kind,
-                    argument,
+                    sampler,
                 ));
             }
         }
@@ -389,12 +437,10 @@ fn random_argument(
     function: &Function,
     element: FloatType,
     kind: ValueKind,
-    argument: usize,
+    sampler: &Sampler,
 ) -> f64 {
     match kind {
-        ValueKind::FloatGentype | ValueKind::FloatScalar => {
-            random_value(rng, element, function.sample_range(argument))
-        }
+        ValueKind::FloatGentype | ValueKind::FloatScalar => random_value(rng, sampler),
         ValueKind::IntGentype => {
             f64::from(rng.random_range(function.int_range.0..=function.int_range.1))
         }
@@ -565,11 +611,25 @@ mod tests {
         assert!(columns[1].contains(&f64::from(i32::MIN)));
     }
 
+    /// The sweeps' inputs must not change with the speed-up: the same powers of two as
+    /// `powi`, bit for bit, over every exponent a sweep draws (and below).
+    #[test]
+    fn powers_of_two_are_those_powi_gave() {
+        for exponent in -1200..=1023 {
+            let expected = 2f64.powi(std::hint::black_box(exponent));
+            assert_eq!(
+                powi_of_two(exponent).to_bits(),
+                expected.to_bits(),
+                "{exponent}"
+            );
+        }
+    }
+
     #[test]
     fn random_values_spread_over_the_exponents_of_the_interval() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let values: Vec<f64> = (0..4000)
-            .map(|_| random_value(&mut rng, FloatType::Float, (0.0, 1.0e4)))
+            .map(|_| random_value(&mut rng, &Sampler::new(FloatType::Float, (0.0, 1.0e4))))
             .filter(|v| v.is_finite() && (0.0..=1.0e4).contains(v))
             .collect();
         // Log-uniform: values below 1e-30 are common, which a uniform draw would never give.
