@@ -151,7 +151,10 @@ pub fn run_unit_here(
             }
         }
         UnitId::Extension { name, element } => {
-            let probe = crate::extension::spirv_extensions(&session.info);
+            let probe = settings
+                .extension_probe
+                .clone()
+                .unwrap_or_else(|| crate::extension::spirv_extensions(&session.info));
             match crate::extension::find_unit(&session.info, &probe, name) {
                 Some(check) => crate::extension::run_extension(
                     session,
@@ -176,6 +179,7 @@ fn conversion_settings(settings: &RunSettings) -> crate::conversion::ConversionS
         inputs: settings.inputs,
         exhaustive: settings.exhaustive,
         threads: settings.threads,
+        explicit: settings.explicit_cases.clone(),
     }
 }
 
@@ -185,6 +189,7 @@ pub fn conversion_and_extension_units(
     info: &crate::device::DeviceInfo,
     conversions: bool,
     extensions: bool,
+    probe: Option<&crate::extension::Probe>,
 ) -> Vec<UnitId> {
     let mut units = Vec::new();
     if conversions {
@@ -196,8 +201,15 @@ pub fn conversion_and_extension_units(
         }
     }
     if extensions {
-        let probe = crate::extension::spirv_extensions(info);
-        for unit in crate::extension::extension_units(info, &probe) {
+        let queried;
+        let probe = match probe {
+            Some(probe) => probe,
+            None => {
+                queried = crate::extension::spirv_extensions(info);
+                &queried
+            }
+        };
+        for unit in crate::extension::extension_units(info, probe) {
             units.push(UnitId::Extension {
                 name: unit.name(),
                 element: unit.check.element(),
@@ -365,6 +377,7 @@ fn expected_columns(plan: &Plan, facts: &RunFacts) -> Vec<(&'static str, String)
             plan.provenance.requested_inputs.to_string(),
         ),
         ("options", plan.provenance.options.clone()),
+        ("planned_units", plan.units.len().to_string()),
     ];
     expected.retain(|(name, _)| crate::report::COLUMNS.contains(name));
     expected
@@ -490,6 +503,7 @@ mod tests {
             correctly_rounded_divide_sqrt: false,
             denorms_are_zero: false,
             device_only: false,
+            extension_probe: None,
         }
     }
 

@@ -410,6 +410,9 @@ impl ConversionUnit {
         if self.skip.is_some() {
             return 0;
         }
+        if let Some(cases) = &settings.explicit {
+            return cases.len() as u64;
+        }
         match self.conversion.exhaustive_count(settings.exhaustive) {
             Some(count) => count,
             None => inputs::sampled_count(&self.conversion, settings.inputs) as u64,
@@ -468,7 +471,7 @@ pub fn find_unit(info: &DeviceInfo, name: &str) -> Option<ConversionUnit> {
 }
 
 /// What a run decides for every conversion unit.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConversionSettings {
     /// The run's seed (`--seed`); each unit's stream is [`sweep::unit_seed`] of it.
     pub seed: u64,
@@ -478,6 +481,9 @@ pub struct ConversionSettings {
     pub exhaustive: bool,
     /// Threads judging results (`--threads`).
     pub threads: usize,
+    /// Source values to run instead of the unit's own inputs (`--input`, `--input-file`: a
+    /// summary's reproduce line); each case's first value.
+    pub explicit: Option<Vec<Vec<f64>>>,
 }
 
 /// The `rule` column: what the result must be, e.g. `correctly rounded, rtz` or `exact,
@@ -540,6 +546,14 @@ pub fn run_conversion(
                 Status::Pass
             };
             report.note = notes(&judge, &measured);
+            let (_, exhaustive) = measured.coverage;
+            if !exhaustive && settings.explicit.is_none() && settings.inputs > inputs::SAMPLE_CAP {
+                report.note.push_str(&format!(
+                    "; --inputs {} cut to {} (a sample is held in memory)",
+                    settings.inputs,
+                    inputs::SAMPLE_CAP
+                ));
+            }
             report.stats = measured.stats;
         }
         Err(error) => {

@@ -42,8 +42,8 @@ fn report(function: &str, element: FloatType, width: u32, profile: Profile) -> U
     }
 }
 
-/// The kernel for a function's edge cases.
-fn kernel_spec(
+/// The kernel for a function's edge cases (the interface a `--kernel` module must have).
+pub fn kernel_spec(
     function: &str,
     element: FloatType,
     width: u32,
@@ -339,12 +339,17 @@ fn same_args(a: &[f64], b: &[f64]) -> bool {
             .all(|(x, y)| (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits())
 }
 
-/// The value an expectation names, for the CSV's worst_reference (NaN where it names a set).
+/// The value an expectation names, for the CSV's worst_reference: the value itself, the
+/// value a "without overflow" rule approximates (`~max`), the first of a set of integers, the
+/// lower end of a range; NaN only where the rule prescribes a NaN or no value at all.
 fn expected_value(expected: &Expected) -> Float {
     let value = match expected {
         Expected::Exact(value) => *value,
         Expected::CorrectlyRounded { value, .. } => *value,
         Expected::Integer(value) => *value as f64,
+        Expected::Near { value, .. } => *value,
+        Expected::OneOfIntegers { values, .. } => values.first().map_or(f64::NAN, |v| *v as f64),
+        Expected::HalfOpen { low, .. } => *low,
         _ => f64::NAN,
     };
     Float::with_val(64, value)

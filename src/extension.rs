@@ -327,7 +327,14 @@ pub(crate) fn judge_check(
                 } => (false, flushes(*element)),
                 _ => (false, false),
             };
-            let sources = check.inputs(settings.inputs, seed);
+            let sources: Vec<u64> = match &settings.explicit {
+                Some(cases) => cases
+                    .iter()
+                    .filter_map(|case| case.first())
+                    .map(|value| check.source_bits(*value))
+                    .collect(),
+                None => check.inputs(settings.inputs, seed),
+            };
             progress(0, sources.len() as u64);
             let source_bytes = check.source_scalar().bytes();
             let destination_bytes = check.destination_scalar().bytes();
@@ -358,6 +365,16 @@ pub(crate) fn judge_check(
             } else {
                 format!("sampled: {} inputs, special values first", sources.len())
             }];
+            if !check.is_exhaustive()
+                && settings.explicit.is_none()
+                && settings.inputs > checks::SAMPLE_CAP
+            {
+                notes.push(format!(
+                    "--inputs {} cut to {} (one launch)",
+                    settings.inputs,
+                    checks::SAMPLE_CAP
+                ));
+            }
             if stats.undefined > 0 {
                 notes.push(format!(
                     "{} inputs out of range or NaN without SaturatedConversion: not judged",
@@ -370,7 +387,17 @@ pub(crate) fn judge_check(
             Ok(Measured { stats, notes })
         }
         ExtensionCheck::FloatControls2(check) => {
-            let pairs = Fc2Check::inputs();
+            // A reproduce line's case is (x, y), or x alone for OpFNegate (y is then x).
+            let pairs: Vec<(f32, f32)> = match &settings.explicit {
+                Some(cases) => cases
+                    .iter()
+                    .filter_map(|case| {
+                        let x = *case.first()?;
+                        Some((x as f32, case.get(1).copied().unwrap_or(x) as f32))
+                    })
+                    .collect(),
+                None => Fc2Check::inputs(),
+            };
             progress(0, pairs.len() as u64);
             let xs: Vec<u64> = pairs.iter().map(|(x, _)| u64::from(x.to_bits())).collect();
             let ys: Vec<u64> = pairs.iter().map(|(_, y)| u64::from(y.to_bits())).collect();
@@ -424,7 +451,14 @@ pub(crate) fn judge_check(
             Ok(Measured { stats, notes })
         }
         ExtensionCheck::ArithmeticFence => {
-            let triples = checks::fence_inputs(settings.inputs.clamp(4, 1 << 20), seed);
+            let triples: Vec<[f32; 3]> = match &settings.explicit {
+                Some(cases) => cases
+                    .iter()
+                    .filter(|case| case.len() == 3)
+                    .map(|case| [case[0] as f32, case[1] as f32, case[2] as f32])
+                    .collect(),
+                None => checks::fence_inputs(settings.inputs.clamp(4, 1 << 20), seed),
+            };
             progress(0, triples.len() as u64);
             let columns: Vec<Vec<u8>> = (0..3)
                 .map(|i| {

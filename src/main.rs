@@ -279,6 +279,17 @@ fn known_function_names() -> String {
     names.join(", ")
 }
 
+/// Whether `name` is a conversion or extension unit's name (`convert_double_to_half`,
+/// `float8_half_to_e4m3`), which `--function` selects like a function.
+fn is_conversion_or_extension(name: &str) -> bool {
+    clacc::conversion::Conversion::all()
+        .iter()
+        .any(|c| c.name() == name)
+        || clacc::extension::ExtensionCheck::all()
+            .iter()
+            .any(|c| c.name() == name)
+}
+
 fn select_functions(names: &[String]) -> Result<Vec<&'static Function>, UsageError> {
     if names.is_empty() {
         return Ok(registry::FUNCTIONS.iter().collect());
@@ -731,13 +742,17 @@ fn check_user_interfaces(
         return Ok(());
     };
     for user in user_kernels {
-        let function = registry::find(&user.function).expect("checked when read");
-        let spec = KernelSpec {
-            instruction: function.instruction,
-            shape: function.shape,
-            element,
-            width,
-            address_bits,
+        let spec = match registry::find(&user.function) {
+            Some(function) => KernelSpec {
+                instruction: function.instruction,
+                shape: function.shape,
+                element,
+                width,
+                address_bits,
+            },
+            // A geometric function: the kernel its edge units build.
+            None => clacc::edge_run::kernel_spec(&user.function, element, width, address_bits)
+                .expect("read_user_kernels accepts only functions with a kernel"),
         };
         clacc::kernel::interface::check(&spec, &user.spirv).map_err(|e| {
             UsageError(format!(
@@ -935,12 +950,15 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     // name them too.
     let edge_only =
         |name: &str| registry::find(name).is_none() && clacc::edge::functions().contains(&name);
-    let (edge_only_names, table_names): (Vec<String>, Vec<String>) = args
+    // A conversion or extension unit's name (a summary's reproduce line) selects that unit.
+    let (unit_names, function_names): (Vec<String>, Vec<String>) = args
         .selection
         .function
         .iter()
         .cloned()
-        .partition(|f| edge_only(f));
+        .partition(|f| is_conversion_or_extension(f));
+    let (edge_only_names, table_names): (Vec<String>, Vec<String>) =
+        function_names.into_iter().partition(|f| edge_only(f));
     let functions = if !args.selection.function.is_empty() && table_names.is_empty() {
         Vec::new()
     } else {
@@ -970,18 +988,32 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             .filter_map(|k| registry::find(&k.function))
             .collect()
     };
+    // A geometric function's module is judged by its edge-case rules, any other by the ULP
+    // tables.
+    let geometric_kernels = user_kernels
+        .iter()
+        .all(|k| registry::find(&k.function).is_none());
+    if !user_kernels.is_empty() && geometric_kernels && !kinds.contains(&Kind::Edge) {
+        return usage("--kernel modules of length, distance and normalize are judged by their edge-case rules: add --kind edge");
+    }
     if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
         return usage(
             "--kernel modules are judged by the ULP tables and the edge-case rules: add --kind ulp or edge",
         );
     }
-    if explicit_cases.is_some() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
+    if explicit_cases.is_some()
+        && !kinds.contains(&Kind::Ulp)
+        && !kinds.contains(&Kind::Edge)
+        && unit_names.is_empty()
+    {
         return usage(
-            "--input-file and --input give cases to ulp and edge units: add --kind ulp or edge",
+            "--input-file and --input give cases to ulp and edge units, or to the conversion or extension units --function names: add --kind ulp or edge, or name a unit (e.g. --function convert_double_to_half)",
         );
     }
     for user in &user_kernels {
-        if !functions.iter().any(|f| f.name == user.function) {
+        if !functions.iter().any(|f| f.name == user.function)
+            && !edge_only_names.contains(&user.function)
+        {
             return usage(format!(
                 "--kernel {}: add {} to --function",
                 user.path, user.function
@@ -1054,7 +1086,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         args.spec,
         args.inputs,
     );
-    let provenance = report::Provenance {
+    let mut provenance = report::Provenance {
         shard: args.shard.to_string(),
         requested_inputs: args.inputs as u64,
         options: report::options_text(
@@ -1066,7 +1098,14 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
                 .collect::<Vec<_>>(),
             args.device_only,
         ),
+        planned_units: 0,
     };
+    // A device without cl_khr_spirv_queries is probed as `clacc devices` does: one isolated
+    // build per extension, so a driver that dies on one costs only that process.
+    let extension_probe = kinds.contains(&Kind::Extension).then(|| {
+        let builder = isolated_builder(&info);
+        clacc::extension::probe(&info, Some(&builder))
+    });
     let settings = RunSettings {
         profile,
         spec: args.spec,
@@ -1082,6 +1121,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         correctly_rounded_divide_sqrt: args.correctly_rounded_divide_sqrt,
         denorms_are_zero: args.denorms_are_zero,
         device_only: args.device_only,
+        extension_probe,
     };
     let isolation = if args.no_isolate {
         None
@@ -1125,7 +1165,23 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             &info_for_units,
             kinds.contains(&Kind::Conversion),
             kinds.contains(&Kind::Extension),
+            settings.extension_probe.as_ref(),
         ));
+    } else if !unit_names.is_empty() {
+        units.extend(
+            campaign::conversion_and_extension_units(
+                &info_for_units,
+                kinds.contains(&Kind::Conversion),
+                kinds.contains(&Kind::Extension),
+                settings.extension_probe.as_ref(),
+            )
+            .into_iter()
+            .filter(|unit| match unit {
+                campaign::UnitId::Conversion { name, .. }
+                | campaign::UnitId::Extension { name, .. } => unit_names.contains(name),
+                _ => false,
+            }),
+        );
     }
     // A name given twice (`sin,sin`, `fadd,OpFAdd`) runs once.
     let mut seen = std::collections::HashSet::new();
@@ -1136,6 +1192,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             why_nothing(args, &kinds, &types, &widths)
         ));
     }
+    provenance.planned_units = units.len() as u64;
     let plan = Plan {
         units,
         provenance,
@@ -1227,12 +1284,17 @@ fn read_user_kernels(
                     "--kernel `{spec}`: write FUNCTION=FILE.spv, e.g. sin=my_sin.spv"
                 ))
             })?;
-            let function = registry::find(name).ok_or_else(|| {
-                UsageError(format!(
-                    "--kernel `{spec}`: unknown function `{name}`; known functions: {}",
-                    known_function_names()
-                ))
-            })?;
+            // The geometric functions have no ULP row but edge-case rules: their edge units
+            // take a module too.
+            let function = registry::find(name)
+                .map(|f| f.name)
+                .or_else(|| clacc::edge::functions().into_iter().find(|f| *f == name))
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "--kernel `{spec}`: unknown function `{name}`; known functions: {}",
+                        known_function_names()
+                    ))
+                })?;
             // A device file or FIFO would be read without end.
             if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
                 return usage(format!(
@@ -1248,7 +1310,7 @@ fn read_user_kernels(
             }
             validate_with_spirv_val(path, element)?;
             Ok(UserKernel {
-                function: function.name.to_string(),
+                function: function.to_string(),
                 path: path.to_string(),
                 spirv,
             })

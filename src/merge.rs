@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// Columns every row of one run shares: rows that differ in one were not made by one run.
 /// (Listed names that the header lacks are ignored, so a later column can join the list.)
-pub const RUN_COLUMNS: [&str; 7] = [
+pub const RUN_COLUMNS: [&str; 8] = [
     "seed",
     "device",
     "driver_version",
@@ -27,6 +27,7 @@ pub const RUN_COLUMNS: [&str; 7] = [
     "requested_inputs",
     "options",
     "spec",
+    "planned_units",
 ];
 
 fn run_columns() -> impl Iterator<Item = &'static str> {
@@ -393,6 +394,18 @@ fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, String> {
                 lacking.display()
             ));
         }
+    }
+    // Every shard plans every unit and writes them in plan order; shards that all stopped after
+    // the same unit agree with each other but lack the plan's last units.
+    let planned = reference.number("planned_units") as usize;
+    if planned > keys.len() {
+        let last = first_rows.last().map(Row::unit_key).unwrap_or_default();
+        return Err(format!(
+            "the run planned {planned} units but its shards hold {} (the last is {}): units {} to {planned} of the plan are missing; finish every shard with --resume",
+            keys.len(),
+            last.replace('|', " "),
+            keys.len() + 1
+        ));
     }
     let count = count.expect("at least one file");
     let missing: Vec<String> = (0..count)

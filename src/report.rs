@@ -147,7 +147,7 @@ impl RunFacts {
 }
 
 /// The CSV columns, in order (documented in README.md).
-pub const COLUMNS: [&str; 29] = [
+pub const COLUMNS: [&str; 30] = [
     "function",
     "type",
     "width",
@@ -180,6 +180,9 @@ pub const COLUMNS: [&str; 29] = [
     "options",
     // (end of the bookkeeping columns)
     "spec",
+    // How many units the run planned (every shard plans them all): merge and --resume name
+    // the units a run that stopped early lacks.
+    "planned_units",
 ];
 
 /// A decimal ULP figure: up to 4 decimals, `inf` when a NaN met a number or similar.
@@ -280,6 +283,8 @@ pub struct Provenance {
     pub requested_inputs: u64,
     /// Every other option that changes a row's numbers, canonical (see `options_text`).
     pub options: String,
+    /// The number of units the run planned (the `planned_units` column).
+    pub planned_units: u64,
 }
 
 /// The `options` column: `key=value` pairs, space-separated, in a fixed order, for the options
@@ -489,6 +494,7 @@ impl CsvReport {
             self.provenance.requested_inputs.to_string(),
             self.provenance.options.clone(),
             facts.spec.name().to_string(),
+            self.provenance.planned_units.to_string(),
         ];
         self.writer.write_record(&record)?;
         self.writer.flush()
@@ -723,6 +729,7 @@ mod tests {
                 shard: "0/1".into(),
                 requested_inputs: 10,
                 options: options_text(false, None, &[], false),
+                planned_units: 1,
             },
         )
         .unwrap();
@@ -762,7 +769,7 @@ mod tests {
         assert_eq!(&row[7], "4");
         assert_eq!(&row[11], "skip");
         assert_eq!(
-            &row[COLUMNS.len() - 1],
+            &row[COLUMNS.len() - 2],
             "2017",
             "the spec column names the revision"
         );

@@ -42,6 +42,10 @@ pub struct RunSettings {
     pub denorms_are_zero: bool,
     /// Run the kernels and judge nothing: the device's own time, for benchmarks.
     pub device_only: bool,
+    /// What the device's driver accepts, found by the run before its units start (isolated
+    /// probe builds where cl_khr_spirv_queries is missing); `None`: ask the queries.
+    #[serde(default)]
+    pub extension_probe: Option<crate::extension::Probe>,
 }
 
 /// What `-cl-fp32-correctly-rounded-divide-sqrt` makes correctly rounded (OpenCL C: "single

@@ -364,3 +364,39 @@ fn compare_sets_the_devices_rows_side_by_side_as_they_were_given() {
         }
     }
 }
+
+/// rusticl lacks cl_khr_spirv_queries, but isolated probe builds (as `clacc devices` makes)
+/// find that it accepts SPV_KHR_float_controls2: a run checks float_controls2 there instead
+/// of skipping it as "support unknown".
+#[test]
+fn float_controls2_checks_run_on_rusticl_through_isolated_probe_builds() {
+    let dir = std::env::temp_dir().join(format!("clacc-rusticl-fc2-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("fc2.csv");
+    let output = clacc(&[
+        "--platform",
+        "rusticl",
+        "--kind",
+        "extension",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let code = output.status.code();
+    assert!(
+        code == Some(0) || code == Some(1),
+        "{code:?} {}",
+        text(&output.stderr)
+    );
+    let rows = csv_rows(&csv);
+    let fc2: Vec<&HashMap<String, String>> = rows
+        .iter()
+        .filter(|row| row["function"].starts_with("float_controls2_"))
+        .collect();
+    assert_eq!(fc2.len(), 7, "every float_controls2 check has a row");
+    for row in fc2 {
+        assert!(!row["note"].contains("support unknown"), "{row:?}");
+        assert_ne!(row["status"], "skip", "{row:?}");
+        assert!(row["inputs"].parse::<u64>().unwrap() > 0, "{row:?}");
+    }
+}

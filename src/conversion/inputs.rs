@@ -40,6 +40,15 @@ impl Plan {
 
 /// The plan for `conversion` under `settings`.
 pub(crate) fn plan(conversion: &Conversion, settings: &ConversionSettings) -> Plan {
+    if let Some(cases) = &settings.explicit {
+        return Plan::Listed(
+            cases
+                .iter()
+                .filter_map(|case| case.first())
+                .map(|value| source_bits(conversion, *value))
+                .collect(),
+        );
+    }
     match conversion.exhaustive_count(settings.exhaustive) {
         Some(count) => Plan::Exhaustive { count },
         None => Plan::Listed(sampled(
@@ -50,15 +59,32 @@ pub(crate) fn plan(conversion: &Conversion, settings: &ConversionSettings) -> Pl
     }
 }
 
-/// How many inputs a sampled unit judges: `inputs`, or all its special values if more.
-pub(crate) fn sampled_count(conversion: &Conversion, inputs: usize) -> usize {
-    inputs.max(specials(conversion).len())
+/// The source bit pattern of `value` (a CSV's `worst_input`): a float source takes the value
+/// in its own format, an integer source the value truncated and wrapped to its width.
+pub(crate) fn source_bits(conversion: &Conversion, value: f64) -> u64 {
+    match *conversion {
+        Conversion::FloatToFloat { from, .. } | Conversion::FloatToInt { from, .. } => {
+            from.to_bits(value)
+        }
+        Conversion::IntToFloat { from, .. } => int_bits(value as i128, from),
+    }
 }
 
-/// Special values, then random values up to `count` in all.
+/// The most inputs a sampled unit holds: its sample is one `Vec` (8 bytes an input, 128 MiB
+/// here), so `--inputs` near 2^40 would exhaust the worker's memory. A larger request is cut
+/// to this, and the row's note says so.
+pub const SAMPLE_CAP: usize = 1 << 24;
+
+/// How many inputs a sampled unit judges: `inputs` (at most [`SAMPLE_CAP`]), or all its
+/// special values if more.
+pub(crate) fn sampled_count(conversion: &Conversion, inputs: usize) -> usize {
+    inputs.min(SAMPLE_CAP).max(specials(conversion).len())
+}
+
+/// Special values, then random values up to `count` (at most [`SAMPLE_CAP`]) in all.
 pub(crate) fn sampled(conversion: &Conversion, count: usize, seed: u64) -> Vec<u64> {
     let mut values = specials(conversion);
-    let total = count.max(values.len());
+    let total = count.min(SAMPLE_CAP).max(values.len());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     while values.len() < total {
         let uniform = values.len().is_multiple_of(2);

@@ -562,6 +562,7 @@ fn settings(inputs: usize) -> ConversionSettings {
         inputs,
         exhaustive: false,
         threads: 2,
+        explicit: None,
     }
 }
 

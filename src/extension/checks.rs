@@ -19,6 +19,10 @@ pub const ARITHMETIC_FENCE: &str = "SPV_EXT_arithmetic_fence";
 // ---------------------------------------------------------------------------------------------
 // SPV_EXT_float8
 
+/// The most inputs a sampled float8 check runs: they go to the device in one launch (as the
+/// arithmetic_fence check's 2^20), so `--inputs` near 2^40 would exhaust memory.
+pub const SAMPLE_CAP: usize = 1 << 20;
+
 /// The non-float8 side of a float8 conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Other {
@@ -205,6 +209,31 @@ impl Float8Check {
         })
     }
 
+    /// The source bit pattern of `value` (a CSV's `worst_input`, as a reproduce line gives
+    /// it): a float in its own format, an integer truncated to its width, a float8 value as
+    /// its code (a NaN as the first NaN code).
+    pub fn source_bits(&self, value: f64) -> u64 {
+        match *self {
+            Float8Check::To {
+                from: Other::Float(element),
+                ..
+            } => element.to_bits(value),
+            Float8Check::To {
+                from: Other::Int(int),
+                ..
+            } => int_bits(value as i128, int),
+            Float8Check::From { from, .. } => (0..=255u8)
+                .find(|code| {
+                    let decoded = from.decode(*code);
+                    decoded.to_bits() == value.to_bits() || (decoded.is_nan() && value.is_nan())
+                })
+                .map_or_else(
+                    || u64::from(from.encode_f64(value, Rounding::TO_FLOAT_DEFAULT, false)),
+                    u64::from,
+                ),
+        }
+    }
+
     /// The input bits of a sampled check (float and `int` sources), specials first.
     fn sampled(&self, count: usize, seed: u64) -> Vec<u64> {
         let format = self.format();
@@ -285,11 +314,11 @@ impl Float8Check {
         values
     }
 
-    /// The inputs (source bits) of the check.
+    /// The inputs (source bits) of the check; a sample holds at most [`SAMPLE_CAP`].
     pub fn inputs(&self, count: usize, seed: u64) -> Vec<u64> {
         match self.exhaustive_count() {
             Some(all) => (0..all).collect(),
-            None => self.sampled(count, seed),
+            None => self.sampled(count.min(SAMPLE_CAP), seed),
         }
     }
 

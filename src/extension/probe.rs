@@ -34,7 +34,7 @@ pub const CL_DEVICE_SPIRV_EXTENSIONS_KHR: u32 = 0x12BA;
 pub const CL_DEVICE_SPIRV_CAPABILITIES_KHR: u32 = 0x12BB;
 
 /// Where a [`Probe`]'s answers come from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ProbeSource {
     /// The device's `cl_khr_spirv_queries`.
     SpirvQueries,
@@ -45,7 +45,7 @@ pub enum ProbeSource {
 }
 
 /// What the driver accepts, as far as it could be found out.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Probe {
     pub source: ProbeSource,
     /// SPIR-V extensions the driver accepts: every one the queries list, or those of

@@ -58,6 +58,7 @@ fn settings() -> ConversionSettings {
         inputs: 4000,
         exhaustive: false,
         threads: 1,
+        explicit: None,
     }
 }
 
