@@ -277,7 +277,7 @@ impl Shape {
     }
 
     /// Whether the shape is a geometric function's (`Length`, `Distance`, `Normalize`).
-    fn is_geometric(self) -> bool {
+    pub fn is_geometric(self) -> bool {
         matches!(self, Shape::Length | Shape::Distance | Shape::Normalize)
     }
 

@@ -13,6 +13,8 @@ use crate::fp::FloatType;
 
 mod common;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
+mod geometric;
+pub use geometric::{distance, length, normalize_0, normalize_1, normalize_2, normalize_3};
 use gmp_mpfr_sys::mpfr;
 use rug::float::Round;
 use rug::ops::AssignRound;
