@@ -1,9 +1,10 @@
 //! Accuracy units of the geometric instructions (`length`, `distance`, `normalize` and their
-//! `fast_` forms), whose 2026 bounds are defined on the whole vector: "<= 5.5 + n ulp, for
+//! `fast_` forms, `OpDot`, `cross`), whose 2026 bounds are defined on the whole vector: "<= 5.5 + n ulp, for
 //! gentype with vector width n" bounds the one result of `length(p)` against the infinitely
 //! precise √(Σ pᵢ²), which depends on every component. So one judged case is one work-item:
 //! its arguments are the components of its vectors (`p`, or `p0` then `p1`), its outputs the
-//! scalar result, or `normalize`'s components, each judged by the same bound.
+//! scalar result, or `normalize`'s and `cross`'s components, each judged by the same bound;
+//! for OpDot and cross that bound is max²·K·EPSILON with `max` over every component.
 //!
 //! The inputs, the kernel and the device launch are the per-component units' own
 //! ([`crate::run`]); only the grouping into work-items differs.
@@ -13,6 +14,7 @@ use crate::judge::{Rules, UnitStats};
 use crate::kernel::{KernelSpec, ValueKind};
 use crate::registry::Function;
 use crate::run::{self, RunSettings};
+use crate::table::Requirement;
 
 /// One work-item's case from chunk columns: argument `a`'s components `g·w .. g·w + w` in
 /// argument order, and its results (one scalar, or `w` components for a vector result).
@@ -130,7 +132,7 @@ fn judge_items(
                     for item in slice_start..(slice_start + slice_length).min(items) {
                         let (args, outputs) =
                             work_item(columns, results, result_kinds, item, width);
-                        if !function.in_domain(&args) {
+                        if !function.in_domain(&args) || !tolerance_is_attainable(rules, &args) {
                             stats.undefined += 1;
                             continue;
                         }
@@ -148,6 +150,21 @@ fn judge_items(
         }
         merged
     })
+}
+
+/// Whether OpDot's and cross's "absolute error tolerance of max * max * K * EPSILON" is
+/// judged on this work-item: where every component is finite and max² is a normal value of
+/// the type. Beyond the largest finite value the tolerance overflows and bounds nothing; below
+/// the smallest normal it is finer than the subnormal spacing the products round to (or flush
+/// to), so even exact arithmetic rounded per operation could not meet it (README, "Readings").
+/// Other rows bound every input.
+fn tolerance_is_attainable(rules: &Rules, args: &[f64]) -> bool {
+    if !matches!(rules.requirement, Requirement::AbsoluteMaxSquared { .. }) {
+        return true;
+    }
+    let max = args.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let smallest_normal = 2f64.powi(rules.element.emin());
+    max.is_finite() && (smallest_normal..=rules.element.max_finite()).contains(&(max * max))
 }
 
 #[cfg(test)]

@@ -733,6 +733,22 @@ pub const FUNCTIONS: &[Function] = &[
         ),
         fast_normalize_defined,
     ),
+    function(
+        "OpDot",
+        Instruction::Dot,
+        Shape::Dot,
+        &[judged_by_table(r::dot)],
+        WIDE,
+    ),
+    with_outputs("cross", Op::cross, Shape::Cross, GEOMETRIC_CROSS, WIDE),
+];
+
+/// One output per component of `cross(x, y)` at width 4; width 3 takes the first three.
+const GEOMETRIC_CROSS: &[Output] = &[
+    judged_by_table(r::cross_0),
+    judged_by_table(r::cross_1),
+    judged_by_table(r::cross_2),
+    judged_by_table(r::cross_3),
 ];
 
 // Where the geometric results are judged. The text's edge cases fix normalize's NaN and
@@ -791,11 +807,12 @@ const GEOMETRIC_NORMALIZE: &[Output] = &[
     judged_by_table(r::normalize_3),
 ];
 
-/// The outputs of `function` at `width`: normalize returns one value per component, every
-/// other function the registry's outputs.
+/// The outputs of `function` at `width`: normalize and cross return one value per component,
+/// every other function the registry's outputs.
 pub fn outputs_at_width(function: &Function, width: u32) -> Vec<Output> {
     match function.shape {
         Shape::Normalize => GEOMETRIC_NORMALIZE[..width as usize].to_vec(),
+        Shape::Cross => GEOMETRIC_CROSS[..width as usize].to_vec(),
         _ => function.outputs.to_vec(),
     }
 }
@@ -881,7 +898,9 @@ mod tests {
                 "normalize",
                 "fast_length",
                 "fast_distance",
-                "fast_normalize"
+                "fast_normalize",
+                "OpDot",
+                "cross"
             ]
         );
         assert!(missing.iter().all(|name| added.contains(*name)));

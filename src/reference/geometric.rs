@@ -105,6 +105,55 @@ pub fn normalize_3(out: &mut Float, args: &[Float]) -> Ordering {
     normalize(out, args, 3)
 }
 
+/// Σ xᵢ·yᵢ over the two halves of `args` (x's components, then y's): `OpDot`. The products
+/// are exact at twice 53 bits, and the sum is taken 256 bits above the output's precision, far
+/// below the max²·(2n − 1)·EPSILON the row allows.
+pub fn dot(out: &mut Float, args: &[Float]) -> Ordering {
+    let precision = guard(out).max(2 * 53 + 64);
+    let (x, y) = args.split_at(args.len() / 2);
+    let mut sum = Float::with_val(precision, 0);
+    for (a, b) in x.iter().zip(y) {
+        sum += Float::with_val(precision, a * b);
+    }
+    out.assign_round(&sum, Round::Nearest)
+}
+
+/// Component `index` of `cross(x, y)` = (x₁y₂ − x₂y₁, x₂y₀ − x₀y₂, x₀y₁ − x₁y₀), and 0 for the
+/// fourth component of a 4-vector (OpenCL.std: "the w component of the result will be 0");
+/// `args` holds x's components, then y's.
+fn cross(out: &mut Float, args: &[Float], index: usize) -> Ordering {
+    let precision = guard(out).max(2 * 53 + 64);
+    let (x, y) = args.split_at(args.len() / 2);
+    if index == 3 {
+        out.assign(0);
+        return Ordering::Equal;
+    }
+    let (i, j) = ((index + 1) % 3, (index + 2) % 3);
+    let value =
+        Float::with_val(precision, &x[i] * &y[j]) - Float::with_val(precision, &x[j] * &y[i]);
+    out.assign_round(&value, Round::Nearest)
+}
+
+/// Component 0 of `cross(x, y)`.
+pub fn cross_0(out: &mut Float, args: &[Float]) -> Ordering {
+    cross(out, args, 0)
+}
+
+/// Component 1 of `cross(x, y)`.
+pub fn cross_1(out: &mut Float, args: &[Float]) -> Ordering {
+    cross(out, args, 1)
+}
+
+/// Component 2 of `cross(x, y)`.
+pub fn cross_2(out: &mut Float, args: &[Float]) -> Ordering {
+    cross(out, args, 2)
+}
+
+/// Component 3 of `cross(x, y)` at width 4: 0.
+pub fn cross_3(out: &mut Float, args: &[Float]) -> Ordering {
+    cross(out, args, 3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +177,25 @@ mod tests {
         assert!(eval(length, &[f64::NAN, 1.0]).is_nan());
         // distance((1, 2, 3), (4, 6, 3)) = |(−3, −4, 0)| = 5.
         assert_eq!(eval(distance, &[1.0, 2.0, 3.0, 4.0, 6.0, 3.0]), 5.0);
+    }
+
+    #[test]
+    fn dot_and_cross_are_exact() {
+        // (1, 2, 3) · (4, −5, 6) = 4 − 10 + 18.
+        assert_eq!(eval(dot, &[1.0, 2.0, 3.0, 4.0, -5.0, 6.0]), 12.0);
+        // 2^60 · 2^60 − 2^60 · 2^60 + 1 · 1 cancels exactly to 1.
+        let big = 2f64.powi(60);
+        assert_eq!(eval(dot, &[big, big, 1.0, big, -big, 1.0]), 1.0);
+        // x × y for x = (1, 0, 0), y = (0, 1, 0) is (0, 0, 1).
+        let unit = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0];
+        assert_eq!(eval(cross_0, &unit), 0.0);
+        assert_eq!(eval(cross_2, &unit), 1.0);
+        assert_eq!(eval(cross_3, &unit), 0.0);
+        let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        assert_eq!(
+            [cross_0, cross_1, cross_2].map(|c| eval(c, &a)),
+            [-3.0, 6.0, -3.0]
+        );
     }
 
     #[test]
