@@ -258,13 +258,11 @@ fn a_default_run_covers_every_row_type_and_width() {
     );
     // The default is the 2026 text: every row of its Table 3 × the three types the device
     // supports × the widths the instruction takes: the six gentype widths, 1 to 4 for the
-    // geometric ones (whose bounds are per vector). cross and OpDot are not run yet (named
-    // here so a new row cannot slip through).
+    // geometric ones (whose bounds are per vector), 2 to 4 for OpDot, 3 and 4 for cross.
     let table = clacc::table::builtin_in(
         clacc::table::Revision::Spec2026,
         clacc::table::Profile::Full,
     );
-    let not_run = ["cross", "OpDot"];
     let geometric = [
         "distance",
         "length",
@@ -272,14 +270,16 @@ fn a_default_run_covers_every_row_type_and_width() {
         "fast_distance",
         "fast_length",
         "fast_normalize",
+        "OpDot",
+        "cross",
     ];
-    let widths = |name: &str| if geometric.contains(&name) { 4 } else { 6 };
-    let run: Vec<&str> = table
-        .rows
-        .iter()
-        .map(|r| r.instruction.as_str())
-        .filter(|name| !not_run.contains(name))
-        .collect();
+    let widths = |name: &str| match name {
+        "OpDot" => 3,
+        "cross" => 2,
+        _ if geometric.contains(&name) => 4,
+        _ => 6,
+    };
+    let run: Vec<&str> = table.rows.iter().map(|r| r.instruction.as_str()).collect();
     let expected: usize = run.iter().map(|name| 3 * widths(name)).sum();
     assert_eq!(rows.len(), expected);
     for name in &run {
@@ -292,7 +292,11 @@ fn a_default_run_covers_every_row_type_and_width() {
             .filter(|r| &r[function] == name && &r[column(&header, "type")] == "float")
             .filter(|r| r[column(&header, "inputs")].parse::<u64>().unwrap() > 0)
             .count();
-        assert_eq!(measured, 4, "{name} float is measured at widths 1 to 4");
+        assert_eq!(
+            measured,
+            widths(name),
+            "{name} float is measured at every width"
+        );
     }
     assert!(rows.iter().all(|r| &r[column(&header, "spec")] == "2026"));
     assert!(rows.iter().all(|r| &r[column(&header, "kind")] == "ulp"));

@@ -1,6 +1,7 @@
 //! The geometric rows of the 2026 text (`<= 2.75 + 0.5n ulp` for float `length`, with n the
-//! vector width) judged per work-item, with SPIR-V modules of known behaviour run through
-//! `clacc --kernel` on the real device (`kernels/corpus/length_*.spvasm`).
+//! vector width; max²·(2n − 1)·FLT_EPSILON for OpDot) judged per work-item, with SPIR-V
+//! modules of known behaviour run through `clacc --kernel` on the real device
+//! (`kernels/corpus/length_*.spvasm`, `dot_*.spvasm`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -29,12 +30,17 @@ fn assemble(module: &str, out_dir: &Path) -> PathBuf {
 /// Runs `length` at float width 3 with `module` in place of clacc's kernel; the exit code
 /// and the one CSV row as (column name, value) pairs.
 fn run_length(module: &str, extra: &[&str]) -> (Output, Vec<(String, String)>) {
+    run_float3("length", module, extra)
+}
+
+/// Runs `function` at float width 3 with `module` in place of clacc's kernel.
+fn run_float3(function: &str, module: &str, extra: &[&str]) -> (Output, Vec<(String, String)>) {
     let dir = tempfile::tempdir().unwrap();
     let binary = assemble(module, dir.path());
-    let csv_path = dir.path().join("length.csv");
+    let csv_path = dir.path().join("unit.csv");
     let output = Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(["--kernel", &format!("length={}", binary.display())])
-        .args(["--function", "length", "--type", "float", "--width", "3"])
+        .args(["--kernel", &format!("{function}={}", binary.display())])
+        .args(["--function", function, "--type", "float", "--width", "3"])
         .args(["--kind", "ulp", "--inputs", "1500", "--csv"])
         .arg(&csv_path)
         .args(extra)
@@ -90,4 +96,24 @@ fn a_length_off_by_more_than_the_bound_fails_and_the_2017_text_does_not_bound_it
     assert_eq!(output.status.code(), Some(0), "{row:?}");
     assert_eq!(field(&row, "status"), "skip");
     assert!(field(&row, "note").contains("does not bound it"), "{row:?}");
+}
+
+#[test]
+fn a_dot_product_rounded_from_double_passes_and_one_scaled_by_2_to_the_minus_17_fails() {
+    let (output, row) = run_float3("OpDot", "dot_double_w3", &[]);
+    assert_eq!(output.status.code(), Some(0), "{row:?}");
+    assert_eq!(field(&row, "status"), "pass");
+    // 2n − 1 = 5 operations at n = 3.
+    assert_eq!(field(&row, "rule"), "abs <= max*max*5*FLT_EPSILON");
+    assert_eq!(field(&row, "worst_input").split_whitespace().count(), 6);
+    let judged: u64 = field(&row, "inputs").parse().unwrap();
+    let undefined: u64 = field(&row, "undefined").parse().unwrap();
+    assert_eq!(judged + undefined, 500, "one case per work-item");
+    assert!(judged > 100, "{row:?}");
+    let (output, row) = run_float3("OpDot", "dot_scaled_w3", &[]);
+    assert_eq!(output.status.code(), Some(1), "{row:?}");
+    assert_eq!(field(&row, "status"), "fail");
+    assert_eq!(field(&row, "rule"), "abs <= max*max*5*FLT_EPSILON");
+    let failures: u64 = field(&row, "failures").parse().unwrap();
+    assert!(failures > 0, "{row:?}");
 }
