@@ -162,9 +162,11 @@ fn tolerance_is_attainable(rules: &Rules, args: &[f64]) -> bool {
     if !matches!(rules.requirement, Requirement::AbsoluteMaxSquared { .. }) {
         return true;
     }
+    // f64::max ignores NaNs: finiteness is checked component by component.
     let max = args.iter().fold(0.0f64, |m, x| m.max(x.abs()));
     let smallest_normal = 2f64.powi(rules.element.emin());
-    max.is_finite() && (smallest_normal..=rules.element.max_finite()).contains(&(max * max))
+    args.iter().all(|x| x.is_finite())
+        && (smallest_normal..=rules.element.max_finite()).contains(&(max * max))
 }
 
 #[cfg(test)]
@@ -184,5 +186,55 @@ mod tests {
         let (args, outputs) = work_item(&columns[..1], &vector, &[ValueKind::FloatGentype], 1, 2);
         assert_eq!(args, [3.0, 4.0]);
         assert_eq!(outputs, [0.3, 0.4]);
+    }
+
+    #[test]
+    fn the_dot_tolerance_is_judged_only_where_max_squared_is_a_normal_value() {
+        use crate::fp::FloatType;
+        use crate::table::{Epsilon, Linear};
+        let registry_dot = crate::registry::find("OpDot").unwrap();
+        let rules = |element| Rules {
+            function: "OpDot",
+            outputs: registry_dot.outputs.to_vec(),
+            requirement: Requirement::AbsoluteMaxSquared {
+                operations: Linear {
+                    constant: 3.0,
+                    per_component: 0.0,
+                },
+                epsilon: Epsilon::Flt,
+            },
+            element,
+            flushes_subnormals: false,
+            rounding: rug::float::Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
+        };
+        let float = rules(FloatType::Float);
+        assert!(tolerance_is_attainable(&float, &[1.0, 2.0, -3.0, 0.5]));
+        // max² = 2^-130 is below FLT_MIN; 2^64 squared is beyond FLT_MAX.
+        assert!(!tolerance_is_attainable(
+            &float,
+            &[2f64.powi(-65), 0.0, 0.0, 0.0]
+        ));
+        assert!(!tolerance_is_attainable(
+            &float,
+            &[2f64.powi(64), 1.0, 1.0, 1.0]
+        ));
+        assert!(!tolerance_is_attainable(&float, &[f64::NAN, 1.0, 1.0, 1.0]));
+        // The same vector is within double's range.
+        assert!(tolerance_is_attainable(
+            &rules(FloatType::Double),
+            &[2f64.powi(64), 1.0, 1.0, 1.0]
+        ));
+        // A ulp row bounds every input.
+        let length = Rules {
+            requirement: Requirement::Ulp(4.25),
+            ..float
+        };
+        assert!(tolerance_is_attainable(
+            &length,
+            &[f64::NAN, 2f64.powi(-80)]
+        ));
     }
 }

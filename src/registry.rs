@@ -929,6 +929,26 @@ mod tests {
     }
 
     #[test]
+    fn geometric_functions_are_judged_where_the_text_defines_them() {
+        let find = |name| find(name).unwrap();
+        // length and distance of a vector holding a NaN and an infinity: not said.
+        assert!(!find("length").in_domain(&[f64::NAN, f64::INFINITY, 1.0]));
+        assert!(find("length").in_domain(&[f64::NAN, 1.0, 1.0]));
+        assert!(find("length").in_domain(&[f64::INFINITY, 1.0e300]));
+        // distance((inf, 1), (inf, nan)): p0 − p1 = (NaN, NaN) is judged; (inf, nan) is not.
+        assert!(find("distance").in_domain(&[f64::INFINITY, 1.0, f64::INFINITY, f64::NAN]));
+        assert!(!find("distance").in_domain(&[f64::INFINITY, f64::NAN, 0.0, 0.0]));
+        // The fast_ forms: Σ pᵢ² must be zero or a normal float.
+        assert!(find("fast_length").in_domain(&[3.0, 4.0]));
+        assert!(find("fast_length").in_domain(&[0.0, -0.0]));
+        assert!(!find("fast_length").in_domain(&[1.0e20, 1.0]));
+        assert!(!find("fast_length").in_domain(&[1.0e-30, 0.0]));
+        assert!(!find("fast_distance").in_domain(&[1.0e20, 0.0, -1.0e20, 0.0]));
+        assert!(!find("fast_normalize").in_domain(&[f64::INFINITY, 1.0]));
+        assert!(find("normalize").in_domain(&[f64::INFINITY, 1.0e-30]));
+    }
+
+    #[test]
     fn every_function_declares_the_shape_the_kernel_builder_requires() {
         for entry in FUNCTIONS {
             assert_eq!(
