@@ -435,7 +435,11 @@ pub fn ulp_units(
     let mut units = Vec::new();
     for function in functions {
         for element in types {
-            for width in widths {
+            // The geometric instructions take widths 1 to 4 only.
+            for width in widths
+                .iter()
+                .filter(|w| function.shape.widths().contains(w))
+            {
                 units.push(UnitId::Ulp {
                     function: function.name.to_string(),
                     element: *element,

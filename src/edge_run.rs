@@ -70,7 +70,9 @@ pub fn kernel_spec(
 /// The widths a function's edge cases run at: every selected width for scalar functions; for
 /// geometric ones the width of the data's vectors, if selected.
 pub fn widths_for(function: &str, element: FloatType, selected: &[u32]) -> Vec<u32> {
-    if registry::find(function).is_some() {
+    // The geometric instructions (length, distance, normalize) run their edge cases at the
+    // widths the cases have, below.
+    if registry::find(function).is_some_and(|entry| !entry.shape.is_geometric()) {
         // A function Table 3 does not give for the type (half_* outside Float32) has no
         // kernel there, so no edge unit.
         let exists = crate::table::builtin(Profile::Full)

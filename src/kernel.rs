@@ -62,6 +62,12 @@ pub const WIDTHS: [u32; 6] = [1, 2, 3, 4, 8, 16];
 /// `normalize`, ...): scalars and 2-, 3- and 4-component vectors. See [`Shape::widths`].
 pub const GEOMETRIC_WIDTHS: [u32; 4] = [1, 2, 3, 4];
 
+/// Vector widths of `OpDot`: "Vector 1 and Vector 2 must be vectors", so no scalar.
+pub const DOT_WIDTHS: [u32; 3] = [2, 3, 4];
+
+/// Vector widths of `cross`: OpenCL defines it for 3- and 4-component vectors only.
+pub const CROSS_WIDTHS: [u32; 2] = [3, 4];
+
 /// Device address widths (`CL_DEVICE_ADDRESS_BITS`) a module can be built for.
 pub const ADDRESS_BITS: [u32; 2] = [32, 64];
 
@@ -80,6 +86,8 @@ pub enum Instruction {
     FSub,
     FMul,
     FDiv,
+    /// `OpDot`: the dot product of two float vectors (2 to 4 components), a scalar.
+    Dot,
     /// An instruction of the OpenCL.std extended instruction set (`OpExtInst`).
     Ext(OpenclStd100Op),
 }
@@ -93,6 +101,7 @@ impl Instruction {
             Instruction::FSub => "fsub",
             Instruction::FMul => "fmul",
             Instruction::FDiv => "fdiv",
+            Instruction::Dot => "dot",
             Instruction::Ext(op) => opencl_std_grammar(*op).map_or("unknown", |g| g.opname),
         }
     }
@@ -122,6 +131,7 @@ impl Instruction {
             Instruction::FAdd | Instruction::FSub | Instruction::FMul | Instruction::FDiv => {
                 Some(Shape::Binary)
             }
+            Instruction::Dot => Some(Shape::Dot),
             Instruction::Ext(op) => {
                 let geometric = geometric_shape(*op);
                 if geometric.is_none() && *op as u32 > LAST_FLOAT_MATH_OPCODE {
@@ -194,7 +204,7 @@ fn non_float_shape(op: OpenclStd100Op) -> Option<Shape> {
 /// opcodes lie past the math section. Their types are in the OpenCL.std specification's
 /// geometric section, and this table copies them: `length` and `distance` return one scalar of
 /// the element type, `normalize` a vector like its argument, and all take scalars and 2-, 3- and
-/// 4-component vectors only. `cross` (3- and 4-component vectors only) is not built.
+/// 4-component vectors only; `cross` takes two 3- or 4-component vectors and returns one.
 /// `buildable_shape` checks each entry's operand count against the grammar.
 fn geometric_shape(op: OpenclStd100Op) -> Option<Shape> {
     use OpenclStd100Op as Op;
@@ -202,6 +212,7 @@ fn geometric_shape(op: OpenclStd100Op) -> Option<Shape> {
         Op::length | Op::fast_length => Shape::Length,
         Op::distance | Op::fast_distance => Shape::Distance,
         Op::normalize | Op::fast_normalize => Shape::Normalize,
+        Op::cross => Shape::Cross,
         _ => return None,
     };
     Some(shape)
@@ -248,10 +259,14 @@ pub enum Shape {
     Distance,
     /// `gentype f(gentype p)`: `normalize`, `fast_normalize`.
     Normalize,
+    /// `scalar f(gentype x, gentype y)` at widths 2 to 4: `OpDot`.
+    Dot,
+    /// `gentype f(gentype x, gentype y)` at widths 3 and 4: `cross`.
+    Cross,
 }
 
 impl Shape {
-    pub const ALL: [Shape; 12] = [
+    pub const ALL: [Shape; 14] = [
         Shape::Unary,
         Shape::Binary,
         Shape::Ternary,
@@ -264,21 +279,28 @@ impl Shape {
         Shape::Length,
         Shape::Distance,
         Shape::Normalize,
+        Shape::Dot,
+        Shape::Cross,
     ];
 
     /// The vector widths a module of this shape can be built for: [`GEOMETRIC_WIDTHS`] for the
     /// geometric shapes, [`WIDTHS`] for the others.
     pub fn widths(self) -> &'static [u32] {
-        if self.is_geometric() {
-            &GEOMETRIC_WIDTHS
-        } else {
-            &WIDTHS
+        match self {
+            Shape::Dot => &DOT_WIDTHS,
+            Shape::Cross => &CROSS_WIDTHS,
+            _ if self.is_geometric() => &GEOMETRIC_WIDTHS,
+            _ => &WIDTHS,
         }
     }
 
-    /// Whether the shape is a geometric function's (`Length`, `Distance`, `Normalize`).
-    fn is_geometric(self) -> bool {
-        matches!(self, Shape::Length | Shape::Distance | Shape::Normalize)
+    /// Whether the shape is a geometric function's (`Length`, `Distance`, `Normalize`, `Dot`,
+    /// `Cross`): its widths are few, and its results depend on every component.
+    pub fn is_geometric(self) -> bool {
+        matches!(
+            self,
+            Shape::Length | Shape::Distance | Shape::Normalize | Shape::Dot | Shape::Cross
+        )
     }
 
     /// What flows in and out, so the emitter and the buffer counts follow from one table.
@@ -297,6 +319,8 @@ impl Shape {
             Shape::Length => (&[F], S, None),
             Shape::Distance => (&[F, F], S, None),
             Shape::Normalize => (&[F], F, None),
+            Shape::Dot => (&[F, F], S, None),
+            Shape::Cross => (&[F, F], F, None),
         };
         Signature {
             arguments,
@@ -535,10 +559,12 @@ impl fmt::Display for KernelError {
             ),
             KernelError::UnsupportedGeometricWidth { instruction, width } => write!(
                 f,
-                "unsupported vector width {width} for geometric instruction {}: geometric \
-                 functions take scalars and 2-, 3- and 4-component vectors only \
-                 (supported: {GEOMETRIC_WIDTHS:?})",
-                instruction.name()
+                "unsupported vector width {width} for geometric instruction {}: it takes \
+                 widths {:?} only",
+                instruction.name(),
+                instruction
+                    .buildable_shape()
+                    .map_or(&GEOMETRIC_WIDTHS[..], Shape::widths)
             ),
             KernelError::UnsupportedElement {
                 instruction,
@@ -668,9 +694,17 @@ pub fn reference_shapes() -> Vec<KernelSpec> {
     .flat_map(|(op, shape)| {
         [(1, 64), (3, 64), (4, 64)].map(|placement| ((Instruction::Ext(op), shape), placement))
     });
+    // OpDot and cross take no scalars: widths 3 and 4.
+    let vectors_only = [
+        (Instruction::Dot, Shape::Dot),
+        (Instruction::Ext(Op::cross), Shape::Cross),
+    ]
+    .into_iter()
+    .flat_map(|sample| [(3, 64), (4, 64)].map(|placement| (sample, placement)));
     let frexp_a32 = [((Instruction::Ext(Op::frexp), Shape::WithIntOut), (1, 32))];
     all_float
         .chain(others)
+        .chain(vectors_only)
         .chain(frexp_a32)
         .map(|((instruction, shape), (width, address_bits))| KernelSpec {
             instruction,

@@ -16,6 +16,7 @@ pub mod edge_run;
 pub mod extension;
 pub mod float8;
 pub mod fp;
+pub mod geometric;
 pub mod hexfloat;
 pub mod isolate;
 pub mod judge;

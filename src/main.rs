@@ -780,7 +780,24 @@ fn why_nothing(args: &RunArgs, kinds: &[Kind], types: &[FloatType], widths: &[u3
         let in_table = registry::find(name);
         let edge_name = in_table.map_or(name.as_str(), |f| f.name);
         let has_edge = edge_functions.contains(&edge_name);
-        if in_table.is_some() && kinds.contains(&Kind::Ulp) {
+        if let Some(function) = in_table.filter(|_| kinds.contains(&Kind::Ulp)) {
+            // The geometric instructions take a few widths only (length: 1 to 4, cross: 3, 4).
+            let takes = function.shape.widths();
+            if !widths.iter().any(|w| takes.contains(w)) {
+                reasons.push(format!(
+                    "{name} runs at widths {}; --width {} selects none",
+                    takes
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    widths
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ));
+            }
             continue;
         }
         if !has_edge {

@@ -121,7 +121,12 @@ fn argument_count(unit: &UnitReport) -> usize {
             | Shape::Nan
             | Shape::Length
             | Shape::Normalize => 1,
-            Shape::Binary | Shape::FloatInt | Shape::BinaryWithIntOut | Shape::Distance => 2,
+            Shape::Binary
+            | Shape::FloatInt
+            | Shape::BinaryWithIntOut
+            | Shape::Distance
+            | Shape::Dot
+            | Shape::Cross => 2,
             Shape::Ternary => 3,
         };
     }

@@ -13,6 +13,11 @@ use crate::fp::FloatType;
 
 mod common;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
+mod geometric;
+pub use geometric::{
+    cross_0, cross_1, cross_2, cross_3, distance, dot, length, normalize_0, normalize_1,
+    normalize_2, normalize_3,
+};
 use gmp_mpfr_sys::mpfr;
 use rug::float::Round;
 use rug::ops::AssignRound;

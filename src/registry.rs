@@ -679,7 +679,143 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(r::tan)],
         TRIG,
     ),
+    // The geometric instructions the 2026 text bounds per vector: one case is one work-item,
+    // its arguments every component (see `crate::geometric`). normalize's outputs are one per
+    // component, taken at the unit's width there.
+    defined_where(
+        with_outputs("length", Op::length, Shape::Length, GEOMETRIC_LENGTH, WIDE),
+        not_nan_and_infinity,
+    ),
+    defined_where(
+        with_outputs(
+            "distance",
+            Op::distance,
+            Shape::Distance,
+            GEOMETRIC_DISTANCE,
+            WIDE,
+        ),
+        difference_not_nan_and_infinity,
+    ),
+    with_outputs(
+        "normalize",
+        Op::normalize,
+        Shape::Normalize,
+        GEOMETRIC_NORMALIZE,
+        WIDE,
+    ),
+    defined_where(
+        with_outputs(
+            "fast_length",
+            Op::fast_length,
+            Shape::Length,
+            GEOMETRIC_LENGTH,
+            WIDE,
+        ),
+        fast_length_defined,
+    ),
+    defined_where(
+        with_outputs(
+            "fast_distance",
+            Op::fast_distance,
+            Shape::Distance,
+            GEOMETRIC_DISTANCE,
+            WIDE,
+        ),
+        fast_distance_defined,
+    ),
+    defined_where(
+        with_outputs(
+            "fast_normalize",
+            Op::fast_normalize,
+            Shape::Normalize,
+            GEOMETRIC_NORMALIZE,
+            WIDE,
+        ),
+        fast_normalize_defined,
+    ),
+    function(
+        "OpDot",
+        Instruction::Dot,
+        Shape::Dot,
+        &[judged_by_table(r::dot)],
+        WIDE,
+    ),
+    with_outputs("cross", Op::cross, Shape::Cross, GEOMETRIC_CROSS, WIDE),
 ];
+
+/// One output per component of `cross(x, y)` at width 4; width 3 takes the first three.
+const GEOMETRIC_CROSS: &[Output] = &[
+    judged_by_table(r::cross_0),
+    judged_by_table(r::cross_1),
+    judged_by_table(r::cross_2),
+    judged_by_table(r::cross_3),
+];
+
+// Where the geometric results are judged. The text's edge cases fix normalize's NaN and
+// infinite components, and say length and distance work "without overflow or extraordinary
+// precision loss due to underflow"; it says nothing of a vector holding both a NaN and an
+// infinity (hypot's +∞, or NaN?), and gives the `fast_` forms no such sentence.
+
+/// length: judged unless the vector holds both a NaN and an infinity.
+fn not_nan_and_infinity(components: &[f64]) -> bool {
+    !(components.iter().any(|x| x.is_nan()) && components.iter().any(|x| x.is_infinite()))
+}
+
+/// p0 − p1, component by component, from distance's arguments (p0's components, then p1's).
+fn differences(args: &[f64]) -> Vec<f64> {
+    let (p0, p1) = args.split_at(args.len() / 2);
+    p0.iter().zip(p1).map(|(a, b)| a - b).collect()
+}
+
+/// distance: judged unless p0 − p1 holds both a NaN and an infinity.
+fn difference_not_nan_and_infinity(args: &[f64]) -> bool {
+    not_nan_and_infinity(&differences(args))
+}
+
+/// The `fast_` forms (float only): judged where Σ pᵢ² is zero or a normal float, or p has a
+/// component that is not finite. Without the "no overflow, no underflow" sentence the plain
+/// forms have, clacc reads them as the plain sum of squares OpenCL C computes them with, as
+/// the CTS does: a sum that overflows or underflows float is not judged (README, "Spec
+/// revisions").
+fn fast_length_defined(components: &[f64]) -> bool {
+    if !components.iter().all(|x| x.is_finite()) {
+        return not_nan_and_infinity(components);
+    }
+    let sum: f64 = components.iter().map(|x| x * x).sum();
+    sum == 0.0 || (f64::from(f32::MIN_POSITIVE)..=f64::from(f32::MAX)).contains(&sum)
+}
+
+/// fast_normalize: [`fast_length_defined`], and no infinite component (the text's rule for
+/// infinite components names normalize alone; p · rsqrt(Σ pᵢ²) gives NaNs there).
+fn fast_normalize_defined(components: &[f64]) -> bool {
+    !components.iter().any(|x| x.is_infinite()) && fast_length_defined(components)
+}
+
+/// fast_distance: [`fast_length_defined`] of p0 − p1.
+fn fast_distance_defined(args: &[f64]) -> bool {
+    fast_length_defined(&differences(args))
+}
+
+const GEOMETRIC_LENGTH: &[Output] = &[judged_by_table(r::length)];
+const GEOMETRIC_DISTANCE: &[Output] = &[judged_by_table(r::distance)];
+/// One output per component of `normalize(p)`, for the widest vector (4); a unit takes the
+/// first `width` ([`outputs_at_width`]).
+const GEOMETRIC_NORMALIZE: &[Output] = &[
+    judged_by_table(r::normalize_0),
+    judged_by_table(r::normalize_1),
+    judged_by_table(r::normalize_2),
+    judged_by_table(r::normalize_3),
+];
+
+/// The outputs of `function` at `width`: normalize and cross return one value per component,
+/// every other function the registry's outputs.
+pub fn outputs_at_width(function: &Function, width: u32) -> Vec<Output> {
+    match function.shape {
+        Shape::Normalize => GEOMETRIC_NORMALIZE[..width as usize].to_vec(),
+        Shape::Cross => GEOMETRIC_CROSS[..width as usize].to_vec(),
+        _ => function.outputs.to_vec(),
+    }
+}
 
 /// Normalises a name for matching: case-insensitive, and `fadd` finds `OpFAdd`.
 fn matching_key(name: &str) -> String {
@@ -756,7 +892,15 @@ mod tests {
                 "radians",
                 "sign",
                 "smoothstep",
-                "step"
+                "step",
+                "length",
+                "distance",
+                "normalize",
+                "fast_length",
+                "fast_distance",
+                "fast_normalize",
+                "OpDot",
+                "cross"
             ]
         );
         assert!(missing.iter().all(|name| added.contains(*name)));
@@ -782,6 +926,26 @@ mod tests {
         assert!(!find("fmax_common").in_domain(&[f64::NAN, 1.0]));
         assert!(!find("step").in_domain(&[f64::NAN, 1.0]));
         assert!(find("sign").in_domain(&[f64::NAN]));
+    }
+
+    #[test]
+    fn geometric_functions_are_judged_where_the_text_defines_them() {
+        let find = |name| find(name).unwrap();
+        // length and distance of a vector holding a NaN and an infinity: not said.
+        assert!(!find("length").in_domain(&[f64::NAN, f64::INFINITY, 1.0]));
+        assert!(find("length").in_domain(&[f64::NAN, 1.0, 1.0]));
+        assert!(find("length").in_domain(&[f64::INFINITY, 1.0e300]));
+        // distance((inf, 1), (inf, nan)): p0 − p1 = (NaN, NaN) is judged; (inf, nan) is not.
+        assert!(find("distance").in_domain(&[f64::INFINITY, 1.0, f64::INFINITY, f64::NAN]));
+        assert!(!find("distance").in_domain(&[f64::INFINITY, f64::NAN, 0.0, 0.0]));
+        // The fast_ forms: Σ pᵢ² must be zero or a normal float.
+        assert!(find("fast_length").in_domain(&[3.0, 4.0]));
+        assert!(find("fast_length").in_domain(&[0.0, -0.0]));
+        assert!(!find("fast_length").in_domain(&[1.0e20, 1.0]));
+        assert!(!find("fast_length").in_domain(&[1.0e-30, 0.0]));
+        assert!(!find("fast_distance").in_domain(&[1.0e20, 0.0, -1.0e20, 0.0]));
+        assert!(!find("fast_normalize").in_domain(&[f64::INFINITY, 1.0]));
+        assert!(find("normalize").in_domain(&[f64::INFINITY, 1.0e-30]));
     }
 
     #[test]

@@ -196,7 +196,17 @@ pub fn run_unit(
             || settings.build_options.contains("-cl-fast-relaxed-math")
             || settings.build_options.contains("-cl-finite-math-only"),
     };
-    match measure(session, settings, function, &spec, rules, progress) {
+    // The geometric bounds are defined on the whole vector: one case per work-item.
+    let measured = if function.shape.is_geometric() {
+        let rules = Rules {
+            outputs: crate::registry::outputs_at_width(function, width),
+            ..rules
+        };
+        crate::geometric::measure(session, settings, function, &spec, rules, progress)
+    } else {
+        measure(session, settings, function, &spec, rules, progress)
+    };
+    match measured {
         Ok(stats) => {
             report.status = if stats.failures > 0 {
                 Status::Fail
@@ -260,26 +270,7 @@ fn measure(
     rules: Rules,
     progress: &dyn Fn(u64, u64),
 ) -> Result<UnitStats, String> {
-    let user_kernel = settings
-        .user_kernels
-        .iter()
-        .find(|k| k.function == function.name);
-    let (module_name, spirv) = match user_kernel {
-        Some(user) => (user.path.clone(), user.spirv.clone()),
-        None => {
-            let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
-            (spec.file_stem(), kernel::words_to_bytes(&words))
-        }
-    };
-    let built = session
-        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
-        .map_err(|error| match error {
-            DeviceError::Build { log, .. } => {
-                eprintln!("clacc: the driver refused {module_name}:\n{log}");
-                format!("driver refused the module: {}", telling_line(&log))
-            }
-            other => other.to_string(),
-        })?;
+    let built = build_unit_kernel(session, settings, function, spec)?;
     let element = spec.element;
     let argument_kinds = spec.argument_kinds();
     let result_kinds = spec.result_kinds();
@@ -371,6 +362,36 @@ fn measure(
     })
 }
 
+/// The unit's module (the user's `--kernel` for the function, else clacc's own), built for
+/// the device.
+pub(crate) fn build_unit_kernel(
+    session: &Session,
+    settings: &RunSettings,
+    function: &Function,
+    spec: &KernelSpec,
+) -> Result<BuiltKernel, String> {
+    let (module_name, spirv) = match settings
+        .user_kernels
+        .iter()
+        .find(|k| k.function == function.name)
+    {
+        Some(user) => (user.path.clone(), user.spirv.clone()),
+        None => {
+            let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+            (spec.file_stem(), kernel::words_to_bytes(&words))
+        }
+    };
+    session
+        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
+        .map_err(|error| match error {
+            DeviceError::Build { log, .. } => {
+                eprintln!("clacc: the driver refused {module_name}:\n{log}");
+                format!("driver refused the module: {}", telling_line(&log))
+            }
+            other => other.to_string(),
+        })
+}
+
 /// The build log line that says why: the first naming an error, else the first naming a
 /// failure, else the last line.
 fn telling_line(log: &str) -> String {
@@ -431,7 +452,7 @@ struct DeviceChunk {
     device_results: Vec<Vec<f64>>,
 }
 
-fn input_plan(
+pub(crate) fn input_plan(
     settings: &RunSettings,
     function: &Function,
     spec: &KernelSpec,

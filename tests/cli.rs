@@ -257,39 +257,53 @@ fn a_default_run_covers_every_row_type_and_width() {
         "the exit status follows the rows"
     );
     // The default is the 2026 text: every row of its Table 3 × the three types the device
-    // supports × the six widths, but the geometric rows, which the ulp runs do not check yet
-    // (their special values are the edge runs'; named here so a new row cannot slip through).
+    // supports × the widths the instruction takes: the six gentype widths, 1 to 4 for the
+    // geometric ones (whose bounds are per vector), 2 to 4 for OpDot, 3 and 4 for cross.
     let table = clacc::table::builtin_in(
         clacc::table::Revision::Spec2026,
         clacc::table::Profile::Full,
     );
-    let not_run = [
-        "cross",
+    let geometric = [
         "distance",
-        "OpDot",
         "length",
         "normalize",
         "fast_distance",
         "fast_length",
         "fast_normalize",
+        "OpDot",
+        "cross",
     ];
-    let run: Vec<&str> = table
-        .rows
-        .iter()
-        .map(|r| r.instruction.as_str())
-        .filter(|name| !not_run.contains(name))
-        .collect();
-    assert_eq!(rows.len(), run.len() * 3 * 6);
+    let widths = |name: &str| match name {
+        "OpDot" => 3,
+        "cross" => 2,
+        _ if geometric.contains(&name) => 4,
+        _ => 6,
+    };
+    let run: Vec<&str> = table.rows.iter().map(|r| r.instruction.as_str()).collect();
+    let expected: usize = run.iter().map(|name| 3 * widths(name)).sum();
+    assert_eq!(rows.len(), expected);
     for name in &run {
         let present = rows.iter().filter(|r| &r[function] == *name).count();
-        assert_eq!(present, 18, "{name}");
+        assert_eq!(present, 3 * widths(name), "{name}");
+    }
+    for name in geometric {
+        let measured = rows
+            .iter()
+            .filter(|r| &r[function] == name && &r[column(&header, "type")] == "float")
+            .filter(|r| r[column(&header, "inputs")].parse::<u64>().unwrap() > 0)
+            .count();
+        assert_eq!(
+            measured,
+            widths(name),
+            "{name} float is measured at every width"
+        );
     }
     assert!(rows.iter().all(|r| &r[column(&header, "spec")] == "2026"));
     assert!(rows.iter().all(|r| &r[column(&header, "kind")] == "ulp"));
     let skipped: Vec<&csv::StringRecord> = rows.iter().filter(|r| &r[status] == "skip").collect();
-    assert!(skipped
+    assert!(skipped.iter().all(|r| ["half_", "native_", "fast_"]
         .iter()
-        .all(|r| r[0].starts_with("half_") || r[0].starts_with("native_")));
+        .any(|p| r[0].starts_with(p))));
     assert!(skipped
         .iter()
         .all(|r| r[column(&header, "note")].contains("gives")));
@@ -374,7 +388,7 @@ fn edge_rows_cover_every_function_type_and_width() {
         // take widths 1 to 4.
         let expected = if name.starts_with("half_") {
             6
-        } else if clacc::registry::find(name).is_some() {
+        } else if clacc::registry::find(name).is_some_and(|f| !f.shape.is_geometric()) {
             18
         } else {
             12

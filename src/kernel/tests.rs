@@ -38,6 +38,9 @@ fn sin_float(width: u32, address_bits: u32) -> KernelSpec {
 /// One instruction of each shape.
 fn sample_instruction(shape: Shape) -> Instruction {
     use OpenclStd100Op as Op;
+    if shape == Shape::Dot {
+        return Instruction::Dot;
+    }
     Instruction::Ext(match shape {
         Shape::Unary => Op::sin,
         Shape::Binary => Op::pow,
@@ -51,6 +54,8 @@ fn sample_instruction(shape: Shape) -> Instruction {
         Shape::Length => Op::length,
         Shape::Distance => Op::distance,
         Shape::Normalize => Op::normalize,
+        Shape::Cross => Op::cross,
+        Shape::Dot => unreachable!("OpDot is a core instruction"),
     })
 }
 
@@ -562,7 +567,6 @@ fn extended_instruction_shapes_come_from_their_arity() {
     assert_eq!(shape_of(OpenclStd100Op::native_divide), Some(Shape::Binary));
     // Not per-component float math functions, nor geometric ones this module builds.
     for op in [
-        OpenclStd100Op::cross,
         OpenclStd100Op::vloadn,
         OpenclStd100Op::s_abs,
         OpenclStd100Op::printf,
@@ -570,7 +574,7 @@ fn extended_instruction_shapes_come_from_their_arity() {
         assert_eq!(shape_of(op), None, "{op:?}");
     }
     let spec = spec(
-        Instruction::Ext(OpenclStd100Op::cross),
+        Instruction::Ext(OpenclStd100Op::vloadn),
         Shape::Binary,
         FloatType::Float,
         4,
@@ -580,6 +584,11 @@ fn extended_instruction_shapes_come_from_their_arity() {
         build(&spec),
         Err(KernelError::UnsupportedInstruction(_))
     ));
+    // cross has the arity of pow, but its own shape (widths 3 and 4 only).
+    assert_eq!(shape_of(OpenclStd100Op::cross), Some(Shape::Cross));
+    assert_eq!(Shape::Cross.widths(), [3, 4]);
+    assert_eq!(Instruction::Dot.buildable_shape(), Some(Shape::Dot));
+    assert_eq!(Shape::Dot.widths(), [2, 3, 4]);
 }
 
 #[test]
@@ -670,9 +679,20 @@ fn geometric_instructions_refuse_widths_8_and_16() {
     let error = build(&sample(Shape::Distance, FloatType::Double, 16, 32)).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "unsupported vector width 16 for geometric instruction distance: geometric functions \
-         take scalars and 2-, 3- and 4-component vectors only (supported: [1, 2, 3, 4])"
+        "unsupported vector width 16 for geometric instruction distance: it takes widths \
+         [1, 2, 3, 4] only"
     );
+    // OpDot takes no scalar, cross neither a scalar nor a 2-vector.
+    for (instruction, shape, width) in [
+        (Instruction::Dot, Shape::Dot, 1),
+        (Instruction::Ext(Op::cross), Shape::Cross, 2),
+    ] {
+        let error = build(&spec(instruction, shape, FloatType::Float, width, 64)).unwrap_err();
+        assert!(
+            matches!(error, KernelError::UnsupportedGeometricWidth { .. }),
+            "{error}"
+        );
+    }
     // A width no shape takes is refused as before.
     let error = build(&sample(Shape::Length, FloatType::Float, 5, 64)).unwrap_err();
     assert!(matches!(error, KernelError::UnsupportedWidth(5)), "{error}");
@@ -847,7 +867,7 @@ fn instructions_with_integer_or_pointer_operands_have_their_own_shapes() {
 #[test]
 fn buffer_kinds_follow_the_shape() {
     use ValueKind::{FloatGentype as F, FloatScalar as S, IntGentype as I, UintGentype as U};
-    let expected: [(Shape, &[ValueKind], &[ValueKind]); 12] = [
+    let expected: [(Shape, &[ValueKind], &[ValueKind]); 14] = [
         (Shape::Unary, &[F], &[F]),
         (Shape::Binary, &[F, F], &[F]),
         (Shape::Ternary, &[F, F, F], &[F]),
@@ -860,6 +880,8 @@ fn buffer_kinds_follow_the_shape() {
         (Shape::Length, &[F], &[S]),
         (Shape::Distance, &[F, F], &[S]),
         (Shape::Normalize, &[F], &[F]),
+        (Shape::Dot, &[F, F], &[S]),
+        (Shape::Cross, &[F, F], &[F]),
     ];
     for (shape, arguments, results) in expected {
         let spec = sample(shape, FloatType::Double, 4, 64);
@@ -1063,7 +1085,7 @@ fn reference_shapes_cover_every_shape_and_width() {
         assert!(has(shape, 1, 32), "{shape:?}");
     }
     for shape in Shape::ALL {
-        for width in [1, 3, 4] {
+        for width in [1, 3, 4].into_iter().filter(|w| shape.widths().contains(w)) {
             assert!(has(shape, width, 64), "{shape:?} w{width}");
         }
     }

@@ -1,0 +1,119 @@
+//! The geometric rows of the 2026 text (`<= 2.75 + 0.5n ulp` for float `length`, with n the
+//! vector width; max²·(2n − 1)·FLT_EPSILON for OpDot) judged per work-item, with SPIR-V
+//! modules of known behaviour run through `clacc --kernel` on the real device
+//! (`kernels/corpus/length_*.spvasm`, `dot_*.spvasm`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Assembles a corpus module as a user would: `spirv-as --target-env spv1.0`.
+fn assemble(module: &str, out_dir: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let source = root.join(format!("kernels/corpus/{module}.spvasm"));
+    let binary = out_dir.join(format!("{module}.spv"));
+    let output = Command::new("spirv-as")
+        .args(["--target-env", "spv1.0"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&binary)
+        .output()
+        .expect("spirv-as is installed by scripts/setup");
+    assert!(
+        output.status.success(),
+        "spirv-as refused {}: {}",
+        source.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    binary
+}
+
+/// Runs `length` at float width 3 with `module` in place of clacc's kernel; the exit code
+/// and the one CSV row as (column name, value) pairs.
+fn run_length(module: &str, extra: &[&str]) -> (Output, Vec<(String, String)>) {
+    run_float3("length", module, extra)
+}
+
+/// Runs `function` at float width 3 with `module` in place of clacc's kernel.
+fn run_float3(function: &str, module: &str, extra: &[&str]) -> (Output, Vec<(String, String)>) {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = assemble(module, dir.path());
+    let csv_path = dir.path().join("unit.csv");
+    let output = Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args(["--kernel", &format!("{function}={}", binary.display())])
+        .args(["--function", function, "--type", "float", "--width", "3"])
+        .args(["--kind", "ulp", "--inputs", "1500", "--csv"])
+        .arg(&csv_path)
+        .args(extra)
+        .output()
+        .expect("run the clacc binary");
+    let mut reader = csv::Reader::from_path(&csv_path).expect("clacc wrote its CSV");
+    let header = reader.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 1, "one unit: {rows:?}");
+    let row = header
+        .iter()
+        .zip(rows[0].iter())
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect();
+    (output, row)
+}
+
+fn field<'a>(row: &'a [(String, String)], name: &str) -> &'a str {
+    &row.iter().find(|(n, _)| n == name).expect(name).1
+}
+
+#[test]
+fn a_length_computed_in_double_and_rounded_passes_the_per_vector_bound() {
+    let (output, row) = run_length("length_double_w3", &[]);
+    assert_eq!(output.status.code(), Some(0), "{row:?}");
+    assert_eq!(field(&row, "status"), "pass");
+    // 2.75 + 0.5 · 3: the bound at this width.
+    assert_eq!(field(&row, "bound_ulp"), "4.25");
+    // One case per work-item: 1500 components are 500 float3 vectors.
+    assert_eq!(field(&row, "inputs"), "500");
+    let max_ulp: f64 = field(&row, "max_ulp").parse().unwrap();
+    assert!(max_ulp <= 0.5 + 1e-6, "rounded once from double: {max_ulp}");
+    // The worst case names the whole vector: three components.
+    assert_eq!(field(&row, "worst_input").split_whitespace().count(), 3);
+}
+
+#[test]
+fn a_length_off_by_more_than_the_bound_fails_and_the_2017_text_does_not_bound_it() {
+    let (output, row) = run_length("length_scaled_w3", &[]);
+    assert_eq!(output.status.code(), Some(1), "{row:?}");
+    assert_eq!(field(&row, "status"), "fail");
+    assert_eq!(field(&row, "bound_ulp"), "4.25");
+    assert_eq!(field(&row, "spec"), "2026");
+    let max_ulp: f64 = field(&row, "max_ulp").parse().unwrap();
+    assert!(
+        (64.0..=128.0).contains(&max_ulp),
+        "2^-17 too long: {max_ulp}"
+    );
+    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(summary.contains("length"), "{summary}");
+    // The 2017 text has no row for length: the same module is not judged.
+    let (output, row) = run_length("length_scaled_w3", &["--spec", "2017"]);
+    assert_eq!(output.status.code(), Some(0), "{row:?}");
+    assert_eq!(field(&row, "status"), "skip");
+    assert!(field(&row, "note").contains("does not bound it"), "{row:?}");
+}
+
+#[test]
+fn a_dot_product_rounded_from_double_passes_and_one_scaled_by_2_to_the_minus_17_fails() {
+    let (output, row) = run_float3("OpDot", "dot_double_w3", &[]);
+    assert_eq!(output.status.code(), Some(0), "{row:?}");
+    assert_eq!(field(&row, "status"), "pass");
+    // 2n − 1 = 5 operations at n = 3.
+    assert_eq!(field(&row, "rule"), "abs <= max*max*5*FLT_EPSILON");
+    assert_eq!(field(&row, "worst_input").split_whitespace().count(), 6);
+    let judged: u64 = field(&row, "inputs").parse().unwrap();
+    let undefined: u64 = field(&row, "undefined").parse().unwrap();
+    assert_eq!(judged + undefined, 500, "one case per work-item");
+    assert!(judged > 100, "{row:?}");
+    let (output, row) = run_float3("OpDot", "dot_scaled_w3", &[]);
+    assert_eq!(output.status.code(), Some(1), "{row:?}");
+    assert_eq!(field(&row, "status"), "fail");
+    assert_eq!(field(&row, "rule"), "abs <= max*max*5*FLT_EPSILON");
+    let failures: u64 = field(&row, "failures").parse().unwrap();
+    assert!(failures > 0, "{row:?}");
+}
