@@ -124,12 +124,13 @@ pub fn run_edge_unit(
         relaxed_build,
     );
     let flush_to_zero = flush_reason.is_some();
+    let takes_vectors = edge::signature(function)
+        .is_some_and(|signature| signature.args.contains(&edge::ArgKind::Vector));
     let cases: Vec<EdgeCase> = edge::cases_in(settings.spec, function, element, flush_to_zero)
         .into_iter()
-        // Geometric cases run at their own vector width only; scalar cases at every width.
-        .filter(|c| {
-            c.width == width as usize || (c.width == 1 && registry::find(function).is_some())
-        })
+        // Geometric cases (vector arguments) run at their own vector width only; scalar
+        // cases at every width, one lane at a time.
+        .filter(|c| c.width == width as usize || (c.width == 1 && !takes_vectors))
         .filter(|c| {
             settings
                 .explicit_cases

@@ -396,6 +396,13 @@ fn edge_rows_cover_every_function_type_and_width() {
         assert_eq!(count, expected, "{name}");
     }
     assert!(rows.iter().all(|r| &r[column(&header, "kind")] == "edge"));
+    // Every unit is measured: a vendor's wrong result is a fail, never a crash or an error.
+    let unmeasured: Vec<String> = rows
+        .iter()
+        .filter(|r| !matches!(&r[column(&header, "status")], "pass" | "fail" | "skip"))
+        .map(|r| r.iter().collect::<Vec<_>>().join(","))
+        .collect();
+    assert!(unmeasured.is_empty(), "{}", unmeasured.join("\n"));
     // Every failing row names a rule of the default revision's edge-case table
     // (tables/edge_cases_2026.csv) with its spec text or clause.
     for row in rows
