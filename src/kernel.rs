@@ -80,6 +80,9 @@ pub enum Instruction {
     FSub,
     FMul,
     FDiv,
+    /// `x * y + z` as an `OpFMul` whose product an `OpFAdd` then adds to `z`: the body Table 5's
+    /// "OpFMul and OpFAdd for x * y + z" row bounds (a relaxed build may contract it to an fma).
+    FMulFAdd,
     /// An instruction of the OpenCL.std extended instruction set (`OpExtInst`).
     Ext(OpenclStd100Op),
 }
@@ -93,6 +96,7 @@ impl Instruction {
             Instruction::FSub => "fsub",
             Instruction::FMul => "fmul",
             Instruction::FDiv => "fdiv",
+            Instruction::FMulFAdd => "fmul_fadd",
             Instruction::Ext(op) => opencl_std_grammar(*op).map_or("unknown", |g| g.opname),
         }
     }
@@ -122,6 +126,7 @@ impl Instruction {
             Instruction::FAdd | Instruction::FSub | Instruction::FMul | Instruction::FDiv => {
                 Some(Shape::Binary)
             }
+            Instruction::FMulFAdd => Some(Shape::Ternary),
             Instruction::Ext(op) => {
                 let geometric = geometric_shape(*op);
                 if geometric.is_none() && *op as u32 > LAST_FLOAT_MATH_OPCODE {
@@ -641,7 +646,8 @@ pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 /// addresses and at width 1 with 32-bit addresses; the other shapes (one instruction each) at
 /// widths 1, 3 and 4 with 64-bit addresses, which covers the scalar, the `vloadn`/`vstoren` and
 /// the vector-pointer paths, and `frexp` at width 1 with 32-bit addresses too. The geometric
-/// shapes (`length`, `distance`, `normalize`) count among the others. Everything is `float`.
+/// shapes (`length`, `distance`, `normalize`) count among the others, and so does the two-instruction
+/// `OpFMul` then `OpFAdd` body. Everything is `float`.
 pub fn reference_shapes() -> Vec<KernelSpec> {
     use OpenclStd100Op as Op;
     let every_width = || WIDTHS.map(|width| (width, 64)).into_iter().chain([(1, 32)]);
@@ -669,8 +675,11 @@ pub fn reference_shapes() -> Vec<KernelSpec> {
         [(1, 64), (3, 64), (4, 64)].map(|placement| ((Instruction::Ext(op), shape), placement))
     });
     let frexp_a32 = [((Instruction::Ext(Op::frexp), Shape::WithIntOut), (1, 32))];
+    let mul_add = [(1, 64), (3, 64), (4, 64)]
+        .map(|placement| ((Instruction::FMulFAdd, Shape::Ternary), placement));
     all_float
         .chain(others)
+        .chain(mul_add)
         .chain(frexp_a32)
         .map(|((instruction, shape), (width, address_bits))| KernelSpec {
             instruction,
