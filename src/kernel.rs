@@ -88,6 +88,9 @@ pub enum Instruction {
     FDiv,
     /// `OpDot`: the dot product of two float vectors (2 to 4 components), a scalar.
     Dot,
+    /// `x * y + z` as an `OpFMul` whose product an `OpFAdd` then adds to `z`: the body Table 5's
+    /// "OpFMul and OpFAdd for x * y + z" row bounds (a relaxed build may contract it to an fma).
+    FMulFAdd,
     /// An instruction of the OpenCL.std extended instruction set (`OpExtInst`).
     Ext(OpenclStd100Op),
 }
@@ -102,6 +105,7 @@ impl Instruction {
             Instruction::FMul => "fmul",
             Instruction::FDiv => "fdiv",
             Instruction::Dot => "dot",
+            Instruction::FMulFAdd => "fmul_fadd",
             Instruction::Ext(op) => opencl_std_grammar(*op).map_or("unknown", |g| g.opname),
         }
     }
@@ -132,6 +136,7 @@ impl Instruction {
                 Some(Shape::Binary)
             }
             Instruction::Dot => Some(Shape::Dot),
+            Instruction::FMulFAdd => Some(Shape::Ternary),
             Instruction::Ext(op) => {
                 let geometric = geometric_shape(*op);
                 if geometric.is_none() && *op as u32 > LAST_FLOAT_MATH_OPCODE {
@@ -667,7 +672,8 @@ pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
 /// addresses and at width 1 with 32-bit addresses; the other shapes (one instruction each) at
 /// widths 1, 3 and 4 with 64-bit addresses, which covers the scalar, the `vloadn`/`vstoren` and
 /// the vector-pointer paths, and `frexp` at width 1 with 32-bit addresses too. The geometric
-/// shapes (`length`, `distance`, `normalize`) count among the others. Everything is `float`.
+/// shapes (`length`, `distance`, `normalize`) count among the others, and so does the two-instruction
+/// `OpFMul` then `OpFAdd` body. Everything is `float`.
 pub fn reference_shapes() -> Vec<KernelSpec> {
     use OpenclStd100Op as Op;
     let every_width = || WIDTHS.map(|width| (width, 64)).into_iter().chain([(1, 32)]);
@@ -702,9 +708,12 @@ pub fn reference_shapes() -> Vec<KernelSpec> {
     .into_iter()
     .flat_map(|sample| [(3, 64), (4, 64)].map(|placement| (sample, placement)));
     let frexp_a32 = [((Instruction::Ext(Op::frexp), Shape::WithIntOut), (1, 32))];
+    let mul_add = [(1, 64), (3, 64), (4, 64)]
+        .map(|placement| ((Instruction::FMulFAdd, Shape::Ternary), placement));
     all_float
         .chain(others)
         .chain(vectors_only)
+        .chain(mul_add)
         .chain(frexp_a32)
         .map(|((instruction, shape), (width, address_bits))| KernelSpec {
             instruction,

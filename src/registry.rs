@@ -423,6 +423,16 @@ pub const FUNCTIONS: &[Function] = &[
     ),
     unary("logb", Op::logb, &[judged_by_table(r::logb)], WIDE),
     ternary("mad", Op::mad, &[judged_by_table(r::fma)]),
+    // Table 5's "OpFMul and OpFAdd for x * y + z": no built-in, the two instructions themselves,
+    // judged by the exact x * y + z (the row accepts the correctly rounded fma or the correctly
+    // rounded multiply then add). Tables 3 and 4 have no such row: see TABLE_5_ONLY.
+    function(
+        "OpFMul_OpFAdd",
+        Instruction::FMulFAdd,
+        Shape::Ternary,
+        &[judged_by_table(r::fma)],
+        WIDE,
+    ),
     binary("maxmag", Op::maxmag, &[judged_by_table(r::maxmag)], WIDE),
     binary("minmag", Op::minmag, &[judged_by_table(r::minmag)], WIDE),
     defined_where(
@@ -817,6 +827,10 @@ pub fn outputs_at_width(function: &Function, width: u32) -> Vec<Output> {
     }
 }
 
+/// The functions only Table 5 (`--profile relaxed`) bounds: Tables 3 and 4 have no row for them,
+/// so other profiles report them `skip`.
+pub const TABLE_5_ONLY: &[&str] = &["OpFMul_OpFAdd"];
+
 /// Normalises a name for matching: case-insensitive, and `fadd` finds `OpFAdd`.
 fn matching_key(name: &str) -> String {
     let lower = name.to_ascii_lowercase();
@@ -856,7 +870,7 @@ mod tests {
     #[test]
     fn every_function_has_a_row_in_both_spec_tables() {
         for profile in Profile::ALL {
-            for entry in FUNCTIONS {
+            for entry in FUNCTIONS.iter().filter(|f| !TABLE_5_ONLY.contains(&f.name)) {
                 let table = builtin_in(Revision::Spec2026, profile);
                 assert!(
                     table.row(entry.name).is_some(),
@@ -865,6 +879,32 @@ mod tests {
                     table.source
                 );
             }
+        }
+    }
+
+    /// The Table-5-only functions are exactly the registry's functions with a Table 5 row and
+    /// no Table 3 or 4 row, in both revisions.
+    #[test]
+    fn table_5_only_functions_have_a_table_5_row_and_no_other() {
+        for revision in [Revision::Spec2017, Revision::Spec2026] {
+            for name in TABLE_5_ONLY {
+                assert!(find(name).is_some(), "{name} is not registered");
+                assert!(
+                    crate::relaxed::builtin_in(revision).row(name).is_some(),
+                    "{name}: no Table 5 row ({revision})"
+                );
+            }
+            let only_in_table_5: Vec<&str> = FUNCTIONS
+                .iter()
+                .filter(|f| {
+                    Profile::ALL
+                        .into_iter()
+                        .all(|profile| builtin_in(revision, profile).row(f.name).is_none())
+                })
+                .filter(|f| crate::relaxed::builtin_in(revision).row(f.name).is_some())
+                .map(|f| f.name)
+                .collect();
+            assert_eq!(only_in_table_5, TABLE_5_ONLY, "{revision}");
         }
     }
 
@@ -878,6 +918,7 @@ mod tests {
             .collect();
         let missing: Vec<&str> = FUNCTIONS
             .iter()
+            .filter(|f| !TABLE_5_ONLY.contains(&f.name))
             .filter(|f| builtin(Profile::Full).row(f.name).is_none())
             .map(|f| f.name)
             .collect();
@@ -965,6 +1006,7 @@ mod tests {
         for entry in FUNCTIONS {
             let expected = match entry.instruction {
                 Instruction::Ext(_) => entry.name.to_string(),
+                Instruction::FMulFAdd => "fmul_fadd".to_string(),
                 _ => matching_key(entry.name),
             };
             assert_eq!(entry.instruction.name(), expected);

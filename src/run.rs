@@ -103,16 +103,31 @@ pub fn run_unit(
 ) -> UnitReport {
     let mut report = skeleton(function, element, width, settings.profile);
     let ulp_table = table::builtin_in(settings.spec, settings.profile);
-    let Some(row) = ulp_table.row(function.name) else {
-        // A row the 2026 text added (degrees, mix, ...): the 2017 text bounds nothing.
+    let table_5_only = crate::registry::TABLE_5_ONLY.contains(&function.name);
+    let row = ulp_table.row(function.name);
+    let table_5_rule = crate::relaxed::builtin_in(settings.spec).rule(function.name, element);
+    if row.is_none() && table_5_only && !(settings.relaxed && table_5_rule.is_some()) {
         report.note = format!(
-            "{} has no row for {}: the {} text does not bound it",
-            ulp_table.source, function.name, settings.spec
+            "only Table 5 bounds {} (relaxed math, float only): run float with --profile relaxed",
+            function.name
         );
         return report;
-    };
+    }
     // "<= 2.5 + 2n ulp, for gentype with vector width n": the bound at this unit's width.
-    let mut requirement = row.requirement(element).at_width(width);
+    let mut requirement = match row {
+        Some(row) => row.requirement(element).at_width(width),
+        // Table 5's x * y + z row: its words are Table 3's mad cell ("either as a correctly
+        // rounded fma or as a multiply and an add both of which are correctly rounded").
+        None if table_5_only => Requirement::MadFmaOrMulAdd,
+        None => {
+            // A row the 2026 text added (degrees, mix, ...): the 2017 text bounds nothing.
+            report.note = format!(
+                "{} has no row for {}: the {} text does not bound it",
+                ulp_table.source, function.name, settings.spec
+            );
+            return report;
+        }
+    };
     if settings.correctly_rounded_divide_sqrt
         && element == FloatType::Float
         && CORRECTLY_ROUNDED_BY_OPTION.contains(&function.name)

@@ -225,8 +225,8 @@ fn emitted_kernels_are_valid_spirv_and_match_what_runs() {
 }
 
 /// A default run (every function, every type the device has, every width) with few inputs:
-/// every Table 3 row appears for every type and width, every unit is measured (pass or fail) or
-/// skipped for a stated reason, and the exit status and summary agree with the rows. Which of
+/// every Table 3 row appears for every type and width (and every Table-5-only function, skipped),
+/// every unit is measured (pass or fail) or skipped for a stated reason, and the exit status and summary agree with the rows. Which of
 /// the vendor's built-ins fail depends on the host CPU (the Intel runtime picks its code by the
 /// instruction set), so this test asserts nothing about them: verdicts are the corpus's business.
 #[test]
@@ -280,9 +280,15 @@ fn a_default_run_covers_every_row_type_and_width() {
         _ => 6,
     };
     let run: Vec<&str> = table.rows.iter().map(|r| r.instruction.as_str()).collect();
-    let expected: usize = run.iter().map(|name| 3 * widths(name)).sum();
+    // And the functions only Table 5 bounds (OpFMul_OpFAdd), skipped here with their note.
+    let table_5_only = clacc::registry::TABLE_5_ONLY;
+    let expected: usize = run
+        .iter()
+        .chain(table_5_only)
+        .map(|name| 3 * widths(name))
+        .sum();
     assert_eq!(rows.len(), expected);
-    for name in &run {
+    for name in run.iter().chain(table_5_only) {
         let present = rows.iter().filter(|r| &r[function] == *name).count();
         assert_eq!(present, 3 * widths(name), "{name}");
     }
@@ -301,10 +307,17 @@ fn a_default_run_covers_every_row_type_and_width() {
     assert!(rows.iter().all(|r| &r[column(&header, "spec")] == "2026"));
     assert!(rows.iter().all(|r| &r[column(&header, "kind")] == "ulp"));
     let skipped: Vec<&csv::StringRecord> = rows.iter().filter(|r| &r[status] == "skip").collect();
-    assert!(skipped.iter().all(|r| ["half_", "native_", "fast_"]
+    let (table_5_skips, other_skips): (Vec<_>, Vec<_>) = skipped
+        .into_iter()
+        .partition(|r| table_5_only.contains(&&r[function]));
+    assert_eq!(table_5_skips.len(), table_5_only.len() * 18);
+    assert!(table_5_skips
+        .iter()
+        .all(|r| r[column(&header, "note")].starts_with("only Table 5 bounds")));
+    assert!(other_skips.iter().all(|r| ["half_", "native_", "fast_"]
         .iter()
         .any(|p| r[0].starts_with(p))));
-    assert!(skipped
+    assert!(other_skips
         .iter()
         .all(|r| r[column(&header, "note")].contains("gives")));
     let summary = stdout(&output);

@@ -54,7 +54,7 @@ fn relaxed_covers_every_table_5_row_with_its_rule() {
     // The default revision's Table 5 (2026; acosh, asinh, atan2 gained a non-derived bound).
     let table5 = clacc::relaxed::builtin_in(clacc::table::Revision::Spec2026);
     for row in &table5.rows {
-        // Table 5's rows name instructions (OpFMul_OpFAdd is mad's x*y+z row).
+        // Table 5's rows name instructions (OpFMul_OpFAdd, x*y+z, is the registry's too).
         let Some(unit) = rows
             .iter()
             .find(|r| at(&header, r, "function") == row.instruction)
@@ -101,6 +101,74 @@ fn relaxed_covers_every_table_5_row_with_its_rule() {
         "{:?}",
         fma
     );
+}
+
+/// Table 5's "OpFMul and OpFAdd for x * y + z": a kernel of an OpFMul then an OpFAdd, judged
+/// by the row's fma-or-mul+add rule under --profile relaxed, and skipped by Tables 3 and 4,
+/// which have no such row.
+#[test]
+fn relaxed_judges_opfmul_then_opfadd_by_table_5_and_other_profiles_skip_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("mul_add.csv");
+    let output = clacc(&[
+        "--profile",
+        "relaxed",
+        "--function",
+        "OpFMul_OpFAdd",
+        "--type",
+        "float",
+        "--width",
+        "1,4",
+        "--inputs",
+        "2000",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        matches!(output.status.code(), Some(0) | Some(1)),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let (header, units) = rows(&csv);
+    let table5 = clacc::relaxed::builtin_in(clacc::table::Revision::Spec2026);
+    let rule = table5
+        .rule("OpFMul_OpFAdd", clacc::fp::FloatType::Float)
+        .unwrap();
+    assert!(rule.describe(false).contains("fma or mul+add"));
+    let widths: Vec<&str> = units.iter().map(|r| at(&header, r, "width")).collect();
+    assert_eq!(widths, ["1", "4"]);
+    for unit in &units {
+        assert_eq!(at(&header, unit, "function"), "OpFMul_OpFAdd");
+        assert_eq!(at(&header, unit, "profile"), "relaxed");
+        assert_eq!(at(&header, unit, "rule"), rule.describe(false));
+        assert_ne!(at(&header, unit, "status"), "skip", "{unit:?}");
+        assert!(at(&header, unit, "inputs").parse::<u64>().unwrap() > 0);
+    }
+    let full_csv = dir.path().join("full.csv");
+    let output = clacc(&[
+        "--profile",
+        "full",
+        "--function",
+        "OpFMul_OpFAdd",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "100",
+        "--csv",
+        full_csv.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let (header, rows) = rows(&full_csv);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(at(&header, &rows[0], "status"), "skip");
+    assert!(at(&header, &rows[0], "note").contains("only Table 5 bounds OpFMul_OpFAdd"));
 }
 
 #[test]

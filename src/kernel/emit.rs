@@ -378,6 +378,10 @@ impl<'a> Emitter<'a> {
             (Instruction::FMul, &[x, y]) => self.builder.f_mul(result_type, None, x, y)?,
             (Instruction::FDiv, &[x, y]) => self.builder.f_div(result_type, None, x, y)?,
             (Instruction::Dot, &[x, y]) => self.builder.dot(result_type, None, x, y)?,
+            (Instruction::FMulFAdd, &[x, y, z]) => {
+                let product = self.builder.f_mul(result_type, None, x, y)?;
+                self.builder.f_add(result_type, None, product, z)?
+            }
             (Instruction::Ext(op), _) => {
                 let opencl_std = self.opencl_std();
                 self.builder.ext_inst(

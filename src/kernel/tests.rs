@@ -211,6 +211,7 @@ fn every_buildable_instruction_validates() {
         Instruction::FSub,
         Instruction::FMul,
         Instruction::FDiv,
+        Instruction::FMulFAdd,
     ];
     let extended = (0..=u8::MAX as u32)
         .filter_map(OpenclStd100Op::from_u32)
@@ -1091,6 +1092,7 @@ fn reference_shapes_cover_every_shape_and_width() {
     }
     assert!(has(Shape::WithIntOut, 1, 32));
     assert!(specs.iter().any(|s| s.instruction == Instruction::FAdd));
+    assert!(specs.iter().any(|s| s.instruction == Instruction::FMulFAdd));
     assert!(specs.iter().all(|s| s.element == FloatType::Float));
     assert!(specs
         .iter()
