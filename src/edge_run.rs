@@ -111,18 +111,8 @@ pub fn run_edge_unit(
         unit.note = format!("device does not support {element}");
         return unit;
     };
-    // The same reading as the ULP units (judge::flush_to_zero_reason): never for double.
-    let relaxed_build = settings.relaxed
-        || settings.build_options.contains("-cl-fast-relaxed-math")
-        || settings
-            .build_options
-            .contains("-cl-unsafe-math-optimizations");
-    let flush_reason = crate::judge::flush_to_zero_reason(
-        fp_config,
-        element,
-        settings.denorms_are_zero || settings.build_options.contains("-cl-denorms-are-zero"),
-        relaxed_build,
-    );
+    // The same reading as the ULP units: never for double.
+    let flush_reason = settings.flush_to_zero_reason(fp_config, element);
     let flush_to_zero = flush_reason.is_some();
     let takes_vectors = edge::signature(function)
         .is_some_and(|signature| signature.args.contains(&edge::ArgKind::Vector));

@@ -108,8 +108,8 @@ pub fn measure(
     Ok(stats)
 }
 
-/// Judges work-items `0 .. items` of a chunk with MPFR on `threads` threads (contiguous
-/// slices merged in order, so the result does not depend on the thread count).
+/// Judges work-items `0 .. items` of a chunk with MPFR on `threads` threads
+/// ([`crate::run::judge_in_slices`]).
 #[allow(clippy::too_many_arguments)]
 fn judge_items(
     rules: &Rules,
@@ -122,33 +122,19 @@ fn judge_items(
     width: usize,
     threads: usize,
 ) -> UnitStats {
-    let slice_length = items.div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..items)
-            .step_by(slice_length)
-            .map(|slice_start| {
-                scope.spawn(move || {
-                    let mut stats = UnitStats::default();
-                    for item in slice_start..(slice_start + slice_length).min(items) {
-                        let (args, outputs) =
-                            work_item(columns, results, result_kinds, item, width);
-                        if !function.in_domain(&args) || !tolerance_is_attainable(rules, &args) {
-                            stats.undefined += 1;
-                            continue;
-                        }
-                        let case = rules.judge_exactly(first_item + item as u64, &args, &outputs);
-                        stats.record_region(&case, rules.element);
-                        stats.record(case);
-                    }
-                    stats
-                })
-            })
-            .collect();
-        let mut merged = UnitStats::default();
-        for handle in handles {
-            merged.merge(handle.join().expect("judging thread panicked"));
+    crate::run::judge_in_slices(items, threads, |slice| {
+        let mut stats = UnitStats::default();
+        for item in slice {
+            let (args, outputs) = work_item(columns, results, result_kinds, item, width);
+            if !function.in_domain(&args) || !tolerance_is_attainable(rules, &args) {
+                stats.undefined += 1;
+                continue;
+            }
+            let case = rules.judge_exactly(first_item + item as u64, &args, &outputs);
+            stats.record_region(&case, rules.element);
+            stats.record(case);
         }
-        merged
+        stats
     })
 }
 

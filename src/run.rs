@@ -48,6 +48,28 @@ pub struct RunSettings {
     pub extension_probe: Option<crate::extension::Probe>,
 }
 
+impl RunSettings {
+    /// Why the flush-to-zero rules apply to `element` in this run's units, or `None`
+    /// ([`crate::judge::flush_to_zero_reason`], the one reading for ULP and edge units): the
+    /// device's config, `--denorms-are-zero` or the same build option given by hand, and a
+    /// relaxed build (`-cl-fast-relaxed-math` implies `-cl-unsafe-math-optimizations`).
+    pub fn flush_to_zero_reason(
+        &self,
+        fp_config: crate::device::FpConfig,
+        element: FloatType,
+    ) -> Option<String> {
+        let relaxed_build = self.relaxed
+            || self.build_options.contains("-cl-fast-relaxed-math")
+            || self.build_options.contains("-cl-unsafe-math-optimizations");
+        crate::judge::flush_to_zero_reason(
+            fp_config,
+            element,
+            self.denorms_are_zero || self.build_options.contains("-cl-denorms-are-zero"),
+            relaxed_build,
+        )
+    }
+}
+
 /// What `-cl-fp32-correctly-rounded-divide-sqrt` makes correctly rounded (OpenCL C: "single
 /// precision floating-point divide (x/y and 1/x) and sqrt used in the program source are
 /// correctly rounded").
@@ -186,17 +208,7 @@ pub fn run_unit(
         width,
         address_bits: session.info.address_bits,
     };
-    let relaxed_build = settings.relaxed
-        || settings.build_options.contains("-cl-fast-relaxed-math")
-        || settings
-            .build_options
-            .contains("-cl-unsafe-math-optimizations");
-    let flush_reason = crate::judge::flush_to_zero_reason(
-        fp_config,
-        element,
-        settings.denorms_are_zero || settings.build_options.contains("-cl-denorms-are-zero"),
-        relaxed_build,
-    );
+    let flush_reason = settings.flush_to_zero_reason(fp_config, element);
     let flushes_subnormals = flush_reason.is_some();
     let rules = Rules {
         function: function.name,
@@ -610,40 +622,49 @@ fn judge_chunk(
     judged: usize,
     threads: usize,
 ) -> UnitStats {
-    let slice_length = judged.div_ceil(threads.max(1)).max(1);
+    judge_in_slices(judged, threads, |inputs| {
+        let mut stats = UnitStats::default();
+        let mut args = vec![0.0; chunk.columns.len()];
+        let mut results = vec![0.0; chunk.device_results.len()];
+        for i in inputs {
+            for (arg, column) in args.iter_mut().zip(&chunk.columns) {
+                *arg = column[i];
+            }
+            for (result, output) in results.iter_mut().zip(&chunk.device_results) {
+                *result = output[i];
+            }
+            if !function.in_domain(&args) {
+                stats.undefined += 1;
+                continue;
+            }
+            let index = chunk.start + i as u64;
+            if let Some(verdict) = rules.fast_verdict(&args, &results) {
+                stats.record_fast(verdict, index, &args, rules.element, || {
+                    rules.judge(index, &args, &results)
+                });
+                continue;
+            }
+            let case = rules.judge_exactly(index, &args, &results);
+            stats.record_region(&case, rules.element);
+            stats.record(case);
+        }
+        stats
+    })
+}
+
+/// Judges `0 .. count` on `threads` threads: each takes a contiguous slice, and the slices
+/// merge in order, so the result does not depend on the thread count.
+pub(crate) fn judge_in_slices(
+    count: usize,
+    threads: usize,
+    judge_slice: impl Fn(std::ops::Range<usize>) -> UnitStats + Sync,
+) -> UnitStats {
+    let slice_length = count.div_ceil(threads.max(1)).max(1);
+    let judge_slice = &judge_slice;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..judged)
+        let handles: Vec<_> = (0..count)
             .step_by(slice_length)
-            .map(|slice_start| {
-                scope.spawn(move || {
-                    let mut stats = UnitStats::default();
-                    let mut args = vec![0.0; chunk.columns.len()];
-                    let mut results = vec![0.0; chunk.device_results.len()];
-                    for i in slice_start..(slice_start + slice_length).min(judged) {
-                        for (arg, column) in args.iter_mut().zip(&chunk.columns) {
-                            *arg = column[i];
-                        }
-                        for (result, output) in results.iter_mut().zip(&chunk.device_results) {
-                            *result = output[i];
-                        }
-                        if !function.in_domain(&args) {
-                            stats.undefined += 1;
-                            continue;
-                        }
-                        let index = chunk.start + i as u64;
-                        if let Some(verdict) = rules.fast_verdict(&args, &results) {
-                            stats.record_fast(verdict, index, &args, rules.element, || {
-                                rules.judge(index, &args, &results)
-                            });
-                            continue;
-                        }
-                        let case = rules.judge_exactly(index, &args, &results);
-                        stats.record_region(&case, rules.element);
-                        stats.record(case);
-                    }
-                    stats
-                })
-            })
+            .map(|start| scope.spawn(move || judge_slice(start..(start + slice_length).min(count))))
             .collect();
         let mut merged = UnitStats::default();
         for handle in handles {
