@@ -3177,40 +3177,8 @@ tanpi,always,±(odd integer n > 0),∓0,,spec\n";
 #[cfg(test)]
 mod revision_tests {
     use super::*;
+    use crate::table::asciidoc::{plain, SPEC_2026};
     use crate::table::Revision;
-
-    const SPEC_2026: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/spec/numerical_compliance_2026.asciidoc"
-    );
-
-    /// AsciiDoc markup removed from prose (not from code blocks): `*bold*` (an asterisk with a
-    /// space on both sides stays), `_italic_` (between two letters it stays), `{plusmn}`,
-    /// `{inf}`, `\<=`; runs of spaces collapsed.
-    fn plain(text: &str) -> String {
-        let chars: Vec<char> = text.chars().collect();
-        let kept = |k: usize| {
-            let before = k.checked_sub(1).map(|i| chars[i]);
-            let after = chars.get(k + 1).copied();
-            match chars[k] {
-                '*' => before == Some(' ') && after == Some(' '),
-                '_' => {
-                    before.is_some_and(char::is_alphanumeric)
-                        && after.is_some_and(char::is_alphanumeric)
-                }
-                _ => true,
-            }
-        };
-        let text: String = (0..chars.len())
-            .filter(|k| kept(*k))
-            .map(|k| chars[k])
-            .collect();
-        let text = text
-            .replace("{plusmn}", "±")
-            .replace("{inf}", "∞")
-            .replace("\\<=", "<=");
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
-    }
 
     /// (line, function heading, bullet text) for every `**` bullet of "Additional
     /// Requirements" (a code block after a bullet joined onto it) and every `*` bullet of the

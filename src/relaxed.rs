@@ -4153,46 +4153,8 @@ OpFMul_OpFAdd,fma_or_mul_add,m\n";
 #[cfg(test)]
 mod revision_tests {
     use super::*;
+    use crate::table::asciidoc::{plain, SPEC_2026};
     use crate::table::Revision;
-
-    const SPEC_2026: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/spec/numerical_compliance_2026.asciidoc"
-    );
-
-    /// The AsciiDoc markup removed: `*bold*` (an asterisk with a space on both sides is a
-    /// multiplication and stays), `_italic_` (an underscore between two letters, as in
-    /// `M_PI_F`, stays), backticks, `{leq}`, `{pi}`, `{inf}`, `\(`, the closing `^` of a
-    /// superscript, a trailing ` +` hard line break; runs of spaces collapsed.
-    fn plain(text: &str) -> String {
-        let chars: Vec<char> = text.chars().collect();
-        let kept = |k: usize| {
-            let c = chars[k];
-            let before = k.checked_sub(1).map(|i| chars[i]);
-            let after = chars.get(k + 1).copied();
-            match c {
-                '*' => before == Some(' ') && after == Some(' '),
-                '_' => {
-                    before.is_some_and(char::is_alphanumeric)
-                        && after.is_some_and(char::is_alphanumeric)
-                }
-                '^' => after.is_some_and(|a| a.is_ascii_digit() || a == '-'),
-                '`' => false,
-                _ => true,
-            }
-        };
-        let stripped: String = (0..chars.len())
-            .filter(|k| kept(*k))
-            .map(|k| chars[k])
-            .collect();
-        let stripped = stripped
-            .replace("{leq}", "<=")
-            .replace("{pi}", "π")
-            .replace("{inf}", "∞")
-            .replace("\\(", "(")
-            .replace(", + ", ", ");
-        stripped.split_whitespace().collect::<Vec<_>>().join(" ")
-    }
 
     /// (line, "heading: cell") per row of the 2026 Table 5.
     fn rows_2026() -> Vec<(usize, String)> {

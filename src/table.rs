@@ -793,6 +793,52 @@ pub fn load_file(path: &Path, profile: Profile) -> Result<UlpTable, TableError> 
     parse(&name, profile, &text)
 }
 
+/// The 2026 text as the table tests read it: its path, and its prose with the AsciiDoc markup
+/// removed, so that every test compares the data files with one reading of the text.
+#[cfg(test)]
+pub(crate) mod asciidoc {
+    /// `shared/spec/numerical_compliance_2026.asciidoc`, beside the repository.
+    pub(crate) const SPEC_2026: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/spec/numerical_compliance_2026.asciidoc"
+    );
+
+    /// Prose with the markup removed: `*bold*` (an asterisk with a space on both sides is a
+    /// multiplication and stays), `_italic_` (an underscore between two letters, as in
+    /// `M_PI_F`, stays), backticks, `{plusmn}`, `{leq}`, `{pi}`, `{inf}`, `\<=`, `\(`, the
+    /// closing `^` of a superscript, a trailing ` +` hard line break; runs of spaces collapsed.
+    pub(crate) fn plain(text: &str) -> String {
+        let chars: Vec<char> = text.chars().collect();
+        let kept = |k: usize| {
+            let before = k.checked_sub(1).map(|i| chars[i]);
+            let after = chars.get(k + 1).copied();
+            match chars[k] {
+                '*' => before == Some(' ') && after == Some(' '),
+                '_' => {
+                    before.is_some_and(char::is_alphanumeric)
+                        && after.is_some_and(char::is_alphanumeric)
+                }
+                '^' => after.is_some_and(|a| a.is_ascii_digit() || a == '-'),
+                '`' => false,
+                _ => true,
+            }
+        };
+        let stripped: String = (0..chars.len())
+            .filter(|k| kept(*k))
+            .map(|k| chars[k])
+            .collect();
+        let stripped = stripped
+            .replace("{plusmn}", "±")
+            .replace("{leq}", "<=")
+            .replace("{pi}", "π")
+            .replace("{inf}", "∞")
+            .replace("\\<=", "<=")
+            .replace("\\(", "(")
+            .replace(", + ", ", ");
+        stripped.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -989,10 +1035,7 @@ mod tests {
 
     // ---- The 2026 text (AsciiDoc source) against the 2026 data files ----
 
-    const SPEC_2026: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/spec/numerical_compliance_2026.asciidoc"
-    );
+    use super::asciidoc::SPEC_2026;
 
     /// Extracts one table from the AsciiDoc source: the `.Title` line, the `|====` opening,
     /// the header cells up to the first blank line, then groups of one `| *Instruction*` cell
