@@ -1,20 +1,12 @@
 //! End-to-end tests of certification-scale runs on the real Intel device: sharding and merging,
 //! resuming an interrupted run, and surviving a driver that crashes or hangs.
 
+mod common;
+use common::{clacc, text};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 const SELECTION: [&str; 8] = [
     "--function",

@@ -1,15 +1,11 @@
 //! End-to-end tests: the clacc binary on the real devices (the Intel OpenCL CPU runtime that
 //! scripts/setup installs, and Debian's PoCL, which has no SPIR-V support).
 
+mod common;
+use common::clacc;
+
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

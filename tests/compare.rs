@@ -2,20 +2,11 @@
 //! margin rule over three devices, units one device lacks, and the one-line error for a file
 //! that is not a clacc CSV. (tests/rusticl.rs compares real runs of two devices.)
 
+mod common;
+use common::{clacc, text};
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A results CSV holding `units` (function, width, max_ulp, status) of `device`, its columns in
 /// an order of its own (compare reads them by name) and with a column clacc does not write.

@@ -3,20 +3,12 @@
 //! interruptions that already held (a killed run, a CSV cut at any byte, each resumed). Small
 //! sweeps, the real Intel device, modules whose behaviour is known.
 
+mod common;
+use common::{clacc, text};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// The one-line refusal: exit 2 and an error line containing `wanted`.
 fn assert_refused(output: &Output, wanted: &str) {

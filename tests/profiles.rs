@@ -1,15 +1,10 @@
 //! End-to-end tests of the three tables on the real Intel device: relaxed math (Table 5),
 //! the embedded profile (Table 4), and build options that change or do not change the rules.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::clacc;
 
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
+use std::path::Path;
 
 fn rows(path: &Path) -> (Vec<String>, Vec<csv::StringRecord>) {
     let mut reader = csv::Reader::from_path(path).unwrap();

@@ -1,19 +1,11 @@
 //! End-to-end tests of what a run leaves for people and pipelines: JUnit XML, SVG plots, the
 //! reproduce line, and checking a user's own SPIR-V implementation — on the real Intel device.
 
+mod common;
+use common::{clacc, text};
+
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::process::Command;
 
 fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
     csv::Reader::from_path(path)

@@ -2,19 +2,11 @@
 //! planned unit count that merge and --resume read, and large --inputs on conversions. Runs
 //! on the Intel OpenCL CPU runtime (the binary re-execs itself with it).
 
+mod common;
+use common::{clacc, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::process::Command;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("clacc-reproduce-{}-{name}", std::process::id()));

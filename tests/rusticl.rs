@@ -5,20 +5,12 @@
 //! README); they assert coverage, sane verdicts and CSVs, and that a module of known behaviour
 //! gets the same verdict on both devices.
 
+mod common;
+use common::{clacc, text};
+
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use std::process::Command;
 
 /// The rows of a CSV, each as column name -> value.
 fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {

@@ -3,15 +3,11 @@
 //! `merge` refuse to mix revisions. Only bounds and bookkeeping are asserted, never what the
 //! vendor's built-ins get right.
 
+mod common;
+use common::clacc;
+
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn clacc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(args)
-        .output()
-        .expect("run the clacc binary")
-}
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
