@@ -60,16 +60,14 @@ pub fn measure(
     let width = u64::from(spec.width);
     let chunk = (run::CHUNK_SCALARS as u64 / width) * width;
     let chunk_count = plan.total().div_ceil(chunk);
-    let shard = settings.shard;
-    let step = usize::try_from(shard.count).unwrap_or(usize::MAX);
-    let planned = chunk_count
-        .saturating_sub(shard.index)
-        .div_ceil(shard.count)
+    let planned = settings
+        .shard
+        .chunks_owned(chunk_count)
         .saturating_mul(chunk);
     progress(0, planned);
     let mut stats = UnitStats::default();
     let mut done = 0;
-    for number in (shard.index..chunk_count).step_by(step) {
+    for number in settings.shard.chunks(chunk_count) {
         let start = number * chunk;
         let columns = plan.columns(start, chunk);
         let results = run::run_chunk(

@@ -1479,7 +1479,7 @@ mod tests {
         assert_eq!(round(2f64.powi(-25)), 0.0);
     }
 
-    fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
+    pub(super) fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
         Rules {
             function: "test",
             outputs: vec![Output {
@@ -1934,27 +1934,10 @@ mod tests {
 /// The 2026 text's absolute tolerances (mix, smoothstep; cross and dot's max² · K · EPSILON).
 #[cfg(test)]
 mod absolute_tests {
+    use super::tests::rules;
     use super::*;
     use crate::reference as r;
     use crate::table::{Epsilon, Linear};
-
-    fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
-        Rules {
-            function: "mix",
-            outputs: vec![Output {
-                reference,
-                check: OutputCheck::Table,
-                fast: None,
-            }],
-            requirement,
-            element: FloatType::Float,
-            flushes_subnormals: flushes,
-            rounding: Round::Nearest,
-            relaxed: None,
-            embedded: false,
-            finite_math_only: false,
-        }
-    }
 
     /// lgamma's cells are implementation-defined: measured, never failed. lgamma(FLT_MAX) is
     /// about 2^134, so +inf is its correctly rounded float: no error, not an infinite one;

@@ -895,9 +895,6 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
     }
     let facts = facts.expect("at least one variant ran");
     let written = write_summary_files(args, &units, &facts);
-    if let Err(UsageError(message)) = &written {
-        eprintln!("clacc: error: {message} (the CSV holds every result)");
-    }
     let rows = merge::read(&args.csv).map_err(UsageError)?;
     let not_passing: Vec<String> = rows
         .iter()
@@ -920,11 +917,6 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
             rows.len(),
             args.csv.display()
         );
-        Ok(if written.is_err() {
-            ExitCode::from(2)
-        } else {
-            ExitCode::SUCCESS
-        })
     } else {
         println!(
             "VERDICT: FAIL — {} of {} units in {} did not pass: {}",
@@ -939,8 +931,8 @@ fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
                 .join(", ")
                 + if not_passing.len() > 20 { ", …" } else { "" }
         );
-        Ok(ExitCode::from(1))
     }
+    Ok(exit_after_run(!not_passing.is_empty(), written))
 }
 
 fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {

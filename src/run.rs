@@ -304,15 +304,11 @@ fn measure(
     let plan = input_plan(settings, function, spec, &argument_kinds)?;
     let width = u64::from(spec.width);
     let chunk = (CHUNK_SCALARS as u64 / width) * width;
-    // This shard's chunks (k mod N == I), counted and walked lazily: a sweep of 2^40 inputs
-    // must not list its chunk numbers before the first one runs.
     let chunk_count = plan.total().div_ceil(chunk);
-    let shard = settings.shard;
-    let chunks =
-        (shard.index..chunk_count).step_by(usize::try_from(shard.count).unwrap_or(usize::MAX));
-    let planned = chunk_count
-        .saturating_sub(shard.index)
-        .div_ceil(shard.count)
+    let chunks = settings.shard.chunks(chunk_count);
+    let planned = settings
+        .shard
+        .chunks_owned(chunk_count)
         .saturating_mul(chunk);
     progress(0, planned);
     // The device works on the next chunk while the references judge this one: a producer
@@ -459,6 +455,17 @@ impl Shard {
             count: count.trim().parse().ok()?,
         };
         (shard.count > 0 && shard.index < shard.count).then_some(shard)
+    }
+
+    /// This shard's chunks among `chunk_count` (k mod N == I), walked lazily: a sweep of 2^40
+    /// inputs must not list its chunk numbers before the first one runs.
+    pub fn chunks(&self, chunk_count: u64) -> std::iter::StepBy<std::ops::Range<u64>> {
+        (self.index..chunk_count).step_by(usize::try_from(self.count).unwrap_or(usize::MAX))
+    }
+
+    /// How many of `chunk_count` chunks [`Shard::chunks`] walks.
+    pub fn chunks_owned(&self, chunk_count: u64) -> u64 {
+        chunk_count.saturating_sub(self.index).div_ceil(self.count)
     }
 
     pub fn owns(&self, chunk: u64) -> bool {
