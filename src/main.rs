@@ -1,17 +1,17 @@
 //! The clacc command line. Exit codes: 0 every unit passed (or was skipped), 1 a unit failed or
 //! could not be measured, 2 a usage or environment error.
 
-use clacc::campaign::{self, Isolation, Plan};
+use clacc::device::runtime;
 use clacc::device::{self, DeviceInfo, Session};
-use clacc::fp::FloatType;
 use clacc::kernel::{self, KernelSpec};
-use clacc::merge;
-use clacc::registry::{self, Function};
+use clacc::num::fp::FloatType;
+use clacc::report::merge;
 use clacc::report::{self, Kind, RunFacts, Status};
+use clacc::run::campaign::{self, Isolation, Plan};
 use clacc::run::{RunSettings, Shard, UserKernel};
-use clacc::runtime;
+use clacc::spec::registry::{self, Function};
+use clacc::spec::table::{Profile, Revision};
 use clacc::sweep;
-use clacc::table::{Profile, Revision};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -43,7 +43,7 @@ enum Command {
     Merge(MergeArgs),
     /// Compare the result CSVs of several devices: max error per unit and device, marked where a
     /// device fails or differs from the others by more than --margin ulp.
-    Compare(clacc::compare::CompareArgs),
+    Compare(clacc::report::compare::CompareArgs),
     /// Check everything that applies to the device (every kind, function, type and width, its
     /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
     Certify(Box<RunArgs>),
@@ -272,7 +272,7 @@ fn usage<T>(message: impl Into<String>) -> Result<T, UsageError> {
 fn known_function_names() -> String {
     let mut names = registry::known_names();
     names.extend(
-        clacc::edge::functions()
+        clacc::judge::edge::functions()
             .into_iter()
             .filter(|name| registry::find(name).is_none()),
     );
@@ -282,10 +282,10 @@ fn known_function_names() -> String {
 /// Whether `name` is a conversion or extension unit's name (`convert_double_to_half`,
 /// `float8_half_to_e4m3`), which `--function` selects like a function.
 fn is_conversion_or_extension(name: &str) -> bool {
-    clacc::conversion::Conversion::all()
+    clacc::run::conversion::Conversion::all()
         .iter()
         .any(|c| c.name() == name)
-        || clacc::extension::ExtensionCheck::all()
+        || clacc::run::extension::ExtensionCheck::all()
             .iter()
             .any(|c| c.name() == name)
 }
@@ -382,13 +382,13 @@ fn probe_build(
     let spirv = std::fs::read(module)
         .map_err(|e| UsageError(format!("cannot read {}: {e}", module.display())))?;
     let session = Session::open(info).map_err(|e| UsageError(e.to_string()))?;
-    match clacc::extension::build_in_this_process(&session, name, &spirv) {
-        clacc::extension::IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
-        clacc::extension::IsolatedOutcome::Refused(why) => {
+    match clacc::run::extension::build_in_this_process(&session, name, &spirv) {
+        clacc::run::extension::IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
+        clacc::run::extension::IsolatedOutcome::Refused(why) => {
             println!("{why}");
             Ok(ExitCode::from(3))
         }
-        clacc::extension::IsolatedOutcome::Crashed(why) => {
+        clacc::run::extension::IsolatedOutcome::Crashed(why) => {
             println!("{why}");
             Ok(ExitCode::from(4))
         }
@@ -400,8 +400,8 @@ fn probe_build(
 /// an extension it does not know takes only that process with it.
 fn isolated_builder(
     info: &DeviceInfo,
-) -> impl Fn(&str, &[u8]) -> clacc::extension::IsolatedOutcome + '_ {
-    use clacc::extension::IsolatedOutcome;
+) -> impl Fn(&str, &[u8]) -> clacc::run::extension::IsolatedOutcome + '_ {
+    use clacc::run::extension::IsolatedOutcome;
     move |name: &str, spirv: &[u8]| {
         let Ok(executable) = std::env::current_exe() else {
             return IsolatedOutcome::Crashed("cannot find clacc's own executable".to_string());
@@ -435,7 +435,7 @@ fn isolated_builder(
                 Some(3) => IsolatedOutcome::Refused(
                     String::from_utf8_lossy(&output.stdout).trim().to_string(),
                 ),
-                _ => IsolatedOutcome::Crashed(clacc::isolate::describe_exit(output.status)),
+                _ => IsolatedOutcome::Crashed(clacc::run::isolate::describe_exit(output.status)),
             },
             Err(error) => {
                 IsolatedOutcome::Crashed(format!("cannot start clacc probe-build: {error}"))
@@ -495,7 +495,7 @@ fn print_devices() -> Result<ExitCode, UsageError> {
         println!("    half           {}", fp(info.half_fp));
         println!("    address bits   {}", info.address_bits);
         let builder = isolated_builder(info);
-        let probe = clacc::extension::probe(info, Some(&builder));
+        let probe = clacc::run::extension::probe(info, Some(&builder));
         println!("    SPIR-V ext.    {}", probe.describe());
         println!("    usable         {usable}");
     }
@@ -751,7 +751,7 @@ fn check_user_interfaces(
                 address_bits,
             },
             // A geometric function: the kernel its edge units build.
-            None => clacc::edge_run::kernel_spec(&user.function, element, width, address_bits)
+            None => clacc::run::edge::kernel_spec(&user.function, element, width, address_bits)
                 .expect("read_user_kernels accepts only functions with a kernel"),
         };
         clacc::kernel::interface::check(&spec, &user.spirv).map_err(|e| {
@@ -774,7 +774,7 @@ fn why_nothing(args: &RunArgs, kinds: &[Kind], types: &[FloatType], widths: &[u3
             "--kind {kind_list} has no --function selection (conversions and extension checks run only without --function); drop --function, or add --kind ulp or edge"
         );
     }
-    let edge_functions = clacc::edge::functions();
+    let edge_functions = clacc::judge::edge::functions();
     let mut reasons = Vec::new();
     for name in names {
         let in_table = registry::find(name);
@@ -811,7 +811,7 @@ fn why_nothing(args: &RunArgs, kinds: &[Kind], types: &[FloatType], widths: &[u3
         } else {
             let runs_at: Vec<String> = types
                 .iter()
-                .flat_map(|t| clacc::edge_run::widths_for(edge_name, *t, &kernel::WIDTHS))
+                .flat_map(|t| clacc::run::edge::widths_for(edge_name, *t, &kernel::WIDTHS))
                 .map(|w| w.to_string())
                 .collect::<std::collections::BTreeSet<_>>()
                 .into_iter()
@@ -843,11 +843,11 @@ fn write_summary_files(
     facts: &RunFacts,
 ) -> Result<(), UsageError> {
     if let Some(path) = &args.junit {
-        clacc::junit::write(path, units, facts)
+        clacc::report::junit::write(path, units, facts)
             .map_err(|e| UsageError(format!("cannot write --junit {}: {e}", path.display())))?;
     }
     if let Some(dir) = &args.plot {
-        let written = clacc::plot::write_all(dir, units)
+        let written = clacc::report::plot::write_all(dir, units)
             .map_err(|e| UsageError(format!("cannot write --plot {}: {e}", dir.display())))?;
         println!("{} plots in {}", written.len(), dir.display());
     }
@@ -957,8 +957,9 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     let kinds = select_kinds(&args.kind)?;
     // Some functions have edge-case rules but no ULP row (the geometric ones): --function may
     // name them too.
-    let edge_only =
-        |name: &str| registry::find(name).is_none() && clacc::edge::functions().contains(&name);
+    let edge_only = |name: &str| {
+        registry::find(name).is_none() && clacc::judge::edge::functions().contains(&name)
+    };
     // A conversion or extension unit's name (a summary's reproduce line) selects that unit.
     let (unit_names, function_names): (Vec<String>, Vec<String>) = args
         .selection
@@ -1113,7 +1114,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     // build per extension, so a driver that dies on one costs only that process.
     let extension_probe = kinds.contains(&Kind::Extension).then(|| {
         let builder = isolated_builder(&info);
-        clacc::extension::probe(&info, Some(&builder))
+        clacc::run::extension::probe(&info, Some(&builder))
     });
     let settings = RunSettings {
         profile,
@@ -1152,7 +1153,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     }
     if kinds.contains(&Kind::Edge) {
         let edge_only_selected: Vec<String> = if args.selection.function.is_empty() {
-            clacc::edge::functions()
+            clacc::judge::edge::functions()
                 .into_iter()
                 .filter(|f| edge_only(f))
                 .map(str::to_string)
@@ -1297,7 +1298,11 @@ fn read_user_kernels(
             // take a module too.
             let function = registry::find(name)
                 .map(|f| f.name)
-                .or_else(|| clacc::edge::functions().into_iter().find(|f| *f == name))
+                .or_else(|| {
+                    clacc::judge::edge::functions()
+                        .into_iter()
+                        .find(|f| *f == name)
+                })
                 .ok_or_else(|| {
                     UsageError(format!(
                         "--kernel `{spec}`: unknown function `{name}`; known functions: {}",
@@ -1403,12 +1408,12 @@ fn main() -> ExitCode {
         Some(Command::Kernels(args)) => emit_kernels(args),
         Some(Command::Merge(args)) => merge_csvs(args),
         Some(Command::Compare(args)) => {
-            clacc::compare::run(args).map_err(|error| UsageError(error.to_string()))
+            clacc::report::compare::run(args).map_err(|error| UsageError(error.to_string()))
         }
         Some(Command::SpecDiff { markdown }) => {
             print!(
                 "{}",
-                clacc::spec_diff::render(Revision::Spec2017, Revision::Spec2026, *markdown)
+                clacc::spec::diff::render(Revision::Spec2017, Revision::Spec2026, *markdown)
             );
             Ok(ExitCode::SUCCESS)
         }

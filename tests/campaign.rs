@@ -345,5 +345,5 @@ fn probe_builds_run_in_a_process_of_their_own() {
         "{:?}",
         died.status
     );
-    assert!(clacc::isolate::describe_exit(died.status).contains("status 10"));
+    assert!(clacc::run::isolate::describe_exit(died.status).contains("status 10"));
 }

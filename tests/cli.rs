@@ -93,7 +93,7 @@ fn one_function_run_passes_and_writes_the_documented_csv() {
     assert_eq!(bound, 4.0, "Table 3, sin, Float32");
     assert!(max_ulp > 0.0 && max_ulp <= bound, "{max_ulp}");
     // The worst case round-trips: its hex input parses back to a float.
-    let worst = clacc::hexfloat::parse(&row[column(&header, "worst_input")]).unwrap();
+    let worst = clacc::num::hexfloat::parse(&row[column(&header, "worst_input")]).unwrap();
     assert_eq!(f64::from(worst as f32), worst);
     assert!(
         stdout(&output).contains("1 units: 1 passed"),
@@ -255,9 +255,9 @@ fn a_default_run_covers_every_row_type_and_width() {
     // The default is the 2026 text: every row of its Table 3 × the three types the device
     // supports × the widths the instruction takes: the six gentype widths, 1 to 4 for the
     // geometric ones (whose bounds are per vector), 2 to 4 for OpDot, 3 and 4 for cross.
-    let table = clacc::table::builtin_in(
-        clacc::table::Revision::Spec2026,
-        clacc::table::Profile::Full,
+    let table = clacc::spec::table::builtin_in(
+        clacc::spec::table::Revision::Spec2026,
+        clacc::spec::table::Profile::Full,
     );
     let geometric = [
         "distance",
@@ -277,7 +277,7 @@ fn a_default_run_covers_every_row_type_and_width() {
     };
     let run: Vec<&str> = table.rows.iter().map(|r| r.instruction.as_str()).collect();
     // And the functions only Table 5 bounds (OpFMul_OpFAdd), skipped here with their note.
-    let table_5_only = clacc::registry::TABLE_5_ONLY;
+    let table_5_only = clacc::spec::registry::TABLE_5_ONLY;
     let expected: usize = run
         .iter()
         .chain(table_5_only)
@@ -391,13 +391,13 @@ fn edge_rows_cover_every_function_type_and_width() {
     );
     let (header, rows) = read_csv(&csv_path);
     let function = column(&header, "function");
-    for name in clacc::edge::functions() {
+    for name in clacc::judge::edge::functions() {
         let count = rows.iter().filter(|r| r[function] == *name).count();
         // 3 types x 6 widths; half_* exist for float only (Table 3); the geometric functions
         // take widths 1 to 4.
         let expected = if name.starts_with("half_") {
             6
-        } else if clacc::registry::find(name).is_some_and(|f| !f.shape.is_geometric()) {
+        } else if clacc::spec::registry::find(name).is_some_and(|f| !f.shape.is_geometric()) {
             18
         } else {
             12

@@ -2,12 +2,12 @@
 //! (found by clacc's own runtime lookup), never a mock.
 
 use clacc::device::{self, DeviceError, Session};
-use clacc::fp::FloatType;
 use clacc::judge::{Rules, UnitStats};
 use clacc::kernel::{self, Instruction, KernelSpec, OpenclStd100Op, Shape, ValueKind, ENTRY_POINT};
+use clacc::num::fp::FloatType;
 use clacc::reference;
+use clacc::spec::table::Requirement;
 use clacc::sweep;
-use clacc::table::Requirement;
 use rspirv::dr::{Builder, Operand};
 use rspirv::spirv;
 use std::process::Command;
@@ -19,7 +19,7 @@ static RUNTIME: Once = Once::new();
 /// re-exec itself, so the variables are set before the first OpenCL call.
 fn spirv_session() -> Session {
     RUNTIME.call_once(|| {
-        let lib = clacc::runtime::find_runtime_lib_dir()
+        let lib = clacc::device::runtime::find_runtime_lib_dir()
             .expect("the Intel OpenCL runtime is missing: run scripts/setup");
         let library_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
         assert!(
@@ -101,7 +101,7 @@ fn a_real_inaccurate_device_result_is_reported_as_failing() {
         width: 1,
         address_bits: session.info.address_bits,
     };
-    let sin = clacc::registry::find("sin").unwrap();
+    let sin = clacc::spec::registry::find("sin").unwrap();
     let columns = sweep::generate(
         sin,
         FloatType::Float,
@@ -139,7 +139,7 @@ fn a_real_inaccurate_device_result_is_reported_as_failing() {
         FloatType::Float,
     );
     assert_eq!(
-        clacc::ulp::ulp_error(worst.device_results[0], &again, FloatType::Float),
+        clacc::num::ulp::ulp_error(worst.device_results[0], &again, FloatType::Float),
         worst.error
     );
 }

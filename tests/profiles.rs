@@ -47,7 +47,7 @@ fn relaxed_covers_every_table_5_row_with_its_rule() {
     );
     let (header, rows) = rows(&csv);
     // The default revision's Table 5 (2026; acosh, asinh, atan2 gained a non-derived bound).
-    let table5 = clacc::relaxed::builtin_in(clacc::table::Revision::Spec2026);
+    let table5 = clacc::judge::relaxed::builtin_in(clacc::spec::table::Revision::Spec2026);
     for row in &table5.rows {
         // Table 5's rows name instructions (OpFMul_OpFAdd, x*y+z, is the registry's too).
         let Some(unit) = rows
@@ -55,7 +55,7 @@ fn relaxed_covers_every_table_5_row_with_its_rule() {
             .find(|r| at(&header, r, "function") == row.instruction)
         else {
             assert!(
-                clacc::registry::find(&row.instruction).is_none(),
+                clacc::spec::registry::find(&row.instruction).is_none(),
                 "{} missing",
                 row.instruction
             );
@@ -125,9 +125,9 @@ fn relaxed_judges_opfmul_then_opfadd_by_table_5_and_other_profiles_skip_it() {
         String::from_utf8_lossy(&output.stderr)
     );
     let (header, units) = rows(&csv);
-    let table5 = clacc::relaxed::builtin_in(clacc::table::Revision::Spec2026);
+    let table5 = clacc::judge::relaxed::builtin_in(clacc::spec::table::Revision::Spec2026);
     let rule = table5
-        .rule("OpFMul_OpFAdd", clacc::fp::FloatType::Float)
+        .rule("OpFMul_OpFAdd", clacc::num::fp::FloatType::Float)
         .unwrap();
     assert!(rule.describe(false).contains("fma or mul+add"));
     let widths: Vec<&str> = units.iter().map(|r| at(&header, r, "width")).collect();
@@ -232,7 +232,7 @@ fn relaxed_code_judged_by_the_full_table_fails_with_its_worst_input_named() {
     assert_eq!(at(&header, exp, "rule"), "<= 3 ulp");
     assert_eq!(at(&header, exp, "status"), "fail");
     assert_eq!(at(&header, exp, "build_options"), "-cl-fast-relaxed-math");
-    let worst = clacc::hexfloat::parse(at(&header, exp, "worst_input")).unwrap();
+    let worst = clacc::num::hexfloat::parse(at(&header, exp, "worst_input")).unwrap();
     assert!(worst.is_finite());
     let summary = String::from_utf8_lossy(&output.stdout);
     assert!(

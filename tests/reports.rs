@@ -79,7 +79,7 @@ fn a_users_poor_sin_is_reported_failing_at_its_worst_input() {
         csv.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(1));
-    let worst = clacc::hexfloat::parse(&csv_rows(&csv)[0][8]).unwrap();
+    let worst = clacc::num::hexfloat::parse(&csv_rows(&csv)[0][8]).unwrap();
     assert!(worst.abs() > 1.0, "{worst}");
 }
 

@@ -144,7 +144,7 @@ fn an_edge_rule_without_overflow_reports_the_value_it_prescribes() {
     assert_eq!(rows.len(), 4);
     for row in &rows {
         let reference = &row["worst_reference"];
-        let value: f64 = clacc::hexfloat::parse(reference)
+        let value: f64 = clacc::num::hexfloat::parse(reference)
             .unwrap_or_else(|| panic!("worst_reference {reference:?} of {row:?}"));
         assert!(value.is_finite() && value > 0.0, "{row:?}");
     }

@@ -18,7 +18,7 @@ use rspirv::spirv::{
 use super::{
     Instruction, KernelError, KernelSpec, OpenclStd100Op, ValueKind, ENTRY_POINT, OPENCL_STD,
 };
-use crate::fp::FloatType;
+use crate::num::fp::FloatType;
 
 /// Builds the module's words. `spec` must have passed `KernelSpec::validate`.
 pub(super) fn module(spec: &KernelSpec) -> Result<Vec<u32>, KernelError> {

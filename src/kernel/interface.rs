@@ -243,11 +243,11 @@ pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), InterfaceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fp::FloatType;
     use crate::kernel::{build, reference_shapes, words_to_bytes};
+    use crate::num::fp::FloatType;
 
     fn spec(function: &str, element: FloatType, width: u32) -> KernelSpec {
-        let entry = crate::registry::find(function).unwrap();
+        let entry = crate::spec::registry::find(function).unwrap();
         KernelSpec {
             instruction: entry.instruction,
             shape: entry.shape,

@@ -92,7 +92,7 @@ pub fn smoothstep(out: &mut Float, args: &[Float]) -> Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fp::FloatType;
+    use crate::num::fp::FloatType;
     use crate::reference::{correctly_rounded, operand, ReferenceFn};
 
     fn cr(function: ReferenceFn, args: &[f64]) -> f64 {

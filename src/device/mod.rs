@@ -1,0 +1,730 @@
+//! The OpenCL side: what the ICD loader sees, which device a run uses, and running one kernel
+//! built from SPIR-V (`clCreateProgramWithIL`, or `clCreateProgramWithILKHR` on an OpenCL 1.2
+//! or 2.0 device with `cl_khr_il_program`) over byte buffers.
+
+pub mod runtime;
+
+use crate::num::fp::FloatType;
+use opencl3::command_queue::CommandQueue;
+use opencl3::context::Context;
+use opencl3::device::{
+    Device, CL_DEVICE_TYPE_ALL, CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, CL_FP_DENORM, CL_FP_FMA,
+    CL_FP_INF_NAN, CL_FP_ROUND_TO_INF, CL_FP_ROUND_TO_NEAREST, CL_FP_ROUND_TO_ZERO,
+    CL_FP_SOFT_FLOAT,
+};
+use opencl3::error_codes::ClError;
+use opencl3::kernel::Kernel;
+use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+use opencl3::platform::get_platforms;
+use opencl3::types::{cl_context, cl_device_id, cl_int, cl_platform_id, cl_program, CL_BLOCKING};
+use std::ffi::{c_void, CString};
+use std::fmt;
+use std::ptr;
+
+/// Errors of the OpenCL layer, each naming the call or the device concerned.
+#[derive(Debug)]
+pub enum DeviceError {
+    /// No OpenCL ICD loader (`libOpenCL.so.1`) could be loaded.
+    NoLoader(String),
+    /// An OpenCL call returned an error code.
+    Call { call: &'static str, code: i32 },
+    /// The loader sees no device at all.
+    NoDevices,
+    /// `--platform` / `--device` matched nothing.
+    NoMatch {
+        what: &'static str,
+        pattern: String,
+        available: Vec<String>,
+    },
+    /// The chosen device reports no SPIR-V IL version.
+    NoSpirv { device: String, usable: Vec<String> },
+    /// The driver refused a module; the build log says why.
+    Build { module: String, log: String },
+}
+
+impl fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceError::NoLoader(detail) => write!(
+                f,
+                "no OpenCL ICD loader could be loaded ({detail}); run scripts/setup to install one"
+            ),
+            DeviceError::Call { call, code } => {
+                write!(f, "{call} failed: {} ({code})", ClError(*code))
+            }
+            DeviceError::NoDevices => write!(
+                f,
+                "the OpenCL loader sees no device; run scripts/setup to install the Intel CPU runtime"
+            ),
+            DeviceError::NoMatch {
+                what,
+                pattern,
+                available,
+            } => write!(
+                f,
+                "no {what} matches `{pattern}` (by index or name substring); available: {}",
+                available.join("; ")
+            ),
+            DeviceError::NoSpirv { device, usable } => {
+                write!(
+                    f,
+                    "device {device} cannot take SPIR-V (it reports no IL version for clCreateProgramWithIL); "
+                )?;
+                if usable.is_empty() {
+                    write!(f, "no device here can; run scripts/setup to install the Intel OpenCL CPU runtime")
+                } else {
+                    write!(f, "devices that can: {}", usable.join("; "))
+                }
+            }
+            DeviceError::Build { module, log } => {
+                write!(f, "the driver refused module {module}; build log:\n{log}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DeviceError {}
+
+fn call_error(call: &'static str) -> impl Fn(ClError) -> DeviceError {
+    move |error| DeviceError::Call {
+        call,
+        code: error.0,
+    }
+}
+
+/// A device's CL_DEVICE_{HALF,SINGLE,DOUBLE}_FP_CONFIG bit field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FpConfig(pub u64);
+
+impl FpConfig {
+    pub fn denormals(self) -> bool {
+        self.0 & CL_FP_DENORM != 0
+    }
+    pub fn inf_nan(self) -> bool {
+        self.0 & CL_FP_INF_NAN != 0
+    }
+    pub fn round_to_nearest(self) -> bool {
+        self.0 & CL_FP_ROUND_TO_NEAREST != 0
+    }
+    pub fn round_to_zero(self) -> bool {
+        self.0 & CL_FP_ROUND_TO_ZERO != 0
+    }
+    pub fn round_to_inf(self) -> bool {
+        self.0 & CL_FP_ROUND_TO_INF != 0
+    }
+    pub fn fma(self) -> bool {
+        self.0 & CL_FP_FMA != 0
+    }
+    pub fn correctly_rounded_divide_sqrt(self) -> bool {
+        self.0 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT != 0
+    }
+    pub fn soft_float(self) -> bool {
+        self.0 & CL_FP_SOFT_FLOAT != 0
+    }
+
+    /// The set bits as short words, e.g. `denorm inf-nan rte fma`.
+    pub fn describe(self) -> String {
+        let flags = [
+            (self.denormals(), "denorm"),
+            (self.inf_nan(), "inf-nan"),
+            (self.round_to_nearest(), "rte"),
+            (self.round_to_zero(), "rtz"),
+            (self.round_to_inf(), "rtp/rtn"),
+            (self.fma(), "fma"),
+            (self.correctly_rounded_divide_sqrt(), "cr-div-sqrt"),
+            (self.soft_float(), "soft-float"),
+        ];
+        let words: Vec<&str> = flags
+            .iter()
+            .filter(|(set, _)| *set)
+            .map(|(_, word)| *word)
+            .collect();
+        if words.is_empty() {
+            "none".to_string()
+        } else {
+            words.join(" ")
+        }
+    }
+}
+
+/// The call that hands SPIR-V to a device. OpenCL 2.1 made `clCreateProgramWithIL` core; before
+/// it (OpenCL 1.2, 2.0) the `cl_khr_il_program` extension provides `clCreateProgramWithILKHR`,
+/// reached through `clGetExtensionFunctionAddressForPlatform` (a core call there answers
+/// CL_INVALID_OPERATION, -59, e.g. on Intel's OpenCL 1.2 FPGA emulation platform).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IlEntryPoint {
+    Core,
+    Khr,
+}
+
+impl IlEntryPoint {
+    pub fn call_name(self) -> &'static str {
+        match self {
+            IlEntryPoint::Core => "clCreateProgramWithIL",
+            IlEntryPoint::Khr => "clCreateProgramWithILKHR",
+        }
+    }
+}
+
+/// `(major, minor)` of a `CL_DEVICE_VERSION` string, `OpenCL <major>.<minor> <vendor text>`.
+fn opencl_version(version: &str) -> Option<(u32, u32)> {
+    let number = version.strip_prefix("OpenCL ")?.split_whitespace().next()?;
+    let (major, minor) = number.split_once('.')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// What clacc needs to know about one device, read once at start-up.
+#[derive(Clone, Debug)]
+pub struct DeviceInfo {
+    pub platform_index: usize,
+    pub device_index: usize,
+    pub platform_name: String,
+    pub name: String,
+    pub vendor: String,
+    pub driver_version: String,
+    pub profile: String,
+    pub version: String,
+    /// e.g. `["SPIR-V_1.0", "SPIR-V_1.1"]`; empty when the device takes no IL.
+    pub il_versions: Vec<String>,
+    pub extensions: Vec<String>,
+    pub single_fp: FpConfig,
+    pub double_fp: Option<FpConfig>,
+    pub half_fp: Option<FpConfig>,
+    pub address_bits: u32,
+    pub id: cl_device_id,
+}
+
+impl DeviceInfo {
+    pub fn accepts_spirv(&self) -> bool {
+        self.il_versions.iter().any(|v| v.starts_with("SPIR-V"))
+    }
+
+    /// `Intel(R) OpenCL / Intel(R) Xeon(R) Processor (--platform 0 --device 0)`.
+    pub fn label(&self) -> String {
+        format!(
+            "{} / {} (--platform {} --device {})",
+            self.platform_name, self.name, self.platform_index, self.device_index
+        )
+    }
+
+    pub fn has_extension(&self, extension: &str) -> bool {
+        self.extensions.iter().any(|e| e == extension)
+    }
+
+    /// The fp config for a type, or `None` where the device does not support the type.
+    pub fn fp_config(&self, element: FloatType) -> Option<FpConfig> {
+        match element {
+            FloatType::Half => self.half_fp,
+            FloatType::Float => Some(self.single_fp),
+            FloatType::Double => self.double_fp,
+        }
+    }
+
+    /// How this device takes SPIR-V: the core call from OpenCL 2.1 on, the `cl_khr_il_program`
+    /// call before it; `None` when it takes no SPIR-V.
+    pub fn il_entry_point(&self) -> Option<IlEntryPoint> {
+        if !self.accepts_spirv() {
+            return None;
+        }
+        match opencl_version(&self.version) {
+            Some(version) if version < (2, 1) => self
+                .has_extension("cl_khr_il_program")
+                .then_some(IlEntryPoint::Khr),
+            _ => Some(IlEntryPoint::Core),
+        }
+    }
+
+    /// Why clacc cannot use this device, or `None` when it can.
+    pub fn unusable_reason(&self) -> Option<String> {
+        if !self.accepts_spirv() {
+            return Some("no SPIR-V: clCreateProgramWithIL is not supported".to_string());
+        }
+        if self.il_entry_point().is_none() {
+            return Some(format!(
+                "{} without cl_khr_il_program: no call takes SPIR-V",
+                self.version.trim()
+            ));
+        }
+        if !self.il_versions.iter().any(|v| v == "SPIR-V_1.0") {
+            return Some("does not list SPIR-V 1.0, the version clacc emits".to_string());
+        }
+        None
+    }
+}
+
+const CL_DEVICE_HALF_FP_CONFIG: u32 = 0x1033;
+
+fn read_device(
+    platform_index: usize,
+    platform_name: &str,
+    device_index: usize,
+    id: cl_device_id,
+) -> Result<DeviceInfo, DeviceError> {
+    let device = Device::new(id);
+    let extensions: Vec<String> = device
+        .extensions()
+        .map_err(call_error("clGetDeviceInfo(CL_DEVICE_EXTENSIONS)"))?
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let has = |name: &str| extensions.iter().any(|e| e == name);
+    // Devices without IL support answer the IL query with an error or an empty string.
+    let il_versions = device
+        .il_version()
+        .map(|text| text.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    let double_fp = device
+        .double_fp_config()
+        .ok()
+        .filter(|bits| *bits != 0 || has("cl_khr_fp64"))
+        .map(FpConfig);
+    let half_fp = if has("cl_khr_fp16") {
+        opencl3::device::get_device_info(id, CL_DEVICE_HALF_FP_CONFIG)
+            .ok()
+            .map(|value| FpConfig(u64::from(value)))
+    } else {
+        None
+    };
+    Ok(DeviceInfo {
+        platform_index,
+        device_index,
+        platform_name: platform_name.to_string(),
+        name: device
+            .name()
+            .map_err(call_error("clGetDeviceInfo(CL_DEVICE_NAME)"))?,
+        vendor: device.vendor().unwrap_or_default(),
+        driver_version: device.driver_version().unwrap_or_default(),
+        profile: device.profile().unwrap_or_default(),
+        version: device.version().unwrap_or_default(),
+        il_versions,
+        extensions,
+        single_fp: FpConfig(
+            device
+                .single_fp_config()
+                .map_err(call_error("clGetDeviceInfo(CL_DEVICE_SINGLE_FP_CONFIG)"))?,
+        ),
+        double_fp,
+        half_fp,
+        address_bits: device
+            .address_bits()
+            .map_err(call_error("clGetDeviceInfo(CL_DEVICE_ADDRESS_BITS)"))?,
+        id,
+    })
+}
+
+/// Every device on every platform the ICD loader sees, in loader order.
+pub fn enumerate() -> Result<Vec<DeviceInfo>, DeviceError> {
+    if let Err(error) = cl3::load_library() {
+        return Err(DeviceError::NoLoader(error.to_string()));
+    }
+    let platforms = match get_platforms() {
+        Ok(platforms) => platforms,
+        // CL_PLATFORM_NOT_FOUND_KHR: a loader without any ICD.
+        Err(ClError(-1001)) => Vec::new(),
+        Err(error) => return Err(call_error("clGetPlatformIDs")(error)),
+    };
+    let mut devices = Vec::new();
+    for (platform_index, platform) in platforms.iter().enumerate() {
+        let platform_name = platform
+            .name()
+            .map_err(call_error("clGetPlatformInfo(CL_PLATFORM_NAME)"))?;
+        // CL_DEVICE_NOT_FOUND on a platform with no device is not an error for a listing.
+        let ids = platform.get_devices(CL_DEVICE_TYPE_ALL).unwrap_or_default();
+        for (device_index, id) in ids.into_iter().enumerate() {
+            devices.push(read_device(
+                platform_index,
+                &platform_name,
+                device_index,
+                id,
+            )?);
+        }
+    }
+    Ok(devices)
+}
+
+fn matches(pattern: &str, index: usize, name: &str) -> bool {
+    match pattern.parse::<usize>() {
+        Ok(wanted) => wanted == index,
+        Err(_) => name.to_lowercase().contains(&pattern.to_lowercase()),
+    }
+}
+
+/// Picks the device a run uses: `platform` and `device` each by index or case-insensitive name
+/// substring; with neither, the first device that accepts SPIR-V. A device that cannot take
+/// SPIR-V is an error naming the devices that can.
+pub fn select<'a>(
+    devices: &'a [DeviceInfo],
+    platform: Option<&str>,
+    device: Option<&str>,
+) -> Result<&'a DeviceInfo, DeviceError> {
+    if devices.is_empty() {
+        return Err(DeviceError::NoDevices);
+    }
+    let mut candidates: Vec<&DeviceInfo> = devices.iter().collect();
+    if let Some(pattern) = platform {
+        candidates.retain(|d| matches(pattern, d.platform_index, &d.platform_name));
+        if candidates.is_empty() {
+            let mut available: Vec<String> = devices
+                .iter()
+                .map(|d| format!("{} {}", d.platform_index, d.platform_name))
+                .collect();
+            available.dedup();
+            return Err(DeviceError::NoMatch {
+                what: "platform",
+                pattern: pattern.to_string(),
+                available,
+            });
+        }
+    }
+    if let Some(pattern) = device {
+        let before = candidates.clone();
+        candidates.retain(|d| matches(pattern, d.device_index, &d.name));
+        if candidates.is_empty() {
+            return Err(DeviceError::NoMatch {
+                what: "device",
+                pattern: pattern.to_string(),
+                available: before.iter().map(|d| d.label()).collect(),
+            });
+        }
+    }
+    if let Some(usable) = candidates.iter().find(|d| d.unusable_reason().is_none()) {
+        return Ok(usable);
+    }
+    Err(DeviceError::NoSpirv {
+        device: candidates[0].label(),
+        usable: devices
+            .iter()
+            .filter(|d| d.unusable_reason().is_none())
+            .map(DeviceInfo::label)
+            .collect(),
+    })
+}
+
+/// A context and in-order queue on one device.
+pub struct Session {
+    pub info: DeviceInfo,
+    context: Context,
+    queue: CommandQueue,
+}
+
+// SAFETY: OpenCL contexts, queues and device ids are thread-safe handles (OpenCL 3.0 "Multiple
+// Host Threads": all API calls are thread-safe except clSetKernelArg on one kernel object,
+// which clacc only calls from the one thread that owns the `BuiltKernel`).
+unsafe impl Send for Session {}
+unsafe impl Sync for Session {}
+
+/// A program object, released when dropped (whichever call created it).
+struct ProgramHandle(cl_program);
+
+// SAFETY: program objects are thread-safe handles (OpenCL 3.0 "Multiple Host Threads"), as
+// opencl3's own Program declares.
+unsafe impl Send for ProgramHandle {}
+unsafe impl Sync for ProgramHandle {}
+
+impl Drop for ProgramHandle {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from a successful create call and is released once. An error
+        // here cannot be acted on.
+        let _ = unsafe { cl3::program::release_program(self.0) };
+    }
+}
+
+/// A built program and its one kernel.
+pub struct BuiltKernel {
+    // Dropped after the kernel: fields drop in declaration order.
+    kernel: Kernel,
+    _program: ProgramHandle,
+}
+
+type CreateProgramWithIlKhr =
+    unsafe extern "C" fn(cl_context, *const c_void, usize, *mut cl_int) -> cl_program;
+type GetExtensionFunctionAddressForPlatform =
+    unsafe extern "C" fn(cl_platform_id, *const std::ffi::c_char) -> *mut c_void;
+
+/// `clCreateProgramWithILKHR` of the device's platform, through
+/// `clGetExtensionFunctionAddressForPlatform` of the loaded ICD loader (cl3 has no wrapper for
+/// it, and loaders do not export extension calls themselves).
+fn create_program_with_il_khr(
+    device: cl_device_id,
+    context: cl_context,
+    il: &[u8],
+) -> Result<cl_program, DeviceError> {
+    let not_found = DeviceError::Call {
+        call: "clGetExtensionFunctionAddressForPlatform(clCreateProgramWithILKHR)",
+        code: -30,
+    };
+    let platform = Device::new(device)
+        .platform()
+        .map_err(call_error("clGetDeviceInfo(CL_DEVICE_PLATFORM)"))?;
+    // SAFETY: dlopen/dlsym with NUL-terminated names; RTLD_NOLOAD only finds the loader cl3
+    // already loaded (the same soname resolves to the same object).
+    let lookup = unsafe {
+        let loader = libc::dlopen(
+            c"libOpenCL.so.1".as_ptr(),
+            libc::RTLD_NOW | libc::RTLD_NOLOAD,
+        );
+        if loader.is_null() {
+            return Err(not_found);
+        }
+        libc::dlsym(loader, c"clGetExtensionFunctionAddressForPlatform".as_ptr())
+    };
+    if lookup.is_null() {
+        return Err(not_found);
+    }
+    // SAFETY: the symbol is the OpenCL 1.2 function of this signature.
+    let lookup: GetExtensionFunctionAddressForPlatform = unsafe { std::mem::transmute(lookup) };
+    let name = CString::new("clCreateProgramWithILKHR").expect("no NUL in the name");
+    // SAFETY: a valid platform id and a NUL-terminated name.
+    let address = unsafe { lookup(platform, name.as_ptr()) };
+    if address.is_null() {
+        return Err(not_found);
+    }
+    // SAFETY: cl_khr_il_program defines the function with this signature.
+    let create: CreateProgramWithIlKhr = unsafe { std::mem::transmute(address) };
+    let mut status: cl_int = 0;
+    // SAFETY: `il` is live for the call, which copies it.
+    let program = unsafe { create(context, il.as_ptr().cast(), il.len(), &mut status) };
+    if status != 0 || program.is_null() {
+        return Err(DeviceError::Call {
+            call: "clCreateProgramWithILKHR",
+            code: if status != 0 { status } else { -30 },
+        });
+    }
+    Ok(program)
+}
+
+impl Session {
+    pub fn open(info: DeviceInfo) -> Result<Session, DeviceError> {
+        let device = Device::new(info.id);
+        let context = Context::from_device(&device).map_err(call_error("clCreateContext"))?;
+        #[allow(deprecated)] // clCreateCommandQueue works on every OpenCL version.
+        let queue = CommandQueue::create_default(&context, 0)
+            .map_err(call_error("clCreateCommandQueue"))?;
+        Ok(Session {
+            info,
+            context,
+            queue,
+        })
+    }
+
+    /// Hands a SPIR-V module to the driver and builds it with `options`. `module_name` names it
+    /// in errors (the build log is part of the error).
+    pub fn build(
+        &self,
+        module_name: &str,
+        spirv: &[u8],
+        entry_point: &str,
+        options: &str,
+    ) -> Result<BuiltKernel, DeviceError> {
+        let entry_point_call = self.info.il_entry_point().unwrap_or(IlEntryPoint::Core);
+        let created = match entry_point_call {
+            IlEntryPoint::Core => cl3::program::create_program_with_il(self.context.get(), spirv)
+                .map_err(|code| DeviceError::Call {
+                    call: "clCreateProgramWithIL",
+                    code,
+                }),
+            IlEntryPoint::Khr => {
+                create_program_with_il_khr(self.info.id, self.context.get(), spirv)
+            }
+        };
+        let program = match created {
+            Ok(program) => ProgramHandle(program),
+            Err(DeviceError::Call { code, .. }) if code == -30 || code == -42 => {
+                // CL_INVALID_VALUE / CL_INVALID_BINARY: the usual answer of a device without IL.
+                return Err(DeviceError::NoSpirv {
+                    device: self.info.label(),
+                    usable: Vec::new(),
+                });
+            }
+            Err(error) => return Err(error),
+        };
+        let options_c = CString::new(options).map_err(|_| DeviceError::Build {
+            module: module_name.to_string(),
+            log: "build options contain a NUL character".to_string(),
+        })?;
+        if let Err(code) = cl3::program::build_program(
+            program.0,
+            &[self.info.id],
+            &options_c,
+            None,
+            ptr::null_mut(),
+        ) {
+            let log = cl3::program::get_program_build_info(
+                program.0,
+                self.info.id,
+                cl3::program::CL_PROGRAM_BUILD_LOG,
+            )
+            .map(String::from)
+            .unwrap_or_default();
+            return Err(DeviceError::Build {
+                module: module_name.to_string(),
+                log: format!(
+                    "{}\n({} {})",
+                    log.trim(),
+                    "clBuildProgram returned",
+                    ClError(code)
+                ),
+            });
+        }
+        let entry_name = CString::new(entry_point).expect("kernel names hold no NUL");
+        let kernel = cl3::kernel::create_kernel(program.0, &entry_name).map_err(|code| {
+            DeviceError::Call {
+                call: "clCreateKernel",
+                code,
+            }
+        })?;
+        Ok(BuiltKernel {
+            kernel: Kernel::new(kernel),
+            _program: program,
+        })
+    }
+
+    /// Runs `kernel` over `work_items` items: the inputs are copied in as kernel arguments
+    /// 0..n, the outputs follow them as arguments and are read back into `outputs`.
+    pub fn run(
+        &self,
+        built: &BuiltKernel,
+        inputs: &[&[u8]],
+        outputs: &mut [&mut [u8]],
+        work_items: usize,
+    ) -> Result<(), DeviceError> {
+        let mut input_buffers = Vec::with_capacity(inputs.len());
+        for input in inputs {
+            // SAFETY: COPY_HOST_PTR copies `input.len()` bytes from a live slice during the call.
+            let buffer = unsafe {
+                Buffer::<u8>::create(
+                    &self.context,
+                    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                    input.len().max(1),
+                    input.as_ptr() as *mut _,
+                )
+            }
+            .map_err(call_error("clCreateBuffer"))?;
+            input_buffers.push(buffer);
+        }
+        let mut output_buffers = Vec::with_capacity(outputs.len());
+        for output in outputs.iter() {
+            // SAFETY: no host pointer is passed; the driver allocates.
+            let buffer = unsafe {
+                Buffer::<u8>::create(
+                    &self.context,
+                    CL_MEM_WRITE_ONLY,
+                    output.len().max(1),
+                    ptr::null_mut(),
+                )
+            }
+            .map_err(call_error("clCreateBuffer"))?;
+            output_buffers.push(buffer);
+        }
+        for (index, buffer) in input_buffers
+            .iter()
+            .chain(output_buffers.iter())
+            .enumerate()
+        {
+            // SAFETY: every argument of clacc's kernels is a global buffer pointer.
+            unsafe { built.kernel.set_arg(index as u32, &buffer.get()) }
+                .map_err(call_error("clSetKernelArg"))?;
+        }
+        let global_size = [work_items];
+        // SAFETY: one-dimensional range over buffers sized for `work_items` by the caller.
+        unsafe {
+            self.queue.enqueue_nd_range_kernel(
+                built.kernel.get(),
+                1,
+                ptr::null(),
+                global_size.as_ptr(),
+                ptr::null(),
+                &[],
+            )
+        }
+        .map_err(call_error("clEnqueueNDRangeKernel"))?;
+        for (buffer, output) in output_buffers.iter().zip(outputs.iter_mut()) {
+            // SAFETY: blocking read into a live slice of the buffer's size.
+            unsafe {
+                self.queue
+                    .enqueue_read_buffer(buffer, CL_BLOCKING, 0, output, &[])
+            }
+            .map_err(call_error("clEnqueueReadBuffer"))?;
+        }
+        self.queue.finish().map_err(call_error("clFinish"))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fp_config_words_follow_the_bits() {
+        let config = FpConfig(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST);
+        assert_eq!(config.describe(), "denorm inf-nan rte");
+        assert!(!config.correctly_rounded_divide_sqrt());
+        assert_eq!(FpConfig(0).describe(), "none");
+    }
+
+    #[test]
+    fn opencl_versions_parse_from_the_device_version_string() {
+        assert_eq!(opencl_version("OpenCL 3.0 "), Some((3, 0)));
+        assert_eq!(opencl_version("OpenCL 1.2 (Build 0)"), Some((1, 2)));
+        assert_eq!(opencl_version("OpenCL 2.1 foo"), Some((2, 1)));
+        assert_eq!(opencl_version("CUDA 12"), None);
+    }
+
+    fn device(version: &str, il_versions: &[&str], extensions: &[&str]) -> DeviceInfo {
+        DeviceInfo {
+            platform_index: 0,
+            device_index: 0,
+            platform_name: "p".into(),
+            name: "d".into(),
+            vendor: String::new(),
+            driver_version: String::new(),
+            profile: "FULL_PROFILE".into(),
+            version: version.into(),
+            il_versions: il_versions.iter().map(|v| v.to_string()).collect(),
+            extensions: extensions.iter().map(|e| e.to_string()).collect(),
+            single_fp: FpConfig(CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST),
+            double_fp: None,
+            half_fp: None,
+            address_bits: 64,
+            id: ptr::null_mut(),
+        }
+    }
+
+    #[test]
+    fn il_entry_point_is_the_khr_call_before_opencl_2_1() {
+        let spirv = ["SPIR-V_1.0"];
+        let khr = ["cl_khr_il_program"];
+        // Intel's FPGA emulation platform: OpenCL 1.2 with the extension.
+        let fpga = device("OpenCL 1.2 ", &spirv, &khr);
+        assert_eq!(fpga.il_entry_point(), Some(IlEntryPoint::Khr));
+        assert_eq!(fpga.unusable_reason(), None);
+        assert_eq!(
+            device("OpenCL 2.0 x", &spirv, &khr).il_entry_point(),
+            Some(IlEntryPoint::Khr)
+        );
+        assert_eq!(
+            device("OpenCL 2.1", &spirv, &[]).il_entry_point(),
+            Some(IlEntryPoint::Core)
+        );
+        assert_eq!(
+            device("OpenCL 3.0 ", &spirv, &khr).il_entry_point(),
+            Some(IlEntryPoint::Core)
+        );
+        // IL versions without a call that takes them, and no IL at all.
+        let stranded = device("OpenCL 1.2", &spirv, &[]);
+        assert_eq!(stranded.il_entry_point(), None);
+        assert!(stranded
+            .unusable_reason()
+            .is_some_and(|r| r.contains("without cl_khr_il_program")));
+        assert_eq!(device("OpenCL 3.0", &[], &[]).il_entry_point(), None);
+    }
+
+    #[test]
+    fn patterns_match_by_index_or_name_substring() {
+        assert!(matches("0", 0, "Intel(R) OpenCL"));
+        assert!(!matches("1", 0, "Intel(R) OpenCL"));
+        assert!(matches("portable", 3, "Portable Computing Language"));
+        assert!(!matches("nvidia", 3, "Portable Computing Language"));
+    }
+}

@@ -1,0 +1,2006 @@
+//! Judging device results against the spec's requirement for one (function, type).
+//!
+//! Per input: compare with the reference by the requirement's own rule (bits for correctly
+//! rounded and exact results, [`ulp_error`] against a bound otherwise); when that fails, try the
+//! allowances the spec grants, in order, and record which one accepted the result:
+//! - overflow: "Where the range of allowed return values includes any value of magnitude larger
+//!   than that of the largest representable finite floating-point number, operations may,
+//!   additionally, return either an infinity of the appropriate sign or the finite number with
+//!   the largest magnitude of the appropriate sign" (002_8f60b82f04afe871.txt, "ULP");
+//! - flush to zero, on a device without denormals for the type: "Edge Case Behavior in Flush To
+//!   Zero Mode" (003_606d5394990817d6.txt), its four results.
+//!
+//! Results reduce through [`UnitStats::merge`], which is associative, so threads, chunks and
+//! shards combine into what one pass would give.
+
+pub mod edge;
+pub mod relaxed;
+
+use crate::device::FpConfig;
+use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome, RelaxedRule};
+use crate::num::fp::FloatType;
+use crate::num::ulp::{ulp_error, ulp_of};
+use crate::reference::{self, ReferenceFn};
+use crate::spec::registry::{Output, OutputCheck};
+use crate::spec::table::Requirement;
+use rug::float::Round;
+use rug::Float;
+use std::collections::BTreeMap;
+
+/// Everything that decides how one unit's results are judged.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    /// The spec table's name of the function (`nextafter` has flush-to-zero results of its
+    /// own).
+    pub function: &'static str,
+    /// The function's results, in the kernel's order, each with its reference and check.
+    pub outputs: Vec<Output>,
+    /// The table cell for the function and type (judges [`OutputCheck::Table`] results).
+    pub requirement: Requirement,
+    pub element: FloatType,
+    /// The device does not support denormals for `element` (CL_FP_DENORM unset), so the flush
+    /// to zero alternatives apply.
+    pub flushes_subnormals: bool,
+    /// The device's default rounding for `element`, which "correctly rounded" means: round to
+    /// nearest even, or round toward zero where an embedded profile (or half) allows it.
+    pub rounding: Round,
+    /// The `-cl-fast-relaxed-math` rule (Table 5) that replaces `requirement` for the results
+    /// it covers, when the kernels were built relaxed and Table 5 lists the function.
+    pub relaxed: Option<&'static RelaxedRule>,
+    /// Judge by the embedded-profile numbers (Table 4, and Table 5's embedded bounds).
+    pub embedded: bool,
+    /// Built with -cl-fast-relaxed-math, which implies -cl-finite-math-only ("assume that
+    /// arguments and results are not NaNs or ±∞", OpenCL API, clBuildProgram): inputs that are
+    /// not finite, or whose exact results are not, are undefined.
+    pub finite_math_only: bool,
+}
+
+/// Why the flush-to-zero rules ("Edge Case Behavior in Flush To Zero Mode") apply to `element`
+/// in a unit, or `None` when subnormals must be honoured. "Support for denormalized numbers is
+/// required for double precision", so never for double: a double config without
+/// CL_FP_DENORM is a [`nonconformance`], not an allowance. For float and half, a config
+/// without CL_FP_DENORM; for float also `-cl-denorms-are-zero`, and `-cl-fast-relaxed-math`
+/// (which implies `-cl-unsafe-math-optimizations`: clacc reads the FTZ rules as the bound on
+/// what flushing may change there, see README "Flush to zero and relaxed math").
+pub fn flush_to_zero_reason(
+    fp_config: FpConfig,
+    element: FloatType,
+    denorms_are_zero: bool,
+    relaxed: bool,
+) -> Option<String> {
+    match element {
+        FloatType::Double => None,
+        _ if !fp_config.denormals() => Some(format!("device flushes {element} subnormals")),
+        FloatType::Float if denorms_are_zero => Some("-cl-denorms-are-zero".to_string()),
+        FloatType::Float if relaxed => Some("-cl-fast-relaxed-math".to_string()),
+        _ => None,
+    }
+}
+
+/// A device config the spec forbids for `element`, which no allowance may paper over:
+/// "Support for denormalized numbers is required for double precision floating-point";
+/// "For double precision operations, Round to nearest even is a required rounding mode";
+/// "devices supporting the full profile must support Round to nearest even" for single
+/// precision ("Rounding Modes", "INF, NaN, and Denormalized Numbers").
+pub fn nonconformance(
+    fp_config: FpConfig,
+    element: FloatType,
+    full_profile: bool,
+) -> Option<String> {
+    let mut reasons = Vec::new();
+    if element == FloatType::Double && !fp_config.denormals() {
+        reasons.push("double without denormals (CL_FP_DENORM), which the spec requires");
+    }
+    if !fp_config.round_to_nearest() {
+        if element == FloatType::Double {
+            reasons.push("double without round to nearest even, a required rounding mode");
+        } else if element == FloatType::Float && full_profile {
+            reasons.push("full-profile float without round to nearest even, which it must support");
+        }
+    }
+    (!reasons.is_empty()).then(|| format!("not conformant: {}", reasons.join("; ")))
+}
+
+/// Which allowance accepted a result that the plain rule did not.
+#[derive(
+    Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, PartialOrd, Ord,
+)]
+pub enum Allowance {
+    /// An infinity or the largest finite value where the bound reaches past it.
+    Overflow,
+    /// A result that is subnormal before rounding, flushed to zero (FTZ results 2 and 4).
+    FlushedResult,
+    /// A conforming result for the inputs with subnormal operands flushed to zero (FTZ 3).
+    FlushedOperands,
+}
+
+impl Allowance {
+    pub const ALL: [Allowance; 3] = [
+        Allowance::Overflow,
+        Allowance::FlushedResult,
+        Allowance::FlushedOperands,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Allowance::Overflow => "overflow",
+            Allowance::FlushedResult => "ftz-result",
+            Allowance::FlushedOperands => "ftz-operands",
+        }
+    }
+}
+
+/// The verdict on one input.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq)]
+pub enum Outcome {
+    Pass,
+    Allowed(Allowance),
+    Fail,
+    /// Implementation-defined accuracy: measured, never failed.
+    Measured,
+    /// The spec leaves the result undefined for this input (Table 5's "Undefined for",
+    /// "Defined for"): neither passed nor failed.
+    Undefined,
+}
+
+/// IEEE 754 remainder (C's `remainder`), exact: x − n·y with n = x/y rounded to nearest even.
+fn ieee_remainder(x: f64, y: f64) -> f64 {
+    extern "C" {
+        fn remainder(x: f64, y: f64) -> f64;
+    }
+    // SAFETY: the C library's pure function of two doubles (libm, which std links).
+    unsafe { remainder(x, y) }
+}
+
+/// Two outputs' fast verdicts as one (`Some(None)` for the first output; `None` where MPFR
+/// must combine them, as with an overflow beside another output).
+fn combine(verdict: Option<FastVerdict>, one: FastVerdict) -> Option<Option<FastVerdict>> {
+    Some(Some(match (verdict, one) {
+        (None, one) => one,
+        (Some(FastVerdict::Pass(a)), FastVerdict::Pass(b)) => FastVerdict::Pass(a.max(b)),
+        (Some(FastVerdict::CorrectlyRounded), FastVerdict::CorrectlyRounded) => {
+            FastVerdict::CorrectlyRounded
+        }
+        (Some(FastVerdict::Pass(a)), FastVerdict::CorrectlyRounded)
+        | (Some(FastVerdict::CorrectlyRounded), FastVerdict::Pass(a))
+            if a <= 0.5 =>
+        {
+            FastVerdict::CorrectlyRounded
+        }
+        _ => return None,
+    }))
+}
+
+/// What the fast tiers decide about one input ([`Rules::fast_verdict`]); they only ever decide
+/// results that conform.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FastVerdict {
+    /// The requirement's rule passes the result; its error in ulp, exact to 2^-28 ulp.
+    Pass(f64),
+    /// The correctly rounded bits (error at most 0.5 ulp), whose error no free reference
+    /// measures further (double results): recorded as 0.5 ulp, the bound it meets; where it
+    /// is the worst case, the case carries MPFR's exact error.
+    CorrectlyRounded,
+    /// The infinity a finite exact result beyond the largest finite value rounds to, in a ULP
+    /// cell: the overflow allowance accepts it.
+    Overflow,
+    /// The same in a correctly rounded cell: the expected bits, an infinite distance that is no
+    /// error (as [`UnitStats::record`] treats it).
+    CorrectlyRoundedOverflow,
+}
+
+/// One judged input, kept when it is the worst of its unit.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Case {
+    /// Position of the input in the unit's sweep (ties between equally bad cases keep the first).
+    pub index: u64,
+    pub args: Vec<f64>,
+    /// What the device returned, one value per output (integers held exactly).
+    pub device_results: Vec<f64>,
+    /// The high-precision reference of each output.
+    pub references: Vec<Float>,
+    /// The largest error in ulp ([`ulp_error`]) over the outputs judged in ulp.
+    pub error: f64,
+    /// `error` is an absolute error (a Table 5 absolute bound judged it), not ulp.
+    pub absolute: bool,
+    pub outcome: Outcome,
+    /// The output that decided the outcome (the first failing one, else the worst).
+    pub output: usize,
+}
+
+impl Case {
+    /// Failures outrank passes; then the larger error; then the earlier input.
+    fn outranks(&self, other: &Case) -> bool {
+        ranks_above(
+            self.outcome == Outcome::Fail,
+            self.absolute,
+            self.error,
+            self.index,
+            other,
+        )
+    }
+}
+
+/// Whether a case with these facts outranks `other` as the worst case (see
+/// [`Case::outranks`]); lets the fast tier decide before building a case.
+fn ranks_above(failed: bool, absolute: bool, error: f64, index: u64, other: &Case) -> bool {
+    match (failed, other.outcome == Outcome::Fail) {
+        (true, false) => true,
+        (false, true) => false,
+        // Errors in ulp and absolute errors are not comparable: ulp ones rank first.
+        _ if absolute != other.absolute => other.absolute,
+        _ => error > other.error || (error == other.error && index < other.index),
+    }
+}
+
+/// The region of an input for the error map: the first argument's bin and the second's (0
+/// for one-argument functions); `None` where an argument is NaN.
+fn region(args: &[f64], element: FloatType) -> Option<(i16, i16)> {
+    let x = input_bin(*args.first()?, element)?;
+    let y = match args.get(1) {
+        Some(y) => input_bin(*y, element)?,
+        None => 0,
+    };
+    Some((x, y))
+}
+
+fn to_floats(args: &[f64]) -> Vec<Float> {
+    args.iter().map(|x| reference::operand(*x)).collect()
+}
+
+/// Same value, or both NaN (any payload). Zeros compare by value: the ULP tables judge values
+/// (ulp is defined on real numbers), and where the spec prescribes a zero's sign — ceil(−0.5),
+/// sin(−0) — the edge-case rules check it bit for bit.
+fn same_result(device_result: f64, expected: f64) -> bool {
+    (device_result.is_nan() && expected.is_nan()) || device_result == expected
+}
+
+/// The inputs with some subnormal operands read as zero: each subnormal operand stays, or
+/// becomes +0, or becomes −0 ("the sign of the zero is undefined"): 3^k − 1 alternatives.
+fn flushed_alternatives(args: &[f64], element: FloatType) -> impl Iterator<Item = Vec<f64>> + '_ {
+    let subnormal: Vec<usize> = (0..args.len())
+        .filter(|i| element.is_subnormal(args[*i]))
+        .collect();
+    let alternatives = if subnormal.is_empty() {
+        1
+    } else {
+        3usize.pow(subnormal.len() as u32)
+    };
+    (1..alternatives).map(move |choice| {
+        let mut flushed = args.to_vec();
+        let mut code = choice;
+        for position in &subnormal {
+            match code % 3 {
+                1 => flushed[*position] = 0.0,
+                2 => flushed[*position] = -0.0,
+                _ => {}
+            }
+            code /= 3;
+        }
+        flushed
+    })
+}
+
+/// remquo's quotient rule: the device's quotient has the sign of the true quotient and agrees
+/// with it in the low `bits` bits of its magnitude ("at least the lower 7 bits of the integral
+/// quotient").
+fn quotient_matches(reference: &Float, device_result: f64, bits: u32) -> bool {
+    // The reference quotient can exceed 2^53: read it as an exact integer.
+    let Some(expected) = reference.to_integer() else {
+        return false;
+    };
+    let got = rug::Integer::from(device_result as i64);
+    let modulus = rug::Integer::from(1) << bits;
+    let low_bits = |n: &rug::Integer| rug::Integer::from(n.abs_ref()) % &modulus;
+    let expected_low = low_bits(&expected);
+    let same_low_bits = expected_low == low_bits(&got);
+    // A quotient whose low bits are all zero may carry either sign.
+    let same_sign = expected.cmp0() == got.cmp0() || expected_low == 0;
+    same_low_bits && same_sign
+}
+
+/// Whether the exact value is non-zero and below the smallest normal in magnitude.
+fn subnormal_before_rounding(exact: &Float, element: FloatType) -> bool {
+    exact.is_finite() && !exact.is_zero() && exact.get_exp().is_some_and(|e| e - 1 < element.emin())
+}
+
+/// How bad an outcome is, for combining several outputs' outcomes into one.
+fn severity(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Measured => 0,
+        Outcome::Pass => 1,
+        Outcome::Allowed(_) => 2,
+        Outcome::Undefined => 3,
+        Outcome::Fail => 4,
+    }
+}
+
+impl Rules {
+    /// Judges one input: `args` are the values the device was given (in the format), and
+    /// `device_results` what it returned, one per output. The fast tier answers where it can
+    /// prove a pass; everything else — failures, results near the bound, special values — is
+    /// judged with MPFR.
+    pub fn judge(&self, index: u64, args: &[f64], device_results: &[f64]) -> Case {
+        self.judge_fast(index, args, device_results)
+            .unwrap_or_else(|| self.judge_exactly(index, args, device_results))
+    }
+
+    /// The fast tier: a correctly rounded double reference (CORE-MATH) for half and float
+    /// results of a ULP-bounded output. It only ever passes a result, and only where the double
+    /// reference is a normal, non-power-of-two value of the format's range and the error stays
+    /// clear of the bound by far more than the reference's own error (2^-29 ulp).
+    fn judge_fast(&self, index: u64, args: &[f64], device_results: &[f64]) -> Option<Case> {
+        // A case carries a reference per output: remquo's fast verdict has none to give.
+        if self.outputs.iter().any(|output| output.fast.is_none()) {
+            return None;
+        }
+        let error = self.fast_error(args, device_results)?;
+        let references = self
+            .outputs
+            .iter()
+            .map(|output| Float::with_val(53, (output.fast.expect("fast_error checked"))(args)))
+            .collect();
+        Some(Case {
+            index,
+            args: args.to_vec(),
+            device_results: device_results.to_vec(),
+            references,
+            error,
+            absolute: false,
+            outcome: Outcome::Pass,
+            output: 0,
+        })
+    }
+
+    /// The fast tier's verdict without building a case: `Some(error)` when it proves a pass
+    /// with a measured error (see [`Rules::judge`]), `None` when MPFR must judge.
+    pub fn fast_error(&self, args: &[f64], device_results: &[f64]) -> Option<f64> {
+        match self.fast_verdict(args, device_results)? {
+            FastVerdict::Pass(error) => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The fast tiers (module docs of [`crate::reference`]): what a correctly rounded double
+    /// reference decides without MPFR, exactly.
+    ///
+    /// - Double results: the reference *is* the correctly rounded result. The same value from
+    ///   the device is within 0.5 ulp ([`FastVerdict::CorrectlyRounded`]); anything else goes to
+    ///   MPFR.
+    /// - Half and float results: the reference `a` is the exact value rounded once to double.
+    ///   Where `a` is no midpoint of the format ([`reference::is_midpoint`]), rounding `a` to
+    ///   the format gives the correctly rounded result; a device result equal to it passes,
+    ///   with its error measured against `a`, or is the correctly rounded overflow. A different
+    ///   result passes where its error against `a` (exact to 2^-28 ulp, so the spec's binade
+    ///   of the exact value is `a`'s: `a` is not a power of two) stays clear of the bound.
+    /// - NaN where the reference is NaN passes with no error, as MPFR judges it.
+    ///
+    /// Only the requirement's own rule is applied, as the MPFR path applies it first: whatever
+    /// needs an allowance, a directed rounding mode, a relaxed rule or a failure verdict is left
+    /// to MPFR. Correctly rounded cells are decided only under round to nearest.
+    pub fn fast_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<FastVerdict> {
+        if self.relaxed.is_some() || self.finite_math_only {
+            return None;
+        }
+        if let Requirement::RemquoExact { quotient_bits } = self.requirement {
+            return self.remquo_verdict(args, device_results, quotient_bits);
+        }
+        let (bound, correctly_rounded_cell) = match self.requirement {
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => (bound, false),
+            Requirement::CorrectlyRounded | Requirement::Exact
+                if self.rounding == Round::Nearest =>
+            {
+                (0.5, true)
+            }
+            _ => return None,
+        };
+        let mut verdict = None;
+        for (output, device_result) in self.outputs.iter().zip(device_results) {
+            if output.check != OutputCheck::Table {
+                return None;
+            }
+            let fast = output.fast?;
+            // Float: CORE-MATH's float function decides the correctly rounded bits outright
+            // (a finite result: an infinity may be a pole or an overflow).
+            let float_version = (self.element == FloatType::Float)
+                .then(|| reference::float_version(fast))
+                .flatten();
+            if let Some(float_version) = float_version {
+                let correct = float_version(args);
+                if correct.is_finite() && *device_result == correct {
+                    verdict = combine(verdict, FastVerdict::CorrectlyRounded)?;
+                    continue;
+                }
+            }
+            let approximation = fast(args);
+            let one = if approximation.is_infinite() {
+                self.beyond_double(fast, args, *device_result, correctly_rounded_cell)?
+            } else {
+                self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?
+            };
+            verdict = combine(verdict, one)?;
+        }
+        verdict
+    }
+
+    /// remquo without MPFR, for finite x and non-zero finite y (every format):
+    /// - fmod is exact (its result is representable), so m = fmod(|x|, 128|y|) is |x| less a
+    ///   multiple 128k|y| of 128|y|, where 128|y| is finite;
+    /// - the IEEE remainder is exact too: r = remainder(m, |y|) = m − n0|y| with n0 = m/|y|
+    ///   rounded to nearest even, n0 <= 128; |x|/|y| = 128k + m/|y| rounds to 128k + n0 (the
+    ///   tie rule sees the same parity), so remquo's remainder is sign(x)·r and its quotient
+    ///   agrees with sign(x)sign(y)·n0 in its low 7 bits;
+    /// - n0 = (m − r)/|y| is an integer <= 128 computed with a relative error under 2^-50, so
+    ///   rounding it to the nearest integer recovers it.
+    ///
+    /// Passes where the device's remainder is that value and its quotient meets the rule of
+    /// `quotient_matches` (at most 7 bits); everything else goes to MPFR.
+    fn remquo_verdict(
+        &self,
+        args: &[f64],
+        device_results: &[f64],
+        quotient_bits: u32,
+    ) -> Option<FastVerdict> {
+        let quotient_output = self
+            .outputs
+            .iter()
+            .position(|o| o.check == OutputCheck::QuotientLowBits)?;
+        let (&[x, y, ..], &[device_remainder, device_quotient]) = (args, device_results) else {
+            return None;
+        };
+        if quotient_output != 1 || quotient_bits > 7 || !x.is_finite() || !y.is_finite() {
+            return None;
+        }
+        let period = 128.0 * y.abs();
+        if y == 0.0 || !period.is_finite() {
+            return None;
+        }
+        let m = x.abs() % period;
+        let r = ieee_remainder(m, y.abs());
+        let n0 = ((m - r) / y.abs()).round() as i64;
+        let remainder = if x.is_sign_negative() { -r } else { r };
+        let negative_quotient = x.is_sign_negative() != y.is_sign_negative();
+        let modulus = 1i64 << quotient_bits;
+        let expected_low = n0 % modulus;
+        let got = device_quotient as i64;
+        let same_low_bits = got.abs() % modulus == expected_low;
+        // As in `quotient_matches`: a quotient whose low bits are all zero may carry either
+        // sign; otherwise the signs agree (got is non-zero here, its low bits being non-zero).
+        let same_sign = expected_low == 0 || (got < 0) == negative_quotient;
+        (device_remainder == remainder && same_low_bits && same_sign)
+            .then_some(FastVerdict::Pass(0.0))
+    }
+
+    /// A half or float result whose fast reference overflowed double: |exact| >= 2^1024, far
+    /// past the format's largest finite value, or an exact infinity. Decided only for finite,
+    /// non-zero arguments (a zero argument is where the poles of the functions that can
+    /// overflow double lie, as tgamma(0) and pow(0, -1)) whose evaluation raised overflow and
+    /// not divide-by-zero ([`reference::overflows_double`]), and a device result that is the
+    /// infinity of that sign: the correctly rounded overflow.
+    fn beyond_double(
+        &self,
+        fast: crate::reference::FastFn,
+        args: &[f64],
+        device_result: f64,
+        correctly_rounded_cell: bool,
+    ) -> Option<FastVerdict> {
+        let plain_arguments = args.iter().all(|x| x.is_finite() && *x != 0.0);
+        if self.element == FloatType::Double || !plain_arguments {
+            return None;
+        }
+        let approximation = fast(args);
+        if device_result != approximation || !reference::overflows_double(fast, args) {
+            return None;
+        }
+        Some(if correctly_rounded_cell {
+            FastVerdict::CorrectlyRoundedOverflow
+        } else {
+            FastVerdict::Overflow
+        })
+    }
+
+    /// One output's fast verdict (see [`Rules::fast_verdict`]).
+    fn output_verdict(
+        &self,
+        approximation: f64,
+        device_result: f64,
+        bound: f64,
+        correctly_rounded_cell: bool,
+    ) -> Option<FastVerdict> {
+        if approximation.is_nan() {
+            return device_result.is_nan().then_some(FastVerdict::Pass(0.0));
+        }
+        if device_result.is_nan() {
+            return None;
+        }
+        if self.element == FloatType::Double {
+            return (device_result == approximation).then_some(FastVerdict::CorrectlyRounded);
+        }
+        if !reference::is_midpoint(approximation, self.element) {
+            let rounded = self.element.round(approximation);
+            if device_result == rounded {
+                if rounded.is_infinite() {
+                    // The exact value is finite (the double is) and rounds past the largest
+                    // finite value: a correctly rounded cell matched its bits (an infinite
+                    // distance that is no error), a ULP cell's overflow allowance accepts it
+                    // (|x| > max, so the allowed range reaches past max).
+                    return Some(if correctly_rounded_cell {
+                        FastVerdict::CorrectlyRoundedOverflow
+                    } else {
+                        FastVerdict::Overflow
+                    });
+                }
+                return Some(FastVerdict::Pass(crate::num::ulp::ulp_error_of_value(
+                    device_result,
+                    approximation,
+                    self.element,
+                )));
+            }
+        }
+        if correctly_rounded_cell || device_result.is_infinite() {
+            return None;
+        }
+        let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+        if power_of_two {
+            return None;
+        }
+        let error = crate::num::ulp::ulp_error_of_value(device_result, approximation, self.element);
+        (error <= bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
+    }
+
+    /// Judges one input with MPFR alone (the ground truth, and how worst cases are confirmed).
+    pub fn judge_exactly(&self, index: u64, args: &[f64], device_results: &[f64]) -> Case {
+        let operands = to_floats(args);
+        let mut references = Vec::with_capacity(self.outputs.len());
+        let mut outcome = Outcome::Measured;
+        let mut error: f64 = 0.0;
+        let mut absolute = false;
+        let mut deciding = 0;
+        for (position, (output, device_result)) in
+            self.outputs.iter().zip(device_results).enumerate()
+        {
+            let reference = reference::high_precision(output.reference, &operands, self.element);
+            let (output_outcome, output_error, output_absolute) = self.judge_output(
+                position,
+                output,
+                args,
+                &operands,
+                &reference,
+                *device_result,
+            );
+            absolute |= output_absolute;
+            if output_error > error {
+                error = output_error;
+                if severity(outcome) < severity(Outcome::Fail) {
+                    deciding = position;
+                }
+            }
+            if severity(output_outcome) > severity(outcome) {
+                outcome = output_outcome;
+                deciding = position;
+            }
+            references.push(reference);
+        }
+        if self.finite_math_only {
+            let float_args_finite = args.iter().all(|x| x.is_finite());
+            let results_finite = self
+                .outputs
+                .iter()
+                .zip(&references)
+                .all(|(output, reference)| output.is_integer() || reference.is_finite());
+            if !float_args_finite || !results_finite {
+                outcome = Outcome::Undefined;
+            }
+        }
+        Case {
+            index,
+            args: args.to_vec(),
+            device_results: device_results.to_vec(),
+            references,
+            error,
+            absolute,
+            outcome,
+            output: deciding,
+        }
+    }
+
+    /// One output's verdict, its error (0 for integer outputs) and whether that error is
+    /// absolute rather than in ulp.
+    fn judge_output(
+        &self,
+        position: usize,
+        output: &Output,
+        args: &[f64],
+        operands: &[Float],
+        reference: &Float,
+        device_result: f64,
+    ) -> (Outcome, f64, bool) {
+        match output.check {
+            OutputCheck::Integer => {
+                let accepts = |exact: &Float| exact.is_nan() || *exact == device_result;
+                // Tables 3 and 4 make lgamma_r implementation-defined, the instruction and so
+                // its sign output: measured and reported, never failed.
+                if self.requirement == Requirement::ImplementationDefined {
+                    return (Outcome::Measured, 0.0, false);
+                }
+                (
+                    self.integer_outcome(output.reference, args, reference, accepts),
+                    0.0,
+                    false,
+                )
+            }
+            OutputCheck::QuotientLowBits => {
+                let bits = match self.requirement {
+                    Requirement::RemquoExact { quotient_bits } => quotient_bits,
+                    _ => 32,
+                };
+                let accepts = |exact: &Float| quotient_matches(exact, device_result, bits);
+                (
+                    self.integer_outcome(output.reference, args, reference, accepts),
+                    0.0,
+                    false,
+                )
+            }
+            OutputCheck::Table => {
+                if let Some(rule) = self.relaxed.and_then(|rule| rule.output(position)) {
+                    return self.judge_relaxed(rule, output, args, reference, device_result);
+                }
+                let absolute = self.requirement.absolute_tolerance(args).is_some();
+                let error = if absolute {
+                    self.absolute_error(output.reference, operands, device_result)
+                        .1
+                } else {
+                    ulp_error(device_result, reference, self.element)
+                };
+                let mut outcome =
+                    self.plain_outcome(output.reference, operands, error, device_result);
+                // An implementation-defined cell measures every result, but a correctly rounded
+                // overflow (an infinity where the exact value is beyond the largest finite one)
+                // is no error, as under every other rule ([`UnitStats::record`]).
+                if outcome == Outcome::Measured
+                    && error.is_infinite()
+                    && device_result.is_infinite()
+                    && self.matches_correctly_rounded(output.reference, operands, device_result)
+                {
+                    outcome = Outcome::Pass;
+                }
+                if outcome == Outcome::Fail {
+                    if let Some(allowance) =
+                        self.allowance(output.reference, args, reference, device_result)
+                    {
+                        outcome = Outcome::Allowed(allowance);
+                    }
+                }
+                (outcome, error, absolute)
+            }
+        }
+    }
+
+    /// An integer output's verdict: the exact value, or (flush to zero, FTZ result 3) the
+    /// exact value for the inputs with some subnormal operands read as zeros: ilogb(x),
+    /// frexp's exponent, remquo's quotient of a flushed operand.
+    fn integer_outcome(
+        &self,
+        function: ReferenceFn,
+        args: &[f64],
+        reference: &Float,
+        accepts: impl Fn(&Float) -> bool,
+    ) -> Outcome {
+        if accepts(reference) {
+            return Outcome::Pass;
+        }
+        if !self.flushes_subnormals {
+            return Outcome::Fail;
+        }
+        let flushed_accepted = flushed_alternatives(args, self.element).any(|flushed| {
+            accepts(&reference::high_precision(
+                function,
+                &to_floats(&flushed),
+                self.element,
+            ))
+        });
+        if flushed_accepted {
+            Outcome::Allowed(Allowance::FlushedOperands)
+        } else {
+            Outcome::Fail
+        }
+    }
+
+    /// Whether some result that conforms without flushing is subnormal (FTZ result 2: "if the
+    /// result given by 1. is a sub-normal before rounding, it may be flushed to zero"): the
+    /// exact value is subnormal before rounding, or the subnormal nearest it (the largest in
+    /// magnitude, of its sign) is itself within the bound — an exact value just above the
+    /// smallest normal whose allowed range reaches below it.
+    fn conforming_result_may_be_subnormal(
+        &self,
+        exact: &Float,
+        conforms: impl Fn(f64) -> bool,
+    ) -> bool {
+        if subnormal_before_rounding(exact, self.element) {
+            return true;
+        }
+        if !exact.is_finite() || exact.is_zero() {
+            return false;
+        }
+        let largest_subnormal = 2f64.powi(self.element.emin())
+            - 2f64.powi(self.element.emin() - self.element.precision() as i32 + 1);
+        let nearest = if exact.is_sign_negative() {
+            -largest_subnormal
+        } else {
+            largest_subnormal
+        };
+        conforms(nearest)
+    }
+
+    /// nextafter's own flush-to-zero results ("Edge Case Behavior in Flush To Zero Mode": "a
+    /// device may choose to conform to the following edge cases for OpExtInst nextafter"),
+    /// for the inputs as given or with subnormal operands read as zeros (FTZ result 3).
+    fn nextafter_flush_result(&self, args: &[f64], device_result: f64) -> bool {
+        if self.function != "nextafter" || args.len() != 2 {
+            return false;
+        }
+        let smallest_normal = 2f64.powi(self.element.emin());
+        std::iter::once(args.to_vec())
+            .chain(flushed_alternatives(args, self.element))
+            .any(|operands| {
+                let (x, y) = (operands[0], operands[1]);
+                // nextafter(+smallest normal, y < +smallest normal) = +0, and its mirror.
+                (x == smallest_normal && y < x && device_result == 0.0)
+                    || (x == -smallest_normal && y > x && device_result == 0.0)
+                    // nextafter(-0, y > 0) = smallest positive normal, and its mirror.
+                    || (x == 0.0
+                        && x.is_sign_negative()
+                        && y > 0.0
+                        && device_result == smallest_normal)
+                    || (x == 0.0
+                        && x.is_sign_positive()
+                        && y < 0.0
+                        && device_result == -smallest_normal)
+            })
+    }
+
+    /// A Table 5 rule's verdict, with the flush-to-zero alternatives on devices without
+    /// denormals (the rule itself already applies 002's overflow allowance).
+    fn judge_relaxed(
+        &self,
+        rule: &RelaxedRule,
+        output: &Output,
+        args: &[f64],
+        reference: &Float,
+        device_result: f64,
+    ) -> (Outcome, f64, bool) {
+        let (outcome, error, unit) = match rule.judge_with_rounding(
+            args,
+            device_result,
+            self.element,
+            self.embedded,
+            self.rounding,
+        ) {
+            RelaxedOutcome::Pass { error, unit } => (Outcome::Pass, error, unit),
+            RelaxedOutcome::Fail { error, unit } => (Outcome::Fail, error, unit),
+            RelaxedOutcome::Undefined => return (Outcome::Undefined, 0.0, false),
+        };
+        let absolute = unit == ErrorUnit::Absolute;
+        if outcome == Outcome::Pass || !self.flushes_subnormals {
+            return (outcome, error, absolute);
+        }
+        let rule_passes = |operands: &[f64], result: f64| {
+            matches!(
+                rule.judge_with_rounding(
+                    operands,
+                    result,
+                    self.element,
+                    self.embedded,
+                    self.rounding
+                ),
+                RelaxedOutcome::Pass { .. }
+            )
+        };
+        if device_result == 0.0
+            && self.conforming_result_may_be_subnormal(reference, |r| rule_passes(args, r))
+        {
+            return (Outcome::Allowed(Allowance::FlushedResult), error, absolute);
+        }
+        let flushed_passes = flushed_alternatives(args, self.element).any(|flushed| {
+            rule_passes(&flushed, device_result)
+                || (device_result == 0.0 && {
+                    let operands = to_floats(&flushed);
+                    let exact =
+                        reference::high_precision(output.reference, &operands, self.element);
+                    self.conforming_result_may_be_subnormal(&exact, |r| rule_passes(&flushed, r))
+                })
+        });
+        if flushed_passes {
+            return (
+                Outcome::Allowed(Allowance::FlushedOperands),
+                error,
+                absolute,
+            );
+        }
+        (outcome, error, absolute)
+    }
+
+    /// The requirement's own rule, no allowances.
+    fn plain_outcome(
+        &self,
+        function: ReferenceFn,
+        operands: &[Float],
+        error: f64,
+        device_result: f64,
+    ) -> Outcome {
+        let verdict = |passed: bool| if passed { Outcome::Pass } else { Outcome::Fail };
+        match self.requirement {
+            Requirement::CorrectlyRounded
+            | Requirement::Exact
+            | Requirement::RemquoExact { .. } => {
+                verdict(self.matches_correctly_rounded(function, operands, device_result))
+            }
+            Requirement::MadFmaOrMulAdd => verdict(
+                self.matches_correctly_rounded(reference::fma, operands, device_result)
+                    || self.matches_correctly_rounded(
+                        reference::mul_then_add,
+                        operands,
+                        device_result,
+                    ),
+            ),
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => verdict(error <= bound),
+            Requirement::Absolute(_) | Requirement::AbsoluteMaxSquared { .. } => {
+                verdict(self.absolute_error(function, operands, device_result).0 <= 0.0)
+            }
+            // run_unit resolves it per width (`Requirement::at_width`) before judging.
+            Requirement::UlpPerWidth(_)
+            | Requirement::ImplementationDefined
+            | Requirement::NotApplicable => Outcome::Measured,
+        }
+    }
+
+    /// For an absolute-tolerance cell: (|device − exact| − tolerance, |device − exact|), the
+    /// first <= 0 when the result passes. A NaN result passes only where the exact one is NaN.
+    fn absolute_error(
+        &self,
+        function: ReferenceFn,
+        operands: &[Float],
+        device_result: f64,
+    ) -> (f64, f64) {
+        let args: Vec<f64> = operands.iter().map(Float::to_f64).collect();
+        let tolerance = self.requirement.absolute_tolerance(&args).unwrap_or(0.0);
+        let exact = reference::high_precision(function, operands, self.element);
+        if exact.is_nan() || device_result.is_nan() {
+            let both = exact.is_nan() && device_result.is_nan();
+            return if both {
+                (0.0, 0.0)
+            } else {
+                (1.0, f64::INFINITY)
+            };
+        }
+        if exact.is_infinite() || device_result.is_infinite() {
+            let same = exact.is_infinite() && exact.to_f64() == device_result;
+            return if same {
+                (0.0, 0.0)
+            } else {
+                (1.0, f64::INFINITY)
+            };
+        }
+        let difference = (Float::with_val(exact.prec() + 64, device_result) - &exact)
+            .abs()
+            .to_f64();
+        (difference - tolerance, difference)
+    }
+
+    fn matches_correctly_rounded(
+        &self,
+        function: ReferenceFn,
+        operands: &[Float],
+        device_result: f64,
+    ) -> bool {
+        let expected =
+            reference::correctly_rounded_in(function, operands, self.element, self.rounding)
+                .to_f64();
+        same_result(device_result, expected)
+    }
+
+    /// The first allowance that accepts `device_result`, if any.
+    fn allowance(
+        &self,
+        function: ReferenceFn,
+        args: &[f64],
+        reference: &Float,
+        device_result: f64,
+    ) -> Option<Allowance> {
+        if let Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) = self.requirement {
+            if self.overflow_allowed(reference, bound, device_result) {
+                return Some(Allowance::Overflow);
+            }
+        }
+        if !self.flushes_subnormals {
+            return None;
+        }
+        let operands = to_floats(args);
+        if device_result == 0.0
+            && self.conforming_result_may_be_subnormal(reference, |result| {
+                let error = ulp_error(result, reference, self.element);
+                self.plain_outcome(function, &operands, error, result) == Outcome::Pass
+            })
+        {
+            return Some(Allowance::FlushedResult);
+        }
+        if self.nextafter_flush_result(args, device_result) {
+            return Some(Allowance::FlushedResult);
+        }
+        self.flushed_operands_conform(function, args, device_result)
+            .then_some(Allowance::FlushedOperands)
+    }
+
+    /// 002's overflow rule: the allowed range [x − n·ulp(x), x + n·ulp(x)] reaches beyond the
+    /// largest finite value, so ±inf or ±max (with x's sign) are also allowed.
+    fn overflow_allowed(&self, reference: &Float, bound: f64, device_result: f64) -> bool {
+        let max = self.element.max_finite();
+        let candidate = device_result.is_infinite() || device_result.abs() == max;
+        if !candidate || !reference.is_finite() {
+            return false;
+        }
+        if device_result.is_sign_negative() != reference.is_sign_negative() {
+            return false;
+        }
+        let mut reach = Float::with_val(reference.prec() + 64, &*reference.as_abs());
+        reach += bound * ulp_of(reference, self.element);
+        reach > max
+    }
+
+    /// FTZ results 3 and 4: some subnormal operands read as zero of either sign, and the result
+    /// conforms for those operands (or is their subnormal-before-rounding result, flushed).
+    fn flushed_operands_conform(
+        &self,
+        function: ReferenceFn,
+        args: &[f64],
+        device_result: f64,
+    ) -> bool {
+        for flushed in flushed_alternatives(args, self.element) {
+            let operands = to_floats(&flushed);
+            let reference = reference::high_precision(function, &operands, self.element);
+            let error = ulp_error(device_result, &reference, self.element);
+            if self.plain_outcome(function, &operands, error, device_result) == Outcome::Pass {
+                return true;
+            }
+            if device_result == 0.0
+                && self.conforming_result_may_be_subnormal(&reference, |result| {
+                    let error = ulp_error(result, &reference, self.element);
+                    self.plain_outcome(function, &operands, error, result) == Outcome::Pass
+                })
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// A unit's results so far. [`UnitStats::merge`] is associative and order-independent for
+/// counts, maximum and worst case (ties resolved by input index).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize, Default)]
+pub struct UnitStats {
+    /// Inputs judged (inside the function's domain).
+    pub inputs: u64,
+    pub failures: u64,
+    /// Inputs outside the function's specified domain: neither passed nor failed.
+    pub undefined: u64,
+    /// How many results each allowance accepted, indexed like [`Allowance::ALL`].
+    pub allowed: [u64; 3],
+    /// The largest error in ulp among results judged by the plain rule (passes and failures).
+    pub max_error: f64,
+    /// The largest absolute error among results a Table 5 absolute bound judged.
+    pub max_abs_error: f64,
+    pub worst: Option<Case>,
+    /// Errors by input region, for plots: keyed by the [`input_bin`] of the first argument and
+    /// of the second (0 for one-argument functions).
+    #[serde(with = "region_list")]
+    pub error_map: BTreeMap<(i16, i16), BinStats>,
+    /// Fast passes' regions, dense (one cell per (x, y) bin pair), folded into `error_map` by
+    /// [`UnitStats::merge`]: a map update per input would cost more than the fast tier itself.
+    #[serde(skip)]
+    pub grid: Vec<BinStats>,
+}
+
+/// The error recorded for a result known only to be correctly rounded.
+pub const BOUND_OF_CORRECTLY_ROUNDED: f64 = 0.5;
+
+/// Cells per axis of the dense region grid: every bin from −(BINS_PER_SIGN+1) to +(…+1).
+const GRID_SIDE: usize = 2 * (BINS_PER_SIGN as usize + 1) + 1;
+
+fn grid_cell(x: i16, y: i16) -> usize {
+    let offset = BINS_PER_SIGN as isize + 1;
+    (x as isize + offset) as usize * GRID_SIDE + (y as isize + offset) as usize
+}
+
+/// The error map as a list of entries: JSON object keys must be strings, the map's are pairs.
+mod region_list {
+    use super::BinStats;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeMap;
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<(i16, i16), BinStats>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        map.iter().collect::<Vec<_>>().serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<BTreeMap<(i16, i16), BinStats>, D::Error> {
+        Ok(Vec::<((i16, i16), BinStats)>::deserialize(deserializer)?
+            .into_iter()
+            .collect())
+    }
+}
+
+/// What one input region of a unit saw.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, Default, PartialEq)]
+pub struct BinStats {
+    pub inputs: u64,
+    pub failures: u64,
+    /// Largest finite error in ulp among the region's results.
+    pub max_error: f64,
+}
+
+/// Bins per sign on a plot axis.
+pub const BINS_PER_SIGN: i16 = 64;
+
+/// The region of an input on a symmetric-log axis: 0 for zero, ±1..±BINS_PER_SIGN for the
+/// magnitudes from the smallest subnormal to the largest finite value, ±(BINS_PER_SIGN + 1) for
+/// infinities; `None` for NaN.
+pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
+    if x.is_nan() {
+        return None;
+    }
+    let sign: i16 = if x.is_sign_negative() { -1 } else { 1 };
+    if x == 0.0 {
+        return Some(0);
+    }
+    if x.is_infinite() {
+        return Some(sign * (BINS_PER_SIGN + 1));
+    }
+    let lowest = f64::from(element.emin() - element.precision() as i32 + 1);
+    let highest = f64::from(element.emax() + 1);
+    // log2|x| from the encoding, cheaper than libm's log2 on every judged input: the binade
+    // plus log2(1 + f) ≈ f + 0.3466 f (1 − f) (within 0.005 of a binade, under a hundredth of a
+    // region); libm's log2 for double subnormals.
+    let bits = x.abs().to_bits();
+    let biased = (bits >> 52) as i32;
+    let log2 = if biased == 0 {
+        x.abs().log2()
+    } else {
+        let fraction = (bits & ((1u64 << 52) - 1)) as f64 / (1u64 << 52) as f64;
+        f64::from(biased - 1023) + fraction + 0.346_607 * fraction * (1.0 - fraction)
+    };
+    let position = (log2 - lowest) / (highest - lowest);
+    let bin = 1
+        + (position * f64::from(BINS_PER_SIGN))
+            .floor()
+            .clamp(0.0, f64::from(BINS_PER_SIGN - 1)) as i16;
+    Some(sign * bin)
+}
+
+impl UnitStats {
+    /// Records `case` in its input region (`element` scales the axis).
+    pub fn record_region(&mut self, case: &Case, element: FloatType) {
+        let Some(key) = region(&case.args, element) else {
+            return;
+        };
+        let bin = self.error_map.entry(key).or_default();
+        bin.inputs += 1;
+        if case.outcome == Outcome::Fail {
+            bin.failures += 1;
+        }
+        if case.error.is_finite() && case.error > bin.max_error {
+            bin.max_error = case.error;
+        }
+    }
+
+    /// Records a pass the fast tier proved, building its case only when it becomes the worst:
+    /// the same counts, region and worst case as `record_region` + `record` of `build()`.
+    pub fn record_fast_pass(
+        &mut self,
+        index: u64,
+        error: f64,
+        args: &[f64],
+        element: FloatType,
+        build: impl FnOnce() -> Case,
+    ) {
+        self.inputs += 1;
+        if let Some((x, y)) = region(args, element) {
+            if self.grid.is_empty() {
+                self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
+            }
+            let bin = &mut self.grid[grid_cell(x, y)];
+            bin.inputs += 1;
+            bin.max_error = bin.max_error.max(error);
+        }
+        if error > self.max_error {
+            self.max_error = error;
+        }
+        let becomes_worst = self
+            .worst
+            .as_ref()
+            .is_none_or(|worst| ranks_above(false, false, error, index, worst));
+        if becomes_worst {
+            self.worst = Some(build());
+        }
+    }
+
+    /// Records a verdict of the fast tiers: the same counts, region and worst case as judging
+    /// the input with MPFR would record, except that a [`FastVerdict::CorrectlyRounded`] result
+    /// counts as 0.5 ulp (its bound). So `max_error` is exact wherever it exceeds 0.5 ulp, and
+    /// a double unit whose results are all correctly rounded reports 0.5, its worst case the
+    /// first such input with its exact error.
+    pub fn record_fast(
+        &mut self,
+        verdict: FastVerdict,
+        index: u64,
+        args: &[f64],
+        element: FloatType,
+        build: impl FnOnce() -> Case,
+    ) {
+        let (error, allowance) = match verdict {
+            FastVerdict::Pass(error) => {
+                return self.record_fast_pass(index, error, args, element, build)
+            }
+            FastVerdict::CorrectlyRounded => {
+                // Ranked at its bound, so one correctly rounded result per slice is built (the
+                // first), not every one: MPFR's exact error replaces 0.5 only in the case.
+                return self.record_fast_pass(
+                    index,
+                    BOUND_OF_CORRECTLY_ROUNDED,
+                    args,
+                    element,
+                    || {
+                        let mut case = build();
+                        case.error = BOUND_OF_CORRECTLY_ROUNDED;
+                        case
+                    },
+                );
+            }
+            FastVerdict::Overflow => (f64::INFINITY, Some(Allowance::Overflow)),
+            FastVerdict::CorrectlyRoundedOverflow => (f64::INFINITY, None),
+        };
+        self.inputs += 1;
+        if let Some((x, y)) = region(args, element) {
+            if self.grid.is_empty() {
+                self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
+            }
+            let bin = &mut self.grid[grid_cell(x, y)];
+            bin.inputs += 1;
+            if error.is_finite() {
+                bin.max_error = bin.max_error.max(error);
+            }
+        }
+        if let Some(allowance) = allowance {
+            self.allowed[allowance as usize] += 1;
+        } else if error.is_finite() && error > self.max_error {
+            self.max_error = error;
+        }
+    }
+
+    pub fn record(&mut self, case: Case) {
+        if case.outcome == Outcome::Undefined {
+            self.undefined += 1;
+            return;
+        }
+        self.inputs += 1;
+        match case.outcome {
+            Outcome::Fail => self.failures += 1,
+            Outcome::Allowed(allowance) => {
+                self.allowed[allowance as usize] += 1;
+                return;
+            }
+            Outcome::Pass | Outcome::Measured | Outcome::Undefined => {}
+        }
+        // A correctly rounded overflow (an infinity where the exact value is finite) matched
+        // the expected bits; its distance is infinite by definition but it is no error.
+        if case.outcome == Outcome::Pass && case.error.is_infinite() {
+            return;
+        }
+        if case.absolute {
+            self.max_abs_error = self.max_abs_error.max(case.error);
+        } else if case.error > self.max_error {
+            self.max_error = case.error;
+        }
+        if self.worst.as_ref().is_none_or(|worst| case.outranks(worst)) {
+            self.worst = Some(case);
+        }
+    }
+
+    /// Moves the dense grid's regions into `error_map`.
+    fn fold_grid(&mut self) {
+        let grid = std::mem::take(&mut self.grid);
+        let offset = BINS_PER_SIGN as usize + 1;
+        for (cell, bin) in grid.into_iter().enumerate().filter(|(_, b)| b.inputs > 0) {
+            let key = (
+                (cell / GRID_SIDE) as i16 - offset as i16,
+                (cell % GRID_SIDE) as i16 - offset as i16,
+            );
+            let mine = self.error_map.entry(key).or_default();
+            mine.inputs += bin.inputs;
+            mine.failures += bin.failures;
+            mine.max_error = mine.max_error.max(bin.max_error);
+        }
+    }
+
+    pub fn merge(&mut self, mut other: UnitStats) {
+        self.fold_grid();
+        other.fold_grid();
+        self.inputs += other.inputs;
+        self.failures += other.failures;
+        self.undefined += other.undefined;
+        for (mine, theirs) in self.allowed.iter_mut().zip(other.allowed) {
+            *mine += theirs;
+        }
+        self.max_error = self.max_error.max(other.max_error);
+        self.max_abs_error = self.max_abs_error.max(other.max_abs_error);
+        for (key, theirs) in other.error_map {
+            let mine = self.error_map.entry(key).or_default();
+            mine.inputs += theirs.inputs;
+            mine.failures += theirs.failures;
+            mine.max_error = mine.max_error.max(theirs.max_error);
+        }
+        if let Some(case) = other.worst {
+            if self.worst.as_ref().is_none_or(|worst| case.outranks(worst)) {
+                self.worst = Some(case);
+            }
+        }
+    }
+
+    /// `ftz-result:12 overflow:3`, empty when no allowance was used.
+    pub fn allowances_text(&self) -> String {
+        Allowance::ALL
+            .iter()
+            .zip(self.allowed)
+            .filter(|(_, count)| *count > 0)
+            .map(|(allowance, count)| format!("{}:{count}", allowance.name()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference as r;
+
+    /// Every verdict the fast tiers give is MPFR's verdict on the same result: for sampled
+    /// inputs (special values included) of every one-output function with a fast reference,
+    /// in every format, under a ULP bound and a correctly rounded cell, with the correctly
+    /// rounded result, its neighbours, results a few ulp away, zero, max and infinity as the
+    /// device's result.
+    #[test]
+    fn fast_tiers_decide_as_mpfr_does() {
+        use crate::kernel::Shape;
+        use crate::spec::registry::FUNCTIONS;
+        let mut decided = [0usize; 4];
+        for function in FUNCTIONS {
+            let [output] = function.outputs else { continue };
+            if output.fast.is_none() {
+                continue;
+            }
+            let arguments = match function.shape {
+                Shape::Unary => 1,
+                Shape::Binary => 2,
+                Shape::Ternary => 3,
+                _ => continue,
+            };
+            for element in FloatType::ALL {
+                let kinds = vec![crate::kernel::ValueKind::FloatGentype; arguments];
+                let seed = crate::sweep::unit_seed(5, function.name, element, 1);
+                let mut columns = crate::sweep::generate(function, element, &kinds, 250, 1, seed);
+                // Poles and overflows past double and past MPFR's own range, explicitly: every
+                // pair of these (the first argument's value, the others').
+                let extremes = [
+                    0.0, -0.0, 1.0, -1.0, -2.0, 0.5, 100.0, -100.0, 1e4, 1e9, 3e38,
+                ];
+                for first in extremes {
+                    for other in extremes {
+                        for (position, column) in columns.iter_mut().enumerate() {
+                            let value = if position == 0 { first } else { other };
+                            column.push(element.round(value));
+                        }
+                    }
+                }
+                for requirement in [Requirement::Ulp(4.0), Requirement::CorrectlyRounded] {
+                    let mut rules = rules(output.reference, requirement.clone(), false);
+                    rules.outputs = vec![*output];
+                    rules.element = element;
+                    for index in 0..columns[0].len() {
+                        let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
+                        let correct =
+                            r::correctly_rounded(output.reference, &to_floats(&args), element)
+                                .to_f64();
+                        let step = |steps: i64| {
+                            if !correct.is_finite() {
+                                return correct;
+                            }
+                            let bits = element.to_bits(correct) as i64;
+                            element.from_bits((bits + steps).max(0) as u64)
+                        };
+                        let max = element.max_finite();
+                        for device in [
+                            correct,
+                            step(1),
+                            step(-1),
+                            step(3),
+                            step(-3),
+                            step(5),
+                            0.0,
+                            max,
+                            -max,
+                            f64::INFINITY,
+                            f64::NEG_INFINITY,
+                        ] {
+                            let Some(verdict) = rules.fast_verdict(&args, &[device]) else {
+                                continue;
+                            };
+                            let case = rules.judge_exactly(0, &args, &[device]);
+                            let what = format!(
+                                "{}({args:?}) {element} {requirement:?}: device {device:e}, \
+                                 fast {verdict:?}, MPFR {:?} {}",
+                                function.name, case.outcome, case.error
+                            );
+                            match verdict {
+                                FastVerdict::Pass(error) => {
+                                    decided[0] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!((case.error - error).abs() <= 1e-6, "{what}");
+                                }
+                                FastVerdict::CorrectlyRounded => {
+                                    decided[1] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!(case.error <= 0.5, "{what}");
+                                }
+                                FastVerdict::Overflow => {
+                                    decided[2] += 1;
+                                    assert_eq!(
+                                        case.outcome,
+                                        Outcome::Allowed(Allowance::Overflow),
+                                        "{what}"
+                                    );
+                                }
+                                FastVerdict::CorrectlyRoundedOverflow => {
+                                    decided[3] += 1;
+                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert!(case.error.is_infinite(), "{what}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
+    }
+
+    /// remquo's exact host computation decides as MPFR does, on sampled inputs with the
+    /// exact results and perturbed ones.
+    #[test]
+    fn remquo_without_mpfr_decides_as_mpfr_does() {
+        let function = crate::spec::registry::FUNCTIONS
+            .iter()
+            .find(|f| f.name == "remquo")
+            .expect("remquo");
+        let mut passes = 0;
+        for element in FloatType::ALL {
+            let mut rules = rules(r::fma, Requirement::RemquoExact { quotient_bits: 7 }, false);
+            rules.outputs = function.outputs.to_vec();
+            rules.element = element;
+            let kinds = [crate::kernel::ValueKind::FloatGentype; 2];
+            let seed = crate::sweep::unit_seed(9, "remquo", element, 1);
+            let columns = crate::sweep::generate(function, element, &kinds, 3000, 1, seed);
+            for (x, y) in columns[0].iter().zip(&columns[1]) {
+                let args = [*x, *y];
+                let operands = to_floats(&args);
+                let remainder =
+                    r::correctly_rounded(r::remquo_remainder, &operands, element).to_f64();
+                let quotient = r::high_precision(r::remquo_quotient, &operands, element)
+                    .to_integer()
+                    .map(|q| (q % (1u64 << 30)).to_f64())
+                    .unwrap_or(0.0);
+                for (device_remainder, device_quotient) in [
+                    (remainder, quotient),
+                    (remainder, -quotient),
+                    (remainder, quotient + 1.0),
+                    (remainder, quotient + 128.0),
+                    (element.round(remainder * 1.5 + 1e-30), quotient),
+                ] {
+                    let device = [device_remainder, device_quotient];
+                    let Some(verdict) = rules.fast_verdict(&args, &device) else {
+                        continue;
+                    };
+                    let case = rules.judge_exactly(0, &args, &device);
+                    assert_eq!(verdict, FastVerdict::Pass(0.0));
+                    assert_eq!(
+                        case.outcome,
+                        Outcome::Pass,
+                        "remquo({args:?}) {element}: device {device:?}"
+                    );
+                    passes += 1;
+                }
+            }
+        }
+        assert!(passes > 3000, "{passes}");
+    }
+
+    /// Past double's range: exp(1e9) in float is a finite result (beyond even MPFR's exponent
+    /// range) that overflows, accepted as such by both tiers; atanh(1) is a pole, left to MPFR,
+    /// which passes the infinity as the exact result.
+    #[test]
+    fn overflow_past_double_is_told_from_a_pole() {
+        let mut exp = rules(r::exp, Requirement::Ulp(3.0), false);
+        exp.outputs[0].fast = Some(r::fast::exp);
+        let infinity = [f64::INFINITY];
+        assert_eq!(
+            exp.fast_verdict(&[1e9], &infinity),
+            Some(FastVerdict::Overflow)
+        );
+        assert_eq!(
+            exp.judge_exactly(0, &[1e9], &infinity).outcome,
+            Outcome::Allowed(Allowance::Overflow)
+        );
+        let mut atanh = rules(r::atanh, Requirement::Ulp(5.0), false);
+        atanh.outputs[0].fast = Some(r::fast::atanh);
+        assert_eq!(atanh.fast_verdict(&[1.0], &infinity), None);
+        let pole = atanh.judge_exactly(0, &[1.0], &infinity);
+        assert_eq!((pole.outcome, pole.error), (Outcome::Pass, 0.0));
+    }
+
+    #[test]
+    fn midpoints_of_each_format_are_found() {
+        use crate::reference::is_midpoint;
+        let float = FloatType::Float;
+        assert!(is_midpoint(1.0 + 2f64.powi(-24), float));
+        assert!(is_midpoint(-(1.0 + 3.0 * 2f64.powi(-24)), float));
+        assert!(!is_midpoint(1.0 + 2f64.powi(-23), float));
+        assert!(!is_midpoint(1.0 + 2f64.powi(-25), float));
+        // Between 0 and the smallest subnormal, and between two subnormals.
+        assert!(is_midpoint(2f64.powi(-150), float));
+        assert!(is_midpoint(3.0 * 2f64.powi(-150), float));
+        assert!(!is_midpoint(2f64.powi(-149), float));
+        // The overflow threshold, max + ulp/2.
+        assert!(is_midpoint(f64::from(f32::MAX) + 2f64.powi(103), float));
+        assert!(!is_midpoint(2f64.powi(128), float));
+        assert!(is_midpoint(1.0 + 2f64.powi(-11), FloatType::Half));
+        assert!(is_midpoint(65520.0, FloatType::Half));
+        assert!(!is_midpoint(0.0, float) && !is_midpoint(f64::NAN, float));
+        // Float versions are found for CORE-MATH's functions, none for the host's operations.
+        use crate::reference::fast;
+        assert!(crate::reference::float_version(fast::sin).is_some());
+        assert!(crate::reference::float_version(fast::pow).is_some());
+        assert!(crate::reference::float_version(fast::fma).is_none());
+        // Rounded once: the value half::f16::from_f64 rounds twice (through float).
+        let round = |value: f64| FloatType::Half.round(value);
+        assert_eq!(round(1.5708007974), 1.5712890625);
+        assert_eq!(round(65519.0), 65504.0);
+        assert_eq!(round(-65520.0), f64::NEG_INFINITY);
+        assert_eq!(round(2f64.powi(-25) * 1.5), 2f64.powi(-24));
+        assert_eq!(round(2f64.powi(-25)), 0.0);
+    }
+
+    pub(super) fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
+        Rules {
+            function: "test",
+            outputs: vec![Output {
+                reference,
+                check: OutputCheck::Table,
+                fast: None,
+            }],
+            requirement,
+            element: FloatType::Float,
+            flushes_subnormals: flushes,
+            rounding: Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
+        }
+    }
+
+    fn next_up(x: f32) -> f64 {
+        f64::from(f32::from_bits(x.to_bits() + 1))
+    }
+
+    #[test]
+    fn ulp_bound_passes_within_and_fails_beyond() {
+        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let x = 1.0f32;
+        let good = f64::from(x.sin());
+        assert_eq!(
+            sin.judge(0, &[f64::from(x)], &[good]).outcome,
+            Outcome::Pass
+        );
+        let mut far = x.sin();
+        for _ in 0..6 {
+            far = f32::from_bits(far.to_bits() + 1);
+        }
+        let case = sin.judge(0, &[f64::from(x)], &[f64::from(far)]);
+        assert_eq!(case.outcome, Outcome::Fail);
+        assert!(case.error > 5.0 && case.error < 7.0, "{}", case.error);
+    }
+
+    #[test]
+    fn correctly_rounded_needs_the_exact_bits() {
+        let add = rules(r::add, Requirement::CorrectlyRounded, false);
+        let (x, y) = (1.0f32, 1.0e-8f32);
+        let sum = f64::from(x + y);
+        assert_eq!(
+            add.judge(0, &[1.0, f64::from(y)], &[sum]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            add.judge(0, &[1.0, f64::from(y)], &[next_up(x + y)])
+                .outcome,
+            Outcome::Fail
+        );
+        // Zeros compare by value here; their sign is the edge-case rules' to check.
+        let ceil = rules(r::ceil, Requirement::CorrectlyRounded, false);
+        assert_eq!(ceil.judge(0, &[-0.5], &[-0.0]).outcome, Outcome::Pass);
+        assert_eq!(ceil.judge(0, &[-0.5], &[0.0]).outcome, Outcome::Pass);
+        assert_eq!(ceil.judge(0, &[-1.5], &[-2.0]).outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn correctly_rounded_follows_the_default_rounding_mode() {
+        let mut div = rules(r::div, Requirement::CorrectlyRounded, false);
+        let nearest = f64::from(1.0f32 / 3.0);
+        let toward_zero = f64::from(f32::from_bits((1.0f32 / 3.0).to_bits() - 1));
+        assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Pass);
+        assert_eq!(
+            div.judge(0, &[1.0, 3.0], &[toward_zero]).outcome,
+            Outcome::Fail
+        );
+        div.rounding = Round::Zero;
+        assert_eq!(
+            div.judge(0, &[1.0, 3.0], &[toward_zero]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn mad_accepts_either_allowed_implementation() {
+        let mad = rules(r::fma, Requirement::MadFmaOrMulAdd, false);
+        let x = 1.0 - 2f64.powi(-24);
+        let y = 1.0 + 2f64.powi(-24);
+        assert_eq!(
+            mad.judge(0, &[x, y, -1.0], &[-(2f64.powi(-48))]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(mad.judge(0, &[x, y, -1.0], &[0.0]).outcome, Outcome::Pass);
+        assert_eq!(
+            mad.judge(0, &[x, y, -1.0], &[2f64.powi(-48)]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn overflow_allowance_applies_only_where_the_bound_reaches_past_max() {
+        let exp = rules(r::exp, Requirement::Ulp(3.0), false);
+        // exp(89) ≈ 4.5e38 > FLT_MAX: infinity allowed (and counted as an allowance).
+        let case = exp.judge(0, &[89.0], &[f64::INFINITY]);
+        assert_eq!(case.outcome, Outcome::Allowed(Allowance::Overflow));
+        assert_eq!(
+            exp.judge(0, &[89.0], &[f64::from(f32::MAX)]).outcome,
+            Outcome::Allowed(Allowance::Overflow)
+        );
+        // exp(80) ≈ 5.5e34: infinity is wrong.
+        assert_eq!(
+            exp.judge(0, &[80.0], &[f64::INFINITY]).outcome,
+            Outcome::Fail
+        );
+        // Wrong sign is never allowed.
+        assert_eq!(
+            exp.judge(0, &[89.0], &[f64::NEG_INFINITY]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn flush_to_zero_alternatives_apply_only_without_denormals() {
+        let tiny = f64::from(f32::from_bits(100));
+        // sin(tiny) = tiny: flushing the operand gives sin(±0) = ±0.
+        let strict = rules(r::sin, Requirement::Ulp(4.0), false);
+        assert_eq!(strict.judge(0, &[tiny], &[0.0]).outcome, Outcome::Fail);
+        let flushing = rules(r::sin, Requirement::Ulp(4.0), true);
+        let case = flushing.judge(0, &[tiny], &[0.0]);
+        assert_eq!(case.outcome, Outcome::Allowed(Allowance::FlushedResult));
+        // A subnormal operand read as zero: FLT_MIN + tiny with tiny flushed gives FLT_MIN,
+        // 100 ulp from the exact (representable) sum.
+        let add = rules(r::add, Requirement::CorrectlyRounded, true);
+        let min_normal = f64::from(f32::MIN_POSITIVE);
+        let sum_case = add.judge(0, &[min_normal, tiny], &[min_normal]);
+        assert_eq!(
+            sum_case.outcome,
+            Outcome::Allowed(Allowance::FlushedOperands)
+        );
+        let strict_add = rules(r::add, Requirement::CorrectlyRounded, false);
+        assert_eq!(
+            strict_add
+                .judge(0, &[min_normal, tiny], &[min_normal])
+                .outcome,
+            Outcome::Fail
+        );
+        // Flushing never excuses a wrong normal result.
+        assert_eq!(flushing.judge(0, &[1.0], &[0.0]).outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn integer_outputs_get_the_flushed_operand_rule() {
+        let integer = |reference| Output {
+            reference,
+            check: OutputCheck::Integer,
+            fast: None,
+        };
+        let tiny = f64::from(f32::from_bits(100));
+        let mut ilogb = with_outputs(vec![integer(r::ilogb)], Requirement::Exact);
+        // ilogb(±0) is FP_ILOGB0, which the spec leaves open: any value, once x reads as 0.
+        assert_eq!(
+            ilogb.judge(0, &[tiny], &[-2147483648.0]).outcome,
+            Outcome::Fail
+        );
+        ilogb.flushes_subnormals = true;
+        assert_eq!(
+            ilogb.judge(0, &[tiny], &[-2147483648.0]).outcome,
+            Outcome::Allowed(Allowance::FlushedOperands)
+        );
+        // A normal input gets no allowance.
+        assert_eq!(ilogb.judge(0, &[8.0], &[2.0]).outcome, Outcome::Fail);
+        // remquo's quotient with a flushed divisor: remquo(1, ±0) has no quotient (NaN
+        // remainder), and a flushed dividend gives quotient 0.
+        let quotient = Output {
+            reference: r::remquo_quotient,
+            check: OutputCheck::QuotientLowBits,
+            fast: None,
+        };
+        let mut remquo = with_outputs(
+            vec![table(r::remquo_remainder), quotient],
+            Requirement::RemquoExact { quotient_bits: 7 },
+        );
+        remquo.flushes_subnormals = true;
+        let case = remquo.judge(0, &[tiny, 1.0], &[0.0, 0.0]);
+        assert_ne!(case.outcome, Outcome::Fail);
+        let case = remquo.judge(0, &[tiny, 1.0], &[0.0, 1.0]);
+        assert_eq!(case.outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn nextafter_flush_results_in_the_sweep() {
+        let mut nextafter = rules(r::nextafter, Requirement::Exact, true);
+        nextafter.function = "nextafter";
+        let min = f64::from(f32::MIN_POSITIVE);
+        let allowed = |x: f64, y: f64, d: f64| nextafter.judge(0, &[x, y], &[d]).outcome;
+        assert_eq!(
+            allowed(min, 0.0, 0.0),
+            Outcome::Allowed(Allowance::FlushedResult)
+        );
+        assert_eq!(
+            allowed(-min, 1.0, -0.0),
+            Outcome::Allowed(Allowance::FlushedResult)
+        );
+        assert_eq!(
+            allowed(-0.0, 1.0, min),
+            Outcome::Allowed(Allowance::FlushedResult)
+        );
+        assert_eq!(
+            allowed(0.0, -1.0, -min),
+            Outcome::Allowed(Allowance::FlushedResult)
+        );
+        // Only where the spec names them: +0 towards +1 is not one of them.
+        assert_eq!(allowed(0.0, 1.0, min), Outcome::Fail);
+        assert_eq!(allowed(min, 1.0, 0.0), Outcome::Fail);
+        nextafter.flushes_subnormals = false;
+        assert_eq!(
+            nextafter.judge(0, &[min, 0.0], &[0.0]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn zero_is_allowed_where_a_conforming_result_is_subnormal() {
+        // Exact value 2 ulp above FLT_MIN under a 4 ulp bound: FLT_MIN - 2 ulp, a subnormal,
+        // conforms, so FTZ result 2 allows zero; 5 ulp above, no subnormal is within 4 ulp.
+        let min = f64::from(f32::MIN_POSITIVE);
+        let step = f64::from(f32::from_bits(1));
+        let mut add = rules(r::add, Requirement::Ulp(4.0), true);
+        assert_eq!(
+            add.judge(0, &[min + 2.0 * step, 0.0], &[0.0]).outcome,
+            Outcome::Allowed(Allowance::FlushedResult)
+        );
+        assert_eq!(
+            add.judge(0, &[min + 5.0 * step, 0.0], &[0.0]).outcome,
+            Outcome::Fail
+        );
+        add.flushes_subnormals = false;
+        assert_eq!(
+            add.judge(0, &[min + 2.0 * step, 0.0], &[0.0]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn double_without_denormals_or_rte_is_not_conformant() {
+        use crate::device::FpConfig;
+        let denorm = 1;
+        let nearest = 1 << 2;
+        let zero = 1 << 3;
+        let config = |bits| FpConfig(bits);
+        assert!(nonconformance(config(nearest), FloatType::Double, true).is_some());
+        assert!(nonconformance(config(denorm | zero), FloatType::Double, false).is_some());
+        assert!(nonconformance(config(denorm | zero), FloatType::Float, true).is_some());
+        assert!(nonconformance(config(zero), FloatType::Float, false).is_none());
+        assert!(nonconformance(config(zero), FloatType::Half, true).is_none());
+        // Double never flushes by allowance; float flushes under the options that allow it.
+        assert!(flush_to_zero_reason(config(nearest), FloatType::Double, true, true).is_none());
+        assert!(flush_to_zero_reason(config(nearest), FloatType::Half, false, false).is_some());
+        let full = config(denorm | nearest);
+        assert!(flush_to_zero_reason(full, FloatType::Float, false, false).is_none());
+        assert!(flush_to_zero_reason(full, FloatType::Float, true, false).is_some());
+        assert!(flush_to_zero_reason(full, FloatType::Float, false, true).is_some());
+        assert!(flush_to_zero_reason(full, FloatType::Half, true, true).is_none());
+    }
+
+    #[test]
+    fn nan_must_meet_nan() {
+        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        assert_eq!(
+            sin.judge(0, &[f64::INFINITY], &[f64::NAN]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            sin.judge(0, &[f64::INFINITY], &[0.0]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(sin.judge(0, &[1.0], &[f64::NAN]).outcome, Outcome::Fail);
+    }
+
+    fn with_outputs(outputs: Vec<Output>, requirement: Requirement) -> Rules {
+        Rules {
+            function: "test",
+            outputs,
+            requirement,
+            element: FloatType::Float,
+            flushes_subnormals: false,
+            rounding: Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
+        }
+    }
+
+    fn table(reference: ReferenceFn) -> Output {
+        Output {
+            reference,
+            check: OutputCheck::Table,
+            fast: None,
+        }
+    }
+
+    #[test]
+    fn each_output_is_judged_by_its_own_rule() {
+        let sincos = with_outputs(
+            vec![table(r::sin), table(r::cos)],
+            Requirement::UlpEachOutput(4.0),
+        );
+        let x = 0.5f32;
+        let (sine, cosine) = (f64::from(x.sin()), f64::from(x.cos()));
+        assert_eq!(
+            sincos.judge(0, &[0.5], &[sine, cosine]).outcome,
+            Outcome::Pass
+        );
+        let wrong_cosine = sincos.judge(0, &[0.5], &[sine, cosine * 1.01]);
+        assert_eq!(wrong_cosine.outcome, Outcome::Fail);
+        assert_eq!(wrong_cosine.output, 1);
+
+        let integer = |reference| Output {
+            reference,
+            check: OutputCheck::Integer,
+            fast: None,
+        };
+        let frexp = with_outputs(
+            vec![table(r::frexp_mantissa), integer(r::frexp_exponent)],
+            Requirement::Exact,
+        );
+        assert_eq!(frexp.judge(0, &[12.0], &[0.75, 4.0]).outcome, Outcome::Pass);
+        assert_eq!(frexp.judge(0, &[12.0], &[0.75, 3.0]).outcome, Outcome::Fail);
+        // An unspecified integer output (ilogb(0) is FP_ILOGB0) accepts any value.
+        let ilogb = with_outputs(vec![integer(r::ilogb)], Requirement::Exact);
+        assert_eq!(
+            ilogb.judge(0, &[0.0], &[-2147483648.0]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(ilogb.judge(0, &[8.0], &[2.0]).outcome, Outcome::Fail);
+
+        // Tables 3 and 4 make lgamma_r implementation-defined, its sign output included:
+        // measured, never failed (the edge-case rules still check prescribed signs).
+        let lgamma_r = with_outputs(
+            vec![table(r::lgamma), integer(r::lgamma_sign)],
+            Requirement::ImplementationDefined,
+        );
+        assert_eq!(
+            lgamma_r.judge(0, &[-0.5], &[1.2655, 1.0]).outcome,
+            Outcome::Measured
+        );
+    }
+
+    #[test]
+    fn remquo_needs_the_remainder_exactly_and_seven_quotient_bits() {
+        let quotient = Output {
+            reference: r::remquo_quotient,
+            check: OutputCheck::QuotientLowBits,
+            fast: None,
+        };
+        let remquo = with_outputs(
+            vec![table(r::remquo_remainder), quotient],
+            Requirement::RemquoExact { quotient_bits: 7 },
+        );
+        // 1000.5 / 0.5 = 2001 exactly: remainder 0, quotient 2001 = 0b11111010001.
+        assert_eq!(
+            remquo.judge(0, &[1000.5, 0.5], &[0.0, 2001.0]).outcome,
+            Outcome::Pass
+        );
+        // Only the low 7 bits (and the sign) are required: 2001 mod 128 = 81, also when the
+        // true quotient is beyond 2^53 (2^100 / 3 has quotient 2^100/3 rounded).
+        let big = 2f64.powi(100);
+        let exact = Float::with_val(200, big) / 3u32;
+        let mut quotient = exact.clone();
+        quotient.round_even_mut();
+        let low = (quotient.to_integer().unwrap() % 128u32).to_f64();
+        let rem = remquo.judge(0, &[big, 3.0], &[0.0, low]).references[0].to_f64();
+        assert_eq!(
+            remquo.judge(0, &[big, 3.0], &[rem, low]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            remquo.judge(0, &[big, 3.0], &[rem, low + 1.0]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            remquo.judge(0, &[1000.5, 0.5], &[0.0, 81.0]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            remquo.judge(0, &[1000.5, 0.5], &[0.0, 80.0]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            remquo.judge(0, &[-1000.5, 0.5], &[0.0, 81.0]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            remquo.judge(0, &[-1000.5, 0.5], &[-0.0, -81.0]).outcome,
+            Outcome::Pass
+        );
+        assert_eq!(
+            remquo.judge(0, &[1000.5, 0.5], &[0.5, 2001.0]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn input_bins_cover_the_format_symmetrically() {
+        let float = FloatType::Float;
+        assert_eq!(input_bin(0.0, float), Some(0));
+        assert_eq!(input_bin(-0.0, float), Some(0));
+        assert_eq!(input_bin(f64::from(f32::from_bits(1)), float), Some(1));
+        assert_eq!(input_bin(f64::from(f32::MAX), float), Some(BINS_PER_SIGN));
+        assert_eq!(input_bin(-f64::from(f32::MAX), float), Some(-BINS_PER_SIGN));
+        assert_eq!(
+            input_bin(f64::NEG_INFINITY, float),
+            Some(-BINS_PER_SIGN - 1)
+        );
+        assert_eq!(input_bin(f64::NAN, float), None);
+        let one = input_bin(1.0, float).unwrap();
+        assert!(one > 1 && one < BINS_PER_SIGN && input_bin(2.0, float).unwrap() >= one);
+    }
+
+    #[test]
+    fn merge_is_associative_and_keeps_the_worst_failure() {
+        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let cases: Vec<Case> = (0..9)
+            .map(|i| {
+                let x = 0.5 + f64::from(i) / 8.0;
+                let right = f64::from((x as f32).sin());
+                let device = if i == 4 { right * 1.001 } else { right };
+                sin.judge(i as u64, &[f64::from(x as f32)], &[device])
+            })
+            .collect();
+        let stats = |range: std::ops::Range<usize>| {
+            let mut s = UnitStats::default();
+            for case in &cases[range] {
+                s.record_region(case, FloatType::Float);
+                s.record(case.clone());
+            }
+            s
+        };
+        let mut left = stats(0..3);
+        let mut middle = stats(3..6);
+        middle.merge(stats(6..9));
+        left.merge(middle);
+        let mut right_first = stats(0..3);
+        right_first.merge(stats(3..6));
+        right_first.merge(stats(6..9));
+        let whole = stats(0..9);
+        for merged in [&left, &right_first] {
+            assert_eq!(merged.error_map, whole.error_map);
+            assert_eq!(merged.inputs, whole.inputs);
+            assert_eq!(merged.failures, 1);
+            assert_eq!(merged.max_error, whole.max_error);
+            assert_eq!(merged.worst.as_ref().unwrap().index, 4);
+        }
+    }
+}
+
+/// The 2026 text's absolute tolerances (mix, smoothstep; cross and dot's max² · K · EPSILON).
+#[cfg(test)]
+mod absolute_tests {
+    use super::tests::rules;
+    use super::*;
+    use crate::reference as r;
+    use crate::spec::table::{Epsilon, Linear};
+
+    /// lgamma's cells are implementation-defined: measured, never failed. lgamma(FLT_MAX) is
+    /// about 2^134, so +inf is its correctly rounded float: no error, not an infinite one;
+    /// a finite result there is measured as it is.
+    #[test]
+    fn an_implementation_defined_cell_takes_a_correctly_rounded_overflow_as_no_error() {
+        let lgamma = Rules {
+            function: "lgamma",
+            ..rules(r::lgamma, Requirement::ImplementationDefined, false)
+        };
+        let max = f64::from(f32::MAX);
+        let overflow = lgamma.judge(0, &[max], &[f64::INFINITY]);
+        assert_eq!(overflow.outcome, Outcome::Pass);
+        let mut stats = UnitStats::default();
+        stats.record(overflow);
+        assert_eq!(stats.max_error, 0.0);
+        let finite = lgamma.judge(1, &[max], &[max]);
+        assert_eq!(finite.outcome, Outcome::Measured);
+        assert!(finite.error > 1.0);
+        let wrong_sign = lgamma.judge(2, &[max], &[f64::NEG_INFINITY]);
+        assert_eq!(wrong_sign.outcome, Outcome::Measured);
+        assert!(wrong_sign.error.is_infinite());
+    }
+
+    #[test]
+    fn absolute_tolerance_passes_within_and_fails_beyond() {
+        let mix = rules(r::mix, Requirement::Absolute(1e-3), false);
+        // mix(1, 2, 0.25) = 1.25 exactly.
+        let near = f64::from(1.25f32 + 5e-4);
+        let case = mix.judge(0, &[1.0, 2.0, 0.25], &[near]);
+        assert_eq!(case.outcome, Outcome::Pass);
+        assert!(case.absolute);
+        assert!((case.error - 5e-4).abs() < 1e-7, "{}", case.error);
+        let far = f64::from(1.25f32 + 2e-3);
+        assert_eq!(
+            mix.judge(0, &[1.0, 2.0, 0.25], &[far]).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            mix.judge(0, &[1.0, 2.0, 0.25], &[f64::NAN]).outcome,
+            Outcome::Fail
+        );
+    }
+
+    #[test]
+    fn max_squared_tolerance_scales_with_the_largest_argument() {
+        // fmax(x, y) stands in for a dot product: the tolerance is max² · 3 · FLT_EPSILON.
+        let requirement = Requirement::AbsoluteMaxSquared {
+            operations: Linear {
+                constant: 3.0,
+                per_component: 0.0,
+            },
+            epsilon: Epsilon::Flt,
+        };
+        let rules = rules(r::fmax, requirement, false);
+        let tolerance = 64.0 * 3.0 * 2f64.powi(-23);
+        let args = [8.0, 1.0];
+        let within = 8.0 + tolerance * 0.5;
+        assert_eq!(rules.judge(0, &args, &[within]).outcome, Outcome::Pass);
+        let beyond = 8.0 + tolerance * 4.0;
+        assert_eq!(rules.judge(0, &args, &[beyond]).outcome, Outcome::Fail);
+    }
+}

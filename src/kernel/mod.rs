@@ -1,0 +1,726 @@
+//! Builds the SPIR-V module that applies one instruction to every element of its input buffers,
+//! for `clCreateProgramWithIL`.
+//!
+//! One module per [`KernelSpec`]: instruction, signature class ([`Shape`]), element type, vector
+//! width and the device's address bits. Writing SPIR-V directly (instead of OpenCL C) means the
+//! device runs exactly the instruction the accuracy tables talk about, with nothing in between.
+//!
+//! # Kernel convention
+//!
+//! - One kernel, entry point [`ENTRY_POINT`], execution model `Kernel`, SPIR-V 1.0 (the oldest
+//!   version, so every driver that takes IL at all takes it), `OpMemoryModel Physical32` or
+//!   `Physical64 OpenCL` after the device's `CL_DEVICE_ADDRESS_BITS`.
+//! - Parameters are `CrossWorkgroup` (`__global`) pointers: the inputs first, in the
+//!   instruction's operand order, then the outputs. [`KernelSpec::input_count`] and
+//!   [`KernelSpec::output_count`] say how many of each.
+//! - One work-item per vector: work-item `g` (`GlobalInvocationId.x`) reads vector `g` of each
+//!   input, applies the instruction once and writes vector `g` of each output.
+//! - Buffers are packed for every width: component `i` of work-item `g` is at element index
+//!   `g * width + i`. Widths 1, 2, 4, 8 and 16 get there naturally with pointers to the vector
+//!   type (their size equals their stride). A 3-component vector, however, occupies 4 elements
+//!   in memory, so width 3 moves through OpenCL.std `vloadn`/`vstoren` with `n = 3` on pointers
+//!   to the scalar type, which address in units of 3 elements. The host then never needs a
+//!   padded layout or a special case for width 3. The rule holds for every buffer, the integer
+//!   ones included.
+//! - An instruction's result goes to the first output buffer. Instructions with a pointer
+//!   out-argument (`frexp`, `sincos`, `remquo`, ...) write a second result through it, which goes
+//!   to the second output buffer: for widths other than 3 the instruction is handed a pointer to
+//!   that buffer's element itself (`OpInBoundsPtrAccessChain`, storage class `CrossWorkgroup`,
+//!   which OpenCL.std allows for these operands); for width 3 it writes a `Function`-storage
+//!   3-vector variable, which is then stored with `vstoren` like any other width-3 value.
+//! - Buffers other than the element type's hold 32-bit integers (`int`: `ldexp`'s exponent,
+//!   `ilogb`'s result, `frexp`'s exponent) or unsigned integers as wide as the element (`nan`'s
+//!   argument: `ushort`, `uint`, `ulong`), see [`ValueKind`].
+//! - The geometric instructions (`length`, `distance`, `normalize` and their `fast_` forms) take
+//!   scalars and 2-, 3- and 4-component vectors only ([`GEOMETRIC_WIDTHS`]). `length` and
+//!   `distance` return one scalar per work-item whatever the width, so their result buffer holds
+//!   one element per work-item ([`ValueKind::FloatScalar`]): element `g` is work-item `g`'s.
+
+mod emit;
+pub mod interface;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use rspirv::grammar::{self, OperandKind};
+use rspirv::spirv::Word;
+
+use crate::num::fp::FloatType;
+
+/// Re-exported so callers name OpenCL.std instructions as enum values, never as bare numbers.
+pub use rspirv::spirv::OpenclStd100Op;
+
+/// The name the driver finds the kernel by (`clCreateKernel`).
+pub const ENTRY_POINT: &str = "clacc_kernel";
+
+/// Vector widths OpenCL defines for gentype built-ins.
+pub const WIDTHS: [u32; 6] = [1, 2, 3, 4, 8, 16];
+
+/// Vector widths OpenCL defines for the geometric built-ins (`length`, `distance`,
+/// `normalize`, ...): scalars and 2-, 3- and 4-component vectors. See [`Shape::widths`].
+pub const GEOMETRIC_WIDTHS: [u32; 4] = [1, 2, 3, 4];
+
+/// Vector widths of `OpDot`: "Vector 1 and Vector 2 must be vectors", so no scalar.
+pub const DOT_WIDTHS: [u32; 3] = [2, 3, 4];
+
+/// Vector widths of `cross`: OpenCL defines it for 3- and 4-component vectors only.
+pub const CROSS_WIDTHS: [u32; 2] = [3, 4];
+
+/// Device address widths (`CL_DEVICE_ADDRESS_BITS`) a module can be built for.
+pub const ADDRESS_BITS: [u32; 2] = [32, 64];
+
+/// The name SPIR-V gives the OpenCL extended instruction set.
+const OPENCL_STD: &str = "OpenCL.std";
+
+/// The last OpenCL.std opcode of the math and common sections (`sign`); later ones are geometric,
+/// integer, memory or miscellaneous instructions, none of which is a per-component float function.
+/// Of those, only the geometric instructions of [`geometric_shape`]'s table are built.
+const LAST_FLOAT_MATH_OPCODE: u32 = OpenclStd100Op::sign as u32;
+
+/// Which SPIR-V instruction the kernel applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Instruction {
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    /// `OpDot`: the dot product of two float vectors (2 to 4 components), a scalar.
+    Dot,
+    /// `x * y + z` as an `OpFMul` whose product an `OpFAdd` then adds to `z`: the body Table 5's
+    /// "OpFMul and OpFAdd for x * y + z" row bounds (a relaxed build may contract it to an fma).
+    FMulFAdd,
+    /// An instruction of the OpenCL.std extended instruction set (`OpExtInst`).
+    Ext(OpenclStd100Op),
+}
+
+impl Instruction {
+    /// The lower-case name used in file names and reports: `fadd`, or the OpenCL.std
+    /// instruction's name from the SPIR-V grammar (`sin`, `fmax_common`, `half_exp`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Instruction::FAdd => "fadd",
+            Instruction::FSub => "fsub",
+            Instruction::FMul => "fmul",
+            Instruction::FDiv => "fdiv",
+            Instruction::Dot => "dot",
+            Instruction::FMulFAdd => "fmul_fadd",
+            Instruction::Ext(op) => opencl_std_grammar(*op).map_or("unknown", |g| g.opname),
+        }
+    }
+
+    /// The OpenCL.std instruction called `name` in the SPIR-V grammar (`length`, `sin`).
+    pub fn extended(name: &str) -> Option<Instruction> {
+        (0..=OpenclStd100Op::fast_normalize as u32)
+            .filter_map(OpenclStd100Op::from_u32)
+            .map(Instruction::Ext)
+            .find(|instruction| instruction.name() == name)
+    }
+
+    /// The shape a module of this instruction must have (see [`KernelSpec`]'s checks), or
+    /// `None` when this module cannot build it.
+    pub fn required_shape(&self) -> Option<Shape> {
+        self.buildable_shape()
+    }
+
+    /// The shape this module builds the instruction with, or `None` when it is neither a
+    /// per-component float math function nor one of the geometric functions of
+    /// [`geometric_shape`]'s table (`cross`, `vloadn`, integer instructions, ...).
+    ///
+    /// Only a guard against modules a driver could crash on: which shape a function has is the
+    /// function registry's fact, and the spec carries it.
+    fn buildable_shape(&self) -> Option<Shape> {
+        match self {
+            Instruction::FAdd | Instruction::FSub | Instruction::FMul | Instruction::FDiv => {
+                Some(Shape::Binary)
+            }
+            Instruction::Dot => Some(Shape::Dot),
+            Instruction::FMulFAdd => Some(Shape::Ternary),
+            Instruction::Ext(op) => {
+                let geometric = geometric_shape(*op);
+                if geometric.is_none() && *op as u32 > LAST_FLOAT_MATH_OPCODE {
+                    return None;
+                }
+                let grammar = opencl_std_grammar(*op)?;
+                if !grammar
+                    .operands
+                    .iter()
+                    .all(|operand| operand.kind == OperandKind::IdRef)
+                {
+                    return None;
+                }
+                // Every operand is an id, so the grammar's operand count is the arity.
+                let arity = grammar.operands.len();
+                let shape = match geometric.or_else(|| non_float_shape(*op)) {
+                    Some(shape) => shape,
+                    // `Normalize` is all-float and unary too, but only its table names it.
+                    None => Shape::ALL
+                        .into_iter()
+                        .filter(|shape| shape.signature().is_all_float() && !shape.is_geometric())
+                        .find(|shape| shape.signature().operand_count() == arity)?,
+                };
+                // The table below is checked against the grammar, so a wrong entry refuses to
+                // build rather than producing a module with a missing or extra operand.
+                (shape.signature().operand_count() == arity).then_some(shape)
+            }
+        }
+    }
+
+    /// Whether OpenCL defines the instruction for `float` only: the `fast_` geometric functions
+    /// (OpenCL C declares `fast_length`, `fast_distance` and `fast_normalize` for `floatn` and
+    /// nothing else, and the spec gives their accuracy for `float` only).
+    fn float_only(&self) -> bool {
+        use OpenclStd100Op as Op;
+        matches!(
+            self,
+            Instruction::Ext(Op::fast_length | Op::fast_distance | Op::fast_normalize)
+        )
+    }
+}
+
+/// The shapes of the math instructions whose operands or result are not all of the float
+/// gentype.
+///
+/// The SPIR-V grammar gives every OpenCL.std operand the kind `IdRef`, whatever its type, so it
+/// tells these apart from the all-float shapes by nothing but arity, and arity is ambiguous
+/// (`ldexp(x, k)` and `pow(x, y)` both take two ids). Their types are in the OpenCL.std
+/// specification's math section, and this table copies them; every other math instruction
+/// takes and returns float gentypes only. `buildable_shape` checks each entry's operand count
+/// against the grammar.
+fn non_float_shape(op: OpenclStd100Op) -> Option<Shape> {
+    use OpenclStd100Op as Op;
+    let shape = match op {
+        Op::ldexp | Op::pown | Op::rootn => Shape::FloatInt,
+        Op::ilogb => Shape::IntResult,
+        Op::fract | Op::modf | Op::sincos => Shape::WithFloatOut,
+        Op::frexp | Op::lgamma_r => Shape::WithIntOut,
+        Op::remquo => Shape::BinaryWithIntOut,
+        Op::nan => Shape::Nan,
+        _ => return None,
+    };
+    Some(shape)
+}
+
+/// The shapes of the geometric instructions this module builds.
+///
+/// The grammar cannot tell these from the math instructions either: `length(p)` and
+/// `normalize(p)` take one id like `sin(x)`, `distance(p0, p1)` two like `pow(x, y)`, and their
+/// opcodes lie past the math section. Their types are in the OpenCL.std specification's
+/// geometric section, and this table copies them: `length` and `distance` return one scalar of
+/// the element type, `normalize` a vector like its argument, and all take scalars and 2-, 3- and
+/// 4-component vectors only; `cross` takes two 3- or 4-component vectors and returns one.
+/// `buildable_shape` checks each entry's operand count against the grammar.
+fn geometric_shape(op: OpenclStd100Op) -> Option<Shape> {
+    use OpenclStd100Op as Op;
+    let shape = match op {
+        Op::length | Op::fast_length => Shape::Length,
+        Op::distance | Op::fast_distance => Shape::Distance,
+        Op::normalize | Op::fast_normalize => Shape::Normalize,
+        Op::cross => Shape::Cross,
+        _ => return None,
+    };
+    Some(shape)
+}
+
+/// The grammar entry (name, operand list) of an OpenCL.std instruction.
+fn opencl_std_grammar(
+    op: OpenclStd100Op,
+) -> Option<&'static grammar::ExtendedInstruction<'static>> {
+    grammar::ext_inst_table(OPENCL_STD)?.lookup_opcode(op as u32)
+}
+
+/// The signature class: which values an instruction reads and how its results come back.
+///
+/// `gentype` is the spec's element type (`half`, `float`, `double`) with the spec's width, `intn`
+/// a 32-bit `int` with as many components, `ugentype` an unsigned integer as wide as the element
+/// with as many components, `scalar` one value of the element type whatever the width.
+///
+/// The geometric shapes (`Length`, `Distance`, `Normalize`) take widths 1, 2, 3 and 4 only
+/// ([`Shape::widths`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// `gentype f(gentype x)`
+    Unary,
+    /// `gentype f(gentype x, gentype y)`
+    Binary,
+    /// `gentype f(gentype x, gentype y, gentype z)`
+    Ternary,
+    /// `gentype f(gentype x, intn k)`: `ldexp`, `pown`, `rootn`.
+    FloatInt,
+    /// `intn f(gentype x)`: `ilogb`.
+    IntResult,
+    /// `gentype f(gentype x, gentype *out)`: `fract`, `modf`, `sincos`.
+    WithFloatOut,
+    /// `gentype f(gentype x, intn *out)`: `frexp`, `lgamma_r`.
+    WithIntOut,
+    /// `gentype f(gentype x, gentype y, intn *quo)`: `remquo`.
+    BinaryWithIntOut,
+    /// `gentype f(ugentype nancode)`: `nan`.
+    Nan,
+    /// `scalar f(gentype p)`: `length`, `fast_length`.
+    Length,
+    /// `scalar f(gentype p0, gentype p1)`: `distance`, `fast_distance`.
+    Distance,
+    /// `gentype f(gentype p)`: `normalize`, `fast_normalize`.
+    Normalize,
+    /// `scalar f(gentype x, gentype y)` at widths 2 to 4: `OpDot`.
+    Dot,
+    /// `gentype f(gentype x, gentype y)` at widths 3 and 4: `cross`.
+    Cross,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 14] = [
+        Shape::Unary,
+        Shape::Binary,
+        Shape::Ternary,
+        Shape::FloatInt,
+        Shape::IntResult,
+        Shape::WithFloatOut,
+        Shape::WithIntOut,
+        Shape::BinaryWithIntOut,
+        Shape::Nan,
+        Shape::Length,
+        Shape::Distance,
+        Shape::Normalize,
+        Shape::Dot,
+        Shape::Cross,
+    ];
+
+    /// The vector widths a module of this shape can be built for: [`GEOMETRIC_WIDTHS`] for the
+    /// geometric shapes, [`WIDTHS`] for the others.
+    pub fn widths(self) -> &'static [u32] {
+        match self {
+            Shape::Dot => &DOT_WIDTHS,
+            Shape::Cross => &CROSS_WIDTHS,
+            _ if self.is_geometric() => &GEOMETRIC_WIDTHS,
+            _ => &WIDTHS,
+        }
+    }
+
+    /// Whether the shape is a geometric function's (`Length`, `Distance`, `Normalize`, `Dot`,
+    /// `Cross`): its widths are few, and its results depend on every component.
+    pub fn is_geometric(self) -> bool {
+        matches!(
+            self,
+            Shape::Length | Shape::Distance | Shape::Normalize | Shape::Dot | Shape::Cross
+        )
+    }
+
+    /// What flows in and out, so the emitter and the buffer counts follow from one table.
+    fn signature(self) -> Signature {
+        use ValueKind::{FloatGentype as F, FloatScalar as S, IntGentype as I, UintGentype as U};
+        let (arguments, returned, pointer_out): (&'static [ValueKind], _, _) = match self {
+            Shape::Unary => (&[F], F, None),
+            Shape::Binary => (&[F, F], F, None),
+            Shape::Ternary => (&[F, F, F], F, None),
+            Shape::FloatInt => (&[F, I], F, None),
+            Shape::IntResult => (&[F], I, None),
+            Shape::WithFloatOut => (&[F], F, Some(F)),
+            Shape::WithIntOut => (&[F], F, Some(I)),
+            Shape::BinaryWithIntOut => (&[F, F], F, Some(I)),
+            Shape::Nan => (&[U], F, None),
+            Shape::Length => (&[F], S, None),
+            Shape::Distance => (&[F, F], S, None),
+            Shape::Normalize => (&[F], F, None),
+            Shape::Dot => (&[F, F], S, None),
+            Shape::Cross => (&[F, F], F, None),
+        };
+        Signature {
+            arguments,
+            returned,
+            pointer_out,
+        }
+    }
+}
+
+/// The type of one value flowing through a kernel parameter, relative to the spec's element
+/// type. Every kind but [`ValueKind::FloatScalar`] has the spec's width: a scalar at width 1, an
+/// `n`-component vector otherwise, stored packed (see the module doc). A `FloatScalar` is one
+/// element per work-item at every width ([`ValueKind::components`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// The element type itself: `half`, `float` or `double` components.
+    FloatGentype,
+    /// 32-bit signed integer (`int`) components, whatever the element type.
+    IntGentype,
+    /// Unsigned integer components as wide as the element: `ushort` for `half`, `uint` for
+    /// `float`, `ulong` for `double`.
+    UintGentype,
+    /// One scalar of the element type per work-item, whatever the spec's width: the result of
+    /// `length` and `distance`. Its buffer holds one element per work-item, element `g` being
+    /// work-item `g`'s.
+    FloatScalar,
+}
+
+impl ValueKind {
+    /// Bytes of one component in a buffer, for the spec's element type.
+    pub fn component_bytes(self, element: FloatType) -> usize {
+        match self {
+            ValueKind::FloatGentype | ValueKind::UintGentype | ValueKind::FloatScalar => {
+                element.bytes()
+            }
+            ValueKind::IntGentype => 4,
+        }
+    }
+
+    /// Components per work-item in a buffer of this kind for a spec of `width`: `width`, or 1
+    /// for [`ValueKind::FloatScalar`]. A buffer for `n` work-items holds `n` times as many
+    /// components of [`ValueKind::component_bytes`] each.
+    pub fn components(self, width: u32) -> u32 {
+        match self {
+            ValueKind::FloatScalar => 1,
+            ValueKind::FloatGentype | ValueKind::IntGentype | ValueKind::UintGentype => width,
+        }
+    }
+
+    /// Whether the components are integers (`OpTypeInt`) rather than the element type.
+    fn is_integer(self) -> bool {
+        match self {
+            ValueKind::IntGentype | ValueKind::UintGentype => true,
+            ValueKind::FloatGentype | ValueKind::FloatScalar => false,
+        }
+    }
+
+    /// Bits of one component; for the integer kinds, the SPIR-V `OpTypeInt` width.
+    fn component_bits(self, element: FloatType) -> u32 {
+        self.component_bytes(element) as u32 * 8
+    }
+}
+
+/// How values travel between the buffers and one instruction.
+///
+/// Each argument is an operand loaded from its own input buffer. The instruction's returned
+/// value goes to the first output buffer; a pointer out-argument, when there is one, is the
+/// instruction's last operand and what it writes goes to the second output buffer.
+#[derive(Clone, Copy, Debug)]
+struct Signature {
+    arguments: &'static [ValueKind],
+    returned: ValueKind,
+    pointer_out: Option<ValueKind>,
+}
+
+impl Signature {
+    /// The instruction's operand count: the loaded arguments and the out pointer.
+    fn operand_count(&self) -> usize {
+        self.arguments.len() + usize::from(self.pointer_out.is_some())
+    }
+
+    /// The output buffers' kinds: the returned value, then the pointer out-argument.
+    fn results(&self) -> impl Iterator<Item = ValueKind> {
+        std::iter::once(self.returned).chain(self.pointer_out)
+    }
+
+    /// Whether every operand and the result is the float gentype, so arity alone tells the
+    /// shape (`Unary`, `Binary`, `Ternary`).
+    fn is_all_float(&self) -> bool {
+        self.pointer_out.is_none()
+            && self.returned == ValueKind::FloatGentype
+            && self
+                .arguments
+                .iter()
+                .all(|kind| *kind == ValueKind::FloatGentype)
+    }
+}
+
+/// Everything that determines one kernel module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelSpec {
+    pub instruction: Instruction,
+    pub shape: Shape,
+    pub element: FloatType,
+    /// Components per work-item: one of [`WIDTHS`].
+    pub width: u32,
+    /// The device's `CL_DEVICE_ADDRESS_BITS`: one of [`ADDRESS_BITS`].
+    pub address_bits: u32,
+}
+
+impl KernelSpec {
+    /// How many input buffers the kernel takes (its first parameters).
+    pub fn input_count(&self) -> usize {
+        self.shape.signature().arguments.len()
+    }
+
+    /// How many output buffers the kernel takes (its parameters after the inputs).
+    pub fn output_count(&self) -> usize {
+        self.shape.signature().results().count()
+    }
+
+    /// What each input buffer holds, in parameter order (`input_count` entries).
+    pub fn argument_kinds(&self) -> Vec<ValueKind> {
+        self.shape.signature().arguments.to_vec()
+    }
+
+    /// What each output buffer holds, in parameter order (`output_count` entries): the
+    /// instruction's returned value, then what it writes through its pointer out-argument.
+    pub fn result_kinds(&self) -> Vec<ValueKind> {
+        self.shape.signature().results().collect()
+    }
+
+    /// A file-name-safe stable name, e.g. `sin_float_w1_a64`, `fadd_float_w4_a32`.
+    pub fn file_stem(&self) -> String {
+        format!(
+            "{}_{}_w{}_a{}",
+            self.instruction.name(),
+            self.element.name(),
+            self.width,
+            self.address_bits
+        )
+    }
+
+    /// Checks everything `build` relies on, so a bad spec is an error rather than a module the
+    /// driver may crash on (drivers do not validate IL).
+    fn validate(&self) -> Result<(), KernelError> {
+        if !WIDTHS.contains(&self.width) {
+            return Err(KernelError::UnsupportedWidth(self.width));
+        }
+        if !ADDRESS_BITS.contains(&self.address_bits) {
+            return Err(KernelError::UnsupportedAddressBits(self.address_bits));
+        }
+        let required = self
+            .instruction
+            .buildable_shape()
+            .ok_or(KernelError::UnsupportedInstruction(self.instruction))?;
+        if required != self.shape {
+            return Err(KernelError::ShapeMismatch {
+                instruction: self.instruction,
+                declared: self.shape,
+                required,
+            });
+        }
+        if !self.shape.widths().contains(&self.width) {
+            return Err(KernelError::UnsupportedGeometricWidth {
+                instruction: self.instruction,
+                width: self.width,
+            });
+        }
+        if self.instruction.float_only() && self.element != FloatType::Float {
+            return Err(KernelError::UnsupportedElement {
+                instruction: self.instruction,
+                element: self.element,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Why a module could not be built.
+#[derive(Debug)]
+pub enum KernelError {
+    /// The width is not one of [`WIDTHS`].
+    UnsupportedWidth(u32),
+    /// The address width is not one of [`ADDRESS_BITS`].
+    UnsupportedAddressBits(u32),
+    /// No shape of this module fits the instruction: it is not a per-component float math
+    /// function (a geometric, integer, memory or miscellaneous instruction).
+    UnsupportedInstruction(Instruction),
+    /// The spec's shape is not the instruction's signature (e.g. `FAdd` declared `Unary`).
+    ShapeMismatch {
+        instruction: Instruction,
+        declared: Shape,
+        required: Shape,
+    },
+    /// A geometric instruction (`length`, `distance`, `normalize`, ...) at width 8 or 16: OpenCL
+    /// defines those for scalars and 2-, 3- and 4-component vectors only ([`GEOMETRIC_WIDTHS`]).
+    UnsupportedGeometricWidth {
+        instruction: Instruction,
+        width: u32,
+    },
+    /// The instruction is not defined for the element type (the `fast_` geometric functions are
+    /// `float` only).
+    UnsupportedElement {
+        instruction: Instruction,
+        element: FloatType,
+    },
+    /// rspirv refused a builder call: a bug in this module, not in the spec.
+    Builder(rspirv::dr::Error),
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KernelError::UnsupportedWidth(width) => write!(
+                f,
+                "unsupported vector width {width} (supported: {WIDTHS:?})"
+            ),
+            KernelError::UnsupportedAddressBits(bits) => write!(
+                f,
+                "unsupported device address width {bits} bits (supported: {ADDRESS_BITS:?})"
+            ),
+            KernelError::UnsupportedInstruction(instruction) => write!(
+                f,
+                "instruction {} has no supported kernel shape",
+                instruction.name()
+            ),
+            KernelError::ShapeMismatch {
+                instruction,
+                declared,
+                required,
+            } => write!(
+                f,
+                "instruction {} is {required:?}, but the spec declares it {declared:?}",
+                instruction.name()
+            ),
+            KernelError::UnsupportedGeometricWidth { instruction, width } => write!(
+                f,
+                "unsupported vector width {width} for geometric instruction {}: it takes \
+                 widths {:?} only",
+                instruction.name(),
+                instruction
+                    .buildable_shape()
+                    .map_or(&GEOMETRIC_WIDTHS[..], Shape::widths)
+            ),
+            KernelError::UnsupportedElement {
+                instruction,
+                element,
+            } => write!(
+                f,
+                "instruction {} is defined for float only, not {}",
+                instruction.name(),
+                element.name()
+            ),
+            KernelError::Builder(error) => write!(f, "internal error building SPIR-V: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            KernelError::Builder(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl From<rspirv::dr::Error> for KernelError {
+    fn from(error: rspirv::dr::Error) -> Self {
+        KernelError::Builder(error)
+    }
+}
+
+/// Builds the kernel module for `spec` as SPIR-V words (see the module doc for its convention).
+pub fn build(spec: &KernelSpec) -> Result<Vec<u32>, KernelError> {
+    spec.validate()?;
+    emit::module(spec)
+}
+
+/// Readable text of a module, for snapshots and debugging. Deterministic: the same words always
+/// give the same text. Words that do not parse give a one-line `;` comment saying why.
+pub fn disassemble(words: &[u32]) -> String {
+    use rspirv::binary::Disassemble;
+    match rspirv::dr::load_words(words) {
+        Ok(mut module) => {
+            restore_ext_inst_literals(&mut module);
+            module.disassemble() + "\n"
+        }
+        Err(error) => format!("; not a SPIR-V module: {error}\n"),
+    }
+}
+
+/// rspirv's parser reads every `OpExtInst` operand as an id, so `vloadn`'s literal `n` would
+/// print as `%3`, which reads like a reference to id 3. This turns the operands the extended
+/// set's grammar declares literal back into literals.
+fn restore_ext_inst_literals(module: &mut rspirv::dr::Module) {
+    use rspirv::dr::Operand;
+    let sets: HashMap<Word, &grammar::InstructionTable<grammar::ExtInstOp>> = module
+        .ext_inst_imports
+        .iter()
+        .filter_map(|import| match import.operands.first() {
+            Some(Operand::LiteralString(name)) => {
+                Some((import.result_id?, grammar::ext_inst_table(name)?))
+            }
+            _ => None,
+        })
+        .collect();
+    let instructions = module
+        .functions
+        .iter_mut()
+        .flat_map(|function| function.blocks.iter_mut())
+        .flat_map(|block| block.instructions.iter_mut());
+    for instruction in instructions {
+        let (Some(&Operand::IdRef(set)), Some(&Operand::LiteralExtInstInteger(opcode))) =
+            (instruction.operands.first(), instruction.operands.get(1))
+        else {
+            continue;
+        };
+        let Some(ext_grammar) = sets.get(&set).and_then(|table| table.lookup_opcode(opcode)) else {
+            continue;
+        };
+        for (operand, logical) in instruction.operands[2..]
+            .iter_mut()
+            .zip(ext_grammar.operands)
+        {
+            if let (Operand::IdRef(value), OperandKind::LiteralInteger) = (&*operand, logical.kind)
+            {
+                *operand = Operand::LiteralBit32(*value);
+            }
+        }
+    }
+}
+
+/// The module as little-endian bytes, the byte order `.spv` files and `clCreateProgramWithIL`
+/// expect.
+pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|word| word.to_le_bytes()).collect()
+}
+
+/// Every shape clacc ships, for the snapshot directory `kernels/`.
+///
+/// The all-float shapes (one instruction each, plus `OpFAdd`) at every width with 64-bit
+/// addresses and at width 1 with 32-bit addresses; the other shapes (one instruction each) at
+/// widths 1, 3 and 4 with 64-bit addresses, which covers the scalar, the `vloadn`/`vstoren` and
+/// the vector-pointer paths, and `frexp` at width 1 with 32-bit addresses too. The geometric
+/// shapes (`length`, `distance`, `normalize`) count among the others, and so does the two-instruction
+/// `OpFMul` then `OpFAdd` body. Everything is `float`.
+pub fn reference_shapes() -> Vec<KernelSpec> {
+    use OpenclStd100Op as Op;
+    let every_width = || WIDTHS.map(|width| (width, 64)).into_iter().chain([(1, 32)]);
+    let all_float = [
+        (Instruction::Ext(Op::sin), Shape::Unary),
+        (Instruction::Ext(Op::pow), Shape::Binary),
+        (Instruction::Ext(Op::fma), Shape::Ternary),
+        (Instruction::FAdd, Shape::Binary),
+    ]
+    .into_iter()
+    .flat_map(|sample| every_width().map(move |placement| (sample, placement)));
+    let others = [
+        (Op::ldexp, Shape::FloatInt),
+        (Op::ilogb, Shape::IntResult),
+        (Op::sincos, Shape::WithFloatOut),
+        (Op::frexp, Shape::WithIntOut),
+        (Op::remquo, Shape::BinaryWithIntOut),
+        (Op::nan, Shape::Nan),
+        (Op::length, Shape::Length),
+        (Op::distance, Shape::Distance),
+        (Op::normalize, Shape::Normalize),
+    ]
+    .into_iter()
+    .flat_map(|(op, shape)| {
+        [(1, 64), (3, 64), (4, 64)].map(|placement| ((Instruction::Ext(op), shape), placement))
+    });
+    // OpDot and cross take no scalars: widths 3 and 4.
+    let vectors_only = [
+        (Instruction::Dot, Shape::Dot),
+        (Instruction::Ext(Op::cross), Shape::Cross),
+    ]
+    .into_iter()
+    .flat_map(|sample| [(3, 64), (4, 64)].map(|placement| (sample, placement)));
+    let frexp_a32 = [((Instruction::Ext(Op::frexp), Shape::WithIntOut), (1, 32))];
+    let mul_add = [(1, 64), (3, 64), (4, 64)]
+        .map(|placement| ((Instruction::FMulFAdd, Shape::Ternary), placement));
+    all_float
+        .chain(others)
+        .chain(vectors_only)
+        .chain(mul_add)
+        .chain(frexp_a32)
+        .map(|((instruction, shape), (width, address_bits))| KernelSpec {
+            instruction,
+            shape,
+            element: FloatType::Float,
+            width,
+            address_bits,
+        })
+        .collect()
+}

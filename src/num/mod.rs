@@ -1,0 +1,8 @@
+//! Numbers: floating-point formats, hexadecimal floats, rounding between formats, and the one
+//! ULP-distance function. Imports nothing from the rest of clacc.
+
+pub mod convert;
+pub mod float8;
+pub mod fp;
+pub mod hexfloat;
+pub mod ulp;

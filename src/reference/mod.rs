@@ -1,0 +1,1075 @@
+//! Exact references through MPFR (`rug`, raw `gmp-mpfr-sys` where `rug` lacks a function).
+//!
+//! Every reference is one function `fn(&mut Float, &[Float]) -> Ordering` that writes the
+//! result rounded to nearest at the output's precision and returns MPFR's ternary value. Two
+//! evaluations are built on it:
+//! - [`correctly_rounded`]: the result rounded once to the target format, with that format's
+//!   exponent range, overflow and subnormals emulated — the value a correctly rounded device
+//!   returns and what "0 ulp" functions must return;
+//! - [`high_precision`]: the result at [`working_precision`], well above the target's, as the
+//!   "infinitely precise result" the ULP error is measured against.
+
+use crate::num::fp::FloatType;
+
+mod common;
+pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
+mod geometric;
+pub use geometric::{
+    cross_0, cross_1, cross_2, cross_3, distance, dot, length, normalize_0, normalize_1,
+    normalize_2, normalize_3,
+};
+use gmp_mpfr_sys::mpfr;
+use rug::float::Round;
+use rug::ops::AssignRound;
+use rug::Float;
+use std::cmp::Ordering;
+
+/// A reference implementation: writes f(args) rounded to nearest at `out`'s precision and
+/// returns the rounding direction (MPFR's ternary value).
+pub type ReferenceFn = fn(&mut Float, &[Float]) -> Ordering;
+
+/// A fast reference: the function correctly rounded to double (CORE-MATH). For half and float
+/// inputs its error, at most half a double ulp, is below 2^-29 ulp of the result's format, far
+/// under anything the tables distinguish; MPFR confirms every failure and worst case.
+pub type FastFn = fn(&[f64]) -> f64;
+
+/// The CORE-MATH functions behind [`FastFn`]s, one per reference that has one.
+pub mod fast {
+    macro_rules! one {
+        ($($name:ident),* $(,)?) => {$(
+            #[doc = concat!("`", stringify!($name), "(x)` correctly rounded to double.")]
+            pub fn $name(args: &[f64]) -> f64 {
+                core_math::$name(args[0])
+            }
+        )*};
+    }
+    macro_rules! two {
+        ($($name:ident),* $(,)?) => {$(
+            #[doc = concat!("`", stringify!($name), "(x, y)` correctly rounded to double.")]
+            pub fn $name(args: &[f64]) -> f64 {
+                core_math::$name(args[0], args[1])
+            }
+        )*};
+    }
+    one!(
+        acos, acosh, acospi, asin, asinh, asinpi, atan, atanh, atanpi, cbrt, cos, cosh, cospi, erf,
+        erfc, exp, exp2, exp10, expm1, lgamma, log, log2, log10, log1p, rsqrt, sin, sinh, sinpi,
+        tan, tanh, tanpi, tgamma
+    );
+    two!(atan2, atan2pi, hypot, pow);
+
+    macro_rules! float_one {
+        ($($name:ident => $float:ident),* $(,)?) => {$(
+            #[doc = concat!("`", stringify!($float), "(x)` correctly rounded to float.")]
+            pub fn $float(args: &[f64]) -> f64 {
+                f64::from(core_math::$float(args[0] as f32))
+            }
+        )*
+            /// Each double fast reference and its float version.
+            pub(super) const FLOAT_VERSIONS: &[(super::FastFn, super::FastFn)] =
+                &[$(($name, $float), )* (atan2, atan2f), (atan2pi, atan2pif), (hypot, hypotf),
+                  (pow, powf)];
+        };
+    }
+    macro_rules! float_two {
+        ($($float:ident),* $(,)?) => {$(
+            #[doc = concat!("`", stringify!($float), "(x, y)` correctly rounded to float.")]
+            pub fn $float(args: &[f64]) -> f64 {
+                f64::from(core_math::$float(args[0] as f32, args[1] as f32))
+            }
+        )*};
+    }
+    float_one!(
+        acos => acosf, acosh => acoshf, acospi => acospif, asin => asinf, asinh => asinhf,
+        asinpi => asinpif, atan => atanf, atanh => atanhf, atanpi => atanpif, cbrt => cbrtf,
+        cos => cosf, cosh => coshf, cospi => cospif, erf => erff, erfc => erfcf, exp => expf,
+        exp2 => exp2f, exp10 => exp10f, expm1 => expm1f, lgamma => lgammaf, log => logf,
+        log2 => log2f, log10 => log10f, log1p => log1pf, rsqrt => rsqrtf, sin => sinf,
+        sinh => sinhf, sinpi => sinpif, tan => tanf, tanh => tanhf, tanpi => tanpif,
+        tgamma => tgammaf,
+    );
+    float_two!(atan2f, atan2pif, hypotf, powf);
+
+    // The basic operations, correctly rounded to double by the host's IEEE 754 binary64
+    // arithmetic (Rust's `+ - * /`, `sqrt` and `mul_add` are the IEEE operations, each rounded
+    // once to nearest even). For double operands that is the correctly rounded result itself;
+    // for float and half operands (exact in double) it is the exact result rounded once to
+    // double, which is all a fast reference must be.
+
+    /// `x + y` correctly rounded to double.
+    pub fn add(args: &[f64]) -> f64 {
+        args[0] + args[1]
+    }
+
+    /// `x - y` correctly rounded to double.
+    pub fn sub(args: &[f64]) -> f64 {
+        args[0] - args[1]
+    }
+
+    /// `x * y` correctly rounded to double.
+    pub fn mul(args: &[f64]) -> f64 {
+        args[0] * args[1]
+    }
+
+    /// `x / y` correctly rounded to double.
+    pub fn div(args: &[f64]) -> f64 {
+        args[0] / args[1]
+    }
+
+    /// `sqrt(x)` correctly rounded to double.
+    pub fn sqrt(args: &[f64]) -> f64 {
+        args[0].sqrt()
+    }
+
+    /// `x * y + z` rounded once to double (IEEE fusedMultiplyAdd; libm's `fma` where the CPU
+    /// has no instruction for it).
+    pub fn fma(args: &[f64]) -> f64 {
+        args[0].mul_add(args[1], args[2])
+    }
+}
+
+/// CORE-MATH's correctly rounded float version of a double fast reference, where it has one
+/// (float arguments only): cheaper than the double one where that takes its slow path (large
+/// arguments of sin, most of atan2's). Found by the function's address; a reference without
+/// a float version (or one the linker gave another address) simply gets none.
+pub fn float_version(fast: FastFn) -> Option<FastFn> {
+    fast::FLOAT_VERSIONS
+        .iter()
+        .find(|(double, _)| *double as usize == fast as usize)
+        .map(|(_, float)| *float)
+}
+
+/// Whether `approximation` lies exactly halfway between two neighbouring values of `element`
+/// (subnormal spacing and the overflow threshold, max + ulp/2, included): the only doubles
+/// whose rounding to `element` can differ from the rounding of the exact value they
+/// approximate. A correctly rounded double `a = RN53(x)` that is not such a midpoint rounds to
+/// the same `element` value as `x`: every midpoint of `element` is a double, so no midpoint
+/// lies strictly between `x` and `a` (rounding to nearest never steps over a double), and
+/// `a` is not one. For half and float only (every double is a double).
+pub fn is_midpoint(approximation: f64, element: FloatType) -> bool {
+    if !approximation.is_finite() || approximation == 0.0 {
+        return false;
+    }
+    // A midpoint is an odd multiple of half the format's gap: its lowest set bit has weight
+    // gap / 2 exactly. (Integer arithmetic: this runs once per judged input.)
+    let bits = approximation.to_bits() & !(1u64 << 63);
+    let field = (bits >> 52) as i32;
+    let (significand, lowest_weight) = if field == 0 {
+        (bits, -1074)
+    } else {
+        (bits & ((1u64 << 52) - 1) | (1u64 << 52), field - 1075)
+    };
+    let lowest_set_bit = lowest_weight + significand.trailing_zeros() as i32;
+    lowest_set_bit == element.gap_exponent(approximation) - 1
+}
+
+/// The precision of the "infinitely precise" reference: more than twice the target's plus a
+/// margin, so the reference's own error (2^-W relative) is invisible at any ULP bound.
+pub fn working_precision(element: FloatType) -> u32 {
+    2 * element.precision() + 64
+}
+
+/// f(args) at [`working_precision`] in MPFR's (huge) default exponent range.
+///
+/// A finite exact value too large for MPFR's exponent range (|f| >= 2^(2^30), as exp(1e10))
+/// comes back as the largest finite value of that range with its sign, not as an infinity: it
+/// stands for a finite result beyond every format's range, which the overflow allowance judges
+/// (an infinity here would read as an exact infinity, a pole).
+pub fn high_precision(function: ReferenceFn, args: &[Float], element: FloatType) -> Float {
+    let mut out = Float::new(working_precision(element));
+    // SAFETY: MPFR's flags are thread-local; clearing one before the call is always allowed.
+    unsafe { mpfr::clear_overflow() };
+    function(&mut out, args);
+    // SAFETY: reads the thread-local flag the call above may have raised.
+    if out.is_infinite() && unsafe { mpfr::overflow_p() } != 0 {
+        // The infinity's neighbour toward zero is the range's largest finite value.
+        if out.is_sign_positive() {
+            out.next_down();
+        } else {
+            out.next_up();
+        }
+    }
+    out
+}
+
+/// Whether `fast(args)` is infinite because the exact result overflowed double, not because it
+/// is an exact infinity (a pole): IEEE 754 raises overflow for the first and divide-by-zero for
+/// the second, and CORE-MATH raises them as the standard says. Read from the C floating-point
+/// environment around the call (an opaque foreign call, so the compiler moves no floating-point
+/// work across it); where that environment is not known (not x86-64 Linux), never.
+pub fn overflows_double(fast: FastFn, args: &[f64]) -> bool {
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    {
+        extern "C" {
+            fn feclearexcept(excepts: std::os::raw::c_int) -> std::os::raw::c_int;
+            fn fetestexcept(excepts: std::os::raw::c_int) -> std::os::raw::c_int;
+        }
+        // <fenv.h> on x86-64.
+        const FE_DIVBYZERO: std::os::raw::c_int = 0x04;
+        const FE_OVERFLOW: std::os::raw::c_int = 0x08;
+        // SAFETY: C library calls on the calling thread's floating-point environment.
+        unsafe { feclearexcept(FE_DIVBYZERO | FE_OVERFLOW) };
+        let value = std::hint::black_box(fast(std::hint::black_box(args)));
+        // SAFETY: as above.
+        let raised = unsafe { fetestexcept(FE_DIVBYZERO | FE_OVERFLOW) };
+        value.is_infinite() && raised == FE_OVERFLOW
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+    {
+        let _ = (fast, args);
+        false
+    }
+}
+
+/// f(args) rounded to nearest-even into the target format exactly once: precision p, the
+/// format's exponent range (overflow to infinity at the IEEE threshold) and its subnormals.
+pub fn correctly_rounded(function: ReferenceFn, args: &[Float], element: FloatType) -> Float {
+    let precision = element.precision();
+    // MPFR writes x = m * 2^e with 0.5 <= |m| < 1: the smallest subnormal 2^(emin-p+1) has
+    // e = emin - p + 2, and the largest finite value is below 2^(emax+1), so e <= emax + 1.
+    let format_emin = mpfr::exp_t::from(element.emin() - precision as i32 + 2);
+    let format_emax = mpfr::exp_t::from(element.emax() + 1);
+    let mut out = Float::new(precision);
+    // SAFETY: MPFR's exponent range is thread-local; it is restored before returning, and
+    // every operand is a value of the target format, so it lies inside the narrowed range.
+    unsafe {
+        let saved_emin = mpfr::get_emin();
+        let saved_emax = mpfr::get_emax();
+        mpfr::set_emin(format_emin);
+        mpfr::set_emax(format_emax);
+        let ternary = ordering_to_int(function(&mut out, args));
+        let ternary = mpfr::check_range(out.as_raw_mut(), ternary, mpfr::rnd_t::RNDN);
+        mpfr::subnormalize(out.as_raw_mut(), ternary, mpfr::rnd_t::RNDN);
+        mpfr::set_emin(saved_emin);
+        mpfr::set_emax(saved_emax);
+    }
+    out
+}
+
+/// An operand for the references: the exact value of an input, NaN sign included (MPFR keeps a
+/// NaN's sign bit, and `copysign(x, -NaN)` depends on it).
+pub fn operand(value: f64) -> Float {
+    let mut operand = Float::with_val(53, value);
+    if value.is_nan() && value.is_sign_negative() {
+        // SAFETY: in-place on a live value; mpfr_setsign sets a NaN's sign bit too.
+        unsafe { mpfr::setsign(operand.as_raw_mut(), operand.as_raw(), 1, mpfr::rnd_t::RNDN) };
+    }
+    operand
+}
+
+/// f(args) rounded once into the target format in the given rounding mode: the value a
+/// correctly rounded device gives when its default rounding mode is `round` (embedded-profile
+/// devices may round single precision toward zero). Round-to-nearest is [`correctly_rounded`].
+///
+/// The references round to nearest, so for round-toward-zero the function is evaluated at
+/// [`working_precision`] and its ternary value tells on which side of a representable result
+/// the exact value lies: exactly the information a second, directed rounding needs.
+pub fn correctly_rounded_in(
+    function: ReferenceFn,
+    args: &[Float],
+    element: FloatType,
+    round: Round,
+) -> Float {
+    if round == Round::Nearest {
+        return correctly_rounded(function, args, element);
+    }
+    let mut wide = Float::new(working_precision(element));
+    let wide_rounding = function(&mut wide, args);
+    let precision = element.precision();
+    let format_emin = mpfr::exp_t::from(element.emin() - precision as i32 + 2);
+    let format_emax = mpfr::exp_t::from(element.emax() + 1);
+    let mut out = Float::new(precision);
+    // SAFETY: as in `correctly_rounded`; the range is restored before returning.
+    unsafe {
+        let saved_emin = mpfr::get_emin();
+        let saved_emax = mpfr::get_emax();
+        mpfr::set_emin(format_emin);
+        mpfr::set_emax(format_emax);
+        let mut rounding = out.assign_round(&wide, round);
+        if rounding == Ordering::Equal && wide_rounding != Ordering::Equal && wide.is_finite() {
+            // `wide` is representable but the exact value lies beside it: directed rounding
+            // must step to the neighbour on the exact value's side when that is the direction.
+            let exact_below = wide_rounding == Ordering::Greater;
+            let positive = wide.is_sign_positive();
+            let go_down = match round {
+                Round::Down => exact_below,
+                Round::Zero => positive && exact_below,
+                _ => false,
+            };
+            let go_up = match round {
+                Round::Up => !exact_below,
+                Round::Zero => !positive && !exact_below,
+                _ => false,
+            };
+            if go_down {
+                out.next_down();
+                rounding = Ordering::Less;
+            } else if go_up {
+                out.next_up();
+                rounding = Ordering::Greater;
+            } else {
+                rounding = wide_rounding;
+            }
+        }
+        let raw_round = match round {
+            Round::Zero => mpfr::rnd_t::RNDZ,
+            Round::Up => mpfr::rnd_t::RNDU,
+            Round::Down => mpfr::rnd_t::RNDD,
+            _ => mpfr::rnd_t::RNDN,
+        };
+        let ternary = mpfr::check_range(out.as_raw_mut(), ordering_to_int(rounding), raw_round);
+        mpfr::subnormalize(out.as_raw_mut(), ternary, raw_round);
+        mpfr::set_emin(saved_emin);
+        mpfr::set_emax(saved_emax);
+    }
+    out
+}
+
+fn ordering_to_int(ordering: Ordering) -> i32 {
+    match ordering {
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
+        Ordering::Greater => 1,
+    }
+}
+
+fn int_to_ordering(ternary: i32) -> Ordering {
+    ternary.cmp(&0)
+}
+
+/// Calls a raw one-argument MPFR function `mpfr_xxx(rop, op, rnd)`.
+fn raw1(
+    out: &mut Float,
+    x: &Float,
+    function: unsafe extern "C" fn(*mut mpfr::mpfr_t, *const mpfr::mpfr_t, mpfr::rnd_t) -> i32,
+) -> Ordering {
+    // SAFETY: both pointers come from live rug values; MPFR allows no aliasing problems here.
+    int_to_ordering(unsafe { function(out.as_raw_mut(), x.as_raw(), mpfr::rnd_t::RNDN) })
+}
+
+/// Calls a raw two-argument MPFR function `mpfr_xxx(rop, op1, op2, rnd)`.
+fn raw2(
+    out: &mut Float,
+    x: &Float,
+    y: &Float,
+    function: unsafe extern "C" fn(
+        *mut mpfr::mpfr_t,
+        *const mpfr::mpfr_t,
+        *const mpfr::mpfr_t,
+        mpfr::rnd_t,
+    ) -> i32,
+) -> Ordering {
+    // SAFETY: as in `raw1`.
+    int_to_ordering(unsafe {
+        function(out.as_raw_mut(), x.as_raw(), y.as_raw(), mpfr::rnd_t::RNDN)
+    })
+}
+
+fn assign_nan(out: &mut Float) -> Ordering {
+    out.assign(f64::NAN);
+    Ordering::Equal
+}
+
+/// Copies a value that is representable at `out`'s precision (a selected operand).
+fn assign_exact(out: &mut Float, value: &Float) -> Ordering {
+    out.assign_round(value, Round::Nearest)
+}
+
+use rug::Assign;
+
+macro_rules! unary_rug {
+    ($($name:ident => $method:ident),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($name), "(x)` through rug's `", stringify!($method), "`.")]
+        pub fn $name(out: &mut Float, args: &[Float]) -> Ordering {
+            out.assign_round(args[0].$method(), Round::Nearest)
+        }
+    )*};
+}
+
+macro_rules! unary_raw {
+    ($($name:ident => $function:path),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($name), "(x)` through MPFR's `", stringify!($function), "`.")]
+        pub fn $name(out: &mut Float, args: &[Float]) -> Ordering {
+            raw1(out, &args[0], $function)
+        }
+    )*};
+}
+
+macro_rules! binary_raw {
+    ($($name:ident => $function:path),* $(,)?) => {$(
+        #[doc = concat!("`", stringify!($name), "(x, y)` through MPFR's `", stringify!($function), "`.")]
+        pub fn $name(out: &mut Float, args: &[Float]) -> Ordering {
+            raw2(out, &args[0], &args[1], $function)
+        }
+    )*};
+}
+
+unary_rug! {
+    acos => acos_ref, acosh => acosh_ref, asin => asin_ref, asinh => asinh_ref,
+    atan => atan_ref, atanh => atanh_ref, cbrt => cbrt_ref, cos => cos_ref, cosh => cosh_ref,
+    erf => erf_ref, erfc => erfc_ref, exp => exp_ref, exp2 => exp2_ref, exp10 => exp10_ref,
+    expm1 => exp_m1_ref, log => ln_ref, log2 => log2_ref, log10 => log10_ref,
+    log1p => ln_1p_ref, sin => sin_ref, sinh => sinh_ref, sqrt => sqrt_ref, tan => tan_ref,
+    tanh => tanh_ref, tgamma => gamma_ref,
+}
+
+/// `rsqrt(x)` = 1/sqrt(x), rounded once (`mpfr_rec_sqrt`). MPFR gives +inf at −0 where
+/// 1/sqrt(−0) = 1/−0 = −inf, the value the spec's definition as a reciprocal square root has.
+pub fn rsqrt(out: &mut Float, args: &[Float]) -> Ordering {
+    if args[0].is_zero() && args[0].is_sign_negative() {
+        out.assign(f64::NEG_INFINITY);
+        return Ordering::Equal;
+    }
+    out.assign_round(args[0].recip_sqrt_ref(), Round::Nearest)
+}
+
+unary_raw! {
+    sinpi => mpfr::sinpi, cospi => mpfr::cospi, tanpi => mpfr::tanpi,
+    asinpi => mpfr::asinpi, acospi => mpfr::acospi, atanpi => mpfr::atanpi,
+    ceil => mpfr::rint_ceil, floor => mpfr::rint_floor, trunc => mpfr::rint_trunc,
+    round => mpfr::rint_round, rint => mpfr::rint,
+}
+
+binary_raw! {
+    add => mpfr::add, sub => mpfr::sub, mul => mpfr::mul, div => mpfr::div,
+    atan2 => mpfr::atan2, atan2pi => mpfr::atan2pi, hypot => mpfr::hypot,
+    fmod => mpfr::fmod, remainder => mpfr::remainder, copysign => mpfr::copysign,
+}
+
+/// `powr(x, y)` = exp(y·log x), MPFR's `mpfr_powr`, except that a NaN operand gives NaN: the
+/// spec's "powr( x, NaN ) returns the NaN for x >= 0" where MPFR's powr(1, NaN) is 1.
+pub fn powr(out: &mut Float, args: &[Float]) -> Ordering {
+    if args[0].is_nan() || args[1].is_nan() {
+        return assign_nan(out);
+    }
+    raw2(out, &args[0], &args[1], mpfr::powr)
+}
+
+/// `pow(x, y)`: C99 pow, which MPFR's `mpfr_pow` follows case by case (F.9.4.4).
+pub fn pow(out: &mut Float, args: &[Float]) -> Ordering {
+    raw2(out, &args[0], &args[1], mpfr::pow)
+}
+
+/// `1 / x`, rounded once.
+pub fn recip(out: &mut Float, args: &[Float]) -> Ordering {
+    out.assign_round(args[0].recip_ref(), Round::Nearest)
+}
+
+/// `|x|`.
+pub fn fabs(out: &mut Float, args: &[Float]) -> Ordering {
+    out.assign_round(&*args[0].as_abs(), Round::Nearest)
+}
+
+/// `lgamma(x)`: log|Γ(x)|.
+pub fn lgamma(out: &mut Float, args: &[Float]) -> Ordering {
+    let mut sign = 0;
+    // SAFETY: live operands; `sign` receives the sign of Γ(x), unused here.
+    int_to_ordering(unsafe {
+        mpfr::lgamma(
+            out.as_raw_mut(),
+            &mut sign,
+            args[0].as_raw(),
+            mpfr::rnd_t::RNDN,
+        )
+    })
+}
+
+/// `logb(x)`: the unbiased exponent floor(log2|x|) as a float; -inf at 0, +inf at ±inf.
+pub fn logb(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    if x.is_nan() {
+        return assign_nan(out);
+    }
+    if x.is_infinite() {
+        out.assign(f64::INFINITY);
+    } else if x.is_zero() {
+        out.assign(f64::NEG_INFINITY);
+    } else {
+        let exponent = x.get_exp().expect("finite non-zero") - 1;
+        return out.assign_round(exponent, Round::Nearest);
+    }
+    Ordering::Equal
+}
+
+/// `fdim(x, y)`: x - y if x > y, else +0; NaN if either is NaN.
+pub fn fdim(out: &mut Float, args: &[Float]) -> Ordering {
+    let (x, y) = (&args[0], &args[1]);
+    if x.is_nan() || y.is_nan() {
+        return assign_nan(out);
+    }
+    if x > y {
+        raw2(out, x, y, mpfr::sub)
+    } else {
+        out.assign(0.0);
+        Ordering::Equal
+    }
+}
+
+/// `fmax(x, y)`: the larger; a NaN operand is ignored (C99 F.9.9.2).
+pub fn fmax(out: &mut Float, args: &[Float]) -> Ordering {
+    select_ignoring_nan(out, &args[0], &args[1], |x, y| {
+        x > y || (x == y && x.is_sign_positive())
+    })
+}
+
+/// `fmin(x, y)`: the smaller; a NaN operand is ignored.
+pub fn fmin(out: &mut Float, args: &[Float]) -> Ordering {
+    select_ignoring_nan(out, &args[0], &args[1], |x, y| {
+        x < y || (x == y && x.is_sign_negative())
+    })
+}
+
+/// `maxmag(x, y)`: x if |x| > |y|, y if |y| > |x|, otherwise fmax(x, y).
+pub fn maxmag(out: &mut Float, args: &[Float]) -> Ordering {
+    let (x, y) = (&args[0], &args[1]);
+    match x.as_abs().partial_cmp(&*y.as_abs()) {
+        Some(Ordering::Greater) => assign_exact(out, x),
+        Some(Ordering::Less) => assign_exact(out, y),
+        _ => fmax(out, args),
+    }
+}
+
+/// `minmag(x, y)`: x if |x| < |y|, y if |y| < |x|, otherwise fmin(x, y).
+pub fn minmag(out: &mut Float, args: &[Float]) -> Ordering {
+    let (x, y) = (&args[0], &args[1]);
+    match x.as_abs().partial_cmp(&*y.as_abs()) {
+        Some(Ordering::Less) => assign_exact(out, x),
+        Some(Ordering::Greater) => assign_exact(out, y),
+        _ => fmin(out, args),
+    }
+}
+
+fn select_ignoring_nan(
+    out: &mut Float,
+    x: &Float,
+    y: &Float,
+    prefer_x: fn(&Float, &Float) -> bool,
+) -> Ordering {
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => assign_nan(out),
+        (true, false) => assign_exact(out, y),
+        (false, true) => assign_exact(out, x),
+        (false, false) if prefer_x(x, y) => assign_exact(out, x),
+        (false, false) => assign_exact(out, y),
+    }
+}
+
+/// `fma(x, y, z)`: x * y + z rounded once.
+pub fn fma(out: &mut Float, args: &[Float]) -> Ordering {
+    // SAFETY: live operands.
+    int_to_ordering(unsafe {
+        mpfr::fma(
+            out.as_raw_mut(),
+            args[0].as_raw(),
+            args[1].as_raw(),
+            args[2].as_raw(),
+            mpfr::rnd_t::RNDN,
+        )
+    })
+}
+
+/// `x * y` rounded to `out`'s precision, then `+ z` rounded again: the second implementation
+/// the spec allows for `mad` (Table 3: "a multiply followed by an add, both of which are
+/// correctly rounded"). Under [`correctly_rounded`] both roundings happen in the target format.
+pub fn mul_then_add(out: &mut Float, args: &[Float]) -> Ordering {
+    let mut product = Float::new(out.prec());
+    let product_rounding = raw2(&mut product, &args[0], &args[1], mpfr::mul);
+    // SAFETY: live operands; the intermediate product must itself be rounded as the target
+    // would round it (range and subnormals), which `correctly_rounded`'s range provides.
+    unsafe {
+        let ternary = mpfr::check_range(
+            product.as_raw_mut(),
+            ordering_to_int(product_rounding),
+            mpfr::rnd_t::RNDN,
+        );
+        mpfr::subnormalize(product.as_raw_mut(), ternary, mpfr::rnd_t::RNDN);
+    }
+    raw2(out, &product, &args[2], mpfr::add)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(x: f64) -> Float {
+        operand(x)
+    }
+
+    fn cr(function: ReferenceFn, args: &[f64], element: FloatType) -> f64 {
+        let args: Vec<Float> = args.iter().map(|x| value(*x)).collect();
+        correctly_rounded(function, &args, element).to_f64()
+    }
+
+    #[test]
+    fn correctly_rounded_matches_native_float_arithmetic() {
+        // The host's f32 arithmetic is correctly rounded: MPFR in float's format must agree.
+        let samples = [1.1f32, -3.75, 1.0e-40, 3.0e38, 7.0e-39, 0.1, 123456.79];
+        for &x in &samples {
+            for &y in &samples {
+                let expected_sum = x + y;
+                let expected_product = x * y;
+                let expected_quotient = x / y;
+                assert_eq!(
+                    cr(add, &[x as f64, y as f64], FloatType::Float),
+                    expected_sum as f64
+                );
+                assert_eq!(
+                    cr(mul, &[x as f64, y as f64], FloatType::Float),
+                    expected_product as f64,
+                    "{x:e} * {y:e}"
+                );
+                assert_eq!(
+                    cr(div, &[x as f64, y as f64], FloatType::Float),
+                    expected_quotient as f64,
+                    "{x:e} / {y:e}"
+                );
+                assert_eq!(
+                    cr(sqrt, &[x.abs() as f64], FloatType::Float),
+                    x.abs().sqrt() as f64
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn correctly_rounded_overflows_and_underflows_like_ieee() {
+        // FLT_MAX * 2 overflows to +inf; tiny products round to subnormals or zero.
+        let max = f32::MAX as f64;
+        assert_eq!(cr(mul, &[max, 2.0], FloatType::Float), f64::INFINITY);
+        let smallest = f32::from_bits(1) as f64;
+        assert_eq!(cr(mul, &[smallest, 0.5], FloatType::Float), 0.0); // tie to even: 0
+        assert_eq!(cr(mul, &[smallest, 0.75], FloatType::Float), smallest);
+        assert_eq!(cr(mul, &[smallest, 1.5], FloatType::Float), 2.0 * smallest);
+        // Half: 65504 is the largest finite value; 65520 and above round to infinity.
+        assert_eq!(cr(add, &[65504.0, 15.0], FloatType::Half), 65504.0);
+        assert_eq!(cr(add, &[65504.0, 16.0], FloatType::Half), f64::INFINITY);
+        assert_eq!(cr(mul, &[2f64.powi(-24), 0.5], FloatType::Half), 0.0);
+    }
+
+    #[test]
+    fn high_precision_is_far_more_precise_than_the_target() {
+        let pi_over_4 = Float::with_val(53, std::f64::consts::FRAC_PI_4);
+        let sine = high_precision(sin, &[pi_over_4], FloatType::Float);
+        assert_eq!(sine.prec(), working_precision(FloatType::Float));
+        assert!((sine.to_f64() - std::f64::consts::FRAC_1_SQRT_2).abs() < 3e-16);
+    }
+
+    #[test]
+    fn selection_functions_follow_c99_nan_rules() {
+        let nan = f64::NAN;
+        assert_eq!(cr(fmax, &[1.0, nan], FloatType::Float), 1.0);
+        assert_eq!(cr(fmin, &[nan, -2.0], FloatType::Float), -2.0);
+        assert!(cr(fmax, &[nan, nan], FloatType::Float).is_nan());
+        assert_eq!(cr(maxmag, &[-3.0, 2.0], FloatType::Float), -3.0);
+        assert_eq!(cr(minmag, &[-3.0, 2.0], FloatType::Float), 2.0);
+        assert_eq!(cr(maxmag, &[-2.0, 2.0], FloatType::Float), 2.0);
+        assert_eq!(cr(fdim, &[1.0, 3.0], FloatType::Float), 0.0);
+        assert_eq!(cr(fdim, &[3.0, 1.0], FloatType::Float), 2.0);
+        assert!(cr(fmax, &[-0.0, 0.0], FloatType::Float).is_sign_positive());
+        assert!(cr(fmin, &[0.0, -0.0], FloatType::Float).is_sign_negative());
+    }
+
+    #[test]
+    fn rounding_functions_and_logb_are_exact() {
+        assert_eq!(cr(rint, &[2.5], FloatType::Float), 2.0);
+        assert_eq!(cr(round, &[2.5], FloatType::Float), 3.0);
+        assert_eq!(cr(ceil, &[-0.5], FloatType::Float), 0.0);
+        assert!(cr(ceil, &[-0.5], FloatType::Float).is_sign_negative());
+        assert_eq!(cr(floor, &[-0.5], FloatType::Float), -1.0);
+        assert_eq!(cr(trunc, &[-1.5], FloatType::Float), -1.0);
+        assert_eq!(cr(logb, &[10.0], FloatType::Float), 3.0);
+        assert_eq!(
+            cr(logb, &[f32::from_bits(1) as f64], FloatType::Float),
+            -149.0
+        );
+        assert_eq!(cr(logb, &[0.0], FloatType::Float), f64::NEG_INFINITY);
+        assert_eq!(cr(rsqrt, &[4.0], FloatType::Float), 0.5);
+        assert_eq!(cr(rsqrt, &[-0.0], FloatType::Float), f64::NEG_INFINITY);
+        assert_eq!(cr(rsqrt, &[0.0], FloatType::Float), f64::INFINITY);
+        assert!(cr(powr, &[1.0, f64::NAN], FloatType::Float).is_nan());
+        assert_eq!(cr(copysign, &[2.0, -f64::NAN], FloatType::Float), -2.0);
+        assert_eq!(cr(copysign, &[-2.0, f64::NAN], FloatType::Float), 2.0);
+    }
+
+    #[test]
+    fn directed_rounding_rounds_once_toward_its_direction() {
+        let toward_zero = |function: ReferenceFn, args: &[f64], element| {
+            let args: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
+            correctly_rounded_in(function, &args, element, Round::Zero).to_f64()
+        };
+        // 1 + 2^-30 in float: toward zero gives 1, for either sign.
+        assert_eq!(
+            toward_zero(add, &[1.0, 2f64.powi(-30)], FloatType::Float),
+            1.0
+        );
+        assert_eq!(
+            toward_zero(add, &[-1.0, -(2f64.powi(-30))], FloatType::Float),
+            -1.0
+        );
+        // 1 - 2^-60 is below 1: toward zero it is the float below 1.
+        assert_eq!(
+            toward_zero(sub, &[1.0, 2f64.powi(-60)], FloatType::Float),
+            1.0 - 2f64.powi(-24)
+        );
+        // 1/3 rounds up to nearest, so toward zero it is the float below.
+        let third_down = f64::from(f32::from_bits((1.0f32 / 3.0).to_bits() - 1));
+        assert_eq!(toward_zero(div, &[1.0, 3.0], FloatType::Float), third_down);
+        // Overflow toward zero gives the largest finite value, not infinity.
+        let max = f64::from(f32::MAX);
+        assert_eq!(toward_zero(mul, &[max, 2.0], FloatType::Float), max);
+        // Where the working-precision value rounded onto a float: exp(-2^-149) = 1 - 2^-149 + ...
+        // is 1 at working precision (rounded up), so toward zero must step to the float below
+        // 1; exp(+2^-149) rounded down onto 1 stays 1.
+        let tiny = f64::from(f32::from_bits(1));
+        assert_eq!(
+            toward_zero(exp, &[-tiny], FloatType::Float),
+            1.0 - 2f64.powi(-24)
+        );
+        assert_eq!(toward_zero(exp, &[tiny], FloatType::Float), 1.0);
+        // Round to nearest is unchanged.
+        let args = [operand(1.0), operand(3.0)];
+        assert_eq!(
+            correctly_rounded_in(div, &args, FloatType::Float, Round::Nearest).to_f64(),
+            f64::from(1.0f32 / 3.0)
+        );
+    }
+
+    #[test]
+    fn mad_alternatives_differ_where_the_product_rounds() {
+        // x*y = 1 - 2^-48 exactly; fma keeps it, multiply-then-add rounds the product to 1.
+        let x = 1.0 - 2f64.powi(-24);
+        let y = 1.0 + 2f64.powi(-24);
+        assert_eq!(cr(fma, &[x, y, -1.0], FloatType::Float), -(2f64.powi(-48)));
+        assert_eq!(cr(mul_then_add, &[x, y, -1.0], FloatType::Float), 0.0);
+    }
+}
+
+/// The format a reference output is being computed for, from its precision: the target's own
+/// precision under [`correctly_rounded`], [`working_precision`] under [`high_precision`]. Only
+/// results defined by the format's own spacing (nextafter) need it.
+fn format_of(out: &Float) -> FloatType {
+    FloatType::ALL
+        .into_iter()
+        .find(|t| out.prec() == t.precision() || out.prec() == working_precision(*t))
+        .expect("references are evaluated at a format's precision or its working precision")
+}
+
+/// An integer-valued output (written exactly), or NaN where the spec leaves it unspecified.
+fn assign_integer(out: &mut Float, value: Option<i64>) -> Ordering {
+    match value {
+        Some(value) => out.assign_round(value, Round::Nearest),
+        None => assign_nan(out),
+    }
+}
+
+/// The integer an integer argument holds (the sweeps pass `int` arguments as exact values).
+fn integer_argument(value: &Float) -> i64 {
+    value.to_f64() as i64
+}
+
+/// Calls a raw MPFR function of a float and an integer, `mpfr_xxx(rop, op, n, rnd)`.
+fn raw_si(
+    out: &mut Float,
+    x: &Float,
+    n: &Float,
+    function: unsafe extern "C" fn(
+        *mut mpfr::mpfr_t,
+        *const mpfr::mpfr_t,
+        std::os::raw::c_long,
+        mpfr::rnd_t,
+    ) -> i32,
+) -> Ordering {
+    let n = integer_argument(n);
+    // SAFETY: live operands, as in `raw1`.
+    int_to_ordering(unsafe { function(out.as_raw_mut(), x.as_raw(), n as _, mpfr::rnd_t::RNDN) })
+}
+
+/// `ldexp(x, k)` = x · 2^k, rounded once.
+pub fn ldexp(out: &mut Float, args: &[Float]) -> Ordering {
+    raw_si(out, &args[0], &args[1], mpfr::mul_2si)
+}
+
+/// `pown(x, n)` = x^n for an integer n (pown(x, 0) = 1 for any x, NaN included).
+pub fn pown(out: &mut Float, args: &[Float]) -> Ordering {
+    raw_si(out, &args[0], &args[1], mpfr::pow_si)
+}
+
+/// `rootn(x, n)` = x^(1/n): MPFR's IEEE 754 rootn (NaN for n = 0 and for x < 0 with even n).
+/// n must be an integer; anything else (a derived formula's operand) gives NaN.
+pub fn rootn(out: &mut Float, args: &[Float]) -> Ordering {
+    if !args[1].is_integer() {
+        return assign_nan(out);
+    }
+    raw_si(out, &args[0], &args[1], mpfr::rootn_si)
+}
+
+/// `ilogb(x)`: the unbiased exponent as an integer; INT_MAX for ±inf. ilogb(0) and ilogb(NaN)
+/// are the implementation's FP_ILOGB0 and FP_ILOGBNAN: unspecified here (NaN).
+pub fn ilogb(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    let value = if x.is_infinite() {
+        Some(i64::from(i32::MAX))
+    } else if x.is_nan() || x.is_zero() {
+        None
+    } else {
+        x.get_exp().map(|e| i64::from(e) - 1)
+    };
+    assign_integer(out, value)
+}
+
+/// `frexp(x)`'s mantissa in [0.5, 1): x itself for 0, ±inf and NaN.
+pub fn frexp_mantissa(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    match x.get_exp() {
+        Some(exponent) if x.is_normal() => {
+            let mut mantissa = Float::with_val(x.prec(), x);
+            mantissa >>= exponent;
+            assign_exact(out, &mantissa)
+        }
+        _ => assign_exact(out, x),
+    }
+}
+
+/// `frexp(x)`'s exponent: x = mantissa · 2^exponent; 0 for 0, and 0 for ±inf and NaN
+/// ("frexp( ±∞, exp ) returns ±∞ and stores 0 in exp", "frexp( NaN, exp ) ... stores 0").
+pub fn frexp_exponent(out: &mut Float, args: &[Float]) -> Ordering {
+    let exponent = if args[0].is_normal() {
+        args[0].get_exp().map(i64::from)
+    } else {
+        Some(0)
+    };
+    assign_integer(out, exponent)
+}
+
+/// `modf(x)`'s fractional part: x − trunc(x) with x's sign; ±0 for ±inf.
+pub fn modf_fraction(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    if x.is_nan() {
+        return assign_nan(out);
+    }
+    if x.is_infinite() {
+        out.assign(if x.is_sign_negative() { -0.0 } else { 0.0 });
+        return Ordering::Equal;
+    }
+    let ordering = out.assign_round(x.fract_ref(), Round::Nearest);
+    if out.is_zero() && x.is_sign_negative() {
+        out.assign(-0.0);
+    }
+    ordering
+}
+
+/// `fract(x)` = fmin(x − floor(x), the largest value below 1); ±0 for ±inf, the spec's rules
+/// ("fract( -0, iptr ) returns -0", "fract( +inf, iptr ) returns +0", "fract( -inf ... ) -0").
+pub fn fract(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    if x.is_nan() {
+        return assign_nan(out);
+    }
+    if x.is_infinite() || x.is_zero() {
+        out.assign(if x.is_sign_negative() { -0.0 } else { 0.0 });
+        return Ordering::Equal;
+    }
+    let mut floor = Float::with_val(x.prec(), x);
+    floor.floor_mut();
+    // x - floor(x), rounded once: a temporary of fixed precision would round twice.
+    let ordering = out.assign_round(x - &floor, Round::Nearest);
+    let element = format_of(out);
+    let below_one = 1.0 - 2f64.powi(-(element.precision() as i32));
+    if *out >= below_one {
+        // fmin(x - floor(x), 0x1.fffffep-1f): a fraction that rounds up to 1 is capped.
+        out.assign(below_one);
+        return Ordering::Equal;
+    }
+    ordering
+}
+
+/// `lgamma_r(x)`'s sign of Γ(x) where Γ is defined. At its poles (zero and the negative
+/// integers) the spec requires 0 in signp, an edge-case rule checked by the edge-case tables;
+/// here, as for NaN and −inf, the sign is unspecified (NaN).
+pub fn lgamma_sign(out: &mut Float, args: &[Float]) -> Ordering {
+    let x = &args[0];
+    let pole = x.is_zero() || (x.is_sign_negative() && x.is_integer());
+    if x.is_nan() || (x.is_infinite() && x.is_sign_negative()) || pole {
+        return assign_nan(out);
+    }
+    let mut value = Float::new(64);
+    let mut sign = 0;
+    // SAFETY: live operands; only the sign is used.
+    unsafe { mpfr::lgamma(value.as_raw_mut(), &mut sign, x.as_raw(), mpfr::rnd_t::RNDN) };
+    assign_integer(out, Some(if sign < 0 { -1 } else { 1 }))
+}
+
+/// `remquo(x, y)`'s remainder: x − n·y with n = x/y rounded to nearest even.
+pub fn remquo_remainder(out: &mut Float, args: &[Float]) -> Ordering {
+    raw2(out, &args[0], &args[1], mpfr::remainder)
+}
+
+/// `remquo(x, y)`'s quotient n (MPFR keeps its low bits and sign, more than the 7 the spec
+/// requires); 0 where the remainder is NaN ("returns a NaN and 0 in quo if ...").
+pub fn remquo_quotient(out: &mut Float, args: &[Float]) -> Ordering {
+    let (x, y) = (&args[0], &args[1]);
+    if x.is_nan() || y.is_nan() || x.is_infinite() || y.is_zero() {
+        return assign_integer(out, Some(0));
+    }
+    let mut remainder = Float::new(x.prec().max(y.prec()));
+    let mut quotient: std::os::raw::c_long = 0;
+    // SAFETY: live operands; MPFR writes the quotient's low bits into `quotient`.
+    unsafe {
+        mpfr::remquo(
+            remainder.as_raw_mut(),
+            &mut quotient,
+            x.as_raw(),
+            y.as_raw(),
+            mpfr::rnd_t::RNDN,
+        )
+    };
+    assign_integer(out, Some(quotient as i64))
+}
+
+/// `nextafter(x, y)`: the next value of the format after x toward y (y if x == y).
+pub fn nextafter(out: &mut Float, args: &[Float]) -> Ordering {
+    let element = format_of(out);
+    let (x, y) = (args[0].to_f64(), args[1].to_f64());
+    let value = if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else if x == y {
+        y
+    } else {
+        let bits = element.to_bits(x);
+        let sign_bit = 1u64 << (element.bits() - 1);
+        let magnitude = bits & !sign_bit;
+        let toward_larger_magnitude = (y > x) == (x >= 0.0);
+        let next = if magnitude == 0 {
+            // From ±0 to the smallest subnormal with y's sign.
+            if y > x {
+                1
+            } else {
+                sign_bit | 1
+            }
+        } else if toward_larger_magnitude {
+            bits + 1
+        } else {
+            bits - 1
+        };
+        element.from_bits(next)
+    };
+    out.assign(value);
+    Ordering::Equal
+}
+
+/// `sincos(x)`'s sine and cosine are `sin` and `cos`; `nan(nancode)` is a NaN.
+pub fn nan(out: &mut Float, _args: &[Float]) -> Ordering {
+    assign_nan(out)
+}
+
+#[cfg(test)]
+mod output_tests {
+    use super::*;
+
+    fn cr(function: ReferenceFn, args: &[f64], element: FloatType) -> f64 {
+        let args: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
+        correctly_rounded(function, &args, element).to_f64()
+    }
+
+    #[test]
+    fn integer_argument_functions() {
+        assert_eq!(cr(ldexp, &[1.5, 3.0], FloatType::Float), 12.0);
+        assert_eq!(
+            cr(ldexp, &[1.0, -149.0], FloatType::Float),
+            f64::from(f32::from_bits(1))
+        );
+        assert_eq!(cr(ldexp, &[1.0, 128.0], FloatType::Float), f64::INFINITY);
+        assert_eq!(cr(pown, &[f64::NAN, 0.0], FloatType::Float), 1.0);
+        assert_eq!(cr(pown, &[-0.0, -3.0], FloatType::Float), f64::NEG_INFINITY);
+        assert_eq!(cr(rootn, &[27.0, 3.0], FloatType::Float), 3.0);
+        assert!(cr(rootn, &[-16.0, 2.0], FloatType::Float).is_nan());
+        assert!(cr(rootn, &[5.0, 0.0], FloatType::Float).is_nan());
+    }
+
+    /// Integer outputs are read at high precision: a 24-bit float cannot hold INT_MAX.
+    fn exact(function: ReferenceFn, args: &[f64]) -> f64 {
+        let args: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
+        high_precision(function, &args, FloatType::Float).to_f64()
+    }
+
+    #[test]
+    fn integer_outputs() {
+        assert_eq!(cr(ilogb, &[10.0], FloatType::Float), 3.0);
+        assert_eq!(exact(ilogb, &[f64::INFINITY]), f64::from(i32::MAX));
+        assert!(cr(ilogb, &[0.0], FloatType::Float).is_nan());
+        assert_eq!(cr(frexp_mantissa, &[12.0], FloatType::Float), 0.75);
+        assert_eq!(cr(frexp_exponent, &[12.0], FloatType::Float), 4.0);
+        assert_eq!(cr(frexp_exponent, &[f64::INFINITY], FloatType::Float), 0.0);
+        assert_eq!(
+            cr(
+                frexp_mantissa,
+                &[f64::from(f32::from_bits(1))],
+                FloatType::Float
+            ),
+            0.5
+        );
+        assert_eq!(
+            cr(
+                frexp_exponent,
+                &[f64::from(f32::from_bits(1))],
+                FloatType::Float
+            ),
+            -148.0
+        );
+        assert_eq!(cr(lgamma_sign, &[-0.5], FloatType::Float), -1.0);
+        assert!(cr(lgamma_sign, &[-2.0], FloatType::Float).is_nan());
+        assert!(cr(lgamma_sign, &[-0.0], FloatType::Float).is_nan());
+        assert_eq!(cr(lgamma_sign, &[3.5], FloatType::Float), 1.0);
+        assert_eq!(cr(remquo_quotient, &[7.0, 2.0], FloatType::Float), 4.0); // 3.5 → 4 (even)
+        assert_eq!(cr(remquo_remainder, &[7.0, 2.0], FloatType::Float), -1.0);
+        assert_eq!(cr(remquo_quotient, &[-9.0, 2.0], FloatType::Float), -4.0);
+        assert_eq!(cr(remquo_quotient, &[1.0, 0.0], FloatType::Float), 0.0);
+    }
+
+    #[test]
+    fn fraction_functions_follow_the_spec() {
+        assert_eq!(cr(modf_fraction, &[-2.5], FloatType::Float), -0.5);
+        assert!(cr(modf_fraction, &[-2.0], FloatType::Float).is_sign_negative());
+        assert!(cr(modf_fraction, &[f64::NEG_INFINITY], FloatType::Float).is_sign_negative());
+        assert_eq!(cr(fract, &[-2.25], FloatType::Float), 0.75);
+        // The largest float below -1 has x - floor(x) rounding to 1: capped below 1.
+        let tiny_negative = -f64::from(f32::from_bits(1));
+        assert_eq!(
+            cr(fract, &[tiny_negative], FloatType::Float),
+            f64::from(1.0f32 - f32::EPSILON / 2.0)
+        );
+        assert!(cr(fract, &[-0.0], FloatType::Float).is_sign_negative());
+        assert_eq!(cr(fract, &[f64::INFINITY], FloatType::Float), 0.0);
+    }
+
+    #[test]
+    fn nextafter_steps_by_the_format_spacing() {
+        let min_sub = f64::from(f32::from_bits(1));
+        assert_eq!(cr(nextafter, &[0.0, 1.0], FloatType::Float), min_sub);
+        assert_eq!(cr(nextafter, &[-0.0, 1.0], FloatType::Float), min_sub);
+        assert_eq!(cr(nextafter, &[0.0, -1.0], FloatType::Float), -min_sub);
+        assert_eq!(
+            cr(nextafter, &[1.0, 2.0], FloatType::Float),
+            1.0 + 2f64.powi(-23)
+        );
+        assert_eq!(
+            cr(nextafter, &[1.0, 0.0], FloatType::Float),
+            1.0 - 2f64.powi(-24)
+        );
+        assert_eq!(
+            cr(nextafter, &[-1.0, 0.0], FloatType::Float),
+            -(1.0 - 2f64.powi(-24))
+        );
+        assert_eq!(
+            cr(nextafter, &[1.0, 2.0], FloatType::Half),
+            1.0 + 2f64.powi(-10)
+        );
+        assert_eq!(cr(nextafter, &[2.0, 2.0], FloatType::Double), 2.0);
+        // Under high precision the same format spacing applies.
+        let args = [operand(1.0), operand(2.0)];
+        assert_eq!(
+            high_precision(nextafter, &args, FloatType::Float).to_f64(),
+            1.0 + 2f64.powi(-23)
+        );
+    }
+}

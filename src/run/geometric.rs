@@ -1,0 +1,224 @@
+//! Accuracy units of the geometric instructions (`length`, `distance`, `normalize` and their
+//! `fast_` forms, `OpDot`, `cross`), whose 2026 bounds are defined on the whole vector: "<= 5.5 + n ulp, for
+//! gentype with vector width n" bounds the one result of `length(p)` against the infinitely
+//! precise √(Σ pᵢ²), which depends on every component. So one judged case is one work-item:
+//! its arguments are the components of its vectors (`p`, or `p0` then `p1`), its outputs the
+//! scalar result, or `normalize`'s and `cross`'s components, each judged by the same bound;
+//! for OpDot and cross that bound is max²·K·EPSILON with `max` over every component.
+//!
+//! The inputs, the kernel and the device launch are the per-component units' own
+//! ([`crate::run`]); only the grouping into work-items differs.
+
+use crate::device::Session;
+use crate::judge::{Rules, UnitStats};
+use crate::kernel::{KernelSpec, ValueKind};
+use crate::run::{self, RunSettings};
+use crate::spec::registry::Function;
+use crate::spec::table::Requirement;
+
+/// One work-item's case from chunk columns: argument `a`'s components `g·w .. g·w + w` in
+/// argument order, and its results (one scalar, or `w` components for a vector result).
+pub fn work_item(
+    columns: &[Vec<f64>],
+    results: &[Vec<f64>],
+    result_kinds: &[ValueKind],
+    item: usize,
+    width: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let components = item * width..(item + 1) * width;
+    let args = columns
+        .iter()
+        .flat_map(|column| column[components.clone()].iter().copied())
+        .collect();
+    let outputs = results
+        .iter()
+        .zip(result_kinds)
+        .flat_map(|(result, kind)| match kind {
+            ValueKind::FloatScalar => result[item..item + 1].to_vec(),
+            _ => result[components.clone()].to_vec(),
+        })
+        .collect();
+    (args, outputs)
+}
+
+/// Measures a geometric unit: every chunk of this shard on the device, then each work-item
+/// judged as one case by `rules` (whose outputs are the unit's, see
+/// [`crate::spec::registry::outputs_at_width`]). Work-items are counted in `inputs`; a case's
+/// `index` is its work-item's number in the sweep.
+pub fn measure(
+    session: &Session,
+    settings: &RunSettings,
+    function: &Function,
+    spec: &KernelSpec,
+    rules: Rules,
+    progress: &dyn Fn(u64, u64),
+) -> Result<UnitStats, String> {
+    let built = run::build_unit_kernel(session, settings, function, spec)?;
+    let argument_kinds = spec.argument_kinds();
+    let result_kinds = spec.result_kinds();
+    let plan = run::input_plan(settings, function, spec, &argument_kinds)?;
+    let width = u64::from(spec.width);
+    let chunk = (run::CHUNK_SCALARS as u64 / width) * width;
+    let chunk_count = plan.total().div_ceil(chunk);
+    let planned = settings
+        .shard
+        .chunks_owned(chunk_count)
+        .saturating_mul(chunk);
+    progress(0, planned);
+    let mut stats = UnitStats::default();
+    let mut done = 0;
+    for number in settings.shard.chunks(chunk_count) {
+        let start = number * chunk;
+        let columns = plan.columns(start, chunk);
+        let results = run::run_chunk(
+            session,
+            &built,
+            spec.element,
+            &argument_kinds,
+            &result_kinds,
+            &columns,
+            width,
+        )?;
+        // A work-item is judged when its first component is (the last may be padding).
+        let judged_scalars = plan.judged().saturating_sub(start);
+        let items = (columns[0].len() as u64)
+            .min(judged_scalars)
+            .div_ceil(width) as usize;
+        if settings.device_only {
+            stats.inputs += items as u64;
+        } else {
+            let first_item = start / width;
+            stats.merge(judge_items(
+                &rules,
+                function,
+                &columns,
+                &results,
+                &result_kinds,
+                first_item,
+                items,
+                spec.width as usize,
+                settings.threads,
+            ));
+        }
+        done += chunk;
+        progress(done.min(planned), planned);
+    }
+    Ok(stats)
+}
+
+/// Judges work-items `0 .. items` of a chunk with MPFR on `threads` threads
+/// ([`crate::run::judge_in_slices`]).
+#[allow(clippy::too_many_arguments)]
+fn judge_items(
+    rules: &Rules,
+    function: &Function,
+    columns: &[Vec<f64>],
+    results: &[Vec<f64>],
+    result_kinds: &[ValueKind],
+    first_item: u64,
+    items: usize,
+    width: usize,
+    threads: usize,
+) -> UnitStats {
+    crate::run::judge_in_slices(items, threads, |slice| {
+        let mut stats = UnitStats::default();
+        for item in slice {
+            let (args, outputs) = work_item(columns, results, result_kinds, item, width);
+            if !function.in_domain(&args) || !tolerance_is_attainable(rules, &args) {
+                stats.undefined += 1;
+                continue;
+            }
+            let case = rules.judge_exactly(first_item + item as u64, &args, &outputs);
+            stats.record_region(&case, rules.element);
+            stats.record(case);
+        }
+        stats
+    })
+}
+
+/// Whether OpDot's and cross's "absolute error tolerance of max * max * K * EPSILON" is
+/// judged on this work-item: where every component is finite and max² is a normal value of
+/// the type. Beyond the largest finite value the tolerance overflows and bounds nothing; below
+/// the smallest normal it is finer than the subnormal spacing the products round to (or flush
+/// to), so even exact arithmetic rounded per operation could not meet it (README, "Readings").
+/// Other rows bound every input.
+fn tolerance_is_attainable(rules: &Rules, args: &[f64]) -> bool {
+    if !matches!(rules.requirement, Requirement::AbsoluteMaxSquared { .. }) {
+        return true;
+    }
+    // f64::max ignores NaNs: finiteness is checked component by component.
+    let max = args.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let smallest_normal = 2f64.powi(rules.element.emin());
+    args.iter().all(|x| x.is_finite())
+        && (smallest_normal..=rules.element.max_finite()).contains(&(max * max))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_work_item_gathers_every_argument_s_components_and_its_results() {
+        // distance at width 2, two work-items: p0 = (1, 2), (3, 4); p1 = (5, 6), (7, 8).
+        let columns = vec![vec![1.0, 2.0, 3.0, 4.0], vec![5.0, 6.0, 7.0, 8.0]];
+        let scalar = vec![vec![10.0, 20.0]];
+        let (args, outputs) = work_item(&columns, &scalar, &[ValueKind::FloatScalar], 1, 2);
+        assert_eq!(args, [3.0, 4.0, 7.0, 8.0]);
+        assert_eq!(outputs, [20.0]);
+        // normalize at width 2: the result is a vector.
+        let vector = vec![vec![0.1, 0.2, 0.3, 0.4]];
+        let (args, outputs) = work_item(&columns[..1], &vector, &[ValueKind::FloatGentype], 1, 2);
+        assert_eq!(args, [3.0, 4.0]);
+        assert_eq!(outputs, [0.3, 0.4]);
+    }
+
+    #[test]
+    fn the_dot_tolerance_is_judged_only_where_max_squared_is_a_normal_value() {
+        use crate::num::fp::FloatType;
+        use crate::spec::table::{Epsilon, Linear};
+        let registry_dot = crate::spec::registry::find("OpDot").unwrap();
+        let rules = |element| Rules {
+            function: "OpDot",
+            outputs: registry_dot.outputs.to_vec(),
+            requirement: Requirement::AbsoluteMaxSquared {
+                operations: Linear {
+                    constant: 3.0,
+                    per_component: 0.0,
+                },
+                epsilon: Epsilon::Flt,
+            },
+            element,
+            flushes_subnormals: false,
+            rounding: rug::float::Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
+        };
+        let float = rules(FloatType::Float);
+        assert!(tolerance_is_attainable(&float, &[1.0, 2.0, -3.0, 0.5]));
+        // max² = 2^-130 is below FLT_MIN; 2^64 squared is beyond FLT_MAX.
+        assert!(!tolerance_is_attainable(
+            &float,
+            &[2f64.powi(-65), 0.0, 0.0, 0.0]
+        ));
+        assert!(!tolerance_is_attainable(
+            &float,
+            &[2f64.powi(64), 1.0, 1.0, 1.0]
+        ));
+        assert!(!tolerance_is_attainable(&float, &[f64::NAN, 1.0, 1.0, 1.0]));
+        // The same vector is within double's range.
+        assert!(tolerance_is_attainable(
+            &rules(FloatType::Double),
+            &[2f64.powi(64), 1.0, 1.0, 1.0]
+        ));
+        // A ulp row bounds every input.
+        let length = Rules {
+            requirement: Requirement::Ulp(4.25),
+            ..float
+        };
+        assert!(tolerance_is_attainable(
+            &length,
+            &[f64::NAN, 2f64.powi(-80)]
+        ));
+    }
+}

@@ -1,0 +1,277 @@
+//! Running units in a worker process, so that a driver that crashes (drivers call `exit()` on
+//! modules they dislike) or hangs costs one unit, not the run.
+//!
+//! The parent starts `clacc worker`, sends it the run's settings and then one unit at a time;
+//! the worker answers with progress frames and one report frame per unit. Frames are a tag
+//! byte, a little-endian u32 length and a postcard payload. The worker writes them to a
+//! duplicate of its original stdout and points its stdout at stderr, so nothing a driver
+//! prints can corrupt the stream.
+
+use crate::report::UnitReport;
+use crate::run::campaign::UnitId;
+use crate::run::RunSettings;
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+const TAG_SETTINGS: u8 = b'S';
+const TAG_UNIT: u8 = b'U';
+const TAG_PROGRESS: u8 = b'P';
+const TAG_REPORT: u8 = b'R';
+
+/// What the worker needs besides the settings: which device to open.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WorkerSetup {
+    pub platform: Option<String>,
+    pub device: Option<String>,
+    pub settings: RunSettings,
+}
+
+/// A frame from the worker.
+#[derive(Debug)]
+pub enum Frame {
+    Progress { position: u64, length: u64 },
+    Report(Box<UnitReport>),
+}
+
+pub fn write_frame<T: Serialize>(out: &mut impl Write, tag: u8, value: &T) -> io::Result<()> {
+    let payload = postcard::to_stdvec(value).map_err(io::Error::other)?;
+    out.write_all(&[tag])?;
+    out.write_all(&(payload.len() as u32).to_le_bytes())?;
+    out.write_all(&payload)?;
+    out.flush()
+}
+
+/// Reads one frame; `Ok(None)` at a clean end of stream.
+pub fn read_frame(input: &mut impl Read) -> io::Result<Option<(u8, Vec<u8>)>> {
+    let mut tag = [0u8; 1];
+    match input.read_exact(&mut tag) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(e) => return Err(e),
+    }
+    let mut length = [0u8; 4];
+    input.read_exact(&mut length)?;
+    let mut payload = vec![0u8; u32::from_le_bytes(length) as usize];
+    input.read_exact(&mut payload)?;
+    Ok(Some((tag[0], payload)))
+}
+
+pub fn decode<T: DeserializeOwned>(payload: &[u8]) -> io::Result<T> {
+    postcard::from_bytes(payload).map_err(io::Error::other)
+}
+
+/// How a unit ended in the worker.
+pub enum Outcome {
+    Report(Box<UnitReport>),
+    /// The worker died; the text says how (exit status or signal).
+    Crashed(String),
+    TimedOut,
+}
+
+/// A running worker process.
+pub struct Worker {
+    child: Child,
+    input: BufWriter<ChildStdin>,
+    frames: Receiver<io::Result<(u8, Vec<u8>)>>,
+}
+
+impl Worker {
+    /// Starts `executable worker` and sends it `setup`.
+    pub fn spawn(executable: &Path, setup: &WorkerSetup) -> io::Result<Worker> {
+        let mut child = Command::new(executable)
+            .arg("worker")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        let mut input = BufWriter::new(child.stdin.take().expect("piped stdin"));
+        let output = child.stdout.take().expect("piped stdout");
+        let (sender, frames) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(output);
+            loop {
+                match read_frame(&mut reader) {
+                    Ok(Some(frame)) => {
+                        if sender.send(Ok(frame)).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(error) => {
+                        let _ = sender.send(Err(error));
+                        return;
+                    }
+                }
+            }
+        });
+        write_frame(&mut input, TAG_SETTINGS, setup)?;
+        Ok(Worker {
+            child,
+            input,
+            frames,
+        })
+    }
+
+    /// Runs one unit, calling `on_progress` as the worker reports it; `timeout` bounds the whole
+    /// unit. On a crash or a time-out the worker is gone; start a new one for the next unit.
+    pub fn run(
+        &mut self,
+        unit: &UnitId,
+        timeout: Duration,
+        on_progress: &mut dyn FnMut(u64, u64),
+    ) -> Outcome {
+        if write_frame(&mut self.input, TAG_UNIT, unit).is_err() {
+            return Outcome::Crashed(self.exit_description());
+        }
+        // The limit is on the whole unit: progress frames do not extend it.
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.frames.recv_timeout(left) {
+                Ok(Ok((TAG_PROGRESS, payload))) => {
+                    if let Ok((position, length)) = decode::<(u64, u64)>(&payload) {
+                        on_progress(position, length);
+                    }
+                }
+                Ok(Ok((TAG_REPORT, payload))) => match decode::<UnitReport>(&payload) {
+                    Ok(report) => return Outcome::Report(Box::new(report)),
+                    Err(error) => {
+                        return Outcome::Crashed(format!(
+                            "unreadable report from the worker: {error}"
+                        ))
+                    }
+                },
+                Ok(Ok((tag, _))) => {
+                    return Outcome::Crashed(format!("unknown frame {tag} from the worker"))
+                }
+                Ok(Err(error)) => return Outcome::Crashed(format!("worker stream broke: {error}")),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Outcome::Crashed(self.exit_description())
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = self.child.kill();
+                    let _ = self.child.wait();
+                    return Outcome::TimedOut;
+                }
+            }
+        }
+    }
+
+    fn exit_description(&mut self) -> String {
+        match self.child.wait() {
+            Ok(status) => describe_exit(status),
+            Err(error) => format!("worker lost: {error}"),
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `the driver exited with status 10`, `killed by signal 11 (SIGSEGV)`.
+pub fn describe_exit(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!(
+            "the worker exited with status {code} during the unit (a driver calling exit?)"
+        );
+    }
+    match status.signal() {
+        Some(signal) => {
+            let name = match signal {
+                libc::SIGSEGV => " (SIGSEGV)",
+                libc::SIGABRT => " (SIGABRT)",
+                libc::SIGBUS => " (SIGBUS)",
+                libc::SIGFPE => " (SIGFPE)",
+                libc::SIGILL => " (SIGILL)",
+                libc::SIGKILL => " (SIGKILL)",
+                _ => "",
+            };
+            format!("the worker was killed by signal {signal}{name} during the unit")
+        }
+        None => "the worker ended during the unit".to_string(),
+    }
+}
+
+/// The worker's side: where its frames go.
+pub struct WorkerOutput {
+    stream: BufWriter<std::fs::File>,
+}
+
+impl WorkerOutput {
+    /// Takes stdout for frames and sends everything else written to fd 1 to stderr.
+    pub fn take_stdout() -> io::Result<WorkerOutput> {
+        use std::os::fd::FromRawFd;
+        // SAFETY: plain descriptor duplication on the process's own standard streams; the
+        // duplicate is owned by the File from here on.
+        let file = unsafe {
+            let protocol = libc::dup(1);
+            if protocol < 0 || libc::dup2(2, 1) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            std::fs::File::from_raw_fd(protocol)
+        };
+        Ok(WorkerOutput {
+            stream: BufWriter::new(file),
+        })
+    }
+
+    pub fn progress(&mut self, position: u64, length: u64) -> io::Result<()> {
+        write_frame(&mut self.stream, TAG_PROGRESS, &(position, length))
+    }
+
+    pub fn report(&mut self, report: &UnitReport) -> io::Result<()> {
+        write_frame(&mut self.stream, TAG_REPORT, report)
+    }
+}
+
+/// Reads the worker's setup frame from stdin.
+pub fn read_setup(input: &mut impl Read) -> io::Result<WorkerSetup> {
+    match read_frame(input)? {
+        Some((TAG_SETTINGS, payload)) => decode(&payload),
+        _ => Err(io::Error::other("the worker expected its settings first")),
+    }
+}
+
+/// Reads the next unit to run; `None` when the parent is done.
+pub fn read_unit(input: &mut impl Read) -> io::Result<Option<UnitId>> {
+    match read_frame(input)? {
+        Some((TAG_UNIT, payload)) => decode(&payload).map(Some),
+        Some((tag, _)) => Err(io::Error::other(format!("unexpected frame {tag}"))),
+        None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_round_trip_with_exact_floats() {
+        let values = (f64::NAN, f64::NEG_INFINITY, -0.0f64, 1.5f64);
+        let mut buffer = Vec::new();
+        write_frame(&mut buffer, TAG_PROGRESS, &values).unwrap();
+        write_frame(&mut buffer, TAG_REPORT, &"x".to_string()).unwrap();
+        let mut reader = buffer.as_slice();
+        let (tag, payload) = read_frame(&mut reader).unwrap().unwrap();
+        assert_eq!(tag, TAG_PROGRESS);
+        let back: (f64, f64, f64, f64) = decode(&payload).unwrap();
+        assert!(back.0.is_nan() && back.1 == f64::NEG_INFINITY && back.2.is_sign_negative());
+        assert_eq!(read_frame(&mut reader).unwrap().unwrap().0, TAG_REPORT);
+        assert!(read_frame(&mut reader).unwrap().is_none());
+    }
+
+    #[test]
+    fn exits_are_described_with_their_cause() {
+        assert!(describe_exit(ExitStatus::from_raw(10 << 8)).contains("status 10"));
+        assert!(describe_exit(ExitStatus::from_raw(libc::SIGSEGV)).contains("SIGSEGV"));
+    }
+}

@@ -1,0 +1,5 @@
+//! The specification as data: the function registry and the loaders of `tables/`.
+
+pub mod diff;
+pub mod registry;
+pub mod table;

@@ -1,0 +1,719 @@
+//! Inputs for one unit (function, type, width): special values first, then seeded random values.
+//!
+//! Deterministic: the same seed gives the same inputs on any machine, because each unit's
+//! random stream is seeded from the run's seed and the unit's name through a fixed hash.
+
+use crate::kernel::ValueKind;
+use crate::num::fp::FloatType;
+use crate::spec::registry::Function;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The seed a run uses unless `--seed` says otherwise (printed in every summary).
+pub const DEFAULT_SEED: u64 = 0x00c1_acc0;
+
+/// A per-unit seed: FNV-1a over the run seed and the unit's name, stable across platforms.
+pub fn unit_seed(run_seed: u64, function: &str, element: FloatType, width: u32) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let unit = format!("{run_seed}/{function}/{}/{width}", element.name());
+    for byte in unit.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// Values every function is tried on: zeros, subnormal and normal limits, infinities, NaN,
+/// small integers and half-integers, multiples of π (trig), the overflow and underflow
+/// thresholds of the exponential functions, and neighbours of 1 and of 2^(p-1) where rounding
+/// functions change behaviour.
+pub fn special_values(element: FloatType) -> Vec<f64> {
+    let smallest_subnormal = element.from_bits(1);
+    let largest_subnormal = element.from_bits((1u64 << element.fraction_bits()) - 1);
+    let smallest_normal = 2f64.powi(element.emin());
+    let max = element.max_finite();
+    let precision = element.precision() as i32;
+    let pi = std::f64::consts::PI;
+    let mut magnitudes = vec![
+        0.0,
+        smallest_subnormal,
+        largest_subnormal,
+        smallest_normal,
+        0.5,
+        1.0,
+        1.5,
+        2.0,
+        2.5,
+        3.0,
+        10.0,
+        std::f64::consts::E,
+        1.0 - 2f64.powi(-precision),
+        1.0 + 2f64.powi(1 - precision),
+        2f64.powi(precision - 1) - 0.5,
+        2f64.powi(precision - 1) + 0.5,
+        2f64.powi(precision),
+        max,
+        f64::INFINITY,
+    ];
+    // Multiples of π and π/2 (trig periods and zeros), small and large.
+    for multiple in [0.25, 0.5, 1.0, 1.5, 2.0, 100.0, 1.0e4, 1.0e6] {
+        magnitudes.push(multiple * pi);
+    }
+    // Where exp, exp2, exp10 overflow and underflow: ln, log2 and log10 of max and of the
+    // smallest subnormal.
+    for threshold in [
+        max.ln(),
+        max.log2(),
+        max.log10(),
+        smallest_subnormal.ln(),
+        smallest_subnormal.log2(),
+    ] {
+        magnitudes.push(threshold.abs());
+    }
+    let mut values = Vec::with_capacity(2 * magnitudes.len() + 1);
+    for magnitude in magnitudes {
+        let value = element.round(magnitude);
+        if values.iter().any(|v: &f64| v.to_bits() == value.to_bits()) {
+            continue;
+        }
+        values.push(value);
+        values.push(-value);
+    }
+    values.push(f64::NAN);
+    values
+}
+
+/// The smaller set whose cross products two- and three-argument functions get: ±0, ±smallest
+/// subnormal, ±smallest normal, ±0.5, ±1, ±2, ±3 (pairs only), ±max, ±inf, NaN.
+fn special_values_for_products(element: FloatType, arguments: usize) -> Vec<f64> {
+    let mut magnitudes = vec![
+        0.0,
+        element.from_bits(1),
+        2f64.powi(element.emin()),
+        1.0,
+        2.0,
+    ];
+    if arguments == 2 {
+        magnitudes.extend([0.5, 3.0, element.max_finite()]);
+    }
+    magnitudes.push(f64::INFINITY);
+    let mut values: Vec<f64> = magnitudes.iter().flat_map(|m| [*m, -*m]).collect();
+    values.push(f64::NAN);
+    values
+}
+
+/// Integer arguments every function with one is tried on.
+fn special_integers(range: (i32, i32)) -> Vec<f64> {
+    let mut values: Vec<f64> = [0, 1, -1, 2, -2, 3, -3, range.0, range.1, i32::MAX, i32::MIN]
+        .iter()
+        .map(|n| f64::from(*n))
+        .collect();
+    values.dedup();
+    values
+}
+
+/// `nan`'s argument: codes as wide as the element (payloads; only their NaN-ness is judged).
+fn special_codes(element: FloatType) -> Vec<f64> {
+    let fraction_mask = (1u64 << element.fraction_bits()) - 1;
+    [0, 1, 2, fraction_mask >> 1, fraction_mask]
+        .iter()
+        .map(|c| *c as f64)
+        .collect()
+}
+
+/// The whole of a sweep's columns at once (small sweeps and tests; runs stream an
+/// [`InputPlan`] chunk by chunk instead).
+pub fn generate(
+    function: &Function,
+    element: FloatType,
+    kinds: &[ValueKind],
+    count: usize,
+    width: u32,
+    seed: u64,
+) -> Vec<Vec<f64>> {
+    let plan = InputPlan::sweep(function, element, kinds, count, width, seed);
+    plan.columns(0, plan.total())
+}
+
+/// Where [`random_value`] draws an argument's log-uniform values: the interval and, for each
+/// sign, the range of binades it spans, worked out once per block rather than once per value.
+struct Sampler {
+    element: FloatType,
+    low: f64,
+    high: f64,
+    /// (lowest, highest) binade of the negative and of the positive part.
+    negative_exponents: (i32, i32),
+    positive_exponents: (i32, i32),
+}
+
+impl Sampler {
+    fn new(element: FloatType, (low, high): (f64, f64)) -> Sampler {
+        let exponents = |negative: bool| {
+            let (near, far) = if negative {
+                (high.min(0.0).abs(), low.abs())
+            } else {
+                (low.max(0.0), high)
+            };
+            let smallest = if near == 0.0 {
+                element.from_bits(1)
+            } else {
+                near
+            };
+            (smallest.log2().floor() as i32, far.log2().floor() as i32)
+        };
+        Sampler {
+            element,
+            low,
+            high,
+            negative_exponents: exponents(true),
+            positive_exponents: exponents(false),
+        }
+    }
+}
+
+/// 2^exponent as `2f64.powi(exponent)` gives it, without its loop: exact down to 2^-1023, and 0
+/// below (powi computes 1 / 2^-exponent, and 2^-exponent overflows there). Kept bit for bit so
+/// that every seed gives the inputs it always gave.
+fn powi_of_two(exponent: i32) -> f64 {
+    if exponent >= -1022 {
+        f64::from_bits(((exponent + 1023) as u64) << 52)
+    } else if exponent == -1023 {
+        f64::from_bits(1u64 << 51)
+    } else {
+        0.0
+    }
+}
+
+/// Half the time a uniform bit pattern (covering every exponent, NaNs and infinities too),
+/// half the time a value of the function's interesting interval spread evenly over its
+/// exponents (log-uniform), so small and large magnitudes are tried alike.
+fn random_value(rng: &mut ChaCha8Rng, sampler: &Sampler) -> f64 {
+    let Sampler {
+        element, low, high, ..
+    } = *sampler;
+    if rng.random::<bool>() {
+        let mask = if element.bits() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << element.bits()) - 1
+        };
+        return element.from_bits(rng.random::<u64>() & mask);
+    }
+    for _ in 0..16 {
+        let negative = if low >= 0.0 {
+            false
+        } else if high <= 0.0 {
+            true
+        } else {
+            rng.random::<bool>()
+        };
+        let (low_exponent, high_exponent) = if negative {
+            sampler.negative_exponents
+        } else {
+            sampler.positive_exponents
+        };
+        let exponent = rng.random_range(low_exponent..=high_exponent.max(low_exponent));
+        let magnitude = (1.0 + rng.random::<f64>()) * powi_of_two(exponent);
+        let value = element.round(if negative { -magnitude } else { magnitude });
+        if (low..=high).contains(&value) {
+            return value;
+        }
+    }
+    element.round(low + (high - low) * rng.random::<f64>())
+}
+
+/// Random values are drawn in blocks of this many inputs, each block seeded from the unit seed
+/// and its own number, so any chunk of a sweep (and so any shard) can be generated alone.
+const RANDOM_BLOCK: u64 = 4096;
+
+/// How a unit's inputs are enumerated.
+#[derive(Clone, Debug)]
+enum Source {
+    /// Special values (all combinations) first, then seeded random values.
+    Sweep { specials: Vec<Vec<f64>>, seed: u64 },
+    /// Every value of the format for one argument (input i is the encoding i), or every pair
+    /// for two half arguments (input i is (i mod 2^16, i / 2^16)).
+    Exhaustive,
+    /// Cases given by the user.
+    Explicit(Vec<Vec<f64>>),
+}
+
+/// The inputs of one unit, generated chunk by chunk on demand: memory stays bounded whatever
+/// the sweep's size, and the same index always gives the same input on any machine.
+#[derive(Clone, Debug)]
+pub struct InputPlan {
+    function: Function,
+    element: FloatType,
+    kinds: Vec<ValueKind>,
+    source: Source,
+    /// Inputs that are judged.
+    judged: u64,
+    /// `judged` rounded up to whole vectors (the padding repeats the last input).
+    total: u64,
+}
+
+/// Whether every input of the unit can be enumerated: every half for one half argument, every
+/// pair of halves for two, every float for one float argument.
+pub fn exhaustive_count(element: FloatType, kinds: &[ValueKind]) -> Option<u64> {
+    let all_float = kinds.iter().all(|k| *k == ValueKind::FloatGentype);
+    match (element, kinds.len()) {
+        _ if !all_float => None,
+        (FloatType::Half, 1) => Some(1 << 16),
+        (FloatType::Half, 2) => Some(1 << 32),
+        (FloatType::Float, 1) => Some(1 << 32),
+        _ => None,
+    }
+}
+
+impl InputPlan {
+    /// Specials then random values, at least `count` in all.
+    pub fn sweep(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        count: usize,
+        width: u32,
+        seed: u64,
+    ) -> InputPlan {
+        let specials = special_columns(function, element, kinds);
+        let judged = (count.max(specials[0].len())) as u64;
+        InputPlan::new(
+            function,
+            element,
+            kinds,
+            Source::Sweep { specials, seed },
+            judged,
+            width,
+        )
+    }
+
+    /// Every input, when [`exhaustive_count`] allows it.
+    pub fn exhaustive(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        width: u32,
+    ) -> Option<InputPlan> {
+        let count = exhaustive_count(element, kinds)?;
+        Some(InputPlan::new(
+            function,
+            element,
+            kinds,
+            Source::Exhaustive,
+            count,
+            width,
+        ))
+    }
+
+    /// The user's cases.
+    pub fn explicit(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        cases: Vec<Vec<f64>>,
+        width: u32,
+    ) -> InputPlan {
+        let judged = cases.len() as u64;
+        InputPlan::new(
+            function,
+            element,
+            kinds,
+            Source::Explicit(cases),
+            judged,
+            width,
+        )
+    }
+
+    fn new(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        source: Source,
+        judged: u64,
+        width: u32,
+    ) -> InputPlan {
+        let width = u64::from(width.max(1));
+        InputPlan {
+            function: *function,
+            element,
+            kinds: kinds.to_vec(),
+            source,
+            judged,
+            total: judged.div_ceil(width) * width,
+        }
+    }
+
+    /// Inputs judged (the padding of the last vector excluded).
+    pub fn judged(&self) -> u64 {
+        self.judged
+    }
+
+    /// Inputs sent to the device (whole vectors).
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Columns (one per argument) for inputs `start .. start + length` (clipped to the total).
+    pub fn columns(&self, start: u64, length: u64) -> Vec<Vec<f64>> {
+        let end = (start + length).min(self.total);
+        let last = self.judged.saturating_sub(1);
+        let mut columns: Vec<Vec<f64>> =
+            vec![Vec::with_capacity((end - start) as usize); self.kinds.len()];
+        match &self.source {
+            Source::Explicit(cases) => {
+                for index in start..end {
+                    let case = &cases[index.min(last) as usize];
+                    for ((column, kind), value) in columns.iter_mut().zip(&self.kinds).zip(case) {
+                        column.push(match kind {
+                            ValueKind::FloatGentype | ValueKind::FloatScalar => {
+                                self.element.round(*value)
+                            }
+                            ValueKind::IntGentype | ValueKind::UintGentype => value.trunc(),
+                        });
+                    }
+                }
+            }
+            Source::Exhaustive => {
+                for index in start..end {
+                    let index = index.min(last);
+                    if self.kinds.len() == 1 {
+                        columns[0].push(self.element.from_bits(index));
+                    } else {
+                        columns[0].push(self.element.from_bits(index & 0xffff));
+                        columns[1].push(self.element.from_bits(index >> 16));
+                    }
+                }
+            }
+            Source::Sweep { specials, seed } => {
+                let special_count = specials[0].len() as u64;
+                let mut block: Option<(u64, Vec<Vec<f64>>)> = None;
+                for index in start..end {
+                    let index = index.min(last);
+                    if index < special_count {
+                        for (column, values) in columns.iter_mut().zip(specials) {
+                            column.push(values[index as usize]);
+                        }
+                        continue;
+                    }
+                    let offset = index - special_count;
+                    let number = offset / RANDOM_BLOCK;
+                    if block.as_ref().is_none_or(|(n, _)| *n != number) {
+                        block = Some((number, self.random_block(*seed, number)));
+                    }
+                    let (_, values) = block.as_ref().expect("block generated above");
+                    for (column, block_column) in columns.iter_mut().zip(values) {
+                        column.push(block_column[(offset % RANDOM_BLOCK) as usize]);
+                    }
+                }
+            }
+        }
+        columns
+    }
+
+    fn random_block(&self, seed: u64, number: u64) -> Vec<Vec<f64>> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut columns: Vec<Vec<f64>> =
+            vec![Vec::with_capacity(RANDOM_BLOCK as usize); self.kinds.len()];
+        let samplers: Vec<Sampler> = (0..self.kinds.len())
+            .map(|argument| Sampler::new(self.element, self.function.sample_range(argument)))
+            .collect();
+        for _ in 0..RANDOM_BLOCK {
+            for ((column, kind), sampler) in columns.iter_mut().zip(&self.kinds).zip(&samplers) {
+                column.push(random_argument(
+                    &mut rng,
+                    &self.function,
+                    self.element,
+                    *kind,
+                    sampler,
+                ));
+            }
+        }
+        columns
+    }
+}
+
+fn random_argument(
+    rng: &mut ChaCha8Rng,
+    function: &Function,
+    element: FloatType,
+    kind: ValueKind,
+    sampler: &Sampler,
+) -> f64 {
+    match kind {
+        ValueKind::FloatGentype | ValueKind::FloatScalar => random_value(rng, sampler),
+        ValueKind::IntGentype => {
+            f64::from(rng.random_range(function.int_range.0..=function.int_range.1))
+        }
+        ValueKind::UintGentype => {
+            (rng.random::<u64>() & ((1u64 << element.fraction_bits()) - 1)) as f64
+        }
+    }
+}
+
+/// Every combination of the arguments' special values, as columns.
+fn special_columns(function: &Function, element: FloatType, kinds: &[ValueKind]) -> Vec<Vec<f64>> {
+    let float_arguments = kinds
+        .iter()
+        .filter(|k| **k == ValueKind::FloatGentype)
+        .count();
+    let specials: Vec<Vec<f64>> = kinds
+        .iter()
+        .map(|kind| match kind {
+            ValueKind::FloatGentype if float_arguments == 1 => special_values(element),
+            ValueKind::FloatGentype | ValueKind::FloatScalar => {
+                special_values_for_products(element, float_arguments)
+            }
+            ValueKind::IntGentype => special_integers(function.int_range),
+            ValueKind::UintGentype => special_codes(element),
+        })
+        .collect();
+    let mut columns: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
+    let combinations: usize = specials.iter().map(Vec::len).product();
+    for mut index in 0..combinations {
+        for (column, values) in columns.iter_mut().zip(&specials) {
+            column.push(values[index % values.len()]);
+            index /= values.len();
+        }
+    }
+    columns
+}
+
+/// One case: its arguments as C99 hex floats (or decimals), comma-separated.
+pub fn parse_case(text: &str) -> Result<Vec<f64>, String> {
+    text.split(',')
+        .map(|field| {
+            crate::num::hexfloat::parse(field).ok_or_else(|| {
+                format!(
+                    "`{}` is not a number; write C99 hex floats like 0x1.8p+1, comma-separated",
+                    field.trim()
+                )
+            })
+        })
+        .collect()
+}
+
+/// Cases read from a file: one per line, each argument a C99 hex float (or decimal), several
+/// arguments separated by commas; `#` starts a comment. The format CORE-MATH uses for worst cases.
+pub fn parse_input_file(path: &std::path::Path) -> Result<Vec<Vec<f64>>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read --input-file {}: {e}", path.display()))?;
+    let mut cases = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let content = line.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let case =
+            parse_case(content).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
+        if let Some(first) = cases.first().map(Vec::len) {
+            if case.len() != first {
+                return Err(format!(
+                    "{}:{}: {} arguments where the first case has {}",
+                    path.display(),
+                    number + 1,
+                    case.len(),
+                    first
+                ));
+            }
+        }
+        cases.push(case);
+    }
+    if cases.is_empty() {
+        return Err(format!("--input-file {} holds no case", path.display()));
+    }
+    Ok(cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::registry;
+
+    #[test]
+    fn specials_hold_the_format_limits_with_both_signs() {
+        let values = special_values(FloatType::Float);
+        let has = |x: f64| values.iter().any(|v| v.to_bits() == x.to_bits());
+        assert!(has(0.0) && has(-0.0));
+        assert!(has(f64::from(f32::from_bits(1))));
+        assert!(has(f64::from(f32::MIN_POSITIVE)) && has(-f64::from(f32::MAX)));
+        assert!(has(f64::INFINITY) && has(f64::NEG_INFINITY));
+        assert!(values.iter().any(|v| v.is_nan()));
+        // Every special is a value of the format.
+        for element in FloatType::ALL {
+            for value in special_values(element) {
+                assert!(value.is_nan() || element.round(value) == value);
+            }
+        }
+    }
+
+    #[test]
+    fn generation_is_deterministic_and_sized() {
+        let sin = registry::find("sin").unwrap();
+        let seed = unit_seed(DEFAULT_SEED, "sin", FloatType::Float, 4);
+        let first = generate(
+            sin,
+            FloatType::Float,
+            &[ValueKind::FloatGentype],
+            1001,
+            4,
+            seed,
+        );
+        let again = generate(
+            sin,
+            FloatType::Float,
+            &[ValueKind::FloatGentype],
+            1001,
+            4,
+            seed,
+        );
+        assert_eq!(first[0].len(), 1004);
+        let bits = |c: &Vec<f64>| c.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&first[0]), bits(&again[0]));
+        let other = generate(
+            sin,
+            FloatType::Float,
+            &[ValueKind::FloatGentype],
+            1001,
+            4,
+            seed + 1,
+        );
+        assert_ne!(bits(&first[0]), bits(&other[0]));
+        for value in &first[0] {
+            assert!(value.is_nan() || FloatType::Float.round(*value) == *value);
+        }
+    }
+
+    #[test]
+    fn binary_specials_cover_every_pair() {
+        let pow = registry::find("pow").unwrap();
+        let float = ValueKind::FloatGentype;
+        let columns = generate(pow, FloatType::Float, &[float, float], 10, 1, 7);
+        assert_eq!(columns.len(), 2);
+        assert_eq!(columns[0].len(), 19 * 19);
+        let zero_inf = columns[0]
+            .iter()
+            .zip(&columns[1])
+            .any(|(x, y)| *x == 0.0 && *y == f64::NEG_INFINITY);
+        assert!(zero_inf);
+    }
+
+    #[test]
+    fn integer_arguments_come_from_the_function_range() {
+        let ldexp = registry::find("ldexp").unwrap();
+        let kinds = [ValueKind::FloatGentype, ValueKind::IntGentype];
+        let columns = generate(ldexp, FloatType::Float, &kinds, 5000, 1, 3);
+        let (low, high) = ldexp.int_range;
+        let specials = special_integers(ldexp.int_range);
+        for k in &columns[1] {
+            assert_eq!(k.fract(), 0.0);
+            assert!((f64::from(low)..=f64::from(high)).contains(k) || specials.contains(k));
+        }
+        assert!(columns[1].contains(&f64::from(i32::MIN)));
+    }
+
+    /// The sweeps' inputs must not change with the speed-up: the same powers of two as
+    /// `powi`, bit for bit, over every exponent a sweep draws (and below).
+    #[test]
+    fn powers_of_two_are_those_powi_gave() {
+        for exponent in -1200..=1023 {
+            let expected = 2f64.powi(std::hint::black_box(exponent));
+            assert_eq!(
+                powi_of_two(exponent).to_bits(),
+                expected.to_bits(),
+                "{exponent}"
+            );
+        }
+    }
+
+    #[test]
+    fn random_values_spread_over_the_exponents_of_the_interval() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let values: Vec<f64> = (0..4000)
+            .map(|_| random_value(&mut rng, &Sampler::new(FloatType::Float, (0.0, 1.0e4))))
+            .filter(|v| v.is_finite() && (0.0..=1.0e4).contains(v))
+            .collect();
+        // Log-uniform: values below 1e-30 are common, which a uniform draw would never give.
+        assert!(values.iter().filter(|v| **v < 1.0e-30).count() > 200);
+        assert!(values.iter().filter(|v| **v > 1.0e3).count() > 20);
+    }
+
+    #[test]
+    fn input_files_hold_hex_cases_with_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cases.txt");
+        std::fs::write(
+            &path,
+            "# worst cases\n0x1.8p+1, -0x1p-149\n\n  0x0p+0,inf # zero\n",
+        )
+        .unwrap();
+        let cases = parse_input_file(&path).unwrap();
+        assert_eq!(
+            cases,
+            vec![vec![3.0, -(2f64.powi(-149))], vec![0.0, f64::INFINITY]]
+        );
+        std::fs::write(&path, "0x1p+0\n0x1p+0, 2\n").unwrap();
+        assert!(parse_input_file(&path)
+            .unwrap_err()
+            .contains(":2: 2 arguments"));
+        std::fs::write(&path, "0x1q+0\n").unwrap();
+        assert!(parse_input_file(&path)
+            .unwrap_err()
+            .contains(":1: `0x1q+0` is not a number"));
+        let kinds = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let atan2 = registry::find("atan2").unwrap();
+        let plan = InputPlan::explicit(atan2, FloatType::Float, &kinds, cases, 4);
+        assert_eq!((plan.judged(), plan.total()), (2, 4));
+        assert_eq!(plan.columns(0, 4)[0], vec![3.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn any_chunk_of_a_plan_is_the_same_as_in_the_whole() {
+        let pow = registry::find("pow").unwrap();
+        let kinds = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let plan = InputPlan::sweep(pow, FloatType::Float, &kinds, 20000, 4, 99);
+        let whole = plan.columns(0, plan.total());
+        for (start, length) in [(0, 100), (350, 5000), (4096 + 361 - 3, 9), (19990, 100)] {
+            let part = plan.columns(start, length);
+            let end = (start + length).min(plan.total()) as usize;
+            for (column, whole_column) in part.iter().zip(&whole) {
+                let expected = &whole_column[start as usize..end];
+                assert!(column
+                    .iter()
+                    .zip(expected)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()));
+            }
+        }
+    }
+
+    #[test]
+    fn exhaustive_plans_enumerate_every_encoding() {
+        let sin = registry::find("sin").unwrap();
+        let one = [ValueKind::FloatGentype];
+        let plan = InputPlan::exhaustive(sin, FloatType::Half, &one, 1).unwrap();
+        assert_eq!(plan.judged(), 65536);
+        let all = plan.columns(0, plan.total());
+        let mut bits: Vec<u64> = all[0].iter().map(|x| FloatType::Half.to_bits(*x)).collect();
+        bits.sort_unstable();
+        bits.dedup();
+        // NaN encodings collapse to one value each sign when widened; every other one is there.
+        assert!(bits.len() > 65536 - 2 * 1024);
+        let float = InputPlan::exhaustive(sin, FloatType::Float, &one, 1).unwrap();
+        assert_eq!(float.judged(), 1 << 32);
+        assert_eq!(float.columns(0x3f80_0000, 1)[0], vec![1.0]);
+        let pair = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let pow = registry::find("pow").unwrap();
+        let pairs = InputPlan::exhaustive(pow, FloatType::Half, &pair, 1).unwrap();
+        assert_eq!(pairs.columns(0x3c00_4000, 1), vec![vec![2.0], vec![1.0]]);
+        assert!(InputPlan::exhaustive(pow, FloatType::Float, &pair, 1).is_none());
+        assert!(InputPlan::exhaustive(sin, FloatType::Double, &one, 1).is_none());
+    }
+
+    #[test]
+    fn unit_seeds_differ_per_unit() {
+        let a = unit_seed(1, "sin", FloatType::Float, 1);
+        assert_ne!(a, unit_seed(1, "cos", FloatType::Float, 1));
+        assert_ne!(a, unit_seed(1, "sin", FloatType::Half, 1));
+        assert_ne!(a, unit_seed(1, "sin", FloatType::Float, 2));
+        assert_ne!(a, unit_seed(2, "sin", FloatType::Float, 1));
+    }
+}
