@@ -4,6 +4,9 @@
 //! the verdict clacc must give and a text the unit's row must contain (the rule that decided).
 //! The test fails on any false PASS or false FAIL, and names every one.
 
+mod common;
+use common::{assemble_corpus, Results};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,26 +54,6 @@ fn manifest(root: &Path) -> Vec<Entry> {
         .collect()
 }
 
-/// Assembles a module as a user would: `spirv-as --target-env spv1.0`.
-fn assemble(root: &Path, module: &str, out_dir: &Path) -> PathBuf {
-    let source = root.join(format!("kernels/corpus/{module}.spvasm"));
-    let binary = out_dir.join(format!("{module}.spv"));
-    let output = Command::new("spirv-as")
-        .args(["--target-env", "spv1.0"])
-        .arg(&source)
-        .arg("-o")
-        .arg(&binary)
-        .output()
-        .expect("spirv-as is installed by scripts/setup");
-    assert!(
-        output.status.success(),
-        "spirv-as refused {}: {}",
-        source.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    binary
-}
-
 #[test]
 fn corpus_verdicts_have_no_false_pass_and_no_false_fail() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -83,7 +66,7 @@ fn corpus_verdicts_have_no_false_pass_and_no_false_fail() {
     for (number, entry) in entries.iter().enumerate() {
         let binary = binaries
             .entry(entry.module.clone())
-            .or_insert_with(|| assemble(root, &entry.module, dir.path()))
+            .or_insert_with(|| assemble_corpus(&entry.module, dir.path()))
             .clone();
         let csv = dir.path().join(format!("run{number}.csv"));
         let kernel = format!("{}={}", entry.function, binary.display());
@@ -113,15 +96,9 @@ fn corpus_verdicts_have_no_false_pass_and_no_false_fail() {
             "{label}: clacc exited {code:?}: {}",
             String::from_utf8_lossy(&output.stderr)
         );
-        let mut reader = csv::Reader::from_path(&csv).expect("clacc wrote its CSV");
-        let header = reader.headers().unwrap().clone();
-        let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-        assert_eq!(rows.len(), 1, "{label}: one unit expected, got {rows:?}");
-        let row = &rows[0];
-        let field = |name: &str| {
-            let index = header.iter().position(|h| h == name).unwrap();
-            row[index].to_string()
-        };
+        let results = Results::read(&csv);
+        let row = results.only_row();
+        let field = |name: &str| results.cell(row, name).to_string();
         let status = field("status");
         // The exit status and the row agree, and say the same as the manifest.
         assert_eq!(

@@ -3,38 +3,15 @@
 //! on the Intel OpenCL CPU runtime (the binary re-execs itself with it).
 
 mod common;
-use common::{clacc, text};
+use common::{assemble_text, clacc, text, Results};
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("clacc-reproduce-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// The CSV's rows as (column name → cell) lookups.
-fn rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).expect("open the CSV");
-    let header: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
-    reader
-        .records()
-        .map(|record| {
-            let record = record.unwrap();
-            header
-                .iter()
-                .cloned()
-                .zip(record.iter().map(str::to_string))
-                .collect()
-        })
-        .collect()
 }
 
 /// A conversion unit's reproduce line (`--kind conversion --function NAME --type T --width 1
@@ -67,7 +44,7 @@ fn a_conversion_reproduce_line_runs_that_unit_on_that_one_input() {
             "{name}: {code:?} {}",
             text(&output.stderr)
         );
-        let rows = rows(&csv);
+        let rows = Results::read(&csv).maps();
         assert_eq!(rows.len(), 1, "{name}: one unit");
         let row = &rows[0];
         assert_eq!(row["function"], name);
@@ -105,7 +82,7 @@ fn an_extension_reproduce_line_selects_that_unit() {
         "{code:?} {}",
         text(&output.stderr)
     );
-    let rows = rows(&csv);
+    let rows = Results::read(&csv).maps();
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["function"], "float_controls2_ieee");
     assert_eq!(rows[0]["kind"], "extension");
@@ -140,7 +117,7 @@ fn an_edge_rule_without_overflow_reports_the_value_it_prescribes() {
         "{code:?} {}",
         text(&output.stderr)
     );
-    let rows = rows(&csv);
+    let rows = Results::read(&csv).maps();
     assert_eq!(rows.len(), 4);
     for row in &rows {
         let reference = &row["worst_reference"];
@@ -183,20 +160,6 @@ OpReturn
 OpFunctionEnd
 "#;
 
-fn assemble(dir: &Path, name: &str, source: &str) -> PathBuf {
-    let source_path = dir.join(format!("{name}.spvasm"));
-    let path = dir.join(format!("{name}.spv"));
-    std::fs::write(&source_path, source).unwrap();
-    let output = Command::new("spirv-as")
-        .args(["--target-env", "spv1.0", "-o"])
-        .arg(&path)
-        .arg(&source_path)
-        .output()
-        .expect("spirv-as is installed by scripts/setup");
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    path
-}
-
 /// `--kernel length=FILE` runs the module through length's edge-case rules (refused before):
 /// |x| passes "without overflow" (length(-max) = max), x itself fails it; a module of another
 /// interface is refused by the interface check.
@@ -208,7 +171,7 @@ fn a_user_length_module_is_judged_by_the_edge_rules() {
         ("abs", "%18 = OpExtInst %5 %17 fabs %16"),
         ("identity", "%18 = OpCopyObject %5 %16"),
     ] {
-        let module = assemble(&dir, name, &LENGTH_W1.replace("RESULT", result));
+        let module = assemble_text(&dir, name, &LENGTH_W1.replace("RESULT", result));
         let csv = dir.join(format!("{name}.csv"));
         let output = clacc(&[
             "--kind",
@@ -224,7 +187,7 @@ fn a_user_length_module_is_judged_by_the_edge_rules() {
             "--csv",
             csv.to_str().unwrap(),
         ]);
-        let rows = rows(&csv);
+        let rows = Results::read(&csv).maps();
         assert_eq!(rows.len(), 1, "{name}: {}", text(&output.stderr));
         assert!(rows[0]["note"].contains("your module"), "{:?}", rows[0]);
         assert!(
@@ -281,7 +244,7 @@ fn shards_cut_after_the_same_unit_do_not_merge() {
             csv.to_str().unwrap(),
         ]);
         assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-        let rows = rows(&csv);
+        let rows = Results::read(&csv).maps();
         assert_eq!(rows.len(), 3);
         assert!(rows.iter().all(|r| r["planned_units"] == "3"), "{rows:?}");
         // Cut after the first unit: the header and one row.
@@ -304,7 +267,7 @@ fn shards_cut_after_the_same_unit_do_not_merge() {
         message.contains("planned 3 units") && message.contains("units 2 to 3"),
         "{message}"
     );
-    assert!(!merged.exists() || rows(&merged).is_empty());
+    assert!(!merged.exists() || Results::read(&merged).maps().is_empty());
 }
 
 /// `--inputs` near 2^40 on a sampled conversion unit finishes (it crashed the worker building
@@ -334,7 +297,7 @@ fn a_huge_input_count_on_conversions_finishes_with_a_cut_sample() {
         "{code:?} {}",
         text(&output.stderr)
     );
-    let rows = rows(&csv);
+    let rows = Results::read(&csv).maps();
     assert_eq!(rows.len(), 2);
     let sampled = rows
         .iter()

@@ -2,43 +2,15 @@
 //! scripts/setup installs, and Debian's PoCL, which has no SPIR-V support).
 
 mod common;
-use common::clacc;
+use common::{clacc, text, Results};
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn read_csv(path: &Path) -> (Vec<String>, Vec<csv::StringRecord>) {
-    let mut reader = csv::Reader::from_path(path).expect("open the CSV");
-    let header = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let rows = reader.records().map(|r| r.unwrap()).collect();
-    (header, rows)
-}
-
-fn column(header: &[String], name: &str) -> usize {
-    header
-        .iter()
-        .position(|h| h == name)
-        .unwrap_or_else(|| panic!("no column {name}"))
-}
+use std::process::Command;
 
 #[test]
 fn devices_lists_the_intel_device_with_its_spirv_versions() {
     let output = clacc(&["devices"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = stdout(&output);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let text = text(&output.stdout);
     let intel = text
         .split("\n[")
         .find(|block| block.contains("Intel(R) OpenCL"))
@@ -75,30 +47,31 @@ fn one_function_run_passes_and_writes_the_documented_csv() {
         output.status.code(),
         Some(0),
         "{}{}",
-        stdout(&output),
-        stderr(&output)
+        text(&output.stdout),
+        text(&output.stderr)
     );
-    let (header, rows) = read_csv(&csv_path);
+    let results = Results::read(&csv_path);
+    let rows = &results.rows;
     let required = "function,type,width,profile,inputs,failures,max_ulp,bound_ulp,worst_input,worst_device,worst_reference,status,note";
-    assert_eq!(header[..13].join(","), required);
+    assert_eq!(results.header[..13].join(","), required);
     assert_eq!(rows.len(), 1);
     let row = &rows[0];
-    assert_eq!(&row[column(&header, "function")], "sin");
-    assert_eq!(&row[column(&header, "type")], "float");
-    assert_eq!(&row[column(&header, "profile")], "full");
-    assert_eq!(&row[column(&header, "status")], "pass");
-    assert!(row[column(&header, "inputs")].parse::<u64>().unwrap() >= 5000);
-    let max_ulp: f64 = row[column(&header, "max_ulp")].parse().unwrap();
-    let bound: f64 = row[column(&header, "bound_ulp")].parse().unwrap();
+    assert_eq!(&row[results.column("function")], "sin");
+    assert_eq!(&row[results.column("type")], "float");
+    assert_eq!(&row[results.column("profile")], "full");
+    assert_eq!(&row[results.column("status")], "pass");
+    assert!(row[results.column("inputs")].parse::<u64>().unwrap() >= 5000);
+    let max_ulp: f64 = row[results.column("max_ulp")].parse().unwrap();
+    let bound: f64 = row[results.column("bound_ulp")].parse().unwrap();
     assert_eq!(bound, 4.0, "Table 3, sin, Float32");
     assert!(max_ulp > 0.0 && max_ulp <= bound, "{max_ulp}");
     // The worst case round-trips: its hex input parses back to a float.
-    let worst = clacc::num::hexfloat::parse(&row[column(&header, "worst_input")]).unwrap();
+    let worst = clacc::num::hexfloat::parse(&row[results.column("worst_input")]).unwrap();
     assert_eq!(f64::from(worst as f32), worst);
     assert!(
-        stdout(&output).contains("1 units: 1 passed"),
+        text(&output.stdout).contains("1 units: 1 passed"),
         "{}",
-        stdout(&output)
+        text(&output.stdout)
     );
 }
 
@@ -123,7 +96,7 @@ fn same_seed_gives_the_same_results_and_another_seed_other_inputs() {
             "--csv",
             path.to_str().unwrap(),
         ]);
-        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
         std::fs::read_to_string(path).unwrap()
     };
     let first = run("a.csv", "0x1234");
@@ -136,7 +109,7 @@ fn same_seed_gives_the_same_results_and_another_seed_other_inputs() {
 fn pocl_is_refused_in_one_line_naming_spirv_and_the_usable_devices() {
     let output = clacc(&["--platform", "Portable", "--function", "sin"]);
     assert_eq!(output.status.code(), Some(2));
-    let message = stderr(&output);
+    let message = text(&output.stderr);
     assert_eq!(message.trim_end().lines().count(), 1, "{message}");
     assert!(message.contains("cannot take SPIR-V"), "{message}");
     assert!(message.contains("Intel(R) OpenCL"), "{message}");
@@ -146,7 +119,7 @@ fn pocl_is_refused_in_one_line_naming_spirv_and_the_usable_devices() {
 fn unknown_names_are_usage_errors_that_list_what_is_known() {
     let output = clacc(&["--function", "sine"]);
     assert_eq!(output.status.code(), Some(2));
-    let message = stderr(&output);
+    let message = text(&output.stderr);
     assert!(message.contains("unknown function `sine`"), "{message}");
     assert!(
         message.contains("sinpi") && message.contains("OpFAdd"),
@@ -155,23 +128,23 @@ fn unknown_names_are_usage_errors_that_list_what_is_known() {
 
     let output = clacc(&["--function", "sin", "--type", "quad"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("unknown type `quad`"));
+    assert!(text(&output.stderr).contains("unknown type `quad`"));
 
     let output = clacc(&["--function", "sin", "--width", "5"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("unknown width `5`"));
+    assert!(text(&output.stderr).contains("unknown width `5`"));
 
     let output = clacc(&["--platform", "NoSuchVendor"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("no platform matches `NoSuchVendor`"));
+    assert!(text(&output.stderr).contains("no platform matches `NoSuchVendor`"));
 
     let output = clacc(&["--profile", "quantum", "--function", "sin"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("unknown profile `quantum`"));
+    assert!(text(&output.stderr).contains("unknown profile `quantum`"));
 
     let output = clacc(&["--kind", "vibes", "--function", "sin"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("unknown --kind `vibes`"));
+    assert!(text(&output.stderr).contains("unknown --kind `vibes`"));
 
     let output = clacc(&["--no-such-flag"]);
     assert_eq!(output.status.code(), Some(2));
@@ -191,7 +164,7 @@ fn emitted_kernels_are_valid_spirv_and_match_what_runs() {
         "--width",
         "1,3,16",
     ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", text(&output.stderr));
     let mut modules = 0;
     for entry in std::fs::read_dir(dir.path()).unwrap() {
         let path = entry.unwrap().path();
@@ -237,9 +210,10 @@ fn a_default_run_covers_every_row_type_and_width() {
         "--csv",
         csv_path.to_str().unwrap(),
     ]);
-    let (header, rows) = read_csv(&csv_path);
-    let status = column(&header, "status");
-    let function = column(&header, "function");
+    let results = Results::read(&csv_path);
+    let rows = &results.rows;
+    let status = results.column("status");
+    let function = results.column("function");
     let unmeasured: Vec<String> = rows
         .iter()
         .filter(|r| !matches!(&r[status], "pass" | "fail" | "skip"))
@@ -291,8 +265,8 @@ fn a_default_run_covers_every_row_type_and_width() {
     for name in geometric {
         let measured = rows
             .iter()
-            .filter(|r| &r[function] == name && &r[column(&header, "type")] == "float")
-            .filter(|r| r[column(&header, "inputs")].parse::<u64>().unwrap() > 0)
+            .filter(|r| &r[function] == name && &r[results.column("type")] == "float")
+            .filter(|r| r[results.column("inputs")].parse::<u64>().unwrap() > 0)
             .count();
         assert_eq!(
             measured,
@@ -300,8 +274,8 @@ fn a_default_run_covers_every_row_type_and_width() {
             "{name} float is measured at every width"
         );
     }
-    assert!(rows.iter().all(|r| &r[column(&header, "spec")] == "2026"));
-    assert!(rows.iter().all(|r| &r[column(&header, "kind")] == "ulp"));
+    assert!(rows.iter().all(|r| &r[results.column("spec")] == "2026"));
+    assert!(rows.iter().all(|r| &r[results.column("kind")] == "ulp"));
     let skipped: Vec<&csv::StringRecord> = rows.iter().filter(|r| &r[status] == "skip").collect();
     let (table_5_skips, other_skips): (Vec<_>, Vec<_>) = skipped
         .into_iter()
@@ -309,14 +283,14 @@ fn a_default_run_covers_every_row_type_and_width() {
     assert_eq!(table_5_skips.len(), table_5_only.len() * 18);
     assert!(table_5_skips
         .iter()
-        .all(|r| r[column(&header, "note")].starts_with("only Table 5 bounds")));
+        .all(|r| r[results.column("note")].starts_with("only Table 5 bounds")));
     assert!(other_skips.iter().all(|r| ["half_", "native_", "fast_"]
         .iter()
         .any(|p| r[0].starts_with(p))));
     assert!(other_skips
         .iter()
-        .all(|r| r[column(&header, "note")].contains("gives")));
-    let summary = stdout(&output);
+        .all(|r| r[results.column("note")].contains("gives")));
+    let summary = text(&output.stdout);
     assert_eq!(summary.starts_with("FAILURES"), failed, "{summary}");
 }
 
@@ -344,11 +318,12 @@ fn an_input_file_runs_exactly_the_listed_cases() {
         "--csv",
         csv_path.to_str().unwrap(),
     ]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let (header, rows) = read_csv(&csv_path);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let results = Results::read(&csv_path);
+    let rows = &results.rows;
     assert_eq!(rows.len(), 2);
-    for row in &rows {
-        assert_eq!(&row[column(&header, "inputs")], "3");
+    for row in rows {
+        assert_eq!(&row[results.column("inputs")], "3");
     }
     // A case whose arity does not fit the function is an error for that unit, named.
     let output = clacc(&[
@@ -367,14 +342,14 @@ fn an_input_file_runs_exactly_the_listed_cases() {
     ]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stdout(&output).contains("sin takes 1"),
+        text(&output.stdout).contains("sin takes 1"),
         "{}",
-        stdout(&output)
+        text(&output.stdout)
     );
     std::fs::write(&cases, "0x1p+0\nbanana\n").unwrap();
     let output = clacc(&["--function", "sin", "--input-file", cases.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains(":2: `banana` is not a number"));
+    assert!(text(&output.stderr).contains(":2: `banana` is not a number"));
 }
 
 /// The edge-case rules run for every function that has them, every type and every width the
@@ -387,10 +362,11 @@ fn edge_rows_cover_every_function_type_and_width() {
     assert!(
         matches!(output.status.code(), Some(0) | Some(1)),
         "{}",
-        stderr(&output)
+        text(&output.stderr)
     );
-    let (header, rows) = read_csv(&csv_path);
-    let function = column(&header, "function");
+    let results = Results::read(&csv_path);
+    let rows = &results.rows;
+    let function = results.column("function");
     for name in clacc::judge::edge::functions() {
         let count = rows.iter().filter(|r| r[function] == *name).count();
         // 3 types x 6 widths; half_* exist for float only (Table 3); the geometric functions
@@ -404,11 +380,11 @@ fn edge_rows_cover_every_function_type_and_width() {
         };
         assert_eq!(count, expected, "{name}");
     }
-    assert!(rows.iter().all(|r| &r[column(&header, "kind")] == "edge"));
+    assert!(rows.iter().all(|r| &r[results.column("kind")] == "edge"));
     // Every unit is measured: a vendor's wrong result is a fail, never a crash or an error.
     let unmeasured: Vec<String> = rows
         .iter()
-        .filter(|r| !matches!(&r[column(&header, "status")], "pass" | "fail" | "skip"))
+        .filter(|r| !matches!(&r[results.column("status")], "pass" | "fail" | "skip"))
         .map(|r| r.iter().collect::<Vec<_>>().join(","))
         .collect();
     assert!(unmeasured.is_empty(), "{}", unmeasured.join("\n"));
@@ -416,15 +392,15 @@ fn edge_rows_cover_every_function_type_and_width() {
     // (tables/edge_cases_2026.csv) with its spec text or clause.
     for row in rows
         .iter()
-        .filter(|r| &r[column(&header, "status")] == "fail")
+        .filter(|r| &r[results.column("status")] == "fail")
     {
-        let note = &row[column(&header, "note")];
+        let note = &row[results.column("note")];
         assert!(
             note.contains("tables/edge_cases_2026.csv:") && note.contains("requires"),
             "{note}"
         );
     }
-    let summary = stdout(&output);
+    let summary = text(&output.stdout);
     if summary.contains("FAILURES") {
         assert!(summary.contains("FAILURES (edge cases"), "{summary}");
         assert!(summary.contains("reproduce: clacc"), "{summary}");

@@ -2,27 +2,7 @@
 //! the embedded profile (Table 4), and build options that change or do not change the rules.
 
 mod common;
-use common::clacc;
-
-use std::path::Path;
-
-fn rows(path: &Path) -> (Vec<String>, Vec<csv::StringRecord>) {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
-    (header, reader.records().map(|r| r.unwrap()).collect())
-}
-
-fn at<'a>(header: &[String], row: &'a csv::StringRecord, name: &str) -> &'a str {
-    &row[header
-        .iter()
-        .position(|h| h == name)
-        .unwrap_or_else(|| panic!("no column {name}"))]
-}
+use common::{clacc, Results};
 
 #[test]
 fn relaxed_covers_every_table_5_row_with_its_rule() {
@@ -45,14 +25,15 @@ fn relaxed_covers_every_table_5_row_with_its_rule() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let (header, rows) = rows(&csv);
+    let results = Results::read(&csv);
+    let rows = &results.rows;
     // The default revision's Table 5 (2026; acosh, asinh, atan2 gained a non-derived bound).
     let table5 = clacc::judge::relaxed::builtin_in(clacc::spec::table::Revision::Spec2026);
     for row in &table5.rows {
         // Table 5's rows name instructions (OpFMul_OpFAdd, x*y+z, is the registry's too).
         let Some(unit) = rows
             .iter()
-            .find(|r| at(&header, r, "function") == row.instruction)
+            .find(|r| results.cell(r, "function") == row.instruction)
         else {
             assert!(
                 clacc::spec::registry::find(&row.instruction).is_none(),
@@ -61,38 +42,38 @@ fn relaxed_covers_every_table_5_row_with_its_rule() {
             );
             continue;
         };
-        assert_eq!(at(&header, unit, "profile"), "relaxed");
+        assert_eq!(results.cell(unit, "profile"), "relaxed");
         assert_eq!(
-            at(&header, unit, "rule"),
+            results.cell(unit, "rule"),
             row.float32.describe(false),
             "{}",
             row.instruction
         );
-        assert_eq!(at(&header, unit, "build_options"), "-cl-fast-relaxed-math");
-        assert_eq!(at(&header, unit, "spec"), "2026");
+        assert_eq!(results.cell(unit, "build_options"), "-cl-fast-relaxed-math");
+        assert_eq!(results.cell(unit, "spec"), "2026");
     }
     // Undefined inputs are counted apart, never as failures.
     let pow = rows
         .iter()
-        .find(|r| at(&header, r, "function") == "pow")
+        .find(|r| results.cell(r, "function") == "pow")
         .unwrap();
-    assert!(at(&header, pow, "undefined").parse::<u64>().unwrap() > 0);
-    let judged: u64 = at(&header, pow, "inputs").parse().unwrap();
-    let failures: u64 = at(&header, pow, "failures").parse().unwrap();
+    assert!(results.cell(pow, "undefined").parse::<u64>().unwrap() > 0);
+    let judged: u64 = results.cell(pow, "inputs").parse().unwrap();
+    let failures: u64 = results.cell(pow, "failures").parse().unwrap();
     assert!(failures <= judged);
     // sin's absolute bound is reported in its own unit.
     let sin = rows
         .iter()
-        .find(|r| at(&header, r, "function") == "sin")
+        .find(|r| results.cell(r, "function") == "sin")
         .unwrap();
-    assert!(at(&header, sin, "rule").starts_with("abs<=2^-11"));
+    assert!(results.cell(sin, "rule").starts_with("abs<=2^-11"));
     // Functions Table 5 does not list fall back to Table 3, and say so.
     let fma = rows
         .iter()
-        .find(|r| at(&header, r, "function") == "fma")
+        .find(|r| results.cell(r, "function") == "fma")
         .unwrap();
     assert!(
-        at(&header, fma, "note").contains("not in Table 5"),
+        results.cell(fma, "note").contains("not in Table 5"),
         "{:?}",
         fma
     );
@@ -124,20 +105,21 @@ fn relaxed_judges_opfmul_then_opfadd_by_table_5_and_other_profiles_skip_it() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let (header, units) = rows(&csv);
+    let results = Results::read(&csv);
+    let units = &results.rows;
     let table5 = clacc::judge::relaxed::builtin_in(clacc::spec::table::Revision::Spec2026);
     let rule = table5
         .rule("OpFMul_OpFAdd", clacc::num::fp::FloatType::Float)
         .unwrap();
     assert!(rule.describe(false).contains("fma or mul+add"));
-    let widths: Vec<&str> = units.iter().map(|r| at(&header, r, "width")).collect();
+    let widths: Vec<&str> = units.iter().map(|r| results.cell(r, "width")).collect();
     assert_eq!(widths, ["1", "4"]);
-    for unit in &units {
-        assert_eq!(at(&header, unit, "function"), "OpFMul_OpFAdd");
-        assert_eq!(at(&header, unit, "profile"), "relaxed");
-        assert_eq!(at(&header, unit, "rule"), rule.describe(false));
-        assert_ne!(at(&header, unit, "status"), "skip", "{unit:?}");
-        assert!(at(&header, unit, "inputs").parse::<u64>().unwrap() > 0);
+    for unit in units {
+        assert_eq!(results.cell(unit, "function"), "OpFMul_OpFAdd");
+        assert_eq!(results.cell(unit, "profile"), "relaxed");
+        assert_eq!(results.cell(unit, "rule"), rule.describe(false));
+        assert_ne!(results.cell(unit, "status"), "skip", "{unit:?}");
+        assert!(results.cell(unit, "inputs").parse::<u64>().unwrap() > 0);
     }
     let full_csv = dir.path().join("full.csv");
     let output = clacc(&[
@@ -160,10 +142,13 @@ fn relaxed_judges_opfmul_then_opfadd_by_table_5_and_other_profiles_skip_it() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let (header, rows) = rows(&full_csv);
+    let results = Results::read(&full_csv);
+    let rows = &results.rows;
     assert_eq!(rows.len(), 1);
-    assert_eq!(at(&header, &rows[0], "status"), "skip");
-    assert!(at(&header, &rows[0], "note").contains("only Table 5 bounds OpFMul_OpFAdd"));
+    assert_eq!(results.cell(&rows[0], "status"), "skip");
+    assert!(results
+        .cell(&rows[0], "note")
+        .contains("only Table 5 bounds OpFMul_OpFAdd"));
 }
 
 #[test]
@@ -191,9 +176,10 @@ fn embedded_judges_float_sqrt_against_4_ulp_and_full_against_3() {
             "{}",
             String::from_utf8_lossy(&output.stderr)
         );
-        let (header, rows) = rows(&csv);
-        assert_eq!(at(&header, &rows[0], "bound_ulp"), bound, "{profile}");
-        assert_eq!(at(&header, &rows[0], "profile"), profile);
+        let results = Results::read(&csv);
+        let rows = &results.rows;
+        assert_eq!(results.cell(&rows[0], "bound_ulp"), bound, "{profile}");
+        assert_eq!(results.cell(&rows[0], "profile"), profile);
     }
 }
 
@@ -223,16 +209,17 @@ fn relaxed_code_judged_by_the_full_table_fails_with_its_worst_input_named() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let (header, rows) = rows(&csv);
+    let results = Results::read(&csv);
+    let rows = &results.rows;
     let exp = rows
         .iter()
-        .find(|r| at(&header, r, "function") == "exp")
+        .find(|r| results.cell(r, "function") == "exp")
         .unwrap();
-    assert_eq!(at(&header, exp, "profile"), "full");
-    assert_eq!(at(&header, exp, "rule"), "<= 3 ulp");
-    assert_eq!(at(&header, exp, "status"), "fail");
-    assert_eq!(at(&header, exp, "build_options"), "-cl-fast-relaxed-math");
-    let worst = clacc::num::hexfloat::parse(at(&header, exp, "worst_input")).unwrap();
+    assert_eq!(results.cell(exp, "profile"), "full");
+    assert_eq!(results.cell(exp, "rule"), "<= 3 ulp");
+    assert_eq!(results.cell(exp, "status"), "fail");
+    assert_eq!(results.cell(exp, "build_options"), "-cl-fast-relaxed-math");
+    let worst = clacc::num::hexfloat::parse(results.cell(exp, "worst_input")).unwrap();
     assert!(worst.is_finite());
     let summary = String::from_utf8_lossy(&output.stdout);
     assert!(
@@ -271,13 +258,14 @@ fn denorms_are_zero_applies_the_flush_to_zero_rules() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let (header, rows) = rows(&csv);
-    for row in &rows {
+    let results = Results::read(&csv);
+    let rows = &results.rows;
+    for row in rows {
         assert!(
-            at(&header, row, "note").contains("-cl-denorms-are-zero"),
+            results.cell(row, "note").contains("-cl-denorms-are-zero"),
             "{:?}",
             row
         );
-        assert_eq!(at(&header, row, "build_options"), "-cl-denorms-are-zero");
+        assert_eq!(results.cell(row, "build_options"), "-cl-denorms-are-zero");
     }
 }

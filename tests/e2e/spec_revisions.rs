@@ -4,34 +4,22 @@
 //! vendor's built-ins get right.
 
 mod common;
-use common::clacc;
+use common::{assemble_text, clacc, text, Results};
 
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use std::process::Output;
 
 /// (function, bound_ulp, spec) per row.
 fn bounds(path: &Path) -> Vec<(String, String, String)> {
-    let mut reader = csv::Reader::from_path(path).expect("open the CSV");
-    let header: Vec<String> = reader
-        .headers()
-        .unwrap()
+    let results = Results::read(path);
+    results
+        .rows
         .iter()
-        .map(str::to_string)
-        .collect();
-    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
-    let (function, bound, spec) = (at("function"), at("bound_ulp"), at("spec"));
-    reader
-        .records()
         .map(|r| {
-            let r = r.unwrap();
             (
-                r[function].to_string(),
-                r[bound].to_string(),
-                r[spec].to_string(),
+                results.cell(r, "function").to_string(),
+                results.cell(r, "bound_ulp").to_string(),
+                results.cell(r, "spec").to_string(),
             )
         })
         .collect()
@@ -91,7 +79,7 @@ fn half_rows_are_judged_by_the_chosen_revision_and_every_report_names_it() {
         assert!(
             matches!(output.status.code(), Some(0 | 1)),
             "{}",
-            stderr(&output)
+            text(&output.stderr)
         );
         let rows = bounds(&csv);
         for (function, bound) in cells {
@@ -105,7 +93,7 @@ fn half_rows_are_judged_by_the_chosen_revision_and_every_report_names_it() {
         // The 2017 text has no degrees row: skipped, and the note says why.
         let summary = String::from_utf8_lossy(&output.stdout);
         assert!(summary.contains(&format!("; spec {name};")), "{summary}");
-        assert!(stderr(&output).contains(&format!(", spec {name}, ")));
+        assert!(text(&output.stderr).contains(&format!(", spec {name}, ")));
         let xml = std::fs::read_to_string(&junit).unwrap();
         assert!(
             xml.contains(&format!("<property name=\"spec\" value=\"{name}\"/>")),
@@ -129,12 +117,12 @@ fn resume_and_merge_refuse_to_mix_revisions() {
     ));
     let before = std::fs::read_to_string(&old).unwrap();
     let resumed = run(Some("2026"), &old, &["--resume"]);
-    assert_eq!(resumed.status.code(), Some(2), "{}", stderr(&resumed));
+    assert_eq!(resumed.status.code(), Some(2), "{}", text(&resumed.stderr));
     assert!(
-        stderr(&resumed).contains("judged by the 2017 text")
-            && stderr(&resumed).contains("--spec 2017"),
+        text(&resumed.stderr).contains("judged by the 2017 text")
+            && text(&resumed.stderr).contains("--spec 2017"),
         "{}",
-        stderr(&resumed)
+        text(&resumed.stderr)
     );
     assert_eq!(
         std::fs::read_to_string(&old).unwrap(),
@@ -146,7 +134,7 @@ fn resume_and_merge_refuse_to_mix_revisions() {
     assert!(
         matches!(same.status.code(), Some(0 | 1)),
         "{}",
-        stderr(&same)
+        text(&same.stderr)
     );
 
     let merged = dir.path().join("merged.csv");
@@ -159,9 +147,9 @@ fn resume_and_merge_refuse_to_mix_revisions() {
     ]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        stderr(&output).contains("cannot merge"),
+        text(&output.stderr).contains("cannot merge"),
         "{}",
-        stderr(&output)
+        text(&output.stderr)
     );
     assert!(!merged.exists());
 }
@@ -169,7 +157,7 @@ fn resume_and_merge_refuse_to_mix_revisions() {
 #[test]
 fn spec_diff_lists_the_relaxed_half_rows_and_the_new_rows() {
     let output = clacc(&["spec-diff"]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", text(&output.stderr));
     let text = String::from_utf8_lossy(&output.stdout);
     let line = |words: &[&str]| {
         text.lines()
@@ -236,17 +224,7 @@ OpFunctionEnd
 "
     );
     let name = format!("degrees_{}", constant.replace('.', "_"));
-    let text = dir.join(format!("{name}.spvasm"));
-    std::fs::write(&text, source).unwrap();
-    let module = dir.join(format!("{name}.spv"));
-    let output = Command::new("spirv-as")
-        .args(["--target-env", "spv1.0"])
-        .arg(&text)
-        .arg("-o")
-        .arg(&module)
-        .output()
-        .expect("spirv-as is installed by scripts/setup");
-    assert!(output.status.success(), "{}", stderr(&output));
+    let module = assemble_text(dir, &name, &source);
     module
 }
 
@@ -278,15 +256,8 @@ fn degrees_is_judged_by_the_2026_row_and_skipped_under_2017() {
             "--csv",
             csv.to_str().unwrap(),
         ]);
-        let mut reader = csv::Reader::from_path(&csv).unwrap();
-        let header: Vec<String> = reader
-            .headers()
-            .unwrap()
-            .iter()
-            .map(str::to_string)
-            .collect();
-        let row = reader.records().next().unwrap().unwrap();
-        let at = |name: &str| row[header.iter().position(|h| h == name).unwrap()].to_string();
+        let results = Results::read(&csv);
+        let at = |name: &str| results.first(name).to_string();
         (
             output.status.code(),
             at("status"),

@@ -2,32 +2,17 @@
 //! reproduce line, and checking a user's own SPIR-V implementation — on the real Intel device.
 
 mod common;
-use common::{clacc, text};
+use common::{assemble_file, clacc, repository, text, Results};
 
 use std::path::Path;
-use std::process::Command;
-
-fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .records()
-        .map(|r| r.unwrap())
-        .collect()
-}
 
 /// kernels/examples/taylor_sin.spvasm: sin(x) = x - x³/6, good near 0 and bad beyond.
 fn taylor_sin(dir: &Path) -> std::path::PathBuf {
-    let source = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/kernels/examples/taylor_sin.spvasm"
-    );
     let module = dir.join("taylor_sin.spv");
-    let output = Command::new("spirv-as")
-        .args(["--target-env", "spv1.0", source, "-o"])
-        .arg(&module)
-        .output()
-        .expect("spirv-as is installed by scripts/setup");
-    assert!(output.status.success(), "{}", text(&output.stderr));
+    assemble_file(
+        &repository().join("kernels/examples/taylor_sin.spvasm"),
+        &module,
+    );
     module
 }
 
@@ -55,12 +40,24 @@ fn a_users_poor_sin_is_reported_failing_at_its_worst_input() {
         csv.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-    let rows = csv_rows(&csv);
+    let results = Results::read(&csv);
+    let rows = &results.rows;
     assert_eq!(rows.len(), 1);
-    assert_eq!((&rows[0][0], &rows[0][11]), ("sin", "fail"));
-    assert_eq!(&rows[0][8], "0x1.8p+1", "worst input");
     assert_eq!(
-        &rows[0][9], "-0x1.8p+0",
+        (
+            results.cell(&rows[0], "function"),
+            results.cell(&rows[0], "status")
+        ),
+        ("sin", "fail")
+    );
+    assert_eq!(
+        results.cell(&rows[0], "worst_input"),
+        "0x1.8p+1",
+        "worst input"
+    );
+    assert_eq!(
+        results.cell(&rows[0], "worst_device"),
+        "-0x1.8p+0",
         "the device's (the module's) result for it"
     );
     // A sweep finds it failing too, with the worst input far from 0.
@@ -79,7 +76,7 @@ fn a_users_poor_sin_is_reported_failing_at_its_worst_input() {
         csv.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(1));
-    let worst = clacc::num::hexfloat::parse(&csv_rows(&csv)[0][8]).unwrap();
+    let worst = clacc::num::hexfloat::parse(Results::read(&csv).first("worst_input")).unwrap();
     assert!(worst.abs() > 1.0, "{worst}");
 }
 
@@ -115,11 +112,16 @@ fn the_reproduce_line_shows_just_that_input_failing() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let again = clacc(&args);
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
-    let rows = csv_rows(&again_csv);
+    let results = Results::read(&again_csv);
+    let rows = &results.rows;
     assert_eq!(rows.len(), 1);
-    assert_eq!(&rows[0][4], "1", "just that input");
-    assert_eq!(&rows[0][5], "1", "and it fails");
-    assert_eq!(&rows[0][8], &csv_rows(&csv)[0][8], "the same input");
+    assert_eq!(results.cell(&rows[0], "inputs"), "1", "just that input");
+    assert_eq!(results.cell(&rows[0], "failures"), "1", "and it fails");
+    assert_eq!(
+        results.cell(&rows[0], "worst_input"),
+        Results::read(&csv).first("worst_input"),
+        "the same input"
+    );
 }
 
 #[test]
@@ -149,7 +151,8 @@ fn junit_has_a_testcase_per_csv_row_and_plots_draw_the_bound() {
         "{}",
         text(&output.stderr)
     );
-    let rows = csv_rows(&csv);
+    let results = Results::read(&csv);
+    let rows = &results.rows;
     let xml = std::fs::read_to_string(&junit).unwrap();
     let document = roxmltree::Document::parse(&xml).expect("the JUnit file parses");
     let testcases = document

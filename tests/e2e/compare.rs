@@ -3,9 +3,8 @@
 //! that is not a clacc CSV. (tests/rusticl.rs compares real runs of two devices.)
 
 mod common;
-use common::{clacc, text};
+use common::{clacc, text, Results};
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// A results CSV holding `units` (function, width, max_ulp, status) of `device`, its columns in
@@ -38,21 +37,6 @@ fn results(dir: &Path, device: &str, units: &[(&str, &str, &str, &str)]) -> Path
     path
 }
 
-fn compared(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    reader
-        .records()
-        .map(|r| {
-            header
-                .iter()
-                .cloned()
-                .zip(r.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
-
 #[test]
 fn three_devices_are_marked_by_failure_and_by_distance_from_the_others_median() {
     let dir = tempfile::tempdir().unwrap();
@@ -79,7 +63,7 @@ fn three_devices_are_marked_by_failure_and_by_distance_from_the_others_median() 
         out.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let rows = compared(&out);
+    let rows = Results::read(&out).maps();
     assert_eq!(rows.len(), 2);
     let sin = &rows[0];
     assert_eq!(

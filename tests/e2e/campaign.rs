@@ -2,7 +2,7 @@
 //! resuming an interrupted run, and surviving a driver that crashes or hangs.
 
 mod common;
-use common::{clacc, text};
+use common::{clacc, text, Results};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -147,14 +147,6 @@ fn crashing_module(dir: &Path) -> PathBuf {
     path
 }
 
-fn read_rows(path: &Path) -> Vec<csv::StringRecord> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .records()
-        .map(|r| r.unwrap())
-        .collect()
-}
-
 #[test]
 fn a_driver_crash_is_recorded_and_the_run_goes_on() {
     let dir = tempfile::tempdir().unwrap();
@@ -178,11 +170,28 @@ fn a_driver_crash_is_recorded_and_the_run_goes_on() {
         csv.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-    let rows = read_rows(&csv);
+    let results = Results::read(&csv);
+    let rows = &results.rows;
     assert_eq!(rows.len(), 2);
-    assert_eq!((&rows[0][0], &rows[0][11]), ("sin", "crash"));
-    assert!(rows[0][12].contains("status 10"), "{:?}", &rows[0]);
-    assert_eq!((&rows[1][0], &rows[1][11]), ("cos", "pass"));
+    assert_eq!(
+        (
+            results.cell(&rows[0], "function"),
+            results.cell(&rows[0], "status")
+        ),
+        ("sin", "crash")
+    );
+    assert!(
+        results.cell(&rows[0], "note").contains("status 10"),
+        "{:?}",
+        &rows[0]
+    );
+    assert_eq!(
+        (
+            results.cell(&rows[1], "function"),
+            results.cell(&rows[1], "status")
+        ),
+        ("cos", "pass")
+    );
 }
 
 #[test]
@@ -285,9 +294,22 @@ fn a_hanging_unit_times_out_and_the_run_goes_on() {
     ]);
     assert!(started.elapsed() < Duration::from_secs(60));
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-    let rows = read_rows(&csv);
-    assert_eq!((&rows[0][0], &rows[0][11]), ("sin", "timeout"));
-    assert_eq!((&rows[1][0], &rows[1][11]), ("cos", "pass"));
+    let results = Results::read(&csv);
+    let rows = &results.rows;
+    assert_eq!(
+        (
+            results.cell(&rows[0], "function"),
+            results.cell(&rows[0], "status")
+        ),
+        ("sin", "timeout")
+    );
+    assert_eq!(
+        (
+            results.cell(&rows[1], "function"),
+            results.cell(&rows[1], "status")
+        ),
+        ("cos", "pass")
+    );
 }
 
 #[test]

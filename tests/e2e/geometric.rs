@@ -3,29 +3,10 @@
 //! modules of known behaviour run through `clacc --kernel` on the real device
 //! (`kernels/corpus/length_*.spvasm`, `dot_*.spvasm`).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{assemble_corpus, clacc, Results};
 
-/// Assembles a corpus module as a user would: `spirv-as --target-env spv1.0`.
-fn assemble(module: &str, out_dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let source = root.join(format!("kernels/corpus/{module}.spvasm"));
-    let binary = out_dir.join(format!("{module}.spv"));
-    let output = Command::new("spirv-as")
-        .args(["--target-env", "spv1.0"])
-        .arg(&source)
-        .arg("-o")
-        .arg(&binary)
-        .output()
-        .expect("spirv-as is installed by scripts/setup");
-    assert!(
-        output.status.success(),
-        "spirv-as refused {}: {}",
-        source.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    binary
-}
+use std::process::Output;
 
 /// Runs `length` at float width 3 with `module` in place of clacc's kernel; the exit code
 /// and the one CSV row as (column name, value) pairs.
@@ -36,24 +17,34 @@ fn run_length(module: &str, extra: &[&str]) -> (Output, Vec<(String, String)>) {
 /// Runs `function` at float width 3 with `module` in place of clacc's kernel.
 fn run_float3(function: &str, module: &str, extra: &[&str]) -> (Output, Vec<(String, String)>) {
     let dir = tempfile::tempdir().unwrap();
-    let binary = assemble(module, dir.path());
+    let binary = assemble_corpus(module, dir.path());
     let csv_path = dir.path().join("unit.csv");
-    let output = Command::new(env!("CARGO_BIN_EXE_clacc"))
-        .args(["--kernel", &format!("{function}={}", binary.display())])
-        .args(["--function", function, "--type", "float", "--width", "3"])
-        .args(["--kind", "ulp", "--inputs", "1500", "--csv"])
-        .arg(&csv_path)
-        .args(extra)
-        .output()
-        .expect("run the clacc binary");
-    let mut reader = csv::Reader::from_path(&csv_path).expect("clacc wrote its CSV");
-    let header = reader.headers().unwrap().clone();
-    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
-    assert_eq!(rows.len(), 1, "one unit: {rows:?}");
-    let row = header
+    let kernel = format!("{function}={}", binary.display());
+    let mut args = vec![
+        "--kernel",
+        &kernel,
+        "--function",
+        function,
+        "--type",
+        "float",
+        "--width",
+        "3",
+        "--kind",
+        "ulp",
+        "--inputs",
+        "1500",
+        "--csv",
+    ];
+    let csv_text = csv_path.to_str().unwrap().to_string();
+    args.push(&csv_text);
+    args.extend(extra);
+    let output = clacc(&args);
+    let results = Results::read(&csv_path);
+    let row = results
+        .header
         .iter()
-        .zip(rows[0].iter())
-        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .cloned()
+        .zip(results.only_row().iter().map(str::to_string))
         .collect();
     (output, row)
 }

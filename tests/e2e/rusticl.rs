@@ -6,27 +6,9 @@
 //! gets the same verdict on both devices.
 
 mod common;
-use common::{clacc, text};
+use common::{assemble_text, clacc, text, Results};
 
 use std::collections::HashMap;
-use std::path::Path;
-use std::process::Command;
-
-/// The rows of a CSV, each as column name -> value.
-fn csv_rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).expect("open the CSV");
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    reader
-        .records()
-        .map(|record| {
-            header
-                .iter()
-                .cloned()
-                .zip(record.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect()
-}
 
 /// The `clacc devices` block of the first platform whose name contains `platform`, and its index.
 fn device_block(listing: &str, platform: &str) -> (usize, String) {
@@ -94,7 +76,7 @@ fn sin_pow_exp_on_rusticl_give_sane_verdicts_with_the_ftz_notes() {
     let summary = text(&output.stdout);
     // 0 when every unit passed, 1 when one failed: what libclc gets wrong is not asserted.
     assert!(matches!(output.status.code(), Some(0 | 1)), "{stderr}");
-    let rows = csv_rows(&csv_path);
+    let rows = Results::read(&csv_path).maps();
     let mut units: Vec<String> = rows
         .iter()
         .map(|r| format!("{} {} {}", r["function"], r["type"], r["width"]))
@@ -201,17 +183,7 @@ const IDENTITY_SIN: &str = r#"
 #[test]
 fn a_module_of_known_behaviour_gets_the_same_verdict_on_both_devices() {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("identity_sin.spvasm");
-    let module = dir.path().join("identity_sin.spv");
-    std::fs::write(&source, IDENTITY_SIN).unwrap();
-    let assembled = Command::new("spirv-as")
-        .args(["--target-env", "spv1.0"])
-        .arg(&source)
-        .arg("-o")
-        .arg(&module)
-        .output()
-        .expect("spirv-as is installed by scripts/setup");
-    assert!(assembled.status.success(), "{}", text(&assembled.stderr));
+    let module = assemble_text(dir.path(), "identity_sin", IDENTITY_SIN);
     let kernel = format!("sin={}", module.display());
     let mut results = Vec::new();
     for platform in ["Intel", "rusticl"] {
@@ -234,7 +206,7 @@ fn a_module_of_known_behaviour_gets_the_same_verdict_on_both_devices() {
         ]);
         // sin(x) = x is far off for large x: a failing unit, exit status 1, on both.
         assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-        let rows = csv_rows(&csv_path);
+        let rows = Results::read(&csv_path).maps();
         assert_eq!(rows.len(), 1);
         results.push(rows.into_iter().next().unwrap());
     }
@@ -297,14 +269,14 @@ fn compare_sets_the_devices_rows_side_by_side_as_they_were_given() {
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let terminal = text(&output.stdout);
-    let compared = csv_rows(&table);
+    let compared = Results::read(&table).maps();
     assert_eq!(compared.len(), 8, "one row per unit:\n{terminal}");
     let svg_text = std::fs::read_to_string(&svg).unwrap();
     assert!(svg_text.starts_with("<svg") && svg_text.contains("rusticl / llvmpipe"));
     let mut devices = Vec::new();
     let mut errors: Vec<HashMap<String, f64>> = Vec::new();
     for (input, name) in inputs.iter().zip(["Intel", "rusticl"]) {
-        let rows = csv_rows(input);
+        let rows = Results::read(input).maps();
         let device = rows[0]["device"].clone();
         assert!(device.starts_with(name));
         assert!(
@@ -380,7 +352,7 @@ fn float_controls2_checks_run_on_rusticl_through_isolated_probe_builds() {
         "{code:?} {}",
         text(&output.stderr)
     );
-    let rows = csv_rows(&csv);
+    let rows = Results::read(&csv).maps();
     let fc2: Vec<&HashMap<String, String>> = rows
         .iter()
         .filter(|row| row["function"].starts_with("float_controls2_"))

@@ -4,41 +4,11 @@
 //! sweeps, the real Intel device, modules whose behaviour is known.
 
 mod common;
-use common::{clacc, text};
+use common::{assemble_text, assert_refused, clacc, text, Results};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-/// The one-line refusal: exit 2 and an error line containing `wanted`.
-fn assert_refused(output: &Output, wanted: &str) {
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains(wanted), "expected `{wanted}` in: {stderr}");
-}
-
-fn rows(path: &Path) -> Vec<csv::StringRecord> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .records()
-        .map(|r| r.unwrap())
-        .collect()
-}
-
-fn header(path: &Path) -> Vec<String> {
-    csv::Reader::from_path(path)
-        .unwrap()
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect()
-}
-
-fn cell<'a>(path: &Path, row: &'a csv::StringRecord, name: &str) -> &'a str {
-    let index = header(path).iter().position(|h| h == name).unwrap();
-    &row[index]
-}
 
 /// A quick unit: OpFAdd float w1 (the run's bookkeeping is under test, not the device).
 const QUICK: [&str; 8] = [
@@ -60,21 +30,6 @@ fn quick(csv: &Path, extra: &[&str]) -> Output {
     args.extend(["--csv", csv.to_str().unwrap()]);
     args.extend(extra);
     clacc(&args)
-}
-
-/// Assembles `source` with spirv-as (spv1.0) into `dir/name.spv`.
-fn assemble(dir: &Path, name: &str, source: &str) -> PathBuf {
-    let source_path = dir.join(format!("{name}.spvasm"));
-    let path = dir.join(format!("{name}.spv"));
-    std::fs::write(&source_path, source).unwrap();
-    let output = Command::new("spirv-as")
-        .args(["--target-env", "spv1.0", "-o"])
-        .arg(&path)
-        .arg(&source_path)
-        .output()
-        .expect("spirv-as is installed by scripts/setup");
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    path
 }
 
 /// clacc's sin float w1 kernel, except that it stores 2^40 elements past the output buffer:
@@ -122,7 +77,7 @@ fn merge(inputs: &[&Path], out: &Path) -> Output {
 #[test]
 fn a_shard_whose_unit_crashed_never_merges_into_a_pass() {
     let dir = tempfile::tempdir().unwrap();
-    let module = assemble(dir.path(), "segv", SEGFAULTING_SIN);
+    let module = assemble_text(dir.path(), "segv", SEGFAULTING_SIN);
     let kernel = format!("sin={}", module.display());
     let shard = |index: &str| {
         let csv = dir.path().join(format!("shard{}.csv", &index[..1]));
@@ -149,24 +104,27 @@ fn a_shard_whose_unit_crashed_never_merges_into_a_pass() {
     // 1000 inputs are one chunk: shard 0/2 runs it and crashes, shard 1/2 holds nothing.
     let (crashed, output) = shard("0/2");
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-    let row = &rows(&crashed)[0];
-    assert_eq!(cell(&crashed, row, "status"), "crash");
-    assert!(cell(&crashed, row, "note").contains("SIGSEGV"), "{row:?}");
+    let results = Results::read(&crashed);
+    let row = &results.rows[0];
+    assert_eq!(results.cell(row, "status"), "crash");
+    assert!(results.cell(row, "note").contains("SIGSEGV"), "{row:?}");
     let (empty, output) = shard("1/2");
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    let row = &rows(&empty)[0];
+    let results = Results::read(&empty);
+    let row = &results.rows[0];
     assert_eq!(
-        (cell(&empty, row, "inputs"), cell(&empty, row, "status")),
+        (results.cell(row, "inputs"), results.cell(row, "status")),
         ("0", "pass")
     );
-    assert!(cell(&empty, row, "note").contains("empty shard row"));
+    assert!(results.cell(row, "note").contains("empty shard row"));
     for order in [[&crashed, &empty], [&empty, &crashed]] {
         let merged = dir.path().join("merged.csv");
         let output = merge(&[order[0], order[1]], &merged);
         assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-        let row = &rows(&merged)[0];
-        assert_eq!(cell(&merged, row, "status"), "crash");
-        assert!(cell(&merged, row, "note").contains("SIGSEGV"));
+        let results = Results::read(&merged);
+        let row = &results.rows[0];
+        assert_eq!(results.cell(row, "status"), "crash");
+        assert!(results.cell(row, "note").contains("SIGSEGV"));
     }
 }
 
@@ -314,9 +272,10 @@ fn inputs_beyond_what_a_sweep_addresses_are_refused_and_large_sweeps_start_at_on
     ]);
     assert!(started.elapsed() < Duration::from_secs(60));
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-    let row = &rows(&csv)[0];
-    assert_eq!(cell(&csv, row, "status"), "timeout");
-    assert_eq!(cell(&csv, row, "requested_inputs"), "1099511627776");
+    let results = Results::read(&csv);
+    let row = &results.rows[0];
+    assert_eq!(results.cell(row, "status"), "timeout");
+    assert_eq!(results.cell(row, "requested_inputs"), "1099511627776");
 }
 
 #[test]
@@ -357,7 +316,7 @@ fn csv_never_overwrites_a_file_clacc_did_not_write() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let output = quick(&notes, &[]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(rows(&notes).len(), 1);
+    assert_eq!(Results::read(&notes).rows.len(), 1);
 }
 
 #[test]
@@ -458,7 +417,7 @@ fn junit_and_plot_destinations_are_checked_before_the_run() {
 #[test]
 fn a_junit_that_fails_after_the_run_keeps_the_run_s_own_status() {
     let dir = tempfile::tempdir().unwrap();
-    let module = assemble(dir.path(), "segv", SEGFAULTING_SIN);
+    let module = assemble_text(dir.path(), "segv", SEGFAULTING_SIN);
     let kernel = format!("sin={}", module.display());
     let folder = dir.path().join("reports");
     std::fs::create_dir(&folder).unwrap();
@@ -496,7 +455,11 @@ fn a_junit_that_fails_after_the_run_keeps_the_run_s_own_status() {
     let stderr = text(&output.stderr);
     assert!(stderr.contains("cannot write --junit"), "{stderr}");
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert_eq!(rows(&csv).len(), 2, "the CSV holds every result");
+    assert_eq!(
+        Results::read(&csv).rows.len(),
+        2,
+        "the CSV holds every result"
+    );
 }
 
 #[test]
@@ -518,7 +481,7 @@ fn a_function_named_twice_runs_once() {
         csv.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
-    assert_eq!(rows(&csv).len(), 1);
+    assert_eq!(Results::read(&csv).rows.len(), 1);
 }
 
 #[test]
@@ -546,7 +509,7 @@ fn unit_timeout_bounds_the_whole_unit_whatever_its_progress() {
     ]);
     assert!(started.elapsed() < Duration::from_secs(60));
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-    assert_eq!(cell(&csv, &rows(&csv)[0], "status"), "timeout");
+    assert_eq!(Results::read(&csv).first("status"), "timeout");
 }
 
 #[test]
@@ -709,18 +672,20 @@ fn a_unit_that_judges_nothing_never_passes_whole_or_merged() {
         path
     };
     let whole = run("whole.csv", &[]);
-    let row = &rows(&whole)[0];
+    let results = Results::read(&whole);
+    let row = &results.rows[0];
     assert_eq!(
-        (cell(&whole, row, "inputs"), cell(&whole, row, "status")),
+        (results.cell(row, "inputs"), results.cell(row, "status")),
         ("0", "skip")
     );
-    assert!(cell(&whole, row, "note").contains("undefined"), "{row:?}");
+    assert!(results.cell(row, "note").contains("undefined"), "{row:?}");
     let zero = run("s0.csv", &["--shard", "0/2"]);
     let one = run("s1.csv", &["--shard", "1/2"]);
     for shard in [&zero, &one] {
-        let row = &rows(shard)[0];
+        let results = Results::read(shard);
+        let row = &results.rows[0];
         assert!(
-            cell(shard, row, "note").contains("empty shard row"),
+            results.cell(row, "note").contains("empty shard row"),
             "{row:?}"
         );
     }
