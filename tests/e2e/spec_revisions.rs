@@ -224,8 +224,7 @@ OpFunctionEnd
 "
     );
     let name = format!("degrees_{}", constant.replace('.', "_"));
-    let module = assemble_text(dir, &name, &source);
-    module
+    assemble_text(dir, &name, &source)
 }
 
 /// The 2026 text's `degrees` row (<= 2 ulp) judges a module whose behaviour is known: x · 57.3
