@@ -10,10 +10,10 @@
 //! run's columns (`RUN_COLUMNS`), every shard `0..N` must be there exactly once, and every
 //! shard must hold every unit exactly once.
 
+use crate::report::shard::Shard;
 use crate::report::{
     format_ulp, ALL_UNDEFINED_NOTE, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
 };
-use crate::run::Shard;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 

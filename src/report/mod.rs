@@ -5,6 +5,7 @@ pub mod compare;
 pub mod junit;
 pub mod merge;
 pub mod plot;
+pub mod shard;
 
 use crate::judge::{Case, UnitStats};
 use crate::num::fp::FloatType;
