@@ -48,7 +48,7 @@ pub(crate) fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
     }
     let facts = facts.expect("at least one variant ran");
     let written = write_summary_files(args, &units, &facts);
-    let rows = merge::read(&args.csv).map_err(|e| UsageError(e.to_string()))?;
+    let rows = merge::read(&args.csv)?;
     let not_passing: Vec<String> = rows
         .iter()
         .filter(|row| !matches!(row.get("status"), "pass" | "skip"))

@@ -20,7 +20,7 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
 /// write is replaced only with --force; --junit's folder and --plot must be writable.
 pub(crate) fn check_destinations(args: &RunArgs) -> Result<(), UsageError> {
     let csv = &args.csv;
-    merge::refuse_irregular(csv, "--csv").map_err(UsageError)?;
+    merge::refuse_irregular(csv, "--csv")?;
     let mut others: Vec<(&str, PathBuf)> = Vec::new();
     if let Some(path) = &args.input_file {
         others.push(("--input-file", path.clone()));

@@ -7,7 +7,7 @@ use crate::report::merge;
 use std::process::ExitCode;
 
 pub(crate) fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
-    merge::refuse_irregular(&args.csv, "--csv").map_err(UsageError)?;
+    merge::refuse_irregular(&args.csv, "--csv")?;
     if let Some(input) = args.inputs.iter().find(|path| same_file(path, &args.csv)) {
         return usage(format!(
             "--csv {} is also one of the shards to merge ({}); give the merged CSV another path",
@@ -26,10 +26,9 @@ pub(crate) fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
         .inputs
         .iter()
         .map(|path| merge::read(path).map(|rows| (path.clone(), rows)))
-        .collect::<Result<Vec<_>, String>>()
-        .map_err(UsageError)?;
+        .collect::<Result<Vec<_>, _>>()?;
     let merged = merge::merge(&inputs).map_err(|e| UsageError(format!("merge: {e}")))?;
-    merge::write(&args.csv, &merged).map_err(UsageError)?;
+    merge::write(&args.csv, &merged)?;
     let failing = merged
         .iter()
         .filter(|row| !matches!(row.get("status"), "pass" | "skip"))

@@ -32,11 +32,23 @@ impl From<BadName> for UsageError {
     }
 }
 
-impl From<crate::report::compare::CompareError> for UsageError {
-    fn from(error: crate::report::compare::CompareError) -> Self {
-        UsageError(error.to_string())
-    }
+/// The library's errors say which file or flag and what to do: the face prints them as they
+/// are, adding context where the flag is its own.
+macro_rules! usage_from {
+    ($($error:ty),*) => {
+        $(impl From<$error> for UsageError {
+            fn from(error: $error) -> Self {
+                UsageError(error.to_string())
+            }
+        })*
+    };
 }
+
+usage_from!(
+    crate::report::compare::CompareError,
+    crate::report::merge::MergeError,
+    crate::device::DeviceError
+);
 
 /// Re-executes clacc with the local OpenCL runtimes' variables set (see
 /// [`runtime::reexec_with_local_runtime`]); when that fails clacc goes on, with a note.

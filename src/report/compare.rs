@@ -9,7 +9,6 @@
 //! compare; each device is named by its rows' `device` column.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -31,37 +30,21 @@ const NEEDED_COLUMNS: [&str; 9] = [
     "device",
 ];
 
-#[derive(Debug)]
+/// Why the comparison could not be made or written.
+#[derive(Debug, thiserror::Error)]
 pub enum CompareError {
+    #[error("cannot read {}: {detail}", path.display())]
     Read { path: PathBuf, detail: String },
+    #[error(
+        "{} has no `{column}` column; compare takes CSVs written by clacc --csv",
+        path.display()
+    )]
     MissingColumn { path: PathBuf, column: &'static str },
+    #[error("--margin {0} is not a number of ulp >= 0; give e.g. --margin 1")]
     BadMargin(f64),
+    #[error("cannot write {}: {detail}", path.display())]
     Write { path: PathBuf, detail: String },
 }
-
-impl fmt::Display for CompareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CompareError::Read { path, detail } => {
-                write!(f, "cannot read {}: {detail}", path.display())
-            }
-            CompareError::MissingColumn { path, column } => write!(
-                f,
-                "{} has no `{column}` column; compare takes CSVs written by clacc --csv",
-                path.display()
-            ),
-            CompareError::BadMargin(margin) => write!(
-                f,
-                "--margin {margin} is not a number of ulp >= 0; give e.g. --margin 1"
-            ),
-            CompareError::Write { path, detail } => {
-                write!(f, "cannot write {}: {detail}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for CompareError {}
 
 /// One device's result for one unit, as its CSV row gave it.
 #[derive(Clone, Debug, PartialEq)]

@@ -261,7 +261,7 @@ pub fn run(
     unit_bar: &ProgressBar,
 ) -> Result<Results, String> {
     let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
-    crate::report::merge::refuse_irregular(&plan.csv, "--csv")?;
+    crate::report::merge::refuse_irregular(&plan.csv, "--csv").map_err(|e| e.to_string())?;
     // The lock is taken before anything is read or truncated, and held until the run ends.
     let locked = LockedCsv::open(&plan.csv).map_err(|error| match error {
         CsvOpenError::Busy { .. } => format!(
@@ -271,7 +271,8 @@ pub fn run(
         CsvOpenError::Io(error) => csv_error(error),
     })?;
     let (mut csv, done, resumed_failures) = if plan.resume {
-        let rows = crate::report::merge::resume(&plan.csv, &expected_columns(plan, facts))?;
+        let rows = crate::report::merge::resume(&plan.csv, &expected_columns(plan, facts))
+            .map_err(|e| e.to_string())?;
         let spec = plan.settings.spec.name();
         if let Some(row) = rows.iter().find(|row| row.get("spec") != spec) {
             return Err(format!(
