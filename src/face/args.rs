@@ -406,7 +406,9 @@ pub(crate) enum ProfileChoice {
     Auto,
     /// Kernels built with -cl-fast-relaxed-math, judged by Table 5, else by the device's table.
     Relaxed,
+    /// Table 3.
     Full,
+    /// Table 4.
     Embedded,
 }
 
