@@ -218,54 +218,66 @@ pub(crate) struct KernelArgs {
     pub(crate) address_bits: u32,
 }
 
-pub(crate) fn parse_shard(text: &str) -> Result<Shard, String> {
-    Shard::parse(text)
-        .ok_or_else(|| format!("`{text}` is not a shard: write I/N with 0 <= I < N, e.g. 3/8"))
+fn parse_shard(text: &str) -> Result<Shard, BadValue> {
+    Shard::parse(text).ok_or_else(|| {
+        BadValue(format!(
+            "`{text}` is not a shard: write I/N with 0 <= I < N, e.g. 3/8"
+        ))
+    })
 }
 
 /// The largest `--inputs`: 2^40 inputs per unit, far past any sweep that finishes, and small
 /// enough that no count or index derived from it overflows.
-pub(crate) const MAX_INPUTS: u64 = 1 << 40;
+const MAX_INPUTS: u64 = 1 << 40;
 
-pub(crate) fn parse_inputs(text: &str) -> Result<usize, String> {
+fn parse_inputs(text: &str) -> Result<usize, BadValue> {
     match text.trim().parse::<u64>() {
-        Ok(0) => Err("--inputs must be at least 1".to_string()),
+        Ok(0) => Err(BadValue("--inputs must be at least 1".to_string())),
         Ok(count) if count <= MAX_INPUTS => Ok(count as usize),
-        Ok(_) => Err(format!(
+        Ok(_) => Err(BadValue(format!(
             "`{text}` inputs per unit is more than clacc can address (at most 2^40 = {MAX_INPUTS}); use --exhaustive for every input, or --shard to spread a large sweep"
-        )),
-        Err(_) => Err(format!(
+        ))),
+        Err(_) => Err(BadValue(format!(
             "`{text}` is not a number of inputs: give a whole number from 1 to 2^40, e.g. --inputs 100000"
-        )),
+        ))),
     }
 }
 
-pub(crate) fn parse_seconds(text: &str) -> Result<u64, String> {
+fn parse_seconds(text: &str) -> Result<u64, BadValue> {
     match text.trim().parse::<u64>() {
-        Ok(0) => Err("--unit-timeout must be at least 1 second".to_string()),
+        Ok(0) => Err(BadValue("--unit-timeout must be at least 1 second".to_string())),
         Ok(seconds) if seconds <= 1 << 32 => Ok(seconds),
-        _ => Err(format!(
+        _ => Err(BadValue(format!(
             "`{text}` is not a number of seconds: give a whole number from 1 to 2^32, e.g. --unit-timeout 600"
-        )),
+        ))),
     }
 }
 
-pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
+fn parse_threads(text: &str) -> Result<usize, BadValue> {
     match text.trim().parse::<usize>() {
         Ok(count) if (1..=4096).contains(&count) => Ok(count),
-        _ => Err(format!(
+        _ => Err(BadValue(format!(
             "`{text}` is not a number of threads: give a whole number from 1 to 4096"
-        )),
+        ))),
     }
 }
 
-pub(crate) fn parse_seed(text: &str) -> Result<u64, String> {
+fn parse_seed(text: &str) -> Result<u64, BadValue> {
     let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16),
         None => text.parse::<u64>(),
     };
-    parsed.map_err(|_| format!("`{text}` is not a seed: give a decimal or 0x-hex 64-bit integer"))
+    parsed.map_err(|_| {
+        BadValue(format!(
+            "`{text}` is not a seed: give a decimal or 0x-hex 64-bit integer"
+        ))
+    })
 }
+
+/// A flag value clap refuses in its own words (`error: invalid value '…' for '--flag': this`).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadValue(String);
 
 /// A flag value that names none of the enum's values: the one line clacc prints for it.
 #[derive(Debug, thiserror::Error)]
@@ -487,5 +499,80 @@ pub fn parse() -> Result<Cli, BadName> {
                 None => error.exit(),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain run's flags as parsed, or the words of the refusal.
+    fn run_args(flags: &[&str]) -> Result<RunArgs, String> {
+        let mut argv = vec!["clacc"];
+        argv.extend(flags);
+        Cli::try_parse_from(argv)
+            .map(|cli| cli.run)
+            .map_err(|error| {
+                std::error::Error::source(&error)
+                    .map_or_else(|| error.to_string(), |s| s.to_string())
+            })
+    }
+
+    #[test]
+    fn enum_flags_take_the_library_spellings_and_defaults() {
+        let args = run_args(&[
+            "--type",
+            "FLOAT,Float16,double",
+            "--profile",
+            "FULL_PROFILE",
+            "--spec",
+            "2017",
+            "--kind",
+            "edge,conversion",
+        ])
+        .unwrap();
+        let types: Vec<FloatType> = args
+            .selection
+            .types
+            .iter()
+            .map(|t| t.float_type())
+            .collect();
+        assert_eq!(
+            types,
+            [FloatType::Float, FloatType::Half, FloatType::Double]
+        );
+        assert_eq!(args.profile, ProfileChoice::Full);
+        assert_eq!(args.spec.revision(), Revision::Spec2017);
+        let kinds: Vec<Kind> = args.kind.iter().map(|k| k.kind()).collect();
+        assert_eq!(kinds, [Kind::Edge, Kind::Conversion]);
+        let relaxed = run_args(&["--profile", "relaxed"]).unwrap();
+        assert_eq!(relaxed.profile.name(), "relaxed");
+        let defaults = run_args(&[]).unwrap();
+        assert_eq!(defaults.profile, ProfileChoice::Auto);
+        assert_eq!(defaults.spec.revision(), Revision::Spec2026);
+        assert!(defaults.selection.types.is_empty() && defaults.kind.is_empty());
+    }
+
+    #[test]
+    fn bad_enum_values_get_the_one_line_that_names_what_is_known() {
+        let refusal = |flags: &[&str]| run_args(flags).err().unwrap();
+        assert_eq!(
+            refusal(&["--type", "quad"]),
+            "unknown type `quad`; use half, float or double"
+        );
+        assert_eq!(
+            refusal(&["--kind", "vibes"]),
+            "unknown --kind `vibes`; use ulp, edge, conversion, extension"
+        );
+        assert_eq!(
+            refusal(&["--profile", "quantum"]),
+            "unknown profile `quantum`; use full, embedded or auto"
+        );
+        assert_eq!(
+            refusal(&["--spec", "1999"]),
+            "`1999` is not a revision: use 2017 or 2026"
+        );
+        assert!(refusal(&["--type", "float,"]).starts_with("--type has an empty name"));
+        assert!(refusal(&["--kind", ",ulp"]).starts_with("--kind has an empty name"));
     }
 }

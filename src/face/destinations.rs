@@ -77,7 +77,7 @@ pub(crate) fn check_destinations(args: &RunArgs) -> Result<(), UsageError> {
 }
 
 /// A file clacc will write later: a regular file or nothing yet, in a writable folder.
-pub(crate) fn check_writable_file(path: &Path, flag: &str) -> Result<(), UsageError> {
+fn check_writable_file(path: &Path, flag: &str) -> Result<(), UsageError> {
     match std::fs::metadata(path) {
         Ok(metadata) if !metadata.is_file() => usage(format!(
             "{flag} {} exists and is not a regular file; give a file path",
@@ -106,7 +106,7 @@ pub(crate) fn check_writable_file(path: &Path, flag: &str) -> Result<(), UsageEr
 }
 
 /// Writes and removes a probe file: permissions, read-only mounts and full quotas all show.
-pub(crate) fn check_writable_dir(dir: &Path, flag: &str) -> Result<(), UsageError> {
+fn check_writable_dir(dir: &Path, flag: &str) -> Result<(), UsageError> {
     let probe = dir.join(format!(".clacc-write-check-{}", std::process::id()));
     let written = std::fs::write(&probe, b"");
     let _ = std::fs::remove_file(&probe);

@@ -8,13 +8,14 @@ use crate::run::extension::{self, IsolatedOutcome};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The device --platform and --device name (the default: the first that takes SPIR-V).
 pub(crate) fn open_device(args: &DeviceArgs) -> Result<DeviceInfo, UsageError> {
-    let devices = device::enumerate().map_err(|e| UsageError(e.to_string()))?;
-    device::select(&devices, args.platform.as_deref(), args.device.as_deref())
-        .cloned()
-        .map_err(|e| UsageError(e.to_string()))
+    let devices = device::enumerate()?;
+    Ok(device::select(&devices, args.platform.as_deref(), args.device.as_deref())?.clone())
 }
 
+/// `clacc probe-build`: builds one module on the device in this process; exit 0 built, 3
+/// refused, 4 the build failed otherwise (the reason on stdout).
 pub(crate) fn probe_build(
     device: &DeviceArgs,
     module: &std::path::Path,
@@ -23,7 +24,7 @@ pub(crate) fn probe_build(
     let info = open_device(device)?;
     let spirv = std::fs::read(module)
         .map_err(|e| UsageError(format!("cannot read {}: {e}", module.display())))?;
-    let session = Session::open(info).map_err(|e| UsageError(e.to_string()))?;
+    let session = Session::open(info)?;
     match extension::build_in_this_process(&session, name, &spirv) {
         IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
         IsolatedOutcome::Refused(why) => {
@@ -84,7 +85,7 @@ pub(crate) fn isolated_builder(info: &DeviceInfo) -> impl Fn(&str, &[u8]) -> Iso
 }
 
 /// A fresh private folder under the system's temporary directory.
-pub(crate) fn tempfile_dir() -> std::io::Result<PathBuf> {
+fn tempfile_dir() -> std::io::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!(
         "clacc-probe-{}-{}",
         std::process::id(),
@@ -96,8 +97,9 @@ pub(crate) fn tempfile_dir() -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
+/// `clacc devices`: every platform and device, what it offers and whether clacc can use it.
 pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
-    let devices = device::enumerate().map_err(|e| UsageError(e.to_string()))?;
+    let devices = device::enumerate()?;
     if devices.is_empty() {
         return usage("the OpenCL loader sees no platform; run scripts/setup to install the Intel CPU runtime");
     }

@@ -7,6 +7,7 @@ use crate::kernel::{self, KernelSpec};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Writes the selection's modules, each as `.spv` and `.spvasm`.
 pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
     let functions = select_functions(&args.selection.function)?;
     let types = select_types(&args.selection.types, None);

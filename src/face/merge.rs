@@ -6,6 +6,8 @@ use super::{usage, UsageError};
 use crate::report::merge;
 use std::process::ExitCode;
 
+/// Checks --csv like a run does, merges the shards, writes the result; exit 1 when a merged
+/// unit does not pass.
 pub(crate) fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
     merge::refuse_irregular(&args.csv, "--csv")?;
     if let Some(input) = args.inputs.iter().find(|path| same_file(path, &args.csv)) {

@@ -161,7 +161,7 @@ pub(crate) fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError
     let info_for_units = info.clone();
     // In-process runs share one session; isolated runs open theirs in the worker.
     let session = match isolation {
-        None => Some(Session::open(info).map_err(|e| UsageError(e.to_string()))?),
+        None => Some(Session::open(info)?),
         Some(_) => None,
     };
     let units = plan_units(args, &selection, &types, &info_for_units, &settings)?;

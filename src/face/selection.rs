@@ -32,6 +32,7 @@ pub(crate) fn is_conversion_or_extension(name: &str) -> bool {
             .any(|c| c.name() == name)
 }
 
+/// The registry's functions --function names; none named: every function.
 pub(crate) fn select_functions(names: &[String]) -> Result<Vec<&'static Function>, UsageError> {
     if names.is_empty() {
         return Ok(registry::FUNCTIONS.iter().collect());
@@ -61,6 +62,7 @@ pub(crate) fn select_types(choices: &[TypeChoice], device: Option<&DeviceInfo>) 
     choices.iter().map(|choice| choice.float_type()).collect()
 }
 
+/// The widths --width names (`all`: every width a kernel takes).
 pub(crate) fn select_widths(names: &[String]) -> Result<Vec<u32>, UsageError> {
     if names.iter().any(|n| n == "all") {
         return Ok(kernel::WIDTHS.to_vec());

@@ -69,7 +69,8 @@ pub(crate) fn read_user_kernels(
         .collect()
 }
 
-pub(crate) fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageError> {
+/// Runs `spirv-val` on a --kernel module; without it installed the module goes on, with a note.
+fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageError> {
     // spirv-val's OpenCL environment refuses Float16; half modules are checked as plain SPIR-V.
     let environment = if element == FloatType::Half {
         "spv1.0"
