@@ -8,6 +8,7 @@
 //! the one ULP-distance function.
 
 pub mod device;
+pub mod face;
 pub mod judge;
 pub mod kernel;
 pub mod num;

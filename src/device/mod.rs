@@ -18,72 +18,51 @@ use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_
 use opencl3::platform::get_platforms;
 use opencl3::types::{cl_context, cl_device_id, cl_int, cl_platform_id, cl_program, CL_BLOCKING};
 use std::ffi::{c_void, CString};
-use std::fmt;
 use std::ptr;
 
 /// Errors of the OpenCL layer, each naming the call or the device concerned.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DeviceError {
     /// No OpenCL ICD loader (`libOpenCL.so.1`) could be loaded.
+    #[error("no OpenCL ICD loader could be loaded ({0}); run scripts/setup to install one")]
     NoLoader(String),
     /// An OpenCL call returned an error code.
+    #[error("{call} failed: {} ({code})", ClError(*code))]
     Call { call: &'static str, code: i32 },
     /// The loader sees no device at all.
+    #[error(
+        "the OpenCL loader sees no device; run scripts/setup to install the Intel CPU runtime"
+    )]
     NoDevices,
     /// `--platform` / `--device` matched nothing.
+    #[error(
+        "no {what} matches `{pattern}` (by index or name substring); available: {}",
+        available.join("; ")
+    )]
     NoMatch {
         what: &'static str,
         pattern: String,
         available: Vec<String>,
     },
     /// The chosen device reports no SPIR-V IL version.
+    #[error(
+        "device {device} cannot take SPIR-V (it reports no IL version for clCreateProgramWithIL); {}",
+        spirv_devices(usable)
+    )]
     NoSpirv { device: String, usable: Vec<String> },
     /// The driver refused a module; the build log says why.
+    #[error("the driver refused module {module}; build log:\n{log}")]
     Build { module: String, log: String },
 }
 
-impl fmt::Display for DeviceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DeviceError::NoLoader(detail) => write!(
-                f,
-                "no OpenCL ICD loader could be loaded ({detail}); run scripts/setup to install one"
-            ),
-            DeviceError::Call { call, code } => {
-                write!(f, "{call} failed: {} ({code})", ClError(*code))
-            }
-            DeviceError::NoDevices => write!(
-                f,
-                "the OpenCL loader sees no device; run scripts/setup to install the Intel CPU runtime"
-            ),
-            DeviceError::NoMatch {
-                what,
-                pattern,
-                available,
-            } => write!(
-                f,
-                "no {what} matches `{pattern}` (by index or name substring); available: {}",
-                available.join("; ")
-            ),
-            DeviceError::NoSpirv { device, usable } => {
-                write!(
-                    f,
-                    "device {device} cannot take SPIR-V (it reports no IL version for clCreateProgramWithIL); "
-                )?;
-                if usable.is_empty() {
-                    write!(f, "no device here can; run scripts/setup to install the Intel OpenCL CPU runtime")
-                } else {
-                    write!(f, "devices that can: {}", usable.join("; "))
-                }
-            }
-            DeviceError::Build { module, log } => {
-                write!(f, "the driver refused module {module}; build log:\n{log}")
-            }
-        }
+/// Where a device without SPIR-V sends the user: the devices that take it, or the setup.
+fn spirv_devices(usable: &[String]) -> String {
+    if usable.is_empty() {
+        "no device here can; run scripts/setup to install the Intel OpenCL CPU runtime".to_string()
+    } else {
+        format!("devices that can: {}", usable.join("; "))
     }
 }
-
-impl std::error::Error for DeviceError {}
 
 fn call_error(call: &'static str) -> impl Fn(ClError) -> DeviceError {
     move |error| DeviceError::Call {

@@ -91,12 +91,18 @@ fn append_path(list: Option<OsString>, last: &Path) -> OsString {
     env::join_paths(entries).expect("paths from the environment join back")
 }
 
+/// The re-execution with the local runtime failed; clacc goes on without it.
+#[derive(Debug, thiserror::Error)]
+#[error("could not re-execute with the local OpenCL runtime: {0}")]
+pub struct ReexecError(#[from] std::io::Error);
+
 /// Re-executes the current binary with the local runtimes' variables set, if a local runtime
-/// exists and the environment does not already point at it. Returns normally when no re-exec is
-/// needed (or possible); on success it does not return.
-pub fn reexec_with_local_runtime() {
+/// exists and the environment does not already point at it. Returns `Ok` when no re-exec is
+/// needed (or possible); on success it does not return; an error when exec failed, for the
+/// command line to note.
+pub fn reexec_with_local_runtime() -> Result<(), ReexecError> {
     if env::var_os(REEXEC_GUARD).is_some() {
-        return;
+        return Ok(());
     }
     let mut icd_filenames = env::var_os("OCL_ICD_FILENAMES");
     let mut changes: Vec<(&str, OsString)> = Vec::new();
@@ -127,10 +133,10 @@ pub fn reexec_with_local_runtime() {
         }
     }
     if changes.is_empty() {
-        return;
+        return Ok(());
     }
     let Ok(executable) = env::current_exe() else {
-        return;
+        return Ok(());
     };
     let mut command = Command::new(executable);
     command.args(env::args_os().skip(1));
@@ -138,8 +144,7 @@ pub fn reexec_with_local_runtime() {
     command.envs(changes);
     // exec only returns on failure; then clacc goes on without the local runtime, and device
     // selection reports what it does see.
-    let error = command.exec();
-    eprintln!("clacc: note: could not re-execute with the local OpenCL runtime: {error}");
+    Err(ReexecError(command.exec()))
 }
 
 #[cfg(test)]

@@ -9,11 +9,8 @@
 //! compare; each device is named by its rows' `device` column.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 /// Default `--margin`: one ulp. Two sound implementations of a "<= 4 ulp" function commonly
 /// differ by a fraction of an ulp in their worst case over the same inputs; a whole ulp is a
@@ -33,54 +30,21 @@ const NEEDED_COLUMNS: [&str; 9] = [
     "device",
 ];
 
-#[derive(clap::Args, Clone, Debug)]
-pub struct CompareArgs {
-    /// Result CSVs of clacc runs, one or more per device (the device comes from each row).
-    #[arg(required = true)]
-    pub inputs: Vec<PathBuf>,
-    /// Mark a device whose max error is more than this many ulp above the median of the other
-    /// devices' max errors.
-    #[arg(long, default_value_t = DEFAULT_MARGIN_ULP)]
-    pub margin: f64,
-    /// Also write the table as CSV.
-    #[arg(long)]
-    pub csv: Option<PathBuf>,
-    /// Also write the table as an SVG image.
-    #[arg(long)]
-    pub svg: Option<PathBuf>,
-}
-
-#[derive(Debug)]
+/// Why the comparison could not be made or written.
+#[derive(Debug, thiserror::Error)]
 pub enum CompareError {
+    #[error("cannot read {}: {detail}", path.display())]
     Read { path: PathBuf, detail: String },
+    #[error(
+        "{} has no `{column}` column; compare takes CSVs written by clacc --csv",
+        path.display()
+    )]
     MissingColumn { path: PathBuf, column: &'static str },
+    #[error("--margin {0} is not a number of ulp >= 0; give e.g. --margin 1")]
     BadMargin(f64),
+    #[error("cannot write {}: {detail}", path.display())]
     Write { path: PathBuf, detail: String },
 }
-
-impl fmt::Display for CompareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CompareError::Read { path, detail } => {
-                write!(f, "cannot read {}: {detail}", path.display())
-            }
-            CompareError::MissingColumn { path, column } => write!(
-                f,
-                "{} has no `{column}` column; compare takes CSVs written by clacc --csv",
-                path.display()
-            ),
-            CompareError::BadMargin(margin) => write!(
-                f,
-                "--margin {margin} is not a number of ulp >= 0; give e.g. --margin 1"
-            ),
-            CompareError::Write { path, detail } => {
-                write!(f, "cannot write {}: {detail}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for CompareError {}
 
 /// One device's result for one unit, as its CSV row gave it.
 #[derive(Clone, Debug, PartialEq)]
@@ -539,22 +503,6 @@ pub fn write_svg(table: &Table, path: &Path) -> Result<(), CompareError> {
         path: path.to_path_buf(),
         detail: e.to_string(),
     })
-}
-
-/// `clacc compare`: prints the table, writes the CSV and SVG asked for. Exit 0: differences are
-/// what the table reports, not an error of the command.
-pub fn run(args: &CompareArgs) -> Result<ExitCode, CompareError> {
-    let table = compare(&args.inputs, args.margin)?;
-    if let Some(path) = &args.csv {
-        write_csv(&table, path)?;
-    }
-    if let Some(path) = &args.svg {
-        write_svg(&table, path)?;
-    }
-    let mut stdout = std::io::stdout().lock();
-    // A reader that went away (`| head`) is not an error of the comparison.
-    let _ = stdout.write_all(render(&table).as_bytes());
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

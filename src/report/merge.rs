@@ -10,12 +10,161 @@
 //! run's columns (`RUN_COLUMNS`), every shard `0..N` must be there exactly once, and every
 //! shard must hold every unit exactly once.
 
+use crate::report::shard::Shard;
+use crate::report::CsvOpenError;
 use crate::report::{
     format_ulp, ALL_UNDEFINED_NOTE, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
 };
-use crate::run::Shard;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+
+/// Why CSVs cannot be read, merged, written or resumed. Each says which file and what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error("{what} {} exists and is not a regular file; give the path of a CSV file", path.display())]
+    NotRegular { what: String, path: PathBuf },
+    #[error("cannot read {}: {source}", path.display())]
+    Read { path: PathBuf, source: csv::Error },
+    #[error(
+        "{} is not a CSV of this clacc version (its header differs); use files written by clacc {}",
+        path.display(),
+        env!("CARGO_PKG_VERSION")
+    )]
+    OtherVersion { path: PathBuf },
+    #[error("{}: row {row}: {source}", path.display())]
+    BadRecord {
+        path: PathBuf,
+        row: usize,
+        source: csv::Error,
+    },
+    #[error("{}: row {row}: unknown status `{status}`", path.display())]
+    UnknownStatus {
+        path: PathBuf,
+        row: usize,
+        status: String,
+    },
+    #[error(
+        "{} holds two rows for {unit} (two runs wrote it at once?); rerun that unit into a fresh --csv",
+        path.display()
+    )]
+    TwoRows { path: PathBuf, unit: String },
+    #[error(
+        "cannot merge: {} was judged by the {spec} text of the spec, {} by the {other_spec} text; merge runs of one --spec only",
+        earlier.display(),
+        path.display()
+    )]
+    TwoRevisions {
+        earlier: PathBuf,
+        spec: String,
+        path: PathBuf,
+        other_spec: String,
+    },
+    #[error("no CSV to merge")]
+    NothingToMerge,
+    #[error(
+        "{} has no rows: a finished shard writes a row for every unit; finish it with --resume first",
+        path.display()
+    )]
+    NoRows { path: PathBuf },
+    #[error(
+        "{} and {} are not shards of one run: {column} is `{first_value}` in one and `{value}` in the other",
+        first.display(),
+        path.display()
+    )]
+    OtherRun {
+        first: PathBuf,
+        path: PathBuf,
+        column: &'static str,
+        first_value: String,
+        value: String,
+    },
+    #[error("{} mixes rows of shards {shard} and {other_shard}; give each shard its own CSV", path.display())]
+    MixedShards {
+        path: PathBuf,
+        shard: String,
+        other_shard: String,
+    },
+    #[error("{}: `{text}` is not a shard (I/N)", path.display())]
+    NotAShard { path: PathBuf, text: String },
+    #[error(
+        "{} is shard {shard} but another file is a shard of {count}; merge the shards of one --shard I/{count} run",
+        path.display()
+    )]
+    OtherShardCount {
+        path: PathBuf,
+        shard: Shard,
+        count: u64,
+    },
+    #[error(
+        "shard {shard} is given twice ({} and {}); give each shard once",
+        earlier.display(),
+        path.display()
+    )]
+    ShardTwice {
+        shard: Shard,
+        earlier: PathBuf,
+        path: PathBuf,
+    },
+    #[error(
+        "unit {unit} is in {} but not in {}: a shard that did not finish? finish it with --resume",
+        holder.display(),
+        lacking.display()
+    )]
+    MissingUnit {
+        unit: String,
+        holder: PathBuf,
+        lacking: PathBuf,
+    },
+    #[error(
+        "the run planned {planned} units but its shards hold {held} (the last is {last}): units {} to {planned} of the plan are missing; finish every shard with --resume",
+        held + 1
+    )]
+    UnfinishedPlan {
+        planned: usize,
+        held: usize,
+        last: String,
+    },
+    #[error(
+        "missing shard{} {}: merge the CSV of every shard of the run",
+        if shards.len() == 1 { "" } else { "s" },
+        shards.join(", ")
+    )]
+    MissingShards { shards: Vec<String> },
+    #[error("cannot write {}: {source}", path.display())]
+    Open { path: PathBuf, source: CsvOpenError },
+    #[error("cannot write {}: {source}", path.display())]
+    Write { path: PathBuf, source: csv::Error },
+    #[error("cannot write {}: {source}", path.display())]
+    Flush {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "--resume: {} holds rows written with {was} ({unit}), this run has {now}; resume with the same options or give another --csv",
+        path.display()
+    )]
+    ResumeOtherRun {
+        path: PathBuf,
+        was: String,
+        unit: String,
+        now: String,
+    },
+    #[error("cannot read --csv {} to resume: {source}", path.display())]
+    ResumeRead {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot repair {}: {source}", path.display())]
+    Repair {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "--resume: {} is not a CSV of this clacc version (its header differs); give another --csv or drop --resume",
+        path.display()
+    )]
+    ResumeOtherVersion { path: PathBuf },
+}
 
 /// Columns every row of one run shares: rows that differ in one were not made by one run.
 /// (Listed names that the header lacks are ignored, so a later column can join the list.)
@@ -124,44 +273,51 @@ impl Row {
 
 /// Refuses a path that exists and is not a regular file (a FIFO, `/dev/full`, a folder):
 /// reading one may never end, writing one loses the rows.
-pub fn refuse_irregular(path: &Path, what: &str) -> Result<(), String> {
+pub fn refuse_irregular(path: &Path, what: &str) -> Result<(), MergeError> {
     match std::fs::metadata(path) {
-        Ok(metadata) if !metadata.is_file() => Err(format!(
-            "{what} {} exists and is not a regular file; give the path of a CSV file",
-            path.display()
-        )),
+        Ok(metadata) if !metadata.is_file() => Err(MergeError::NotRegular {
+            what: what.to_string(),
+            path: path.to_path_buf(),
+        }),
         _ => Ok(()),
     }
 }
 
-fn parse_rows(path: &Path, reader: csv::Reader<impl std::io::Read>) -> Result<Vec<Row>, String> {
+fn parse_rows(
+    path: &Path,
+    reader: csv::Reader<impl std::io::Read>,
+) -> Result<Vec<Row>, MergeError> {
     let mut reader = reader;
     let header: Vec<String> = reader
         .headers()
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .map_err(|source| MergeError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?
         .iter()
         .map(str::to_string)
         .collect();
     if header != COLUMNS {
-        return Err(format!(
-            "{} is not a CSV of this clacc version (its header differs); use files written by clacc {}",
-            path.display(),
-            env!("CARGO_PKG_VERSION")
-        ));
+        return Err(MergeError::OtherVersion {
+            path: path.to_path_buf(),
+        });
     }
     let mut rows = Vec::new();
     for (number, record) in reader.records().enumerate() {
-        let record = record.map_err(|e| format!("{}: row {}: {e}", path.display(), number + 2))?;
+        let record = record.map_err(|source| MergeError::BadRecord {
+            path: path.to_path_buf(),
+            row: number + 2,
+            source,
+        })?;
         let row = Row {
             values: record.iter().map(str::to_string).collect(),
         };
         if rank(row.get("status")) == STATUS_RANK.len() {
-            return Err(format!(
-                "{}: row {}: unknown status `{}`",
-                path.display(),
-                number + 2,
-                row.get("status")
-            ));
+            return Err(MergeError::UnknownStatus {
+                path: path.to_path_buf(),
+                row: number + 2,
+                status: row.get("status").to_string(),
+            });
         }
         rows.push(row);
     }
@@ -169,25 +325,27 @@ fn parse_rows(path: &Path, reader: csv::Reader<impl std::io::Read>) -> Result<Ve
 }
 
 /// Reads a clacc CSV; the header must be clacc's (same columns, same order).
-pub fn read(path: &Path) -> Result<Vec<Row>, String> {
+pub fn read(path: &Path) -> Result<Vec<Row>, MergeError> {
     refuse_irregular(path, "CSV")?;
     let reader = csv::ReaderBuilder::new()
         .flexible(false)
         .from_path(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(|source| MergeError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
     parse_rows(path, reader)
 }
 
 /// Refuses a file holding two rows of one unit.
-fn refuse_duplicates(path: &Path, rows: &[Row]) -> Result<(), String> {
+fn refuse_duplicates(path: &Path, rows: &[Row]) -> Result<(), MergeError> {
     let mut seen = HashSet::new();
     for row in rows {
         if !seen.insert(row.unit_key()) {
-            return Err(format!(
-                "{} holds two rows for {} (two runs wrote it at once?); rerun that unit into a fresh --csv",
-                path.display(),
-                row.label()
-            ));
+            return Err(MergeError::TwoRows {
+                path: path.to_path_buf(),
+                unit: row.label(),
+            });
         }
     }
     Ok(())
@@ -292,20 +450,19 @@ fn merge_row(merged: &mut Row, other: &Row) {
 
 /// Refuses rows judged by different revisions of the spec (the `spec` column): their verdicts
 /// answer different questions.
-fn one_revision(files: &[(PathBuf, Vec<Row>)]) -> Result<(), String> {
+fn one_revision(files: &[(PathBuf, Vec<Row>)]) -> Result<(), MergeError> {
     let mut first: Option<(&Path, &str)> = None;
     for (path, rows) in files {
         for row in rows {
             match first {
                 None => first = Some((path, row.get("spec"))),
                 Some((earlier, spec)) if spec != row.get("spec") => {
-                    return Err(format!(
-                        "cannot merge: {} was judged by the {spec} text of the spec, {} by the {} \
-                         text; merge runs of one --spec only",
-                        earlier.display(),
-                        path.display(),
-                        row.get("spec")
-                    ))
+                    return Err(MergeError::TwoRevisions {
+                        earlier: earlier.to_path_buf(),
+                        spec: spec.to_string(),
+                        path: path.clone(),
+                        other_spec: row.get("spec").to_string(),
+                    })
                 }
                 Some(_) => {}
             }
@@ -315,70 +472,61 @@ fn one_revision(files: &[(PathBuf, Vec<Row>)]) -> Result<(), String> {
 }
 
 /// Checks that `files` are the complete shards of one run; returns the shard count.
-fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, String> {
+fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, MergeError> {
     one_revision(files)?;
-    let (first_path, first_rows) = files.first().ok_or("no CSV to merge")?;
-    let reference = first_rows.first().ok_or_else(|| {
-        format!(
-            "{} has no rows: a finished shard writes a row for every unit; finish it with --resume first",
-            first_path.display()
-        )
+    let (first_path, first_rows) = files.first().ok_or(MergeError::NothingToMerge)?;
+    let reference = first_rows.first().ok_or_else(|| MergeError::NoRows {
+        path: first_path.clone(),
     })?;
     let keys: BTreeSet<String> = first_rows.iter().map(Row::unit_key).collect();
     let mut owners: HashMap<u64, &Path> = HashMap::new();
     let mut count = None;
     for (path, rows) in files {
         let Some(first) = rows.first() else {
-            return Err(format!(
-                "{} has no rows: a finished shard writes a row for every unit; finish it with --resume first",
-                path.display()
-            ));
+            return Err(MergeError::NoRows { path: path.clone() });
         };
         refuse_duplicates(path, rows)?;
         for row in rows {
             for name in run_columns() {
                 if row.get(name) != reference.get(name) {
-                    return Err(format!(
-                        "{} and {} are not shards of one run: {name} is `{}` in one and `{}` in the other",
-                        first_path.display(),
-                        path.display(),
-                        reference.get(name),
-                        row.get(name)
-                    ));
+                    return Err(MergeError::OtherRun {
+                        first: first_path.clone(),
+                        path: path.clone(),
+                        column: name,
+                        first_value: reference.get(name).to_string(),
+                        value: row.get(name).to_string(),
+                    });
                 }
             }
             if row.get("shard") != first.get("shard") {
-                return Err(format!(
-                    "{} mixes rows of shards {} and {}; give each shard its own CSV",
-                    path.display(),
-                    first.get("shard"),
-                    row.get("shard")
-                ));
+                return Err(MergeError::MixedShards {
+                    path: path.clone(),
+                    shard: first.get("shard").to_string(),
+                    other_shard: row.get("shard").to_string(),
+                });
             }
         }
-        let shard = Shard::parse(first.get("shard")).ok_or_else(|| {
-            format!(
-                "{}: `{}` is not a shard (I/N)",
-                path.display(),
-                first.get("shard")
-            )
+        let shard = Shard::parse(first.get("shard")).ok_or_else(|| MergeError::NotAShard {
+            path: path.clone(),
+            text: first.get("shard").to_string(),
         })?;
         match count {
             None => count = Some(shard.count),
             Some(n) if n != shard.count => {
-                return Err(format!(
-                    "{} is shard {shard} but another file is a shard of {n}; merge the shards of one --shard I/{n} run",
-                    path.display()
-                ))
+                return Err(MergeError::OtherShardCount {
+                    path: path.clone(),
+                    shard,
+                    count: n,
+                })
             }
             Some(_) => {}
         }
         if let Some(earlier) = owners.insert(shard.index, path) {
-            return Err(format!(
-                "shard {shard} is given twice ({} and {}); give each shard once",
-                earlier.display(),
-                path.display()
-            ));
+            return Err(MergeError::ShardTwice {
+                shard,
+                earlier: earlier.to_path_buf(),
+                path: path.clone(),
+            });
         }
         let file_keys: BTreeSet<String> = rows.iter().map(Row::unit_key).collect();
         if let Some(missing) = keys.symmetric_difference(&file_keys).next() {
@@ -387,12 +535,11 @@ fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, String> {
             } else {
                 (path, first_path)
             };
-            return Err(format!(
-                "unit {} is in {} but not in {}: a shard that did not finish? finish it with --resume",
-                missing.replace('|', " "),
-                holder.display(),
-                lacking.display()
-            ));
+            return Err(MergeError::MissingUnit {
+                unit: missing.replace('|', " "),
+                holder: holder.clone(),
+                lacking: lacking.clone(),
+            });
         }
     }
     // Every shard plans every unit and writes them in plan order; shards that all stopped after
@@ -400,12 +547,11 @@ fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, String> {
     let planned = reference.number("planned_units") as usize;
     if planned > keys.len() {
         let last = first_rows.last().map(Row::unit_key).unwrap_or_default();
-        return Err(format!(
-            "the run planned {planned} units but its shards hold {} (the last is {}): units {} to {planned} of the plan are missing; finish every shard with --resume",
-            keys.len(),
-            last.replace('|', " "),
-            keys.len() + 1
-        ));
+        return Err(MergeError::UnfinishedPlan {
+            planned,
+            held: keys.len(),
+            last: last.replace('|', " "),
+        });
     }
     let count = count.expect("at least one file");
     let missing: Vec<String> = (0..count)
@@ -413,18 +559,14 @@ fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, String> {
         .map(|index| format!("{index}/{count}"))
         .collect();
     if !missing.is_empty() {
-        return Err(format!(
-            "missing shard{} {}: merge the CSV of every shard of the run",
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(", ")
-        ));
+        return Err(MergeError::MissingShards { shards: missing });
     }
     Ok(count)
 }
 
 /// Merges shard CSVs (each with its path, for messages): rows of the same unit are combined,
 /// in the order of first appearance. Refuses files that are not the complete shards of one run.
-pub fn merge(files: &[(PathBuf, Vec<Row>)]) -> Result<Vec<Row>, String> {
+pub fn merge(files: &[(PathBuf, Vec<Row>)]) -> Result<Vec<Row>, MergeError> {
     check_one_run(files)?;
     let mut merged: Vec<Row> = Vec::new();
     let mut position: HashMap<String, usize> = HashMap::new();
@@ -459,20 +601,28 @@ pub fn merge(files: &[(PathBuf, Vec<Row>)]) -> Result<Vec<Row>, String> {
 }
 
 /// Writes rows under clacc's header.
-pub fn write(path: &Path, rows: &[Row]) -> Result<(), String> {
+pub fn write(path: &Path, rows: &[Row]) -> Result<(), MergeError> {
+    let flush_failure = |source: std::io::Error| MergeError::Flush {
+        path: path.to_path_buf(),
+        source,
+    };
     let file = crate::report::LockedCsv::open(path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?
+        .map_err(|source| MergeError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?
         .truncate()
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(flush_failure)?;
     let mut writer = csv::Writer::from_writer(file);
-    let failure = |e: csv::Error| format!("cannot write {}: {e}", path.display());
+    let failure = |source: csv::Error| MergeError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
     writer.write_record(COLUMNS).map_err(failure)?;
     for row in rows {
         writer.write_record(row.fields()).map_err(failure)?;
     }
-    writer
-        .flush()
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    writer.flush().map_err(flush_failure)
 }
 
 /// Whether `path` starts with clacc's header (this version's or an older one's: the first
@@ -503,7 +653,11 @@ fn option_pairs(text: &str) -> Vec<(&str, &str)> {
 
 /// Refuses rows written by another run than the one described by `expected` ((column, value)
 /// pairs: the run's columns and the shard), naming the first option that differs.
-fn refuse_other_runs(path: &Path, rows: &[Row], expected: &[(&str, String)]) -> Result<(), String> {
+fn refuse_other_runs(
+    path: &Path,
+    rows: &[Row],
+    expected: &[(&str, String)],
+) -> Result<(), MergeError> {
     for row in rows {
         for (name, value) in expected {
             let found = row.get(name);
@@ -523,11 +677,12 @@ fn refuse_other_runs(path: &Path, rows: &[Row], expected: &[(&str, String)]) -> 
             } else {
                 (format!("{name} {found}"), format!("{name} {value}"))
             };
-            return Err(format!(
-                "--resume: {} holds rows written with {was} ({}), this run has {now}; resume with the same options or give another --csv",
-                path.display(),
-                row.label()
-            ));
+            return Err(MergeError::ResumeOtherRun {
+                path: path.to_path_buf(),
+                was,
+                unit: row.label(),
+                now,
+            });
         }
     }
     Ok(())
@@ -536,28 +691,31 @@ fn refuse_other_runs(path: &Path, rows: &[Row], expected: &[(&str, String)]) -> 
 /// Prepares `path` for `--resume`: checks that it is a clacc CSV of the same run (`expected`:
 /// (column, value) pairs every row must have) before touching it, keeps its header and every
 /// complete row, drops a row cut off by an interruption, and returns the rows already there.
-pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, String> {
+pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, MergeError> {
     refuse_irregular(path, "--csv")?;
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read --csv {} to resume: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|source| MergeError::ResumeRead {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let repair_failure = |source: std::io::Error| MergeError::Repair {
+        path: path.to_path_buf(),
+        source,
+    };
     let header = COLUMNS.join(",");
     if text.trim().is_empty() {
         // Killed before anything was written: start it again from the header.
-        std::fs::write(path, format!("{header}\n"))
-            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+        std::fs::write(path, format!("{header}\n")).map_err(repair_failure)?;
         return Ok(Vec::new());
     }
     if !text.contains('\n') && header.starts_with(&text) {
         // Cut off inside the header: nothing was measured yet.
-        std::fs::write(path, format!("{header}\n"))
-            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+        std::fs::write(path, format!("{header}\n")).map_err(repair_failure)?;
         return Ok(Vec::new());
     }
     if text.lines().next() != Some(header.as_str()) {
-        return Err(format!(
-            "--resume: {} is not a CSV of this clacc version (its header differs); give another --csv or drop --resume",
-            path.display()
-        ));
+        return Err(MergeError::ResumeOtherVersion {
+            path: path.to_path_buf(),
+        });
     }
     // Every row clacc writes ends with a newline; anything after the last one was cut off.
     let complete = match text.rfind('\n') {
@@ -578,8 +736,7 @@ pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, Stri
         } else {
             complete.to_string()
         };
-        std::fs::write(path, repaired)
-            .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+        std::fs::write(path, repaired).map_err(repair_failure)?;
     }
     Ok(rows)
 }
@@ -701,6 +858,7 @@ mod tests {
         std::fs::write(&path, "a,b\n1,2\n3,").unwrap();
         assert!(resume(&path, &[])
             .unwrap_err()
+            .to_string()
             .contains("not a CSV of this clacc version"));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n3,");
         // A file killed before its header was written starts again from the header.
@@ -753,7 +911,7 @@ mod tests {
         let a = unit("10", "0", "1", "0x1p+0", "1", "1", "pass");
         let mut cos = a.clone();
         cos.set("function", "cos".into());
-        let error = |files: Vec<(PathBuf, Vec<Row>)>| merge(&files).unwrap_err();
+        let error = |files: Vec<(PathBuf, Vec<Row>)>| merge(&files).unwrap_err().to_string();
         // The same shard twice.
         let mut twice = shards(vec![vec![a.clone()], vec![a.clone()]]);
         twice[1].1[0].set("shard", "0/2".into());
@@ -799,12 +957,16 @@ mod tests {
         let expected = |options: &str, seed: &str| {
             vec![("seed", seed.to_string()), ("options", options.to_string())]
         };
-        let message = resume(&path, &expected("exhaustive=yes cases=sweep", "0x1")).unwrap_err();
+        let message = resume(&path, &expected("exhaustive=yes cases=sweep", "0x1"))
+            .unwrap_err()
+            .to_string();
         assert!(
             message.contains("exhaustive=no") && message.contains("exhaustive=yes"),
             "{message}"
         );
-        let message = resume(&path, &expected("exhaustive=no cases=sweep", "0x9")).unwrap_err();
+        let message = resume(&path, &expected("exhaustive=no cases=sweep", "0x9"))
+            .unwrap_err()
+            .to_string();
         assert!(
             message.contains("seed 0x1") && message.contains("seed 0x9"),
             "{message}"

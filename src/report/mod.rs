@@ -5,6 +5,7 @@ pub mod compare;
 pub mod junit;
 pub mod merge;
 pub mod plot;
+pub mod shard;
 
 use crate::judge::{Case, UnitStats};
 use crate::num::fp::FloatType;
@@ -341,30 +342,20 @@ pub fn content_hash(bytes: &[u8]) -> String {
 }
 
 /// Why a CSV could not be opened for a run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CsvOpenError {
     /// Another process holds the file's lock; its pid when /proc/locks tells it.
-    Busy {
-        pid: Option<u32>,
-    },
-    Io(io::Error),
+    #[error("{}", busy_text(*pid))]
+    Busy { pid: Option<u32> },
+    #[error(transparent)]
+    Io(#[from] io::Error),
 }
 
-impl std::fmt::Display for CsvOpenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CsvOpenError::Busy { pid: Some(pid) } => {
-                write!(f, "another clacc process (pid {pid}) is writing it")
-            }
-            CsvOpenError::Busy { pid: None } => write!(f, "another process is writing it"),
-            CsvOpenError::Io(error) => error.fmt(f),
-        }
-    }
-}
-
-impl From<io::Error> for CsvOpenError {
-    fn from(error: io::Error) -> Self {
-        CsvOpenError::Io(error)
+/// Who holds a CSV's lock, as a message says it.
+fn busy_text(pid: Option<u32>) -> String {
+    match pid {
+        Some(pid) => format!("another clacc process (pid {pid}) is writing it"),
+        None => "another process is writing it".to_string(),
     }
 }
 

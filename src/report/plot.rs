@@ -45,9 +45,20 @@ const NO_DATA: RGBColor = RGBColor(238, 238, 238);
 /// Approximate width of one character of axis labels (14 px font), for spacing them.
 const LABEL_CHAR_PX: f64 = 6.5;
 
+/// Why a plot could not be drawn or written.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// plotters refused to draw (the fixed layout does not make it; its error is kept as text,
+    /// its type being generic over the drawing backend).
+    #[error("plotting {file}: {detail}")]
+    Draw { file: String, detail: String },
+}
+
 /// Writes one SVG per unit worth plotting into `dir` (created if needed), named
 /// `{function}_{type}_w{width}.svg`, and returns the paths written, in the units' order.
-pub fn write_all(dir: &Path, units: &[UnitReport]) -> io::Result<Vec<PathBuf>> {
+pub fn write_all(dir: &Path, units: &[UnitReport]) -> Result<Vec<PathBuf>, PlotError> {
     std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     for unit in units {
@@ -68,7 +79,7 @@ pub fn render(unit: &UnitReport) -> Option<String> {
 }
 
 /// [`render`], with a drawing error reported rather than folded into `None`.
-pub fn try_render(unit: &UnitReport) -> io::Result<Option<String>> {
+pub fn try_render(unit: &UnitReport) -> Result<Option<String>, PlotError> {
     if !worth_plotting(unit) {
         return Ok(None);
     }
@@ -78,9 +89,10 @@ pub fn try_render(unit: &UnitReport) -> io::Result<Option<String>> {
     } else {
         draw_heat_map(unit, &view)
     };
-    drawn
-        .map(Some)
-        .map_err(|e| io::Error::other(format!("plotting {}: {e}", file_name(unit))))
+    drawn.map(Some).map_err(|e| PlotError::Draw {
+        file: file_name(unit),
+        detail: e.to_string(),
+    })
 }
 
 /// `{function}_{type}_w{width}.svg`, with anything but letters, digits, `_` and `-` in the

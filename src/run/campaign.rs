@@ -3,6 +3,7 @@
 
 use crate::device::Session;
 use crate::num::fp::FloatType;
+use crate::report::shard::Shard;
 use crate::report::{
     CsvOpenError, CsvReport, Kind, LockedCsv, Provenance, RunFacts, Status, UnitReport,
     ALL_UNDEFINED_NOTE, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
@@ -260,7 +261,7 @@ pub fn run(
     unit_bar: &ProgressBar,
 ) -> Result<Results, String> {
     let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
-    crate::report::merge::refuse_irregular(&plan.csv, "--csv")?;
+    crate::report::merge::refuse_irregular(&plan.csv, "--csv").map_err(|e| e.to_string())?;
     // The lock is taken before anything is read or truncated, and held until the run ends.
     let locked = LockedCsv::open(&plan.csv).map_err(|error| match error {
         CsvOpenError::Busy { .. } => format!(
@@ -270,7 +271,8 @@ pub fn run(
         CsvOpenError::Io(error) => csv_error(error),
     })?;
     let (mut csv, done, resumed_failures) = if plan.resume {
-        let rows = crate::report::merge::resume(&plan.csv, &expected_columns(plan, facts))?;
+        let rows = crate::report::merge::resume(&plan.csv, &expected_columns(plan, facts))
+            .map_err(|e| e.to_string())?;
         let spec = plan.settings.spec.name();
         if let Some(row) = rows.iter().find(|row| row.get("spec") != spec) {
             return Err(format!(
@@ -389,9 +391,9 @@ fn expected_columns(plan: &Plan, facts: &RunFacts) -> Vec<(&'static str, String)
 /// A unit that judged nothing does not pass: in a shard it is the shard's empty row (marked so,
 /// for `clacc merge`); in a whole run it is `skip` when the spec leaves every input undefined
 /// and an error otherwise.
-fn no_pass_without_inputs(mut report: UnitReport, shard: run::Shard) -> UnitReport {
+fn no_pass_without_inputs(mut report: UnitReport, shard: Shard) -> UnitReport {
     if report.status == Status::Pass && report.stats.inputs == 0 {
-        if shard != run::Shard::WHOLE {
+        if shard != Shard::WHOLE {
             report.note = EMPTY_SHARD_NOTE.to_string();
         } else if report.stats.undefined > 0 {
             report.status = Status::Skip;
@@ -494,7 +496,7 @@ mod tests {
     use super::*;
     use crate::spec::table::Profile;
 
-    fn settings(shard: run::Shard) -> RunSettings {
+    fn settings(shard: Shard) -> RunSettings {
         RunSettings {
             profile: Profile::Full,
             spec: crate::spec::table::Revision::Spec2026,
@@ -521,13 +523,13 @@ mod tests {
             element: FloatType::Float,
             width: 1,
         };
-        let whole = settings(run::Shard::WHOLE);
+        let whole = settings(Shard::WHOLE);
         let empty = unit.lost(&whole, Status::Pass, String::new());
-        let judged = no_pass_without_inputs(empty.clone(), run::Shard::WHOLE);
+        let judged = no_pass_without_inputs(empty.clone(), Shard::WHOLE);
         assert_eq!(judged.status, Status::Error);
         assert_eq!(judged.note, NOTHING_JUDGED_NOTE);
         // In a shard that holds none of the unit's inputs: a marked empty row.
-        let shard = run::Shard { index: 1, count: 2 };
+        let shard = Shard { index: 1, count: 2 };
         let row = no_pass_without_inputs(empty.clone(), shard);
         assert_eq!(
             (row.status, row.note.as_str()),
@@ -537,20 +539,20 @@ mod tests {
         let mut measured = empty.clone();
         measured.stats.inputs = 5;
         assert_eq!(
-            no_pass_without_inputs(measured, run::Shard::WHOLE).status,
+            no_pass_without_inputs(measured, Shard::WHOLE).status,
             Status::Pass
         );
         // Every input undefined (nan under relaxed math): does not apply.
         let mut undefined = empty.clone();
         undefined.stats.undefined = 200;
-        let row = no_pass_without_inputs(undefined, run::Shard::WHOLE);
+        let row = no_pass_without_inputs(undefined, Shard::WHOLE);
         assert_eq!(
             (row.status, row.note.as_str()),
             (Status::Skip, ALL_UNDEFINED_NOTE)
         );
         let skipped = unit.lost(&whole, Status::Skip, "no double".into());
         assert_eq!(
-            no_pass_without_inputs(skipped, run::Shard::WHOLE).status,
+            no_pass_without_inputs(skipped, Shard::WHOLE).status,
             Status::Skip
         );
     }

@@ -1,0 +1,578 @@
+//! The command line's flags (clap): what each one accepts, its default, and the one line a bad
+//! value gets. The flags that name one of a few things (--kind, --type, --profile, --spec) are
+//! enums here, parsed with the library's own spellings.
+
+use crate::num::fp::FloatType;
+use crate::report::shard::Shard;
+use crate::report::Kind;
+use crate::spec::table::{Profile, Revision};
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsStr;
+use std::marker::PhantomData;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "clacc",
+    version,
+    about = "Checks an OpenCL device's floating-point accuracy against the OpenCL SPIR-V Environment Specification",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Option<Command>,
+    #[command(flatten)]
+    pub(crate) run: RunArgs,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// List every OpenCL platform and device, and whether clacc can use it.
+    Devices,
+    /// Write the SPIR-V modules clacc would send to the driver (.spv and .spvasm).
+    Kernels(KernelArgs),
+    /// Combine the CSVs of a sharded run into what one unsharded run writes.
+    Merge(MergeArgs),
+    /// Compare the result CSVs of several devices: max error per unit and device, marked where a
+    /// device fails or differs from the others by more than --margin ulp.
+    Compare(CompareArgs),
+    /// Check everything that applies to the device (every kind, function, type and width, its
+    /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
+    Certify(Box<RunArgs>),
+    /// List every cell that differs between the 2017 and the 2026 text of the spec (Tables
+    /// 3, 4, 5 and the edge-case rules): why a verdict changes with --spec.
+    SpecDiff {
+        /// Print a Markdown table (what README.md shows) instead of aligned columns.
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// (internal) run units sent by a parent clacc process.
+    #[command(hide = true)]
+    Worker,
+    /// (internal) build one SPIR-V module on the device, in a process that may die: exit 0
+    /// built, 3 refused (the reason on stdout). How extensions are probed on a device without
+    /// cl_khr_spirv_queries.
+    #[command(hide = true)]
+    ProbeBuild {
+        module: PathBuf,
+        #[arg(long)]
+        name: String,
+    },
+}
+
+#[derive(Args)]
+pub(crate) struct MergeArgs {
+    /// The shards' CSV files.
+    #[arg(required = true)]
+    pub(crate) inputs: Vec<PathBuf>,
+    /// Where the merged CSV goes.
+    #[arg(long)]
+    pub(crate) csv: PathBuf,
+    /// Replace an existing --csv that is not a clacc CSV.
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+#[derive(Args, Clone, Debug)]
+pub(crate) struct CompareArgs {
+    /// Result CSVs of clacc runs, one or more per device (the device comes from each row).
+    #[arg(required = true)]
+    pub(crate) inputs: Vec<PathBuf>,
+    /// Mark a device whose max error is more than this many ulp above the median of the other
+    /// devices' max errors.
+    #[arg(long, default_value_t = crate::report::compare::DEFAULT_MARGIN_ULP)]
+    pub(crate) margin: f64,
+    /// Also write the table as CSV.
+    #[arg(long)]
+    pub(crate) csv: Option<PathBuf>,
+    /// Also write the table as an SVG image.
+    #[arg(long)]
+    pub(crate) svg: Option<PathBuf>,
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct DeviceArgs {
+    /// Platform by index or name substring (e.g. `0`, `Intel`, `Portable`).
+    #[arg(long, global = true)]
+    pub(crate) platform: Option<String>,
+    /// Device by index within the platform or name substring.
+    #[arg(long, global = true)]
+    pub(crate) device: Option<String>,
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct SelectionArgs {
+    /// Functions to check, comma-separated (`sin,cos,OpFAdd`); default every function clacc knows.
+    #[arg(long, value_delimiter = ',')]
+    pub(crate) function: Vec<String>,
+    /// Element types: half, float, double (comma-separated); default every type the device supports.
+    #[arg(long = "type", value_delimiter = ',', value_parser = ByName::<TypeChoice>::new())]
+    pub(crate) types: Vec<TypeChoice>,
+    /// Vector widths: 1, 2, 3, 4, 8, 16 or `all` (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub(crate) width: Vec<String>,
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct RunArgs {
+    #[command(flatten)]
+    pub(crate) device: DeviceArgs,
+    #[command(flatten)]
+    pub(crate) selection: SelectionArgs,
+    /// Accuracy table: full (Table 3), embedded (Table 4), relaxed (kernels built with
+    /// -cl-fast-relaxed-math, judged by Table 5 and else by the device's table), or auto (the
+    /// device's CL_DEVICE_PROFILE).
+    #[arg(long, default_value = "auto", value_parser = ByName::<ProfileChoice>::new())]
+    pub(crate) profile: ProfileChoice,
+    /// Which text of the spec judges: 2026 (the "OpenCL Numerical Compliance" chapter as
+    /// maintained today, what devices are certified against) or 2017 (the text clacc first
+    /// transcribed). Chooses Tables 3, 4, 5 and the edge cases; `clacc spec-diff` lists what
+    /// differs.
+    #[arg(long, default_value = "2026", value_parser = ByName::<SpecChoice>::new())]
+    pub(crate) spec: SpecChoice,
+    /// Inputs per unit, special values included (at most 2^40).
+    #[arg(long, default_value = "65536", value_parser = parse_inputs, allow_hyphen_values = true)]
+    pub(crate) inputs: usize,
+    /// Run exactly these inputs instead of the sweep: one case per line, C99 hex floats,
+    /// comma-separated arguments, `#` comments.
+    #[arg(long)]
+    pub(crate) input_file: Option<PathBuf>,
+    /// Run exactly one input: its arguments as C99 hex floats, comma-separated (what a
+    /// failure's reproduce line uses).
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
+    pub(crate) input: Option<String>,
+    /// Seed of the random inputs (decimal or 0x hex).
+    #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
+    pub(crate) seed: Option<u64>,
+    /// Where to write the CSV results.
+    #[arg(long, default_value = "clacc-results.csv")]
+    pub(crate) csv: PathBuf,
+    /// Every input where it fits: every half for one- and two-argument half functions, every
+    /// float for one-argument float functions (the others keep the sweep).
+    #[arg(long)]
+    pub(crate) exhaustive: bool,
+    /// Run a deterministic 1/N of the work: chunk k of every unit belongs to shard k mod N.
+    /// `clacc merge` combines the shards' CSVs.
+    #[arg(long, value_parser = parse_shard, default_value = "0/1", allow_hyphen_values = true)]
+    pub(crate) shard: Shard,
+    /// Run your own SPIR-V module for a function instead of clacc's (`sin=my_sin.spv`;
+    /// repeatable): same entry point and buffers as clacc's kernels (see kernels/README.md),
+    /// judged by the same table. Needs one --type and one --width.
+    #[arg(long, value_name = "FUNCTION=FILE")]
+    pub(crate) kernel: Vec<String>,
+    /// Also write the results as JUnit XML (a testcase per CSV row) for CI systems.
+    #[arg(long)]
+    pub(crate) junit: Option<PathBuf>,
+    /// Also draw one SVG per unit into this folder: ULP error against input (one-argument
+    /// functions) or a heat map over the two inputs' exponents, with the bound.
+    #[arg(long)]
+    pub(crate) plot: Option<PathBuf>,
+    /// What to check, comma-separated: ulp (accuracy against the ULP tables), edge (exact
+    /// special-value results), conversion (OpFConvert, OpConvert*, correctly rounded or
+    /// exact), extension (SPIR-V float8, float_controls2, arithmetic_fence); default: all.
+    #[arg(long, value_delimiter = ',', value_parser = ByName::<KindChoice>::new())]
+    pub(crate) kind: Vec<KindChoice>,
+    /// Options passed to the driver's clBuildProgram as they are, recorded in the CSV; they do
+    /// not change which table judges (e.g. `-cl-fast-relaxed-math` judged by --profile full).
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    pub(crate) build_options: String,
+    /// Build with -cl-fp32-correctly-rounded-divide-sqrt (when the device reports
+    /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT): float divide and sqrt must be correctly rounded.
+    #[arg(long)]
+    pub(crate) correctly_rounded_divide_sqrt: bool,
+    /// Build with -cl-denorms-are-zero: float subnormals may flush (the FTZ rules apply).
+    #[arg(long)]
+    pub(crate) denorms_are_zero: bool,
+    /// Run the kernels and judge nothing: the device's own time, which scripts/bench compares
+    /// with a full run's.
+    #[arg(long)]
+    pub(crate) device_only: bool,
+    /// Keep the units already in --csv (from an interrupted run with the same options) and run
+    /// only the rest, appending to it.
+    #[arg(long)]
+    pub(crate) resume: bool,
+    /// Run units in this process instead of a worker process (a driver crash then ends the run).
+    #[arg(long)]
+    pub(crate) no_isolate: bool,
+    /// Seconds a unit may take in its worker, all of it, before it is recorded as `timeout`.
+    #[arg(long, default_value = "3600", value_parser = parse_seconds, allow_hyphen_values = true)]
+    pub(crate) unit_timeout: u64,
+    /// Threads computing references (default: every core).
+    #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
+    pub(crate) threads: Option<usize>,
+    /// Replace an existing --csv that is not a clacc CSV.
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+#[derive(Args)]
+pub(crate) struct KernelArgs {
+    /// Folder to write the modules into.
+    #[arg(long)]
+    pub(crate) emit: PathBuf,
+    #[command(flatten)]
+    pub(crate) selection: SelectionArgs,
+    /// Address bits of the modules (32 or 64).
+    #[arg(long, default_value_t = 64)]
+    pub(crate) address_bits: u32,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, BadValue> {
+    Shard::parse(text).ok_or_else(|| {
+        BadValue(format!(
+            "`{text}` is not a shard: write I/N with 0 <= I < N, e.g. 3/8"
+        ))
+    })
+}
+
+/// The largest `--inputs`: 2^40 inputs per unit, far past any sweep that finishes, and small
+/// enough that no count or index derived from it overflows.
+const MAX_INPUTS: u64 = 1 << 40;
+
+fn parse_inputs(text: &str) -> Result<usize, BadValue> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(BadValue("--inputs must be at least 1".to_string())),
+        Ok(count) if count <= MAX_INPUTS => Ok(count as usize),
+        Ok(_) => Err(BadValue(format!(
+            "`{text}` inputs per unit is more than clacc can address (at most 2^40 = {MAX_INPUTS}); use --exhaustive for every input, or --shard to spread a large sweep"
+        ))),
+        Err(_) => Err(BadValue(format!(
+            "`{text}` is not a number of inputs: give a whole number from 1 to 2^40, e.g. --inputs 100000"
+        ))),
+    }
+}
+
+fn parse_seconds(text: &str) -> Result<u64, BadValue> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(BadValue("--unit-timeout must be at least 1 second".to_string())),
+        Ok(seconds) if seconds <= 1 << 32 => Ok(seconds),
+        _ => Err(BadValue(format!(
+            "`{text}` is not a number of seconds: give a whole number from 1 to 2^32, e.g. --unit-timeout 600"
+        ))),
+    }
+}
+
+fn parse_threads(text: &str) -> Result<usize, BadValue> {
+    match text.trim().parse::<usize>() {
+        Ok(count) if (1..=4096).contains(&count) => Ok(count),
+        _ => Err(BadValue(format!(
+            "`{text}` is not a number of threads: give a whole number from 1 to 4096"
+        ))),
+    }
+}
+
+fn parse_seed(text: &str) -> Result<u64, BadValue> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse::<u64>(),
+    };
+    parsed.map_err(|_| {
+        BadValue(format!(
+            "`{text}` is not a seed: give a decimal or 0x-hex 64-bit integer"
+        ))
+    })
+}
+
+/// A flag value clap refuses in its own words (`error: invalid value '…' for '--flag': this`).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadValue(String);
+
+/// A flag value that names none of the enum's values: the one line clacc prints for it.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadName(pub String);
+
+/// An enum a flag names by text: its spellings are the library's, so the accepted names stay
+/// what they were when the flag was free text.
+pub(crate) trait Choice: ValueEnum + Clone + Send + Sync + 'static {
+    fn from_text(text: &str) -> Option<Self>;
+    /// The line for a value that names nothing.
+    fn refusal(text: &str) -> String;
+}
+
+/// The empty name of a list flag (`--type float,`): a stray comma, said so.
+fn empty_name(flag: &str, example: &str) -> String {
+    format!("{flag} has an empty name in its list (a stray comma?); write e.g. {flag} {example}")
+}
+
+fn parse_choice<T: Choice>(text: &str) -> Result<T, BadName> {
+    T::from_text(text).ok_or_else(|| BadName(T::refusal(text)))
+}
+
+/// Parses a [`Choice`] and lists its values in `--help`.
+#[derive(Clone)]
+pub(crate) struct ByName<T>(PhantomData<T>);
+
+impl<T> ByName<T> {
+    pub(crate) fn new() -> Self {
+        ByName(PhantomData)
+    }
+}
+
+impl<T: Choice> TypedValueParser for ByName<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<T, clap::Error> {
+        parse_choice::<T>.parse_ref(command, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            T::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
+/// `--kind`: what to check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum KindChoice {
+    Ulp,
+    Edge,
+    Conversion,
+    Extension,
+}
+
+impl KindChoice {
+    pub(crate) fn kind(self) -> Kind {
+        match self {
+            KindChoice::Ulp => Kind::Ulp,
+            KindChoice::Edge => Kind::Edge,
+            KindChoice::Conversion => Kind::Conversion,
+            KindChoice::Extension => Kind::Extension,
+        }
+    }
+}
+
+impl Choice for KindChoice {
+    fn from_text(text: &str) -> Option<Self> {
+        let kind = Kind::parse(text)?;
+        Self::value_variants()
+            .iter()
+            .copied()
+            .find(|choice| choice.kind() == kind)
+    }
+
+    fn refusal(text: &str) -> String {
+        if text.trim().is_empty() {
+            return empty_name("--kind", "ulp,edge");
+        }
+        format!(
+            "unknown --kind `{text}`; use {}",
+            Self::value_variants()
+                .iter()
+                .map(|choice| choice.kind().name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+/// `--type`: an element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum TypeChoice {
+    Half,
+    Float,
+    Double,
+}
+
+impl TypeChoice {
+    pub(crate) fn float_type(self) -> FloatType {
+        match self {
+            TypeChoice::Half => FloatType::Half,
+            TypeChoice::Float => FloatType::Float,
+            TypeChoice::Double => FloatType::Double,
+        }
+    }
+}
+
+impl Choice for TypeChoice {
+    fn from_text(text: &str) -> Option<Self> {
+        let element = FloatType::parse(text)?;
+        Self::value_variants()
+            .iter()
+            .copied()
+            .find(|choice| choice.float_type() == element)
+    }
+
+    fn refusal(text: &str) -> String {
+        if text.trim().is_empty() {
+            return empty_name("--type", "float,half");
+        }
+        format!("unknown type `{text}`; use half, float or double")
+    }
+}
+
+/// `--profile`: which accuracy table judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ProfileChoice {
+    /// The device's CL_DEVICE_PROFILE.
+    Auto,
+    /// Kernels built with -cl-fast-relaxed-math, judged by Table 5, else by the device's table.
+    Relaxed,
+    /// Table 3.
+    Full,
+    /// Table 4.
+    Embedded,
+}
+
+impl ProfileChoice {
+    /// The name the flag takes (what a reproduce line writes).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            ProfileChoice::Auto => "auto",
+            ProfileChoice::Relaxed => "relaxed",
+            ProfileChoice::Full => "full",
+            ProfileChoice::Embedded => "embedded",
+        }
+    }
+}
+
+impl Choice for ProfileChoice {
+    fn from_text(text: &str) -> Option<Self> {
+        match text {
+            "auto" => Some(ProfileChoice::Auto),
+            "relaxed" => Some(ProfileChoice::Relaxed),
+            other => Profile::parse(other).map(|profile| match profile {
+                Profile::Full => ProfileChoice::Full,
+                Profile::Embedded => ProfileChoice::Embedded,
+            }),
+        }
+    }
+
+    fn refusal(text: &str) -> String {
+        format!("unknown profile `{text}`; use full, embedded or auto")
+    }
+}
+
+/// `--spec`: which text of the spec judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SpecChoice {
+    #[value(name = "2017")]
+    Spec2017,
+    #[value(name = "2026")]
+    Spec2026,
+}
+
+impl SpecChoice {
+    pub(crate) fn revision(self) -> Revision {
+        match self {
+            SpecChoice::Spec2017 => Revision::Spec2017,
+            SpecChoice::Spec2026 => Revision::Spec2026,
+        }
+    }
+}
+
+impl Choice for SpecChoice {
+    fn from_text(text: &str) -> Option<Self> {
+        let revision = Revision::parse(text)?;
+        Self::value_variants()
+            .iter()
+            .copied()
+            .find(|choice| choice.revision() == revision)
+    }
+
+    fn refusal(text: &str) -> String {
+        format!("`{text}` is not a revision: use 2017 or 2026")
+    }
+}
+
+/// Parses the command line. A value none of an enum flag's names matches is a [`BadName`]
+/// the face prints as its one line; every other mistake is clap's to report (exit 2).
+pub fn parse() -> Result<Cli, BadName> {
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(error) => {
+            let bad_name = std::error::Error::source(&error)
+                .and_then(|source| source.downcast_ref::<BadName>())
+                .map(|bad| BadName(bad.0.clone()));
+            match bad_name {
+                Some(bad) => Err(bad),
+                None => error.exit(),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain run's flags as parsed, or the words of the refusal.
+    fn run_args(flags: &[&str]) -> Result<RunArgs, String> {
+        let mut argv = vec!["clacc"];
+        argv.extend(flags);
+        Cli::try_parse_from(argv)
+            .map(|cli| cli.run)
+            .map_err(|error| {
+                std::error::Error::source(&error)
+                    .map_or_else(|| error.to_string(), |s| s.to_string())
+            })
+    }
+
+    #[test]
+    fn enum_flags_take_the_library_spellings_and_defaults() {
+        let args = run_args(&[
+            "--type",
+            "FLOAT,Float16,double",
+            "--profile",
+            "FULL_PROFILE",
+            "--spec",
+            "2017",
+            "--kind",
+            "edge,conversion",
+        ])
+        .unwrap();
+        let types: Vec<FloatType> = args
+            .selection
+            .types
+            .iter()
+            .map(|t| t.float_type())
+            .collect();
+        assert_eq!(
+            types,
+            [FloatType::Float, FloatType::Half, FloatType::Double]
+        );
+        assert_eq!(args.profile, ProfileChoice::Full);
+        assert_eq!(args.spec.revision(), Revision::Spec2017);
+        let kinds: Vec<Kind> = args.kind.iter().map(|k| k.kind()).collect();
+        assert_eq!(kinds, [Kind::Edge, Kind::Conversion]);
+        let relaxed = run_args(&["--profile", "relaxed"]).unwrap();
+        assert_eq!(relaxed.profile.name(), "relaxed");
+        let defaults = run_args(&[]).unwrap();
+        assert_eq!(defaults.profile, ProfileChoice::Auto);
+        assert_eq!(defaults.spec.revision(), Revision::Spec2026);
+        assert!(defaults.selection.types.is_empty() && defaults.kind.is_empty());
+    }
+
+    #[test]
+    fn bad_enum_values_get_the_one_line_that_names_what_is_known() {
+        let refusal = |flags: &[&str]| run_args(flags).err().unwrap();
+        assert_eq!(
+            refusal(&["--type", "quad"]),
+            "unknown type `quad`; use half, float or double"
+        );
+        assert_eq!(
+            refusal(&["--kind", "vibes"]),
+            "unknown --kind `vibes`; use ulp, edge, conversion, extension"
+        );
+        assert_eq!(
+            refusal(&["--profile", "quantum"]),
+            "unknown profile `quantum`; use full, embedded or auto"
+        );
+        assert_eq!(
+            refusal(&["--spec", "1999"]),
+            "`1999` is not a revision: use 2017 or 2026"
+        );
+        assert!(refusal(&["--type", "float,"]).starts_with("--type has an empty name"));
+        assert!(refusal(&["--kind", ",ulp"]).starts_with("--kind has an empty name"));
+    }
+}

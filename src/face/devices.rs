@@ -1,0 +1,144 @@
+//! `clacc devices`, opening the device a run names, and the isolated extension probe (`clacc
+//! probe-build`).
+
+use super::args::DeviceArgs;
+use super::{usage, UsageError};
+use crate::device::{self, DeviceInfo, Session};
+use crate::run::extension::{self, IsolatedOutcome};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The device --platform and --device name (the default: the first that takes SPIR-V).
+pub(crate) fn open_device(args: &DeviceArgs) -> Result<DeviceInfo, UsageError> {
+    let devices = device::enumerate()?;
+    Ok(device::select(&devices, args.platform.as_deref(), args.device.as_deref())?.clone())
+}
+
+/// `clacc probe-build`: builds one module on the device in this process; exit 0 built, 3
+/// refused, 4 the build failed otherwise (the reason on stdout).
+pub(crate) fn probe_build(
+    device: &DeviceArgs,
+    module: &std::path::Path,
+    name: &str,
+) -> Result<ExitCode, UsageError> {
+    let info = open_device(device)?;
+    let spirv = std::fs::read(module)
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", module.display())))?;
+    let session = Session::open(info)?;
+    match extension::build_in_this_process(&session, name, &spirv) {
+        IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
+        IsolatedOutcome::Refused(why) => {
+            println!("{why}");
+            Ok(ExitCode::from(3))
+        }
+        IsolatedOutcome::Crashed(why) => {
+            println!("{why}");
+            Ok(ExitCode::from(4))
+        }
+    }
+}
+
+/// Probes by building each extension's minimal module in its own `clacc probe-build`
+/// process, for devices that cannot be asked (no cl_khr_spirv_queries): a driver that dies on
+/// an extension it does not know takes only that process with it.
+pub(crate) fn isolated_builder(info: &DeviceInfo) -> impl Fn(&str, &[u8]) -> IsolatedOutcome + '_ {
+    move |name: &str, spirv: &[u8]| {
+        let Ok(executable) = std::env::current_exe() else {
+            return IsolatedOutcome::Crashed("cannot find clacc's own executable".to_string());
+        };
+        let Ok(dir) = tempfile_dir() else {
+            return IsolatedOutcome::Crashed("cannot write a temporary module".to_string());
+        };
+        let path = dir.join(format!(
+            "{}.spv",
+            name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+        ));
+        if std::fs::write(&path, spirv).is_err() {
+            return IsolatedOutcome::Crashed("cannot write a temporary module".to_string());
+        }
+        let output = std::process::Command::new(executable)
+            .args([
+                "probe-build",
+                "--platform",
+                &info.platform_index.to_string(),
+                "--device",
+                &info.device_index.to_string(),
+                "--name",
+                name,
+            ])
+            .arg(&path)
+            .output();
+        let _ = std::fs::remove_dir_all(&dir);
+        match output {
+            Ok(output) => match output.status.code() {
+                Some(0) => IsolatedOutcome::Built,
+                Some(3) => IsolatedOutcome::Refused(
+                    String::from_utf8_lossy(&output.stdout).trim().to_string(),
+                ),
+                _ => IsolatedOutcome::Crashed(crate::run::isolate::describe_exit(output.status)),
+            },
+            Err(error) => {
+                IsolatedOutcome::Crashed(format!("cannot start clacc probe-build: {error}"))
+            }
+        }
+    }
+}
+
+/// A fresh private folder under the system's temporary directory.
+fn tempfile_dir() -> std::io::Result<PathBuf> {
+    let dir = std::env::temp_dir().join(format!(
+        "clacc-probe-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// `clacc devices`: every platform and device, what it offers and whether clacc can use it.
+pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
+    let devices = device::enumerate()?;
+    if devices.is_empty() {
+        return usage("the OpenCL loader sees no platform; run scripts/setup to install the Intel CPU runtime");
+    }
+    let default = device::select(&devices, None, None).ok().map(|d| d.id);
+    for info in &devices {
+        let fp = |config: Option<device::FpConfig>| {
+            config.map_or("not supported".to_string(), |c| c.describe())
+        };
+        let usable = match info.unusable_reason() {
+            None if Some(info.id) == default => "yes (default)".to_string(),
+            None => "yes".to_string(),
+            Some(reason) => format!("no: {reason}"),
+        };
+        println!(
+            "[{}:{}] {} / {}",
+            info.platform_index, info.device_index, info.platform_name, info.name
+        );
+        println!("    profile        {}", info.profile);
+        println!("    version        {}", info.version);
+        println!("    driver         {}", info.driver_version);
+        println!(
+            "    IL versions    {}",
+            if info.il_versions.is_empty() {
+                "no SPIR-V".to_string()
+            } else {
+                info.il_versions.join(" ")
+            }
+        );
+        if let Some(entry_point) = info.il_entry_point() {
+            println!("    IL entry point {}", entry_point.call_name());
+        }
+        println!("    float          {}", fp(Some(info.single_fp)));
+        println!("    double         {}", fp(info.double_fp));
+        println!("    half           {}", fp(info.half_fp));
+        println!("    address bits   {}", info.address_bits);
+        let builder = isolated_builder(info);
+        let probe = extension::probe(info, Some(&builder));
+        println!("    SPIR-V ext.    {}", probe.describe());
+        println!("    usable         {usable}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,572 @@
+//! The plain run: the flags checked and turned into the library's plan, the campaign driven
+//! with progress bars, the summary printed. [`run_campaign`] reads as its steps.
+
+use super::args::{ProfileChoice, RunArgs};
+use super::destinations::check_destinations;
+use super::devices::{isolated_builder, open_device};
+use super::selection::{
+    is_conversion_or_extension, select_functions, select_kinds, select_profile, select_types,
+    select_widths, why_nothing,
+};
+use super::user_kernels::{check_user_interfaces, read_user_kernels};
+use super::{usage, UsageError};
+use crate::device::{DeviceInfo, Session};
+use crate::num::fp::FloatType;
+use crate::report::shard::Shard;
+use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};
+use crate::run::campaign::{self, Isolation, Plan, UnitId};
+use crate::run::{RunSettings, UserKernel};
+use crate::spec::registry::{self, Function};
+use crate::spec::table::Profile;
+use crate::sweep;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// The two bars a person watching sees: units overall, and the inputs of the unit running.
+fn progress_bars() -> (MultiProgress, ProgressBar, ProgressBar) {
+    let bars = MultiProgress::new();
+    // Bars only for a person watching: quiet when the output goes to a file or a pipe.
+    if !std::io::stdout().is_terminal() || !std::io::stderr().is_terminal() {
+        bars.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let overall = bars.add(ProgressBar::new(0));
+    overall.set_style(
+        ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} units {elapsed_precise}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    overall.set_prefix("overall");
+    let unit = bars.add(ProgressBar::new(0));
+    unit.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>12} [{bar:30}] {pos}/{len} inputs {per_sec} eta {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    (bars, overall, unit)
+}
+
+/// What one campaign did, for the summary files and the exit status.
+pub(crate) struct CampaignOutcome {
+    pub(crate) units: Vec<UnitReport>,
+    pub(crate) facts: RunFacts,
+    pub(crate) failed: bool,
+}
+
+/// The plain run: the campaign, then the summary files, then the exit code.
+pub(crate) fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
+    let outcome = run_campaign(args)?;
+    let written = write_summary_files(args, &outcome.units, &outcome.facts);
+    Ok(exit_after_run(outcome.failed, written))
+}
+
+/// The run's own status stays: a --junit or --plot that could not be written after the run is
+/// reported, and turns only a passing run's exit into 2.
+pub(crate) fn exit_after_run(failed: bool, written: Result<(), UsageError>) -> ExitCode {
+    let unwritten = match written {
+        Ok(()) => false,
+        Err(UsageError(message)) => {
+            eprintln!("clacc: error: {message} (the CSV holds every result)");
+            true
+        }
+    };
+    if failed {
+        ExitCode::from(1)
+    } else if unwritten {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// --junit and --plot, written from the units of the run.
+pub(crate) fn write_summary_files(
+    args: &RunArgs,
+    units: &[UnitReport],
+    facts: &RunFacts,
+) -> Result<(), UsageError> {
+    if let Some(path) = &args.junit {
+        crate::report::junit::write(path, units, facts)
+            .map_err(|e| UsageError(format!("cannot write --junit {}: {e}", path.display())))?;
+    }
+    if let Some(dir) = &args.plot {
+        let written = crate::report::plot::write_all(dir, units)
+            .map_err(|e| UsageError(format!("cannot write --plot {}: {e}", dir.display())))?;
+        println!("{} plots in {}", written.len(), dir.display());
+    }
+    Ok(())
+}
+
+/// The selection flags read: which kinds, functions, conversion or extension units and widths.
+struct Selection {
+    kinds: Vec<Kind>,
+    functions: Vec<&'static Function>,
+    /// Conversion and extension unit names given to --function (a summary's reproduce line).
+    unit_names: Vec<String>,
+    /// Functions with edge-case rules but no ULP row (the geometric ones) given to --function.
+    edge_only_names: Vec<String>,
+    widths: Vec<u32>,
+}
+
+/// Some functions have edge-case rules but no ULP row (the geometric ones): --function may name
+/// them too.
+fn edge_only(name: &str) -> bool {
+    registry::find(name).is_none() && crate::judge::edge::functions().contains(&name)
+}
+
+/// One run of the checks: the flags checked, the device opened, the units planned, the
+/// campaign driven and its summary printed.
+pub(crate) fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
+    refuse_empty_names(args)?;
+    let selection = read_selection(args)?;
+    let explicit_cases = read_cases(args)?;
+    let user_kernels = read_user_kernels(&args.kernel, &args.selection)?;
+    check_destinations(args)?;
+    let selection = with_user_kernels(selection, &user_kernels, args);
+    check_what_judges(&selection, &user_kernels, explicit_cases.is_some())?;
+    if args.resume && !args.csv.is_file() {
+        eprintln!(
+            "clacc: note: --resume: {} does not exist yet; starting a new run",
+            args.csv.display()
+        );
+    }
+    let info = open_device(&args.device)?;
+    check_user_interfaces(&user_kernels, &args.selection, info.address_bits)?;
+    let types = select_types(&args.selection.types, Some(&info));
+    let profile = select_profile(args.profile, &info)?;
+    let relaxed = args.profile == ProfileChoice::Relaxed;
+    if args.correctly_rounded_divide_sqrt && !info.single_fp.correctly_rounded_divide_sqrt() {
+        return usage(format!(
+            "--correctly-rounded-divide-sqrt: {} does not report CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, so -cl-fp32-correctly-rounded-divide-sqrt promises nothing there",
+            info.name
+        ));
+    }
+    let facts = run_facts(args, &info, relaxed);
+    announce(args, &facts, profile, relaxed);
+    let mut provenance = provenance(args, explicit_cases.as_deref(), &user_kernels);
+    let settings = run_settings(
+        args,
+        &info,
+        &selection.kinds,
+        profile,
+        relaxed,
+        &facts,
+        explicit_cases,
+        user_kernels,
+    );
+    let isolation = isolation(args)?;
+    let info_for_units = info.clone();
+    // In-process runs share one session; isolated runs open theirs in the worker.
+    let session = match isolation {
+        None => Some(Session::open(info)?),
+        Some(_) => None,
+    };
+    let units = plan_units(args, &selection, &types, &info_for_units, &settings)?;
+    provenance.planned_units = units.len() as u64;
+    let plan = Plan {
+        units,
+        provenance,
+        settings,
+        platform: args.device.platform.clone(),
+        device: args.device.device.clone(),
+        csv: args.csv.clone(),
+        resume: args.resume,
+        isolation,
+    };
+    drive(args, &plan, facts, session.as_ref())
+}
+
+/// An empty name in a list flag (`--function sin,`) is a stray comma; --type and --kind refuse
+/// theirs as they are parsed.
+fn refuse_empty_names(args: &RunArgs) -> Result<(), UsageError> {
+    for (flag, names) in [
+        ("--function", &args.selection.function),
+        ("--width", &args.selection.width),
+    ] {
+        if names.iter().any(|name| name.trim().is_empty()) {
+            return usage(format!(
+                "{flag} has an empty name in its list (a stray comma?); write e.g. {flag} {}",
+                match flag {
+                    "--function" => "sin,cos",
+                    _ => "1,4",
+                }
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// --kind, --function and --width read; --function's names sorted into table functions,
+/// edge-only functions and conversion or extension units.
+fn read_selection(args: &RunArgs) -> Result<Selection, UsageError> {
+    let kinds = select_kinds(&args.kind);
+    // A conversion or extension unit's name (a summary's reproduce line) selects that unit.
+    let (unit_names, function_names): (Vec<String>, Vec<String>) = args
+        .selection
+        .function
+        .iter()
+        .cloned()
+        .partition(|f| is_conversion_or_extension(f));
+    let (edge_only_names, table_names): (Vec<String>, Vec<String>) =
+        function_names.into_iter().partition(|f| edge_only(f));
+    let functions = if !args.selection.function.is_empty() && table_names.is_empty() {
+        Vec::new()
+    } else {
+        select_functions(&table_names)?
+    };
+    let widths = select_widths(&args.selection.width)?;
+    if args.inputs == 0 {
+        return usage("--inputs must be at least 1");
+    }
+    if args.unit_timeout == 0 {
+        return usage("--unit-timeout must be at least 1 second");
+    }
+    Ok(Selection {
+        kinds,
+        functions,
+        unit_names,
+        edge_only_names,
+        widths,
+    })
+}
+
+/// --input-file or --input: the cases to run instead of the sweep.
+fn read_cases(args: &RunArgs) -> Result<Option<Vec<Vec<f64>>>, UsageError> {
+    Ok(match (&args.input_file, &args.input) {
+        (Some(path), _) => Some(sweep::parse_input_file(path).map_err(UsageError)?),
+        (None, Some(input)) => Some(vec![
+            sweep::parse_case(input).map_err(|e| UsageError(format!("--input: {e}")))?
+        ]),
+        (None, None) => None,
+    })
+}
+
+/// --kernel without --function: the functions of the modules given.
+fn with_user_kernels(
+    selection: Selection,
+    user_kernels: &[UserKernel],
+    args: &RunArgs,
+) -> Selection {
+    if user_kernels.is_empty() || !args.selection.function.is_empty() {
+        return selection;
+    }
+    Selection {
+        functions: user_kernels
+            .iter()
+            .filter_map(|k| registry::find(&k.function))
+            .collect(),
+        ..selection
+    }
+}
+
+/// --kernel modules and explicit cases need a kind that judges them.
+fn check_what_judges(
+    selection: &Selection,
+    user_kernels: &[UserKernel],
+    has_explicit_cases: bool,
+) -> Result<(), UsageError> {
+    let kinds = &selection.kinds;
+    // A geometric function's module is judged by its edge-case rules, any other by the ULP
+    // tables.
+    let geometric_kernels = user_kernels
+        .iter()
+        .all(|k| registry::find(&k.function).is_none());
+    if !user_kernels.is_empty() && geometric_kernels && !kinds.contains(&Kind::Edge) {
+        return usage("--kernel modules of length, distance and normalize are judged by their edge-case rules: add --kind edge");
+    }
+    if !user_kernels.is_empty() && !kinds.contains(&Kind::Ulp) && !kinds.contains(&Kind::Edge) {
+        return usage(
+            "--kernel modules are judged by the ULP tables and the edge-case rules: add --kind ulp or edge",
+        );
+    }
+    if has_explicit_cases
+        && !kinds.contains(&Kind::Ulp)
+        && !kinds.contains(&Kind::Edge)
+        && selection.unit_names.is_empty()
+    {
+        return usage(
+            "--input-file and --input give cases to ulp and edge units, or to the conversion or extension units --function names: add --kind ulp or edge, or name a unit (e.g. --function convert_double_to_half)",
+        );
+    }
+    for user in user_kernels {
+        if !selection.functions.iter().any(|f| f.name == user.function)
+            && !selection.edge_only_names.contains(&user.function)
+        {
+            return usage(format!(
+                "--kernel {}: add {} to --function",
+                user.path, user.function
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The options the kernels are built with: the profile's, the flags', then --build-options.
+fn build_options(args: &RunArgs, relaxed: bool) -> String {
+    let mut build_options: Vec<&str> = Vec::new();
+    if relaxed {
+        build_options.push("-cl-fast-relaxed-math");
+    }
+    if args.correctly_rounded_divide_sqrt {
+        build_options.push("-cl-fp32-correctly-rounded-divide-sqrt");
+    }
+    if args.denorms_are_zero {
+        build_options.push("-cl-denorms-are-zero");
+    }
+    if !args.build_options.trim().is_empty() {
+        build_options.push(args.build_options.trim());
+    }
+    build_options.join(" ")
+}
+
+/// What every row and summary of the run records about it.
+fn run_facts(args: &RunArgs, info: &DeviceInfo, relaxed: bool) -> RunFacts {
+    RunFacts {
+        seed: args.seed.unwrap_or(sweep::DEFAULT_SEED),
+        device: format!("{} / {}", info.platform_name, info.name),
+        driver_version: info.driver_version.clone(),
+        build_options: build_options(args, relaxed),
+        command: reproduce_prefix(info, args),
+        spec: args.spec.revision(),
+    }
+}
+
+/// The run's first line on stderr: version, device, spec, profile, seed, inputs, shard.
+fn announce(args: &RunArgs, facts: &RunFacts, profile: Profile, relaxed: bool) {
+    let seed = facts.seed;
+    let profile_text = if relaxed {
+        format!("relaxed (Table 5, else {})", profile.name())
+    } else {
+        profile.name().to_string()
+    };
+    let exhaustive_text = if args.exhaustive {
+        "exhaustive where it fits, else "
+    } else {
+        ""
+    };
+    let shard_text = if args.shard == Shard::WHOLE {
+        String::new()
+    } else {
+        format!(", shard {}", args.shard)
+    };
+    eprintln!(
+        "clacc {}: {} (driver {}), spec {}, profile {profile_text}, seed {seed:#x}, {exhaustive_text}{} inputs per unit{shard_text}",
+        env!("CARGO_PKG_VERSION"),
+        facts.device,
+        facts.driver_version,
+        args.spec.revision(),
+        args.inputs,
+    );
+}
+
+/// The CSV's provenance columns (the planned units are counted once the units are planned).
+fn provenance(
+    args: &RunArgs,
+    explicit_cases: Option<&[Vec<f64>]>,
+    user_kernels: &[UserKernel],
+) -> Provenance {
+    Provenance {
+        shard: args.shard.to_string(),
+        requested_inputs: args.inputs as u64,
+        options: report::options_text(
+            args.exhaustive,
+            explicit_cases,
+            &user_kernels
+                .iter()
+                .map(|k| (k.function.clone(), k.spirv.clone()))
+                .collect::<Vec<_>>(),
+            args.device_only,
+        ),
+        planned_units: 0,
+    }
+}
+
+/// The library's settings of the run.
+#[allow(clippy::too_many_arguments)]
+fn run_settings(
+    args: &RunArgs,
+    info: &DeviceInfo,
+    kinds: &[Kind],
+    profile: Profile,
+    relaxed: bool,
+    facts: &RunFacts,
+    explicit_cases: Option<Vec<Vec<f64>>>,
+    user_kernels: Vec<UserKernel>,
+) -> RunSettings {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    // A device without cl_khr_spirv_queries is probed as `clacc devices` does: one isolated
+    // build per extension, so a driver that dies on one costs only that process.
+    let extension_probe = kinds.contains(&Kind::Extension).then(|| {
+        let builder = isolated_builder(info);
+        crate::run::extension::probe(info, Some(&builder))
+    });
+    RunSettings {
+        profile,
+        spec: args.spec.revision(),
+        inputs: args.inputs,
+        explicit_cases,
+        exhaustive: args.exhaustive,
+        shard: args.shard,
+        seed: facts.seed,
+        build_options: facts.build_options.clone(),
+        threads,
+        user_kernels,
+        relaxed,
+        correctly_rounded_divide_sqrt: args.correctly_rounded_divide_sqrt,
+        denorms_are_zero: args.denorms_are_zero,
+        device_only: args.device_only,
+        extension_probe,
+    }
+}
+
+/// Worker processes (unless --no-isolate), each unit under --unit-timeout.
+fn isolation(args: &RunArgs) -> Result<Option<Isolation>, UsageError> {
+    if args.no_isolate {
+        return Ok(None);
+    }
+    Ok(Some(Isolation {
+        executable: campaign::current_executable().map_err(UsageError)?,
+        unit_timeout: Duration::from_secs(args.unit_timeout),
+    }))
+}
+
+/// Every unit the selection holds, each once; none is a usage error that says why.
+fn plan_units(
+    args: &RunArgs,
+    selection: &Selection,
+    types: &[FloatType],
+    info: &DeviceInfo,
+    settings: &RunSettings,
+) -> Result<Vec<UnitId>, UsageError> {
+    let kinds = &selection.kinds;
+    let mut units = Vec::new();
+    if kinds.contains(&Kind::Ulp) {
+        units.extend(campaign::ulp_units(
+            &selection.functions,
+            types,
+            &selection.widths,
+        ));
+    }
+    if kinds.contains(&Kind::Edge) {
+        let edge_only_selected: Vec<String> = if args.selection.function.is_empty() {
+            crate::judge::edge::functions()
+                .into_iter()
+                .filter(|f| edge_only(f))
+                .map(str::to_string)
+                .collect()
+        } else {
+            selection.edge_only_names.clone()
+        };
+        units.extend(campaign::edge_units(
+            &selection.functions,
+            &edge_only_selected,
+            types,
+            &selection.widths,
+        ));
+    }
+    // Conversions and extension checks have no function selection of their own: they run when
+    // no --function narrows the run.
+    if args.selection.function.is_empty() && args.kernel.is_empty() {
+        units.extend(campaign::conversion_and_extension_units(
+            info,
+            kinds.contains(&Kind::Conversion),
+            kinds.contains(&Kind::Extension),
+            settings.extension_probe.as_ref(),
+        ));
+    } else if !selection.unit_names.is_empty() {
+        units.extend(
+            campaign::conversion_and_extension_units(
+                info,
+                kinds.contains(&Kind::Conversion),
+                kinds.contains(&Kind::Extension),
+                settings.extension_probe.as_ref(),
+            )
+            .into_iter()
+            .filter(|unit| match unit {
+                UnitId::Conversion { name, .. } | UnitId::Extension { name, .. } => {
+                    selection.unit_names.contains(name)
+                }
+                _ => false,
+            }),
+        );
+    }
+    // A name given twice (`sin,sin`, `fadd,OpFAdd`) runs once.
+    let mut seen = std::collections::HashSet::new();
+    units.retain(|unit| seen.insert(unit.key(settings)));
+    if units.is_empty() {
+        return usage(format!(
+            "nothing to run: {}",
+            why_nothing(args, kinds, types, &selection.widths)
+        ));
+    }
+    Ok(units)
+}
+
+/// Runs the plan with progress bars and prints the summary.
+fn drive(
+    args: &RunArgs,
+    plan: &Plan,
+    facts: RunFacts,
+    session: Option<&Session>,
+) -> Result<CampaignOutcome, UsageError> {
+    let (_bars, overall, unit_bar) = progress_bars();
+    let results = campaign::run(plan, &facts, session, &overall, &unit_bar).map_err(UsageError)?;
+    unit_bar.finish_and_clear();
+    overall.finish_and_clear();
+    print!("{}", report::summary(&results.units, &facts, &args.csv));
+    if results.resumed > 0 {
+        println!(
+            "{} units were already in {} from an earlier run ({} of them not passing)",
+            results.resumed,
+            args.csv.display(),
+            results.resumed_failures
+        );
+    }
+    let failed = results.resumed_failures > 0
+        || results
+            .units
+            .iter()
+            .any(|u| !matches!(u.status, Status::Pass | Status::Skip));
+    Ok(CampaignOutcome {
+        units: results.units,
+        facts,
+        failed,
+    })
+}
+
+/// `clacc --platform 0 --device 0 --profile full --seed 0x… [options]`: the conditions a
+/// failure's reproduce line needs besides the unit and its input.
+fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
+    let mut command = format!(
+        "clacc --platform {} --device {} --profile {} --spec {}",
+        info.platform_index,
+        info.device_index,
+        args.profile.name(),
+        args.spec.revision()
+    );
+    for (flag, set) in [
+        (
+            "--correctly-rounded-divide-sqrt",
+            args.correctly_rounded_divide_sqrt,
+        ),
+        ("--denorms-are-zero", args.denorms_are_zero),
+    ] {
+        if set {
+            command.push(' ');
+            command.push_str(flag);
+        }
+    }
+    if !args.build_options.trim().is_empty() {
+        command.push_str(&format!(" --build-options '{}'", args.build_options.trim()));
+    }
+    for kernel in &args.kernel {
+        command.push_str(&format!(" --kernel {kernel}"));
+    }
+    command
+}
