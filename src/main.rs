@@ -1187,8 +1187,8 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
             )
             .into_iter()
             .filter(|unit| match unit {
-                campaign::UnitId::Conversion { name, .. }
-                | campaign::UnitId::Extension { name, .. } => unit_names.contains(name),
+                clacc::run::unit::UnitId::Conversion { name, .. }
+                | clacc::run::unit::UnitId::Extension { name, .. } => unit_names.contains(name),
                 _ => false,
             }),
         );

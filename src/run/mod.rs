@@ -7,6 +7,7 @@ pub mod edge;
 pub mod extension;
 pub mod geometric;
 pub mod isolate;
+pub mod unit;
 
 use crate::device::{BuiltKernel, DeviceError, Session};
 use crate::judge::{Rules, UnitStats};
