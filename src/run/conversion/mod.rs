@@ -68,12 +68,12 @@
 //! 64-bit integer inputs appear in the CSV as `f64` values, which cannot hold every such
 //! integer; a failing unit's note gives the worst input's exact value.
 
-mod emit;
-mod inputs;
 #[cfg(test)]
 pub(crate) mod tests;
 
-pub(crate) use emit::{Body, Header, Scalar};
+use crate::kernel::conversion as emit;
+pub(crate) use crate::kernel::conversion::{Body, Header, Scalar};
+use crate::sweep::conversion as inputs;
 
 use std::fmt;
 

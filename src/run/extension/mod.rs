@@ -34,11 +34,12 @@
 //! fenced order's value on inputs where reassociating across the fence changes the result; the
 //! note tells how often the unfenced twin differed.
 
-mod checks;
-pub mod probe;
 #[cfg(test)]
 mod tests;
-pub mod validate;
+
+use crate::device::probe;
+use crate::kernel::extension as checks;
+use crate::kernel::validate;
 
 pub use checks::{Arithmetic, Fc2Check, Flags, Float8Check, Other, Verdict8, Via};
 pub use probe::{

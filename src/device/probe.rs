@@ -22,9 +22,11 @@ use std::os::raw::c_char;
 
 use rspirv::spirv::Capability;
 
-use super::EXTENSIONS;
 use crate::device::{DeviceError, DeviceInfo, Session};
+use crate::kernel::extension as checks;
+use crate::kernel::validate;
 use crate::kernel::ENTRY_POINT;
+use crate::run::extension::EXTENSIONS;
 
 /// `CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR`: `const char*[]`.
 pub const CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: u32 = 0x12B9;
@@ -226,7 +228,7 @@ impl<F: Fn(&str, &[u8]) -> IsolatedOutcome> IsolatedBuilder for F {
 }
 
 /// The isolated process's side of an [`IsolatedBuilder`]: checks `spirv` with clacc's own
-/// validation ([`super::validate::check_module`]), then hands it to the driver in *this*
+/// validation ([`validate::check_module`]), then hands it to the driver in *this*
 /// process. Only for a process whose death costs nothing (the command line's worker): an
 /// extension the driver does not know may end it inside `clBuildProgram`. The parent reads a
 /// dead process as [`IsolatedOutcome::Crashed`].
@@ -239,7 +241,7 @@ pub fn build_in_this_process(
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    if let Err(problems) = super::validate::check_module(&words) {
+    if let Err(problems) = validate::check_module(&words) {
         return IsolatedOutcome::Refused(format!("clacc's validation: {}", problems.join("; ")));
     }
     match session.build(module_name, spirv, ENTRY_POINT, "") {
@@ -274,7 +276,7 @@ pub fn probe_isolated(info: &DeviceInfo, builder: &dyn IsolatedBuilder) -> Probe
                 continue;
             }
         };
-        let version = super::validate::version_name(&module);
+        let version = validate::version_name(&module);
         if !info.il_versions.contains(&version) {
             probe.refused.push((
                 extension.to_string(),
@@ -312,9 +314,9 @@ pub fn probe(info: &DeviceInfo, builder: Option<&dyn IsolatedBuilder>) -> Probe 
 /// (so a driver cannot accept the declaration and ignore the rest): SPV_EXT_float8 converts a
 /// float to E4M3 and back, SPV_KHR_float_controls2 sets `FPFastMathDefault` for float to no
 /// flags around one `OpFAdd`, SPV_EXT_arithmetic_fence fences one `OpFAdd`. It passes
-/// clacc's own validation ([`super::validate::check_module`]).
+/// clacc's own validation ([`validate::check_module`]).
 pub fn probe_module(extension: &str, address_bits: u32) -> Result<Vec<u32>, String> {
-    let words = super::checks::probe_kernel(extension, address_bits)?;
-    super::validate::check_module(&words).map_err(|problems| problems.join("; "))?;
+    let words = checks::probe_kernel(extension, address_bits)?;
+    validate::check_module(&words).map_err(|problems| problems.join("; "))?;
     Ok(words)
 }

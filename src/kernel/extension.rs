@@ -840,7 +840,7 @@ pub fn fence_verdict(triple: [f32; 3], device: f32) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Probe modules
 
-/// The smallest module exercising `extension` (see [`super::probe::probe_module`]).
+/// The smallest module exercising `extension` (see [`crate::run::extension::probe_module`]).
 pub fn probe_kernel(extension: &str, address_bits: u32) -> Result<Vec<u32>, String> {
     match extension {
         FLOAT8 => Float8Check::To {

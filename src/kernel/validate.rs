@@ -39,7 +39,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{Capability, Decoration, ExecutionMode, FPFastMathMode, Op, Word};
 
-use super::probe::{Acceptance, Probe};
+use crate::device::probe::{Acceptance, Probe};
 use crate::device::DeviceInfo;
 
 /// `SPIR-V_1.2` for a module of SPIR-V 1.2: the device's `CL_DEVICE_IL_VERSION` spelling.

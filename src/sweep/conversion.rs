@@ -5,9 +5,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{int_bits, unit_seed, Conversion, ConversionSettings};
 use crate::num::convert::IntType;
 use crate::num::fp::FloatType;
+use crate::run::conversion::{int_bits, unit_seed, Conversion, ConversionSettings};
 
 /// The inputs of one unit.
 pub(crate) enum Plan {
