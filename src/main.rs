@@ -282,10 +282,10 @@ fn known_function_names() -> String {
 /// Whether `name` is a conversion or extension unit's name (`convert_double_to_half`,
 /// `float8_half_to_e4m3`), which `--function` selects like a function.
 fn is_conversion_or_extension(name: &str) -> bool {
-    clacc::run::conversion::Conversion::all()
+    clacc::spec::conversion::Conversion::all()
         .iter()
         .any(|c| c.name() == name)
-        || clacc::run::extension::ExtensionCheck::all()
+        || clacc::spec::extension::ExtensionCheck::all()
             .iter()
             .any(|c| c.name() == name)
 }
@@ -382,13 +382,13 @@ fn probe_build(
     let spirv = std::fs::read(module)
         .map_err(|e| UsageError(format!("cannot read {}: {e}", module.display())))?;
     let session = Session::open(info).map_err(|e| UsageError(e.to_string()))?;
-    match clacc::run::extension::build_in_this_process(&session, name, &spirv) {
-        clacc::run::extension::IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
-        clacc::run::extension::IsolatedOutcome::Refused(why) => {
+    match clacc::run::extension::probe::build_in_this_process(&session, name, &spirv) {
+        clacc::run::extension::probe::IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
+        clacc::run::extension::probe::IsolatedOutcome::Refused(why) => {
             println!("{why}");
             Ok(ExitCode::from(3))
         }
-        clacc::run::extension::IsolatedOutcome::Crashed(why) => {
+        clacc::run::extension::probe::IsolatedOutcome::Crashed(why) => {
             println!("{why}");
             Ok(ExitCode::from(4))
         }
@@ -400,8 +400,8 @@ fn probe_build(
 /// an extension it does not know takes only that process with it.
 fn isolated_builder(
     info: &DeviceInfo,
-) -> impl Fn(&str, &[u8]) -> clacc::run::extension::IsolatedOutcome + '_ {
-    use clacc::run::extension::IsolatedOutcome;
+) -> impl Fn(&str, &[u8]) -> clacc::run::extension::probe::IsolatedOutcome + '_ {
+    use clacc::run::extension::probe::IsolatedOutcome;
     move |name: &str, spirv: &[u8]| {
         let Ok(executable) = std::env::current_exe() else {
             return IsolatedOutcome::Crashed("cannot find clacc's own executable".to_string());
@@ -495,7 +495,7 @@ fn print_devices() -> Result<ExitCode, UsageError> {
         println!("    half           {}", fp(info.half_fp));
         println!("    address bits   {}", info.address_bits);
         let builder = isolated_builder(info);
-        let probe = clacc::run::extension::probe(info, Some(&builder));
+        let probe = clacc::run::extension::probe::probe(info, Some(&builder));
         println!("    SPIR-V ext.    {}", probe.describe());
         println!("    usable         {usable}");
     }
@@ -1114,7 +1114,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     // build per extension, so a driver that dies on one costs only that process.
     let extension_probe = kinds.contains(&Kind::Extension).then(|| {
         let builder = isolated_builder(&info);
-        clacc::run::extension::probe(&info, Some(&builder))
+        clacc::run::extension::probe::probe(&info, Some(&builder))
     });
     let settings = RunSettings {
         profile,

@@ -16,34 +16,16 @@
 use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
 use rspirv::spirv::{
-    AddressingModel, BuiltIn, Capability, Decoration, ExecutionModel, FPEncoding, FunctionControl,
-    FunctionParameterAttribute, MemoryAccess, MemoryModel, StorageClass, Word,
+    AddressingModel, BuiltIn, Capability, Decoration, ExecutionModel, FPEncoding, FPRoundingMode,
+    FunctionControl, FunctionParameterAttribute, MemoryAccess, MemoryModel, StorageClass, Word,
 };
 
 use crate::kernel::ENTRY_POINT;
+use crate::num::convert::Rounding;
 use crate::num::float8::Float8Format;
-
-/// The type of one buffer element and of the value the kernel loads from it or stores to it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Scalar {
-    /// An IEEE binary float of 16, 32 or 64 bits.
-    Float(u32),
-    /// An integer of 8, 16, 32 or 64 bits (SPIR-V integer types of a `Kernel` module have
-    /// signedness 0; signedness lives in the instructions).
-    Int(u32),
-    /// A float8 value held in a `uchar` buffer.
-    Float8(Float8Format),
-}
+use crate::spec::conversion::{Conversion, Scalar};
 
 impl Scalar {
-    /// Bytes per buffer element.
-    pub(crate) fn bytes(self) -> usize {
-        match self {
-            Scalar::Float(bits) | Scalar::Int(bits) => bits as usize / 8,
-            Scalar::Float8(_) => 1,
-        }
-    }
-
     /// The capabilities declaring this scalar's types needs, beyond `Kernel`.
     fn capabilities(self) -> Vec<Capability> {
         match self {
@@ -285,4 +267,332 @@ pub(crate) fn kernel(
     // SPIR-V 1.0-1.3 interfaces list only Input and Output variables: the builtin.
     builder.entry_point(ExecutionModel::Kernel, function, ENTRY_POINT, [global_id]);
     Ok(builder.module().assemble())
+}
+
+/// The SPIR-V `FPRoundingMode` of a [`Rounding`].
+pub(crate) fn spirv_rounding(rounding: Rounding) -> FPRoundingMode {
+    match rounding {
+        Rounding::Rte => FPRoundingMode::RTE,
+        Rounding::Rtz => FPRoundingMode::RTZ,
+        Rounding::Rtp => FPRoundingMode::RTP,
+        Rounding::Rtn => FPRoundingMode::RTN,
+    }
+}
+
+/// Emits `conversion`'s instruction on `value` with its decoration, returning the result.
+pub(crate) fn emit_conversion(
+    body: &mut Body,
+    conversion: &Conversion,
+    value: Word,
+) -> Result<Word, rspirv::dr::Error> {
+    let result_type = body.value_type(conversion.destination());
+    let builder = &mut *body.builder;
+    let result = match conversion {
+        Conversion::FloatToFloat { .. } => builder.f_convert(result_type, None, value)?,
+        Conversion::IntToFloat { from, .. } if from.is_signed() => {
+            builder.convert_s_to_f(result_type, None, value)?
+        }
+        Conversion::IntToFloat { .. } => builder.convert_u_to_f(result_type, None, value)?,
+        Conversion::FloatToInt { to, .. } if to.is_signed() => {
+            builder.convert_f_to_s(result_type, None, value)?
+        }
+        Conversion::FloatToInt { .. } => builder.convert_f_to_u(result_type, None, value)?,
+    };
+    match conversion {
+        Conversion::FloatToFloat {
+            rounding: Some(rounding),
+            ..
+        }
+        | Conversion::IntToFloat {
+            rounding: Some(rounding),
+            ..
+        } => builder.decorate(
+            result,
+            Decoration::FPRoundingMode,
+            [Operand::FPRoundingMode(spirv_rounding(*rounding))],
+        ),
+        Conversion::FloatToInt {
+            saturated: true, ..
+        } => builder.decorate(result, Decoration::SaturatedConversion, []),
+        _ => {}
+    }
+    Ok(result)
+}
+
+/// Why a module could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("unsupported device address width {0} bits (supported: 32, 64)")]
+    AddressBits(u32),
+    #[error("internal error building SPIR-V: {0}")]
+    Builder(rspirv::dr::Error),
+    #[error("clacc has no probe module for {0}")]
+    NoProbeModule(String),
+}
+
+/// [`kernel`] with its builder error typed.
+pub(crate) fn emit_kernel(
+    header: &Header,
+    inputs: &[Scalar],
+    outputs: &[Scalar],
+    body: impl FnOnce(&mut Body) -> Result<Vec<Word>, rspirv::dr::Error>,
+) -> Result<Vec<u32>, BuildError> {
+    kernel(header, inputs, outputs, body).map_err(BuildError::Builder)
+}
+
+/// The module for `conversion` on a device with `address_bits`-bit addresses: SPIR-V 1.0, no
+/// extension, one scalar conversion per work-item (see the kernel convention in `kernel`).
+pub fn build_module(conversion: &Conversion, address_bits: u32) -> Result<Vec<u32>, BuildError> {
+    if address_bits != 32 && address_bits != 64 {
+        return Err(BuildError::AddressBits(address_bits));
+    }
+    emit_kernel(
+        &Header::plain(address_bits),
+        &[conversion.source()],
+        &[conversion.destination()],
+        |body| {
+            let value = body.inputs[0];
+            Ok(vec![emit_conversion(body, conversion, value)?])
+        },
+    )
+}
+
+/// A file-name-safe stable name of a module: the unit's name and the address width,
+/// `convert_float_to_half_rtz_a64`.
+pub fn file_stem(conversion: &Conversion, address_bits: u32) -> String {
+    format!("{}_a{address_bits}", conversion.name())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use std::io::{ErrorKind, Write};
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use super::*;
+    use crate::num::convert::IntType;
+    use crate::num::fp::FloatType;
+
+    /// Where this module's disassembly snapshots live: a subfolder of `kernels/`, which the kernel
+    /// module's own snapshot test does not list.
+    fn snapshot_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/conversions")
+    }
+
+    /// Runs `spirv-val` on a module: `--target-env opencl2.2` unless the module declares Float16
+    /// (which that environment refuses), then plain `spv1.0`. `Err` carries the complaint and the
+    /// disassembly.
+    pub(crate) fn spirv_val(name: &str, words: &[u32], target_env: &str) -> Result<(), String> {
+        let mut file = tempfile::Builder::new()
+            .suffix(".spv")
+            .tempfile()
+            .expect("create a temporary .spv file");
+        file.write_all(&crate::kernel::words_to_bytes(words))
+            .expect("write the temporary .spv file");
+        let output = match Command::new("spirv-val")
+            .args(["--target-env", target_env])
+            .arg(file.path())
+            .output()
+        {
+            Ok(output) => output,
+            Err(error) if error.kind() == ErrorKind::NotFound => {
+                panic!("spirv-val is not installed ({error}); run scripts/setup to install SPIRV-Tools")
+            }
+            Err(error) => panic!("could not run spirv-val: {error}"),
+        };
+        if output.status.success() {
+            return Ok(());
+        }
+        Err(format!(
+            "spirv-val --target-env {target_env} rejected {name}:\n{}{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+            crate::kernel::disassemble(words)
+        ))
+    }
+
+    pub(crate) fn target_env(conversion: &Conversion) -> &'static str {
+        if conversion.float_types().contains(&FloatType::Half) {
+            "spv1.0"
+        } else {
+            "opencl2.2"
+        }
+    }
+
+    #[test]
+    fn every_conversion_module_passes_spirv_val() {
+        let mut failures = Vec::new();
+        let all = Conversion::all();
+        // 6 float pairs and 24 integer-float pairs with 5 rounding choices, 24 float-integer pairs
+        // with and without saturation.
+        assert_eq!(all.len(), 6 * 5 + 24 * 5 + 24 * 2);
+        for conversion in &all {
+            for address_bits in [32, 64] {
+                let name = file_stem(conversion, address_bits);
+                match build_module(conversion, address_bits) {
+                    Ok(words) => {
+                        if let Err(complaint) = spirv_val(&name, &words, target_env(conversion)) {
+                            failures.push(complaint);
+                        }
+                    }
+                    Err(error) => failures.push(format!("{name}: {error}")),
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    }
+
+    /// The validation above means something: spirv-val refuses a conversion module without the
+    /// capability of its integer type, or with an `OpFConvert` between equal widths.
+    #[test]
+    fn spirv_val_refuses_broken_conversion_modules() {
+        use rspirv::binary::Assemble;
+        use rspirv::spirv::Capability;
+        let conversion = Conversion::IntToFloat {
+            from: IntType::U8,
+            to: FloatType::Float,
+            rounding: None,
+        };
+        let mut module = rspirv::dr::load_words(build_module(&conversion, 64).unwrap()).unwrap();
+        let int8 = Operand::Capability(Capability::Int8);
+        module.capabilities.retain(|c| c.operands[0] != int8);
+        assert!(spirv_val("no Int8", &module.assemble(), "opencl2.2").is_err());
+
+        let same_width = kernel(
+            &Header::plain(64),
+            &[Scalar::Float(32)],
+            &[Scalar::Float(32)],
+            |body| {
+                let float = body.value_type(Scalar::Float(32));
+                let value = body.inputs[0];
+                Ok(vec![body.builder.f_convert(float, None, value)?])
+            },
+        )
+        .unwrap();
+        assert!(spirv_val("float to float", &same_width, "opencl2.2").is_err());
+    }
+
+    /// The modules with snapshots in `kernels/conversions/`: one per instruction, decoration kind
+    /// and type family, and one with 32-bit addresses.
+    fn snapshot_conversions() -> Vec<(Conversion, u32)> {
+        vec![
+            (
+                Conversion::FloatToFloat {
+                    from: FloatType::Float,
+                    to: FloatType::Half,
+                    rounding: Some(Rounding::Rtz),
+                },
+                64,
+            ),
+            (
+                Conversion::FloatToFloat {
+                    from: FloatType::Double,
+                    to: FloatType::Float,
+                    rounding: None,
+                },
+                64,
+            ),
+            (
+                Conversion::IntToFloat {
+                    from: IntType::I32,
+                    to: FloatType::Float,
+                    rounding: Some(Rounding::Rte),
+                },
+                64,
+            ),
+            (
+                Conversion::IntToFloat {
+                    from: IntType::U64,
+                    to: FloatType::Half,
+                    rounding: Some(Rounding::Rtp),
+                },
+                32,
+            ),
+            (
+                Conversion::FloatToInt {
+                    from: FloatType::Float,
+                    to: IntType::U8,
+                    saturated: true,
+                },
+                64,
+            ),
+            (
+                Conversion::FloatToInt {
+                    from: FloatType::Double,
+                    to: IntType::I16,
+                    saturated: false,
+                },
+                64,
+            ),
+        ]
+    }
+
+    #[test]
+    fn conversion_snapshots_match_checked_in_disassembly() {
+        let dir = snapshot_dir();
+        let bless = std::env::var("CLACC_BLESS").is_ok_and(|value| value == "1");
+        if bless {
+            std::fs::create_dir_all(&dir).expect("create kernels/conversions");
+        }
+        let mut stale = Vec::new();
+        let mut expected_files = Vec::new();
+        for (conversion, address_bits) in snapshot_conversions() {
+            let words = build_module(&conversion, address_bits).unwrap();
+            let text = crate::kernel::disassemble(&words);
+            let file = format!("{}.spvasm", file_stem(&conversion, address_bits));
+            let path = dir.join(&file);
+            expected_files.push(file);
+            if bless {
+                std::fs::write(&path, &text).expect("write snapshot");
+                continue;
+            }
+            if std::fs::read_to_string(&path).unwrap_or_default() != text {
+                stale.push(format!("{}:\n{text}", path.display()));
+            }
+        }
+        assert!(
+            stale.is_empty(),
+            "conversion kernels drifted from their snapshots; review and re-bless with \
+         CLACC_BLESS=1 cargo test --lib conversion::\n{}",
+            stale.join("\n")
+        );
+        let orphans: Vec<String> = std::fs::read_dir(&dir)
+            .expect("kernels/conversions exists")
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("convert_") && !expected_files.contains(name))
+            .collect();
+        assert!(orphans.is_empty(), "snapshots of no module: {orphans:?}");
+    }
+
+    #[test]
+    fn modules_apply_the_decoration_of_their_unit() {
+        let text = |conversion: Conversion| {
+            crate::kernel::disassemble(&build_module(&conversion, 64).unwrap())
+        };
+        let rtn = text(Conversion::IntToFloat {
+            from: IntType::I64,
+            to: FloatType::Double,
+            rounding: Some(Rounding::Rtn),
+        });
+        assert!(
+            rtn.contains("OpDecorate %") && rtn.contains("FPRoundingMode RTN"),
+            "{rtn}"
+        );
+        assert!(rtn.contains("OpConvertSToF"), "{rtn}");
+        let plain = text(Conversion::IntToFloat {
+            from: IntType::U16,
+            to: FloatType::Half,
+            rounding: None,
+        });
+        assert!(!plain.contains("FPRoundingMode"), "{plain}");
+        assert!(plain.contains("OpConvertUToF"), "{plain}");
+        let saturated = text(Conversion::FloatToInt {
+            from: FloatType::Half,
+            to: IntType::I8,
+            saturated: true,
+        });
+        assert!(saturated.contains("SaturatedConversion"), "{saturated}");
+        assert!(saturated.contains("OpConvertFToS"), "{saturated}");
+        assert!(!saturated.contains("OpExtension"), "{saturated}");
+    }
 }

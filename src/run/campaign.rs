@@ -58,7 +58,7 @@ pub fn run_unit_here(
             let probe = settings
                 .extension_probe
                 .clone()
-                .unwrap_or_else(|| crate::run::extension::spirv_extensions(&session.info));
+                .unwrap_or_else(|| crate::device::probe::spirv_extensions(&session.info));
             match crate::run::extension::find_unit(&session.info, &probe, name) {
                 Some(check) => crate::run::extension::run_extension(
                     session,
@@ -77,8 +77,8 @@ pub fn run_unit_here(
     }
 }
 
-fn conversion_settings(settings: &RunSettings) -> crate::run::conversion::ConversionSettings {
-    crate::run::conversion::ConversionSettings {
+fn conversion_settings(settings: &RunSettings) -> crate::sweep::conversion::ConversionSettings {
+    crate::sweep::conversion::ConversionSettings {
         seed: settings.seed,
         inputs: settings.inputs,
         exhaustive: settings.exhaustive,
@@ -93,7 +93,7 @@ pub fn conversion_and_extension_units(
     info: &crate::device::DeviceInfo,
     conversions: bool,
     extensions: bool,
-    probe: Option<&crate::run::extension::Probe>,
+    probe: Option<&crate::spec::probe::Probe>,
 ) -> Vec<UnitId> {
     let mut units = Vec::new();
     if conversions {
@@ -109,7 +109,7 @@ pub fn conversion_and_extension_units(
         let probe = match probe {
             Some(probe) => probe,
             None => {
-                queried = crate::run::extension::spirv_extensions(info);
+                queried = crate::device::probe::spirv_extensions(info);
                 &queried
             }
         };

@@ -53,7 +53,7 @@ pub struct RunSettings {
     /// What the device's driver accepts, found by the run before its units start (isolated
     /// probe builds where cl_khr_spirv_queries is missing); `None`: ask the queries.
     #[serde(default)]
-    pub extension_probe: Option<crate::run::extension::Probe>,
+    pub extension_probe: Option<crate::spec::probe::Probe>,
 }
 
 impl RunSettings {

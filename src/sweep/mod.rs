@@ -4,6 +4,7 @@
 //! random stream is seeded from the run's seed and the unit's name through a fixed hash.
 
 pub mod conversion;
+pub mod extension;
 
 use crate::kernel::ValueKind;
 use crate::num::fp::FloatType;

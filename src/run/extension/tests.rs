@@ -6,13 +6,18 @@ use rspirv::binary::Assemble;
 use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Decoration, ExecutionMode, FPFastMathMode};
 
-use super::checks::{fc2_module, full_fast_math, Verdict8};
+use super::probe::{build_in_this_process, probe_isolated, probe_module, IsolatedOutcome};
 use super::*;
+use crate::device::probe::spirv_extensions;
 use crate::device::FpConfig;
 use crate::judge::Allowance;
+use crate::kernel::conversion::{emit_kernel, Body, Header};
+use crate::kernel::extension::{fc2_module, fence_module, full_fast_math};
 use crate::num::convert::{IntType, Rounding};
 use crate::num::float8::Float8Format;
-use crate::run::conversion::{Header, Scalar};
+use crate::spec::conversion::{int_bits, Scalar};
+use crate::spec::extension::{Flags, Via, ARITHMETIC_FENCE, EXTENSIONS, FLOAT8, FLOAT_CONTROLS2};
+use crate::spec::probe::ProbeSource;
 
 /// A device as `DeviceInfo` describes it, for judging without OpenCL: SPIR-V 1.0 to 1.4,
 /// float with denormals, half without (like the Intel CPU runtime), double.
@@ -71,7 +76,7 @@ fn a_device_without_the_queries_is_unknown_and_nothing_is_built() {
     let probe = spirv_extensions(&info);
     assert_eq!(
         probe.source,
-        ProbeSource::Unavailable(probe::NO_QUERIES.to_string())
+        ProbeSource::Unavailable(crate::device::probe::NO_QUERIES.to_string())
     );
     assert!(probe
         .describe()
@@ -81,7 +86,7 @@ fn a_device_without_the_queries_is_unknown_and_nothing_is_built() {
         other => panic!("{other:?}"),
     }
     // Without a builder, the combined probe stays unknown; every unit is skipped.
-    assert_eq!(super::probe(&info, None), probe);
+    assert_eq!(super::probe::probe(&info, None), probe);
     let units = extension_units(&info, &probe);
     assert_eq!(units.len(), ExtensionCheck::all().len());
     assert!(units
@@ -104,7 +109,7 @@ fn an_isolated_builder_decides_where_the_queries_are_missing() {
             IsolatedOutcome::Refused("unknown extension".into())
         }
     };
-    let probe = super::probe(&info, Some(&builder));
+    let probe = super::probe::probe(&info, Some(&builder));
     assert_eq!(asked.borrow().len(), 3, "{:?}", asked.borrow());
     assert_eq!(probe.source, ProbeSource::IsolatedBuild);
     assert_eq!(
@@ -256,8 +261,6 @@ fn fc2_with(
     fc2_module(64, default, decoration, extra).unwrap()
 }
 
-use crate::run::conversion::Body;
-
 /// Modules that break a rule of the extensions, each with the words its refusal names.
 fn broken_modules() -> Vec<(&'static str, Vec<u32>, &'static str)> {
     let fast = FPFastMathMode::FAST;
@@ -373,7 +376,7 @@ fn broken_modules() -> Vec<(&'static str, Vec<u32>, &'static str)> {
     ));
     broken.push((
         "AllowContract without FloatControls2",
-        crate::run::conversion::emit_kernel(
+        emit_kernel(
             &Header::plain(64),
             &[Scalar::Float(32)],
             &[Scalar::Float(32)],
@@ -395,13 +398,13 @@ fn broken_modules() -> Vec<(&'static str, Vec<u32>, &'static str)> {
     // SPV_EXT_float8: the saturation decoration on a conversion to half.
     let float8_header = Header {
         version: (1, 0),
-        extensions: vec![checks::FLOAT8],
+        extensions: vec![FLOAT8],
         capabilities: vec![Capability::Float8EXT],
         address_bits: 64,
     };
     broken.push((
         "float8 saturation on a conversion to half",
-        crate::run::conversion::emit_kernel(
+        emit_kernel(
             &float8_header,
             &[Scalar::Float8(Float8Format::E4M3)],
             &[Scalar::Float(16)],
@@ -440,13 +443,13 @@ fn broken_modules() -> Vec<(&'static str, Vec<u32>, &'static str)> {
     // SPV_EXT_arithmetic_fence: a result type other than the target's.
     let fence_header = Header {
         version: (1, 0),
-        extensions: vec![checks::ARITHMETIC_FENCE],
+        extensions: vec![ARITHMETIC_FENCE],
         capabilities: vec![Capability::ArithmeticFenceEXT],
         address_bits: 64,
     };
     broken.push((
         "a fence returning another type",
-        crate::run::conversion::emit_kernel(
+        emit_kernel(
             &fence_header,
             &[Scalar::Float(32)],
             &[Scalar::Float(64)],
@@ -477,7 +480,9 @@ fn modules_breaking_the_extensions_rules_are_refused_before_any_driver() {
             "{what}: {problems:?}"
         );
         // guard() refuses it too: that is what stands before Session::build.
-        let refusal = validate::guard(&words, &info, &probe).unwrap_err();
+        let refusal = validate::guard(&words, &info.il_versions, &probe)
+            .unwrap_err()
+            .to_string();
         assert!(
             refusal.contains(complaint) || refusal.contains("SPIR-V_1.0"),
             "{what}: {refusal}"
@@ -486,7 +491,8 @@ fn modules_breaking_the_extensions_rules_are_refused_before_any_driver() {
     // The well-formed modules pass the same guard.
     for check in ExtensionCheck::all() {
         let words = check.module(64).unwrap();
-        validate::guard(&words, &info, &probe).unwrap_or_else(|e| panic!("{}: {e}", check.name()));
+        validate::guard(&words, &info.il_versions, &probe)
+            .unwrap_or_else(|e| panic!("{}: {e}", check.name()));
     }
 }
 
@@ -500,11 +506,11 @@ fn a_validator_that_knows_the_extensions_agrees_on_the_refusals() {
     let mut checked = 0;
     for (what, words, _) in broken_modules() {
         let extension = if what.contains("float8") {
-            checks::FLOAT8
+            FLOAT8
         } else if what.contains("fence") {
-            checks::ARITHMETIC_FENCE
+            ARITHMETIC_FENCE
         } else {
-            checks::FLOAT_CONTROLS2
+            FLOAT_CONTROLS2
         };
         let Some(validator) = validator_for(extension) else {
             continue;
@@ -529,8 +535,10 @@ fn a_validator_that_knows_the_extensions_agrees_on_the_refusals() {
 fn guard_refuses_extensions_the_probe_does_not_accept() {
     let info = synthetic_device(&[]);
     let unknown = spirv_extensions(&info);
-    let words = checks::fence_module(64).unwrap();
-    let refusal = validate::guard(&words, &info, &unknown).unwrap_err();
+    let words = fence_module(64).unwrap();
+    let refusal = validate::guard(&words, &info.il_versions, &unknown)
+        .unwrap_err()
+        .to_string();
     assert!(refusal.contains("SPV_EXT_arithmetic_fence"), "{refusal}");
     assert!(
         refusal.contains("does not risk a driver crash"),
@@ -545,7 +553,9 @@ fn guard_refuses_extensions_the_probe_does_not_accept() {
     })
     .module(64)
     .unwrap();
-    let refusal = validate::guard(&fc2, &old, &accepting_probe()).unwrap_err();
+    let refusal = validate::guard(&fc2, &old.il_versions, &accepting_probe())
+        .unwrap_err()
+        .to_string();
     assert!(refusal.contains("SPIR-V_1.2"), "{refusal}");
 }
 
@@ -643,7 +653,7 @@ fn modules_carry_the_extension_s_declarations() {
     let fence = text(ExtensionCheck::ArithmeticFence);
     assert!(fence.contains("OpArithmeticFenceEXT"), "{fence}");
     assert!(fence.contains("OpCapability ArithmeticFenceEXT"), "{fence}");
-    let words = validate::load_module(&checks::fence_module(64).unwrap()).unwrap();
+    let words = validate::load_module(&fence_module(64).unwrap()).unwrap();
     let fast: Vec<u32> = words
         .annotations
         .iter()
@@ -797,21 +807,11 @@ fn float8_overflow_follows_the_extension() {
         saturate: false,
     };
     assert_eq!(
-        e5m2.verdict(
-            crate::run::conversion::int_bits(-70000, IntType::I32),
-            0xfc,
-            false,
-            false
-        ),
+        e5m2.verdict(int_bits(-70000, IntType::I32), 0xfc, false, false),
         Verdict8::Pass
     );
     assert_eq!(
-        e5m2.verdict(
-            crate::run::conversion::int_bits(-70000, IntType::I32),
-            0xfb,
-            false,
-            false
-        ),
+        e5m2.verdict(int_bits(-70000, IntType::I32), 0xfb, false, false),
         Verdict8::Fail
     );
     // A half subnormal read as zero where half has no denormals.
@@ -1056,7 +1056,7 @@ fn run_fence(answer: impl Fn([f32; 3]) -> f32) -> (UnitStats, Vec<String>) {
 
 #[test]
 fn the_fence_must_keep_the_fenced_order() {
-    let (stats, notes) = run_fence(checks::fenced);
+    let (stats, notes) = run_fence(fenced);
     assert_eq!((stats.inputs, stats.failures), (4000, 0));
     assert!(notes[1].contains("reassociated 4000 of 4000"), "{notes:?}");
     // Reassociating across the fence changes every input's result.
@@ -1068,11 +1068,11 @@ fn the_fence_must_keep_the_fenced_order() {
     assert_eq!(worst.device_results, vec![0.0]);
     assert_eq!(worst.references[0], 1.0);
     // Inputs are seeded and hold both cancellation patterns.
-    let triples = checks::fence_inputs(100, 3);
-    assert_eq!(triples, checks::fence_inputs(100, 3));
+    let triples = fence_inputs(100, 3);
+    assert_eq!(triples, fence_inputs(100, 3));
     for triple in &triples {
         let [a, b, c] = *triple;
-        assert_ne!(checks::fenced(*triple), a + (b + c), "{triple:?}");
+        assert_ne!(fenced(*triple), a + (b + c), "{triple:?}");
     }
 }
 
@@ -1126,13 +1126,13 @@ fn device_probe_reads_the_intel_queries_and_skips_every_check() {
 #[test]
 fn device_building_in_this_process_validates_first() {
     let session = crate::run::conversion::tests::intel_session();
-    let conversion = crate::run::conversion::Conversion::IntToFloat {
+    let conversion = crate::spec::conversion::Conversion::IntToFloat {
         from: IntType::I32,
         to: FloatType::Float,
         rounding: Some(Rounding::Rtz),
     };
     let plain =
-        crate::run::conversion::build_module(&conversion, session.info.address_bits).unwrap();
+        crate::kernel::conversion::build_module(&conversion, session.info.address_bits).unwrap();
     assert_eq!(
         build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain)),
         IsolatedOutcome::Built
