@@ -33,22 +33,22 @@ pub fn spirv_extensions(info: &DeviceInfo) -> Probe {
     if !info.has_extension("cl_khr_spirv_queries") {
         return Probe::unavailable(NO_QUERIES);
     }
-    let strings = |query: u32| -> Result<Vec<String>, String> {
+    let strings = |query: u32| -> Result<Vec<String>, QueryError> {
         let bytes = cl3::device::get_device_data(info.id, query)
-            .map_err(|code| format!("clGetDeviceInfo({query:#x}) failed ({code})"))?;
+            .map_err(|code| QueryError { query, code })?;
         // SAFETY: the query's value is an array of pointers to NUL-terminated strings owned
         // by the implementation, valid while the device exists (cl_khr_spirv_queries).
         Ok(unsafe { c_string_array(&bytes) })
     };
-    let capabilities = |query: u32| -> Result<Vec<u32>, String> {
+    let capabilities = |query: u32| -> Result<Vec<u32>, QueryError> {
         let bytes = cl3::device::get_device_data(info.id, query)
-            .map_err(|code| format!("clGetDeviceInfo({query:#x}) failed ({code})"))?;
+            .map_err(|code| QueryError { query, code })?;
         Ok(bytes
             .chunks_exact(4)
             .map(|c| u32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
     };
-    let read = || -> Result<Probe, String> {
+    let read = || -> Result<Probe, QueryError> {
         Ok(Probe {
             source: ProbeSource::SpirvQueries,
             extensions: strings(CL_DEVICE_SPIRV_EXTENSIONS_KHR)?,
@@ -62,6 +62,14 @@ pub fn spirv_extensions(info: &DeviceInfo) -> Probe {
             "cl_khr_spirv_queries failed: {error}; clacc does not risk a driver crash"
         ))
     })
+}
+
+/// A `cl_khr_spirv_queries` query the device refused.
+#[derive(Debug, thiserror::Error)]
+#[error("clGetDeviceInfo({query:#x}) failed ({code})")]
+struct QueryError {
+    query: u32,
+    code: i32,
 }
 
 /// The strings of a `const char*[]` query value.

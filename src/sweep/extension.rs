@@ -190,3 +190,33 @@ pub fn fence_inputs(count: usize, seed: u64) -> Vec<[f32; 3]> {
     }
     triples
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::float8::Float8Format;
+
+    #[test]
+    fn float8_sampled_inputs_hold_every_code_value_and_every_tie() {
+        let check = Float8Check::To {
+            from: Other::Float(FloatType::Float),
+            to: Float8Format::E4M3,
+            saturate: false,
+        };
+        let inputs = check.inputs(3000, 1);
+        assert_eq!(inputs.len(), 3000);
+        assert_eq!(inputs, check.inputs(3000, 1));
+        for code in 0..=255u8 {
+            let value = Float8Format::E4M3.decode(code);
+            if value.is_finite() {
+                assert!(
+                    inputs.contains(&FloatType::Float.to_bits(value)),
+                    "{code:#x}"
+                );
+            }
+        }
+        // 464 (the tie between 448 and the NaN pattern) and 0.5 * 2^-9.
+        assert!(inputs.contains(&FloatType::Float.to_bits(464.0)));
+        assert!(inputs.contains(&FloatType::Float.to_bits(2f64.powi(-10))));
+    }
+}
