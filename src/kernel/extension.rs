@@ -15,7 +15,7 @@ use crate::spec::extension::{
 };
 
 impl ExtensionCheck {
-    /// The module the device is handed (unchecked: [`validate::guard`] comes before any
+    /// The module the device is handed (unchecked: [`crate::kernel::validate::guard`] comes before any
     /// driver).
     pub fn module(&self, address_bits: u32) -> Result<Vec<u32>, BuildError> {
         match self {

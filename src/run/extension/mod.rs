@@ -5,11 +5,12 @@
 //!
 //! A module declaring an extension the driver does not know may end the process inside
 //! `clBuildProgram` (the Intel CPU runtime calls `exit(10)`). So a check runs only where the
-//! [`Probe`] says the device accepts its extension ([`probe::spirv_extensions`] reads
-//! `cl_khr_spirv_queries`; without it the answer is "unknown" and the check is skipped, unless
-//! the caller probed through an [`IsolatedBuilder`] with [`probe::probe`]), and every module
-//! passes [`validate::guard`] (clacc's own validation of the extensions' rules, the device's
-//! SPIR-V versions and the probe's list) before any driver sees it.
+//! [`Probe`] says the device accepts its extension
+//! ([`crate::device::probe::spirv_extensions`] reads `cl_khr_spirv_queries`; without it the
+//! answer is "unknown" and the check is skipped, unless the caller probed through an
+//! [`probe::IsolatedBuilder`] with [`probe::probe`]), and every module passes
+//! [`validate::guard`] (clacc's own validation of the extensions' rules, the device's SPIR-V
+//! versions and the probe's list) before any driver sees it.
 //!
 //! # Units
 //!
