@@ -2,6 +2,7 @@
 //! built from SPIR-V (`clCreateProgramWithIL`, or `clCreateProgramWithILKHR` on an OpenCL 1.2
 //! or 2.0 device with `cl_khr_il_program`) over byte buffers.
 
+pub mod probe;
 pub mod runtime;
 
 use crate::num::fp::FloatType;

@@ -4,7 +4,7 @@
 use super::args::DeviceArgs;
 use super::{usage, UsageError};
 use crate::device::{self, DeviceInfo, Session};
-use crate::run::extension::{self, IsolatedOutcome};
+use crate::run::extension::probe::{self as extension, IsolatedOutcome};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

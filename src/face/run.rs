@@ -14,7 +14,8 @@ use crate::device::{DeviceInfo, Session};
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};
-use crate::run::campaign::{self, Isolation, Plan, UnitId};
+use crate::run::campaign::{self, Isolation, Plan};
+use crate::run::unit::UnitId;
 use crate::run::{RunSettings, UserKernel};
 use crate::spec::registry::{self, Function};
 use crate::spec::table::Profile;
@@ -404,7 +405,7 @@ fn run_settings(
     // build per extension, so a driver that dies on one costs only that process.
     let extension_probe = kinds.contains(&Kind::Extension).then(|| {
         let builder = isolated_builder(info);
-        crate::run::extension::probe(info, Some(&builder))
+        crate::run::extension::probe::probe(info, Some(&builder))
     });
     RunSettings {
         profile,

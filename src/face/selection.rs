@@ -24,10 +24,10 @@ pub(crate) fn known_function_names() -> String {
 /// Whether `name` is a conversion or extension unit's name (`convert_double_to_half`,
 /// `float8_half_to_e4m3`), which `--function` selects like a function.
 pub(crate) fn is_conversion_or_extension(name: &str) -> bool {
-    crate::run::conversion::Conversion::all()
+    crate::spec::conversion::Conversion::all()
         .iter()
         .any(|c| c.name() == name)
-        || crate::run::extension::ExtensionCheck::all()
+        || crate::spec::extension::ExtensionCheck::all()
             .iter()
             .any(|c| c.name() == name)
 }

@@ -13,7 +13,9 @@
 //! Results reduce through [`UnitStats::merge`], which is associative, so threads, chunks and
 //! shards combine into what one pass would give.
 
+pub mod conversion;
 pub mod edge;
+pub mod extension;
 pub mod relaxed;
 
 use crate::device::FpConfig;

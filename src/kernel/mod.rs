@@ -36,10 +36,13 @@
 //!   `distance` return one scalar per work-item whatever the width, so their result buffer holds
 //!   one element per work-item ([`ValueKind::FloatScalar`]): element `g` is work-item `g`'s.
 
+pub mod conversion;
 mod emit;
+pub mod extension;
 pub mod interface;
 #[cfg(test)]
 mod tests;
+pub mod validate;
 
 use std::collections::HashMap;
 use std::fmt;

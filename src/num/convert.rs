@@ -30,7 +30,6 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::num::float8::Float8Format;
 use crate::num::fp::FloatType;
 
 /// A rounding mode, named as SPIR-V's `FPRoundingMode` names it.
@@ -188,7 +187,8 @@ pub enum ConvertResult {
     Int(i128),
     /// The specifications define no result; the text says why and cites the sentence.
     Undefined(&'static str),
-    /// A float8 encoding (see [`Float8Format`] for which NaN codes are interchangeable).
+    /// A float8 encoding (see [`crate::num::float8::Float8Format`] for which NaN codes are
+    /// interchangeable).
     Float8(u8),
 }
 
@@ -268,28 +268,6 @@ pub fn float_to_int(value: f64, to: IntType, rounding: Rounding, saturated: bool
         None if saturated => ConvertResult::Int(if value < 0.0 { to.min() } else { to.max() }),
         None => ConvertResult::Undefined(UNDEFINED_OUT_OF_RANGE_TO_INT),
     }
-}
-
-/// `OpFConvert` of the exact value `value` (any half, float or double) to a float8 encoding:
-/// see [`Float8Format::encode`].
-pub fn float_to_float8(value: f64, to: Float8Format, rounding: Rounding, saturate: bool) -> u8 {
-    to.encode_f64(value, rounding, saturate)
-}
-
-/// `OpConvertSToF` / `OpConvertUToF` of `value`, a value of `from`, to a float8 encoding: see
-/// [`Float8Format::encode`].
-///
-/// # Panics
-/// When `value` is not a value of `from`.
-pub fn int_to_float8(
-    value: i128,
-    from: IntType,
-    to: Float8Format,
-    rounding: Rounding,
-    saturate: bool,
-) -> u8 {
-    assert!(from.contains(value), "{value} is not a {from} value");
-    to.encode_parts(value < 0, value.unsigned_abs(), 0, rounding, saturate)
 }
 
 /// A binary floating-point format as rounding sees it: finite values are

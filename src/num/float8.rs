@@ -51,7 +51,9 @@ use std::fmt;
 
 use rug::Float;
 
-use crate::num::convert::{exact_f64, round_to, split_f64, BinaryFormat, Rounded, Rounding};
+use crate::num::convert::{
+    exact_f64, round_to, split_f64, BinaryFormat, IntType, Rounded, Rounding,
+};
 
 /// One of the two float8 encodings of SPV_EXT_float8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -248,7 +250,7 @@ impl Float8Format {
 
     /// [`Self::encode`] of the exact value an `f64` holds (so a half, float or double source
     /// rounds once; an integer wider than 53 bits must go through [`Self::encode`] or
-    /// [`crate::num::convert::int_to_float8`] instead).
+    /// [`int_to_float8`] instead).
     pub fn encode_f64(self, value: f64, rounding: Rounding, saturate: bool) -> u8 {
         let negative = value.is_sign_negative();
         if value.is_nan() {
@@ -345,6 +347,28 @@ impl fmt::Display for Float8Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// `OpFConvert` of the exact value `value` (any half, float or double) to a float8 encoding:
+/// see [`Float8Format::encode`].
+pub fn float_to_float8(value: f64, to: Float8Format, rounding: Rounding, saturate: bool) -> u8 {
+    to.encode_f64(value, rounding, saturate)
+}
+
+/// `OpConvertSToF` / `OpConvertUToF` of `value`, a value of `from`, to a float8 encoding: see
+/// [`Float8Format::encode`].
+///
+/// # Panics
+/// When `value` is not a value of `from`.
+pub fn int_to_float8(
+    value: i128,
+    from: IntType,
+    to: Float8Format,
+    rounding: Rounding,
+    saturate: bool,
+) -> u8 {
+    assert!(from.contains(value), "{value} is not a {from} value");
+    to.encode_parts(value < 0, value.unsigned_abs(), 0, rounding, saturate)
 }
 
 #[cfg(test)]
@@ -754,37 +778,19 @@ mod tests {
         // Integers wider than a double's significand.
         let big = (1i128 << 62) + 1;
         assert_eq!(
-            crate::num::convert::int_to_float8(
-                big,
-                crate::num::convert::IntType::I64,
-                E5M2,
-                rte,
-                false
-            ),
+            super::int_to_float8(big, crate::num::convert::IntType::I64, E5M2, rte, false),
             0x7c
         );
         assert_eq!(
-            crate::num::convert::int_to_float8(
-                -big,
-                crate::num::convert::IntType::I64,
-                E5M2,
-                rte,
-                true
-            ),
+            super::int_to_float8(-big, crate::num::convert::IntType::I64, E5M2, rte, true),
             0xfb
         );
         assert_eq!(
-            crate::num::convert::int_to_float8(
-                17,
-                crate::num::convert::IntType::U8,
-                E4M3,
-                rte,
-                false
-            ),
+            super::int_to_float8(17, crate::num::convert::IntType::U8, E4M3, rte, false),
             0x58
         );
         assert_eq!(
-            crate::num::convert::int_to_float8(
+            super::int_to_float8(
                 17,
                 crate::num::convert::IntType::U8,
                 E4M3,
@@ -794,13 +800,7 @@ mod tests {
             0x59
         );
         assert_eq!(
-            crate::num::convert::int_to_float8(
-                -300,
-                crate::num::convert::IntType::I16,
-                E4M3,
-                rte,
-                false
-            ),
+            super::int_to_float8(-300, crate::num::convert::IntType::I16, E4M3, rte, false),
             0xf9
         );
         assert_eq!(E4M3.decode(0xf9), -288.0);

@@ -5,113 +5,17 @@ use crate::device::Session;
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{
-    CsvOpenError, CsvReport, Kind, LockedCsv, Provenance, RunFacts, Status, UnitReport,
+    CsvOpenError, CsvReport, LockedCsv, Provenance, RunFacts, Status, UnitReport,
     ALL_UNDEFINED_NOTE, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
 };
 use crate::run::isolate::{self, Outcome, Worker, WorkerSetup};
+use crate::run::unit::UnitId;
 use crate::run::{self, RunSettings};
 use crate::spec::registry;
 use indicatif::ProgressBar;
-use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// One unit of work, as the parent names it to a worker.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum UnitId {
-    /// Accuracy of `function` for `element` at `width` against the ULP table.
-    Ulp {
-        function: String,
-        element: FloatType,
-        width: u32,
-    },
-    /// The edge-case rules of `function` for `element` at `width`.
-    Edge {
-        function: String,
-        element: FloatType,
-        width: u32,
-    },
-    /// A conversion check (`conversion::Conversion::name`); `element` is its CSV type.
-    Conversion { name: String, element: FloatType },
-    /// A SPIR-V extension check (`extension::ExtensionCheck::name`).
-    Extension { name: String, element: FloatType },
-}
-
-impl UnitId {
-    pub fn kind(&self) -> Kind {
-        match self {
-            UnitId::Ulp { .. } => Kind::Ulp,
-            UnitId::Edge { .. } => Kind::Edge,
-            UnitId::Conversion { .. } => Kind::Conversion,
-            UnitId::Extension { .. } => Kind::Extension,
-        }
-    }
-
-    fn parts(&self) -> (&str, FloatType, u32) {
-        match self {
-            UnitId::Ulp {
-                function,
-                element,
-                width,
-            }
-            | UnitId::Edge {
-                function,
-                element,
-                width,
-            } => (function, *element, *width),
-            UnitId::Conversion { name, element } | UnitId::Extension { name, element } => {
-                (name, *element, 1)
-            }
-        }
-    }
-
-    /// `sin float w4`, `sin float w4 (edge)`.
-    pub fn label(&self) -> String {
-        let (function, element, width) = self.parts();
-        match self.kind() {
-            Kind::Ulp => format!("{function} {element} w{width}"),
-            kind => format!("{function} {element} w{width} ({})", kind.name()),
-        }
-    }
-
-    /// The key `merge::Row::unit_key` reads back from a CSV row.
-    pub fn key(&self, settings: &RunSettings) -> String {
-        let (function, element, width) = self.parts();
-        let profile = if settings.relaxed && self.kind() == Kind::Ulp {
-            "relaxed"
-        } else {
-            settings.profile.name()
-        };
-        format!(
-            "{}|{function}|{element}|{width}|{profile}|{}",
-            self.kind().name(),
-            settings.build_options
-        )
-    }
-
-    /// A row for a unit that could not report itself (its worker crashed or hung).
-    fn lost(&self, settings: &RunSettings, status: Status, note: String) -> UnitReport {
-        let (function, element, width) = self.parts();
-        let entry = registry::find(function);
-        UnitReport {
-            kind: self.kind(),
-            function: function.to_string(),
-            element,
-            width,
-            profile: settings.profile,
-            requirement: None,
-            rule: String::new(),
-            relaxed: settings.relaxed && self.kind() == Kind::Ulp,
-            integer_outputs: entry
-                .map(|f| f.outputs.iter().map(|o| o.is_integer()).collect())
-                .unwrap_or_default(),
-            stats: Default::default(),
-            status,
-            note,
-        }
-    }
-}
 
 /// Measures one unit in this process.
 pub fn run_unit_here(
@@ -155,7 +59,7 @@ pub fn run_unit_here(
             let probe = settings
                 .extension_probe
                 .clone()
-                .unwrap_or_else(|| crate::run::extension::spirv_extensions(&session.info));
+                .unwrap_or_else(|| crate::device::probe::spirv_extensions(&session.info));
             match crate::run::extension::find_unit(&session.info, &probe, name) {
                 Some(check) => crate::run::extension::run_extension(
                     session,
@@ -174,8 +78,8 @@ pub fn run_unit_here(
     }
 }
 
-fn conversion_settings(settings: &RunSettings) -> crate::run::conversion::ConversionSettings {
-    crate::run::conversion::ConversionSettings {
+fn conversion_settings(settings: &RunSettings) -> crate::sweep::conversion::ConversionSettings {
+    crate::sweep::conversion::ConversionSettings {
         seed: settings.seed,
         inputs: settings.inputs,
         exhaustive: settings.exhaustive,
@@ -190,7 +94,7 @@ pub fn conversion_and_extension_units(
     info: &crate::device::DeviceInfo,
     conversions: bool,
     extensions: bool,
-    probe: Option<&crate::run::extension::Probe>,
+    probe: Option<&crate::spec::probe::Probe>,
 ) -> Vec<UnitId> {
     let mut units = Vec::new();
     if conversions {
@@ -206,7 +110,7 @@ pub fn conversion_and_extension_units(
         let probe = match probe {
             Some(probe) => probe,
             None => {
-                queried = crate::run::extension::spirv_extensions(info);
+                queried = crate::device::probe::spirv_extensions(info);
                 &queried
             }
         };

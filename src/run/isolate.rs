@@ -8,7 +8,7 @@
 //! prints can corrupt the stream.
 
 use crate::report::UnitReport;
-use crate::run::campaign::UnitId;
+use crate::run::unit::UnitId;
 use crate::run::RunSettings;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::io::{self, BufReader, BufWriter, Read, Write};

@@ -7,6 +7,7 @@ pub mod edge;
 pub mod extension;
 pub mod geometric;
 pub mod isolate;
+pub mod unit;
 
 use crate::device::{BuiltKernel, DeviceError, Session};
 use crate::judge::{Rules, UnitStats};
@@ -53,7 +54,7 @@ pub struct RunSettings {
     /// What the device's driver accepts, found by the run before its units start (isolated
     /// probe builds where cl_khr_spirv_queries is missing); `None`: ask the queries.
     #[serde(default)]
-    pub extension_probe: Option<crate::run::extension::Probe>,
+    pub extension_probe: Option<crate::spec::probe::Probe>,
 }
 
 impl RunSettings {

@@ -3,6 +3,9 @@
 //! Deterministic: the same seed gives the same inputs on any machine, because each unit's
 //! random stream is seeded from the run's seed and the unit's name through a fixed hash.
 
+pub mod conversion;
+pub mod extension;
+
 use crate::kernel::ValueKind;
 use crate::num::fp::FloatType;
 use crate::spec::registry::Function;

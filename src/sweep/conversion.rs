@@ -1,13 +1,52 @@
 //! The source values of a conversion unit, as bit patterns of the source type: every value
-//! where it fits, else special values then seeded random ones (see the module doc of
-//! `conversion`).
+//! where it fits, else special values then seeded random ones.
+//!
+//! # Inputs
+//!
+//! - Exhaustive where it fits: every half, every 8- and 16-bit integer (65,536 inputs at
+//!   most), always; every float for the five float-to-half units (2^32 inputs, in 2^10 device
+//!   launches of 2^22 elements) when [`ConversionSettings::exhaustive`] is set. One such unit
+//!   takes about 206 s on the Intel CPU runtime with two cores (device and judging), so the
+//!   five take about 17 minutes; float to double is exact and float to integer is decided by
+//!   the range boundaries, so those stay sampled.
+//! - Sampled otherwise (`double` sources, 32- and 64-bit integers, `float` sources):
+//!   special values first (zeros, subnormal and normal limits, infinities, NaNs,
+//!   and the destination's boundaries: its overflow threshold and the ties around it, its
+//!   subnormal range and the ties there, the integer type's limits and their neighbours), then
+//!   seeded random values, half uniform over the source's encodings and half over the range
+//!   where the destination's rounding happens. The stream is seeded by
+//!   [`crate::sweep::unit_seed`]`(seed, unit name, type, 1)`, so it is reproducible anywhere.
+//!
+//! 64-bit integer inputs appear in the CSV as `f64` values, which cannot hold every such
+//! integer; a failing unit's note gives the worst input's exact value.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{int_bits, unit_seed, Conversion, ConversionSettings};
 use crate::num::convert::IntType;
 use crate::num::fp::FloatType;
+use crate::spec::conversion::{int_bits, Conversion};
+
+/// What a run decides for every conversion unit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConversionSettings {
+    /// The run's seed (`--seed`); each unit's stream is [`crate::sweep::unit_seed`] of it.
+    pub seed: u64,
+    /// Inputs of a sampled unit (special values included).
+    pub inputs: usize,
+    /// Enumerate every `float` source value (2^32) instead of sampling (`--exhaustive`).
+    pub exhaustive: bool,
+    /// Threads judging results (`--threads`).
+    pub threads: usize,
+    /// Source values to run instead of the unit's own inputs (`--input`, `--input-file`: a
+    /// summary's reproduce line); each case's first value.
+    pub explicit: Option<Vec<Vec<f64>>>,
+}
+
+/// The per-unit seed of a conversion unit.
+pub(crate) fn unit_seed(conversion: &Conversion, run_seed: u64) -> u64 {
+    crate::sweep::unit_seed(run_seed, &conversion.name(), conversion.element(), 1)
+}
 
 /// The inputs of one unit.
 pub(crate) enum Plan {
@@ -355,4 +394,47 @@ fn int_specials(from: IntType, to: FloatType) -> Vec<i128> {
     }
     values.retain(|n| from.contains(*n));
     values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::convert::Rounding;
+
+    #[test]
+    fn sampled_inputs_start_with_specials_and_are_reproducible() {
+        let conversion = Conversion::FloatToFloat {
+            from: FloatType::Double,
+            to: FloatType::Half,
+            rounding: Some(Rounding::Rtn),
+        };
+        let specials = specials(&conversion);
+        let first = sampled(&conversion, 1000, 5);
+        assert_eq!(first.len(), 1000);
+        assert_eq!(&first[..specials.len()], specials.as_slice());
+        assert_eq!(first, sampled(&conversion, 1000, 5));
+        assert_ne!(first, sampled(&conversion, 1000, 6));
+        // The overflow tie of half (65520) and the smallest half subnormal's half are there.
+        assert!(specials.contains(&65520f64.to_bits()));
+        assert!(specials.contains(&2f64.powi(-25).to_bits()));
+        // The focused random half lands where half rounds: within [2^-27, 2^17).
+        let focused = first[specials.len()..]
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .map(|b| f64::from_bits(*b).abs())
+            .filter(|x| (2f64.powi(-40)..2f64.powi(17)).contains(x))
+            .count();
+        assert!(focused > 400, "{focused}");
+
+        let long = Conversion::IntToFloat {
+            from: IntType::I64,
+            to: FloatType::Float,
+            rounding: None,
+        };
+        let ints = super::specials(&long);
+        let tie = (1i128 << 24) + 1;
+        assert!(ints.contains(&int_bits(tie, IntType::I64)));
+        assert!(ints.contains(&int_bits(i128::from(i64::MIN), IntType::I64)));
+    }
 }

@@ -39,8 +39,7 @@ use std::collections::{HashMap, HashSet};
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{Capability, Decoration, ExecutionMode, FPFastMathMode, Op, Word};
 
-use super::probe::{Acceptance, Probe};
-use crate::device::DeviceInfo;
+use crate::spec::probe::{Acceptance, Probe};
 
 /// `SPIR-V_1.2` for a module of SPIR-V 1.2: the device's `CL_DEVICE_IL_VERSION` spelling.
 pub fn version_name(words: &[u32]) -> String {
@@ -53,39 +52,59 @@ pub fn version_name(words: &[u32]) -> String {
 }
 
 /// The checks every module that may reach a driver passes: its SPIR-V version is one the
-/// device lists, every `OpExtension` it declares is one the probe says the device accepts
-/// (an unknown one may end the process inside `clBuildProgram`), and [`check_module`] finds
-/// nothing wrong. `Err` says why the module is not handed to the driver.
-pub fn guard(words: &[u32], info: &DeviceInfo, probe: &Probe) -> Result<(), String> {
+/// device lists (`il_versions`, its `CL_DEVICE_IL_VERSION` entries), every `OpExtension` it
+/// declares is one the probe says the device accepts (an unknown one may end the process inside
+/// `clBuildProgram`), and [`check_module`] finds nothing wrong. `Err` says why the module is not
+/// handed to the driver.
+pub fn guard(words: &[u32], il_versions: &[String], probe: &Probe) -> Result<(), GuardError> {
     let version = version_name(words);
-    if !info.il_versions.contains(&version) {
-        return Err(format!(
-            "the module is {version}, which the device does not list ({})",
-            info.il_versions.join(" ")
-        ));
+    if !il_versions.contains(&version) {
+        return Err(GuardError::Version {
+            version,
+            listed: il_versions.join(" "),
+        });
     }
-    let module = load(words).map_err(|problems| problems.join("; "))?;
+    let module = load(words).map_err(GuardError::Invalid)?;
     for extension in declared_extensions(&module) {
         match probe.acceptance(&extension) {
             Acceptance::Accepted => {}
             Acceptance::NotAccepted(why) | Acceptance::Unknown(why) => {
-                return Err(format!(
-                    "clacc does not hand the driver a module declaring {extension}: {why}"
-                ))
+                return Err(GuardError::NotAccepted { extension, why })
             }
         }
     }
-    check_module(words).map_err(|problems| problems.join("; "))
+    check_module(words).map_err(GuardError::Invalid)
+}
+
+/// Why [`guard`] keeps a module from the driver.
+#[derive(Debug, thiserror::Error)]
+pub enum GuardError {
+    #[error("the module is {version}, which the device does not list ({listed})")]
+    Version { version: String, listed: String },
+    #[error("clacc does not hand the driver a module declaring {extension}: {why}")]
+    NotAccepted { extension: String, why: String },
+    /// The module breaks the extensions' rules (or is no module): every problem.
+    #[error("{}", .0.join("; "))]
+    Invalid(Vec<String>),
 }
 
 fn load(words: &[u32]) -> Result<Module, Vec<String>> {
-    load_module(words).map_err(|error| vec![error])
+    load_module(words).map_err(|error| vec![error.to_string()])
+}
+
+/// Why a module could not be parsed.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("not a SPIR-V module: word {0} has length 0")]
+    ZeroLength(usize),
+    #[error("not a SPIR-V module: {0}")]
+    Parse(rspirv::binary::ParseState),
 }
 
 /// Parses a module. rspirv 0.13's loader refuses `OpExecutionModeId` ("not inside block"), so
 /// those instructions are read as `OpExecutionMode` (same layout) and restored afterwards,
 /// their parameters as the ids they are.
-pub fn load_module(words: &[u32]) -> Result<Module, String> {
+pub fn load_module(words: &[u32]) -> Result<Module, LoadError> {
     const EXECUTION_MODE: u32 = Op::ExecutionMode as u32;
     const EXECUTION_MODE_ID: u32 = Op::ExecutionModeId as u32;
     let mut patched = words.to_vec();
@@ -96,7 +115,7 @@ pub fn load_module(words: &[u32]) -> Result<Module, String> {
         let word = patched[offset];
         let count = (word >> 16) as usize;
         if count == 0 {
-            return Err(format!("not a SPIR-V module: word {offset} has length 0"));
+            return Err(LoadError::ZeroLength(offset));
         }
         match word & 0xffff {
             EXECUTION_MODE => id_forms.push(false),
@@ -108,8 +127,7 @@ pub fn load_module(words: &[u32]) -> Result<Module, String> {
         }
         offset += count;
     }
-    let mut module = rspirv::dr::load_words(&patched)
-        .map_err(|error| format!("not a SPIR-V module: {error}"))?;
+    let mut module = rspirv::dr::load_words(&patched).map_err(LoadError::Parse)?;
     for (instruction, id_form) in module.execution_modes.iter_mut().zip(id_forms) {
         if !id_form {
             continue;
