@@ -272,7 +272,7 @@ fn usage<T>(message: impl Into<String>) -> Result<T, UsageError> {
 fn known_function_names() -> String {
     let mut names = registry::known_names();
     names.extend(
-        clacc::judge::edge::functions()
+        clacc::spec::edge_table::functions()
             .into_iter()
             .filter(|name| registry::find(name).is_none()),
     );
@@ -774,7 +774,7 @@ fn why_nothing(args: &RunArgs, kinds: &[Kind], types: &[FloatType], widths: &[u3
             "--kind {kind_list} has no --function selection (conversions and extension checks run only without --function); drop --function, or add --kind ulp or edge"
         );
     }
-    let edge_functions = clacc::judge::edge::functions();
+    let edge_functions = clacc::spec::edge_table::functions();
     let mut reasons = Vec::new();
     for name in names {
         let in_table = registry::find(name);
@@ -958,7 +958,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     // Some functions have edge-case rules but no ULP row (the geometric ones): --function may
     // name them too.
     let edge_only = |name: &str| {
-        registry::find(name).is_none() && clacc::judge::edge::functions().contains(&name)
+        registry::find(name).is_none() && clacc::spec::edge_table::functions().contains(&name)
     };
     // A conversion or extension unit's name (a summary's reproduce line) selects that unit.
     let (unit_names, function_names): (Vec<String>, Vec<String>) = args
@@ -1153,7 +1153,7 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
     }
     if kinds.contains(&Kind::Edge) {
         let edge_only_selected: Vec<String> = if args.selection.function.is_empty() {
-            clacc::judge::edge::functions()
+            clacc::spec::edge_table::functions()
                 .into_iter()
                 .filter(|f| edge_only(f))
                 .map(str::to_string)
@@ -1299,7 +1299,7 @@ fn read_user_kernels(
             let function = registry::find(name)
                 .map(|f| f.name)
                 .or_else(|| {
-                    clacc::judge::edge::functions()
+                    clacc::spec::edge_table::functions()
                         .into_iter()
                         .find(|f| *f == name)
                 })

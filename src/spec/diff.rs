@@ -60,8 +60,8 @@ pub fn differences(before: Revision, after: Revision) -> Vec<Difference> {
         }
     }
     let (old, new) = (
-        crate::judge::edge::builtin_in(before),
-        crate::judge::edge::builtin_in(after),
+        crate::spec::edge_table::builtin_in(before),
+        crate::spec::edge_table::builtin_in(after),
     );
     // The 2026 file keeps the 2017 file's rows in the same order (test
     // `both_revisions_check_the_same_inputs`), so rows pair up.
