@@ -47,7 +47,7 @@ fn relaxed_covers_every_table_5_row_with_its_rule() {
     );
     let (header, rows) = rows(&csv);
     // The default revision's Table 5 (2026; acosh, asinh, atan2 gained a non-derived bound).
-    let table5 = clacc::judge::relaxed::builtin_in(clacc::spec::table::Revision::Spec2026);
+    let table5 = clacc::spec::relaxed_table::builtin_in(clacc::spec::table::Revision::Spec2026);
     for row in &table5.rows {
         // Table 5's rows name instructions (OpFMul_OpFAdd, x*y+z, is the registry's too).
         let Some(unit) = rows
@@ -125,7 +125,7 @@ fn relaxed_judges_opfmul_then_opfadd_by_table_5_and_other_profiles_skip_it() {
         String::from_utf8_lossy(&output.stderr)
     );
     let (header, units) = rows(&csv);
-    let table5 = clacc::judge::relaxed::builtin_in(clacc::spec::table::Revision::Spec2026);
+    let table5 = clacc::spec::relaxed_table::builtin_in(clacc::spec::table::Revision::Spec2026);
     let rule = table5
         .rule("OpFMul_OpFAdd", clacc::num::fp::FloatType::Float)
         .unwrap();

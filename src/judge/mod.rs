@@ -17,11 +17,12 @@ pub mod edge;
 pub mod relaxed;
 
 use crate::device::FpConfig;
-use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome, RelaxedRule};
+use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome};
 use crate::num::fp::FloatType;
 use crate::num::ulp::{ulp_error, ulp_of};
 use crate::reference::{self, ReferenceFn};
 use crate::spec::registry::{Output, OutputCheck};
+use crate::spec::relaxed_table::RelaxedRule;
 use crate::spec::table::Requirement;
 use rug::float::Round;
 use rug::Float;

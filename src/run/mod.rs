@@ -135,7 +135,7 @@ pub fn run_unit(
     let table_5_only = crate::spec::registry::TABLE_5_ONLY.contains(&function.name);
     let row = ulp_table.row(function.name);
     let table_5_rule =
-        crate::judge::relaxed::builtin_in(settings.spec).rule(function.name, element);
+        crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element);
     if row.is_none() && table_5_only && !(settings.relaxed && table_5_rule.is_some()) {
         report.note = format!(
             "only Table 5 bounds {} (relaxed math, float only): run float with --profile relaxed",
@@ -167,7 +167,7 @@ pub fn run_unit(
     }
     report.requirement = Some(requirement.clone());
     let relaxed_rule = if settings.relaxed {
-        crate::judge::relaxed::builtin_in(settings.spec).rule(function.name, element)
+        crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element)
     } else {
         None
     };
@@ -276,7 +276,7 @@ pub fn run_unit(
                 .filter(|_| stats.failures > 0)
                 .and_then(|rule| {
                     let worst = stats.worst.as_ref().map(|w| w.args.as_slice());
-                    crate::judge::relaxed::correction(rule.instruction(), worst.unwrap_or(&[]))
+                    crate::spec::relaxed_table::correction(rule.instruction(), worst.unwrap_or(&[]))
                 })
             {
                 notes.push(correction.to_string());

@@ -37,8 +37,8 @@ pub fn differences(before: Revision, after: Revision) -> Vec<Difference> {
         })
         .collect();
     let (old, new) = (
-        crate::judge::relaxed::builtin_in(before),
-        crate::judge::relaxed::builtin_in(after),
+        crate::spec::relaxed_table::builtin_in(before),
+        crate::spec::relaxed_table::builtin_in(after),
     );
     for profile in Profile::ALL {
         let embedded = profile == Profile::Embedded;

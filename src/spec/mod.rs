@@ -3,4 +3,5 @@
 pub mod diff;
 pub mod edge_table;
 pub mod registry;
+pub mod relaxed_table;
 pub mod table;
