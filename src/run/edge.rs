@@ -7,9 +7,9 @@
 
 use crate::device::Session;
 use crate::judge::edge::{self, EdgeCase, Expected};
-use crate::judge::{Case, Outcome, UnitStats};
 use crate::kernel::{self, Instruction, KernelSpec, ValueKind, ENTRY_POINT};
 use crate::num::fp::FloatType;
+use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::{self, RunSettings};
 use crate::spec::edge_table;

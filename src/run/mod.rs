@@ -9,9 +9,10 @@ pub mod geometric;
 pub mod isolate;
 
 use crate::device::{BuiltKernel, DeviceError, Session};
-use crate::judge::{Rules, UnitStats};
+use crate::judge::Rules;
 use crate::kernel::{self, KernelSpec, ValueKind, ENTRY_POINT};
 use crate::num::fp::FloatType;
+use crate::report::stats::UnitStats;
 use crate::report::{Kind, Status, UnitReport};
 use crate::spec::registry::{Function, Output};
 use crate::spec::table::{self, Profile, Requirement};
@@ -360,7 +361,7 @@ fn measure(
                     rules.judge_exactly(worst.index, &worst.args, &worst.device_results);
                 // A correctly rounded result ranked at its bound keeps the bound as the
                 // unit's maximum (its own error is at most that; others' are unmeasured).
-                let bounded = worst.error == crate::judge::BOUND_OF_CORRECTLY_ROUNDED
+                let bounded = worst.error == crate::report::stats::BOUND_OF_CORRECTLY_ROUNDED
                     && confirmed.error < worst.error;
                 if worst.error == stats.max_error && !confirmed.absolute && !bounded {
                     stats.max_error = confirmed.error;

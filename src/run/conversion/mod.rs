@@ -82,10 +82,10 @@ use rspirv::spirv::{Decoration, FPRoundingMode, Word};
 use rug::Float;
 
 use crate::device::{DeviceError, DeviceInfo, Session};
-use crate::judge::{Allowance, Case, Outcome, UnitStats};
 use crate::kernel::{self, ENTRY_POINT};
 use crate::num::convert::{self, ConvertResult, IntType, Rounding};
 use crate::num::fp::FloatType;
+use crate::report::stats::{Allowance, Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::spec::table::{Profile, Requirement};
 use crate::sweep;

@@ -6,10 +6,10 @@ use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Decoration, ExecutionMode, FPFastMathMode, Word};
 use rug::Float;
 
-use crate::judge::Allowance;
 use crate::num::convert::{self, ConvertResult, IntType, Rounding};
 use crate::num::float8::Float8Format;
 use crate::num::fp::FloatType;
+use crate::report::stats::Allowance;
 use crate::run::conversion::{self, int_bits, int_value, Body, Header, Scalar};
 
 pub const FLOAT8: &str = "SPV_EXT_float8";

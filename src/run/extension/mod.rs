@@ -49,9 +49,9 @@ pub use probe::{
 use rug::Float;
 
 use crate::device::{DeviceInfo, Session};
-use crate::judge::{Case, Outcome, UnitStats};
 use crate::kernel::{self, ENTRY_POINT};
 use crate::num::fp::FloatType;
+use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::conversion::{build_error, decode_bits, encode_bits, ConversionSettings};
 use crate::spec::table::{Profile, Requirement};
