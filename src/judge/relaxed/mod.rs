@@ -23,6 +23,7 @@ use rug::float::{Constant, Round};
 use rug::ops::AssignRound;
 use rug::{Float, Integer};
 
+use crate::judge::allowance::overflow_allowed;
 use crate::num::fp::FloatType;
 use crate::num::ulp::{ulp_error, ulp_of};
 use crate::reference::{self, ReferenceFn};
@@ -385,22 +386,6 @@ impl Judged<'_> {
             || (d == f64::NEG_INFINITY || d == -max) && low < -max;
         Some(inside || overflow)
     }
-}
-
-/// The Vulkan appendix's overflow rule: the allowed range [x − n·ulp(x), x + n·ulp(x)] reaches
-/// beyond the largest finite value, so ±inf or ±max (with x's sign) are allowed too.
-fn overflow_allowed(exact: &Float, bound: f64, device_result: f64, element: FloatType) -> bool {
-    let max = element.max_finite();
-    let candidate = device_result.is_infinite() || device_result.abs() == max;
-    if !candidate || !exact.is_finite() {
-        return false;
-    }
-    if device_result.is_sign_negative() != exact.is_sign_negative() {
-        return false;
-    }
-    let mut reach = Float::with_val(exact.prec() + 64, &*exact.as_abs());
-    reach += bound * ulp_of(exact, element);
-    reach > max
 }
 
 #[cfg(test)]
