@@ -1,5 +1,6 @@
 //! The specification as data: the function registry and the loaders of `tables/`.
 
+pub mod cell;
 pub mod diff;
 pub mod edge_table;
 pub mod registry;

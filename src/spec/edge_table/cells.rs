@@ -2,8 +2,10 @@
 //! cells read into an [`EdgeRule`], checked against the function's [`Signature`].
 
 use super::*;
+use crate::spec::cell::CellError;
 
-type FieldError = (&'static str, String);
+/// A cell's error and the field it is in.
+type FieldError = (&'static str, CellError);
 
 /// Reads one row (six trimmed cells) into a rule, checking it against the function's signature.
 pub(super) fn parse_row(file: &str, line: usize, cells: &[&str]) -> Result<EdgeRule, FieldError> {
@@ -16,7 +18,8 @@ pub(super) fn parse_row(file: &str, line: usize, cells: &[&str]) -> Result<EdgeR
             format!(
                 "unknown function `{function}`: expected an OpenCL.std math instruction of \
                  Table 3 (`sin`, `atan2`, `remquo`) or `length`, `distance`, `normalize`"
-            ),
+            )
+            .into(),
         )
     })?;
     let applies = match *applies {
@@ -25,7 +28,7 @@ pub(super) fn parse_row(file: &str, line: usize, cells: &[&str]) -> Result<EdgeR
         other => {
             return Err((
                 "applies",
-                format!("cannot read `{other}`: expected `always` or `ftz`"),
+                format!("cannot read `{other}`: expected `always` or `ftz`").into(),
             ))
         }
     };
@@ -44,7 +47,7 @@ pub(super) fn parse_row(file: &str, line: usize, cells: &[&str]) -> Result<EdgeR
     if source.is_empty() {
         return Err((
             "source",
-            "empty: cite the spec sentence or the C99 clause".to_string(),
+            "empty: cite the spec sentence or the C99 clause".into(),
         ));
     }
     let correlated = outputs.iter().any(Outcome::is_correlated);
@@ -100,7 +103,8 @@ fn check_consistency(
                 } else {
                     ""
                 }
-            ),
+            )
+            .into(),
         ));
     }
 
@@ -110,7 +114,7 @@ fn check_consistency(
             if bound.contains(var) {
                 return Err((
                     "inputs",
-                    format!("the variable `{var}` names two arguments"),
+                    format!("the variable `{var}` names two arguments").into(),
                 ));
             }
             bound.push(*var);
@@ -127,16 +131,19 @@ fn check_consistency(
         while let Some(outcome) = pending.pop() {
             match outcome {
                 Outcome::Argument { var, .. } if !bound.contains(var) => {
-                    return Err((field, format!("`{var}` is not the variable of any input")))
+                    return Err((
+                        field,
+                        format!("`{var}` is not the variable of any input").into(),
+                    ))
                 }
                 Outcome::NanOperand if !may_be_nan => {
                     return Err((
                         field,
-                        "`nan operand` needs an input that can be a NaN".to_string(),
+                        "`nan operand` needs an input that can be a NaN".into(),
                     ))
                 }
                 Outcome::InputVector if vector_width.is_none() => {
-                    return Err((field, "`v` needs a vector input".to_string()))
+                    return Err((field, "`v` needs a vector input".into()))
                 }
                 Outcome::Vector(elements) => pending.extend(elements),
                 _ => {}
@@ -147,7 +154,7 @@ fn check_consistency(
 }
 
 /// Splits the inputs cell on `;` and reads each argument by its kind.
-fn parse_inputs(signature: &Signature, cell: &str) -> Result<Vec<Input>, String> {
+fn parse_inputs(signature: &Signature, cell: &str) -> Result<Vec<Input>, CellError> {
     let parts: Vec<&str> = cell.split(';').map(str::trim).collect();
     if parts.len() != signature.args.len() {
         return Err(format!(
@@ -155,7 +162,8 @@ fn parse_inputs(signature: &Signature, cell: &str) -> Result<Vec<Input>, String>
             signature.name,
             signature.args.len(),
             parts.len()
-        ));
+        )
+        .into());
     }
     let inputs = signature
         .args
@@ -166,7 +174,7 @@ fn parse_inputs(signature: &Signature, cell: &str) -> Result<Vec<Input>, String>
             ArgKind::Int | ArgKind::UInt => parse_integer_input(text, *kind),
             ArgKind::Vector => parse_vector_input(text),
         })
-        .collect::<Result<Vec<Input>, String>>()?;
+        .collect::<Result<Vec<Input>, CellError>>()?;
     let widths: HashSet<usize> = inputs
         .iter()
         .filter_map(|input| match input {
@@ -175,9 +183,9 @@ fn parse_inputs(signature: &Signature, cell: &str) -> Result<Vec<Input>, String>
         })
         .collect();
     if widths.len() > 1 {
-        return Err(format!(
-            "the vectors of `{cell}` differ in width; they must be equally wide"
-        ));
+        return Err(
+            format!("the vectors of `{cell}` differ in width; they must be equally wide").into(),
+        );
     }
     Ok(inputs)
 }
@@ -187,7 +195,7 @@ const INPUT_FORMS: &str = "a value (`+0`, `-inf`, `±0`, `nan`, `1`, `0.5`, `±s
     `odd integer n < 0`, `n + 0.5`, ...; see tables/README.md) or `±(class)` for a class of \
     positive values";
 
-fn parse_float_input(text: &str) -> Result<Input, String> {
+fn parse_float_input(text: &str) -> Result<Input, CellError> {
     if text == "nan" {
         return Ok(Input::Nan);
     }
@@ -202,7 +210,8 @@ fn parse_float_input(text: &str) -> Result<Input, String> {
             return Err(format!(
                 "cannot read `{text}`: `±(...)` needs a class of positive values \
                  (`x > 0`, `finite x > 0`, `odd integer n > 0`, ...)"
-            ));
+            )
+            .into());
         }
         return float_class(text, class, var, true);
     }
@@ -210,9 +219,9 @@ fn parse_float_input(text: &str) -> Result<Input, String> {
         return float_class(text, class, var, false);
     }
     if class_pattern(text).is_none_or(|(_, var)| var.is_some()) {
-        return Err(format!(
-            "cannot read `{text}`: not a known class; expected {INPUT_FORMS}"
-        ));
+        return Err(
+            format!("cannot read `{text}`: not a known class; expected {INPUT_FORMS}").into(),
+        );
     }
     let (sign, magnitude) = parse_value(text, ValueContext::Input)?;
     Ok(Input::Value(sign, magnitude))
@@ -223,11 +232,11 @@ fn float_class(
     class: Class,
     var: Option<char>,
     plus_minus: bool,
-) -> Result<Input, String> {
+) -> Result<Input, CellError> {
     if class.float_values(FloatType::Double).is_none() {
-        return Err(format!(
-            "cannot read `{text}`: this class is for integer arguments only"
-        ));
+        return Err(
+            format!("cannot read `{text}`: this class is for integer arguments only").into(),
+        );
     }
     Ok(Input::Class {
         class,
@@ -236,16 +245,14 @@ fn float_class(
     })
 }
 
-fn parse_integer_input(text: &str, kind: ArgKind) -> Result<Input, String> {
+fn parse_integer_input(text: &str, kind: ArgKind) -> Result<Input, CellError> {
     if let Some(n) = parse_integer(text) {
         let valid = match kind {
             ArgKind::UInt => n >= 0,
             _ => i32::try_from(n).is_ok(),
         };
         if !valid {
-            return Err(format!(
-                "`{text}` is out of range for this integer argument"
-            ));
+            return Err(format!("`{text}` is out of range for this integer argument").into());
         }
         return Ok(Input::Integer(n));
     }
@@ -262,11 +269,12 @@ fn parse_integer_input(text: &str, kind: ArgKind) -> Result<Input, String> {
              one of the classes `integer n`, `non-zero integer n`, `odd integer n > 0`, \
              `odd integer n < 0`, `even integer n > 0`, `even integer n < 0`, `even integer n`, \
              `positive integer n`, `negative integer n` (`nancode n` for `nan`)"
-        )),
+        )
+        .into()),
     }
 }
 
-fn parse_vector_input(text: &str) -> Result<Input, String> {
+fn parse_vector_input(text: &str) -> Result<Input, CellError> {
     let inner = text
         .strip_prefix('(')
         .and_then(|rest| rest.strip_suffix(')'))
@@ -282,17 +290,18 @@ fn parse_vector_input(text: &str) -> Result<Input, String> {
             } else {
                 parse_value(element, ValueContext::Input)
                     .map(|(sign, magnitude)| Input::Value(sign, magnitude))
-                    .map_err(|m| format!("in the vector `{text}`: {m}"))
+                    .map_err(|m| format!("in the vector `{text}`: {m}").into())
             }
         })
-        .collect::<Result<Vec<Input>, String>>()?;
+        .collect::<Result<Vec<Input>, CellError>>()?;
     // One element: the geometric functions' scalar gentype (length(x) = |x|, ...).
     if !matches!(elements.len(), 1..=4 | 8 | 16) {
         return Err(format!(
             "the vector `{text}` has {} elements; geometric arguments have 1 (a scalar), 2, 3, \
              4, 8 or 16",
             elements.len()
-        ));
+        )
+        .into());
     }
     Ok(Input::Vector(elements))
 }
@@ -349,12 +358,12 @@ const VALUE_FORMS: &str = "`+0`, `-0`, `±0`, `+inf`, `-inf`, `±inf`, a number 
     sign `+`, `-`, `±`";
 
 /// Reads a signed value: `[sign] magnitude`.
-fn parse_value(text: &str, context: ValueContext) -> Result<(Sign, Magnitude), String> {
+fn parse_value(text: &str, context: ValueContext) -> Result<(Sign, Magnitude), CellError> {
     let (sign, rest, explicit) = if let Some(rest) = text.strip_prefix('±') {
         (Sign::PlusMinus, rest, true)
     } else if let Some(rest) = text.strip_prefix('∓') {
         if context == ValueContext::Input {
-            return Err(format!("cannot read `{text}`: `∓` is for results only"));
+            return Err(format!("cannot read `{text}`: `∓` is for results only").into());
         }
         (Sign::MinusPlus, rest, true)
     } else if let Some(rest) = text.strip_prefix('+') {
@@ -370,17 +379,16 @@ fn parse_value(text: &str, context: ValueContext) -> Result<(Sign, Magnitude), S
         return Err(format!(
             "cannot read `{text}`: a zero or an infinity needs its sign: `+{text}`, `-{text}` or \
              `±{text}`"
-        ));
+        )
+        .into());
     }
     if magnitude.is_pi() && context != ValueContext::Result {
-        return Err(format!(
-            "cannot read `{text}`: `pi` is for exact results only"
-        ));
+        return Err(format!("cannot read `{text}`: `pi` is for exact results only").into());
     }
     Ok((sign, magnitude))
 }
 
-fn parse_magnitude(text: &str, context: ValueContext) -> Result<Magnitude, String> {
+fn parse_magnitude(text: &str, context: ValueContext) -> Result<Magnitude, CellError> {
     let magnitude = match text {
         "0" => Magnitude::Zero,
         "inf" => Magnitude::Infinity,
@@ -401,7 +409,8 @@ fn parse_magnitude(text: &str, context: ValueContext) -> Result<Magnitude, Strin
                     _ => {
                         return Err(format!(
                             "the multiplier `{k}` must be a whole number from 2 to 2^20"
-                        ))
+                        )
+                        .into())
                     }
                 };
                 match parse_magnitude(rest.trim(), ValueContext::Input)? {
@@ -411,7 +420,8 @@ fn parse_magnitude(text: &str, context: ValueContext) -> Result<Magnitude, Strin
                     | Magnitude::Pi { .. } => {
                         return Err(format!(
                             "`{rest}` cannot be multiplied: write `K*2^E` or `K*denorm_min`"
-                        ))
+                        )
+                        .into())
                     }
                     base => Magnitude::Times(k, Box::new(base)),
                 }
@@ -425,7 +435,8 @@ fn parse_magnitude(text: &str, context: ValueContext) -> Result<Magnitude, Strin
                         return Err(format!(
                             "`{text}` is not exactly representable in half, float and double; \
                              only results after `~` may be inexact"
-                        ));
+                        )
+                        .into());
                     }
                     Magnitude::Decimal(value)
                 }
@@ -460,7 +471,7 @@ fn parse_integer(text: &str) -> Option<i64> {
 
 /// The E of `2^E`: an integer, `emin`, `emax` or `p`, or a parenthesised sum of them
 /// (`(emin-p+1)`).
-fn parse_exponent(text: &str) -> Result<Exponent, String> {
+fn parse_exponent(text: &str) -> Result<Exponent, CellError> {
     let bad = || {
         format!(
             "cannot read the exponent `{text}`: expected an integer, `emin`, `emax`, `p`, or a \
@@ -480,7 +491,7 @@ fn parse_exponent(text: &str) -> Result<Exponent, String> {
             let term = current.trim();
             if term.is_empty() {
                 if !terms.is_empty() || negative {
-                    return Err(bad());
+                    return Err(bad().into());
                 }
             } else {
                 terms.push((negative, term.to_string()));
@@ -493,11 +504,11 @@ fn parse_exponent(text: &str) -> Result<Exponent, String> {
     }
     let term = current.trim();
     if term.is_empty() {
-        return Err(bad());
+        return Err(bad().into());
     }
     terms.push((negative, term.to_string()));
     if !grouped && terms.len() != 1 {
-        return Err(bad());
+        return Err(bad().into());
     }
     let mut exponent = Exponent::default();
     for (negative, term) in terms {
@@ -522,7 +533,7 @@ fn parse_outcome(
     kind: OutputKind,
     text: &str,
     vector_width: Option<usize>,
-) -> Result<Outcome, String> {
+) -> Result<Outcome, CellError> {
     if text == "*" {
         return Ok(Outcome::Any);
     }
@@ -545,20 +556,21 @@ fn parse_outcome(
             let elements = inner
                 .split(',')
                 .map(|element| parse_float_outcome(element.trim()))
-                .collect::<Result<Vec<Outcome>, String>>()?;
+                .collect::<Result<Vec<Outcome>, CellError>>()?;
             if Some(elements.len()) != vector_width {
                 return Err(format!(
                     "the vector `{text}` has {} elements, the input {}",
                     elements.len(),
                     vector_width.map_or("is not a vector".to_string(), |w| format!("has {w}"))
-                ));
+                )
+                .into());
             }
             Ok(Outcome::Vector(elements))
         }
     }
 }
 
-fn parse_integer_outcome(text: &str) -> Result<Outcome, String> {
+fn parse_integer_outcome(text: &str) -> Result<Outcome, CellError> {
     let min = i64::from(i32::MIN);
     let max = i64::from(i32::MAX);
     Ok(match text {
@@ -573,7 +585,8 @@ fn parse_integer_outcome(text: &str) -> Result<Outcome, String> {
                 return Err(format!(
                     "cannot read `{text}` as an integer result: expected an integer (`0`), \
                      `INT_MAX`, `INT_MIN`, `FP_ILOGB0`, `FP_ILOGBNAN` or `*`"
-                ))
+                )
+                .into())
             }
         },
     })
@@ -583,7 +596,7 @@ const OUTCOME_FORMS: &str = "`*`, `nan`, `nan operand`, an exact value (`+0`, `�
     `0.5`, `±pi/2`, `+denorm_min`, ...), `~E` (close to E), `±any`, `x`, `|x|`, `-|x|` or \
     `in [a, b)`";
 
-fn parse_float_outcome(text: &str) -> Result<Outcome, String> {
+fn parse_float_outcome(text: &str) -> Result<Outcome, CellError> {
     let single_var = |s: &str| -> Option<char> {
         let mut chars = s.chars();
         match (chars.next(), chars.next()) {
@@ -635,9 +648,9 @@ fn parse_float_outcome(text: &str) -> Result<Outcome, String> {
         });
         return match bounds {
             Some((low, high)) if low < high => Ok(Outcome::HalfOpen(low, high)),
-            _ => Err(format!(
-                "cannot read `{text}`: expected `in [a, b)` with numbers a < b"
-            )),
+            _ => {
+                Err(format!("cannot read `{text}`: expected `in [a, b)` with numbers a < b").into())
+            }
         };
     }
     if let Some(rest) = text.strip_prefix('~') {
@@ -646,7 +659,8 @@ fn parse_float_outcome(text: &str) -> Result<Outcome, String> {
             return Err(format!(
                 "cannot read `{text}`: `~` needs a finite non-zero value; write the exact zero or \
                  infinity without `~`"
-            ));
+            )
+            .into());
         }
         return Ok(Outcome::Near(sign, magnitude));
     }
@@ -656,7 +670,7 @@ fn parse_float_outcome(text: &str) -> Result<Outcome, String> {
         } else {
             format!("a zero or an infinity needs its sign: `+{text}`, `-{text}` or `±{text}`")
         };
-        return Err(format!("cannot read `{text}`: {hint}"));
+        return Err(format!("cannot read `{text}`: {hint}").into());
     }
     let (sign, magnitude) = parse_value(text, ValueContext::Result)
         .map_err(|m| format!("{m}; a result is one of {OUTCOME_FORMS}"))?;
@@ -676,7 +690,7 @@ fn parse_out_parameters(
     signature: &Signature,
     cell: &str,
     vector_width: Option<usize>,
-) -> Result<Vec<Outcome>, String> {
+) -> Result<Vec<Outcome>, CellError> {
     let parameters = &signature.outputs[1..];
     let mut outcomes = vec![Outcome::Any; parameters.len()];
     let mut given = vec![false; parameters.len()];
@@ -687,7 +701,8 @@ fn parse_out_parameters(
         let Some((name, value)) = part.split_once('=') else {
             return Err(format!(
                 "cannot read `{part}`: expected `name=value` (e.g. `iptr=+0`, `exp=0`)"
-            ));
+            )
+            .into());
         };
         let name = name.trim();
         let Some(index) = parameters.iter().position(|(n, _)| *n == name) else {
@@ -700,10 +715,11 @@ fn parse_out_parameters(
                 } else {
                     format!("; it has {}", names.join(", "))
                 }
-            ));
+            )
+            .into());
         };
         if given[index] {
-            return Err(format!("`{name}` is given twice"));
+            return Err(format!("`{name}` is given twice").into());
         }
         given[index] = true;
         outcomes[index] = parse_outcome(parameters[index].1, value.trim(), vector_width)

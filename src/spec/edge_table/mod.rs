@@ -715,8 +715,8 @@ pub fn parse(source_name: &str, text: &str) -> Result<Vec<EdgeRule>, EdgeError> 
     } in read_data(source_name, text, &COLUMNS)?
     {
         let cells: Vec<&str> = record.iter().map(String::as_str).collect();
-        let rule =
-            parse_row(source_name, line, &cells).map_err(|(field, m)| error(line, field, m))?;
+        let rule = parse_row(source_name, line, &cells)
+            .map_err(|(field, m)| error(line, field, m.to_string()))?;
         rules.push(rule);
     }
     Ok(rules)

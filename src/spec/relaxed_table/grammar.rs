@@ -2,6 +2,7 @@
 //! conditions, bounds and formulas.
 
 use super::*;
+use crate::spec::cell::CellError;
 
 use rug::float::Constant;
 
@@ -29,7 +30,7 @@ const SYMBOLS: [&str; 19] = [
     "^",
 ];
 
-fn tokenize(text: &str) -> Result<Vec<Token>, String> {
+fn tokenize(text: &str) -> Result<Vec<Token>, CellError> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
     let mut i = 0;
@@ -54,7 +55,8 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
                     return Err(format!(
                         "`{}` is not a number: digits must follow the `.`",
                         chars[start..i].iter().collect::<String>()
-                    ));
+                    )
+                    .into());
                 }
                 while i < chars.len() && chars[i].is_ascii_digit() {
                     i += 1;
@@ -90,10 +92,10 @@ enum Cell {
     Outputs(Vec<String>),
 }
 
-pub(super) fn parse_rule(entry: &Entry, text: &str) -> Result<RelaxedRule, String> {
+pub(super) fn parse_rule(entry: &Entry, text: &str) -> Result<RelaxedRule, CellError> {
     let tokens = tokenize(text).map_err(|m| format!("cannot read `{text}`: {m}"))?;
     if tokens.is_empty() {
-        return Err("empty rule: expected a bound such as `<= 4096 ulp`".to_string());
+        return Err("empty rule: expected a bound such as `<= 4096 ulp`".into());
     }
     let mut parser = Parser {
         tokens,
@@ -165,23 +167,23 @@ impl Parser<'_> {
         hit
     }
 
-    fn expect_symbol(&mut self, symbol: &str, context: &str) -> Result<(), String> {
+    fn expect_symbol(&mut self, symbol: &str, context: &str) -> Result<(), CellError> {
         if self.eat_symbol(symbol) {
             Ok(())
         } else {
-            Err(format!("expected `{symbol}` {context}, {}", self.found()))
+            Err(format!("expected `{symbol}` {context}, {}", self.found()).into())
         }
     }
 
-    fn expect_word(&mut self, word: &str, context: &str) -> Result<(), String> {
+    fn expect_word(&mut self, word: &str, context: &str) -> Result<(), CellError> {
         if self.eat_word(word) {
             Ok(())
         } else {
-            Err(format!("expected `{word}` {context}, {}", self.found()))
+            Err(format!("expected `{word}` {context}, {}", self.found()).into())
         }
     }
 
-    fn cell(&mut self) -> Result<Cell, String> {
+    fn cell(&mut self) -> Result<Cell, CellError> {
         if self.eat_word("outputs") {
             let mut names = Vec::new();
             loop {
@@ -192,7 +194,8 @@ impl Parser<'_> {
                         return Err(format!(
                             "expected an instruction name after `outputs`, {}",
                             self.found()
-                        ));
+                        )
+                        .into());
                     }
                 }
                 if !self.eat_symbol(",") {
@@ -200,7 +203,7 @@ impl Parser<'_> {
                 }
             }
             if !self.at_end() {
-                return Err(format!("expected `,` or the end, {}", self.found()));
+                return Err(format!("expected `,` or the end, {}", self.found()).into());
             }
             return Ok(Cell::Outputs(names));
         }
@@ -222,7 +225,7 @@ impl Parser<'_> {
                     alternatives,
                 });
                 if !self.at_end() {
-                    return Err(format!("`else` must be the last piece, {}", self.found()));
+                    return Err(format!("`else` must be the last piece, {}", self.found()).into());
                 }
                 break;
             } else if pieces.is_empty() {
@@ -235,11 +238,12 @@ impl Parser<'_> {
                     return Err(format!(
                         "expected `or` or the end after a rule without `when`, {}",
                         self.found()
-                    ));
+                    )
+                    .into());
                 }
                 break;
             } else {
-                return Err(format!("expected `when` or `else`, {}", self.found()));
+                return Err(format!("expected `when` or `else`, {}", self.found()).into());
             }
             if self.at_end() {
                 break;
@@ -249,13 +253,13 @@ impl Parser<'_> {
         if pieces.last().is_some_and(|p| p.condition.is_some()) {
             return Err(
                 "the last piece has a condition: end with `else: ...` so every input has a rule"
-                    .to_string(),
+                    .into(),
             );
         }
         Ok(Cell::Pieces(pieces))
     }
 
-    fn alternatives(&mut self) -> Result<Vec<Alternative>, String> {
+    fn alternatives(&mut self) -> Result<Vec<Alternative>, CellError> {
         let mut alternatives = vec![self.alternative()?];
         while self.eat_word("or") {
             alternatives.push(self.alternative()?);
@@ -266,12 +270,12 @@ impl Parser<'_> {
                 .iter()
                 .any(|a| alone(&a.full) || alone(&a.embedded))
         {
-            return Err("`undefined` and `unbounded` stand alone: no `or`".to_string());
+            return Err("`undefined` and `unbounded` stand alone: no `or`".into());
         }
         Ok(alternatives)
     }
 
-    fn alternative(&mut self) -> Result<Alternative, String> {
+    fn alternative(&mut self) -> Result<Alternative, CellError> {
         if self.eat_word("full") {
             let full = self.bound(Profile::Full)?;
             self.expect_word("embedded", "after the full-profile bound")?;
@@ -289,7 +293,7 @@ impl Parser<'_> {
         Ok(Alternative { full, embedded })
     }
 
-    fn bound(&mut self, profile: Profile) -> Result<Bound, String> {
+    fn bound(&mut self, profile: Profile) -> Result<Bound, CellError> {
         const FORMS: &str = "`<= N ulp`, `<= A+floor(|Kx|) ulp`, `abs <= B`, `derived FORMULA`, \
             `fma_or_mul_add`, `table`, `unbounded` or `undefined`";
         if self.eat_symbol("<=") {
@@ -315,7 +319,7 @@ impl Parser<'_> {
         }
         let word = match self.peek() {
             Some(Token::Word(word)) => word.clone(),
-            _ => return Err(format!("expected one of {FORMS}, {}", self.found())),
+            _ => return Err(format!("expected one of {FORMS}, {}", self.found()).into()),
         };
         self.position += 1;
         match word.as_str() {
@@ -326,7 +330,8 @@ impl Parser<'_> {
                     return Err(format!(
                         "an absolute bound must be positive, found `{}`",
                         bound.text
-                    ));
+                    )
+                    .into());
                 }
                 Ok(Bound::Absolute(bound))
             }
@@ -337,35 +342,34 @@ impl Parser<'_> {
                 table::builtin(profile)
                     .row(name)
                     .map(|row| Bound::Table(row.float32.clone()))
-                    .ok_or_else(|| format!("`table`: `{name}` has no row in Table 3 / Table 4"))
+                    .ok_or_else(|| {
+                        format!("`table`: `{name}` has no row in Table 3 / Table 4").into()
+                    })
             }
             "unbounded" => Ok(Bound::Unbounded),
             "undefined" => Ok(Bound::Undefined),
             _ => {
                 self.position -= 1;
-                Err(format!("expected one of {FORMS}, {}", self.found()))
+                Err(format!("expected one of {FORMS}, {}", self.found()).into())
             }
         }
     }
 
     /// A number of ulps: digits with an optional decimal part (`4`, `2.5`).
-    fn count(&mut self) -> Result<f64, String> {
+    fn count(&mut self) -> Result<f64, CellError> {
         match self.next() {
             Some(Token::Number(text)) => text
                 .parse::<f64>()
-                .map_err(|_| format!("`{text}` is not a number of ulps")),
+                .map_err(|_| format!("`{text}` is not a number of ulps").into()),
             _ => {
                 self.position -= 1;
-                Err(format!(
-                    "expected a number such as `4` or `2.5`, {}",
-                    self.found()
-                ))
+                Err(format!("expected a number such as `4` or `2.5`, {}", self.found()).into())
             }
         }
     }
 
     /// `0.5`, `-88`, `2^-126`, `pi`, `-pi`.
-    fn number(&mut self) -> Result<Number, String> {
+    fn number(&mut self) -> Result<Number, CellError> {
         let negative = self.eat_symbol("-");
         let (mut value, mut text) = if self.eat_word("pi") {
             (
@@ -380,14 +384,16 @@ impl Parser<'_> {
                     return Err(format!(
                         "expected a number (`0.5`, `2^-126`, `pi`), {}",
                         self.found()
-                    ));
+                    )
+                    .into());
                 }
             };
             if self.eat_symbol("^") {
                 if digits != "2" {
                     return Err(format!(
                         "only powers of two take `^`: expected `2^N`, found `{digits}^`"
-                    ));
+                    )
+                    .into());
                 }
                 let negative_exponent = self.eat_symbol("-");
                 let exponent = match self.next() {
@@ -397,7 +403,8 @@ impl Parser<'_> {
                         return Err(format!(
                             "expected a whole exponent after `2^`, {}",
                             self.found()
-                        ));
+                        )
+                        .into());
                     }
                 };
                 let magnitude: i32 = exponent
@@ -425,7 +432,7 @@ impl Parser<'_> {
         Ok(Number { value, text })
     }
 
-    fn parameter(&mut self) -> Result<(usize, String), String> {
+    fn parameter(&mut self) -> Result<(usize, String), CellError> {
         let parameters = self.entry.parameters;
         if let Some(Token::Word(name)) = self.peek() {
             if let Some(index) = parameters.iter().position(|p| p == name) {
@@ -439,10 +446,11 @@ impl Parser<'_> {
             self.entry.name,
             parameters.join(", "),
             self.found()
-        ))
+        )
+        .into())
     }
 
-    fn condition(&mut self) -> Result<Condition, String> {
+    fn condition(&mut self) -> Result<Condition, CellError> {
         let mut condition = self.conjunction()?;
         while self.eat_word("or") {
             let right = self.conjunction()?;
@@ -451,7 +459,7 @@ impl Parser<'_> {
         Ok(condition)
     }
 
-    fn conjunction(&mut self) -> Result<Condition, String> {
+    fn conjunction(&mut self) -> Result<Condition, CellError> {
         let mut condition = self.negation()?;
         while self.eat_word("and") {
             let right = self.negation()?;
@@ -460,7 +468,7 @@ impl Parser<'_> {
         Ok(condition)
     }
 
-    fn negation(&mut self) -> Result<Condition, String> {
+    fn negation(&mut self) -> Result<Condition, CellError> {
         if self.eat_word("not") {
             return Ok(Condition::Not(Box::new(self.negation()?)));
         }
@@ -472,7 +480,7 @@ impl Parser<'_> {
         self.comparison()
     }
 
-    fn comparison(&mut self) -> Result<Condition, String> {
+    fn comparison(&mut self) -> Result<Condition, CellError> {
         let magnitude = self.eat_symbol("|");
         let (parameter, name) = self.parameter()?;
         if magnitude {
@@ -507,7 +515,7 @@ impl Parser<'_> {
             } else if self.eat_symbol("[") {
                 false
             } else {
-                return Err(format!("expected `[` or `(` after `in`, {}", self.found()));
+                return Err(format!("expected `[` or `(` after `in`, {}", self.found()).into());
             };
             let low = self.number()?;
             self.expect_symbol(",", "between the interval's ends")?;
@@ -520,13 +528,15 @@ impl Parser<'_> {
                 return Err(format!(
                     "expected `]` or `)` to close the interval, {}",
                     self.found()
-                ));
+                )
+                .into());
             };
             if low.value > high.value {
                 return Err(format!(
                     "the interval's ends are reversed: `{}` > `{}`",
                     low.text, high.text
-                ));
+                )
+                .into());
             }
             return Ok(Condition::Within {
                 operand,
@@ -550,10 +560,11 @@ impl Parser<'_> {
              after `{}`, {}",
             operand.name,
             self.found()
-        ))
+        )
+        .into())
     }
 
-    fn expression(&mut self) -> Result<Formula, String> {
+    fn expression(&mut self) -> Result<Formula, CellError> {
         let mut left = self.product()?;
         loop {
             let instruction = if self.eat_symbol("+") {
@@ -568,7 +579,7 @@ impl Parser<'_> {
         }
     }
 
-    fn product(&mut self) -> Result<Formula, String> {
+    fn product(&mut self) -> Result<Formula, CellError> {
         let mut left = self.unary()?;
         loop {
             let instruction = if self.eat_symbol("*") {
@@ -583,14 +594,14 @@ impl Parser<'_> {
         }
     }
 
-    fn unary(&mut self) -> Result<Formula, String> {
+    fn unary(&mut self) -> Result<Formula, CellError> {
         if self.eat_symbol("-") {
             return Ok(Formula::Negate(Box::new(self.unary()?)));
         }
         self.primary()
     }
 
-    fn primary(&mut self) -> Result<Formula, String> {
+    fn primary(&mut self) -> Result<Formula, CellError> {
         match self.next() {
             Some(Token::Number(digits)) => {
                 let value: f64 = digits
@@ -603,7 +614,8 @@ impl Parser<'_> {
                 if exact != value || f64::from(value as f32) != value {
                     return Err(format!(
                         "the constant `{digits}` is not a float: formulas compute in Float32"
-                    ));
+                    )
+                    .into());
                 }
                 Ok(Formula::Constant {
                     value,
@@ -636,7 +648,8 @@ impl Parser<'_> {
                         return Err(format!(
                             "`{word}` takes {arity} argument(s), found {}",
                             arguments.len()
-                        ));
+                        )
+                        .into());
                     }
                     return Ok(operation(&word, arguments));
                 }
@@ -647,7 +660,8 @@ impl Parser<'_> {
                      `M_PI_F`, `M_1_PI_F`, a number or one of the functions {}",
                     self.entry.parameters.join(", "),
                     functions.join(", ")
-                ))
+                )
+                .into())
             }
             Some(Token::Symbol("(")) => {
                 let inner = self.expression()?;
@@ -659,7 +673,8 @@ impl Parser<'_> {
                 Err(format!(
                     "expected a formula (a parameter, a number, a function call), {}",
                     self.found()
-                ))
+                )
+                .into())
             }
         }
     }

@@ -36,6 +36,7 @@ use std::sync::OnceLock;
 use rug::Float;
 
 use crate::num::fp::FloatType;
+use crate::spec::cell::CellError;
 use crate::spec::table::{self, Profile, Requirement};
 use crate::spec::table::{read_data, DataRecord};
 
@@ -382,7 +383,8 @@ pub fn parse(source_name: &str, text: &str) -> Result<RelaxedTable, RelaxedError
                 ),
             ));
         }
-        let float32 = parse_rule(entry, &record[1]).map_err(|m| error(line, COLUMNS[1], m))?;
+        let float32 =
+            parse_rule(entry, &record[1]).map_err(|m| error(line, COLUMNS[1], m.to_string()))?;
         let spec = record[2].to_string();
         if spec.is_empty() {
             return Err(error(
@@ -399,7 +401,7 @@ pub fn parse(source_name: &str, text: &str) -> Result<RelaxedTable, RelaxedError
         });
     }
 
-    link_rows(&mut rows).map_err(|(line, message)| error(line, COLUMNS[1], message))?;
+    link_rows(&mut rows).map_err(|(line, message)| error(line, COLUMNS[1], message.to_string()))?;
     Ok(RelaxedTable {
         source: source_name.to_string(),
         rows,
@@ -440,7 +442,7 @@ pub fn builtin_in(revision: crate::spec::table::Revision) -> &'static RelaxedTab
 /// Replaces every formula operation's placeholder error with the operation's own rule (a row
 /// of this table, linked first) or its Table 3 / 4 cells, and every `outputs` name with that
 /// row's rule. Errors carry the line of the row that needs the name.
-fn link_rows(rows: &mut [RelaxedRow]) -> Result<(), (usize, String)> {
+fn link_rows(rows: &mut [RelaxedRow]) -> Result<(), (usize, CellError)> {
     let mut done = vec![false; rows.len()];
     for index in 0..rows.len() {
         link_row(index, rows, &mut done, &mut Vec::new())?;
@@ -453,7 +455,7 @@ fn link_row(
     rows: &mut [RelaxedRow],
     done: &mut [bool],
     path: &mut Vec<usize>,
-) -> Result<(), (usize, String)> {
+) -> Result<(), (usize, CellError)> {
     if done[index] {
         return Ok(());
     }
@@ -469,7 +471,8 @@ fn link_row(
                 "`{}` depends on itself: {}",
                 rows[index].instruction,
                 names.join(" -> ")
-            ),
+            )
+            .into(),
         ));
     }
     path.push(index);
@@ -525,7 +528,7 @@ fn formula_names(formula: &Formula, names: &mut Vec<String>) {
     }
 }
 
-fn link_rule(rule: &mut RelaxedRule, rows: &[RelaxedRow]) -> Result<(), String> {
+fn link_rule(rule: &mut RelaxedRule, rows: &[RelaxedRow]) -> Result<(), CellError> {
     match rule {
         RelaxedRule::PerOutput { outputs, .. } => {
             for output in outputs.iter_mut() {
@@ -539,7 +542,8 @@ fn link_rule(rule: &mut RelaxedRule, rows: &[RelaxedRow]) -> Result<(), String> 
                 if matches!(row.float32, RelaxedRule::PerOutput { .. }) {
                     return Err(format!(
                         "`outputs` names `{name}`, which has several outputs itself"
-                    ));
+                    )
+                    .into());
                 }
                 *output = row.float32.clone();
             }
@@ -557,7 +561,7 @@ fn link_rule(rule: &mut RelaxedRule, rows: &[RelaxedRow]) -> Result<(), String> 
     Ok(())
 }
 
-fn link_formula(formula: &mut Formula, rows: &[RelaxedRow]) -> Result<(), String> {
+fn link_formula(formula: &mut Formula, rows: &[RelaxedRow]) -> Result<(), CellError> {
     match formula {
         Formula::Parameter { .. } | Formula::Constant { .. } => Ok(()),
         Formula::Negate(inner) => link_formula(inner, rows),
@@ -574,7 +578,8 @@ fn link_formula(formula: &mut Formula, rows: &[RelaxedRow]) -> Result<(), String
                     if matches!(row.float32, RelaxedRule::PerOutput { .. }) {
                         return Err(format!(
                             "the formula uses `{instruction}`, which has several outputs"
-                        ));
+                        )
+                        .into());
                     }
                     OperationError::Relaxed(Box::new(row.float32.clone()))
                 }
@@ -590,7 +595,8 @@ fn link_formula(formula: &mut Formula, rows: &[RelaxedRow]) -> Result<(), String
                             return Err(format!(
                                 "the formula uses `{instruction}`, which is neither a row of \
                                  this table nor of Tables 3 and 4"
-                            ))
+                            )
+                            .into())
                         }
                     }
                 }
