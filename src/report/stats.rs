@@ -51,7 +51,7 @@ pub enum Outcome {
     Undefined,
 }
 
-/// What the fast tiers decide about one input ([`Rules::fast_verdict`]); they only ever decide
+/// What the fast tiers decide about one input (`crate::judge::Rules::fast_verdict`); they only ever decide
 /// results that conform.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FastVerdict {
@@ -79,7 +79,7 @@ pub struct Case {
     pub device_results: Vec<f64>,
     /// The high-precision reference of each output.
     pub references: Vec<Float>,
-    /// The largest error in ulp ([`ulp_error`]) over the outputs judged in ulp.
+    /// The largest error in ulp ([`ulp_error`](crate::num::ulp::ulp_error)) over the outputs judged in ulp.
     pub error: f64,
     /// `error` is an absolute error (a Table 5 absolute bound judged it), not ulp.
     pub absolute: bool,

@@ -137,7 +137,7 @@ pub struct EdgeCase {
     pub args: Vec<f64>,
     /// The vector width of a geometric function's arguments; 1 for scalar functions.
     pub width: usize,
-    /// One per result, in the [`Signature`]'s order; a vector result is `width` entries.
+    /// One per result, in the [`Signature`](crate::spec::edge_table::Signature)'s order; a vector result is `width` entries.
     pub expected: Vec<Expected>,
     /// Further acceptable results, each complete: filled only when expanding for a device that
     /// flushes subnormals, from the `ftz` rules ("Edge Case Behavior in Flush To Zero Mode").
@@ -180,7 +180,7 @@ pub fn cases_in(
     expand(builtin_in(revision), function, element, flush_to_zero)
 }
 
-/// [`cases`] over any rules (a user's file read with [`parse`]). An `ftz` rule whose inputs
+/// [`cases`] over any rules (a user's file read with [`parse`](crate::spec::edge_table::parse)). An `ftz` rule whose inputs
 /// match no `always` case is dropped: it can only widen what an `always` rule accepts.
 pub fn expand(
     rules: &[EdgeRule],

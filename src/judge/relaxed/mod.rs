@@ -2,7 +2,7 @@
 //! `crate::spec::relaxed_table`, where the cell grammar and the meaning of each alternative are
 //! described): [`RelaxedRule::judge`] picks the piece whose condition holds, measures the result
 //! against each alternative ([`ulp_error`], absolute error, or the interval a derived formula
-//! permits, see [`interval`]) and gives a [`RelaxedOutcome`].
+//! permits, see `interval`) and gives a [`RelaxedOutcome`].
 //!
 //! Values without a number, decided here once:
 //! - an `undefined` piece wins over everything, NaN included;

@@ -48,7 +48,7 @@ pub enum OutputKind {
     /// A scalar of the element type.
     Float,
     /// A 32-bit integer (`ilogb`'s result, `frexp`'s `exp`, `remquo`'s `quo`,
-    /// `lgamma_r`'s `signp`), handed to [`check`] as an exact `f64`.
+    /// `lgamma_r`'s `signp`), handed to `crate::judge::edge::check` as an exact `f64`.
     Int,
     /// A vector of the element type, as wide as the input (`normalize`).
     Vector,
@@ -600,7 +600,7 @@ pub enum Outcome {
     /// An exact value with its sign (`-0`, `±inf`, `∓0`, `0.5`), or the correctly rounded value
     /// of `pi`, `pi/2`, `pi/4`, `3pi/4`.
     Value(Sign, Magnitude),
-    /// `~E`: finite and close to E (see [`near_tolerance`]).
+    /// `~E`: finite and close to E (see `crate::judge::edge::near_tolerance`).
     Near(Sign, Magnitude),
     /// `±any`, `+any`, `-any`: any non-NaN value with that sign.
     SignOnly(Sign),
