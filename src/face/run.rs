@@ -115,7 +115,7 @@ struct Selection {
 /// Some functions have edge-case rules but no ULP row (the geometric ones): --function may name
 /// them too.
 fn edge_only(name: &str) -> bool {
-    registry::find(name).is_none() && crate::judge::edge::functions().contains(&name)
+    registry::find(name).is_none() && crate::spec::edge_table::functions().contains(&name)
 }
 
 /// One run of the checks: the flags checked, the device opened, the units planned, the
@@ -456,7 +456,7 @@ fn plan_units(
     }
     if kinds.contains(&Kind::Edge) {
         let edge_only_selected: Vec<String> = if args.selection.function.is_empty() {
-            crate::judge::edge::functions()
+            crate::spec::edge_table::functions()
                 .into_iter()
                 .filter(|f| edge_only(f))
                 .map(str::to_string)

@@ -14,7 +14,7 @@ use crate::spec::table::Profile;
 pub(crate) fn known_function_names() -> String {
     let mut names = registry::known_names();
     names.extend(
-        crate::judge::edge::functions()
+        crate::spec::edge_table::functions()
             .into_iter()
             .filter(|name| registry::find(name).is_none()),
     );
@@ -123,7 +123,7 @@ pub(crate) fn why_nothing(
             "--kind {kind_list} has no --function selection (conversions and extension checks run only without --function); drop --function, or add --kind ulp or edge"
         );
     }
-    let edge_functions = crate::judge::edge::functions();
+    let edge_functions = crate::spec::edge_table::functions();
     let mut reasons = Vec::new();
     for name in names {
         let in_table = registry::find(name);

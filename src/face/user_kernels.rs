@@ -36,7 +36,7 @@ pub(crate) fn read_user_kernels(
             let function = registry::find(name)
                 .map(|f| f.name)
                 .or_else(|| {
-                    crate::judge::edge::functions()
+                    crate::spec::edge_table::functions()
                         .into_iter()
                         .find(|f| *f == name)
                 })

@@ -27,9 +27,9 @@
 
 use rug::Float;
 
-use super::{Allowance, Case, Outcome, UnitStats};
 use crate::num::convert::{self, ConvertResult};
 use crate::num::fp::FloatType;
+use crate::report::stats::{Allowance, Case, Outcome, UnitStats};
 use crate::spec::conversion::{int_value, Conversion};
 
 /// Judges one unit's results: the conversion and the device's flush-to-zero facts.

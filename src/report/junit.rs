@@ -278,9 +278,9 @@ fn escape(value: &str, in_attribute: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::{Case, Outcome, UnitStats};
     use crate::num::fp::FloatType;
     use crate::num::hexfloat;
+    use crate::report::stats::{Case, Outcome, UnitStats};
     use crate::spec::table::{Profile, Requirement};
     use rug::Float;
 

@@ -1,7 +1,7 @@
 //! Combining result CSVs: the shards of one run into what the unsharded run writes (counts
 //! summed, maxima and worst cases merged), and reading back a CSV that `--resume` continues.
 //!
-//! The rule for the worst case is `judge::UnitStats::merge`'s, read from the columns: a failing
+//! The rule for the worst case is `report::stats::UnitStats::merge`'s, read from the columns: a failing
 //! worst case outranks a passing one, then the larger `worst_ulp`, then the smaller
 //! `worst_index`. The status is the worst of the shards' (crash, timeout, error, fail, pass,
 //! skip): a unit that crashed in one shard never merges into a pass.
@@ -362,7 +362,7 @@ fn sum_allowances(a: &str, b: &str) -> String {
             }
         }
     }
-    // The order `judge::Allowance::ALL` prints them in.
+    // The order `report::stats::Allowance::ALL` prints them in.
     let order = ["overflow", "ftz-result", "ftz-operands"];
     counts.sort_by_key(|(name, _)| order.iter().position(|o| o == name).unwrap_or(order.len()));
     counts

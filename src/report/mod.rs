@@ -6,10 +6,11 @@ pub mod junit;
 pub mod merge;
 pub mod plot;
 pub mod shard;
+pub mod stats;
 
-use crate::judge::{Case, UnitStats};
 use crate::num::fp::FloatType;
 use crate::num::hexfloat;
+use crate::report::stats::{Case, UnitStats};
 use crate::spec::table::{Profile, Requirement};
 use rug::Float;
 use std::fmt::Write as _;

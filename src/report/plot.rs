@@ -1,6 +1,6 @@
 //! SVG plots of where in the input range a unit's errors lie, from its `error_map`.
 //!
-//! Both axes of the input are the symmetric-log bins of [`crate::judge::input_bin`]: 0 is zero, ±1..±64 the
+//! Both axes of the input are the symmetric-log bins of [`crate::report::stats::input_bin`]: 0 is zero, ±1..±64 the
 //! magnitudes from the smallest subnormal to the largest finite value (a fixed share of the
 //! format's binades per bin), ±65 the infinities. Labels are powers of ten placed where they
 //! fall on that scale for the unit's type.
@@ -15,9 +15,9 @@
 //! Only accuracy units (kind `ulp`) that were measured (pass or fail) and saw inputs are
 //! plotted.
 
-use crate::judge::{BinStats, BINS_PER_SIGN};
 use crate::kernel::Shape;
 use crate::num::fp::FloatType;
+use crate::report::stats::{BinStats, BINS_PER_SIGN};
 use crate::report::{bound_column, format_ulp, Kind, Status, UnitReport};
 use crate::spec::registry;
 use crate::spec::table::Requirement;
@@ -681,7 +681,7 @@ fn draw_heat_map(unit: &UnitReport, view: &View) -> Drawn {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::{input_bin, Case, Outcome, UnitStats};
+    use crate::report::stats::{input_bin, Case, Outcome, UnitStats};
     use crate::spec::table::Profile;
 
     fn case(args: Vec<f64>, error: f64) -> Case {

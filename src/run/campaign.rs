@@ -370,7 +370,7 @@ pub fn edge_units(
     widths: &[u32],
 ) -> Vec<UnitId> {
     let mut units = Vec::new();
-    for name in crate::judge::edge::functions() {
+    for name in crate::spec::edge_table::functions() {
         let selected =
             functions.iter().any(|f| f.name == name) || edge_only.iter().any(|f| f == name);
         if !selected {

@@ -7,11 +7,12 @@
 
 use crate::device::Session;
 use crate::judge::edge::{self, EdgeCase, Expected};
-use crate::judge::{Case, Outcome, UnitStats};
 use crate::kernel::{self, Instruction, KernelSpec, ValueKind, ENTRY_POINT};
 use crate::num::fp::FloatType;
+use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::{self, RunSettings};
+use crate::spec::edge_table;
 use crate::spec::registry;
 use crate::spec::table::Profile;
 use rug::Float;
@@ -114,8 +115,8 @@ pub fn run_edge_unit(
     // The same reading as the ULP units: never for double.
     let flush_reason = settings.flush_to_zero_reason(fp_config, element);
     let flush_to_zero = flush_reason.is_some();
-    let takes_vectors = edge::signature(function)
-        .is_some_and(|signature| signature.args.contains(&edge::ArgKind::Vector));
+    let takes_vectors = edge_table::signature(function)
+        .is_some_and(|signature| signature.args.contains(&edge_table::ArgKind::Vector));
     let cases: Vec<EdgeCase> = edge::cases_in(settings.spec, function, element, flush_to_zero)
         .into_iter()
         // Geometric cases (vector arguments) run at their own vector width only; scalar

@@ -10,8 +10,9 @@
 //! ([`crate::run`]); only the grouping into work-items differs.
 
 use crate::device::Session;
-use crate::judge::{Rules, UnitStats};
+use crate::judge::Rules;
 use crate::kernel::{KernelSpec, ValueKind};
+use crate::report::stats::UnitStats;
 use crate::run::{self, RunSettings};
 use crate::spec::registry::Function;
 use crate::spec::table::Requirement;

@@ -10,10 +10,11 @@ pub mod isolate;
 pub mod unit;
 
 use crate::device::{BuiltKernel, DeviceError, Session};
-use crate::judge::{Rules, UnitStats};
+use crate::judge::Rules;
 use crate::kernel::{self, KernelSpec, ValueKind, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
+use crate::report::stats::UnitStats;
 use crate::report::{Kind, Status, UnitReport};
 use crate::spec::registry::{Function, Output};
 use crate::spec::table::{self, Profile, Requirement};
@@ -137,7 +138,7 @@ pub fn run_unit(
     let table_5_only = crate::spec::registry::TABLE_5_ONLY.contains(&function.name);
     let row = ulp_table.row(function.name);
     let table_5_rule =
-        crate::judge::relaxed::builtin_in(settings.spec).rule(function.name, element);
+        crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element);
     if row.is_none() && table_5_only && !(settings.relaxed && table_5_rule.is_some()) {
         report.note = format!(
             "only Table 5 bounds {} (relaxed math, float only): run float with --profile relaxed",
@@ -169,7 +170,7 @@ pub fn run_unit(
     }
     report.requirement = Some(requirement.clone());
     let relaxed_rule = if settings.relaxed {
-        crate::judge::relaxed::builtin_in(settings.spec).rule(function.name, element)
+        crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element)
     } else {
         None
     };
@@ -278,7 +279,7 @@ pub fn run_unit(
                 .filter(|_| stats.failures > 0)
                 .and_then(|rule| {
                     let worst = stats.worst.as_ref().map(|w| w.args.as_slice());
-                    crate::judge::relaxed::correction(rule.instruction(), worst.unwrap_or(&[]))
+                    crate::spec::relaxed_table::correction(rule.instruction(), worst.unwrap_or(&[]))
                 })
             {
                 notes.push(correction.to_string());
@@ -362,7 +363,7 @@ fn measure(
                     rules.judge_exactly(worst.index, &worst.args, &worst.device_results);
                 // A correctly rounded result ranked at its bound keeps the bound as the
                 // unit's maximum (its own error is at most that; others' are unmeasured).
-                let bounded = worst.error == crate::judge::BOUND_OF_CORRECTLY_ROUNDED
+                let bounded = worst.error == crate::report::stats::BOUND_OF_CORRECTLY_ROUNDED
                     && confirmed.error < worst.error;
                 if worst.error == stats.max_error && !confirmed.absolute && !bounded {
                     stats.max_error = confirmed.error;

@@ -4,6 +4,7 @@
 
 use crate::num::fp::FloatType;
 use crate::spec::table::{self, Profile, Revision};
+use crate::spec::{edge_table, relaxed_table};
 
 /// One difference: which table, profile, instruction and type, and the cell in each revision
 /// (`-` where the revision has no such row).
@@ -37,8 +38,8 @@ pub fn differences(before: Revision, after: Revision) -> Vec<Difference> {
         })
         .collect();
     let (old, new) = (
-        crate::judge::relaxed::builtin_in(before),
-        crate::judge::relaxed::builtin_in(after),
+        relaxed_table::builtin_in(before),
+        relaxed_table::builtin_in(after),
     );
     for profile in Profile::ALL {
         let embedded = profile == Profile::Embedded;
@@ -60,8 +61,8 @@ pub fn differences(before: Revision, after: Revision) -> Vec<Difference> {
         }
     }
     let (old, new) = (
-        crate::judge::edge::builtin_in(before),
-        crate::judge::edge::builtin_in(after),
+        edge_table::builtin_in(before),
+        edge_table::builtin_in(after),
     );
     // The 2026 file keeps the 2017 file's rows in the same order (test
     // `both_revisions_check_the_same_inputs`), so rows pair up.

@@ -1,8 +1,11 @@
 //! The specification as data: the function registry and the loaders of `tables/`.
 
+pub mod cell;
 pub mod conversion;
 pub mod diff;
+pub mod edge_table;
 pub mod extension;
 pub mod probe;
 pub mod registry;
+pub mod relaxed_table;
 pub mod table;

@@ -890,7 +890,7 @@ mod tests {
             for name in TABLE_5_ONLY {
                 assert!(find(name).is_some(), "{name} is not registered");
                 assert!(
-                    crate::judge::relaxed::builtin_in(revision)
+                    crate::spec::relaxed_table::builtin_in(revision)
                         .row(name)
                         .is_some(),
                     "{name}: no Table 5 row ({revision})"
@@ -904,7 +904,7 @@ mod tests {
                         .all(|profile| builtin_in(revision, profile).row(f.name).is_none())
                 })
                 .filter(|f| {
-                    crate::judge::relaxed::builtin_in(revision)
+                    crate::spec::relaxed_table::builtin_in(revision)
                         .row(f.name)
                         .is_some()
                 })

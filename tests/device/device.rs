@@ -2,10 +2,11 @@
 //! (found by clacc's own runtime lookup), never a mock.
 
 use clacc::device::{self, DeviceError, Session};
-use clacc::judge::{Rules, UnitStats};
+use clacc::judge::Rules;
 use clacc::kernel::{self, Instruction, KernelSpec, OpenclStd100Op, Shape, ValueKind, ENTRY_POINT};
 use clacc::num::fp::FloatType;
 use clacc::reference;
+use clacc::report::stats::UnitStats;
 use clacc::spec::table::Requirement;
 use clacc::sweep;
 use rspirv::dr::{Builder, Operand};

@@ -367,7 +367,7 @@ fn edge_rows_cover_every_function_type_and_width() {
     let results = Results::read(&csv_path);
     let rows = &results.rows;
     let function = results.column("function");
-    for name in clacc::judge::edge::functions() {
+    for name in clacc::spec::edge_table::functions() {
         let count = rows.iter().filter(|r| r[function] == *name).count();
         // 3 types x 6 widths; half_* exist for float only (Table 3); the geometric functions
         // take widths 1 to 4.

@@ -33,11 +33,11 @@ pub(crate) mod tests;
 
 use crate::device::{DeviceError, DeviceInfo, Session};
 use crate::judge::conversion::{judge_chunk, Judge};
-use crate::judge::{Outcome, UnitStats};
 use crate::kernel::conversion::{build_module, file_stem};
 use crate::kernel::{self, ENTRY_POINT};
 use crate::num::convert::IntType;
 use crate::num::fp::FloatType;
+use crate::report::stats::{Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::spec::conversion::Conversion;
 use crate::spec::table::{Profile, Requirement};

@@ -43,9 +43,9 @@ use rug::Float;
 
 use crate::device::{DeviceInfo, Session};
 use crate::judge::extension::{fence_verdict, fenced, Verdict8};
-use crate::judge::{Case, Outcome, UnitStats};
 use crate::kernel::{self, validate, ENTRY_POINT};
 use crate::num::fp::FloatType;
+use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::conversion::{build_error, decode_bits, encode_bits};
 use crate::spec::extension::{Arithmetic, ExtensionCheck, Fc2Check, Float8Check, Other};

@@ -4,11 +4,11 @@ use super::probe::{build_in_this_process, probe_isolated, probe_module, Isolated
 use super::*;
 use crate::device::probe::spirv_extensions;
 use crate::device::FpConfig;
-use crate::judge::Allowance;
 use crate::kernel::extension::fence_module;
 use crate::kernel::extension::tests::{accepting_probe, broken_modules};
 use crate::num::convert::{IntType, Rounding};
 use crate::num::float8::Float8Format;
+use crate::report::stats::Allowance;
 use crate::spec::conversion::int_bits;
 use crate::spec::extension::{Flags, Via, EXTENSIONS};
 use crate::spec::probe::ProbeSource;
