@@ -1137,7 +1137,8 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         None
     } else {
         Some(Isolation {
-            executable: campaign::current_executable().map_err(UsageError)?,
+            executable: campaign::current_executable()
+                .map_err(|error| UsageError(error.to_string()))?,
             unit_timeout: Duration::from_secs(args.unit_timeout),
         })
     };
@@ -1214,8 +1215,15 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         isolation,
     };
     let (_bars, overall, unit_bar) = progress_bars();
-    let results =
-        campaign::run(&plan, &facts, session.as_ref(), &overall, &unit_bar).map_err(UsageError)?;
+    let results = campaign::run(
+        &plan,
+        &facts,
+        session.as_ref(),
+        &overall,
+        &unit_bar,
+        &print_refused,
+    )
+    .map_err(|error| UsageError(error.to_string()))?;
     unit_bar.finish_and_clear();
     overall.finish_and_clear();
     print!("{}", report::summary(&results.units, &facts, &args.csv));
@@ -1237,6 +1245,14 @@ fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
         facts,
         failed,
     })
+}
+
+/// The whole build log of a module the driver refused (the unit's row holds one line of it).
+fn print_refused(refused: &clacc::run::pipeline::RefusedBuild) {
+    eprintln!(
+        "clacc: the driver refused {}:\n{}",
+        refused.module, refused.log
+    );
 }
 
 /// `clacc --platform 0 --device 0 --profile full --seed 0x… [options]`: the conditions a
@@ -1419,9 +1435,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Certify(args)) => certify(args.as_ref()),
         Some(Command::ProbeBuild { module, name }) => probe_build(&cli.run.device, module, name),
-        Some(Command::Worker) => match campaign::serve_worker() {
+        Some(Command::Worker) => match campaign::serve_worker(&print_refused) {
             Ok(()) => Ok(ExitCode::SUCCESS),
-            Err(message) => Err(UsageError(message)),
+            Err(error) => Err(UsageError(error.to_string())),
         },
         None => run_checks(&cli.run),
     };

@@ -660,7 +660,7 @@ fn modules_carry_the_extension_s_declarations() {
 
 /// A device that converts as `answer` says, element by element (input bits → output bits).
 fn fake_device<'a>(
-    answer: impl Fn(u64) -> u64 + 'a,
+    answer: impl Fn(u64) -> u64 + Sync + 'a,
     input_bytes: usize,
     output_bytes: usize,
 ) -> Box<DeviceRun<'a>> {
@@ -671,7 +671,7 @@ fn fake_device<'a>(
     })
 }
 
-fn run_float8(check: Float8Check, answer: impl Fn(u64) -> u64) -> UnitStats {
+fn run_float8(check: Float8Check, answer: impl Fn(u64) -> u64 + Sync) -> UnitStats {
     let info = synthetic_device(&[]);
     let device = fake_device(
         answer,
@@ -876,7 +876,7 @@ fn float8_sampled_inputs_hold_every_code_value_and_every_tie() {
     assert!(inputs.contains(&FloatType::Float.to_bits(2f64.powi(-10))));
 }
 
-fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32) -> UnitStats {
+fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32 + Sync) -> UnitStats {
     let info = synthetic_device(&[]);
     let device = move |inputs: &[Vec<u8>], _: &[usize], _: usize| {
         let xs = decode_bits(&inputs[0], 4);
@@ -1024,7 +1024,7 @@ fn float_controls2_flags_free_exactly_their_cases() {
     }
 }
 
-fn run_fence(answer: impl Fn([f32; 3]) -> f32) -> (UnitStats, Vec<String>) {
+fn run_fence(answer: impl Fn([f32; 3]) -> f32 + Sync) -> (UnitStats, Vec<String>) {
     let info = synthetic_device(&[]);
     let device = move |inputs: &[Vec<u8>], _: &[usize], _: usize| {
         let columns: Vec<Vec<u64>> = inputs.iter().map(|c| decode_bits(c, 4)).collect();
@@ -1101,7 +1101,7 @@ fn device_probe_reads_the_intel_queries_and_skips_every_check() {
         }
     }
     for unit in extension_units(&session.info, &probe) {
-        let report = run_extension(&session, &unit, &probe, &settings(), &|_, _| {});
+        let report = run_extension(&session, &unit, &probe, &settings(), &|_, _| {}).report;
         assert_eq!(report.status, Status::Skip, "{}", unit.name());
         assert_eq!(report.kind, Kind::Extension);
         assert!(report.note.contains("does not accept"), "{}", report.note);
@@ -1111,7 +1111,7 @@ fn device_probe_reads_the_intel_queries_and_skips_every_check() {
         check: ExtensionCheck::ArithmeticFence,
         skip: None,
     };
-    let report = run_extension(&session, &forced, &probe, &settings(), &|_, _| {});
+    let report = run_extension(&session, &forced, &probe, &settings(), &|_, _| {}).report;
     assert_eq!(report.status, Status::Error);
     assert!(
         report.note.contains("clacc does not hand the driver"),

@@ -1,0 +1,219 @@
+//! THE pipeline: every unit kind (ULP, geometric, edge, conversion, extension) runs through
+//! one chunked loop, device → reference → judge. A kind says how its unit is prepared (kernel
+//! built, inputs planned), which chunks this run walks, how a chunk's inputs are made and run
+//! on the device, how a chunk is judged into the one result monoid [`UnitStats`], and how its
+//! report ends; the loop owns the rest: the overlap of device and judging, the order in which
+//! chunks merge, progress, and the error that ends a unit.
+//!
+//! The device works on the next chunk while the references judge this one: a producer thread
+//! makes inputs and runs the kernel, the caller's thread judges, and a channel of two chunks
+//! bounds the memory in flight. Chunks merge in the order they were made, so the result does
+//! not depend on timing or on the number of judging threads.
+
+use crate::device::DeviceError;
+use crate::judge::UnitStats;
+use crate::kernel::KernelError;
+use crate::report::UnitReport;
+
+/// Why a unit ended without a verdict: its row is `error` with this text in `note`.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitError {
+    /// clacc could not make the unit's module.
+    #[error("kernel not built: {0}")]
+    Kernel(#[from] KernelError),
+    /// The driver refused the module; `note` is the one line the row shows, `log` the whole
+    /// build log, which the command line prints ([`Ran::refused`]).
+    #[error("{note}")]
+    Refused {
+        module: String,
+        note: String,
+        log: String,
+    },
+    /// An OpenCL call failed (a build failure kept as the driver's own words).
+    #[error("{0}")]
+    Device(#[from] DeviceError),
+    /// `--input-file` cases do not fit the function.
+    #[error("--input-file cases have {given} arguments; {function} takes {takes}")]
+    InputArity {
+        function: String,
+        given: usize,
+        takes: usize,
+    },
+    /// A check of the conversion or extension layers refused the unit (module emission, the
+    /// extension guard, a device run they report in their own words).
+    #[error("{0}")]
+    Check(String),
+}
+
+/// A driver's refusal of a module, with its whole build log, for the command line to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefusedBuild {
+    pub module: String,
+    pub log: String,
+}
+
+impl UnitError {
+    /// The refused module and its build log, where the driver refused one.
+    pub fn refused(&self) -> Option<RefusedBuild> {
+        match self {
+            UnitError::Refused { module, log, .. } => Some(RefusedBuild {
+                module: module.clone(),
+                log: log.clone(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// A finished unit: its row, and the build log of a module the driver refused (the row's note
+/// holds only its telling line).
+#[derive(Clone, Debug)]
+pub struct Ran {
+    pub report: UnitReport,
+    pub refused: Option<RefusedBuild>,
+}
+
+impl Ran {
+    /// A unit that ended before its chunk loop (skipped, or judged by its setup alone).
+    pub fn settled(report: UnitReport) -> Ran {
+        Ran {
+            report,
+            refused: None,
+        }
+    }
+}
+
+/// The chunks a run of one unit walks (its shard's, lazily: a sweep of 2^40 inputs must not
+/// list its chunk numbers first) and the progress length they make.
+pub struct Chunks {
+    pub numbers: Box<dyn Iterator<Item = u64> + Send>,
+    /// The length progress is reported against; each chunk advances it by
+    /// [`Unit::advance`], capped here.
+    pub planned: u64,
+}
+
+/// One unit of one kind, set up and ready for the pipeline.
+///
+/// Several widths on the same inputs (one reference pass for all widths) fit as they are: a
+/// unit whose `Prepared` holds one kernel per width makes one `Chunk` of inputs and every
+/// width's device results in [`Unit::device`], and judges them in [`Unit::judge`] against
+/// references computed once per input (see the report on the speed issue).
+pub trait Unit: Sync + Sized {
+    /// The unit's built kernel; the producer thread owns it (OpenCL objects are not shared).
+    type Kernel: Send;
+    /// What the chunk loop needs besides the kernel: the input plan, shared by the producer
+    /// and the judge.
+    type Prepared: Sync;
+    /// One chunk as the device leaves it: its inputs and the device's results.
+    type Chunk: Send;
+
+    /// Builds the unit's kernel for the device.
+    fn build(&self) -> Result<Self::Kernel, UnitError>;
+
+    /// Plans the inputs (after the kernel is built).
+    fn prepare(&self) -> Result<Self::Prepared, UnitError>;
+
+    /// The chunks this run walks.
+    fn chunks(&self, prepared: &Self::Prepared) -> Chunks;
+
+    /// Makes chunk `number`'s inputs and runs them on the device (on the producer thread).
+    fn device(
+        &self,
+        kernel: &Self::Kernel,
+        prepared: &Self::Prepared,
+        number: u64,
+    ) -> Result<Self::Chunk, UnitError>;
+
+    /// Judges one chunk (on the caller's thread, which may spread it over the run's threads).
+    fn judge(&self, prepared: &Self::Prepared, chunk: &Self::Chunk) -> UnitStats;
+
+    /// What a chunk counts when the run judges nothing (`--device-only`); `None` where the kind
+    /// judges anyway.
+    fn unjudged(&self, _prepared: &Self::Prepared, _chunk: &Self::Chunk) -> Option<UnitStats> {
+        None
+    }
+
+    /// How far a chunk moves the progress (in [`Chunks::planned`]'s units).
+    fn advance(&self, chunk: &Self::Chunk) -> u64;
+
+    /// The merged result of every chunk, made final (the ULP units confirm their worst case
+    /// with MPFR here).
+    fn conclude(&self, _prepared: &Self::Prepared, stats: UnitStats) -> UnitStats {
+        stats
+    }
+
+    /// The unit's row from what the loop measured, or from why it stopped.
+    fn finish(self, measured: Result<(Self::Prepared, UnitStats), UnitError>) -> UnitReport;
+}
+
+/// Runs one unit through the pipeline: build, prepare, the chunk loop, finish.
+pub fn run<U: Unit>(unit: U, progress: &dyn Fn(u64, u64)) -> Ran {
+    let measured = unit.build().and_then(|kernel| {
+        let prepared = unit.prepare()?;
+        let stats = measure(&unit, kernel, &prepared, progress)?;
+        Ok((prepared, stats))
+    });
+    let refused = measured.as_ref().err().and_then(UnitError::refused);
+    Ran {
+        report: unit.finish(measured),
+        refused,
+    }
+}
+
+/// The chunk loop: the device makes chunks on a producer thread, this thread judges them in
+/// order and merges them; the first device error ends the unit.
+pub fn measure<U: Unit>(
+    unit: &U,
+    kernel: U::Kernel,
+    prepared: &U::Prepared,
+    progress: &dyn Fn(u64, u64),
+) -> Result<UnitStats, UnitError> {
+    let Chunks { numbers, planned } = unit.chunks(prepared);
+    progress(0, planned);
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Result<U::Chunk, UnitError>>(2);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for number in numbers {
+                let outcome = unit.device(&kernel, prepared, number);
+                let failed = outcome.is_err();
+                if sender.send(outcome).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        let mut stats = UnitStats::default();
+        let mut done = 0u64;
+        for received in receiver {
+            let chunk = received?;
+            match unit.unjudged(prepared, &chunk) {
+                Some(counted) => stats.merge(counted),
+                None => stats.merge(unit.judge(prepared, &chunk)),
+            }
+            done = done.saturating_add(unit.advance(&chunk));
+            progress(done.min(planned), planned);
+        }
+        Ok(unit.conclude(prepared, stats))
+    })
+}
+
+/// Judges `0 .. count` on `threads` threads: each takes a contiguous slice, and the slices
+/// merge in order, so the result does not depend on the thread count.
+pub(crate) fn judge_in_slices(
+    count: usize,
+    threads: usize,
+    judge_slice: impl Fn(std::ops::Range<usize>) -> UnitStats + Sync,
+) -> UnitStats {
+    let slice_length = count.div_ceil(threads.max(1)).max(1);
+    let judge_slice = &judge_slice;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..count)
+            .step_by(slice_length)
+            .map(|start| scope.spawn(move || judge_slice(start..(start + slice_length).min(count))))
+            .collect();
+        let mut merged = UnitStats::default();
+        for handle in handles {
+            merged.merge(handle.join().expect("judging thread panicked"));
+        }
+        merged
+    })
+}
