@@ -215,6 +215,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
     type Kernel = Option<BuiltKernel>;
     type Prepared = ();
     type Chunk = EdgeChunk;
+    type Tally = UnitStats;
 
     fn build(&self) -> Result<Option<BuiltKernel>, UnitError> {
         // The cases of a unit are one chunk: shard 0 owns it; the other shards write an empty

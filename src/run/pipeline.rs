@@ -92,12 +92,39 @@ pub struct Chunks {
     pub planned: u64,
 }
 
+/// What judging a chunk yields and the loop merges, chunk after chunk in order: the result
+/// monoid [`UnitStats`] for a unit with one row; one [`UnitStats`] per row (`Vec`) for a unit
+/// that judges several rows on the same inputs, such as every width of a function on one
+/// reference pass.
+pub trait Tally: Default + Send {
+    fn merge(&mut self, other: Self);
+}
+
+impl Tally for UnitStats {
+    fn merge(&mut self, other: UnitStats) {
+        UnitStats::merge(self, other);
+    }
+}
+
+/// Row by row; a tally with fewer rows (the empty default) takes the other's.
+impl Tally for Vec<UnitStats> {
+    fn merge(&mut self, other: Vec<UnitStats>) {
+        for (row, theirs) in other.into_iter().enumerate() {
+            match self.get_mut(row) {
+                Some(mine) => mine.merge(theirs),
+                None => self.push(theirs),
+            }
+        }
+    }
+}
+
 /// One unit of one kind, set up and ready for the pipeline.
 ///
 /// Several widths on the same inputs (one reference pass for all widths) fit as they are: a
-/// unit whose `Prepared` holds one kernel per width makes one `Chunk` of inputs and every
-/// width's device results in [`Unit::device`], and judges them in [`Unit::judge`] against
-/// references computed once per input (see the report on the speed issue).
+/// unit whose `Kernel` holds one built kernel per width makes one `Chunk` of inputs with every
+/// width's device results in [`Unit::device`], judges them in [`Unit::judge`] against
+/// references computed once per input into a `Vec<UnitStats>` tally (one per width), and
+/// finishes one row per width.
 pub trait Unit: Sync + Sized {
     /// The unit's built kernel; the producer thread owns it (OpenCL objects are not shared).
     type Kernel: Send;
@@ -106,6 +133,8 @@ pub trait Unit: Sync + Sized {
     type Prepared: Sync;
     /// One chunk as the device leaves it: its inputs and the device's results.
     type Chunk: Send;
+    /// What judging yields ([`UnitStats`] for one row).
+    type Tally: Tally;
 
     /// Builds the unit's kernel for the device.
     fn build(&self) -> Result<Self::Kernel, UnitError>;
@@ -125,11 +154,11 @@ pub trait Unit: Sync + Sized {
     ) -> Result<Self::Chunk, UnitError>;
 
     /// Judges one chunk (on the caller's thread, which may spread it over the run's threads).
-    fn judge(&self, prepared: &Self::Prepared, chunk: &Self::Chunk) -> UnitStats;
+    fn judge(&self, prepared: &Self::Prepared, chunk: &Self::Chunk) -> Self::Tally;
 
     /// What a chunk counts when the run judges nothing (`--device-only`); `None` where the kind
     /// judges anyway.
-    fn unjudged(&self, _prepared: &Self::Prepared, _chunk: &Self::Chunk) -> Option<UnitStats> {
+    fn unjudged(&self, _prepared: &Self::Prepared, _chunk: &Self::Chunk) -> Option<Self::Tally> {
         None
     }
 
@@ -138,12 +167,12 @@ pub trait Unit: Sync + Sized {
 
     /// The merged result of every chunk, made final (the ULP units confirm their worst case
     /// with MPFR here).
-    fn conclude(&self, _prepared: &Self::Prepared, stats: UnitStats) -> UnitStats {
-        stats
+    fn conclude(&self, _prepared: &Self::Prepared, tally: Self::Tally) -> Self::Tally {
+        tally
     }
 
     /// The unit's row from what the loop measured, or from why it stopped.
-    fn finish(self, measured: Result<(Self::Prepared, UnitStats), UnitError>) -> UnitReport;
+    fn finish(self, measured: Result<(Self::Prepared, Self::Tally), UnitError>) -> UnitReport;
 }
 
 /// Runs one unit through the pipeline: build, prepare, the chunk loop, finish.
@@ -167,7 +196,7 @@ pub fn measure<U: Unit>(
     kernel: U::Kernel,
     prepared: &U::Prepared,
     progress: &dyn Fn(u64, u64),
-) -> Result<UnitStats, UnitError> {
+) -> Result<U::Tally, UnitError> {
     let Chunks { numbers, planned } = unit.chunks(prepared);
     progress(0, planned);
     let (sender, receiver) = std::sync::mpsc::sync_channel::<Result<U::Chunk, UnitError>>(2);
@@ -181,18 +210,18 @@ pub fn measure<U: Unit>(
                 }
             }
         });
-        let mut stats = UnitStats::default();
+        let mut tally = U::Tally::default();
         let mut done = 0u64;
         for received in receiver {
             let chunk = received?;
             match unit.unjudged(prepared, &chunk) {
-                Some(counted) => stats.merge(counted),
-                None => stats.merge(unit.judge(prepared, &chunk)),
+                Some(counted) => tally.merge(counted),
+                None => tally.merge(unit.judge(prepared, &chunk)),
             }
             done = done.saturating_add(unit.advance(&chunk));
             progress(done.min(planned), planned);
         }
-        Ok(unit.conclude(prepared, stats))
+        Ok(unit.conclude(prepared, tally))
     })
 }
 
@@ -216,4 +245,51 @@ pub(crate) fn judge_in_slices(
         }
         merged
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(inputs: u64, failures: u64, max_error: f64) -> UnitStats {
+        UnitStats {
+            inputs,
+            failures,
+            max_error,
+            ..UnitStats::default()
+        }
+    }
+
+    #[test]
+    fn a_tally_of_rows_merges_row_by_row() {
+        let mut tally: Vec<UnitStats> = Vec::new();
+        Tally::merge(&mut tally, vec![stats(10, 0, 1.5), stats(10, 1, 3.0)]);
+        Tally::merge(&mut tally, vec![stats(5, 2, 0.5), stats(5, 0, 4.0)]);
+        let rows: Vec<(u64, u64, f64)> = tally
+            .iter()
+            .map(|row| (row.inputs, row.failures, row.max_error))
+            .collect();
+        assert_eq!(rows, [(15, 2, 1.5), (15, 1, 4.0)]);
+    }
+
+    #[test]
+    fn a_refused_module_keeps_one_line_in_the_row_and_its_whole_log_for_the_command_line() {
+        let refused = UnitError::Refused {
+            module: "sin_float_w4_a64".to_string(),
+            note: "driver refused the module: error: bad".to_string(),
+            log: "warning: w\nerror: bad\n".to_string(),
+        };
+        assert_eq!(refused.to_string(), "driver refused the module: error: bad");
+        assert_eq!(
+            refused.refused(),
+            Some(RefusedBuild {
+                module: "sin_float_w4_a64".to_string(),
+                log: "warning: w\nerror: bad\n".to_string(),
+            })
+        );
+        // Other errors carry no log: the row says it all.
+        let device = UnitError::Device(DeviceError::NoDevices);
+        assert_eq!(device.refused(), None);
+        assert_eq!(device.to_string(), DeviceError::NoDevices.to_string());
+    }
 }

@@ -236,6 +236,7 @@ impl pipeline::Unit for UlpUnit<'_> {
     type Kernel = BuiltKernel;
     type Prepared = Prepared;
     type Chunk = DeviceChunk;
+    type Tally = UnitStats;
 
     fn build(&self) -> Result<BuiltKernel, UnitError> {
         build_unit_kernel(self.session, self.settings, self.function, &self.spec)

@@ -574,6 +574,7 @@ impl pipeline::Unit for ConversionRun<'_> {
     type Kernel = BuiltKernel;
     type Prepared = inputs::Plan;
     type Chunk = ConversionChunk;
+    type Tally = UnitStats;
 
     fn build(&self) -> Result<BuiltKernel, UnitError> {
         let conversion = &self.judge.conversion;

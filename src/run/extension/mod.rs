@@ -494,6 +494,7 @@ impl pipeline::Unit for ExtensionRun<'_> {
     type Kernel = Option<BuiltKernel>;
     type Prepared = Planned;
     type Chunk = Launched;
+    type Tally = UnitStats;
 
     fn build(&self) -> Result<Option<BuiltKernel>, UnitError> {
         let (session, probe) = match self.launch {
