@@ -81,13 +81,15 @@ pub struct UlpUnit<'a> {
     rounding: Round,
     not_conformant: Option<String>,
     geometric: bool,
+    /// Scalars per chunk: [`CHUNK_SCALARS`] rounded down to whole vectors.
+    chunk: u64,
+    argument_kinds: Vec<ValueKind>,
+    result_kinds: Vec<ValueKind>,
 }
 
 /// A ULP unit's inputs.
 pub struct Prepared {
     plan: InputPlan,
-    /// Scalars per chunk: [`CHUNK_SCALARS`] rounded down to whole vectors.
-    chunk: u64,
 }
 
 impl<'a> UlpUnit<'a> {
@@ -212,7 +214,6 @@ impl<'a> UlpUnit<'a> {
             session,
             settings,
             function,
-            spec,
             rules,
             report,
             requirement,
@@ -222,6 +223,10 @@ impl<'a> UlpUnit<'a> {
             rounding,
             not_conformant,
             geometric,
+            chunk: (CHUNK_SCALARS as u64 / u64::from(width)) * u64::from(width),
+            argument_kinds: spec.argument_kinds(),
+            result_kinds: spec.result_kinds(),
+            spec,
         })
     }
 
@@ -247,24 +252,20 @@ impl pipeline::Unit for UlpUnit<'_> {
             self.settings,
             self.function,
             &self.spec,
-            &self.spec.argument_kinds(),
+            &self.argument_kinds,
         )?;
-        let width = u64::from(self.spec.width);
-        Ok(Prepared {
-            plan,
-            chunk: (CHUNK_SCALARS as u64 / width) * width,
-        })
+        Ok(Prepared { plan })
     }
 
     fn chunks(&self, prepared: &Prepared) -> Chunks {
-        let chunk_count = prepared.plan.total().div_ceil(prepared.chunk);
+        let chunk_count = prepared.plan.total().div_ceil(self.chunk);
         Chunks {
             numbers: Box::new(self.settings.shard.chunks(chunk_count)),
             planned: self
                 .settings
                 .shard
                 .chunks_owned(chunk_count)
-                .saturating_mul(prepared.chunk),
+                .saturating_mul(self.chunk),
         }
     }
 
@@ -274,14 +275,14 @@ impl pipeline::Unit for UlpUnit<'_> {
         prepared: &Prepared,
         number: u64,
     ) -> Result<DeviceChunk, UnitError> {
-        let start = number * prepared.chunk;
-        let columns = prepared.plan.columns(start, prepared.chunk);
+        let start = number * self.chunk;
+        let columns = prepared.plan.columns(start, self.chunk);
         let device_results = run_chunk(
             self.session,
             built,
             self.spec.element,
-            &self.spec.argument_kinds(),
-            &self.spec.result_kinds(),
+            &self.argument_kinds,
+            &self.result_kinds,
             &columns,
             u64::from(self.spec.width),
         )?;
@@ -302,7 +303,7 @@ impl pipeline::Unit for UlpUnit<'_> {
                 self.function,
                 &chunk.columns,
                 &chunk.device_results,
-                &self.spec.result_kinds(),
+                &self.result_kinds,
                 chunk.start / width,
                 judged.div_ceil(width) as usize,
                 self.spec.width as usize,
@@ -335,7 +336,8 @@ impl pipeline::Unit for UlpUnit<'_> {
     }
 
     fn advance(&self, _chunk: &DeviceChunk) -> u64 {
-        (CHUNK_SCALARS as u64 / u64::from(self.spec.width)) * u64::from(self.spec.width)
+        // Whole chunks, the last one too: progress reaches `planned` exactly.
+        self.chunk
     }
 
     fn conclude(&self, _prepared: &Prepared, mut stats: UnitStats) -> UnitStats {
