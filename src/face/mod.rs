@@ -70,9 +70,9 @@ pub fn dispatch(cli: &Cli) -> Result<ExitCode, UsageError> {
         Some(Command::ProbeBuild { module, name }) => {
             devices::probe_build(&cli.run.device, module, name)
         }
-        Some(Command::Worker) => match campaign::serve_worker() {
+        Some(Command::Worker) => match campaign::serve_worker(&run::print_refused) {
             Ok(()) => Ok(ExitCode::SUCCESS),
-            Err(message) => Err(UsageError(message)),
+            Err(error) => Err(UsageError(error.to_string())),
         },
         None => run::run_checks(&cli.run),
     }

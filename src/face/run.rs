@@ -432,7 +432,8 @@ fn isolation(args: &RunArgs) -> Result<Option<Isolation>, UsageError> {
         return Ok(None);
     }
     Ok(Some(Isolation {
-        executable: campaign::current_executable().map_err(UsageError)?,
+        executable: campaign::current_executable()
+            .map_err(|error| UsageError(error.to_string()))?,
         unit_timeout: Duration::from_secs(args.unit_timeout),
     }))
 }
@@ -517,7 +518,8 @@ fn drive(
     session: Option<&Session>,
 ) -> Result<CampaignOutcome, UsageError> {
     let (_bars, overall, unit_bar) = progress_bars();
-    let results = campaign::run(plan, &facts, session, &overall, &unit_bar).map_err(UsageError)?;
+    let results = campaign::run(plan, &facts, session, &overall, &unit_bar, &print_refused)
+        .map_err(|error| UsageError(error.to_string()))?;
     unit_bar.finish_and_clear();
     overall.finish_and_clear();
     print!("{}", report::summary(&results.units, &facts, &args.csv));
@@ -570,4 +572,12 @@ fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
         command.push_str(&format!(" --kernel {kernel}"));
     }
     command
+}
+
+/// The whole build log of a module the driver refused (the unit's row holds one line of it).
+pub(crate) fn print_refused(refused: &crate::run::pipeline::RefusedBuild) {
+    eprintln!(
+        "clacc: the driver refused {}:\n{}",
+        refused.module, refused.log
+    );
 }

@@ -9,8 +9,9 @@ use crate::report::{
     ALL_UNDEFINED_NOTE, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
 };
 use crate::run::isolate::{self, Outcome, Worker, WorkerSetup};
+use crate::run::pipeline::{Ran, RefusedBuild};
 use crate::run::unit::UnitId;
-use crate::run::{self, RunSettings};
+use crate::run::RunSettings;
 use crate::spec::registry;
 use indicatif::ProgressBar;
 use std::collections::HashSet;
@@ -23,7 +24,7 @@ pub fn run_unit_here(
     settings: &RunSettings,
     unit: &UnitId,
     progress: &dyn Fn(u64, u64),
-) -> UnitReport {
+) -> Ran {
     match unit {
         UnitId::Ulp {
             function,
@@ -31,7 +32,7 @@ pub fn run_unit_here(
             width,
         } => {
             let entry = registry::find(function).expect("units name registered functions");
-            run::run_unit(session, settings, entry, *element, *width, progress)
+            crate::run::ulp::run_unit(session, settings, entry, *element, *width, progress)
         }
         UnitId::Edge {
             function,
@@ -48,11 +49,11 @@ pub fn run_unit_here(
                     &conversion_settings(settings),
                     progress,
                 ),
-                None => unit.lost(
+                None => Ran::settled(unit.lost(
                     settings,
                     Status::Error,
                     format!("no conversion unit {name} ({element}) on this device"),
-                ),
+                )),
             }
         }
         UnitId::Extension { name, element } => {
@@ -68,11 +69,11 @@ pub fn run_unit_here(
                     &conversion_settings(settings),
                     progress,
                 ),
-                None => unit.lost(
+                None => Ran::settled(unit.lost(
                     settings,
                     Status::Error,
                     format!("no extension check {name} ({element})"),
-                ),
+                )),
             }
         }
     }
@@ -156,35 +157,72 @@ pub struct Results {
     pub resumed_failures: usize,
 }
 
-/// Runs the plan, writing each row as soon as its unit finishes.
+/// Why a run of units stopped before its last unit (a unit's own trouble is its row's, never
+/// this).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("cannot write --csv {}: {source}", path.display())]
+    WriteCsv {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("--csv {}: {reason}; wait for it to finish or give another --csv", path.display())]
+    CsvBusy { path: PathBuf, reason: String },
+    /// The CSV given to write or resume is not one this run may use (the report layer's words).
+    #[error("{0}")]
+    Csv(crate::report::merge::MergeError),
+    #[error("--resume: {} holds rows judged by the {found} text of the spec, and this run uses --spec {wanted}; pass --spec {found} or another --csv", path.display())]
+    ResumeSpec {
+        path: PathBuf,
+        found: String,
+        wanted: String,
+    },
+    #[error("no device session to run units in")]
+    NoSession,
+    #[error("cannot start a worker process: {0}")]
+    WorkerStart(std::io::Error),
+    /// The worker's end of the pipe to its parent failed.
+    #[error("worker: {0}")]
+    Worker(std::io::Error),
+    #[error("{0}")]
+    Device(#[from] crate::device::DeviceError),
+    #[error("cannot find clacc's own executable for worker processes: {0}")]
+    Executable(std::io::Error),
+}
+
+/// Runs the plan, writing each row as soon as its unit finishes. A module the driver refuses
+/// is handed to `on_refused` with its build log as its unit ends (its row keeps one line).
 pub fn run(
     plan: &Plan,
     facts: &RunFacts,
     session: Option<&Session>,
     overall: &ProgressBar,
     unit_bar: &ProgressBar,
-) -> Result<Results, String> {
-    let csv_error = |e: std::io::Error| format!("cannot write --csv {}: {e}", plan.csv.display());
-    crate::report::merge::refuse_irregular(&plan.csv, "--csv").map_err(|e| e.to_string())?;
+    on_refused: &dyn Fn(&RefusedBuild),
+) -> Result<Results, RunError> {
+    let csv_error = |source: std::io::Error| RunError::WriteCsv {
+        path: plan.csv.clone(),
+        source,
+    };
+    crate::report::merge::refuse_irregular(&plan.csv, "--csv").map_err(RunError::Csv)?;
     // The lock is taken before anything is read or truncated, and held until the run ends.
     let locked = LockedCsv::open(&plan.csv).map_err(|error| match error {
-        CsvOpenError::Busy { .. } => format!(
-            "--csv {}: {error}; wait for it to finish or give another --csv",
-            plan.csv.display()
-        ),
+        CsvOpenError::Busy { .. } => RunError::CsvBusy {
+            path: plan.csv.clone(),
+            reason: error.to_string(),
+        },
         CsvOpenError::Io(error) => csv_error(error),
     })?;
     let (mut csv, done, resumed_failures) = if plan.resume {
         let rows = crate::report::merge::resume(&plan.csv, &expected_columns(plan, facts))
-            .map_err(|e| e.to_string())?;
+            .map_err(RunError::Csv)?;
         let spec = plan.settings.spec.name();
         if let Some(row) = rows.iter().find(|row| row.get("spec") != spec) {
-            return Err(format!(
-                "--resume: {} holds rows judged by the {} text of the spec, and this run uses --spec {spec}; pass --spec {} or another --csv",
-                plan.csv.display(),
-                row.get("spec"),
-                row.get("spec")
-            ));
+            return Err(RunError::ResumeSpec {
+                path: plan.csv.clone(),
+                found: row.get("spec").to_string(),
+                wanted: spec.to_string(),
+            });
         }
         let done: HashSet<String> = rows
             .iter()
@@ -224,8 +262,14 @@ pub fn run(
         unit_bar.set_prefix(unit.label());
         unit_bar.reset();
         let report = match (&plan.isolation, session) {
-            (None, Some(session)) => run_unit_here(session, &plan.settings, unit, &progress),
-            (None, None) => return Err("no device session to run units in".to_string()),
+            (None, Some(session)) => {
+                let ran = run_unit_here(session, &plan.settings, unit, &progress);
+                if let Some(refused) = &ran.refused {
+                    on_refused(refused);
+                }
+                ran.report
+            }
+            (None, None) => return Err(RunError::NoSession),
             (Some(isolation), _) => {
                 if worker.is_none() {
                     let setup = WorkerSetup {
@@ -235,7 +279,7 @@ pub fn run(
                     };
                     worker = Some(
                         Worker::spawn(&isolation.executable, &setup)
-                            .map_err(|e| format!("cannot start a worker process: {e}"))?,
+                            .map_err(RunError::WorkerStart)?,
                     );
                 }
                 let running = worker.as_mut().expect("started above");
@@ -311,26 +355,29 @@ fn no_pass_without_inputs(mut report: UnitReport, shard: Shard) -> UnitReport {
 }
 
 /// The worker process's loop: open the device named in the setup, then run units until the
-/// parent closes stdin.
-pub fn serve_worker() -> Result<(), String> {
-    let mut output = isolate::WorkerOutput::take_stdout().map_err(|e| format!("worker: {e}"))?;
+/// parent closes stdin. A refused module's build log goes to `on_refused` (the worker's
+/// stderr is the parent's).
+pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> {
+    let mut output = isolate::WorkerOutput::take_stdout().map_err(RunError::Worker)?;
     let mut input = std::io::BufReader::new(std::io::stdin());
-    let setup = isolate::read_setup(&mut input).map_err(|e| format!("worker: {e}"))?;
-    let devices = crate::device::enumerate().map_err(|e| e.to_string())?;
-    let info = crate::device::select(&devices, setup.platform.as_deref(), setup.device.as_deref())
-        .map_err(|e| e.to_string())?
+    let setup = isolate::read_setup(&mut input).map_err(RunError::Worker)?;
+    let devices = crate::device::enumerate()?;
+    let info = crate::device::select(&devices, setup.platform.as_deref(), setup.device.as_deref())?
         .clone();
-    let session = Session::open(info).map_err(|e| e.to_string())?;
+    let session = Session::open(info)?;
     let output = std::cell::RefCell::new(&mut output);
-    while let Some(unit) = isolate::read_unit(&mut input).map_err(|e| format!("worker: {e}"))? {
+    while let Some(unit) = isolate::read_unit(&mut input).map_err(RunError::Worker)? {
         let progress = |position: u64, length: u64| {
             let _ = output.borrow_mut().progress(position, length);
         };
-        let report = run_unit_here(&session, &setup.settings, &unit, &progress);
+        let ran = run_unit_here(&session, &setup.settings, &unit, &progress);
+        if let Some(refused) = &ran.refused {
+            on_refused(refused);
+        }
         output
             .borrow_mut()
-            .report(&report)
-            .map_err(|e| format!("worker: {e}"))?;
+            .report(&ran.report)
+            .map_err(RunError::Worker)?;
     }
     Ok(())
 }
@@ -390,9 +437,8 @@ pub fn edge_units(
 }
 
 /// The path of the running executable, for workers.
-pub fn current_executable() -> Result<PathBuf, String> {
-    std::env::current_exe()
-        .map_err(|e| format!("cannot find clacc's own executable for worker processes: {e}"))
+pub fn current_executable() -> Result<PathBuf, RunError> {
+    std::env::current_exe().map_err(RunError::Executable)
 }
 
 #[cfg(test)]

@@ -5,13 +5,14 @@
 //! values, the lane moving from case to case, so a driver that mixes up lanes is caught.
 //! Geometric functions take the case's vector as the kernel's vector.
 
-use crate::device::Session;
+use crate::device::{BuiltKernel, Session};
 use crate::judge::edge::{self, EdgeCase, Expected};
 use crate::kernel::{self, Instruction, KernelSpec, ValueKind, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
-use crate::run::{self, RunSettings};
+use crate::run::pipeline::{self, Chunks, Ran, UnitError};
+use crate::run::{ulp, RunSettings, UserKernel};
 use crate::spec::edge_table;
 use crate::spec::registry;
 use crate::spec::table::Profile;
@@ -106,204 +107,295 @@ pub fn run_edge_unit(
     element: FloatType,
     width: u32,
     progress: &dyn Fn(u64, u64),
-) -> UnitReport {
-    let mut unit = report(function, element, width, settings.profile);
-    let Some(fp_config) = session.info.fp_config(element) else {
-        unit.note = format!("device does not support {element}");
-        return unit;
-    };
-    // The same reading as the ULP units: never for double.
-    let flush_reason = settings.flush_to_zero_reason(fp_config, element);
-    let flush_to_zero = flush_reason.is_some();
-    let takes_vectors = edge_table::signature(function)
-        .is_some_and(|signature| signature.args.contains(&edge_table::ArgKind::Vector));
-    let cases: Vec<EdgeCase> = edge::cases_in(settings.spec, function, element, flush_to_zero)
-        .into_iter()
-        // Geometric cases (vector arguments) run at their own vector width only; scalar
-        // cases at every width, one lane at a time.
-        .filter(|c| c.width == width as usize || (c.width == 1 && !takes_vectors))
-        .filter(|c| {
-            settings
-                .explicit_cases
-                .as_ref()
-                .is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args)))
-        })
-        .collect();
-    // -cl-fast-relaxed-math implies -cl-finite-math-only ("assume that arguments and results
-    // are not NaNs or ±∞"): cases with such inputs or prescribed results are undefined there,
-    // as in the ULP units.
-    let finite_math_only = settings.build_options.contains("-cl-fast-relaxed-math")
-        || settings.build_options.contains("-cl-finite-math-only");
-    let all_cases = cases.len();
-    let cases: Vec<EdgeCase> = if finite_math_only {
-        cases.into_iter().filter(finite_case).collect()
-    } else {
-        cases
-    };
-    let undefined = (all_cases - cases.len()) as u64;
-    if cases.is_empty() {
-        unit.note = if undefined > 0 {
-            format!("every edge case of {function} at width {width} has a NaN or an infinity, undefined under -cl-finite-math-only")
-        } else {
-            format!("no edge-case rule for {function} at width {width}")
-        };
-        return unit;
+) -> Ran {
+    match EdgeUnit::set_up(session, settings, function, element, width) {
+        Ok(unit) => pipeline::run(unit, progress),
+        Err(report) => Ran::settled(*report),
     }
-    let Some(spec) = kernel_spec(function, element, width, session.info.address_bits) else {
-        unit.note = format!("no kernel shape for {function}");
-        return unit;
-    };
-    unit.integer_outputs = spec
-        .result_kinds()
-        .iter()
-        .map(|k| *k == ValueKind::IntGentype)
-        .collect();
-    // The cases of a unit are one chunk: shard 0 owns it; the other shards write an empty row
-    // that `clacc merge` folds in.
-    let outcome = if settings.shard.owns(0) {
-        measure(session, settings, function, &spec, &cases, progress)
-    } else {
-        Ok(UnitStats::default())
-    };
-    match outcome {
-        Ok(stats) => {
-            unit.status = if stats.failures > 0 {
-                Status::Fail
-            } else {
-                Status::Pass
-            };
-            if let Some(worst) = &stats.worst {
-                if worst.outcome == Outcome::Fail {
-                    let results: Vec<f64> = worst.device_results.clone();
-                    unit.note =
-                        edge::check(&cases[worst.index as usize], &results).unwrap_or_default();
-                }
-            }
-            if let Some(reason) = &flush_reason {
-                let flush_note =
-                    format!("{reason}: subnormal inputs skipped, FTZ alternatives accepted");
-                unit.note = if unit.note.is_empty() {
-                    flush_note
-                } else {
-                    format!("{}; {flush_note}", unit.note)
-                };
-            }
-            if let Some(user) = user_kernel(settings, function) {
-                let used = format!("your module {} checked", user.path);
-                unit.note = if unit.note.is_empty() {
-                    used
-                } else {
-                    format!("{}; {used}", unit.note)
-                };
-            }
-            if undefined > 0 {
-                let note = "cases with a NaN or an infinity are undefined under \
-                            -cl-finite-math-only: not judged";
-                unit.note = if unit.note.is_empty() {
-                    note.to_string()
-                } else {
-                    format!("{}; {note}", unit.note)
-                };
-            }
-            unit.stats = stats;
-            unit.stats.undefined += undefined;
-            // In ulp terms an exact check is 0 (every case right) or unbounded (one is wrong).
-            unit.stats.max_error = if unit.stats.failures > 0 {
-                f64::INFINITY
-            } else {
-                0.0
-            };
-        }
-        Err(error) => {
-            unit.status = Status::Error;
-            unit.note = error;
-        }
-    }
-    unit
 }
 
-fn measure(
-    session: &Session,
-    settings: &RunSettings,
-    function: &str,
-    spec: &KernelSpec,
-    cases: &[EdgeCase],
-    progress: &dyn Fn(u64, u64),
-) -> Result<UnitStats, String> {
-    // The user's module, when `--kernel` names this function, is the one checked: it follows
-    // the same kernel convention, so each case's lane layout is the same.
-    let (module_name, spirv) = match user_kernel(settings, function) {
-        Some(user) => (user.path.clone(), user.spirv.clone()),
-        None => {
-            let words = kernel::build(spec).map_err(|e| format!("kernel not built: {e}"))?;
-            (spec.file_stem(), kernel::words_to_bytes(&words))
+/// An edge unit set up for the pipeline: its cases, one chunk.
+pub struct EdgeUnit<'a> {
+    session: &'a Session,
+    settings: &'a RunSettings,
+    function: &'a str,
+    spec: KernelSpec,
+    cases: Vec<EdgeCase>,
+    /// Cases left out as undefined under `-cl-finite-math-only`.
+    undefined: u64,
+    flush_reason: Option<String>,
+    /// The row before its verdict.
+    report: UnitReport,
+}
+
+/// The device's results for every case of an edge unit.
+pub struct EdgeChunk {
+    device_results: Vec<Vec<f64>>,
+}
+
+impl<'a> EdgeUnit<'a> {
+    /// The unit's cases; `Err` is the finished row of a unit that does not run.
+    pub fn set_up(
+        session: &'a Session,
+        settings: &'a RunSettings,
+        function: &'a str,
+        element: FloatType,
+        width: u32,
+    ) -> Result<EdgeUnit<'a>, Box<UnitReport>> {
+        let mut unit = report(function, element, width, settings.profile);
+        let Some(fp_config) = session.info.fp_config(element) else {
+            unit.note = format!("device does not support {element}");
+            return Err(Box::new(unit));
+        };
+        // The same reading as the ULP units: never for double.
+        let flush_reason = settings.flush_to_zero_reason(fp_config, element);
+        let flush_to_zero = flush_reason.is_some();
+        let takes_vectors = edge_table::signature(function)
+            .is_some_and(|signature| signature.args.contains(&edge_table::ArgKind::Vector));
+        let cases: Vec<EdgeCase> = edge::cases_in(settings.spec, function, element, flush_to_zero)
+            .into_iter()
+            // Geometric cases (vector arguments) run at their own vector width only; scalar
+            // cases at every width, one lane at a time.
+            .filter(|c| c.width == width as usize || (c.width == 1 && !takes_vectors))
+            .filter(|c| {
+                settings
+                    .explicit_cases
+                    .as_ref()
+                    .is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args)))
+            })
+            .collect();
+        // -cl-fast-relaxed-math implies -cl-finite-math-only ("assume that arguments and
+        // results are not NaNs or ±∞"): cases with such inputs or prescribed results are
+        // undefined there, as in the ULP units.
+        let finite_math_only = settings.build_options.contains("-cl-fast-relaxed-math")
+            || settings.build_options.contains("-cl-finite-math-only");
+        let all_cases = cases.len();
+        let cases: Vec<EdgeCase> = if finite_math_only {
+            cases.into_iter().filter(finite_case).collect()
+        } else {
+            cases
+        };
+        let undefined = (all_cases - cases.len()) as u64;
+        if cases.is_empty() {
+            unit.note = if undefined > 0 {
+                format!("every edge case of {function} at width {width} has a NaN or an infinity, undefined under -cl-finite-math-only")
+            } else {
+                format!("no edge-case rule for {function} at width {width}")
+            };
+            return Err(Box::new(unit));
         }
-    };
-    let built = session
-        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
-        .map_err(|e| e.to_string())?;
-    let width = spec.width as usize;
-    let argument_kinds = spec.argument_kinds();
-    let result_kinds = spec.result_kinds();
-    let geometric = cases.iter().any(|c| c.width > 1);
-    let columns: Vec<Vec<f64>> = argument_kinds
-        .iter()
-        .enumerate()
-        .map(|(argument, kind)| {
-            let mut column = Vec::with_capacity(cases.len() * width);
-            for (index, case) in cases.iter().enumerate() {
-                if geometric {
-                    column.extend_from_slice(&case.args[argument * width..(argument + 1) * width]);
-                } else {
-                    for lane in 0..width {
-                        column.push(if lane == index % width {
-                            case.args[argument]
-                        } else {
-                            filler(*kind)
-                        });
+        let Some(spec) = kernel_spec(function, element, width, session.info.address_bits) else {
+            unit.note = format!("no kernel shape for {function}");
+            return Err(Box::new(unit));
+        };
+        unit.integer_outputs = spec
+            .result_kinds()
+            .iter()
+            .map(|k| *k == ValueKind::IntGentype)
+            .collect();
+        Ok(EdgeUnit {
+            session,
+            settings,
+            function,
+            spec,
+            cases,
+            undefined,
+            flush_reason,
+            report: unit,
+        })
+    }
+
+    /// Whether the cases run scalar by scalar in moving lanes (false) or as whole vectors.
+    fn geometric(&self) -> bool {
+        self.cases.iter().any(|c| c.width > 1)
+    }
+}
+
+impl pipeline::Unit for EdgeUnit<'_> {
+    /// `None` in a shard that does not own the unit's one chunk: nothing is built there.
+    type Kernel = Option<BuiltKernel>;
+    type Prepared = ();
+    type Chunk = EdgeChunk;
+    type Tally = UnitStats;
+
+    fn build(&self) -> Result<Option<BuiltKernel>, UnitError> {
+        // The cases of a unit are one chunk: shard 0 owns it; the other shards write an empty
+        // row that `clacc merge` folds in.
+        if !self.settings.shard.owns(0) {
+            return Ok(None);
+        }
+        // The user's module, when `--kernel` names this function, is the one checked: it
+        // follows the same kernel convention, so each case's lane layout is the same.
+        let (module_name, spirv) = match user_kernel(self.settings, self.function) {
+            Some(user) => (user.path.clone(), user.spirv.clone()),
+            None => {
+                let words = kernel::build(&self.spec)?;
+                (self.spec.file_stem(), kernel::words_to_bytes(&words))
+            }
+        };
+        let built = self.session.build(
+            &module_name,
+            &spirv,
+            ENTRY_POINT,
+            &self.settings.build_options,
+        )?;
+        Ok(Some(built))
+    }
+
+    fn prepare(&self) -> Result<(), UnitError> {
+        Ok(())
+    }
+
+    fn chunks(&self, _prepared: &()) -> Chunks {
+        let owned = self.settings.shard.owns(0);
+        Chunks {
+            numbers: Box::new(0..u64::from(owned)),
+            planned: if owned { self.cases.len() as u64 } else { 0 },
+        }
+    }
+
+    fn device(
+        &self,
+        built: &Option<BuiltKernel>,
+        _prepared: &(),
+        _number: u64,
+    ) -> Result<EdgeChunk, UnitError> {
+        let built = built
+            .as_ref()
+            .expect("a shard that owns the chunk built its kernel");
+        let width = self.spec.width as usize;
+        let geometric = self.geometric();
+        let argument_kinds = self.spec.argument_kinds();
+        let columns: Vec<Vec<f64>> = argument_kinds
+            .iter()
+            .enumerate()
+            .map(|(argument, kind)| {
+                let mut column = Vec::with_capacity(self.cases.len() * width);
+                for (index, case) in self.cases.iter().enumerate() {
+                    if geometric {
+                        column.extend_from_slice(
+                            &case.args[argument * width..(argument + 1) * width],
+                        );
+                    } else {
+                        for lane in 0..width {
+                            column.push(if lane == index % width {
+                                case.args[argument]
+                            } else {
+                                filler(*kind)
+                            });
+                        }
                     }
                 }
-            }
-            column
-        })
-        .collect();
-    progress(0, cases.len() as u64);
-    let device_results = run::run_chunk(
-        session,
-        &built,
-        spec.element,
-        &argument_kinds,
-        &result_kinds,
-        &columns,
-        width as u64,
-    )?;
-    let mut stats = UnitStats::default();
-    for (index, case) in cases.iter().enumerate() {
-        // One value per output (a vector output contributes all its lanes).
-        let mut results = Vec::new();
-        for (output, kind) in device_results.iter().zip(&result_kinds) {
-            match (geometric, kind) {
-                (true, ValueKind::FloatGentype) => {
-                    results.extend_from_slice(&output[index * width..(index + 1) * width])
+                column
+            })
+            .collect();
+        let device_results = ulp::run_chunk(
+            self.session,
+            built,
+            self.spec.element,
+            &argument_kinds,
+            &self.spec.result_kinds(),
+            &columns,
+            width as u64,
+        )?;
+        Ok(EdgeChunk { device_results })
+    }
+
+    fn judge(&self, _prepared: &(), chunk: &EdgeChunk) -> UnitStats {
+        let width = self.spec.width as usize;
+        let geometric = self.geometric();
+        let result_kinds = self.spec.result_kinds();
+        let mut stats = UnitStats::default();
+        for (index, case) in self.cases.iter().enumerate() {
+            // One value per output (a vector output contributes all its lanes).
+            let mut results = Vec::new();
+            for (output, kind) in chunk.device_results.iter().zip(&result_kinds) {
+                match (geometric, kind) {
+                    (true, ValueKind::FloatGentype) => {
+                        results.extend_from_slice(&output[index * width..(index + 1) * width])
+                    }
+                    (true, _) => results.push(output[index]),
+                    (false, _) => results.push(output[index * width + index % width]),
                 }
-                (true, _) => results.push(output[index]),
-                (false, _) => results.push(output[index * width + index % width]),
+            }
+            let failed = edge::check(case, &results).is_some();
+            stats.record(Case {
+                index: index as u64,
+                args: case.args.clone(),
+                device_results: results,
+                references: case.expected.iter().map(expected_value).collect(),
+                error: 0.0,
+                absolute: false,
+                outcome: if failed { Outcome::Fail } else { Outcome::Pass },
+                output: 0,
+            });
+        }
+        stats
+    }
+
+    fn advance(&self, _chunk: &EdgeChunk) -> u64 {
+        self.cases.len() as u64
+    }
+
+    fn finish(self, measured: Result<((), UnitStats), UnitError>) -> UnitReport {
+        let mut unit = self.report;
+        match measured {
+            Ok(((), stats)) => {
+                unit.status = if stats.failures > 0 {
+                    Status::Fail
+                } else {
+                    Status::Pass
+                };
+                if let Some(worst) = &stats.worst {
+                    if worst.outcome == Outcome::Fail {
+                        let results: Vec<f64> = worst.device_results.clone();
+                        unit.note = edge::check(&self.cases[worst.index as usize], &results)
+                            .unwrap_or_default();
+                    }
+                }
+                if let Some(reason) = &self.flush_reason {
+                    let flush_note =
+                        format!("{reason}: subnormal inputs skipped, FTZ alternatives accepted");
+                    unit.note = if unit.note.is_empty() {
+                        flush_note
+                    } else {
+                        format!("{}; {flush_note}", unit.note)
+                    };
+                }
+                if let Some(user) = user_kernel(self.settings, self.function) {
+                    let used = format!("your module {} checked", user.path);
+                    unit.note = if unit.note.is_empty() {
+                        used
+                    } else {
+                        format!("{}; {used}", unit.note)
+                    };
+                }
+                if self.undefined > 0 {
+                    let note = "cases with a NaN or an infinity are undefined under \
+                                -cl-finite-math-only: not judged";
+                    unit.note = if unit.note.is_empty() {
+                        note.to_string()
+                    } else {
+                        format!("{}; {note}", unit.note)
+                    };
+                }
+                unit.stats = stats;
+                unit.stats.undefined += self.undefined;
+                // In ulp terms an exact check is 0 (every case right) or unbounded (one is
+                // wrong).
+                unit.stats.max_error = if unit.stats.failures > 0 {
+                    f64::INFINITY
+                } else {
+                    0.0
+                };
+            }
+            Err(error) => {
+                unit.status = Status::Error;
+                unit.note = error.to_string();
             }
         }
-        let failed = edge::check(case, &results).is_some();
-        stats.record(Case {
-            index: index as u64,
-            args: case.args.clone(),
-            device_results: results,
-            references: case.expected.iter().map(expected_value).collect(),
-            error: 0.0,
-            absolute: false,
-            outcome: if failed { Outcome::Fail } else { Outcome::Pass },
-            output: 0,
-        });
+        unit
     }
-    progress(cases.len() as u64, cases.len() as u64);
-    Ok(stats)
 }
 
 /// Whether a case's inputs and prescribed results are all finite numbers.
@@ -317,7 +409,7 @@ fn finite_case(case: &EdgeCase) -> bool {
 }
 
 /// The module `--kernel` gives for `function`, if any.
-fn user_kernel<'a>(settings: &'a RunSettings, function: &str) -> Option<&'a run::UserKernel> {
+fn user_kernel<'a>(settings: &'a RunSettings, function: &str) -> Option<&'a UserKernel> {
     settings
         .user_kernels
         .iter()

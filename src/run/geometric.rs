@@ -6,14 +6,12 @@
 //! scalar result, or `normalize`'s and `cross`'s components, each judged by the same bound;
 //! for OpDot and cross that bound is max²·K·EPSILON with `max` over every component.
 //!
-//! The inputs, the kernel and the device launch are the per-component units' own
-//! ([`crate::run`]); only the grouping into work-items differs.
+//! The inputs, the kernel, the device launch and the chunk loop are the per-component units'
+//! own ([`crate::run::ulp`]); only the grouping into work-items differs.
 
-use crate::device::Session;
 use crate::judge::Rules;
-use crate::kernel::{KernelSpec, ValueKind};
+use crate::kernel::ValueKind;
 use crate::report::stats::UnitStats;
-use crate::run::{self, RunSettings};
 use crate::spec::registry::Function;
 use crate::spec::table::Requirement;
 
@@ -42,75 +40,11 @@ pub fn work_item(
     (args, outputs)
 }
 
-/// Measures a geometric unit: every chunk of this shard on the device, then each work-item
-/// judged as one case by `rules` (whose outputs are the unit's, see
-/// [`crate::spec::registry::outputs_at_width`]). Work-items are counted in `inputs`; a case's
-/// `index` is its work-item's number in the sweep.
-pub fn measure(
-    session: &Session,
-    settings: &RunSettings,
-    function: &Function,
-    spec: &KernelSpec,
-    rules: Rules,
-    progress: &dyn Fn(u64, u64),
-) -> Result<UnitStats, String> {
-    let built = run::build_unit_kernel(session, settings, function, spec)?;
-    let argument_kinds = spec.argument_kinds();
-    let result_kinds = spec.result_kinds();
-    let plan = run::input_plan(settings, function, spec, &argument_kinds)?;
-    let width = u64::from(spec.width);
-    let chunk = (run::CHUNK_SCALARS as u64 / width) * width;
-    let chunk_count = plan.total().div_ceil(chunk);
-    let planned = settings
-        .shard
-        .chunks_owned(chunk_count)
-        .saturating_mul(chunk);
-    progress(0, planned);
-    let mut stats = UnitStats::default();
-    let mut done = 0;
-    for number in settings.shard.chunks(chunk_count) {
-        let start = number * chunk;
-        let columns = plan.columns(start, chunk);
-        let results = run::run_chunk(
-            session,
-            &built,
-            spec.element,
-            &argument_kinds,
-            &result_kinds,
-            &columns,
-            width,
-        )?;
-        // A work-item is judged when its first component is (the last may be padding).
-        let judged_scalars = plan.judged().saturating_sub(start);
-        let items = (columns[0].len() as u64)
-            .min(judged_scalars)
-            .div_ceil(width) as usize;
-        if settings.device_only {
-            stats.inputs += items as u64;
-        } else {
-            let first_item = start / width;
-            stats.merge(judge_items(
-                &rules,
-                function,
-                &columns,
-                &results,
-                &result_kinds,
-                first_item,
-                items,
-                spec.width as usize,
-                settings.threads,
-            ));
-        }
-        done += chunk;
-        progress(done.min(planned), planned);
-    }
-    Ok(stats)
-}
-
 /// Judges work-items `0 .. items` of a chunk with MPFR on `threads` threads
-/// ([`crate::run::judge_in_slices`]).
+/// ([`crate::run::pipeline::judge_in_slices`]); work-items are counted in `inputs`, and a
+/// case's `index` is its work-item's number in the sweep (`first_item` is the chunk's first).
 #[allow(clippy::too_many_arguments)]
-fn judge_items(
+pub(crate) fn judge_items(
     rules: &Rules,
     function: &Function,
     columns: &[Vec<f64>],
@@ -121,7 +55,7 @@ fn judge_items(
     width: usize,
     threads: usize,
 ) -> UnitStats {
-    crate::run::judge_in_slices(items, threads, |slice| {
+    crate::run::pipeline::judge_in_slices(items, threads, |slice| {
         let mut stats = UnitStats::default();
         for item in slice {
             let (args, outputs) = work_item(columns, results, result_kinds, item, width);

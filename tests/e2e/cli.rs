@@ -406,3 +406,94 @@ fn edge_rows_cover_every_function_type_and_width() {
         assert!(summary.contains("reproduce: clacc"), "{summary}");
     }
 }
+
+/// A module with fadd's interface whose body calls a function it only imports: valid SPIR-V
+/// that no driver can link.
+const UNLINKABLE_FADD: &str = r#"
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Linkage
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %kernel "clacc_kernel" %gid
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %helper LinkageAttributes "clacc_missing_helper" Import
+%ulong = OpTypeInt 64 0
+%v3ulong = OpTypeVector %ulong 3
+%gid_ptr = OpTypePointer Input %v3ulong
+%gid = OpVariable %gid_ptr Input
+%float = OpTypeFloat 32
+%float_ptr = OpTypePointer CrossWorkgroup %float
+%void = OpTypeVoid
+%kernel_type = OpTypeFunction %void %float_ptr %float_ptr %float_ptr
+%helper_type = OpTypeFunction %float %float %float
+%helper = OpFunction %float None %helper_type
+%hx = OpFunctionParameter %float
+%hy = OpFunctionParameter %float
+OpFunctionEnd
+%kernel = OpFunction %void None %kernel_type
+%in0 = OpFunctionParameter %float_ptr
+%in1 = OpFunctionParameter %float_ptr
+%out0 = OpFunctionParameter %float_ptr
+%entry = OpLabel
+%ids = OpLoad %v3ulong %gid
+%i = OpCompositeExtract %ulong %ids 0
+%xp = OpInBoundsPtrAccessChain %float_ptr %in0 %i
+%x = OpLoad %float %xp Aligned 4
+%yp = OpInBoundsPtrAccessChain %float_ptr %in1 %i
+%y = OpLoad %float %yp Aligned 4
+%sum = OpFunctionCall %float %helper %x %y
+%outp = OpInBoundsPtrAccessChain %float_ptr %out0 %i
+OpStore %outp %sum Aligned 4
+OpReturn
+OpFunctionEnd
+"#;
+
+/// A module the driver refuses is the unit's `error` with the log's telling line in its note,
+/// and the whole build log on the command line's stderr, from a worker as in this process.
+#[test]
+fn a_refused_module_is_an_error_row_with_its_build_log_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = common::assemble_text(dir.path(), "unlinkable", UNLINKABLE_FADD);
+    for isolation in [None, Some("--no-isolate")] {
+        let csv = dir.path().join("refused.csv");
+        let kernel = format!("OpFAdd={}", module.display());
+        let csv_arg = csv.display().to_string();
+        let mut args = vec![
+            "--kernel",
+            &kernel,
+            "--function",
+            "OpFAdd",
+            "--type",
+            "float",
+            "--width",
+            "1",
+            "--kind",
+            "ulp",
+            "--inputs",
+            "100",
+            "--force",
+            "--csv",
+            &csv_arg,
+        ];
+        args.extend(isolation);
+        let output = clacc(&args);
+        let log = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{isolation:?}: {log}");
+        let results = Results::read(&csv);
+        let row = results.only_row();
+        assert_eq!(results.cell(row, "status"), "error", "{isolation:?}");
+        let note = results.cell(row, "note");
+        let telling = note
+            .strip_prefix("driver refused the module: ")
+            .unwrap_or_else(|| panic!("{isolation:?}: {note}"));
+        let printed = format!("clacc: the driver refused {}:\n", module.display());
+        assert!(log.contains(&printed), "{isolation:?}: {log}");
+        // The row's line is one line of the whole log printed after it.
+        let after = &log[log.find(&printed).unwrap() + printed.len()..];
+        assert!(
+            after.lines().any(|line| line.trim() == telling),
+            "{isolation:?}: {telling} in {log}"
+        );
+    }
+}

@@ -31,6 +31,7 @@
 #[cfg(test)]
 pub(crate) mod tests;
 
+use crate::device::BuiltKernel;
 use crate::device::{DeviceError, DeviceInfo, Session};
 use crate::judge::conversion::{judge_chunk, Judge};
 use crate::kernel::conversion::{build_module, file_stem};
@@ -39,6 +40,7 @@ use crate::num::convert::IntType;
 use crate::num::fp::FloatType;
 use crate::report::stats::{Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
+use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::spec::conversion::Conversion;
 use crate::spec::table::{Profile, Requirement};
 use crate::sweep::conversion::{self as inputs, ConversionSettings};
@@ -170,40 +172,166 @@ pub fn run_conversion(
     unit: &ConversionUnit,
     settings: &ConversionSettings,
     progress: &dyn Fn(u64, u64),
-) -> UnitReport {
-    let mut report = skeleton(unit, profile_of(&session.info));
+) -> Ran {
+    let report = skeleton(unit, profile_of(&session.info));
     if let Some(reason) = &unit.skip {
+        let mut report = report;
         report.note = reason.clone();
-        return report;
+        return Ran::settled(report);
     }
     let judge = Judge::for_device(unit.conversion, &session.info);
-    match measure(session, &judge, settings, progress, None) {
-        Ok(measured) => {
-            report.status = if measured.stats.failures > 0 {
-                Status::Fail
-            } else {
-                Status::Pass
-            };
-            report.note = notes(&judge, &measured);
-            let (_, exhaustive) = measured.coverage;
-            if !exhaustive && settings.explicit.is_none() && settings.inputs > inputs::SAMPLE_CAP {
-                report.note.push_str(&format!(
-                    "; --inputs {} cut to {} (a sample is held in memory)",
-                    settings.inputs,
-                    inputs::SAMPLE_CAP
-                ));
-            }
-            report.stats = measured.stats;
-        }
-        Err(error) => {
-            report.status = Status::Error;
-            report.note = error;
-        }
-    }
-    report
+    pipeline::run(
+        ConversionRun {
+            session,
+            judge,
+            settings,
+            tamper: None,
+            report,
+        },
+        progress,
+    )
 }
 
-/// What [`measure`] found, with the facts the note reports.
+/// A conversion unit set up for the pipeline: chunks of [`CHUNK_ELEMENTS`] sources, every
+/// chunk judged bit for bit.
+struct ConversionRun<'a> {
+    session: &'a Session,
+    judge: Judge,
+    settings: &'a ConversionSettings,
+    tamper: Option<Tamper<'a>>,
+    /// The row before its verdict.
+    report: UnitReport,
+}
+
+/// A chunk of sources and the device's destination bits.
+struct ConversionChunk {
+    start: u64,
+    sources: Vec<u64>,
+    results: Vec<u64>,
+}
+
+impl pipeline::Unit for ConversionRun<'_> {
+    type Kernel = BuiltKernel;
+    type Prepared = inputs::Plan;
+    type Chunk = ConversionChunk;
+    type Tally = UnitStats;
+
+    fn build(&self) -> Result<BuiltKernel, UnitError> {
+        let conversion = &self.judge.conversion;
+        let address_bits = self.session.info.address_bits;
+        let words =
+            build_module(conversion, address_bits).map_err(|e| UnitError::Check(e.to_string()))?;
+        let name = file_stem(conversion, address_bits);
+        self.session
+            .build(&name, &kernel::words_to_bytes(&words), ENTRY_POINT, "")
+            .map_err(|error| build_error(&name, error))
+    }
+
+    fn prepare(&self) -> Result<inputs::Plan, UnitError> {
+        Ok(inputs::plan(&self.judge.conversion, self.settings))
+    }
+
+    fn chunks(&self, plan: &inputs::Plan) -> Chunks {
+        // Every chunk: a conversion unit is not sharded.
+        Chunks {
+            numbers: Box::new(0..plan.len().div_ceil(CHUNK_ELEMENTS as u64)),
+            planned: plan.len(),
+        }
+    }
+
+    fn device(
+        &self,
+        built: &BuiltKernel,
+        plan: &inputs::Plan,
+        number: u64,
+    ) -> Result<ConversionChunk, UnitError> {
+        let start = number * CHUNK_ELEMENTS as u64;
+        let end = (start + CHUNK_ELEMENTS as u64).min(plan.len());
+        let sources = plan.chunk(start, end);
+        let conversion = &self.judge.conversion;
+        let destination_bytes = conversion.destination().bytes();
+        let input = encode_bits(&sources, conversion.source().bytes());
+        let mut output = vec![0u8; sources.len() * destination_bytes];
+        self.session.run(
+            built,
+            &[input.as_slice()],
+            &mut [output.as_mut_slice()],
+            sources.len(),
+        )?;
+        let mut results = decode_bits(&output, destination_bytes);
+        if let Some(tamper) = self.tamper {
+            for (offset, result) in results.iter_mut().enumerate() {
+                tamper(start + offset as u64, result);
+            }
+        }
+        Ok(ConversionChunk {
+            start,
+            sources,
+            results,
+        })
+    }
+
+    fn judge(&self, _plan: &inputs::Plan, chunk: &ConversionChunk) -> UnitStats {
+        judge_chunk(
+            &self.judge,
+            chunk.start,
+            &chunk.sources,
+            &chunk.results,
+            self.settings.threads.max(1),
+        )
+    }
+
+    fn advance(&self, chunk: &ConversionChunk) -> u64 {
+        chunk.sources.len() as u64
+    }
+
+    fn finish(self, measured: Result<(inputs::Plan, UnitStats), UnitError>) -> UnitReport {
+        let mut report = self.report;
+        let settings = self.settings;
+        match measured {
+            Ok((plan, stats)) => {
+                let worst_exact = stats
+                    .worst
+                    .as_ref()
+                    .filter(|case| case.outcome == Outcome::Fail)
+                    .and_then(|case| {
+                        self.judge
+                            .inexact_source(plan.chunk(case.index, case.index + 1)[0])
+                    });
+                let measured = Measured {
+                    stats,
+                    coverage: (plan.len(), plan.is_exhaustive()),
+                    worst_exact,
+                };
+                report.status = if measured.stats.failures > 0 {
+                    Status::Fail
+                } else {
+                    Status::Pass
+                };
+                report.note = notes(&self.judge, &measured);
+                let (_, exhaustive) = measured.coverage;
+                if !exhaustive
+                    && settings.explicit.is_none()
+                    && settings.inputs > inputs::SAMPLE_CAP
+                {
+                    report.note.push_str(&format!(
+                        "; --inputs {} cut to {} (a sample is held in memory)",
+                        settings.inputs,
+                        inputs::SAMPLE_CAP
+                    ));
+                }
+                report.stats = measured.stats;
+            }
+            Err(error) => {
+                report.status = Status::Error;
+                report.note = error.to_string();
+            }
+        }
+        report
+    }
+}
+
+/// What a conversion unit found, with the facts the note reports.
 struct Measured {
     stats: UnitStats,
     /// The number of inputs and whether they were every value of the source.
@@ -285,80 +413,23 @@ pub(crate) fn decode_bits(buffer: &[u8], bytes: usize) -> Vec<u64> {
         .collect()
 }
 
-/// Turns a driver refusal into a one-line note (the full log goes to stderr).
-pub(crate) fn build_error(module: &str, error: DeviceError) -> String {
+/// A driver refusal as a one-line note, with the whole log for the command line.
+pub(crate) fn build_error(module: &str, error: DeviceError) -> UnitError {
     match error {
-        DeviceError::Build { log, .. } => {
-            eprintln!("clacc: the driver refused {module}:\n{log}");
-            format!(
+        DeviceError::Build { log, .. } => UnitError::Refused {
+            module: module.to_string(),
+            note: format!(
                 "driver refused the module: {}",
                 log.lines().next().unwrap_or("").trim()
-            )
-        }
-        other => other.to_string(),
+            ),
+            log,
+        },
+        other => UnitError::Device(other),
     }
 }
 
 /// Replaces device results before judging; tests use it to check that a wrong result fails.
-pub(crate) type Tamper<'a> = &'a dyn Fn(u64, &mut u64);
-
-/// Builds the module, runs every chunk of inputs and judges the results.
-fn measure(
-    session: &Session,
-    judge: &Judge,
-    settings: &ConversionSettings,
-    progress: &dyn Fn(u64, u64),
-    tamper: Option<Tamper>,
-) -> Result<Measured, String> {
-    let conversion = &judge.conversion;
-    let address_bits = session.info.address_bits;
-    let words = build_module(conversion, address_bits).map_err(|error| error.to_string())?;
-    let name = file_stem(conversion, address_bits);
-    let built = session
-        .build(&name, &kernel::words_to_bytes(&words), ENTRY_POINT, "")
-        .map_err(|error| build_error(&name, error))?;
-    let plan = inputs::plan(conversion, settings);
-    let total = plan.len();
-    progress(0, total);
-    let source_bytes = conversion.source().bytes();
-    let destination_bytes = conversion.destination().bytes();
-    let threads = settings.threads.max(1);
-    let mut stats = UnitStats::default();
-    let mut start = 0u64;
-    while start < total {
-        let end = (start + CHUNK_ELEMENTS as u64).min(total);
-        let sources = plan.chunk(start, end);
-        let input = encode_bits(&sources, source_bytes);
-        let mut output = vec![0u8; sources.len() * destination_bytes];
-        session
-            .run(
-                &built,
-                &[input.as_slice()],
-                &mut [output.as_mut_slice()],
-                sources.len(),
-            )
-            .map_err(|error| error.to_string())?;
-        let mut results = decode_bits(&output, destination_bytes);
-        if let Some(tamper) = tamper {
-            for (offset, result) in results.iter_mut().enumerate() {
-                tamper(start + offset as u64, result);
-            }
-        }
-        stats.merge(judge_chunk(judge, start, &sources, &results, threads));
-        progress(end, total);
-        start = end;
-    }
-    let worst_exact = stats
-        .worst
-        .as_ref()
-        .filter(|case| case.outcome == Outcome::Fail)
-        .and_then(|case| judge.inexact_source(plan.chunk(case.index, case.index + 1)[0]));
-    Ok(Measured {
-        stats,
-        coverage: (total, plan.is_exhaustive()),
-        worst_exact,
-    })
-}
+pub(crate) type Tamper<'a> = &'a (dyn Fn(u64, &mut u64) + Sync);
 
 /// [`run_conversion`] with device results replaced by `tamper` before judging (tests).
 #[cfg(test)]
@@ -367,7 +438,15 @@ pub(crate) fn run_tampered(
     unit: &ConversionUnit,
     settings: &ConversionSettings,
     tamper: Tamper,
-) -> Result<UnitStats, String> {
-    let judge = Judge::for_device(unit.conversion, &session.info);
-    measure(session, &judge, settings, &|_, _| {}, Some(tamper)).map(|m| m.stats)
+) -> Result<UnitStats, UnitError> {
+    let run = ConversionRun {
+        session,
+        judge: Judge::for_device(unit.conversion, &session.info),
+        settings,
+        tamper: Some(tamper),
+        report: skeleton(unit, profile_of(&session.info)),
+    };
+    let kernel = pipeline::Unit::build(&run)?;
+    let plan = pipeline::Unit::prepare(&run)?;
+    pipeline::measure(&run, kernel, &plan, &|_, _| {})
 }

@@ -79,7 +79,7 @@ fn device_conversions_pass_on_the_intel_cpu() {
         let unit = unit_named(&session, name);
         assert!(unit.skip.is_none(), "{name}: {:?}", unit.skip);
         validated(&session, &unit);
-        let report = run_conversion(&session, &unit, &settings(20_000), &|_, _| {});
+        let report = run_conversion(&session, &unit, &settings(20_000), &|_, _| {}).report;
         assert_eq!(report.status, Status::Pass, "{name}: {report:?}");
         assert_eq!(report.kind, Kind::Conversion);
         let planned = unit.planned_inputs(&settings(20_000));
@@ -97,7 +97,7 @@ fn device_exhaustive_units_cover_every_source_value() {
     let session = intel_session();
     let unit = unit_named(&session, "convert_half_to_double_rtp");
     validated(&session, &unit);
-    let report = run_conversion(&session, &unit, &settings(10), &|_, _| {});
+    let report = run_conversion(&session, &unit, &settings(10), &|_, _| {}).report;
     assert_eq!(report.status, Status::Pass, "{report:?}");
     assert_eq!(report.stats.inputs, 1 << 16);
     assert!(
@@ -107,7 +107,7 @@ fn device_exhaustive_units_cover_every_source_value() {
     );
     // Unsaturated half to char: most halves are out of range and not judged.
     let unit = unit_named(&session, "convert_half_to_char");
-    let report = run_conversion(&session, &unit, &settings(10), &|_, _| {});
+    let report = run_conversion(&session, &unit, &settings(10), &|_, _| {}).report;
     assert_eq!(report.status, Status::Pass, "{report:?}");
     assert!(report.stats.undefined > 20_000, "{report:?}");
     assert_eq!(report.stats.inputs + report.stats.undefined, 1 << 16);
@@ -164,7 +164,7 @@ fn units_respect_device_support() {
         .iter()
         .find(|u| u.name() == "convert_half_to_double")
         .unwrap();
-    let report = run_conversion(&session, unit, &settings(10), &|_, _| {});
+    let report = run_conversion(&session, unit, &settings(10), &|_, _| {}).report;
     assert_eq!(report.status, Status::Skip);
     assert!(report.note.contains("cl_khr_fp16"), "{}", report.note);
 }
@@ -183,7 +183,8 @@ fn timing_exhaustive_float_to_half() {
         if position % (1 << 28) == 0 {
             eprintln!("{position}/{length} after {:?}", start.elapsed());
         }
-    });
+    })
+    .report;
     eprintln!("{:?} in {:?}", report.status, start.elapsed());
     eprintln!("{report:?}");
 }
@@ -203,7 +204,7 @@ fn every_unit_on_the_intel_device() {
     let start = std::time::Instant::now();
     let mut unexpected = Vec::new();
     for unit in conversion_units(&session.info) {
-        let report = run_conversion(&session, &unit, &settings(65_536), &|_, _| {});
+        let report = run_conversion(&session, &unit, &settings(65_536), &|_, _| {}).report;
         let worst = report.stats.worst.as_ref();
         eprintln!(
             "{} {} {} inputs, {} failures, allowed {:?}",

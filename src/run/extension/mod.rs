@@ -41,13 +41,16 @@ mod tests;
 
 use rug::Float;
 
-use crate::device::{DeviceInfo, Session};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::device::{BuiltKernel, DeviceInfo, Session};
 use crate::judge::extension::{fence_verdict, fenced, Verdict8};
 use crate::kernel::{self, validate, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::conversion::{build_error, decode_bits, encode_bits};
+use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::spec::extension::{Arithmetic, ExtensionCheck, Fc2Check, Float8Check, Other};
 use crate::spec::probe::{Acceptance, Probe};
 use crate::spec::table::{Profile, Requirement};
@@ -148,18 +151,26 @@ pub fn run_extension(
     probe: &Probe,
     settings: &ConversionSettings,
     progress: &dyn Fn(u64, u64),
-) -> UnitReport {
+) -> Ran {
     let profile = Profile::parse(&session.info.profile).unwrap_or(Profile::Full);
     let mut report = skeleton(unit, profile);
     if let Some(reason) = &unit.skip {
         report.note = reason.clone();
-        return report;
+        return Ran::settled(report);
     }
-    let outcome = measure(session, unit, probe, settings, progress);
-    report_with(report, outcome)
+    pipeline::run(
+        ExtensionRun {
+            check: &unit.check,
+            flushing: flushing(&session.info),
+            settings,
+            launch: Launch::Device { session, probe },
+            report,
+        },
+        progress,
+    )
 }
 
-fn report_with(mut report: UnitReport, outcome: Result<Measured, String>) -> UnitReport {
+fn report_with(mut report: UnitReport, outcome: Result<Measured, UnitError>) -> UnitReport {
     match outcome {
         Ok(measured) => {
             report.status = if measured.stats.failures > 0 {
@@ -172,7 +183,7 @@ fn report_with(mut report: UnitReport, outcome: Result<Measured, String>) -> Uni
         }
         Err(error) => {
             report.status = Status::Error;
-            report.note = error;
+            report.note = error.to_string();
         }
     }
     report
@@ -186,239 +197,428 @@ pub(crate) struct Measured {
 
 /// Runs a kernel: (input buffers, output element sizes in bytes, work-items) → output
 /// buffers. The real one is the device; tests pass synthetic ones.
+#[cfg(test)]
 pub(crate) type DeviceRun<'a> =
-    dyn Fn(&[Vec<u8>], &[usize], usize) -> Result<Vec<Vec<u8>>, String> + 'a;
+    dyn Fn(&[Vec<u8>], &[usize], usize) -> Result<Vec<Vec<u8>>, String> + Sync + 'a;
 
-/// Builds and guards the module, runs it on the device, judges.
-fn measure(
-    session: &Session,
-    unit: &ExtensionUnit,
-    probe: &Probe,
-    settings: &ConversionSettings,
-    progress: &dyn Fn(u64, u64),
-) -> Result<Measured, String> {
-    let address_bits = session.info.address_bits;
-    let words = unit
-        .check
-        .module(address_bits)
-        .map_err(|error| error.to_string())?;
-    validate::guard(&words, &session.info.il_versions, probe).map_err(|error| error.to_string())?;
-    let name = unit.check.file_stem(address_bits);
-    let built = session
-        .build(&name, &kernel::words_to_bytes(&words), ENTRY_POINT, "")
-        .map_err(|error| build_error(&name, error))?;
-    let device = |inputs: &[Vec<u8>], outputs: &[usize], items: usize| {
-        let slices: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-        let mut buffers: Vec<Vec<u8>> = outputs
-            .iter()
-            .map(|bytes| vec![0u8; bytes * items])
-            .collect();
-        let mut output_slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
+/// Where an extension unit's kernel runs.
+enum Launch<'a> {
+    /// Built for the device, after [`validate::guard`] passes it against the probe.
+    Device {
+        session: &'a Session,
+        probe: &'a Probe,
+    },
+    /// A synthetic device (tests).
+    #[cfg(test)]
+    Given(&'a DeviceRun<'a>),
+}
+
+/// An extension unit set up for the pipeline: one chunk, every input in one launch.
+struct ExtensionRun<'a> {
+    check: &'a ExtensionCheck,
+    /// The float types whose subnormals the device flushes (no `CL_FP_DENORM`).
+    flushing: Vec<FloatType>,
+    settings: &'a ConversionSettings,
+    launch: Launch<'a>,
+    /// The row before its verdict.
+    report: UnitReport,
+}
+
+/// A check's inputs.
+enum Inputs {
+    /// Source codes or values of a float8 conversion, and the flush-to-zero facts of the float
+    /// side.
+    Float8 {
+        check: Float8Check,
+        sources: Vec<u64>,
+        flush_operand: bool,
+        flush_result: bool,
+    },
+    /// (x, y) pairs, each run through every arithmetic instruction.
+    FloatControls2 {
+        check: Fc2Check,
+        pairs: Vec<(f32, f32)>,
+    },
+    /// (a, b, c) triples for the fenced and the unfenced sum.
+    Fence { triples: Vec<[f32; 3]> },
+}
+
+/// A check's inputs and what its judging counts besides the stats.
+struct Planned {
+    inputs: Inputs,
+    /// Fence inputs where the unfenced twin's result differed from the fenced order's.
+    reassociated: AtomicU64,
+}
+
+/// The output buffers of a check's one launch, and its work-items.
+struct Launched {
+    outputs: Vec<Vec<u8>>,
+    items: usize,
+}
+
+impl Inputs {
+    fn len(&self) -> usize {
+        match self {
+            Inputs::Float8 { sources, .. } => sources.len(),
+            Inputs::FloatControls2 { pairs, .. } => pairs.len(),
+            Inputs::Fence { triples } => triples.len(),
+        }
+    }
+}
+
+impl ExtensionRun<'_> {
+    fn plan(&self) -> Inputs {
+        let settings = self.settings;
+        let seed = sweep::unit_seed(settings.seed, &self.check.name(), self.check.element(), 1);
+        match self.check {
+            ExtensionCheck::Float8(check) => {
+                let flushes = |element: FloatType| self.flushing.contains(&element);
+                let (flush_operand, flush_result) = match check {
+                    Float8Check::To {
+                        from: Other::Float(element),
+                        ..
+                    } => (flushes(*element), false),
+                    Float8Check::From {
+                        to: Other::Float(element),
+                        ..
+                    } => (false, flushes(*element)),
+                    _ => (false, false),
+                };
+                let sources: Vec<u64> = match &settings.explicit {
+                    Some(cases) => cases
+                        .iter()
+                        .filter_map(|case| case.first())
+                        .map(|value| check.source_bits(*value))
+                        .collect(),
+                    None => check.inputs(settings.inputs, seed),
+                };
+                Inputs::Float8 {
+                    check: *check,
+                    sources,
+                    flush_operand,
+                    flush_result,
+                }
+            }
+            ExtensionCheck::FloatControls2(check) => {
+                // A reproduce line's case is (x, y), or x alone for OpFNegate (y is then x).
+                let pairs: Vec<(f32, f32)> = match &settings.explicit {
+                    Some(cases) => cases
+                        .iter()
+                        .filter_map(|case| {
+                            let x = *case.first()?;
+                            Some((x as f32, case.get(1).copied().unwrap_or(x) as f32))
+                        })
+                        .collect(),
+                    None => Fc2Check::inputs(),
+                };
+                Inputs::FloatControls2 {
+                    check: *check,
+                    pairs,
+                }
+            }
+            ExtensionCheck::ArithmeticFence => {
+                let triples: Vec<[f32; 3]> = match &settings.explicit {
+                    Some(cases) => cases
+                        .iter()
+                        .filter(|case| case.len() == 3)
+                        .map(|case| [case[0] as f32, case[1] as f32, case[2] as f32])
+                        .collect(),
+                    None => fence_inputs(settings.inputs.clamp(4, 1 << 20), seed),
+                };
+                Inputs::Fence { triples }
+            }
+        }
+    }
+
+    /// The notes of a judged unit.
+    fn notes(&self, planned: &Planned, stats: &UnitStats) -> Vec<String> {
+        let settings = self.settings;
+        match &planned.inputs {
+            Inputs::Float8 {
+                check,
+                sources,
+                flush_operand,
+                flush_result,
+            } => {
+                let mut notes = vec![if check.is_exhaustive() {
+                    format!("exhaustive: {} inputs", sources.len())
+                } else {
+                    format!("sampled: {} inputs, special values first", sources.len())
+                }];
+                if !check.is_exhaustive()
+                    && settings.explicit.is_none()
+                    && settings.inputs > SAMPLE_CAP
+                {
+                    notes.push(format!(
+                        "--inputs {} cut to {} (one launch)",
+                        settings.inputs, SAMPLE_CAP
+                    ));
+                }
+                if stats.undefined > 0 {
+                    notes.push(format!(
+                        "{} inputs out of range or NaN without SaturatedConversion: not judged",
+                        stats.undefined
+                    ));
+                }
+                if *flush_operand || *flush_result {
+                    notes.push(
+                        "device flushes subnormals of the float side: FTZ rules applied".into(),
+                    );
+                }
+                notes
+            }
+            Inputs::FloatControls2 { check, pairs } => {
+                let mut notes = vec![format!(
+                    "{} input pairs × OpFAdd, OpFSub, OpFMul, OpFDiv, OpFNegate, each counted",
+                    pairs.len()
+                )];
+                if stats.undefined > 0 {
+                    notes.push(format!(
+                        "{} results where {} applies: not judged",
+                        stats.undefined,
+                        check.flags.name()
+                    ));
+                }
+                // Every error is 0, so the worst case is the failure with the lowest index:
+                // the first in instruction order.
+                if let Some(worst) = stats
+                    .worst
+                    .as_ref()
+                    .filter(|worst| worst.outcome == Outcome::Fail)
+                {
+                    let op = Arithmetic::ALL[worst.index as usize / pairs.len()];
+                    notes.push(format!("first failure in {}", op.name()));
+                }
+                notes
+            }
+            Inputs::Fence { triples } => vec![
+                format!(
+                    "{} inputs where reassociation changes (a + b) + c",
+                    triples.len()
+                ),
+                format!(
+                    "without the fence the device reassociated {} of {}",
+                    planned.reassociated.load(Ordering::Relaxed),
+                    triples.len()
+                ),
+            ],
+        }
+    }
+}
+
+impl pipeline::Unit for ExtensionRun<'_> {
+    /// `None` on a synthetic device.
+    type Kernel = Option<BuiltKernel>;
+    type Prepared = Planned;
+    type Chunk = Launched;
+    type Tally = UnitStats;
+
+    fn build(&self) -> Result<Option<BuiltKernel>, UnitError> {
+        let (session, probe) = match self.launch {
+            Launch::Device { session, probe } => (session, probe),
+            #[cfg(test)]
+            Launch::Given(_) => return Ok(None),
+        };
+        let address_bits = session.info.address_bits;
+        let words = self
+            .check
+            .module(address_bits)
+            .map_err(|e| UnitError::Check(e.to_string()))?;
+        validate::guard(&words, &session.info.il_versions, probe)
+            .map_err(|e| UnitError::Check(e.to_string()))?;
+        let name = self.check.file_stem(address_bits);
         session
-            .run(&built, &slices, &mut output_slices, items)
-            .map_err(|error| error.to_string())?;
-        Ok(buffers)
-    };
-    judge_check(&unit.check, &session.info, settings, progress, &device)
+            .build(&name, &kernel::words_to_bytes(&words), ENTRY_POINT, "")
+            .map(Some)
+            .map_err(|error| build_error(&name, error))
+    }
+
+    fn prepare(&self) -> Result<Planned, UnitError> {
+        Ok(Planned {
+            inputs: self.plan(),
+            reassociated: AtomicU64::new(0),
+        })
+    }
+
+    fn chunks(&self, planned: &Planned) -> Chunks {
+        Chunks {
+            numbers: Box::new(0..1),
+            planned: planned.inputs.len() as u64,
+        }
+    }
+
+    fn device(
+        &self,
+        built: &Option<BuiltKernel>,
+        planned: &Planned,
+        _number: u64,
+    ) -> Result<Launched, UnitError> {
+        let (buffers, output_bytes): (Vec<Vec<u8>>, Vec<usize>) = match &planned.inputs {
+            Inputs::Float8 { check, sources, .. } => (
+                vec![encode_bits(sources, check.source_scalar().bytes())],
+                vec![check.destination_scalar().bytes()],
+            ),
+            Inputs::FloatControls2 { pairs, .. } => {
+                let xs: Vec<u64> = pairs.iter().map(|(x, _)| u64::from(x.to_bits())).collect();
+                let ys: Vec<u64> = pairs.iter().map(|(_, y)| u64::from(y.to_bits())).collect();
+                (vec![encode_bits(&xs, 4), encode_bits(&ys, 4)], vec![4; 5])
+            }
+            Inputs::Fence { triples } => (
+                (0..3)
+                    .map(|i| {
+                        let bits: Vec<u64> =
+                            triples.iter().map(|t| u64::from(t[i].to_bits())).collect();
+                        encode_bits(&bits, 4)
+                    })
+                    .collect(),
+                vec![4, 4],
+            ),
+        };
+        let items = planned.inputs.len();
+        let outputs = match (&self.launch, built) {
+            #[cfg(test)]
+            (Launch::Given(device), _) => {
+                device(&buffers, &output_bytes, items).map_err(UnitError::Check)?
+            }
+            (Launch::Device { session, .. }, Some(built)) => {
+                let slices: Vec<&[u8]> = buffers.iter().map(Vec::as_slice).collect();
+                let mut outputs: Vec<Vec<u8>> = output_bytes
+                    .iter()
+                    .map(|bytes| vec![0u8; bytes * items])
+                    .collect();
+                let mut output_slices: Vec<&mut [u8]> =
+                    outputs.iter_mut().map(Vec::as_mut_slice).collect();
+                session.run(built, &slices, &mut output_slices, items)?;
+                outputs
+            }
+            (Launch::Device { .. }, None) => unreachable!("a device launch builds its kernel"),
+        };
+        Ok(Launched { outputs, items })
+    }
+
+    fn judge(&self, planned: &Planned, launched: &Launched) -> UnitStats {
+        let outputs = &launched.outputs;
+        let mut stats = UnitStats::default();
+        match &planned.inputs {
+            Inputs::Float8 {
+                check,
+                sources,
+                flush_operand,
+                flush_result,
+            } => {
+                let results = decode_bits(&outputs[0], check.destination_scalar().bytes());
+                for (index, (source, result)) in sources.iter().zip(&results).enumerate() {
+                    let verdict = check.verdict(*source, *result, *flush_operand, *flush_result);
+                    let outcome = match verdict {
+                        Verdict8::Undefined => {
+                            stats.undefined += 1;
+                            continue;
+                        }
+                        Verdict8::Pass => Outcome::Pass,
+                        Verdict8::Allowed(allowance) => Outcome::Allowed(allowance),
+                        Verdict8::Fail => Outcome::Fail,
+                    };
+                    let (arg, got, want) = check.case_values(*source, *result);
+                    stats.record(case(index as u64, vec![arg], got, want, outcome));
+                }
+            }
+            Inputs::FloatControls2 { check, pairs } => {
+                let results: Vec<Vec<u64>> = outputs.iter().map(|o| decode_bits(o, 4)).collect();
+                for (op_index, op) in Arithmetic::ALL.into_iter().enumerate() {
+                    for (pair_index, (x, y)) in pairs.iter().enumerate() {
+                        let device = f32::from_bits(results[op_index][pair_index] as u32);
+                        let outcome = match check.verdict(op, *x, *y, device) {
+                            Verdict8::Undefined => {
+                                stats.undefined += 1;
+                                continue;
+                            }
+                            Verdict8::Pass | Verdict8::Allowed(_) => Outcome::Pass,
+                            Verdict8::Fail => Outcome::Fail,
+                        };
+                        let args = match op {
+                            Arithmetic::FNegate => vec![f64::from(*x)],
+                            _ => vec![f64::from(*x), f64::from(*y)],
+                        };
+                        let index = (op_index * pairs.len() + pair_index) as u64;
+                        let want = Float::with_val(24, op.apply(*x, *y));
+                        stats.record(case(index, args, f64::from(device), want, outcome));
+                    }
+                }
+            }
+            Inputs::Fence { triples } => {
+                let fenced_results = decode_bits(&outputs[0], 4);
+                let open_results = decode_bits(&outputs[1], 4);
+                for (index, triple) in triples.iter().enumerate() {
+                    let device = f32::from_bits(fenced_results[index] as u32);
+                    let open = f32::from_bits(open_results[index] as u32);
+                    if open != fenced(*triple) {
+                        planned.reassociated.fetch_add(1, Ordering::Relaxed);
+                    }
+                    let outcome = if fence_verdict(*triple, device) {
+                        Outcome::Pass
+                    } else {
+                        Outcome::Fail
+                    };
+                    let args = triple.iter().map(|v| f64::from(*v)).collect();
+                    let want = Float::with_val(24, fenced(*triple));
+                    stats.record(case(index as u64, args, f64::from(device), want, outcome));
+                }
+            }
+        }
+        stats
+    }
+
+    fn advance(&self, launched: &Launched) -> u64 {
+        launched.items as u64
+    }
+
+    fn finish(self, measured: Result<(Planned, UnitStats), UnitError>) -> UnitReport {
+        let measured = measured.map(|(planned, stats)| Measured {
+            notes: self.notes(&planned, &stats),
+            stats,
+        });
+        report_with(self.report, measured)
+    }
+}
+
+/// The float types whose subnormals the device flushes.
+fn flushing(info: &DeviceInfo) -> Vec<FloatType> {
+    FloatType::ALL
+        .into_iter()
+        .filter(|element| info.fp_config(*element).is_some_and(|c| !c.denormals()))
+        .collect()
 }
 
 /// Runs a check's inputs through `device` ((input buffers, output element sizes, items) →
 /// output buffers) and judges the results. The device's half/float denormal support decides
 /// the flush-to-zero allowances of float8 conversions.
+#[cfg(test)]
 pub(crate) fn judge_check(
     check: &ExtensionCheck,
     info: &DeviceInfo,
     settings: &ConversionSettings,
     progress: &dyn Fn(u64, u64),
     device: &DeviceRun,
-) -> Result<Measured, String> {
-    let seed = sweep::unit_seed(settings.seed, &check.name(), check.element(), 1);
-    match check {
-        ExtensionCheck::Float8(check) => {
-            let flushes =
-                |element: FloatType| info.fp_config(element).is_some_and(|c| !c.denormals());
-            let (flush_operand, flush_result) = match check {
-                Float8Check::To {
-                    from: Other::Float(element),
-                    ..
-                } => (flushes(*element), false),
-                Float8Check::From {
-                    to: Other::Float(element),
-                    ..
-                } => (false, flushes(*element)),
-                _ => (false, false),
-            };
-            let sources: Vec<u64> = match &settings.explicit {
-                Some(cases) => cases
-                    .iter()
-                    .filter_map(|case| case.first())
-                    .map(|value| check.source_bits(*value))
-                    .collect(),
-                None => check.inputs(settings.inputs, seed),
-            };
-            progress(0, sources.len() as u64);
-            let source_bytes = check.source_scalar().bytes();
-            let destination_bytes = check.destination_scalar().bytes();
-            let outputs = device(
-                &[encode_bits(&sources, source_bytes)],
-                &[destination_bytes],
-                sources.len(),
-            )?;
-            let results = decode_bits(&outputs[0], destination_bytes);
-            let mut stats = UnitStats::default();
-            for (index, (source, result)) in sources.iter().zip(&results).enumerate() {
-                let verdict = check.verdict(*source, *result, flush_operand, flush_result);
-                let outcome = match verdict {
-                    Verdict8::Undefined => {
-                        stats.undefined += 1;
-                        continue;
-                    }
-                    Verdict8::Pass => Outcome::Pass,
-                    Verdict8::Allowed(allowance) => Outcome::Allowed(allowance),
-                    Verdict8::Fail => Outcome::Fail,
-                };
-                let (arg, got, want) = check.case_values(*source, *result);
-                stats.record(case(index as u64, vec![arg], got, want, outcome));
-            }
-            progress(sources.len() as u64, sources.len() as u64);
-            let mut notes = vec![if check.is_exhaustive() {
-                format!("exhaustive: {} inputs", sources.len())
-            } else {
-                format!("sampled: {} inputs, special values first", sources.len())
-            }];
-            if !check.is_exhaustive() && settings.explicit.is_none() && settings.inputs > SAMPLE_CAP
-            {
-                notes.push(format!(
-                    "--inputs {} cut to {} (one launch)",
-                    settings.inputs, SAMPLE_CAP
-                ));
-            }
-            if stats.undefined > 0 {
-                notes.push(format!(
-                    "{} inputs out of range or NaN without SaturatedConversion: not judged",
-                    stats.undefined
-                ));
-            }
-            if flush_operand || flush_result {
-                notes.push("device flushes subnormals of the float side: FTZ rules applied".into());
-            }
-            Ok(Measured { stats, notes })
-        }
-        ExtensionCheck::FloatControls2(check) => {
-            // A reproduce line's case is (x, y), or x alone for OpFNegate (y is then x).
-            let pairs: Vec<(f32, f32)> = match &settings.explicit {
-                Some(cases) => cases
-                    .iter()
-                    .filter_map(|case| {
-                        let x = *case.first()?;
-                        Some((x as f32, case.get(1).copied().unwrap_or(x) as f32))
-                    })
-                    .collect(),
-                None => Fc2Check::inputs(),
-            };
-            progress(0, pairs.len() as u64);
-            let xs: Vec<u64> = pairs.iter().map(|(x, _)| u64::from(x.to_bits())).collect();
-            let ys: Vec<u64> = pairs.iter().map(|(_, y)| u64::from(y.to_bits())).collect();
-            let outputs = device(
-                &[encode_bits(&xs, 4), encode_bits(&ys, 4)],
-                &[4; 5],
-                pairs.len(),
-            )?;
-            let results: Vec<Vec<u64>> = outputs.iter().map(|o| decode_bits(o, 4)).collect();
-            let mut stats = UnitStats::default();
-            let mut worst_op = None;
-            for (op_index, op) in Arithmetic::ALL.into_iter().enumerate() {
-                for (pair_index, (x, y)) in pairs.iter().enumerate() {
-                    let device = f32::from_bits(results[op_index][pair_index] as u32);
-                    let outcome = match check.verdict(op, *x, *y, device) {
-                        Verdict8::Undefined => {
-                            stats.undefined += 1;
-                            continue;
-                        }
-                        Verdict8::Pass | Verdict8::Allowed(_) => Outcome::Pass,
-                        Verdict8::Fail => Outcome::Fail,
-                    };
-                    let args = match op {
-                        Arithmetic::FNegate => vec![f64::from(*x)],
-                        _ => vec![f64::from(*x), f64::from(*y)],
-                    };
-                    let index = (op_index * pairs.len() + pair_index) as u64;
-                    let want = Float::with_val(24, op.apply(*x, *y));
-                    let failed = outcome == Outcome::Fail;
-                    stats.record(case(index, args, f64::from(device), want, outcome));
-                    if failed && worst_op.is_none() {
-                        worst_op = Some(op);
-                    }
-                }
-            }
-            progress(pairs.len() as u64, pairs.len() as u64);
-            let mut notes = vec![format!(
-                "{} input pairs × OpFAdd, OpFSub, OpFMul, OpFDiv, OpFNegate, each counted",
-                pairs.len()
-            )];
-            if stats.undefined > 0 {
-                notes.push(format!(
-                    "{} results where {} applies: not judged",
-                    stats.undefined,
-                    check.flags.name()
-                ));
-            }
-            if let Some(op) = worst_op {
-                notes.push(format!("first failure in {}", op.name()));
-            }
-            Ok(Measured { stats, notes })
-        }
-        ExtensionCheck::ArithmeticFence => {
-            let triples: Vec<[f32; 3]> = match &settings.explicit {
-                Some(cases) => cases
-                    .iter()
-                    .filter(|case| case.len() == 3)
-                    .map(|case| [case[0] as f32, case[1] as f32, case[2] as f32])
-                    .collect(),
-                None => fence_inputs(settings.inputs.clamp(4, 1 << 20), seed),
-            };
-            progress(0, triples.len() as u64);
-            let columns: Vec<Vec<u8>> = (0..3)
-                .map(|i| {
-                    let bits: Vec<u64> =
-                        triples.iter().map(|t| u64::from(t[i].to_bits())).collect();
-                    encode_bits(&bits, 4)
-                })
-                .collect();
-            let outputs = device(&columns, &[4, 4], triples.len())?;
-            let fenced_results = decode_bits(&outputs[0], 4);
-            let open_results = decode_bits(&outputs[1], 4);
-            let mut stats = UnitStats::default();
-            let mut reassociated = 0u64;
-            for (index, triple) in triples.iter().enumerate() {
-                let device = f32::from_bits(fenced_results[index] as u32);
-                let open = f32::from_bits(open_results[index] as u32);
-                if open != fenced(*triple) {
-                    reassociated += 1;
-                }
-                let outcome = if fence_verdict(*triple, device) {
-                    Outcome::Pass
-                } else {
-                    Outcome::Fail
-                };
-                let args = triple.iter().map(|v| f64::from(*v)).collect();
-                let want = Float::with_val(24, fenced(*triple));
-                stats.record(case(index as u64, args, f64::from(device), want, outcome));
-            }
-            progress(triples.len() as u64, triples.len() as u64);
-            let notes = vec![
-                format!(
-                    "{} inputs where reassociation changes (a + b) + c",
-                    triples.len()
-                ),
-                format!(
-                    "without the fence the device reassociated {reassociated} of {}",
-                    triples.len()
-                ),
-            ];
-            Ok(Measured { stats, notes })
-        }
-    }
+) -> Result<Measured, UnitError> {
+    let unit = ExtensionRun {
+        check,
+        flushing: flushing(info),
+        settings,
+        launch: Launch::Given(device),
+        report: skeleton(
+            &ExtensionUnit {
+                check: *check,
+                skip: None,
+            },
+            Profile::Full,
+        ),
+    };
+    let planned = pipeline::Unit::prepare(&unit)?;
+    let stats = pipeline::measure(&unit, None, &planned, progress)?;
+    Ok(Measured {
+        notes: unit.notes(&planned, &stats),
+        stats,
+    })
 }
 
 fn case(index: u64, args: Vec<f64>, device: f64, want: Float, outcome: Outcome) -> Case {

@@ -169,7 +169,7 @@ fn guard_refuses_extensions_the_probe_does_not_accept() {
 
 /// A device that converts as `answer` says, element by element (input bits → output bits).
 fn fake_device<'a>(
-    answer: impl Fn(u64) -> u64 + 'a,
+    answer: impl Fn(u64) -> u64 + Sync + 'a,
     input_bytes: usize,
     output_bytes: usize,
 ) -> Box<DeviceRun<'a>> {
@@ -180,7 +180,7 @@ fn fake_device<'a>(
     })
 }
 
-fn run_float8(check: Float8Check, answer: impl Fn(u64) -> u64) -> UnitStats {
+fn run_float8(check: Float8Check, answer: impl Fn(u64) -> u64 + Sync) -> UnitStats {
     let info = synthetic_device(&[]);
     let device = fake_device(
         answer,
@@ -351,7 +351,7 @@ fn float8_overflow_follows_the_extension() {
     assert_eq!(to_char_sat.verdict(0x42, 3, false, false), Verdict8::Fail);
 }
 
-fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32) -> UnitStats {
+fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32 + Sync) -> UnitStats {
     let info = synthetic_device(&[]);
     let device = move |inputs: &[Vec<u8>], _: &[usize], _: usize| {
         let xs = decode_bits(&inputs[0], 4);
@@ -499,7 +499,7 @@ fn float_controls2_flags_free_exactly_their_cases() {
     }
 }
 
-fn run_fence(answer: impl Fn([f32; 3]) -> f32) -> (UnitStats, Vec<String>) {
+fn run_fence(answer: impl Fn([f32; 3]) -> f32 + Sync) -> (UnitStats, Vec<String>) {
     let info = synthetic_device(&[]);
     let device = move |inputs: &[Vec<u8>], _: &[usize], _: usize| {
         let columns: Vec<Vec<u64>> = inputs.iter().map(|c| decode_bits(c, 4)).collect();
@@ -576,7 +576,7 @@ fn device_probe_reads_the_intel_queries_and_skips_every_check() {
         }
     }
     for unit in extension_units(&session.info, &probe) {
-        let report = run_extension(&session, &unit, &probe, &settings(), &|_, _| {});
+        let report = run_extension(&session, &unit, &probe, &settings(), &|_, _| {}).report;
         assert_eq!(report.status, Status::Skip, "{}", unit.name());
         assert_eq!(report.kind, Kind::Extension);
         assert!(report.note.contains("does not accept"), "{}", report.note);
@@ -586,7 +586,7 @@ fn device_probe_reads_the_intel_queries_and_skips_every_check() {
         check: ExtensionCheck::ArithmeticFence,
         skip: None,
     };
-    let report = run_extension(&session, &forced, &probe, &settings(), &|_, _| {});
+    let report = run_extension(&session, &forced, &probe, &settings(), &|_, _| {}).report;
     assert_eq!(report.status, Status::Error);
     assert!(
         report.note.contains("clacc does not hand the driver"),

@@ -1,0 +1,295 @@
+//! THE pipeline: every unit kind (ULP, geometric, edge, conversion, extension) runs through
+//! one chunked loop, device → reference → judge. A kind says how its unit is prepared (kernel
+//! built, inputs planned), which chunks this run walks, how a chunk's inputs are made and run
+//! on the device, how a chunk is judged into the one result monoid [`UnitStats`], and how its
+//! report ends; the loop owns the rest: the overlap of device and judging, the order in which
+//! chunks merge, progress, and the error that ends a unit.
+//!
+//! The device works on the next chunk while the references judge this one: a producer thread
+//! makes inputs and runs the kernel, the caller's thread judges, and a channel of two chunks
+//! bounds the memory in flight. Chunks merge in the order they were made, so the result does
+//! not depend on timing or on the number of judging threads.
+
+use crate::device::DeviceError;
+use crate::kernel::KernelError;
+use crate::report::stats::UnitStats;
+use crate::report::UnitReport;
+
+/// Why a unit ended without a verdict: its row is `error` with this text in `note`.
+#[derive(Debug, thiserror::Error)]
+pub enum UnitError {
+    /// clacc could not make the unit's module.
+    #[error("kernel not built: {0}")]
+    Kernel(#[from] KernelError),
+    /// The driver refused the module; `note` is the one line the row shows, `log` the whole
+    /// build log, which the command line prints ([`Ran::refused`]).
+    #[error("{note}")]
+    Refused {
+        module: String,
+        note: String,
+        log: String,
+    },
+    /// An OpenCL call failed (a build failure kept as the driver's own words).
+    #[error("{0}")]
+    Device(#[from] DeviceError),
+    /// `--input-file` cases do not fit the function.
+    #[error("--input-file cases have {given} arguments; {function} takes {takes}")]
+    InputArity {
+        function: String,
+        given: usize,
+        takes: usize,
+    },
+    /// A check of the conversion or extension layers refused the unit (module emission, the
+    /// extension guard, a device run they report in their own words).
+    #[error("{0}")]
+    Check(String),
+}
+
+/// A driver's refusal of a module, with its whole build log, for the command line to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefusedBuild {
+    pub module: String,
+    pub log: String,
+}
+
+impl UnitError {
+    /// The refused module and its build log, where the driver refused one.
+    pub fn refused(&self) -> Option<RefusedBuild> {
+        match self {
+            UnitError::Refused { module, log, .. } => Some(RefusedBuild {
+                module: module.clone(),
+                log: log.clone(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// A finished unit: its row, and the build log of a module the driver refused (the row's note
+/// holds only its telling line).
+#[derive(Clone, Debug)]
+pub struct Ran {
+    pub report: UnitReport,
+    pub refused: Option<RefusedBuild>,
+}
+
+impl Ran {
+    /// A unit that ended before its chunk loop (skipped, or judged by its setup alone).
+    pub fn settled(report: UnitReport) -> Ran {
+        Ran {
+            report,
+            refused: None,
+        }
+    }
+}
+
+/// The chunks a run of one unit walks (its shard's, lazily: a sweep of 2^40 inputs must not
+/// list its chunk numbers first) and the progress length they make.
+pub struct Chunks {
+    pub numbers: Box<dyn Iterator<Item = u64> + Send>,
+    /// The length progress is reported against; each chunk advances it by
+    /// [`Unit::advance`], capped here.
+    pub planned: u64,
+}
+
+/// What judging a chunk yields and the loop merges, chunk after chunk in order: the result
+/// monoid [`UnitStats`] for a unit with one row; one [`UnitStats`] per row (`Vec`) for a unit
+/// that judges several rows on the same inputs, such as every width of a function on one
+/// reference pass.
+pub trait Tally: Default + Send {
+    fn merge(&mut self, other: Self);
+}
+
+impl Tally for UnitStats {
+    fn merge(&mut self, other: UnitStats) {
+        UnitStats::merge(self, other);
+    }
+}
+
+/// Row by row; a tally with fewer rows (the empty default) takes the other's.
+impl Tally for Vec<UnitStats> {
+    fn merge(&mut self, other: Vec<UnitStats>) {
+        for (row, theirs) in other.into_iter().enumerate() {
+            match self.get_mut(row) {
+                Some(mine) => mine.merge(theirs),
+                None => self.push(theirs),
+            }
+        }
+    }
+}
+
+/// One unit of one kind, set up and ready for the pipeline.
+///
+/// Several widths on the same inputs (one reference pass for all widths) fit as they are: a
+/// unit whose `Kernel` holds one built kernel per width makes one `Chunk` of inputs with every
+/// width's device results in [`Unit::device`], judges them in [`Unit::judge`] against
+/// references computed once per input into a `Vec<UnitStats>` tally (one per width), and
+/// finishes one row per width.
+pub trait Unit: Sync + Sized {
+    /// The unit's built kernel; the producer thread owns it (OpenCL objects are not shared).
+    type Kernel: Send;
+    /// What the chunk loop needs besides the kernel: the input plan, shared by the producer
+    /// and the judge.
+    type Prepared: Sync;
+    /// One chunk as the device leaves it: its inputs and the device's results.
+    type Chunk: Send;
+    /// What judging yields ([`UnitStats`] for one row).
+    type Tally: Tally;
+
+    /// Builds the unit's kernel for the device.
+    fn build(&self) -> Result<Self::Kernel, UnitError>;
+
+    /// Plans the inputs (after the kernel is built).
+    fn prepare(&self) -> Result<Self::Prepared, UnitError>;
+
+    /// The chunks this run walks.
+    fn chunks(&self, prepared: &Self::Prepared) -> Chunks;
+
+    /// Makes chunk `number`'s inputs and runs them on the device (on the producer thread).
+    fn device(
+        &self,
+        kernel: &Self::Kernel,
+        prepared: &Self::Prepared,
+        number: u64,
+    ) -> Result<Self::Chunk, UnitError>;
+
+    /// Judges one chunk (on the caller's thread, which may spread it over the run's threads).
+    fn judge(&self, prepared: &Self::Prepared, chunk: &Self::Chunk) -> Self::Tally;
+
+    /// What a chunk counts when the run judges nothing (`--device-only`); `None` where the kind
+    /// judges anyway.
+    fn unjudged(&self, _prepared: &Self::Prepared, _chunk: &Self::Chunk) -> Option<Self::Tally> {
+        None
+    }
+
+    /// How far a chunk moves the progress (in [`Chunks::planned`]'s units).
+    fn advance(&self, chunk: &Self::Chunk) -> u64;
+
+    /// The merged result of every chunk, made final (the ULP units confirm their worst case
+    /// with MPFR here).
+    fn conclude(&self, _prepared: &Self::Prepared, tally: Self::Tally) -> Self::Tally {
+        tally
+    }
+
+    /// The unit's row from what the loop measured, or from why it stopped.
+    fn finish(self, measured: Result<(Self::Prepared, Self::Tally), UnitError>) -> UnitReport;
+}
+
+/// Runs one unit through the pipeline: build, prepare, the chunk loop, finish.
+pub fn run<U: Unit>(unit: U, progress: &dyn Fn(u64, u64)) -> Ran {
+    let measured = unit.build().and_then(|kernel| {
+        let prepared = unit.prepare()?;
+        let stats = measure(&unit, kernel, &prepared, progress)?;
+        Ok((prepared, stats))
+    });
+    let refused = measured.as_ref().err().and_then(UnitError::refused);
+    Ran {
+        report: unit.finish(measured),
+        refused,
+    }
+}
+
+/// The chunk loop: the device makes chunks on a producer thread, this thread judges them in
+/// order and merges them; the first device error ends the unit.
+pub fn measure<U: Unit>(
+    unit: &U,
+    kernel: U::Kernel,
+    prepared: &U::Prepared,
+    progress: &dyn Fn(u64, u64),
+) -> Result<U::Tally, UnitError> {
+    let Chunks { numbers, planned } = unit.chunks(prepared);
+    progress(0, planned);
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Result<U::Chunk, UnitError>>(2);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            for number in numbers {
+                let outcome = unit.device(&kernel, prepared, number);
+                let failed = outcome.is_err();
+                if sender.send(outcome).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        let mut tally = U::Tally::default();
+        let mut done = 0u64;
+        for received in receiver {
+            let chunk = received?;
+            match unit.unjudged(prepared, &chunk) {
+                Some(counted) => tally.merge(counted),
+                None => tally.merge(unit.judge(prepared, &chunk)),
+            }
+            done = done.saturating_add(unit.advance(&chunk));
+            progress(done.min(planned), planned);
+        }
+        Ok(unit.conclude(prepared, tally))
+    })
+}
+
+/// Judges `0 .. count` on `threads` threads: each takes a contiguous slice, and the slices
+/// merge in order, so the result does not depend on the thread count.
+pub(crate) fn judge_in_slices(
+    count: usize,
+    threads: usize,
+    judge_slice: impl Fn(std::ops::Range<usize>) -> UnitStats + Sync,
+) -> UnitStats {
+    let slice_length = count.div_ceil(threads.max(1)).max(1);
+    let judge_slice = &judge_slice;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..count)
+            .step_by(slice_length)
+            .map(|start| scope.spawn(move || judge_slice(start..(start + slice_length).min(count))))
+            .collect();
+        let mut merged = UnitStats::default();
+        for handle in handles {
+            merged.merge(handle.join().expect("judging thread panicked"));
+        }
+        merged
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(inputs: u64, failures: u64, max_error: f64) -> UnitStats {
+        UnitStats {
+            inputs,
+            failures,
+            max_error,
+            ..UnitStats::default()
+        }
+    }
+
+    #[test]
+    fn a_tally_of_rows_merges_row_by_row() {
+        let mut tally: Vec<UnitStats> = Vec::new();
+        Tally::merge(&mut tally, vec![stats(10, 0, 1.5), stats(10, 1, 3.0)]);
+        Tally::merge(&mut tally, vec![stats(5, 2, 0.5), stats(5, 0, 4.0)]);
+        let rows: Vec<(u64, u64, f64)> = tally
+            .iter()
+            .map(|row| (row.inputs, row.failures, row.max_error))
+            .collect();
+        assert_eq!(rows, [(15, 2, 1.5), (15, 1, 4.0)]);
+    }
+
+    #[test]
+    fn a_refused_module_keeps_one_line_in_the_row_and_its_whole_log_for_the_command_line() {
+        let refused = UnitError::Refused {
+            module: "sin_float_w4_a64".to_string(),
+            note: "driver refused the module: error: bad".to_string(),
+            log: "warning: w\nerror: bad\n".to_string(),
+        };
+        assert_eq!(refused.to_string(), "driver refused the module: error: bad");
+        assert_eq!(
+            refused.refused(),
+            Some(RefusedBuild {
+                module: "sin_float_w4_a64".to_string(),
+                log: "warning: w\nerror: bad\n".to_string(),
+            })
+        );
+        // Other errors carry no log: the row says it all.
+        let device = UnitError::Device(DeviceError::NoDevices);
+        assert_eq!(device.refused(), None);
+        assert_eq!(device.to_string(), DeviceError::NoDevices.to_string());
+    }
+}

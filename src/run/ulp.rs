@@ -1,0 +1,660 @@
+//! ULP units: one (function, type, width) judged against the spec's ULP tables (Table 3, 4,
+//! 5 and the relaxed rules) on inputs the sweep plans, chunk by chunk through the
+//! [`pipeline`]: table row → kernel → device → references → judgement → report row.
+
+use crate::device::{BuiltKernel, DeviceError, Session};
+use crate::judge::Rules;
+use crate::kernel::{self, KernelSpec, ValueKind, ENTRY_POINT};
+use crate::num::fp::FloatType;
+use crate::report::stats::UnitStats;
+use crate::report::{Kind, Status, UnitReport};
+use crate::run::pipeline::{self, Chunks, Ran, UnitError};
+use crate::run::{geometric, RunSettings, CHUNK_SCALARS};
+use crate::spec::registry::{Function, Output};
+use crate::spec::relaxed_table::RelaxedRule;
+use crate::spec::table::{self, Profile, Requirement};
+use crate::sweep::{self, InputPlan};
+use rug::float::Round;
+
+/// What `-cl-fp32-correctly-rounded-divide-sqrt` makes correctly rounded (OpenCL C: "single
+/// precision floating-point divide (x/y and 1/x) and sqrt used in the program source are
+/// correctly rounded").
+const CORRECTLY_ROUNDED_BY_OPTION: [&str; 2] = ["OpFDiv", "sqrt"];
+
+/// The extension that provides a type, for skip notes.
+fn type_extension(element: FloatType) -> &'static str {
+    match element {
+        FloatType::Half => "cl_khr_fp16",
+        FloatType::Float => "core",
+        FloatType::Double => "cl_khr_fp64",
+    }
+}
+
+fn skeleton(function: &Function, element: FloatType, width: u32, profile: Profile) -> UnitReport {
+    UnitReport {
+        kind: Kind::Ulp,
+        function: function.name.to_string(),
+        element,
+        width,
+        profile,
+        requirement: None,
+        rule: String::new(),
+        relaxed: false,
+        integer_outputs: function.outputs.iter().map(Output::is_integer).collect(),
+        stats: UnitStats::default(),
+        status: Status::Skip,
+        note: String::new(),
+    }
+}
+
+/// Measures one unit on the device and judges it. Never panics on device trouble: an OpenCL
+/// or build failure becomes `status = error` with the reason in `note`.
+pub fn run_unit<'a>(
+    session: &'a Session,
+    settings: &'a RunSettings,
+    function: &'a Function,
+    element: FloatType,
+    width: u32,
+    progress: &dyn Fn(u64, u64),
+) -> Ran {
+    match UlpUnit::set_up(session, settings, function, element, width) {
+        Ok(unit) => pipeline::run(unit, progress),
+        Err(report) => Ran::settled(*report),
+    }
+}
+
+/// A ULP unit (function, type, width) set up for the pipeline: its rules and the facts its
+/// notes report. Geometric functions judge one work-item as one case
+/// ([`crate::run::geometric`]); every other function one component.
+pub struct UlpUnit<'a> {
+    session: &'a Session,
+    settings: &'a RunSettings,
+    function: &'a Function,
+    spec: KernelSpec,
+    rules: Rules,
+    /// The row before its verdict.
+    report: UnitReport,
+    requirement: Requirement,
+    relaxed_rule: Option<&'static RelaxedRule>,
+    /// The source of the ULP table that judges, for the note of a function Table 5 lacks.
+    table_source: String,
+    flush_reason: Option<String>,
+    rounding: Round,
+    not_conformant: Option<String>,
+    geometric: bool,
+    /// Scalars per chunk: [`CHUNK_SCALARS`] rounded down to whole vectors.
+    chunk: u64,
+    argument_kinds: Vec<ValueKind>,
+    result_kinds: Vec<ValueKind>,
+}
+
+/// A ULP unit's inputs.
+pub struct Prepared {
+    plan: InputPlan,
+}
+
+impl<'a> UlpUnit<'a> {
+    /// The unit's rules from the tables, the options and the device's config; `Err` is the
+    /// finished row of a unit that does not run (no bound, no type support).
+    pub fn set_up(
+        session: &'a Session,
+        settings: &'a RunSettings,
+        function: &'a Function,
+        element: FloatType,
+        width: u32,
+    ) -> Result<UlpUnit<'a>, Box<UnitReport>> {
+        let mut report = skeleton(function, element, width, settings.profile);
+        let ulp_table = table::builtin_in(settings.spec, settings.profile);
+        let table_5_only = crate::spec::registry::TABLE_5_ONLY.contains(&function.name);
+        let row = ulp_table.row(function.name);
+        let table_5_rule =
+            crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element);
+        if row.is_none() && table_5_only && !(settings.relaxed && table_5_rule.is_some()) {
+            report.note = format!(
+                "only Table 5 bounds {} (relaxed math, float only): run float with --profile relaxed",
+                function.name
+            );
+            return Err(Box::new(report));
+        }
+        // "<= 2.5 + 2n ulp, for gentype with vector width n": the bound at this unit's width.
+        let mut requirement = match row {
+            Some(row) => row.requirement(element).at_width(width),
+            // Table 5's x * y + z row: its words are Table 3's mad cell ("either as a correctly
+            // rounded fma or as a multiply and an add both of which are correctly rounded").
+            None if table_5_only => Requirement::MadFmaOrMulAdd,
+            None => {
+                // A row the 2026 text added (degrees, mix, ...): the 2017 text bounds nothing.
+                report.note = format!(
+                    "{} has no row for {}: the {} text does not bound it",
+                    ulp_table.source, function.name, settings.spec
+                );
+                return Err(Box::new(report));
+            }
+        };
+        if settings.correctly_rounded_divide_sqrt
+            && element == FloatType::Float
+            && CORRECTLY_ROUNDED_BY_OPTION.contains(&function.name)
+        {
+            requirement = Requirement::CorrectlyRounded;
+            report.rule = "correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt)".to_string();
+        }
+        report.requirement = Some(requirement.clone());
+        let relaxed_rule = if settings.relaxed {
+            crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element)
+        } else {
+            None
+        };
+        report.relaxed = settings.relaxed;
+        if let Some(rule) = relaxed_rule {
+            report.rule = rule.describe(settings.profile == Profile::Embedded);
+        }
+        if requirement == Requirement::NotApplicable && relaxed_rule.is_none() {
+            report.note = format!(
+                "{} gives {} no {} bound",
+                ulp_table.source,
+                function.name,
+                element.spirv_name()
+            );
+            return Err(Box::new(report));
+        }
+        let Some(fp_config) = session.info.fp_config(element) else {
+            report.note = format!(
+                "device does not support {element} ({})",
+                type_extension(element)
+            );
+            return Err(Box::new(report));
+        };
+        // "Correctly rounded" means the device's default rounding: round to nearest even where
+        // it has it (required for double and full-profile float), else round toward zero
+        // (allowed for embedded-profile float and for half: "Rounding Modes"). A config the
+        // spec forbids gets no allowance: it is judged as the spec requires and the unit fails
+        // as not conformant.
+        let full_profile =
+            settings.profile == Profile::Full || session.info.profile.contains("FULL_PROFILE");
+        let not_conformant = crate::judge::nonconformance(fp_config, element, full_profile);
+        let rounding = if fp_config.round_to_nearest() || not_conformant.is_some() {
+            Round::Nearest
+        } else if fp_config.round_to_zero() {
+            Round::Zero
+        } else {
+            report.status = Status::Error;
+            report.note = format!(
+                "device's {element} config reports neither round to nearest nor round toward zero"
+            );
+            return Err(Box::new(report));
+        };
+        let spec = KernelSpec {
+            instruction: function.instruction,
+            shape: function.shape,
+            element,
+            width,
+            address_bits: session.info.address_bits,
+        };
+        let flush_reason = settings.flush_to_zero_reason(fp_config, element);
+        let flushes_subnormals = flush_reason.is_some();
+        let geometric = function.shape.is_geometric();
+        let rules = Rules {
+            function: function.name,
+            // The geometric bounds are defined on the whole vector: one case per work-item.
+            outputs: if geometric {
+                crate::spec::registry::outputs_at_width(function, width)
+            } else {
+                function.outputs.to_vec()
+            },
+            requirement: requirement.clone(),
+            element,
+            flushes_subnormals,
+            rounding,
+            relaxed: relaxed_rule,
+            embedded: settings.profile == Profile::Embedded,
+            finite_math_only: settings.relaxed
+                || settings.build_options.contains("-cl-fast-relaxed-math")
+                || settings.build_options.contains("-cl-finite-math-only"),
+        };
+        Ok(UlpUnit {
+            session,
+            settings,
+            function,
+            rules,
+            report,
+            requirement,
+            relaxed_rule,
+            table_source: ulp_table.source.to_string(),
+            flush_reason,
+            rounding,
+            not_conformant,
+            geometric,
+            chunk: (CHUNK_SCALARS as u64 / u64::from(width)) * u64::from(width),
+            argument_kinds: spec.argument_kinds(),
+            result_kinds: spec.result_kinds(),
+            spec,
+        })
+    }
+
+    /// How many scalars of the chunk starting at `start`, `length` long, are judged (the
+    /// plan's padding to whole vectors is not).
+    fn judged(plan: &InputPlan, start: u64, length: usize) -> u64 {
+        plan.judged().saturating_sub(start).min(length as u64)
+    }
+}
+
+impl pipeline::Unit for UlpUnit<'_> {
+    type Kernel = BuiltKernel;
+    type Prepared = Prepared;
+    type Chunk = DeviceChunk;
+    type Tally = UnitStats;
+
+    fn build(&self) -> Result<BuiltKernel, UnitError> {
+        build_unit_kernel(self.session, self.settings, self.function, &self.spec)
+    }
+
+    fn prepare(&self) -> Result<Prepared, UnitError> {
+        let plan = input_plan(
+            self.settings,
+            self.function,
+            &self.spec,
+            &self.argument_kinds,
+        )?;
+        Ok(Prepared { plan })
+    }
+
+    fn chunks(&self, prepared: &Prepared) -> Chunks {
+        let chunk_count = prepared.plan.total().div_ceil(self.chunk);
+        Chunks {
+            numbers: Box::new(self.settings.shard.chunks(chunk_count)),
+            planned: self
+                .settings
+                .shard
+                .chunks_owned(chunk_count)
+                .saturating_mul(self.chunk),
+        }
+    }
+
+    fn device(
+        &self,
+        built: &BuiltKernel,
+        prepared: &Prepared,
+        number: u64,
+    ) -> Result<DeviceChunk, UnitError> {
+        let start = number * self.chunk;
+        let columns = prepared.plan.columns(start, self.chunk);
+        let device_results = run_chunk(
+            self.session,
+            built,
+            self.spec.element,
+            &self.argument_kinds,
+            &self.result_kinds,
+            &columns,
+            u64::from(self.spec.width),
+        )?;
+        Ok(DeviceChunk {
+            start,
+            columns,
+            device_results,
+        })
+    }
+
+    fn judge(&self, prepared: &Prepared, chunk: &DeviceChunk) -> UnitStats {
+        let judged = Self::judged(&prepared.plan, chunk.start, chunk.columns[0].len());
+        if self.geometric {
+            let width = u64::from(self.spec.width);
+            // A work-item is judged when its first component is (the last may be padding).
+            geometric::judge_items(
+                &self.rules,
+                self.function,
+                &chunk.columns,
+                &chunk.device_results,
+                &self.result_kinds,
+                chunk.start / width,
+                judged.div_ceil(width) as usize,
+                self.spec.width as usize,
+                self.settings.threads,
+            )
+        } else {
+            judge_chunk(
+                &self.rules,
+                self.function,
+                chunk,
+                judged as usize,
+                self.settings.threads,
+            )
+        }
+    }
+
+    fn unjudged(&self, prepared: &Prepared, chunk: &DeviceChunk) -> Option<UnitStats> {
+        if !self.settings.device_only {
+            return None;
+        }
+        let mut judged = Self::judged(&prepared.plan, chunk.start, chunk.columns[0].len());
+        if self.geometric {
+            // Work-items are what a geometric unit counts.
+            judged = judged.div_ceil(u64::from(self.spec.width));
+        }
+        Some(UnitStats {
+            inputs: judged,
+            ..UnitStats::default()
+        })
+    }
+
+    fn advance(&self, _chunk: &DeviceChunk) -> u64 {
+        // Whole chunks, the last one too: progress reaches `planned` exactly.
+        self.chunk
+    }
+
+    fn conclude(&self, _prepared: &Prepared, mut stats: UnitStats) -> UnitStats {
+        if self.geometric {
+            // MPFR judged every work-item already.
+            return stats;
+        }
+        // Every reported worst case is MPFR's, whatever tier judged it first.
+        if let Some(worst) = stats.worst.take() {
+            let confirmed =
+                self.rules
+                    .judge_exactly(worst.index, &worst.args, &worst.device_results);
+            // A correctly rounded result ranked at its bound keeps the bound as the unit's
+            // maximum (its own error is at most that; others' are unmeasured).
+            let bounded = worst.error == crate::report::stats::BOUND_OF_CORRECTLY_ROUNDED
+                && confirmed.error < worst.error;
+            if worst.error == stats.max_error && !confirmed.absolute && !bounded {
+                stats.max_error = confirmed.error;
+            }
+            stats.worst = Some(confirmed);
+        }
+        stats
+    }
+
+    fn finish(self, measured: Result<(Prepared, UnitStats), UnitError>) -> UnitReport {
+        let mut report = self.report;
+        let element = self.spec.element;
+        match measured {
+            Ok((_, stats)) => {
+                report.status = if stats.failures > 0 {
+                    Status::Fail
+                } else {
+                    Status::Pass
+                };
+                let mut notes = Vec::new();
+                if self.settings.device_only {
+                    notes.push("--device-only: results not judged".to_string());
+                }
+                if self.requirement == Requirement::ImplementationDefined {
+                    notes.push("implementation-defined accuracy: measured, not judged".to_string());
+                }
+                if stats.undefined > 0 {
+                    // The count is in the `undefined` column; the note stays the same across
+                    // shards.
+                    notes.push(
+                        "inputs where the spec leaves the result undefined are not judged"
+                            .to_string(),
+                    );
+                }
+                if let Some(reason) = &self.flush_reason {
+                    notes.push(format!("{reason}: FTZ rules applied"));
+                }
+                if self.rounding == Round::Zero {
+                    notes.push(format!(
+                        "default {element} rounding is toward zero: correctly rounded means RTZ"
+                    ));
+                }
+                if self.settings.relaxed && self.relaxed_rule.is_none() {
+                    notes.push(format!("not in Table 5: judged by {}", self.table_source));
+                }
+                if let Some(correction) =
+                    self.relaxed_rule
+                        .filter(|_| stats.failures > 0)
+                        .and_then(|rule| {
+                            let worst = stats.worst.as_ref().map(|w| w.args.as_slice());
+                            crate::spec::relaxed_table::correction(
+                                rule.instruction(),
+                                worst.unwrap_or(&[]),
+                            )
+                        })
+                {
+                    notes.push(correction.to_string());
+                }
+                if let Some(reason) = &self.not_conformant {
+                    // Judged as the spec requires; whatever was measured, the unit cannot pass.
+                    report.status = Status::Fail;
+                    notes.insert(0, reason.clone());
+                }
+                report.note = notes.join("; ");
+                report.stats = stats;
+            }
+            Err(error) => {
+                report.status = Status::Error;
+                report.note = error.to_string();
+            }
+        }
+        report
+    }
+}
+
+/// The unit's module (the user's `--kernel` for the function, else clacc's own), built for
+/// the device.
+pub(crate) fn build_unit_kernel(
+    session: &Session,
+    settings: &RunSettings,
+    function: &Function,
+    spec: &KernelSpec,
+) -> Result<BuiltKernel, UnitError> {
+    let (module_name, spirv) = match settings
+        .user_kernels
+        .iter()
+        .find(|k| k.function == function.name)
+    {
+        Some(user) => (user.path.clone(), user.spirv.clone()),
+        None => {
+            let words = kernel::build(spec)?;
+            (spec.file_stem(), kernel::words_to_bytes(&words))
+        }
+    };
+    session
+        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
+        .map_err(|error| match error {
+            DeviceError::Build { log, .. } => UnitError::Refused {
+                note: format!("driver refused the module: {}", telling_line(&log)),
+                module: module_name,
+                log,
+            },
+            other => UnitError::Device(other),
+        })
+}
+
+/// The build log line that says why: the first naming an error, else the first naming a
+/// failure, else the last line.
+fn telling_line(log: &str) -> String {
+    let lines: Vec<&str> = log
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let find = |word: &str| {
+        lines
+            .iter()
+            .find(|l| l.to_lowercase().contains(word))
+            .copied()
+    };
+    find("error")
+        .or_else(|| find("fail"))
+        .or_else(|| lines.last().copied())
+        .unwrap_or("(empty build log)")
+        .to_string()
+}
+
+/// A chunk the device has computed: its first input's index, its argument columns and the
+/// device's result columns.
+pub struct DeviceChunk {
+    start: u64,
+    columns: Vec<Vec<f64>>,
+    device_results: Vec<Vec<f64>>,
+}
+
+pub(crate) fn input_plan(
+    settings: &RunSettings,
+    function: &Function,
+    spec: &KernelSpec,
+    argument_kinds: &[ValueKind],
+) -> Result<InputPlan, UnitError> {
+    let element = spec.element;
+    if let Some(cases) = &settings.explicit_cases {
+        if cases[0].len() != argument_kinds.len() {
+            return Err(UnitError::InputArity {
+                function: function.name.to_string(),
+                given: cases[0].len(),
+                takes: argument_kinds.len(),
+            });
+        }
+        return Ok(InputPlan::explicit(
+            function,
+            element,
+            argument_kinds,
+            cases.clone(),
+            spec.width,
+        ));
+    }
+    if settings.exhaustive {
+        if let Some(plan) = InputPlan::exhaustive(function, element, argument_kinds, spec.width) {
+            return Ok(plan);
+        }
+    }
+    let seed = sweep::unit_seed(settings.seed, function.name, element, spec.width);
+    Ok(InputPlan::sweep(
+        function,
+        element,
+        argument_kinds,
+        settings.inputs,
+        spec.width,
+        seed,
+    ))
+}
+
+/// Encodes one chunk, runs the kernel on it and decodes every output.
+pub(crate) fn run_chunk(
+    session: &Session,
+    built: &BuiltKernel,
+    element: FloatType,
+    argument_kinds: &[ValueKind],
+    result_kinds: &[ValueKind],
+    columns: &[Vec<f64>],
+    width: u64,
+) -> Result<Vec<Vec<f64>>, DeviceError> {
+    let length = columns[0].len();
+    let encoded: Vec<Vec<u8>> = columns
+        .iter()
+        .zip(argument_kinds)
+        .map(|(column, kind)| encode(*kind, element, column))
+        .collect();
+    let input_slices: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
+    let mut outputs: Vec<Vec<u8>> = result_kinds
+        .iter()
+        .map(|kind| vec![0u8; length * kind.component_bytes(element)])
+        .collect();
+    let mut output_slices: Vec<&mut [u8]> = outputs.iter_mut().map(Vec::as_mut_slice).collect();
+    session.run(
+        built,
+        &input_slices,
+        &mut output_slices,
+        length / width as usize,
+    )?;
+    Ok(outputs
+        .iter()
+        .zip(result_kinds)
+        .map(|(bytes, kind)| decode(*kind, element, bytes))
+        .collect())
+}
+
+/// A buffer of `kind` values, packed little-endian (integers and codes are held exactly in
+/// the `f64` columns).
+fn encode(kind: ValueKind, element: FloatType, values: &[f64]) -> Vec<u8> {
+    match kind {
+        // One tight loop per format (the chunk's hot path): the values are already in the
+        // format, so each conversion is exact.
+        ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
+            FloatType::Float => values
+                .iter()
+                .flat_map(|v| (*v as f32).to_le_bytes())
+                .collect(),
+            FloatType::Double => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            FloatType::Half => element.encode(values),
+        },
+        ValueKind::IntGentype => values
+            .iter()
+            .flat_map(|v| (*v as i32).to_le_bytes())
+            .collect(),
+        ValueKind::UintGentype => {
+            let bytes = kind.component_bytes(element);
+            values
+                .iter()
+                .flat_map(|v| (*v as u64).to_le_bytes()[..bytes].to_vec())
+                .collect()
+        }
+    }
+}
+
+/// The values of a buffer of `kind`, widened exactly to `f64`.
+fn decode(kind: ValueKind, element: FloatType, bytes: &[u8]) -> Vec<f64> {
+    match kind {
+        ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
+            FloatType::Float => bytes
+                .chunks_exact(4)
+                .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                .collect(),
+            FloatType::Double => bytes
+                .chunks_exact(8)
+                .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect(),
+            FloatType::Half => element.decode(bytes),
+        },
+        ValueKind::IntGentype => bytes
+            .chunks_exact(4)
+            .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .collect(),
+        ValueKind::UintGentype => bytes
+            .chunks_exact(kind.component_bytes(element))
+            .map(|c| {
+                let mut word = [0u8; 8];
+                word[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(word) as f64
+            })
+            .collect(),
+    }
+}
+
+/// Judges the first `judged` inputs of a chunk on `threads` threads; each takes a contiguous
+/// slice, and the slices merge in order, so the result does not depend on the thread count.
+fn judge_chunk(
+    rules: &Rules,
+    function: &Function,
+    chunk: &DeviceChunk,
+    judged: usize,
+    threads: usize,
+) -> UnitStats {
+    pipeline::judge_in_slices(judged, threads, |inputs| {
+        let mut stats = UnitStats::default();
+        let mut args = vec![0.0; chunk.columns.len()];
+        let mut results = vec![0.0; chunk.device_results.len()];
+        for i in inputs {
+            for (arg, column) in args.iter_mut().zip(&chunk.columns) {
+                *arg = column[i];
+            }
+            for (result, output) in results.iter_mut().zip(&chunk.device_results) {
+                *result = output[i];
+            }
+            if !function.in_domain(&args) {
+                stats.undefined += 1;
+                continue;
+            }
+            let index = chunk.start + i as u64;
+            if let Some(verdict) = rules.fast_verdict(&args, &results) {
+                stats.record_fast(verdict, index, &args, rules.element, || {
+                    rules.judge(index, &args, &results)
+                });
+                continue;
+            }
+            let case = rules.judge_exactly(index, &args, &results);
+            stats.record_region(&case, rules.element);
+            stats.record(case);
+        }
+        stats
+    })
+}
