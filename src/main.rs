@@ -329,12 +329,12 @@ fn select_types(
 
 fn select_widths(names: &[String]) -> Result<Vec<u32>, UsageError> {
     if names.iter().any(|n| n == "all") {
-        return Ok(kernel::WIDTHS.to_vec());
+        return Ok(clacc::spec::signature::WIDTHS.to_vec());
     }
     names
         .iter()
         .map(|name| match name.parse::<u32>() {
-            Ok(width) if kernel::WIDTHS.contains(&width) => Ok(width),
+            Ok(width) if clacc::spec::signature::WIDTHS.contains(&width) => Ok(width),
             _ => usage(format!(
                 "unknown width `{name}`; use 1, 2, 3, 4, 8, 16 or all"
             )),
@@ -811,7 +811,9 @@ fn why_nothing(args: &RunArgs, kinds: &[Kind], types: &[FloatType], widths: &[u3
         } else {
             let runs_at: Vec<String> = types
                 .iter()
-                .flat_map(|t| clacc::run::edge::widths_for(edge_name, *t, &kernel::WIDTHS))
+                .flat_map(|t| {
+                    clacc::run::edge::widths_for(edge_name, *t, &clacc::spec::signature::WIDTHS)
+                })
                 .map(|w| w.to_string())
                 .collect::<std::collections::BTreeSet<_>>()
                 .into_iter()

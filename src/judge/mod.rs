@@ -1274,8 +1274,8 @@ mod tests {
     /// device's result.
     #[test]
     fn fast_tiers_decide_as_mpfr_does() {
-        use crate::kernel::Shape;
         use crate::spec::registry::FUNCTIONS;
+        use crate::spec::signature::Shape;
         let mut decided = [0usize; 4];
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
@@ -1289,7 +1289,7 @@ mod tests {
                 _ => continue,
             };
             for element in FloatType::ALL {
-                let kinds = vec![crate::kernel::ValueKind::FloatGentype; arguments];
+                let kinds = vec![crate::spec::signature::ValueKind::FloatGentype; arguments];
                 let seed = crate::sweep::unit_seed(5, function.name, element, 1);
                 let mut columns = crate::sweep::generate(function, element, &kinds, 250, 1, seed);
                 // Poles and overflows past double and past MPFR's own range, explicitly: every
@@ -1390,7 +1390,7 @@ mod tests {
             let mut rules = rules(r::fma, Requirement::RemquoExact { quotient_bits: 7 }, false);
             rules.outputs = function.outputs.to_vec();
             rules.element = element;
-            let kinds = [crate::kernel::ValueKind::FloatGentype; 2];
+            let kinds = [crate::spec::signature::ValueKind::FloatGentype; 2];
             let seed = crate::sweep::unit_seed(9, "remquo", element, 1);
             let columns = crate::sweep::generate(function, element, &kinds, 3000, 1, seed);
             for (x, y) in columns[0].iter().zip(&columns[1]) {

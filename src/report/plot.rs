@@ -16,10 +16,10 @@
 //! plotted.
 
 use crate::judge::{BinStats, BINS_PER_SIGN};
-use crate::kernel::Shape;
 use crate::num::fp::FloatType;
 use crate::report::{bound_column, format_ulp, Kind, Status, UnitReport};
 use crate::spec::registry;
+use crate::spec::signature::Shape;
 use crate::spec::table::Requirement;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::coord::types::RangedCoordf64;

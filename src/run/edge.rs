@@ -8,11 +8,12 @@
 use crate::device::Session;
 use crate::judge::edge::{self, EdgeCase, Expected};
 use crate::judge::{Case, Outcome, UnitStats};
-use crate::kernel::{self, Instruction, KernelSpec, ValueKind, ENTRY_POINT};
+use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::{self, RunSettings};
 use crate::spec::registry;
+use crate::spec::signature::{Instruction, ValueKind};
 use crate::spec::table::Profile;
 use rug::Float;
 
@@ -55,7 +56,7 @@ pub fn kernel_spec(
         // shape come from the grammar and the kernel builder.
         None => {
             let instruction = Instruction::extended(function)?;
-            (instruction, instruction.required_shape()?)
+            (instruction, kernel::required_shape(&instruction)?)
         }
     };
     Some(KernelSpec {

@@ -11,9 +11,10 @@
 
 use crate::device::Session;
 use crate::judge::{Rules, UnitStats};
-use crate::kernel::{KernelSpec, ValueKind};
+use crate::kernel::KernelSpec;
 use crate::run::{self, RunSettings};
 use crate::spec::registry::Function;
+use crate::spec::signature::ValueKind;
 use crate::spec::table::Requirement;
 
 /// One work-item's case from chunk columns: argument `a`'s components `g·w .. g·w + w` in

@@ -10,10 +10,11 @@ pub mod isolate;
 
 use crate::device::{BuiltKernel, DeviceError, Session};
 use crate::judge::{Rules, UnitStats};
-use crate::kernel::{self, KernelSpec, ValueKind, ENTRY_POINT};
+use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::{Kind, Status, UnitReport};
 use crate::spec::registry::{Function, Output};
+use crate::spec::signature::ValueKind;
 use crate::spec::table::{self, Profile, Requirement};
 use crate::sweep::{self, InputPlan};
 use rug::float::Round;

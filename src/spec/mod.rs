@@ -2,4 +2,5 @@
 
 pub mod diff;
 pub mod registry;
+pub mod signature;
 pub mod table;

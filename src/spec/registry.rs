@@ -3,8 +3,8 @@
 //! inputs are drawn from. The accuracy each function must meet lives in `tables/`, keyed by
 //! the same name.
 
-use crate::kernel::{Instruction, OpenclStd100Op as Op, Shape};
 use crate::reference::{self as r, fast as f, FastFn, ReferenceFn};
+use crate::spec::signature::{Instruction, OpenclStd100Op as Op, Shape};
 
 /// How one result of a function is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -996,18 +996,6 @@ mod tests {
     }
 
     #[test]
-    fn every_function_declares_the_shape_the_kernel_builder_requires() {
-        for entry in FUNCTIONS {
-            assert_eq!(
-                entry.instruction.required_shape(),
-                Some(entry.shape),
-                "{}",
-                entry.name
-            );
-        }
-    }
-
-    #[test]
     fn every_function_names_its_own_instruction() {
         for entry in FUNCTIONS {
             let expected = match entry.instruction {
@@ -1023,9 +1011,9 @@ mod tests {
 #[cfg(test)]
 mod fast_tier_tests {
     use super::*;
-    use crate::kernel::ValueKind;
     use crate::num::fp::FloatType;
     use crate::reference;
+    use crate::spec::signature::ValueKind;
     use crate::sweep;
 
     /// The fast tier is CORE-MATH's (or the host's IEEE) correctly rounded double; MPFR's

@@ -3,9 +3,9 @@
 //! Deterministic: the same seed gives the same inputs on any machine, because each unit's
 //! random stream is seeded from the run's seed and the unit's name through a fixed hash.
 
-use crate::kernel::ValueKind;
 use crate::num::fp::FloatType;
 use crate::spec::registry::Function;
+use crate::spec::signature::ValueKind;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
