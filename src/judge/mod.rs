@@ -16,11 +16,11 @@
 pub mod edge;
 pub mod relaxed;
 
-use crate::device::FpConfig;
 use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome, RelaxedRule};
 use crate::num::fp::FloatType;
 use crate::num::ulp::{ulp_error, ulp_of};
 use crate::reference::{self, ReferenceFn};
+use crate::spec::fp_config::FpConfig;
 use crate::spec::registry::{Output, OutputCheck};
 use crate::spec::table::Requirement;
 use rug::float::Round;
@@ -1723,7 +1723,7 @@ mod tests {
 
     #[test]
     fn double_without_denormals_or_rte_is_not_conformant() {
-        use crate::device::FpConfig;
+        use crate::spec::fp_config::FpConfig;
         let denorm = 1;
         let nearest = 1 << 2;
         let zero = 1 << 3;

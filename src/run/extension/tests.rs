@@ -8,11 +8,11 @@ use rspirv::spirv::{Capability, Decoration, ExecutionMode, FPFastMathMode};
 
 use super::checks::{fc2_module, full_fast_math, Verdict8};
 use super::*;
-use crate::device::FpConfig;
 use crate::judge::Allowance;
 use crate::num::convert::{IntType, Rounding};
 use crate::num::float8::Float8Format;
 use crate::run::conversion::{Header, Scalar};
+use crate::spec::fp_config::FpConfig;
 
 /// A device as `DeviceInfo` describes it, for judging without OpenCL: SPIR-V 1.0 to 1.4,
 /// float with denormals, half without (like the Intel CPU runtime), double.
