@@ -14,11 +14,14 @@
 //! shards combine into what one pass would give.
 
 pub mod edge;
+#[cfg(test)]
+mod registry_tests;
 pub mod relaxed;
 
 use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome, RelaxedRule};
 use crate::num::fp::FloatType;
 use crate::num::ulp::{ulp_error, ulp_of};
+use crate::reference::binding;
 use crate::reference::{self, ReferenceFn};
 use crate::spec::fp_config::FpConfig;
 use crate::spec::registry::{Output, OutputCheck};
@@ -331,14 +334,23 @@ impl Rules {
     /// clear of the bound by far more than the reference's own error (2^-29 ulp).
     fn judge_fast(&self, index: u64, args: &[f64], device_results: &[f64]) -> Option<Case> {
         // A case carries a reference per output: remquo's fast verdict has none to give.
-        if self.outputs.iter().any(|output| output.fast.is_none()) {
+        if self
+            .outputs
+            .iter()
+            .any(|output| binding::fast_tier(output).is_none())
+        {
             return None;
         }
         let error = self.fast_error(args, device_results)?;
         let references = self
             .outputs
             .iter()
-            .map(|output| Float::with_val(53, (output.fast.expect("fast_error checked"))(args)))
+            .map(|output| {
+                Float::with_val(
+                    53,
+                    (binding::fast_tier(output).expect("fast_error checked"))(args),
+                )
+            })
             .collect();
         Some(Case {
             index,
@@ -399,7 +411,7 @@ impl Rules {
             if output.check != OutputCheck::Table {
                 return None;
             }
-            let fast = output.fast?;
+            let fast = binding::fast_tier(output)?;
             // Float: CORE-MATH's float function decides the correctly rounded bits outright
             // (a finite result: an infinity may be a pole or an overflow).
             let float_version = (self.element == FloatType::Float)
@@ -559,7 +571,8 @@ impl Rules {
         for (position, (output, device_result)) in
             self.outputs.iter().zip(device_results).enumerate()
         {
-            let reference = reference::high_precision(output.reference, &operands, self.element);
+            let reference =
+                reference::high_precision(binding::mpfr(output.reference), &operands, self.element);
             let (output_outcome, output_error, output_absolute) = self.judge_output(
                 position,
                 output,
@@ -624,7 +637,7 @@ impl Rules {
                     return (Outcome::Measured, 0.0, false);
                 }
                 (
-                    self.integer_outcome(output.reference, args, reference, accepts),
+                    self.integer_outcome(binding::mpfr(output.reference), args, reference, accepts),
                     0.0,
                     false,
                 )
@@ -636,7 +649,7 @@ impl Rules {
                 };
                 let accepts = |exact: &Float| quotient_matches(exact, device_result, bits);
                 (
-                    self.integer_outcome(output.reference, args, reference, accepts),
+                    self.integer_outcome(binding::mpfr(output.reference), args, reference, accepts),
                     0.0,
                     false,
                 )
@@ -647,27 +660,38 @@ impl Rules {
                 }
                 let absolute = self.requirement.absolute_tolerance(args).is_some();
                 let error = if absolute {
-                    self.absolute_error(output.reference, operands, device_result)
+                    self.absolute_error(binding::mpfr(output.reference), operands, device_result)
                         .1
                 } else {
                     ulp_error(device_result, reference, self.element)
                 };
-                let mut outcome =
-                    self.plain_outcome(output.reference, operands, error, device_result);
+                let mut outcome = self.plain_outcome(
+                    binding::mpfr(output.reference),
+                    operands,
+                    error,
+                    device_result,
+                );
                 // An implementation-defined cell measures every result, but a correctly rounded
                 // overflow (an infinity where the exact value is beyond the largest finite one)
                 // is no error, as under every other rule ([`UnitStats::record`]).
                 if outcome == Outcome::Measured
                     && error.is_infinite()
                     && device_result.is_infinite()
-                    && self.matches_correctly_rounded(output.reference, operands, device_result)
+                    && self.matches_correctly_rounded(
+                        binding::mpfr(output.reference),
+                        operands,
+                        device_result,
+                    )
                 {
                     outcome = Outcome::Pass;
                 }
                 if outcome == Outcome::Fail {
-                    if let Some(allowance) =
-                        self.allowance(output.reference, args, reference, device_result)
-                    {
+                    if let Some(allowance) = self.allowance(
+                        binding::mpfr(output.reference),
+                        args,
+                        reference,
+                        device_result,
+                    ) {
                         outcome = Outcome::Allowed(allowance);
                     }
                 }
@@ -805,8 +829,11 @@ impl Rules {
             rule_passes(&flushed, device_result)
                 || (device_result == 0.0 && {
                     let operands = to_floats(&flushed);
-                    let exact =
-                        reference::high_precision(output.reference, &operands, self.element);
+                    let exact = reference::high_precision(
+                        binding::mpfr(output.reference),
+                        &operands,
+                        self.element,
+                    );
                     self.conforming_result_may_be_subnormal(&exact, |r| rule_passes(&flushed, r))
                 })
         });
@@ -1266,6 +1293,7 @@ impl UnitStats {
 mod tests {
     use super::*;
     use crate::reference as r;
+    use crate::spec::reference_id::ReferenceId;
 
     /// Every verdict the fast tiers give is MPFR's verdict on the same result: for sampled
     /// inputs (special values included) of every one-output function with a fast reference,
@@ -1279,7 +1307,7 @@ mod tests {
         let mut decided = [0usize; 4];
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
-            if output.fast.is_none() {
+            if binding::fast_tier(output).is_none() {
                 continue;
             }
             let arguments = match function.shape {
@@ -1311,9 +1339,12 @@ mod tests {
                     rules.element = element;
                     for index in 0..columns[0].len() {
                         let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
-                        let correct =
-                            r::correctly_rounded(output.reference, &to_floats(&args), element)
-                                .to_f64();
+                        let correct = r::correctly_rounded(
+                            binding::mpfr(output.reference),
+                            &to_floats(&args),
+                            element,
+                        )
+                        .to_f64();
                         let step = |steps: i64| {
                             if !correct.is_finite() {
                                 return correct;
@@ -1387,7 +1418,11 @@ mod tests {
             .expect("remquo");
         let mut passes = 0;
         for element in FloatType::ALL {
-            let mut rules = rules(r::fma, Requirement::RemquoExact { quotient_bits: 7 }, false);
+            let mut rules = rules(
+                ReferenceId::Fma,
+                Requirement::RemquoExact { quotient_bits: 7 },
+                false,
+            );
             rules.outputs = function.outputs.to_vec();
             rules.element = element;
             let kinds = [crate::spec::signature::ValueKind::FloatGentype; 2];
@@ -1432,8 +1467,8 @@ mod tests {
     /// which passes the infinity as the exact result.
     #[test]
     fn overflow_past_double_is_told_from_a_pole() {
-        let mut exp = rules(r::exp, Requirement::Ulp(3.0), false);
-        exp.outputs[0].fast = Some(r::fast::exp);
+        let mut exp = rules(ReferenceId::Exp, Requirement::Ulp(3.0), false);
+        exp.outputs[0].fast_tier = true;
         let infinity = [f64::INFINITY];
         assert_eq!(
             exp.fast_verdict(&[1e9], &infinity),
@@ -1443,8 +1478,8 @@ mod tests {
             exp.judge_exactly(0, &[1e9], &infinity).outcome,
             Outcome::Allowed(Allowance::Overflow)
         );
-        let mut atanh = rules(r::atanh, Requirement::Ulp(5.0), false);
-        atanh.outputs[0].fast = Some(r::fast::atanh);
+        let mut atanh = rules(ReferenceId::Atanh, Requirement::Ulp(5.0), false);
+        atanh.outputs[0].fast_tier = true;
         assert_eq!(atanh.fast_verdict(&[1.0], &infinity), None);
         let pole = atanh.judge_exactly(0, &[1.0], &infinity);
         assert_eq!((pole.outcome, pole.error), (Outcome::Pass, 0.0));
@@ -1482,13 +1517,13 @@ mod tests {
         assert_eq!(round(2f64.powi(-25)), 0.0);
     }
 
-    pub(super) fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
+    pub(super) fn rules(reference: ReferenceId, requirement: Requirement, flushes: bool) -> Rules {
         Rules {
             function: "test",
             outputs: vec![Output {
                 reference,
                 check: OutputCheck::Table,
-                fast: None,
+                fast_tier: false,
             }],
             requirement,
             element: FloatType::Float,
@@ -1506,7 +1541,7 @@ mod tests {
 
     #[test]
     fn ulp_bound_passes_within_and_fails_beyond() {
-        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let sin = rules(ReferenceId::Sin, Requirement::Ulp(4.0), false);
         let x = 1.0f32;
         let good = f64::from(x.sin());
         assert_eq!(
@@ -1524,7 +1559,7 @@ mod tests {
 
     #[test]
     fn correctly_rounded_needs_the_exact_bits() {
-        let add = rules(r::add, Requirement::CorrectlyRounded, false);
+        let add = rules(ReferenceId::Add, Requirement::CorrectlyRounded, false);
         let (x, y) = (1.0f32, 1.0e-8f32);
         let sum = f64::from(x + y);
         assert_eq!(
@@ -1537,7 +1572,7 @@ mod tests {
             Outcome::Fail
         );
         // Zeros compare by value here; their sign is the edge-case rules' to check.
-        let ceil = rules(r::ceil, Requirement::CorrectlyRounded, false);
+        let ceil = rules(ReferenceId::Ceil, Requirement::CorrectlyRounded, false);
         assert_eq!(ceil.judge(0, &[-0.5], &[-0.0]).outcome, Outcome::Pass);
         assert_eq!(ceil.judge(0, &[-0.5], &[0.0]).outcome, Outcome::Pass);
         assert_eq!(ceil.judge(0, &[-1.5], &[-2.0]).outcome, Outcome::Fail);
@@ -1545,7 +1580,7 @@ mod tests {
 
     #[test]
     fn correctly_rounded_follows_the_default_rounding_mode() {
-        let mut div = rules(r::div, Requirement::CorrectlyRounded, false);
+        let mut div = rules(ReferenceId::Div, Requirement::CorrectlyRounded, false);
         let nearest = f64::from(1.0f32 / 3.0);
         let toward_zero = f64::from(f32::from_bits((1.0f32 / 3.0).to_bits() - 1));
         assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Pass);
@@ -1563,7 +1598,7 @@ mod tests {
 
     #[test]
     fn mad_accepts_either_allowed_implementation() {
-        let mad = rules(r::fma, Requirement::MadFmaOrMulAdd, false);
+        let mad = rules(ReferenceId::Fma, Requirement::MadFmaOrMulAdd, false);
         let x = 1.0 - 2f64.powi(-24);
         let y = 1.0 + 2f64.powi(-24);
         assert_eq!(
@@ -1579,7 +1614,7 @@ mod tests {
 
     #[test]
     fn overflow_allowance_applies_only_where_the_bound_reaches_past_max() {
-        let exp = rules(r::exp, Requirement::Ulp(3.0), false);
+        let exp = rules(ReferenceId::Exp, Requirement::Ulp(3.0), false);
         // exp(89) ≈ 4.5e38 > FLT_MAX: infinity allowed (and counted as an allowance).
         let case = exp.judge(0, &[89.0], &[f64::INFINITY]);
         assert_eq!(case.outcome, Outcome::Allowed(Allowance::Overflow));
@@ -1603,21 +1638,21 @@ mod tests {
     fn flush_to_zero_alternatives_apply_only_without_denormals() {
         let tiny = f64::from(f32::from_bits(100));
         // sin(tiny) = tiny: flushing the operand gives sin(±0) = ±0.
-        let strict = rules(r::sin, Requirement::Ulp(4.0), false);
+        let strict = rules(ReferenceId::Sin, Requirement::Ulp(4.0), false);
         assert_eq!(strict.judge(0, &[tiny], &[0.0]).outcome, Outcome::Fail);
-        let flushing = rules(r::sin, Requirement::Ulp(4.0), true);
+        let flushing = rules(ReferenceId::Sin, Requirement::Ulp(4.0), true);
         let case = flushing.judge(0, &[tiny], &[0.0]);
         assert_eq!(case.outcome, Outcome::Allowed(Allowance::FlushedResult));
         // A subnormal operand read as zero: FLT_MIN + tiny with tiny flushed gives FLT_MIN,
         // 100 ulp from the exact (representable) sum.
-        let add = rules(r::add, Requirement::CorrectlyRounded, true);
+        let add = rules(ReferenceId::Add, Requirement::CorrectlyRounded, true);
         let min_normal = f64::from(f32::MIN_POSITIVE);
         let sum_case = add.judge(0, &[min_normal, tiny], &[min_normal]);
         assert_eq!(
             sum_case.outcome,
             Outcome::Allowed(Allowance::FlushedOperands)
         );
-        let strict_add = rules(r::add, Requirement::CorrectlyRounded, false);
+        let strict_add = rules(ReferenceId::Add, Requirement::CorrectlyRounded, false);
         assert_eq!(
             strict_add
                 .judge(0, &[min_normal, tiny], &[min_normal])
@@ -1633,10 +1668,10 @@ mod tests {
         let integer = |reference| Output {
             reference,
             check: OutputCheck::Integer,
-            fast: None,
+            fast_tier: false,
         };
         let tiny = f64::from(f32::from_bits(100));
-        let mut ilogb = with_outputs(vec![integer(r::ilogb)], Requirement::Exact);
+        let mut ilogb = with_outputs(vec![integer(ReferenceId::Ilogb)], Requirement::Exact);
         // ilogb(±0) is FP_ILOGB0, which the spec leaves open: any value, once x reads as 0.
         assert_eq!(
             ilogb.judge(0, &[tiny], &[-2147483648.0]).outcome,
@@ -1652,12 +1687,12 @@ mod tests {
         // remquo's quotient with a flushed divisor: remquo(1, ±0) has no quotient (NaN
         // remainder), and a flushed dividend gives quotient 0.
         let quotient = Output {
-            reference: r::remquo_quotient,
+            reference: ReferenceId::RemquoQuotient,
             check: OutputCheck::QuotientLowBits,
-            fast: None,
+            fast_tier: false,
         };
         let mut remquo = with_outputs(
-            vec![table(r::remquo_remainder), quotient],
+            vec![table(ReferenceId::RemquoRemainder), quotient],
             Requirement::RemquoExact { quotient_bits: 7 },
         );
         remquo.flushes_subnormals = true;
@@ -1669,7 +1704,7 @@ mod tests {
 
     #[test]
     fn nextafter_flush_results_in_the_sweep() {
-        let mut nextafter = rules(r::nextafter, Requirement::Exact, true);
+        let mut nextafter = rules(ReferenceId::Nextafter, Requirement::Exact, true);
         nextafter.function = "nextafter";
         let min = f64::from(f32::MIN_POSITIVE);
         let allowed = |x: f64, y: f64, d: f64| nextafter.judge(0, &[x, y], &[d]).outcome;
@@ -1705,7 +1740,7 @@ mod tests {
         // conforms, so FTZ result 2 allows zero; 5 ulp above, no subnormal is within 4 ulp.
         let min = f64::from(f32::MIN_POSITIVE);
         let step = f64::from(f32::from_bits(1));
-        let mut add = rules(r::add, Requirement::Ulp(4.0), true);
+        let mut add = rules(ReferenceId::Add, Requirement::Ulp(4.0), true);
         assert_eq!(
             add.judge(0, &[min + 2.0 * step, 0.0], &[0.0]).outcome,
             Outcome::Allowed(Allowance::FlushedResult)
@@ -1745,7 +1780,7 @@ mod tests {
 
     #[test]
     fn nan_must_meet_nan() {
-        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let sin = rules(ReferenceId::Sin, Requirement::Ulp(4.0), false);
         assert_eq!(
             sin.judge(0, &[f64::INFINITY], &[f64::NAN]).outcome,
             Outcome::Pass
@@ -1771,18 +1806,18 @@ mod tests {
         }
     }
 
-    fn table(reference: ReferenceFn) -> Output {
+    fn table(reference: ReferenceId) -> Output {
         Output {
             reference,
             check: OutputCheck::Table,
-            fast: None,
+            fast_tier: false,
         }
     }
 
     #[test]
     fn each_output_is_judged_by_its_own_rule() {
         let sincos = with_outputs(
-            vec![table(r::sin), table(r::cos)],
+            vec![table(ReferenceId::Sin), table(ReferenceId::Cos)],
             Requirement::UlpEachOutput(4.0),
         );
         let x = 0.5f32;
@@ -1798,16 +1833,19 @@ mod tests {
         let integer = |reference| Output {
             reference,
             check: OutputCheck::Integer,
-            fast: None,
+            fast_tier: false,
         };
         let frexp = with_outputs(
-            vec![table(r::frexp_mantissa), integer(r::frexp_exponent)],
+            vec![
+                table(ReferenceId::FrexpMantissa),
+                integer(ReferenceId::FrexpExponent),
+            ],
             Requirement::Exact,
         );
         assert_eq!(frexp.judge(0, &[12.0], &[0.75, 4.0]).outcome, Outcome::Pass);
         assert_eq!(frexp.judge(0, &[12.0], &[0.75, 3.0]).outcome, Outcome::Fail);
         // An unspecified integer output (ilogb(0) is FP_ILOGB0) accepts any value.
-        let ilogb = with_outputs(vec![integer(r::ilogb)], Requirement::Exact);
+        let ilogb = with_outputs(vec![integer(ReferenceId::Ilogb)], Requirement::Exact);
         assert_eq!(
             ilogb.judge(0, &[0.0], &[-2147483648.0]).outcome,
             Outcome::Pass
@@ -1817,7 +1855,7 @@ mod tests {
         // Tables 3 and 4 make lgamma_r implementation-defined, its sign output included:
         // measured, never failed (the edge-case rules still check prescribed signs).
         let lgamma_r = with_outputs(
-            vec![table(r::lgamma), integer(r::lgamma_sign)],
+            vec![table(ReferenceId::Lgamma), integer(ReferenceId::LgammaSign)],
             Requirement::ImplementationDefined,
         );
         assert_eq!(
@@ -1829,12 +1867,12 @@ mod tests {
     #[test]
     fn remquo_needs_the_remainder_exactly_and_seven_quotient_bits() {
         let quotient = Output {
-            reference: r::remquo_quotient,
+            reference: ReferenceId::RemquoQuotient,
             check: OutputCheck::QuotientLowBits,
-            fast: None,
+            fast_tier: false,
         };
         let remquo = with_outputs(
-            vec![table(r::remquo_remainder), quotient],
+            vec![table(ReferenceId::RemquoRemainder), quotient],
             Requirement::RemquoExact { quotient_bits: 7 },
         );
         // 1000.5 / 0.5 = 2001 exactly: remainder 0, quotient 2001 = 0b11111010001.
@@ -1899,7 +1937,7 @@ mod tests {
 
     #[test]
     fn merge_is_associative_and_keeps_the_worst_failure() {
-        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let sin = rules(ReferenceId::Sin, Requirement::Ulp(4.0), false);
         let cases: Vec<Case> = (0..9)
             .map(|i| {
                 let x = 0.5 + f64::from(i) / 8.0;
@@ -1939,7 +1977,7 @@ mod tests {
 mod absolute_tests {
     use super::tests::rules;
     use super::*;
-    use crate::reference as r;
+    use crate::spec::reference_id::ReferenceId;
     use crate::spec::table::{Epsilon, Linear};
 
     /// lgamma's cells are implementation-defined: measured, never failed. lgamma(FLT_MAX) is
@@ -1949,7 +1987,11 @@ mod absolute_tests {
     fn an_implementation_defined_cell_takes_a_correctly_rounded_overflow_as_no_error() {
         let lgamma = Rules {
             function: "lgamma",
-            ..rules(r::lgamma, Requirement::ImplementationDefined, false)
+            ..rules(
+                ReferenceId::Lgamma,
+                Requirement::ImplementationDefined,
+                false,
+            )
         };
         let max = f64::from(f32::MAX);
         let overflow = lgamma.judge(0, &[max], &[f64::INFINITY]);
@@ -1967,7 +2009,7 @@ mod absolute_tests {
 
     #[test]
     fn absolute_tolerance_passes_within_and_fails_beyond() {
-        let mix = rules(r::mix, Requirement::Absolute(1e-3), false);
+        let mix = rules(ReferenceId::Mix, Requirement::Absolute(1e-3), false);
         // mix(1, 2, 0.25) = 1.25 exactly.
         let near = f64::from(1.25f32 + 5e-4);
         let case = mix.judge(0, &[1.0, 2.0, 0.25], &[near]);
@@ -1995,7 +2037,7 @@ mod absolute_tests {
             },
             epsilon: Epsilon::Flt,
         };
-        let rules = rules(r::fmax, requirement, false);
+        let rules = rules(ReferenceId::Fmax, requirement, false);
         let tolerance = 64.0 * 3.0 * 2f64.powi(-23);
         let args = [8.0, 1.0];
         let within = 8.0 + tolerance * 0.5;

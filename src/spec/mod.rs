@@ -2,6 +2,7 @@
 
 pub mod diff;
 pub mod fp_config;
+pub mod reference_id;
 pub mod registry;
 pub mod signature;
 pub mod table;
