@@ -78,11 +78,6 @@ impl RunSettings {
     }
 }
 
-/// What `-cl-fp32-correctly-rounded-divide-sqrt` makes correctly rounded (OpenCL C: "single
-/// precision floating-point divide (x/y and 1/x) and sqrt used in the program source are
-/// correctly rounded").
-const CORRECTLY_ROUNDED_BY_OPTION: [&str; 2] = ["OpFDiv", "sqrt"];
-
 /// A user-supplied SPIR-V module implementing one function with clacc's kernel convention.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct UserKernel {
@@ -133,7 +128,7 @@ pub fn run_unit(
 ) -> UnitReport {
     let mut report = skeleton(function, element, width, settings.profile);
     let ulp_table = table::builtin_in(settings.spec, settings.profile);
-    let table_5_only = crate::spec::registry::TABLE_5_ONLY.contains(&function.name);
+    let table_5_only = function.table_5_only;
     let row = ulp_table.row(function.name);
     let table_5_rule =
         crate::judge::relaxed::builtin_in(settings.spec).rule(function.name, element);
@@ -161,7 +156,7 @@ pub fn run_unit(
     };
     if settings.correctly_rounded_divide_sqrt
         && element == FloatType::Float
-        && CORRECTLY_ROUNDED_BY_OPTION.contains(&function.name)
+        && function.correctly_rounded_by_option
     {
         requirement = Requirement::CorrectlyRounded;
         report.rule = "correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt)".to_string();

@@ -75,6 +75,13 @@ pub struct Function {
     /// Where the function is defined, when the definition excludes some inputs (fclamp with
     /// minval > maxval, mix with a outside [0, 1], ...): inputs outside are not judged.
     pub defined: Option<fn(&[f64]) -> bool>,
+    /// Only Table 5 (`--profile relaxed`) bounds it: Tables 3 and 4 have no row for it, so
+    /// other profiles report it `skip`.
+    pub table_5_only: bool,
+    /// `-cl-fp32-correctly-rounded-divide-sqrt` makes it correctly rounded in float (OpenCL C:
+    /// "single precision floating-point divide (x/y and 1/x) and sqrt used in the program
+    /// source are correctly rounded").
+    pub correctly_rounded_by_option: bool,
 }
 
 impl Function {
@@ -126,6 +133,8 @@ const fn function(
         domain: None,
         int_range: (-64, 64),
         defined: None,
+        table_5_only: false,
+        correctly_rounded_by_option: false,
     }
 }
 
@@ -173,6 +182,19 @@ impl Function {
     /// The same function with integer arguments drawn from [low, high].
     const fn integers(mut self, low: i32, high: i32) -> Function {
         self.int_range = (low, high);
+        self
+    }
+
+    /// The same function, bounded by Table 5 alone.
+    const fn only_in_table_5(mut self) -> Function {
+        self.table_5_only = true;
+        self
+    }
+
+    /// The same function, made correctly rounded in float by
+    /// `-cl-fp32-correctly-rounded-divide-sqrt`.
+    const fn correctly_rounded_by_option(mut self) -> Function {
+        self.correctly_rounded_by_option = true;
         self
     }
 }
@@ -264,7 +286,8 @@ pub const FUNCTIONS: &[Function] = &[
         Shape::Binary,
         &[with_fast(ReferenceId::Div)],
         WIDE,
-    ),
+    )
+    .correctly_rounded_by_option(),
     unary("acos", Op::acos, &[with_fast(ReferenceId::Acos)], UNIT),
     unary(
         "acosh",
@@ -479,14 +502,15 @@ pub const FUNCTIONS: &[Function] = &[
     ternary("mad", Op::mad, &[judged_by_table(ReferenceId::Fma)]),
     // Table 5's "OpFMul and OpFAdd for x * y + z": no built-in, the two instructions themselves,
     // judged by the exact x * y + z (the row accepts the correctly rounded fma or the correctly
-    // rounded multiply then add). Tables 3 and 4 have no such row: see TABLE_5_ONLY.
+    // rounded multiply then add). Tables 3 and 4 have no such row.
     function(
         "OpFMul_OpFAdd",
         Instruction::FMulFAdd,
         Shape::Ternary,
         &[judged_by_table(ReferenceId::Fma)],
         WIDE,
-    ),
+    )
+    .only_in_table_5(),
     binary(
         "maxmag",
         Op::maxmag,
@@ -620,7 +644,7 @@ pub const FUNCTIONS: &[Function] = &[
         ),
         smoothstep_defined,
     ),
-    unary("sqrt", Op::sqrt, &[with_fast(ReferenceId::Sqrt)], LOG),
+    unary("sqrt", Op::sqrt, &[with_fast(ReferenceId::Sqrt)], LOG).correctly_rounded_by_option(),
     defined_where(
         binary(
             "step",
@@ -965,9 +989,14 @@ pub fn outputs_at_width(function: &Function, width: u32) -> Vec<Output> {
     }
 }
 
-/// The functions only Table 5 (`--profile relaxed`) bounds: Tables 3 and 4 have no row for them,
-/// so other profiles report them `skip`.
-pub const TABLE_5_ONLY: &[&str] = &["OpFMul_OpFAdd"];
+/// The functions only Table 5 (`--profile relaxed`) bounds ([`Function::table_5_only`]).
+pub fn table_5_only() -> Vec<&'static str> {
+    FUNCTIONS
+        .iter()
+        .filter(|f| f.table_5_only)
+        .map(|f| f.name)
+        .collect()
+}
 
 /// Normalises a name for matching: case-insensitive, and `fadd` finds `OpFAdd`.
 fn matching_key(name: &str) -> String {
@@ -1008,7 +1037,7 @@ mod tests {
     #[test]
     fn every_function_has_a_row_in_both_spec_tables() {
         for profile in Profile::ALL {
-            for entry in FUNCTIONS.iter().filter(|f| !TABLE_5_ONLY.contains(&f.name)) {
+            for entry in FUNCTIONS.iter().filter(|f| !f.table_5_only) {
                 let table = builtin_in(Revision::Spec2026, profile);
                 assert!(
                     table.row(entry.name).is_some(),
@@ -1030,7 +1059,7 @@ mod tests {
             .collect();
         let missing: Vec<&str> = FUNCTIONS
             .iter()
-            .filter(|f| !TABLE_5_ONLY.contains(&f.name))
+            .filter(|f| !f.table_5_only)
             .filter(|f| builtin(Profile::Full).row(f.name).is_none())
             .map(|f| f.name)
             .collect();
