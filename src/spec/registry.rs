@@ -1130,6 +1130,20 @@ mod tests {
         assert!(find("normalize").in_domain(&[f64::INFINITY, 1.0e-30]));
     }
 
+    /// OpenCL C: "-cl-fp32-correctly-rounded-divide-sqrt ... single precision floating-point
+    /// divide (x/y and 1/x) and sqrt used in the program source are correctly rounded": the
+    /// registry's divide and sqrt, nothing else.
+    #[test]
+    fn the_divide_sqrt_option_covers_divide_and_sqrt() {
+        let covered: Vec<&str> = FUNCTIONS
+            .iter()
+            .filter(|f| f.correctly_rounded_by_option)
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(covered, ["OpFDiv", "sqrt"]);
+        assert_eq!(table_5_only(), ["OpFMul_OpFAdd"]);
+    }
+
     #[test]
     fn every_function_names_its_own_instruction() {
         for entry in FUNCTIONS {
