@@ -191,8 +191,8 @@ impl Shape {
 
 /// The type of one value flowing through a kernel parameter, relative to the spec's element
 /// type. Every kind but [`ValueKind::FloatScalar`] has the spec's width: a scalar at width 1, an
-/// `n`-component vector otherwise, stored packed (see `crate::kernel`'s module doc). A `FloatScalar` is one
-/// element per work-item at every width ([`ValueKind::components`]).
+/// `n`-component vector otherwise, stored packed (see `crate::kernel`'s module doc). A
+/// `FloatScalar` is one element per work-item at every width ([`ValueKind::components`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueKind {
     /// The element type itself: `half`, `float` or `double` components.
