@@ -32,7 +32,11 @@ pub(crate) fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
     if info.single_fp.correctly_rounded_divide_sqrt() {
         let mut exact_division = base.clone();
         exact_division.kind = vec![KindChoice::Ulp];
-        exact_division.selection.function = vec!["OpFDiv".to_string(), "sqrt".to_string()];
+        exact_division.selection.function = crate::spec::registry::FUNCTIONS
+            .iter()
+            .filter(|f| f.correctly_rounded_by_option)
+            .map(|f| f.name.to_string())
+            .collect();
         exact_division.selection.types = vec![TypeChoice::Float];
         exact_division.correctly_rounded_divide_sqrt = true;
         variants.push(exact_division);

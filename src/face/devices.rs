@@ -105,7 +105,7 @@ pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
     }
     let default = device::select(&devices, None, None).ok().map(|d| d.id);
     for info in &devices {
-        let fp = |config: Option<device::FpConfig>| {
+        let fp = |config: Option<crate::spec::fp_config::FpConfig>| {
             config.map_or("not supported".to_string(), |c| c.describe())
         };
         let usable = match info.unusable_reason() {

@@ -4,7 +4,6 @@
 use super::args::{KindChoice, ProfileChoice, RunArgs, TypeChoice};
 use super::{usage, UsageError};
 use crate::device::DeviceInfo;
-use crate::kernel;
 use crate::num::fp::FloatType;
 use crate::report::Kind;
 use crate::spec::registry::{self, Function};
@@ -65,12 +64,12 @@ pub(crate) fn select_types(choices: &[TypeChoice], device: Option<&DeviceInfo>) 
 /// The widths --width names (`all`: every width a kernel takes).
 pub(crate) fn select_widths(names: &[String]) -> Result<Vec<u32>, UsageError> {
     if names.iter().any(|n| n == "all") {
-        return Ok(kernel::WIDTHS.to_vec());
+        return Ok(crate::spec::signature::WIDTHS.to_vec());
     }
     names
         .iter()
         .map(|name| match name.parse::<u32>() {
-            Ok(width) if kernel::WIDTHS.contains(&width) => Ok(width),
+            Ok(width) if crate::spec::signature::WIDTHS.contains(&width) => Ok(width),
             _ => usage(format!(
                 "unknown width `{name}`; use 1, 2, 3, 4, 8, 16 or all"
             )),
@@ -160,7 +159,9 @@ pub(crate) fn why_nothing(
         } else {
             let runs_at: Vec<String> = types
                 .iter()
-                .flat_map(|t| crate::run::edge::widths_for(edge_name, *t, &kernel::WIDTHS))
+                .flat_map(|t| {
+                    crate::run::edge::widths_for(edge_name, *t, &crate::spec::signature::WIDTHS)
+                })
                 .map(|w| w.to_string())
                 .collect::<std::collections::BTreeSet<_>>()
                 .into_iter()

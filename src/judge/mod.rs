@@ -17,15 +17,18 @@ pub mod allowance;
 pub mod conversion;
 pub mod edge;
 pub mod extension;
+#[cfg(test)]
+mod registry_tests;
 pub mod relaxed;
 
-use crate::device::FpConfig;
 use crate::judge::allowance::overflow_allowed;
 use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome};
 use crate::num::fp::FloatType;
 use crate::num::ulp::ulp_error;
+use crate::reference::binding;
 use crate::reference::{self, ReferenceFn};
 use crate::report::stats::{Allowance, Case, FastVerdict, Outcome};
+use crate::spec::fp_config::FpConfig;
 use crate::spec::registry::{Output, OutputCheck};
 use crate::spec::relaxed_table::RelaxedRule;
 use crate::spec::table::Requirement;
@@ -221,14 +224,23 @@ impl Rules {
     /// clear of the bound by far more than the reference's own error (2^-29 ulp).
     fn judge_fast(&self, index: u64, args: &[f64], device_results: &[f64]) -> Option<Case> {
         // A case carries a reference per output: remquo's fast verdict has none to give.
-        if self.outputs.iter().any(|output| output.fast.is_none()) {
+        if self
+            .outputs
+            .iter()
+            .any(|output| binding::fast_tier(output).is_none())
+        {
             return None;
         }
         let error = self.fast_error(args, device_results)?;
         let references = self
             .outputs
             .iter()
-            .map(|output| Float::with_val(53, (output.fast.expect("fast_error checked"))(args)))
+            .map(|output| {
+                Float::with_val(
+                    53,
+                    (binding::fast_tier(output).expect("fast_error checked"))(args),
+                )
+            })
             .collect();
         Some(Case {
             index,
@@ -289,7 +301,7 @@ impl Rules {
             if output.check != OutputCheck::Table {
                 return None;
             }
-            let fast = output.fast?;
+            let fast = binding::fast_tier(output)?;
             // Float: CORE-MATH's float function decides the correctly rounded bits outright
             // (a finite result: an infinity may be a pole or an overflow).
             let float_version = (self.element == FloatType::Float)
@@ -449,7 +461,8 @@ impl Rules {
         for (position, (output, device_result)) in
             self.outputs.iter().zip(device_results).enumerate()
         {
-            let reference = reference::high_precision(output.reference, &operands, self.element);
+            let reference =
+                reference::high_precision(binding::mpfr(output.reference), &operands, self.element);
             let (output_outcome, output_error, output_absolute) = self.judge_output(
                 position,
                 output,
@@ -514,7 +527,7 @@ impl Rules {
                     return (Outcome::Measured, 0.0, false);
                 }
                 (
-                    self.integer_outcome(output.reference, args, reference, accepts),
+                    self.integer_outcome(binding::mpfr(output.reference), args, reference, accepts),
                     0.0,
                     false,
                 )
@@ -526,7 +539,7 @@ impl Rules {
                 };
                 let accepts = |exact: &Float| quotient_matches(exact, device_result, bits);
                 (
-                    self.integer_outcome(output.reference, args, reference, accepts),
+                    self.integer_outcome(binding::mpfr(output.reference), args, reference, accepts),
                     0.0,
                     false,
                 )
@@ -537,27 +550,38 @@ impl Rules {
                 }
                 let absolute = self.requirement.absolute_tolerance(args).is_some();
                 let error = if absolute {
-                    self.absolute_error(output.reference, operands, device_result)
+                    self.absolute_error(binding::mpfr(output.reference), operands, device_result)
                         .1
                 } else {
                     ulp_error(device_result, reference, self.element)
                 };
-                let mut outcome =
-                    self.plain_outcome(output.reference, operands, error, device_result);
+                let mut outcome = self.plain_outcome(
+                    binding::mpfr(output.reference),
+                    operands,
+                    error,
+                    device_result,
+                );
                 // An implementation-defined cell measures every result, but a correctly rounded
                 // overflow (an infinity where the exact value is beyond the largest finite one)
                 // is no error, as under every other rule ([`UnitStats::record`]).
                 if outcome == Outcome::Measured
                     && error.is_infinite()
                     && device_result.is_infinite()
-                    && self.matches_correctly_rounded(output.reference, operands, device_result)
+                    && self.matches_correctly_rounded(
+                        binding::mpfr(output.reference),
+                        operands,
+                        device_result,
+                    )
                 {
                     outcome = Outcome::Pass;
                 }
                 if outcome == Outcome::Fail {
-                    if let Some(allowance) =
-                        self.allowance(output.reference, args, reference, device_result)
-                    {
+                    if let Some(allowance) = self.allowance(
+                        binding::mpfr(output.reference),
+                        args,
+                        reference,
+                        device_result,
+                    ) {
                         outcome = Outcome::Allowed(allowance);
                     }
                 }
@@ -695,8 +719,11 @@ impl Rules {
             rule_passes(&flushed, device_result)
                 || (device_result == 0.0 && {
                     let operands = to_floats(&flushed);
-                    let exact =
-                        reference::high_precision(output.reference, &operands, self.element);
+                    let exact = reference::high_precision(
+                        binding::mpfr(output.reference),
+                        &operands,
+                        self.element,
+                    );
                     self.conforming_result_may_be_subnormal(&exact, |r| rule_passes(&flushed, r))
                 })
         });
@@ -854,6 +881,7 @@ mod tests {
     use super::*;
     use crate::reference as r;
     use crate::report::stats::UnitStats;
+    use crate::spec::reference_id::ReferenceId;
 
     /// Every verdict the fast tiers give is MPFR's verdict on the same result: for sampled
     /// inputs (special values included) of every one-output function with a fast reference,
@@ -862,12 +890,12 @@ mod tests {
     /// device's result.
     #[test]
     fn fast_tiers_decide_as_mpfr_does() {
-        use crate::kernel::Shape;
         use crate::spec::registry::FUNCTIONS;
+        use crate::spec::signature::Shape;
         let mut decided = [0usize; 4];
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
-            if output.fast.is_none() {
+            if binding::fast_tier(output).is_none() {
                 continue;
             }
             let arguments = match function.shape {
@@ -877,7 +905,7 @@ mod tests {
                 _ => continue,
             };
             for element in FloatType::ALL {
-                let kinds = vec![crate::kernel::ValueKind::FloatGentype; arguments];
+                let kinds = vec![crate::spec::signature::ValueKind::FloatGentype; arguments];
                 let seed = crate::sweep::unit_seed(5, function.name, element, 1);
                 let mut columns = crate::sweep::generate(function, element, &kinds, 250, 1, seed);
                 // Poles and overflows past double and past MPFR's own range, explicitly: every
@@ -899,9 +927,12 @@ mod tests {
                     rules.element = element;
                     for index in 0..columns[0].len() {
                         let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
-                        let correct =
-                            r::correctly_rounded(output.reference, &to_floats(&args), element)
-                                .to_f64();
+                        let correct = r::correctly_rounded(
+                            binding::mpfr(output.reference),
+                            &to_floats(&args),
+                            element,
+                        )
+                        .to_f64();
                         let step = |steps: i64| {
                             if !correct.is_finite() {
                                 return correct;
@@ -975,10 +1006,14 @@ mod tests {
             .expect("remquo");
         let mut passes = 0;
         for element in FloatType::ALL {
-            let mut rules = rules(r::fma, Requirement::RemquoExact { quotient_bits: 7 }, false);
+            let mut rules = rules(
+                ReferenceId::Fma,
+                Requirement::RemquoExact { quotient_bits: 7 },
+                false,
+            );
             rules.outputs = function.outputs.to_vec();
             rules.element = element;
-            let kinds = [crate::kernel::ValueKind::FloatGentype; 2];
+            let kinds = [crate::spec::signature::ValueKind::FloatGentype; 2];
             let seed = crate::sweep::unit_seed(9, "remquo", element, 1);
             let columns = crate::sweep::generate(function, element, &kinds, 3000, 1, seed);
             for (x, y) in columns[0].iter().zip(&columns[1]) {
@@ -1020,8 +1055,8 @@ mod tests {
     /// which passes the infinity as the exact result.
     #[test]
     fn overflow_past_double_is_told_from_a_pole() {
-        let mut exp = rules(r::exp, Requirement::Ulp(3.0), false);
-        exp.outputs[0].fast = Some(r::fast::exp);
+        let mut exp = rules(ReferenceId::Exp, Requirement::Ulp(3.0), false);
+        exp.outputs[0].fast_tier = true;
         let infinity = [f64::INFINITY];
         assert_eq!(
             exp.fast_verdict(&[1e9], &infinity),
@@ -1031,8 +1066,8 @@ mod tests {
             exp.judge_exactly(0, &[1e9], &infinity).outcome,
             Outcome::Allowed(Allowance::Overflow)
         );
-        let mut atanh = rules(r::atanh, Requirement::Ulp(5.0), false);
-        atanh.outputs[0].fast = Some(r::fast::atanh);
+        let mut atanh = rules(ReferenceId::Atanh, Requirement::Ulp(5.0), false);
+        atanh.outputs[0].fast_tier = true;
         assert_eq!(atanh.fast_verdict(&[1.0], &infinity), None);
         let pole = atanh.judge_exactly(0, &[1.0], &infinity);
         assert_eq!((pole.outcome, pole.error), (Outcome::Pass, 0.0));
@@ -1070,13 +1105,13 @@ mod tests {
         assert_eq!(round(2f64.powi(-25)), 0.0);
     }
 
-    pub(super) fn rules(reference: ReferenceFn, requirement: Requirement, flushes: bool) -> Rules {
+    pub(super) fn rules(reference: ReferenceId, requirement: Requirement, flushes: bool) -> Rules {
         Rules {
             function: "test",
             outputs: vec![Output {
                 reference,
                 check: OutputCheck::Table,
-                fast: None,
+                fast_tier: false,
             }],
             requirement,
             element: FloatType::Float,
@@ -1094,7 +1129,7 @@ mod tests {
 
     #[test]
     fn ulp_bound_passes_within_and_fails_beyond() {
-        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let sin = rules(ReferenceId::Sin, Requirement::Ulp(4.0), false);
         let x = 1.0f32;
         let good = f64::from(x.sin());
         assert_eq!(
@@ -1112,7 +1147,7 @@ mod tests {
 
     #[test]
     fn correctly_rounded_needs_the_exact_bits() {
-        let add = rules(r::add, Requirement::CorrectlyRounded, false);
+        let add = rules(ReferenceId::Add, Requirement::CorrectlyRounded, false);
         let (x, y) = (1.0f32, 1.0e-8f32);
         let sum = f64::from(x + y);
         assert_eq!(
@@ -1125,7 +1160,7 @@ mod tests {
             Outcome::Fail
         );
         // Zeros compare by value here; their sign is the edge-case rules' to check.
-        let ceil = rules(r::ceil, Requirement::CorrectlyRounded, false);
+        let ceil = rules(ReferenceId::Ceil, Requirement::CorrectlyRounded, false);
         assert_eq!(ceil.judge(0, &[-0.5], &[-0.0]).outcome, Outcome::Pass);
         assert_eq!(ceil.judge(0, &[-0.5], &[0.0]).outcome, Outcome::Pass);
         assert_eq!(ceil.judge(0, &[-1.5], &[-2.0]).outcome, Outcome::Fail);
@@ -1133,7 +1168,7 @@ mod tests {
 
     #[test]
     fn correctly_rounded_follows_the_default_rounding_mode() {
-        let mut div = rules(r::div, Requirement::CorrectlyRounded, false);
+        let mut div = rules(ReferenceId::Div, Requirement::CorrectlyRounded, false);
         let nearest = f64::from(1.0f32 / 3.0);
         let toward_zero = f64::from(f32::from_bits((1.0f32 / 3.0).to_bits() - 1));
         assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Pass);
@@ -1151,7 +1186,7 @@ mod tests {
 
     #[test]
     fn mad_accepts_either_allowed_implementation() {
-        let mad = rules(r::fma, Requirement::MadFmaOrMulAdd, false);
+        let mad = rules(ReferenceId::Fma, Requirement::MadFmaOrMulAdd, false);
         let x = 1.0 - 2f64.powi(-24);
         let y = 1.0 + 2f64.powi(-24);
         assert_eq!(
@@ -1167,7 +1202,7 @@ mod tests {
 
     #[test]
     fn overflow_allowance_applies_only_where_the_bound_reaches_past_max() {
-        let exp = rules(r::exp, Requirement::Ulp(3.0), false);
+        let exp = rules(ReferenceId::Exp, Requirement::Ulp(3.0), false);
         // exp(89) ≈ 4.5e38 > FLT_MAX: infinity allowed (and counted as an allowance).
         let case = exp.judge(0, &[89.0], &[f64::INFINITY]);
         assert_eq!(case.outcome, Outcome::Allowed(Allowance::Overflow));
@@ -1191,21 +1226,21 @@ mod tests {
     fn flush_to_zero_alternatives_apply_only_without_denormals() {
         let tiny = f64::from(f32::from_bits(100));
         // sin(tiny) = tiny: flushing the operand gives sin(±0) = ±0.
-        let strict = rules(r::sin, Requirement::Ulp(4.0), false);
+        let strict = rules(ReferenceId::Sin, Requirement::Ulp(4.0), false);
         assert_eq!(strict.judge(0, &[tiny], &[0.0]).outcome, Outcome::Fail);
-        let flushing = rules(r::sin, Requirement::Ulp(4.0), true);
+        let flushing = rules(ReferenceId::Sin, Requirement::Ulp(4.0), true);
         let case = flushing.judge(0, &[tiny], &[0.0]);
         assert_eq!(case.outcome, Outcome::Allowed(Allowance::FlushedResult));
         // A subnormal operand read as zero: FLT_MIN + tiny with tiny flushed gives FLT_MIN,
         // 100 ulp from the exact (representable) sum.
-        let add = rules(r::add, Requirement::CorrectlyRounded, true);
+        let add = rules(ReferenceId::Add, Requirement::CorrectlyRounded, true);
         let min_normal = f64::from(f32::MIN_POSITIVE);
         let sum_case = add.judge(0, &[min_normal, tiny], &[min_normal]);
         assert_eq!(
             sum_case.outcome,
             Outcome::Allowed(Allowance::FlushedOperands)
         );
-        let strict_add = rules(r::add, Requirement::CorrectlyRounded, false);
+        let strict_add = rules(ReferenceId::Add, Requirement::CorrectlyRounded, false);
         assert_eq!(
             strict_add
                 .judge(0, &[min_normal, tiny], &[min_normal])
@@ -1221,10 +1256,10 @@ mod tests {
         let integer = |reference| Output {
             reference,
             check: OutputCheck::Integer,
-            fast: None,
+            fast_tier: false,
         };
         let tiny = f64::from(f32::from_bits(100));
-        let mut ilogb = with_outputs(vec![integer(r::ilogb)], Requirement::Exact);
+        let mut ilogb = with_outputs(vec![integer(ReferenceId::Ilogb)], Requirement::Exact);
         // ilogb(±0) is FP_ILOGB0, which the spec leaves open: any value, once x reads as 0.
         assert_eq!(
             ilogb.judge(0, &[tiny], &[-2147483648.0]).outcome,
@@ -1240,12 +1275,12 @@ mod tests {
         // remquo's quotient with a flushed divisor: remquo(1, ±0) has no quotient (NaN
         // remainder), and a flushed dividend gives quotient 0.
         let quotient = Output {
-            reference: r::remquo_quotient,
+            reference: ReferenceId::RemquoQuotient,
             check: OutputCheck::QuotientLowBits,
-            fast: None,
+            fast_tier: false,
         };
         let mut remquo = with_outputs(
-            vec![table(r::remquo_remainder), quotient],
+            vec![table(ReferenceId::RemquoRemainder), quotient],
             Requirement::RemquoExact { quotient_bits: 7 },
         );
         remquo.flushes_subnormals = true;
@@ -1257,7 +1292,7 @@ mod tests {
 
     #[test]
     fn nextafter_flush_results_in_the_sweep() {
-        let mut nextafter = rules(r::nextafter, Requirement::Exact, true);
+        let mut nextafter = rules(ReferenceId::Nextafter, Requirement::Exact, true);
         nextafter.function = "nextafter";
         let min = f64::from(f32::MIN_POSITIVE);
         let allowed = |x: f64, y: f64, d: f64| nextafter.judge(0, &[x, y], &[d]).outcome;
@@ -1293,7 +1328,7 @@ mod tests {
         // conforms, so FTZ result 2 allows zero; 5 ulp above, no subnormal is within 4 ulp.
         let min = f64::from(f32::MIN_POSITIVE);
         let step = f64::from(f32::from_bits(1));
-        let mut add = rules(r::add, Requirement::Ulp(4.0), true);
+        let mut add = rules(ReferenceId::Add, Requirement::Ulp(4.0), true);
         assert_eq!(
             add.judge(0, &[min + 2.0 * step, 0.0], &[0.0]).outcome,
             Outcome::Allowed(Allowance::FlushedResult)
@@ -1311,7 +1346,7 @@ mod tests {
 
     #[test]
     fn double_without_denormals_or_rte_is_not_conformant() {
-        use crate::device::FpConfig;
+        use crate::spec::fp_config::FpConfig;
         let denorm = 1;
         let nearest = 1 << 2;
         let zero = 1 << 3;
@@ -1333,7 +1368,7 @@ mod tests {
 
     #[test]
     fn nan_must_meet_nan() {
-        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let sin = rules(ReferenceId::Sin, Requirement::Ulp(4.0), false);
         assert_eq!(
             sin.judge(0, &[f64::INFINITY], &[f64::NAN]).outcome,
             Outcome::Pass
@@ -1359,18 +1394,18 @@ mod tests {
         }
     }
 
-    fn table(reference: ReferenceFn) -> Output {
+    fn table(reference: ReferenceId) -> Output {
         Output {
             reference,
             check: OutputCheck::Table,
-            fast: None,
+            fast_tier: false,
         }
     }
 
     #[test]
     fn each_output_is_judged_by_its_own_rule() {
         let sincos = with_outputs(
-            vec![table(r::sin), table(r::cos)],
+            vec![table(ReferenceId::Sin), table(ReferenceId::Cos)],
             Requirement::UlpEachOutput(4.0),
         );
         let x = 0.5f32;
@@ -1386,16 +1421,19 @@ mod tests {
         let integer = |reference| Output {
             reference,
             check: OutputCheck::Integer,
-            fast: None,
+            fast_tier: false,
         };
         let frexp = with_outputs(
-            vec![table(r::frexp_mantissa), integer(r::frexp_exponent)],
+            vec![
+                table(ReferenceId::FrexpMantissa),
+                integer(ReferenceId::FrexpExponent),
+            ],
             Requirement::Exact,
         );
         assert_eq!(frexp.judge(0, &[12.0], &[0.75, 4.0]).outcome, Outcome::Pass);
         assert_eq!(frexp.judge(0, &[12.0], &[0.75, 3.0]).outcome, Outcome::Fail);
         // An unspecified integer output (ilogb(0) is FP_ILOGB0) accepts any value.
-        let ilogb = with_outputs(vec![integer(r::ilogb)], Requirement::Exact);
+        let ilogb = with_outputs(vec![integer(ReferenceId::Ilogb)], Requirement::Exact);
         assert_eq!(
             ilogb.judge(0, &[0.0], &[-2147483648.0]).outcome,
             Outcome::Pass
@@ -1405,7 +1443,7 @@ mod tests {
         // Tables 3 and 4 make lgamma_r implementation-defined, its sign output included:
         // measured, never failed (the edge-case rules still check prescribed signs).
         let lgamma_r = with_outputs(
-            vec![table(r::lgamma), integer(r::lgamma_sign)],
+            vec![table(ReferenceId::Lgamma), integer(ReferenceId::LgammaSign)],
             Requirement::ImplementationDefined,
         );
         assert_eq!(
@@ -1417,12 +1455,12 @@ mod tests {
     #[test]
     fn remquo_needs_the_remainder_exactly_and_seven_quotient_bits() {
         let quotient = Output {
-            reference: r::remquo_quotient,
+            reference: ReferenceId::RemquoQuotient,
             check: OutputCheck::QuotientLowBits,
-            fast: None,
+            fast_tier: false,
         };
         let remquo = with_outputs(
-            vec![table(r::remquo_remainder), quotient],
+            vec![table(ReferenceId::RemquoRemainder), quotient],
             Requirement::RemquoExact { quotient_bits: 7 },
         );
         // 1000.5 / 0.5 = 2001 exactly: remainder 0, quotient 2001 = 0b11111010001.
@@ -1470,7 +1508,7 @@ mod tests {
 
     #[test]
     fn merge_is_associative_and_keeps_the_worst_failure() {
-        let sin = rules(r::sin, Requirement::Ulp(4.0), false);
+        let sin = rules(ReferenceId::Sin, Requirement::Ulp(4.0), false);
         let cases: Vec<Case> = (0..9)
             .map(|i| {
                 let x = 0.5 + f64::from(i) / 8.0;
@@ -1510,8 +1548,8 @@ mod tests {
 mod absolute_tests {
     use super::tests::rules;
     use super::*;
-    use crate::reference as r;
     use crate::report::stats::UnitStats;
+    use crate::spec::reference_id::ReferenceId;
     use crate::spec::table::{Epsilon, Linear};
 
     /// lgamma's cells are implementation-defined: measured, never failed. lgamma(FLT_MAX) is
@@ -1521,7 +1559,11 @@ mod absolute_tests {
     fn an_implementation_defined_cell_takes_a_correctly_rounded_overflow_as_no_error() {
         let lgamma = Rules {
             function: "lgamma",
-            ..rules(r::lgamma, Requirement::ImplementationDefined, false)
+            ..rules(
+                ReferenceId::Lgamma,
+                Requirement::ImplementationDefined,
+                false,
+            )
         };
         let max = f64::from(f32::MAX);
         let overflow = lgamma.judge(0, &[max], &[f64::INFINITY]);
@@ -1539,7 +1581,7 @@ mod absolute_tests {
 
     #[test]
     fn absolute_tolerance_passes_within_and_fails_beyond() {
-        let mix = rules(r::mix, Requirement::Absolute(1e-3), false);
+        let mix = rules(ReferenceId::Mix, Requirement::Absolute(1e-3), false);
         // mix(1, 2, 0.25) = 1.25 exactly.
         let near = f64::from(1.25f32 + 5e-4);
         let case = mix.judge(0, &[1.0, 2.0, 0.25], &[near]);
@@ -1567,7 +1609,7 @@ mod absolute_tests {
             },
             epsilon: Epsilon::Flt,
         };
-        let rules = rules(r::fmax, requirement, false);
+        let rules = rules(ReferenceId::Fmax, requirement, false);
         let tolerance = 64.0 * 3.0 * 2f64.powi(-23);
         let args = [8.0, 1.0];
         let within = 8.0 + tolerance * 0.5;

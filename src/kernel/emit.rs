@@ -15,10 +15,9 @@ use rspirv::spirv::{
     FunctionParameterAttribute, MemoryAccess, MemoryModel, StorageClass, Word,
 };
 
-use super::{
-    Instruction, KernelError, KernelSpec, OpenclStd100Op, ValueKind, ENTRY_POINT, OPENCL_STD,
-};
+use super::{KernelError, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
+use crate::spec::signature::{Instruction, OpenclStd100Op, ValueKind, OPENCL_STD};
 
 /// Builds the module's words. `spec` must have passed `KernelSpec::validate`.
 pub(super) fn module(spec: &KernelSpec) -> Result<Vec<u32>, KernelError> {

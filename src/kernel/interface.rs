@@ -4,7 +4,8 @@
 //! differs would read or write its buffers out of bounds, or crash the driver, and its results
 //! would be judged as if they were the function's.
 
-use super::{KernelSpec, ValueKind, ENTRY_POINT};
+use super::{KernelSpec, ENTRY_POINT};
+use crate::spec::signature::ValueKind;
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{AddressingModel, Op, StorageClass, Word};
 use std::fmt;

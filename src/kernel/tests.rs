@@ -187,7 +187,7 @@ fn every_table_3_instruction_builds_in_its_shape_and_validates() {
     for name in &names {
         let instruction =
             instruction_named(name).unwrap_or_else(|| panic!("no instruction {name}"));
-        let Some(shape) = instruction.buildable_shape() else {
+        let Some(shape) = buildable_shape(&instruction) else {
             unbuildable.push(name.as_str());
             continue;
         };
@@ -217,7 +217,7 @@ fn every_buildable_instruction_validates() {
         .filter_map(OpenclStd100Op::from_u32)
         .map(Instruction::Ext);
     for instruction in core.into_iter().chain(extended) {
-        let Some(shape) = instruction.buildable_shape() else {
+        let Some(shape) = buildable_shape(&instruction) else {
             continue;
         };
         for element in FloatType::ALL {
@@ -561,7 +561,7 @@ fn fadd_declared_unary_is_an_error() {
 
 #[test]
 fn extended_instruction_shapes_come_from_their_arity() {
-    let shape_of = |op| Instruction::Ext(op).buildable_shape();
+    let shape_of = |op| buildable_shape(&Instruction::Ext(op));
     assert_eq!(shape_of(OpenclStd100Op::sin), Some(Shape::Unary));
     assert_eq!(shape_of(OpenclStd100Op::pow), Some(Shape::Binary));
     assert_eq!(shape_of(OpenclStd100Op::fma), Some(Shape::Ternary));
@@ -588,7 +588,7 @@ fn extended_instruction_shapes_come_from_their_arity() {
     // cross has the arity of pow, but its own shape (widths 3 and 4 only).
     assert_eq!(shape_of(OpenclStd100Op::cross), Some(Shape::Cross));
     assert_eq!(Shape::Cross.widths(), [3, 4]);
-    assert_eq!(Instruction::Dot.buildable_shape(), Some(Shape::Dot));
+    assert_eq!(buildable_shape(&Instruction::Dot), Some(Shape::Dot));
     assert_eq!(Shape::Dot.widths(), [2, 3, 4]);
 }
 
@@ -605,7 +605,7 @@ fn geometric_instructions_have_their_own_shapes() {
     ];
     for (op, shape) in expected {
         assert_eq!(
-            Instruction::Ext(op).buildable_shape(),
+            buildable_shape(&Instruction::Ext(op)),
             Some(shape),
             "{op:?}"
         );
@@ -615,7 +615,7 @@ fn geometric_instructions_have_their_own_shapes() {
     }
     // Arity alone never picks a geometric shape: normalize's table entry does.
     assert_eq!(
-        Instruction::Ext(Op::sqrt).buildable_shape(),
+        buildable_shape(&Instruction::Ext(Op::sqrt)),
         Some(Shape::Unary)
     );
     for shape in [Shape::Unary, Shape::Nan, Shape::Ternary] {
@@ -662,7 +662,7 @@ fn geometric_instructions_refuse_widths_8_and_16() {
         Op::fast_normalize,
     ] {
         let instruction = Instruction::Ext(op);
-        let shape = instruction.buildable_shape().unwrap();
+        let shape = buildable_shape(&instruction).unwrap();
         for element in FloatType::ALL {
             for width in [8, 16] {
                 let error = build(&spec(instruction, shape, element, width, 64)).unwrap_err();
@@ -704,7 +704,7 @@ fn fast_geometric_instructions_are_float_only() {
     use OpenclStd100Op as Op;
     for op in [Op::fast_length, Op::fast_distance, Op::fast_normalize] {
         let instruction = Instruction::Ext(op);
-        let shape = instruction.buildable_shape().unwrap();
+        let shape = buildable_shape(&instruction).unwrap();
         for element in [FloatType::Half, FloatType::Double] {
             let error = build(&spec(instruction, shape, element, 2, 64)).unwrap_err();
             assert!(
@@ -740,7 +740,7 @@ fn every_geometric_shape_type_width_and_address_width_validates() {
         Op::fast_normalize,
     ] {
         let instruction = Instruction::Ext(op);
-        let shape = instruction.buildable_shape().unwrap();
+        let shape = buildable_shape(&instruction).unwrap();
         for element in FloatType::ALL {
             if instruction.float_only() && element != FloatType::Float {
                 continue;
@@ -828,7 +828,7 @@ fn instructions_with_integer_or_pointer_operands_have_their_own_shapes() {
     ];
     for (op, shape) in expected {
         assert_eq!(
-            Instruction::Ext(op).buildable_shape(),
+            buildable_shape(&Instruction::Ext(op)),
             Some(shape),
             "{op:?}"
         );
@@ -838,7 +838,7 @@ fn instructions_with_integer_or_pointer_operands_have_their_own_shapes() {
     }
     // Every shape has an instruction, and sample_instruction picks one of that shape.
     for shape in Shape::ALL {
-        assert_eq!(sample_instruction(shape).buildable_shape(), Some(shape));
+        assert_eq!(buildable_shape(&sample_instruction(shape)), Some(shape));
     }
     let spec = spec(
         Instruction::Ext(Op::frexp),
@@ -1096,11 +1096,23 @@ fn reference_shapes_cover_every_shape_and_width() {
     assert!(specs.iter().all(|s| s.element == FloatType::Float));
     assert!(specs
         .iter()
-        .all(|s| s.instruction.buildable_shape() == Some(s.shape)));
+        .all(|s| buildable_shape(&s.instruction) == Some(s.shape)));
 }
 
 #[test]
 fn unparsable_words_disassemble_to_a_comment() {
     let text = disassemble(&[1, 2, 3]);
     assert!(text.starts_with("; not a SPIR-V module"), "{text}");
+}
+
+#[test]
+fn every_function_declares_the_shape_the_kernel_builder_requires() {
+    for entry in crate::spec::registry::FUNCTIONS {
+        assert_eq!(
+            required_shape(&entry.instruction),
+            Some(entry.shape),
+            "{}",
+            entry.name
+        );
+    }
 }

@@ -11,6 +11,7 @@
 
 use crate::num::fp::FloatType;
 
+pub mod binding;
 mod common;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
 mod geometric;

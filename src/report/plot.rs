@@ -15,11 +15,11 @@
 //! Only accuracy units (kind `ulp`) that were measured (pass or fail) and saw inputs are
 //! plotted.
 
-use crate::kernel::Shape;
 use crate::num::fp::FloatType;
 use crate::report::stats::{BinStats, BINS_PER_SIGN};
 use crate::report::{bound_column, format_ulp, Kind, Status, UnitReport};
 use crate::spec::registry;
+use crate::spec::signature::Shape;
 use crate::spec::table::Requirement;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::coord::types::RangedCoordf64;

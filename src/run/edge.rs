@@ -7,7 +7,7 @@
 
 use crate::device::{BuiltKernel, Session};
 use crate::judge::edge::{self, EdgeCase, Expected};
-use crate::kernel::{self, Instruction, KernelSpec, ValueKind, ENTRY_POINT};
+use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
@@ -15,6 +15,7 @@ use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::run::{ulp, RunSettings, UserKernel};
 use crate::spec::edge_table;
 use crate::spec::registry;
+use crate::spec::signature::{Instruction, ValueKind};
 use crate::spec::table::Profile;
 use rug::Float;
 
@@ -57,7 +58,7 @@ pub fn kernel_spec(
         // shape come from the grammar and the kernel builder.
         None => {
             let instruction = Instruction::extended(function)?;
-            (instruction, instruction.required_shape()?)
+            (instruction, kernel::required_shape(&instruction)?)
         }
     };
     Some(KernelSpec {

@@ -10,9 +10,9 @@
 //! own ([`crate::run::ulp`]); only the grouping into work-items differs.
 
 use crate::judge::Rules;
-use crate::kernel::ValueKind;
 use crate::report::stats::UnitStats;
 use crate::spec::registry::Function;
+use crate::spec::signature::ValueKind;
 use crate::spec::table::Requirement;
 
 /// One work-item's case from chunk columns: argument `a`'s components `g·w .. g·w + w` in

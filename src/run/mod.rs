@@ -61,7 +61,7 @@ impl RunSettings {
     /// relaxed build (`-cl-fast-relaxed-math` implies `-cl-unsafe-math-optimizations`).
     pub fn flush_to_zero_reason(
         &self,
-        fp_config: crate::device::FpConfig,
+        fp_config: crate::spec::fp_config::FpConfig,
         element: FloatType,
     ) -> Option<String> {
         let relaxed_build = self.relaxed

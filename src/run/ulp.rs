@@ -4,7 +4,7 @@
 
 use crate::device::{BuiltKernel, DeviceError, Session};
 use crate::judge::Rules;
-use crate::kernel::{self, KernelSpec, ValueKind, ENTRY_POINT};
+use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::UnitStats;
 use crate::report::{Kind, Status, UnitReport};
@@ -12,14 +12,10 @@ use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::run::{geometric, RunSettings, CHUNK_SCALARS};
 use crate::spec::registry::{Function, Output};
 use crate::spec::relaxed_table::RelaxedRule;
+use crate::spec::signature::ValueKind;
 use crate::spec::table::{self, Profile, Requirement};
 use crate::sweep::{self, InputPlan};
 use rug::float::Round;
-
-/// What `-cl-fp32-correctly-rounded-divide-sqrt` makes correctly rounded (OpenCL C: "single
-/// precision floating-point divide (x/y and 1/x) and sqrt used in the program source are
-/// correctly rounded").
-const CORRECTLY_ROUNDED_BY_OPTION: [&str; 2] = ["OpFDiv", "sqrt"];
 
 /// The extension that provides a type, for skip notes.
 fn type_extension(element: FloatType) -> &'static str {
@@ -105,7 +101,7 @@ impl<'a> UlpUnit<'a> {
     ) -> Result<UlpUnit<'a>, Box<UnitReport>> {
         let mut report = skeleton(function, element, width, settings.profile);
         let ulp_table = table::builtin_in(settings.spec, settings.profile);
-        let table_5_only = crate::spec::registry::TABLE_5_ONLY.contains(&function.name);
+        let table_5_only = function.table_5_only;
         let row = ulp_table.row(function.name);
         let table_5_rule =
             crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element);
@@ -133,7 +129,7 @@ impl<'a> UlpUnit<'a> {
         };
         if settings.correctly_rounded_divide_sqrt
             && element == FloatType::Float
-            && CORRECTLY_ROUNDED_BY_OPTION.contains(&function.name)
+            && function.correctly_rounded_by_option
         {
             requirement = Requirement::CorrectlyRounded;
             report.rule = "correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt)".to_string();

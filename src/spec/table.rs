@@ -358,6 +358,53 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
+/// What is wrong with one line or cell of a table file: one variant per problem. The loader
+/// places it in a [`TableError`] with the file, the line and the field.
+#[derive(Debug, thiserror::Error)]
+pub enum CellError {
+    #[error("unclosed `\"`: a quoted cell must end on its own line")]
+    UnclosedQuote,
+    #[error("not valid CSV: {0}")]
+    NotCsv(#[source] csv::Error),
+    #[error(
+        "empty cell: write `-` for a column the spec does not give; expected one of {}",
+        CELL_FORMS
+    )]
+    Empty,
+    #[error("cannot read `{cell}`: expected one of {}", CELL_FORMS)]
+    Unknown { cell: String },
+    #[error("cannot read `{cell}`: expected `max*max*K*EPSILON`")]
+    NoEpsilon { cell: String },
+    #[error(
+        "cannot read `{cell}`: expected FLT_EPSILON, HALF_EPSILON or DBL_EPSILON, found \
+         `{epsilon}`"
+    )]
+    UnknownEpsilon { cell: String, epsilon: String },
+    #[error("cannot read `{cell}`: expected a whole number of quotient bits, found `{bits}`")]
+    QuotientBits { cell: String, bits: String },
+    /// A `mad:`, `remquo:` or `sincos:` form on another function's row.
+    #[error(
+        "cannot read `{cell}` on the row of `{instruction}`: this form belongs to the \
+         `{owner}` row only"
+    )]
+    WrongRow {
+        cell: String,
+        instruction: String,
+        owner: &'static str,
+    },
+    #[error(
+        "cannot read `{cell}`: expected a number of ulps such as `4` or `2.5`, found `{text}`"
+    )]
+    UlpCount { cell: String, text: String },
+    #[error(
+        "cannot read `{cell}`: expected a bound linear in the width such as `2.5+2n`, `2n` or \
+         `2n-1`, found `{text}`"
+    )]
+    Linear { cell: String, text: String },
+    #[error("cannot read `{cell}`: expected an absolute tolerance such as `1e-3`, found `{text}`")]
+    Absolute { cell: String, text: String },
+}
+
 /// The header every table file starts with, and the field names errors use.
 const COLUMNS: [&str; 4] = ["instruction", "float64", "float32", "float16"];
 
@@ -401,8 +448,9 @@ pub fn parse(source_name: &str, profile: Profile, text: &str) -> Result<UlpTable
                 format!("duplicate instruction `{instruction}`: first given on line {first}"),
             ));
         }
-        let cell =
-            |i: usize| parse_cell(instruction, &record[i]).map_err(|m| error(line, COLUMNS[i], m));
+        let cell = |i: usize| {
+            parse_cell(instruction, &record[i]).map_err(|m| error(line, COLUMNS[i], m.to_string()))
+        };
         rows.push(UlpRow {
             instruction: instruction.to_string(),
             float64: cell(1)?,
@@ -461,7 +509,7 @@ pub fn read_data(
         if content.is_empty() || content.starts_with('#') {
             continue;
         }
-        let record = read_record(content).map_err(|m| error(line, "", m))?;
+        let record = read_record(content).map_err(|m| error(line, "", m.to_string()))?;
         if record.len() != columns.len() {
             let (field, problem) = match columns.get(record.len()) {
                 Some(missing) => (*missing, "this field is missing"),
@@ -517,9 +565,9 @@ pub fn read_data(
 /// one CSV stream, because the csv crate's record positions skip comment and blank lines and
 /// errors must name the true line; so a quoted cell cannot span lines, and an odd number of
 /// `"` (an unclosed quote, which the csv crate would read silently) is refused.
-fn read_record(line: &str) -> Result<csv::StringRecord, String> {
+fn read_record(line: &str) -> Result<csv::StringRecord, CellError> {
     if line.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
-        return Err("unclosed `\"`: a quoted cell must end on its own line".to_string());
+        return Err(CellError::UnclosedQuote);
     }
     let mut record = csv::StringRecord::new();
     csv::ReaderBuilder::new()
@@ -528,7 +576,7 @@ fn read_record(line: &str) -> Result<csv::StringRecord, String> {
         .trim(csv::Trim::All)
         .from_reader(line.as_bytes())
         .read_record(&mut record)
-        .map_err(|e| format!("not valid CSV: {e}"))?;
+        .map_err(CellError::NotCsv)?;
     Ok(record)
 }
 
@@ -545,7 +593,7 @@ fn is_identifier(text: &str) -> bool {
 /// Reads one cell (already trimmed by the CSV reader). Words are compared after splitting on
 /// whitespace, so `<=  4 ulp` reads like `<= 4 ulp`. The `mad:`, `remquo:` and `sincos:` forms
 /// belong to their own row: on any other row they would change how outputs are judged.
-fn parse_cell(instruction: &str, cell: &str) -> Result<Requirement, String> {
+fn parse_cell(instruction: &str, cell: &str) -> Result<Requirement, CellError> {
     let words: Vec<&str> = cell.split_whitespace().collect();
     let requirement = match words.as_slice() {
         ["correctly-rounded"] => Requirement::CorrectlyRounded,
@@ -553,20 +601,21 @@ fn parse_cell(instruction: &str, cell: &str) -> Result<Requirement, String> {
         ["<=", n, "ulp"] if n.contains('n') => Requirement::UlpPerWidth(linear(cell, n)?),
         ["<=", n, "ulp"] => Requirement::Ulp(ulp_count(cell, n)?),
         ["abs", "<=", bound] if bound.starts_with("max*max*") => {
-            let (operations, epsilon) = bound["max*max*".len()..]
-                .rsplit_once('*')
-                .ok_or_else(|| format!("cannot read `{cell}`: expected `max*max*K*EPSILON`"))?;
+            let (operations, epsilon) =
+                bound["max*max*".len()..]
+                    .rsplit_once('*')
+                    .ok_or_else(|| CellError::NoEpsilon {
+                        cell: cell.to_string(),
+                    })?;
             let operations = operations
                 .strip_prefix('(')
                 .and_then(|o| o.strip_suffix(')'))
                 .unwrap_or(operations);
             Requirement::AbsoluteMaxSquared {
                 operations: linear(cell, operations)?,
-                epsilon: Epsilon::parse(epsilon).ok_or_else(|| {
-                    format!(
-                        "cannot read `{cell}`: expected FLT_EPSILON, HALF_EPSILON or \
-                         DBL_EPSILON, found `{epsilon}`"
-                    )
+                epsilon: Epsilon::parse(epsilon).ok_or_else(|| CellError::UnknownEpsilon {
+                    cell: cell.to_string(),
+                    epsilon: epsilon.to_string(),
                 })?,
             }
         }
@@ -575,26 +624,19 @@ fn parse_cell(instruction: &str, cell: &str) -> Result<Requirement, String> {
         ["mad:", "fma", "or", "mul+add"] => Requirement::MadFmaOrMulAdd,
         ["remquo:", "0", "ulp", "remainder,", "low", n, "quotient", "bits"] => {
             Requirement::RemquoExact {
-                quotient_bits: n.parse().map_err(|_| {
-                    format!(
-                        "cannot read `{cell}`: expected a whole number of quotient bits, \
-                         found `{n}`"
-                    )
+                quotient_bits: n.parse().map_err(|_| CellError::QuotientBits {
+                    cell: cell.to_string(),
+                    bits: n.to_string(),
                 })?,
             }
         }
         ["sincos:", "<=", n, "ulp", "each"] => Requirement::UlpEachOutput(ulp_count(cell, n)?),
         ["-"] => Requirement::NotApplicable,
-        [] => {
-            return Err(format!(
-                "empty cell: write `-` for a column the spec does not give; \
-                 expected one of {CELL_FORMS}"
-            ))
-        }
+        [] => return Err(CellError::Empty),
         _ => {
-            return Err(format!(
-                "cannot read `{cell}`: expected one of {CELL_FORMS}"
-            ))
+            return Err(CellError::Unknown {
+                cell: cell.to_string(),
+            })
         }
     };
     let owner = match requirement {
@@ -604,17 +646,18 @@ fn parse_cell(instruction: &str, cell: &str) -> Result<Requirement, String> {
         _ => None,
     };
     match owner {
-        Some(owner) if owner != instruction => Err(format!(
-            "cannot read `{cell}` on the row of `{instruction}`: \
-             this form belongs to the `{owner}` row only"
-        )),
+        Some(owner) if owner != instruction => Err(CellError::WrongRow {
+            cell: cell.to_string(),
+            instruction: instruction.to_string(),
+            owner,
+        }),
         _ => Ok(requirement),
     }
 }
 
 /// The N of `<= N ulp`: digits with an optional decimal part (`4`, `2.5`). Signs, exponents,
 /// `inf` and `nan` are refused, since a negative or infinite bound would make no sense.
-fn ulp_count(cell: &str, text: &str) -> Result<f64, String> {
+fn ulp_count(cell: &str, text: &str) -> Result<f64, CellError> {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     let well_formed = match text.split_once('.') {
         Some((whole, fraction)) => digits(whole) && digits(fraction),
@@ -622,20 +665,19 @@ fn ulp_count(cell: &str, text: &str) -> Result<f64, String> {
     };
     match text.parse::<f64>() {
         Ok(n) if well_formed => Ok(n),
-        _ => Err(format!(
-            "cannot read `{cell}`: expected a number of ulps such as `4` or `2.5`, found `{text}`"
-        )),
+        _ => Err(CellError::UlpCount {
+            cell: cell.to_string(),
+            text: text.to_string(),
+        }),
     }
 }
 
 /// `A+Bn`, `Bn`, `Bn-A`, `n`: a bound linear in the vector width `n`, numbers as in
 /// [`ulp_count`].
-fn linear(cell: &str, text: &str) -> Result<Linear, String> {
-    let bad = || {
-        format!(
-            "cannot read `{cell}`: expected a bound linear in the width such as `2.5+2n`, \
-             `2n` or `2n-1`, found `{text}`"
-        )
+fn linear(cell: &str, text: &str) -> Result<Linear, CellError> {
+    let bad = || CellError::Linear {
+        cell: cell.to_string(),
+        text: text.to_string(),
     };
     let mut result = Linear {
         constant: 0.0,
@@ -673,16 +715,17 @@ fn linear(cell: &str, text: &str) -> Result<Linear, String> {
 }
 
 /// The B of `abs <= B`: a positive decimal, exponent allowed (`1e-3`, `0.001`).
-fn absolute_bound(cell: &str, text: &str) -> Result<f64, String> {
+fn absolute_bound(cell: &str, text: &str) -> Result<f64, CellError> {
     let well_formed = text
         .bytes()
         .all(|b| b.is_ascii_digit() || b == b'.' || b == b'e' || b == b'-')
         && text.starts_with(|c: char| c.is_ascii_digit());
     match text.parse::<f64>() {
         Ok(b) if well_formed && b.is_finite() && b > 0.0 => Ok(b),
-        _ => Err(format!(
-            "cannot read `{cell}`: expected an absolute tolerance such as `1e-3`, found `{text}`"
-        )),
+        _ => Err(CellError::Absolute {
+            cell: cell.to_string(),
+            text: text.to_string(),
+        }),
     }
 }
 

@@ -6,9 +6,9 @@
 pub mod conversion;
 pub mod extension;
 
-use crate::kernel::ValueKind;
 use crate::num::fp::FloatType;
 use crate::spec::registry::Function;
+use crate::spec::signature::ValueKind;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -3,10 +3,11 @@
 
 use clacc::device::{self, DeviceError, Session};
 use clacc::judge::Rules;
-use clacc::kernel::{self, Instruction, KernelSpec, OpenclStd100Op, Shape, ValueKind, ENTRY_POINT};
+use clacc::kernel::{self, KernelSpec, ENTRY_POINT};
 use clacc::num::fp::FloatType;
 use clacc::reference;
 use clacc::report::stats::UnitStats;
+use clacc::spec::signature::{Instruction, OpenclStd100Op, Shape, ValueKind};
 use clacc::spec::table::Requirement;
 use clacc::sweep;
 use rspirv::dr::{Builder, Operand};
@@ -72,7 +73,7 @@ fn run_kernel(session: &Session, spec: &KernelSpec, columns: &[Vec<f64>]) -> Vec
 fn every_width_and_type_puts_each_lane_where_the_host_expects() {
     let session = spirv_session();
     for element in FloatType::ALL {
-        for width in kernel::WIDTHS {
+        for width in clacc::spec::signature::WIDTHS {
             let spec = KernelSpec {
                 instruction: Instruction::FSub,
                 shape: Shape::Binary,

@@ -3,7 +3,6 @@ use rspirv::spirv::Capability;
 use super::probe::{build_in_this_process, probe_isolated, probe_module, IsolatedOutcome};
 use super::*;
 use crate::device::probe::spirv_extensions;
-use crate::device::FpConfig;
 use crate::kernel::extension::fence_module;
 use crate::kernel::extension::tests::{accepting_probe, broken_modules};
 use crate::num::convert::{IntType, Rounding};
@@ -11,6 +10,7 @@ use crate::num::float8::Float8Format;
 use crate::report::stats::Allowance;
 use crate::spec::conversion::int_bits;
 use crate::spec::extension::{Flags, Via, EXTENSIONS};
+use crate::spec::fp_config::FpConfig;
 use crate::spec::probe::ProbeSource;
 
 /// A device as `DeviceInfo` describes it, for judging without OpenCL: SPIR-V 1.0 to 1.4,
