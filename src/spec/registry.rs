@@ -1024,6 +1024,38 @@ mod tests {
     use crate::spec::table::{builtin, builtin_in, changes, Profile, Revision};
     use std::collections::HashSet;
 
+    /// The Table-5-only functions are exactly the registry's functions with a Table 5 row and
+    /// no Table 3 or 4 row, in both revisions.
+    #[test]
+    fn table_5_only_functions_have_a_table_5_row_and_no_other() {
+        for revision in [Revision::Spec2017, Revision::Spec2026] {
+            for name in table_5_only() {
+                assert!(find(name).is_some(), "{name} is not registered");
+                assert!(
+                    crate::spec::relaxed_table::builtin_in(revision)
+                        .row(name)
+                        .is_some(),
+                    "{name}: no Table 5 row ({revision})"
+                );
+            }
+            let only_in_table_5: Vec<&str> = FUNCTIONS
+                .iter()
+                .filter(|f| {
+                    Profile::ALL
+                        .into_iter()
+                        .all(|profile| builtin_in(revision, profile).row(f.name).is_none())
+                })
+                .filter(|f| {
+                    crate::spec::relaxed_table::builtin_in(revision)
+                        .row(f.name)
+                        .is_some()
+                })
+                .map(|f| f.name)
+                .collect();
+            assert_eq!(only_in_table_5, table_5_only(), "{revision}");
+        }
+    }
+
     #[test]
     fn names_are_unique_and_found_in_any_spelling() {
         let names: HashSet<_> = FUNCTIONS.iter().map(|f| matching_key(f.name)).collect();
