@@ -26,28 +26,73 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 /// The two bars a person watching sees: units overall, and the inputs of the unit running.
-fn progress_bars() -> (MultiProgress, ProgressBar, ProgressBar) {
-    let bars = MultiProgress::new();
-    // Bars only for a person watching: quiet when the output goes to a file or a pipe.
-    if !std::io::stdout().is_terminal() || !std::io::stderr().is_terminal() {
-        bars.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    let overall = bars.add(ProgressBar::new(0));
-    overall.set_style(
-        ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} units {elapsed_precise}")
+struct ProgressBars {
+    /// Held so the bars draw together.
+    _bars: MultiProgress,
+    overall: ProgressBar,
+    unit: ProgressBar,
+}
+
+impl ProgressBars {
+    fn new() -> ProgressBars {
+        let bars = MultiProgress::new();
+        // Bars only for a person watching: quiet when the output goes to a file or a pipe.
+        if !std::io::stdout().is_terminal() || !std::io::stderr().is_terminal() {
+            bars.set_draw_target(ProgressDrawTarget::hidden());
+        }
+        let overall = bars.add(ProgressBar::new(0));
+        overall.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>12} [{bar:30}] {pos}/{len} units {elapsed_precise}",
+            )
             .expect("valid template")
             .progress_chars("=> "),
-    );
-    overall.set_prefix("overall");
-    let unit = bars.add(ProgressBar::new(0));
-    unit.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>12} [{bar:30}] {pos}/{len} inputs {per_sec} eta {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    (bars, overall, unit)
+        );
+        overall.set_prefix("overall");
+        let unit = bars.add(ProgressBar::new(0));
+        unit.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>12} [{bar:30}] {pos}/{len} inputs {per_sec} eta {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        ProgressBars {
+            _bars: bars,
+            overall,
+            unit,
+        }
+    }
+
+    fn finish(&self) {
+        self.unit.finish_and_clear();
+        self.overall.finish_and_clear();
+    }
+}
+
+impl campaign::Watch for ProgressBars {
+    fn start(&self, units: u64, done: u64) {
+        self.overall.set_length(units);
+        self.overall.set_position(done);
+    }
+
+    fn unit(&self, label: &str) {
+        self.unit.set_prefix(label.to_string());
+        self.unit.reset();
+    }
+
+    fn inputs(&self, position: u64, length: u64) {
+        self.unit.set_length(length);
+        self.unit.set_position(position);
+    }
+
+    fn unit_done(&self) {
+        self.overall.inc(1);
+    }
+
+    fn refused(&self, refused: &crate::run::pipeline::RefusedBuild) {
+        self.unit.suspend(|| print_refused(refused));
+    }
 }
 
 /// What one campaign did, for the summary files and the exit status.
@@ -517,11 +562,10 @@ fn drive(
     facts: RunFacts,
     session: Option<&Session>,
 ) -> Result<CampaignOutcome, UsageError> {
-    let (_bars, overall, unit_bar) = progress_bars();
-    let results = campaign::run(plan, &facts, session, &overall, &unit_bar, &print_refused)
+    let bars = ProgressBars::new();
+    let results = campaign::run(plan, &facts, session, &bars)
         .map_err(|error| UsageError(error.to_string()))?;
-    unit_bar.finish_and_clear();
-    overall.finish_and_clear();
+    bars.finish();
     print!("{}", report::summary(&results.units, &facts, &args.csv));
     if results.resumed > 0 {
         println!(

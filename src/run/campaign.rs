@@ -13,7 +13,6 @@ use crate::run::pipeline::{Ran, RefusedBuild};
 use crate::run::unit::UnitId;
 use crate::run::RunSettings;
 use crate::spec::registry;
-use indicatif::ProgressBar;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -190,15 +189,28 @@ pub enum RunError {
     Executable(std::io::Error),
 }
 
-/// Runs the plan, writing each row as soon as its unit finishes. A module the driver refuses
-/// is handed to `on_refused` with its build log as its unit ends (its row keeps one line).
+/// What a person watching a run is shown as it goes; the command line draws it (progress
+/// bars and the driver's build logs), so this layer knows no terminal.
+pub trait Watch {
+    /// The run has `units` units, `done` of them already in a resumed CSV.
+    fn start(&self, units: u64, done: u64);
+    /// The unit named `label` begins.
+    fn unit(&self, label: &str);
+    /// The running unit is at input `position` of `length`.
+    fn inputs(&self, position: u64, length: u64);
+    /// The running unit has its row.
+    fn unit_done(&self);
+    /// The driver refused a module: its whole build log (the unit's row keeps one line).
+    fn refused(&self, refused: &RefusedBuild);
+}
+
+/// Runs the plan, writing each row as soon as its unit finishes, and shows its progress to
+/// `watch`.
 pub fn run(
     plan: &Plan,
     facts: &RunFacts,
     session: Option<&Session>,
-    overall: &ProgressBar,
-    unit_bar: &ProgressBar,
-    on_refused: &dyn Fn(&RefusedBuild),
+    watch: &dyn Watch,
 ) -> Result<Results, RunError> {
     let csv_error = |source: std::io::Error| RunError::WriteCsv {
         path: plan.csv.clone(),
@@ -250,22 +262,17 @@ pub fn run(
         .filter(|unit| !done.contains(&unit.key(&plan.settings)))
         .collect();
     let resumed = plan.units.len() - todo.len();
-    overall.set_length(plan.units.len() as u64);
-    overall.set_position(resumed as u64);
-    let progress = |position: u64, length: u64| {
-        unit_bar.set_length(length);
-        unit_bar.set_position(position);
-    };
+    watch.start(plan.units.len() as u64, resumed as u64);
+    let progress = |position: u64, length: u64| watch.inputs(position, length);
     let mut reports = Vec::with_capacity(todo.len());
     let mut worker: Option<Worker> = None;
     for unit in todo {
-        unit_bar.set_prefix(unit.label());
-        unit_bar.reset();
+        watch.unit(&unit.label());
         let report = match (&plan.isolation, session) {
             (None, Some(session)) => {
                 let ran = run_unit_here(session, &plan.settings, unit, &progress);
                 if let Some(refused) = &ran.refused {
-                    on_refused(refused);
+                    watch.refused(refused);
                 }
                 ran.report
             }
@@ -307,7 +314,7 @@ pub fn run(
         let report = no_pass_without_inputs(report, plan.settings.shard);
         csv.write(&report, facts).map_err(csv_error)?;
         reports.push(report);
-        overall.inc(1);
+        watch.unit_done();
     }
     Ok(Results {
         units: reports,
