@@ -1228,8 +1228,7 @@ mod revision_tests {
     /// flush-to-zero section, plus the text of the whole "Edge Case Behavior" section as one
     /// line (code blocks verbatim), for finding sources.
     fn bullets_2026() -> (Vec<(usize, Option<String>, String)>, String) {
-        let text = std::fs::read_to_string(SPEC_2026)
-            .unwrap_or_else(|e| panic!("cannot read {SPEC_2026} ({e}); the check needs it"));
+        let text = crate::spec::table::asciidoc::read(SPEC_2026);
         let lines: Vec<&str> = text.lines().collect();
         let start = lines
             .iter()

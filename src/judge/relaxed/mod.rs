@@ -395,11 +395,6 @@ mod tests {
 
     // ---- Transcription check: the data file against the spec text ----
 
-    const SPEC: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/spec/003_606d5394990817d6.txt"
-    );
-
     const TITLE: &str =
         "Table 5. ULP Values for Single Precision Math Instructions with -cl-fast-relaxed-math";
 
@@ -411,9 +406,7 @@ mod tests {
     }
 
     fn spec_text() -> String {
-        std::fs::read_to_string(SPEC).unwrap_or_else(|e| {
-            panic!("cannot read the spec at {SPEC} ({e}); the transcription check needs it")
-        })
+        crate::spec::table::asciidoc::read(crate::spec::table::asciidoc::SPEC_2017)
     }
 
     /// Extracts Table 5 from the extracted-HTML layout: the title, a header line naming the
@@ -1691,8 +1684,7 @@ mod revision_tests {
 
     /// (line, "heading: cell") per row of the 2026 Table 5.
     fn rows_2026() -> Vec<(usize, String)> {
-        let text = std::fs::read_to_string(SPEC_2026)
-            .unwrap_or_else(|e| panic!("cannot read {SPEC_2026} ({e}); the check needs it"));
+        let text = crate::spec::table::asciidoc::read(SPEC_2026);
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
         let title =
             ".ULP Values for Single Precision Math Instructions with _-cl-unsafe-math-optimizations_";

@@ -2,10 +2,10 @@
 //! cells read into an [`EdgeRule`], checked against the function's [`Signature`].
 
 use super::*;
-use crate::spec::cell::CellError;
+use crate::spec::cell::RuleCellError;
 
 /// A cell's error and the field it is in.
-type FieldError = (&'static str, CellError);
+type FieldError = (&'static str, RuleCellError);
 
 /// Reads one row (six trimmed cells) into a rule, checking it against the function's signature.
 pub(super) fn parse_row(file: &str, line: usize, cells: &[&str]) -> Result<EdgeRule, FieldError> {
@@ -154,7 +154,7 @@ fn check_consistency(
 }
 
 /// Splits the inputs cell on `;` and reads each argument by its kind.
-fn parse_inputs(signature: &Signature, cell: &str) -> Result<Vec<Input>, CellError> {
+fn parse_inputs(signature: &Signature, cell: &str) -> Result<Vec<Input>, RuleCellError> {
     let parts: Vec<&str> = cell.split(';').map(str::trim).collect();
     if parts.len() != signature.args.len() {
         return Err(format!(
@@ -174,7 +174,7 @@ fn parse_inputs(signature: &Signature, cell: &str) -> Result<Vec<Input>, CellErr
             ArgKind::Int | ArgKind::UInt => parse_integer_input(text, *kind),
             ArgKind::Vector => parse_vector_input(text),
         })
-        .collect::<Result<Vec<Input>, CellError>>()?;
+        .collect::<Result<Vec<Input>, RuleCellError>>()?;
     let widths: HashSet<usize> = inputs
         .iter()
         .filter_map(|input| match input {
@@ -195,7 +195,7 @@ const INPUT_FORMS: &str = "a value (`+0`, `-inf`, `±0`, `nan`, `1`, `0.5`, `±s
     `odd integer n < 0`, `n + 0.5`, ...; see tables/README.md) or `±(class)` for a class of \
     positive values";
 
-fn parse_float_input(text: &str) -> Result<Input, CellError> {
+fn parse_float_input(text: &str) -> Result<Input, RuleCellError> {
     if text == "nan" {
         return Ok(Input::Nan);
     }
@@ -232,7 +232,7 @@ fn float_class(
     class: Class,
     var: Option<char>,
     plus_minus: bool,
-) -> Result<Input, CellError> {
+) -> Result<Input, RuleCellError> {
     if class.float_values(FloatType::Double).is_none() {
         return Err(
             format!("cannot read `{text}`: this class is for integer arguments only").into(),
@@ -245,7 +245,7 @@ fn float_class(
     })
 }
 
-fn parse_integer_input(text: &str, kind: ArgKind) -> Result<Input, CellError> {
+fn parse_integer_input(text: &str, kind: ArgKind) -> Result<Input, RuleCellError> {
     if let Some(n) = parse_integer(text) {
         let valid = match kind {
             ArgKind::UInt => n >= 0,
@@ -274,7 +274,7 @@ fn parse_integer_input(text: &str, kind: ArgKind) -> Result<Input, CellError> {
     }
 }
 
-fn parse_vector_input(text: &str) -> Result<Input, CellError> {
+fn parse_vector_input(text: &str) -> Result<Input, RuleCellError> {
     let inner = text
         .strip_prefix('(')
         .and_then(|rest| rest.strip_suffix(')'))
@@ -293,7 +293,7 @@ fn parse_vector_input(text: &str) -> Result<Input, CellError> {
                     .map_err(|m| format!("in the vector `{text}`: {m}").into())
             }
         })
-        .collect::<Result<Vec<Input>, CellError>>()?;
+        .collect::<Result<Vec<Input>, RuleCellError>>()?;
     // One element: the geometric functions' scalar gentype (length(x) = |x|, ...).
     if !matches!(elements.len(), 1..=4 | 8 | 16) {
         return Err(format!(
@@ -358,7 +358,7 @@ const VALUE_FORMS: &str = "`+0`, `-0`, `±0`, `+inf`, `-inf`, `±inf`, a number 
     sign `+`, `-`, `±`";
 
 /// Reads a signed value: `[sign] magnitude`.
-fn parse_value(text: &str, context: ValueContext) -> Result<(Sign, Magnitude), CellError> {
+fn parse_value(text: &str, context: ValueContext) -> Result<(Sign, Magnitude), RuleCellError> {
     let (sign, rest, explicit) = if let Some(rest) = text.strip_prefix('±') {
         (Sign::PlusMinus, rest, true)
     } else if let Some(rest) = text.strip_prefix('∓') {
@@ -388,7 +388,7 @@ fn parse_value(text: &str, context: ValueContext) -> Result<(Sign, Magnitude), C
     Ok((sign, magnitude))
 }
 
-fn parse_magnitude(text: &str, context: ValueContext) -> Result<Magnitude, CellError> {
+fn parse_magnitude(text: &str, context: ValueContext) -> Result<Magnitude, RuleCellError> {
     let magnitude = match text {
         "0" => Magnitude::Zero,
         "inf" => Magnitude::Infinity,
@@ -471,7 +471,7 @@ fn parse_integer(text: &str) -> Option<i64> {
 
 /// The E of `2^E`: an integer, `emin`, `emax` or `p`, or a parenthesised sum of them
 /// (`(emin-p+1)`).
-fn parse_exponent(text: &str) -> Result<Exponent, CellError> {
+fn parse_exponent(text: &str) -> Result<Exponent, RuleCellError> {
     let bad = || {
         format!(
             "cannot read the exponent `{text}`: expected an integer, `emin`, `emax`, `p`, or a \
@@ -533,7 +533,7 @@ fn parse_outcome(
     kind: OutputKind,
     text: &str,
     vector_width: Option<usize>,
-) -> Result<Outcome, CellError> {
+) -> Result<Outcome, RuleCellError> {
     if text == "*" {
         return Ok(Outcome::Any);
     }
@@ -556,7 +556,7 @@ fn parse_outcome(
             let elements = inner
                 .split(',')
                 .map(|element| parse_float_outcome(element.trim()))
-                .collect::<Result<Vec<Outcome>, CellError>>()?;
+                .collect::<Result<Vec<Outcome>, RuleCellError>>()?;
             if Some(elements.len()) != vector_width {
                 return Err(format!(
                     "the vector `{text}` has {} elements, the input {}",
@@ -570,7 +570,7 @@ fn parse_outcome(
     }
 }
 
-fn parse_integer_outcome(text: &str) -> Result<Outcome, CellError> {
+fn parse_integer_outcome(text: &str) -> Result<Outcome, RuleCellError> {
     let min = i64::from(i32::MIN);
     let max = i64::from(i32::MAX);
     Ok(match text {
@@ -596,7 +596,7 @@ const OUTCOME_FORMS: &str = "`*`, `nan`, `nan operand`, an exact value (`+0`, `�
     `0.5`, `±pi/2`, `+denorm_min`, ...), `~E` (close to E), `±any`, `x`, `|x|`, `-|x|` or \
     `in [a, b)`";
 
-fn parse_float_outcome(text: &str) -> Result<Outcome, CellError> {
+fn parse_float_outcome(text: &str) -> Result<Outcome, RuleCellError> {
     let single_var = |s: &str| -> Option<char> {
         let mut chars = s.chars();
         match (chars.next(), chars.next()) {
@@ -690,7 +690,7 @@ fn parse_out_parameters(
     signature: &Signature,
     cell: &str,
     vector_width: Option<usize>,
-) -> Result<Vec<Outcome>, CellError> {
+) -> Result<Vec<Outcome>, RuleCellError> {
     let parameters = &signature.outputs[1..];
     let mut outcomes = vec![Outcome::Any; parameters.len()];
     let mut given = vec![false; parameters.len()];

@@ -731,17 +731,8 @@ mod tests {
     use super::*;
     use crate::spec::table::{self, Profile};
 
-    const SPEC: &str = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/spec/003_606d5394990817d6.txt"
-    );
-
     fn spec_text() -> String {
-        std::fs::read_to_string(SPEC).unwrap_or_else(|e| {
-            panic!(
-                "cannot read the spec at {SPEC} ({e}); the edge-case transcription check needs it"
-            )
-        })
+        crate::spec::table::asciidoc::read(crate::spec::table::asciidoc::SPEC_2017)
     }
 
     /// Runs of whitespace as one space: the extracted HTML doubles some spaces and breaks code

@@ -2,7 +2,7 @@
 //! conditions, bounds and formulas.
 
 use super::*;
-use crate::spec::cell::CellError;
+use crate::spec::cell::RuleCellError;
 
 use rug::float::Constant;
 
@@ -30,7 +30,7 @@ const SYMBOLS: [&str; 19] = [
     "^",
 ];
 
-fn tokenize(text: &str) -> Result<Vec<Token>, CellError> {
+fn tokenize(text: &str) -> Result<Vec<Token>, RuleCellError> {
     let chars: Vec<char> = text.chars().collect();
     let mut tokens = Vec::new();
     let mut i = 0;
@@ -92,7 +92,7 @@ enum Cell {
     Outputs(Vec<String>),
 }
 
-pub(super) fn parse_rule(entry: &Entry, text: &str) -> Result<RelaxedRule, CellError> {
+pub(super) fn parse_rule(entry: &Entry, text: &str) -> Result<RelaxedRule, RuleCellError> {
     let tokens = tokenize(text).map_err(|m| format!("cannot read `{text}`: {m}"))?;
     if tokens.is_empty() {
         return Err("empty rule: expected a bound such as `<= 4096 ulp`".into());
@@ -167,7 +167,7 @@ impl Parser<'_> {
         hit
     }
 
-    fn expect_symbol(&mut self, symbol: &str, context: &str) -> Result<(), CellError> {
+    fn expect_symbol(&mut self, symbol: &str, context: &str) -> Result<(), RuleCellError> {
         if self.eat_symbol(symbol) {
             Ok(())
         } else {
@@ -175,7 +175,7 @@ impl Parser<'_> {
         }
     }
 
-    fn expect_word(&mut self, word: &str, context: &str) -> Result<(), CellError> {
+    fn expect_word(&mut self, word: &str, context: &str) -> Result<(), RuleCellError> {
         if self.eat_word(word) {
             Ok(())
         } else {
@@ -183,7 +183,7 @@ impl Parser<'_> {
         }
     }
 
-    fn cell(&mut self) -> Result<Cell, CellError> {
+    fn cell(&mut self) -> Result<Cell, RuleCellError> {
         if self.eat_word("outputs") {
             let mut names = Vec::new();
             loop {
@@ -259,7 +259,7 @@ impl Parser<'_> {
         Ok(Cell::Pieces(pieces))
     }
 
-    fn alternatives(&mut self) -> Result<Vec<Alternative>, CellError> {
+    fn alternatives(&mut self) -> Result<Vec<Alternative>, RuleCellError> {
         let mut alternatives = vec![self.alternative()?];
         while self.eat_word("or") {
             alternatives.push(self.alternative()?);
@@ -275,7 +275,7 @@ impl Parser<'_> {
         Ok(alternatives)
     }
 
-    fn alternative(&mut self) -> Result<Alternative, CellError> {
+    fn alternative(&mut self) -> Result<Alternative, RuleCellError> {
         if self.eat_word("full") {
             let full = self.bound(Profile::Full)?;
             self.expect_word("embedded", "after the full-profile bound")?;
@@ -293,7 +293,7 @@ impl Parser<'_> {
         Ok(Alternative { full, embedded })
     }
 
-    fn bound(&mut self, profile: Profile) -> Result<Bound, CellError> {
+    fn bound(&mut self, profile: Profile) -> Result<Bound, RuleCellError> {
         const FORMS: &str = "`<= N ulp`, `<= A+floor(|Kx|) ulp`, `abs <= B`, `derived FORMULA`, \
             `fma_or_mul_add`, `table`, `unbounded` or `undefined`";
         if self.eat_symbol("<=") {
@@ -356,7 +356,7 @@ impl Parser<'_> {
     }
 
     /// A number of ulps: digits with an optional decimal part (`4`, `2.5`).
-    fn count(&mut self) -> Result<f64, CellError> {
+    fn count(&mut self) -> Result<f64, RuleCellError> {
         match self.next() {
             Some(Token::Number(text)) => text
                 .parse::<f64>()
@@ -369,7 +369,7 @@ impl Parser<'_> {
     }
 
     /// `0.5`, `-88`, `2^-126`, `pi`, `-pi`.
-    fn number(&mut self) -> Result<Number, CellError> {
+    fn number(&mut self) -> Result<Number, RuleCellError> {
         let negative = self.eat_symbol("-");
         let (mut value, mut text) = if self.eat_word("pi") {
             (
@@ -432,7 +432,7 @@ impl Parser<'_> {
         Ok(Number { value, text })
     }
 
-    fn parameter(&mut self) -> Result<(usize, String), CellError> {
+    fn parameter(&mut self) -> Result<(usize, String), RuleCellError> {
         let parameters = self.entry.parameters;
         if let Some(Token::Word(name)) = self.peek() {
             if let Some(index) = parameters.iter().position(|p| p == name) {
@@ -450,7 +450,7 @@ impl Parser<'_> {
         .into())
     }
 
-    fn condition(&mut self) -> Result<Condition, CellError> {
+    fn condition(&mut self) -> Result<Condition, RuleCellError> {
         let mut condition = self.conjunction()?;
         while self.eat_word("or") {
             let right = self.conjunction()?;
@@ -459,7 +459,7 @@ impl Parser<'_> {
         Ok(condition)
     }
 
-    fn conjunction(&mut self) -> Result<Condition, CellError> {
+    fn conjunction(&mut self) -> Result<Condition, RuleCellError> {
         let mut condition = self.negation()?;
         while self.eat_word("and") {
             let right = self.negation()?;
@@ -468,7 +468,7 @@ impl Parser<'_> {
         Ok(condition)
     }
 
-    fn negation(&mut self) -> Result<Condition, CellError> {
+    fn negation(&mut self) -> Result<Condition, RuleCellError> {
         if self.eat_word("not") {
             return Ok(Condition::Not(Box::new(self.negation()?)));
         }
@@ -480,7 +480,7 @@ impl Parser<'_> {
         self.comparison()
     }
 
-    fn comparison(&mut self) -> Result<Condition, CellError> {
+    fn comparison(&mut self) -> Result<Condition, RuleCellError> {
         let magnitude = self.eat_symbol("|");
         let (parameter, name) = self.parameter()?;
         if magnitude {
@@ -564,7 +564,7 @@ impl Parser<'_> {
         .into())
     }
 
-    fn expression(&mut self) -> Result<Formula, CellError> {
+    fn expression(&mut self) -> Result<Formula, RuleCellError> {
         let mut left = self.product()?;
         loop {
             let instruction = if self.eat_symbol("+") {
@@ -579,7 +579,7 @@ impl Parser<'_> {
         }
     }
 
-    fn product(&mut self) -> Result<Formula, CellError> {
+    fn product(&mut self) -> Result<Formula, RuleCellError> {
         let mut left = self.unary()?;
         loop {
             let instruction = if self.eat_symbol("*") {
@@ -594,14 +594,14 @@ impl Parser<'_> {
         }
     }
 
-    fn unary(&mut self) -> Result<Formula, CellError> {
+    fn unary(&mut self) -> Result<Formula, RuleCellError> {
         if self.eat_symbol("-") {
             return Ok(Formula::Negate(Box::new(self.unary()?)));
         }
         self.primary()
     }
 
-    fn primary(&mut self) -> Result<Formula, CellError> {
+    fn primary(&mut self) -> Result<Formula, RuleCellError> {
         match self.next() {
             Some(Token::Number(digits)) => {
                 let value: f64 = digits

@@ -36,7 +36,7 @@ use std::sync::OnceLock;
 use rug::Float;
 
 use crate::num::fp::FloatType;
-use crate::spec::cell::CellError;
+use crate::spec::cell::RuleCellError;
 use crate::spec::table::{self, Profile, Requirement};
 use crate::spec::table::{read_data, DataRecord};
 
@@ -442,7 +442,7 @@ pub fn builtin_in(revision: crate::spec::table::Revision) -> &'static RelaxedTab
 /// Replaces every formula operation's placeholder error with the operation's own rule (a row
 /// of this table, linked first) or its Table 3 / 4 cells, and every `outputs` name with that
 /// row's rule. Errors carry the line of the row that needs the name.
-fn link_rows(rows: &mut [RelaxedRow]) -> Result<(), (usize, CellError)> {
+fn link_rows(rows: &mut [RelaxedRow]) -> Result<(), (usize, RuleCellError)> {
     let mut done = vec![false; rows.len()];
     for index in 0..rows.len() {
         link_row(index, rows, &mut done, &mut Vec::new())?;
@@ -455,7 +455,7 @@ fn link_row(
     rows: &mut [RelaxedRow],
     done: &mut [bool],
     path: &mut Vec<usize>,
-) -> Result<(), (usize, CellError)> {
+) -> Result<(), (usize, RuleCellError)> {
     if done[index] {
         return Ok(());
     }
@@ -528,7 +528,7 @@ fn formula_names(formula: &Formula, names: &mut Vec<String>) {
     }
 }
 
-fn link_rule(rule: &mut RelaxedRule, rows: &[RelaxedRow]) -> Result<(), CellError> {
+fn link_rule(rule: &mut RelaxedRule, rows: &[RelaxedRow]) -> Result<(), RuleCellError> {
     match rule {
         RelaxedRule::PerOutput { outputs, .. } => {
             for output in outputs.iter_mut() {
@@ -561,7 +561,7 @@ fn link_rule(rule: &mut RelaxedRule, rows: &[RelaxedRow]) -> Result<(), CellErro
     Ok(())
 }
 
-fn link_formula(formula: &mut Formula, rows: &[RelaxedRow]) -> Result<(), CellError> {
+fn link_formula(formula: &mut Formula, rows: &[RelaxedRow]) -> Result<(), RuleCellError> {
     match formula {
         Formula::Parameter { .. } | Formula::Constant { .. } => Ok(()),
         Formula::Negate(inner) => link_formula(inner, rows),
