@@ -365,9 +365,7 @@ pub fn file_stem(conversion: &Conversion, address_bits: u32) -> String {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use std::io::{ErrorKind, Write};
     use std::path::{Path, PathBuf};
-    use std::process::Command;
 
     use super::*;
     use crate::num::convert::IntType;
@@ -379,37 +377,7 @@ pub(crate) mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/conversions")
     }
 
-    /// Runs `spirv-val` on a module: `--target-env opencl2.2` unless the module declares Float16
-    /// (which that environment refuses), then plain `spv1.0`. `Err` carries the complaint and the
-    /// disassembly.
-    pub(crate) fn spirv_val(name: &str, words: &[u32], target_env: &str) -> Result<(), String> {
-        let mut file = tempfile::Builder::new()
-            .suffix(".spv")
-            .tempfile()
-            .expect("create a temporary .spv file");
-        file.write_all(&crate::kernel::words_to_bytes(words))
-            .expect("write the temporary .spv file");
-        let output = match Command::new("spirv-val")
-            .args(["--target-env", target_env])
-            .arg(file.path())
-            .output()
-        {
-            Ok(output) => output,
-            Err(error) if error.kind() == ErrorKind::NotFound => {
-                panic!("spirv-val is not installed ({error}); run scripts/setup to install SPIRV-Tools")
-            }
-            Err(error) => panic!("could not run spirv-val: {error}"),
-        };
-        if output.status.success() {
-            return Ok(());
-        }
-        Err(format!(
-            "spirv-val --target-env {target_env} rejected {name}:\n{}{}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr),
-            crate::kernel::disassemble(words)
-        ))
-    }
+    use crate::kernel::tests::spirv_val;
 
     pub(crate) fn target_env(conversion: &Conversion) -> &'static str {
         if conversion.float_types().contains(&FloatType::Half) {

@@ -218,16 +218,12 @@ pub fn probe_kernel(extension: &str, address_bits: u32) -> Result<Vec<u32>, Buil
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use std::io::{ErrorKind, Write};
     use std::path::{Path, PathBuf};
-    use std::process::Command;
 
     use rspirv::binary::Assemble;
 
     use super::*;
-    use crate::kernel::validate::{
-        self, check_module, disassemble, guard, load_module, version_name,
-    };
+    use crate::kernel::validate::{self, check_module, guard, load_module, version_name};
     use crate::num::convert::IntType;
     use crate::spec::extension::EXTENSIONS;
     use crate::spec::probe::{Probe, ProbeSource};
@@ -364,33 +360,8 @@ pub(crate) mod tests {
     }
 
     fn spirv_val(validator: &str, words: &[u32], target_env: &str) -> Result<(), String> {
-        let mut file = tempfile::Builder::new()
-            .suffix(".spv")
-            .tempfile()
-            .expect("create a temporary .spv file");
-        file.write_all(&crate::kernel::words_to_bytes(words))
-            .unwrap();
-        let output = match Command::new(validator)
-            .args(["--target-env", target_env])
-            .arg(file.path())
-            .output()
-        {
-            Ok(output) => output,
-            Err(error) if error.kind() == ErrorKind::NotFound => {
-                return Err(format!("{validator} is not installed"))
-            }
-            Err(error) => panic!("could not run {validator}: {error}"),
-        };
-        if output.status.success() {
-            Ok(())
-        } else {
-            Err(format!(
-                "{validator} --target-env {target_env}: {}{}\n{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr),
-                disassemble(words)
-            ))
-        }
+        crate::kernel::tests::run_validator(validator, "the module", words, target_env)
+            .unwrap_or_else(|| Err(format!("{validator} is not installed")))
     }
 
     /// The environment a module validates in: plain SPIR-V of its version (the OpenCL 2.2

@@ -41,7 +41,7 @@ mod emit;
 pub mod extension;
 pub mod interface;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod validate;
 
 use std::collections::HashMap;

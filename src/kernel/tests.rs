@@ -99,43 +99,58 @@ fn instruction_named(name: &str) -> Option<Instruction> {
         .or_else(|| extended.into_iter().find(|i| i.name() == name))
 }
 
-/// Runs `spirv-val` on the module; `Err` carries its complaint and the disassembly.
-///
-/// The OpenCL 2.2 environment checks the OpenCL rules but refuses Float16, so half modules are
-/// checked against plain SPIR-V 1.0 instead.
-fn spirv_val(spec: &KernelSpec, words: &[u32]) -> Result<(), String> {
-    let target_env = if spec.element == FloatType::Half {
-        "spv1.0"
-    } else {
-        "opencl2.2"
-    };
+/// Runs the SPIR-V validator `validator` on `words` in `target_env`: `None` if it is not
+/// installed, else `Err` with its complaint about `name` and the disassembly. The one runner of
+/// every module-validation test in kernel.
+pub(crate) fn run_validator(
+    validator: &str,
+    name: &str,
+    words: &[u32],
+    target_env: &str,
+) -> Option<Result<(), String>> {
     let mut file = tempfile::Builder::new()
         .suffix(".spv")
         .tempfile()
         .expect("create a temporary .spv file");
     file.write_all(&words_to_bytes(words))
         .expect("write the temporary .spv file");
-    let output = match Command::new("spirv-val")
+    let output = match Command::new(validator)
         .args(["--target-env", target_env])
         .arg(file.path())
         .output()
     {
         Ok(output) => output,
-        Err(error) if error.kind() == ErrorKind::NotFound => {
-            panic!("spirv-val is not installed ({error}); run scripts/setup to install SPIRV-Tools")
-        }
-        Err(error) => panic!("could not run spirv-val: {error}"),
+        Err(error) if error.kind() == ErrorKind::NotFound => return None,
+        Err(error) => panic!("could not run {validator}: {error}"),
     };
     if output.status.success() {
-        return Ok(());
+        return Some(Ok(()));
     }
-    Err(format!(
-        "spirv-val --target-env {target_env} rejected {}:\n{}{}\n{}",
-        spec.file_stem(),
+    Some(Err(format!(
+        "{validator} --target-env {target_env} rejected {name}:\n{}{}\n{}",
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr),
         disassemble(words)
-    ))
+    )))
+}
+
+/// Runs `spirv-val` (which scripts/setup installs: a test that expects a refusal must not pass
+/// because it is missing).
+pub(crate) fn spirv_val(name: &str, words: &[u32], target_env: &str) -> Result<(), String> {
+    run_validator("spirv-val", name, words, target_env).unwrap_or_else(|| {
+        panic!("spirv-val is not installed; run scripts/setup to install SPIRV-Tools")
+    })
+}
+
+/// Runs `spirv-val` on a math module. The OpenCL 2.2 environment checks the OpenCL rules but
+/// refuses Float16, so half modules are checked against plain SPIR-V 1.0 instead.
+fn spirv_val_spec(spec: &KernelSpec, words: &[u32]) -> Result<(), String> {
+    let target_env = if spec.element == FloatType::Half {
+        "spv1.0"
+    } else {
+        "opencl2.2"
+    };
+    spirv_val(&spec.file_stem(), words, target_env)
 }
 
 /// Builds and validates every spec, reporting all failures at once.
@@ -146,7 +161,7 @@ fn assert_all_valid(specs: impl IntoIterator<Item = KernelSpec>) {
         checked += 1;
         match build(&spec) {
             Ok(words) => {
-                if let Err(complaint) = spirv_val(&spec, &words) {
+                if let Err(complaint) = spirv_val_spec(&spec, &words) {
                     failures.push(complaint);
                 }
             }
@@ -242,7 +257,7 @@ fn spirv_val_rejects_a_module_missing_a_capability() {
     let mut module = rspirv::dr::load_words(build(&spec).unwrap()).unwrap();
     let vector16 = rspirv::dr::Operand::Capability(rspirv::spirv::Capability::Vector16);
     module.capabilities.retain(|c| c.operands[0] != vector16);
-    assert!(spirv_val(&spec, &module.assemble()).is_err());
+    assert!(spirv_val_spec(&spec, &module.assemble()).is_err());
 }
 
 /// `spec`'s module with its instruction under test replaced by `op`, operands unchanged.
@@ -299,7 +314,7 @@ fn spirv_val_rejects_opencl_std_operands_of_the_wrong_type() {
     ];
     for (spec, op) in cases {
         let words = with_opcode_swapped(&spec, op);
-        assert!(spirv_val(&spec, &words).is_err(), "{op:?} in {spec:?}");
+        assert!(spirv_val_spec(&spec, &words).is_err(), "{op:?} in {spec:?}");
     }
 }
 

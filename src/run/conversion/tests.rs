@@ -3,7 +3,8 @@ use std::sync::Once;
 
 use super::*;
 use crate::device;
-use crate::kernel::conversion::tests::{spirv_val, target_env};
+use crate::kernel::conversion::tests::target_env;
+use crate::kernel::tests::spirv_val;
 
 static RUNTIME: Once = Once::new();
 
