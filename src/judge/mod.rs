@@ -296,6 +296,9 @@ impl Rules {
             }
             _ => return None,
         };
+        if let Some(verdict) = self.exact_verdict(args, device_results) {
+            return verdict;
+        }
         let mut verdict = None;
         for (output, device_result) in self.outputs.iter().zip(device_results) {
             if output.check != OutputCheck::Table {
@@ -323,6 +326,36 @@ impl Rules {
             verdict = combine(verdict, one)?;
         }
         verdict
+    }
+
+    /// The exact tier ([`crate::reference::exact`]), for a function whose every output has an
+    /// exact host version: `Some(verdict)` decides the input (a pass with error 0 where every
+    /// result is the exact one, as MPFR measures it: `same_result` for table outputs, equality
+    /// or an unspecified (NaN) value for integer ones; `None`, MPFR, for anything else), `None`
+    /// where the function has no exact tier.
+    fn exact_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<Option<FastVerdict>> {
+        if !self
+            .outputs
+            .iter()
+            .all(|output| binding::exact(output.reference).is_some())
+        {
+            return None;
+        }
+        for (output, device_result) in self.outputs.iter().zip(device_results) {
+            let exact = binding::exact(output.reference).expect("checked above");
+            let Some(value) = exact(args, self.element) else {
+                return Some(None);
+            };
+            let matches = match output.check {
+                OutputCheck::Table => same_result(*device_result, value),
+                OutputCheck::Integer => value.is_nan() || *device_result == value,
+                OutputCheck::QuotientLowBits => false,
+            };
+            if !matches {
+                return Some(None);
+            }
+        }
+        Some(Some(FastVerdict::Pass(0.0)))
     }
 
     /// remquo without MPFR, for finite x and non-zero finite y (every format):

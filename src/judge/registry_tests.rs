@@ -62,3 +62,101 @@ fn fast_tier_and_mpfr_agree_on_a_large_sample_for_every_function_that_uses_it() 
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+/// Every verdict the exact tier gives is MPFR's verdict on the same results: for every
+/// function whose outputs all have an exact host version, sampled half, float and double
+/// inputs (special values included) under a ULP bound and a correctly rounded cell, with the
+/// correctly rounded results, one output moved to a neighbour, a zero of the other sign or a
+/// NaN as the device's results. The exact tier passes with error 0, and so does MPFR.
+#[test]
+fn exact_tier_decides_as_mpfr_does() {
+    use crate::judge::Rules;
+    use crate::report::stats::{FastVerdict, Outcome};
+    use crate::spec::table::Requirement;
+    use rug::float::Round;
+    let mut decided = 0;
+    for function in FUNCTIONS {
+        if !function
+            .outputs
+            .iter()
+            .all(|output| binding::exact(output.reference).is_some())
+        {
+            continue;
+        }
+        let kinds = match function.shape {
+            Shape::Unary | Shape::IntResult | Shape::WithFloatOut | Shape::WithIntOut => {
+                vec![ValueKind::FloatGentype]
+            }
+            Shape::Binary => vec![ValueKind::FloatGentype; 2],
+            Shape::Ternary => vec![ValueKind::FloatGentype; 3],
+            Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
+            other => panic!("{}: an exact tier for shape {other:?}", function.name),
+        };
+        for element in FloatType::ALL {
+            let seed = sweep::unit_seed(23, function.name, element, 1);
+            let columns = sweep::generate(function, element, &kinds, 3000, 1, seed);
+            for requirement in [Requirement::Ulp(4.0), Requirement::CorrectlyRounded] {
+                let rules = Rules {
+                    function: function.name,
+                    outputs: function.outputs.to_vec(),
+                    requirement,
+                    element,
+                    flushes_subnormals: false,
+                    rounding: Round::Nearest,
+                    relaxed: None,
+                    embedded: false,
+                    finite_math_only: false,
+                };
+                for index in 0..columns[0].len() {
+                    let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
+                    if !function.in_domain(&args) {
+                        continue;
+                    }
+                    let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
+                    let correct: Vec<f64> = function
+                        .outputs
+                        .iter()
+                        .map(|output| {
+                            reference::correctly_rounded(
+                                binding::mpfr(output.reference),
+                                &operands,
+                                element,
+                            )
+                            .to_f64()
+                        })
+                        .collect();
+                    let mut candidates = vec![correct.clone()];
+                    for position in 0..correct.len() {
+                        let value = correct[position];
+                        let moved = if value.is_finite() {
+                            element.from_bits(element.to_bits(value) ^ 1)
+                        } else {
+                            0.0
+                        };
+                        for replacement in [moved, -value, f64::NAN] {
+                            let mut results = correct.clone();
+                            results[position] = replacement;
+                            candidates.push(results);
+                        }
+                    }
+                    for results in candidates {
+                        let Some(verdict) = rules.fast_verdict(&args, &results) else {
+                            continue;
+                        };
+                        let case = rules.judge_exactly(0, &args, &results);
+                        let what = format!(
+                            "{}({args:?}) {element} {:?}: device {results:?}, exact tier \
+                             {verdict:?}, MPFR {:?} {}",
+                            function.name, rules.requirement, case.outcome, case.error
+                        );
+                        assert_eq!(verdict, FastVerdict::Pass(0.0), "{what}");
+                        assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                        assert_eq!(case.error, 0.0, "{what}");
+                        decided += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(decided > 100_000, "{decided}");
+}

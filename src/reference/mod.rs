@@ -13,6 +13,7 @@ use crate::num::fp::FloatType;
 
 pub mod binding;
 mod common;
+pub mod exact;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
 mod geometric;
 pub use geometric::{
@@ -930,8 +931,13 @@ pub fn remquo_quotient(out: &mut Float, args: &[Float]) -> Ordering {
 /// `nextafter(x, y)`: the next value of the format after x toward y (y if x == y).
 pub fn nextafter(out: &mut Float, args: &[Float]) -> Ordering {
     let element = format_of(out);
-    let (x, y) = (args[0].to_f64(), args[1].to_f64());
-    let value = if x.is_nan() || y.is_nan() {
+    out.assign(nextafter_value(args[0].to_f64(), args[1].to_f64(), element));
+    Ordering::Equal
+}
+
+/// The next value of `element` after x toward y (y if x == y), from the encoding.
+pub fn nextafter_value(x: f64, y: f64, element: FloatType) -> f64 {
+    if x.is_nan() || y.is_nan() {
         f64::NAN
     } else if x == y {
         y
@@ -953,9 +959,7 @@ pub fn nextafter(out: &mut Float, args: &[Float]) -> Ordering {
             bits - 1
         };
         element.from_bits(next)
-    };
-    out.assign(value);
-    Ordering::Equal
+    }
 }
 
 /// `sincos(x)`'s sine and cosine are `sin` and `cos`; `nan(nancode)` is a NaN.
