@@ -109,15 +109,6 @@ pub fn nonconformance(
     (!reasons.is_empty()).then(|| format!("not conformant: {}", reasons.join("; ")))
 }
 
-/// IEEE 754 remainder (C's `remainder`), exact: x − n·y with n = x/y rounded to nearest even.
-fn ieee_remainder(x: f64, y: f64) -> f64 {
-    extern "C" {
-        fn remainder(x: f64, y: f64) -> f64;
-    }
-    // SAFETY: the C library's pure function of two doubles (libm, which std links).
-    unsafe { remainder(x, y) }
-}
-
 /// Two outputs' fast verdicts as one (`Some(None)` for the first output; `None` where MPFR
 /// must combine them, as with an overflow beside another output).
 fn combine(verdict: Option<FastVerdict>, one: FastVerdict) -> Option<Option<FastVerdict>> {
@@ -391,7 +382,7 @@ impl Rules {
             return None;
         }
         let m = x.abs() % period;
-        let r = ieee_remainder(m, y.abs());
+        let r = crate::reference::exact::ieee_remainder(m, y.abs());
         let n0 = ((m - r) / y.abs()).round() as i64;
         let remainder = if x.is_sign_negative() { -r } else { r };
         let negative_quotient = x.is_sign_negative() != y.is_sign_negative();
