@@ -33,6 +33,13 @@ pub fn run_unit_here(
             let entry = registry::find(function).expect("units name registered functions");
             crate::run::ulp::run_unit(session, settings, entry, *element, *width, progress)
         }
+        UnitId::UlpWidths { .. } => {
+            // Its first width's row; `run_rows_here` gives every width's.
+            run_rows_here(session, settings, unit, progress)
+                .into_iter()
+                .next()
+                .expect("a group has a row per width")
+        }
         UnitId::Edge {
             function,
             element,
@@ -76,6 +83,63 @@ pub fn run_unit_here(
             }
         }
     }
+}
+
+/// Measures a unit in this process: its rows, one per width for a [`UnitId::UlpWidths`].
+pub fn run_rows_here(
+    session: &Session,
+    settings: &RunSettings,
+    unit: &UnitId,
+    progress: &dyn Fn(u64, u64),
+) -> Vec<Ran> {
+    match unit {
+        UnitId::UlpWidths {
+            function,
+            element,
+            widths,
+        } => {
+            let entry = registry::find(function).expect("units name registered functions");
+            crate::run::ulp::run_widths(session, settings, entry, *element, widths, progress)
+        }
+        other => vec![run_unit_here(session, settings, other, progress)],
+    }
+}
+
+/// The work of a run: consecutive ULP units of one function and type that run in a width
+/// group ([`crate::run::ulp::runs_in_width_group`]) become one [`UnitId::UlpWidths`] (one
+/// reference pass for all widths); every other unit stays as it is.
+pub fn group_widths(units: &[&UnitId], settings: &RunSettings) -> Vec<UnitId> {
+    let mut work: Vec<UnitId> = Vec::new();
+    for unit in units {
+        let UnitId::Ulp {
+            function,
+            element,
+            width,
+        } = unit
+        else {
+            work.push((*unit).clone());
+            continue;
+        };
+        let grouped = registry::find(function)
+            .is_some_and(|entry| crate::run::ulp::runs_in_width_group(settings, entry));
+        if !grouped {
+            work.push((*unit).clone());
+            continue;
+        }
+        match work.last_mut() {
+            Some(UnitId::UlpWidths {
+                function: group_function,
+                element: group_element,
+                widths,
+            }) if group_function == function && group_element == element => widths.push(*width),
+            _ => work.push(UnitId::UlpWidths {
+                function: function.clone(),
+                element: *element,
+                widths: vec![*width],
+            }),
+        }
+    }
+    work
 }
 
 fn conversion_settings(settings: &RunSettings) -> crate::sweep::conversion::ConversionSettings {
@@ -264,18 +328,21 @@ pub fn run(
     let resumed = plan.units.len() - todo.len();
     watch.start(plan.units.len() as u64, resumed as u64);
     let progress = |position: u64, length: u64| watch.inputs(position, length);
-    let mut reports = Vec::with_capacity(todo.len());
+    let mut reports_done = Vec::with_capacity(todo.len());
     let mut worker: Option<Worker> = None;
-    for unit in todo {
+    for unit in group_widths(&todo, &plan.settings) {
         watch.unit(&unit.label());
-        let report = match (&plan.isolation, session) {
-            (None, Some(session)) => {
-                let ran = run_unit_here(session, &plan.settings, unit, &progress);
-                if let Some(refused) = &ran.refused {
-                    watch.refused(refused);
-                }
-                ran.report
-            }
+        let rows = unit.rows();
+        let reports: Vec<UnitReport> = match (&plan.isolation, session) {
+            (None, Some(session)) => run_rows_here(session, &plan.settings, &unit, &progress)
+                .into_iter()
+                .map(|ran| {
+                    if let Some(refused) = &ran.refused {
+                        watch.refused(refused);
+                    }
+                    ran.report
+                })
+                .collect(),
             (None, None) => return Err(RunError::NoSession),
             (Some(isolation), _) => {
                 if worker.is_none() {
@@ -291,33 +358,45 @@ pub fn run(
                 }
                 let running = worker.as_mut().expect("started above");
                 let mut on_progress = |position: u64, length: u64| progress(position, length);
-                match running.run(unit, isolation.unit_timeout, &mut on_progress) {
-                    Outcome::Report(report) => *report,
-                    Outcome::Crashed(how) => {
-                        worker = None;
-                        unit.lost(&plan.settings, Status::Crash, format!("crashed: {how}"))
-                    }
-                    Outcome::TimedOut => {
-                        worker = None;
-                        unit.lost(
-                            &plan.settings,
+                // A group does the work of one unit per width: its time-out is theirs together.
+                let timeout = isolation.unit_timeout * rows.len() as u32;
+                let outcomes = running.run_rows(&unit, rows.len(), timeout, &mut on_progress);
+                let mut reports = Vec::with_capacity(rows.len());
+                for outcome in outcomes {
+                    let (status, note) = match outcome {
+                        Outcome::Report(report) => {
+                            reports.push(*report);
+                            continue;
+                        }
+                        Outcome::Crashed(how) => (Status::Crash, format!("crashed: {how}")),
+                        Outcome::TimedOut => (
                             Status::Timeout,
                             format!(
                                 "did not finish within --unit-timeout {}s; the worker was killed",
                                 isolation.unit_timeout.as_secs()
                             ),
-                        )
+                        ),
+                    };
+                    // Every width the worker did not report shares the group's fate.
+                    worker = None;
+                    let unreported = rows[reports.len()..].to_vec();
+                    for row in unreported {
+                        reports.push(row.lost(&plan.settings, status, note.clone()));
                     }
+                    break;
                 }
+                reports
             }
         };
-        let report = no_pass_without_inputs(report, plan.settings.shard);
-        csv.write(&report, facts).map_err(csv_error)?;
-        reports.push(report);
-        watch.unit_done();
+        for report in reports {
+            let report = no_pass_without_inputs(report, plan.settings.shard);
+            csv.write(&report, facts).map_err(csv_error)?;
+            reports_done.push(report);
+            watch.unit_done();
+        }
     }
     Ok(Results {
-        units: reports,
+        units: reports_done,
         resumed,
         resumed_failures,
     })
@@ -377,14 +456,15 @@ pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> 
         let progress = |position: u64, length: u64| {
             let _ = output.borrow_mut().progress(position, length);
         };
-        let ran = run_unit_here(&session, &setup.settings, &unit, &progress);
-        if let Some(refused) = &ran.refused {
-            on_refused(refused);
+        for ran in run_rows_here(&session, &setup.settings, &unit, &progress) {
+            if let Some(refused) = &ran.refused {
+                on_refused(refused);
+            }
+            output
+                .borrow_mut()
+                .report(&ran.report)
+                .map_err(RunError::Worker)?;
         }
-        output
-            .borrow_mut()
-            .report(&ran.report)
-            .map_err(RunError::Worker)?;
     }
     Ok(())
 }
