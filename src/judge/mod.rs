@@ -1180,6 +1180,67 @@ mod tests {
         assert_eq!(round(2f64.powi(-25)), 0.0);
     }
 
+    /// One reference pass for all widths: references computed once for an input, with any
+    /// width's rules, judge every width's result exactly as each width's rules judge alone.
+    #[test]
+    fn references_computed_once_judge_every_width_as_alone() {
+        let sin = crate::spec::registry::find("sin").unwrap();
+        for element in [FloatType::Float, FloatType::Double] {
+            // Widths' bounds differ ("2.5 + 2n ulp" cells); a correctly rounded cell too.
+            let widths: Vec<Rules> = [
+                Requirement::Ulp(4.0),
+                Requirement::Ulp(1.0),
+                Requirement::Ulp(34.5),
+                Requirement::CorrectlyRounded,
+            ]
+            .into_iter()
+            .map(|requirement| {
+                let mut rules = rules(sin.outputs[0].reference, requirement, false);
+                rules.outputs = sin.outputs.to_vec();
+                rules.element = element;
+                rules
+            })
+            .collect();
+            let mut fast_judged = 0;
+            for x in [
+                0.5,
+                -1.25,
+                3.0,
+                1e-3,
+                1e6,
+                0.0,
+                f64::INFINITY,
+                f64::NAN,
+                1e-310,
+            ] {
+                let args = [element.round(x)];
+                let correct = element.round(x.sin());
+                let mut fast = None;
+                let exact = widths[0].exact_references(&args);
+                for (steps, rules) in [0i64, 1, -3, 40].into_iter().zip(widths.iter().cycle()) {
+                    let device = if correct.is_finite() {
+                        element.from_bits((element.to_bits(correct) as i64 + steps).max(0) as u64)
+                    } else {
+                        correct
+                    };
+                    let shared = rules.fast_verdict_with(&mut fast, &args, &[device]);
+                    assert_eq!(shared, rules.fast_verdict(&args, &[device]), "{x} {steps}");
+                    fast_judged += usize::from(shared.is_some());
+                    let alone = rules.judge_exactly(3, &args, &[device]);
+                    let with = rules.judge_exactly_with(3, &args, &[device], &exact);
+                    // References compared as text: a NaN reference equals no Float.
+                    let seen = |case: &Case| {
+                        let references: Vec<String> =
+                            case.references.iter().map(|r| format!("{r:?}")).collect();
+                        (case.outcome, case.error.to_bits(), case.output, references)
+                    };
+                    assert_eq!(seen(&with), seen(&alone), "{x} {steps}");
+                }
+            }
+            assert!(fast_judged > 0, "the fast tier decided none");
+        }
+    }
+
     pub(super) fn rules(reference: ReferenceId, requirement: Requirement, flushes: bool) -> Rules {
         Rules {
             function: "test",

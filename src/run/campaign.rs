@@ -361,29 +361,10 @@ pub fn run(
                 // A group does the work of one unit per width: its time-out is theirs together.
                 let timeout = isolation.unit_timeout * rows.len() as u32;
                 let outcomes = running.run_rows(&unit, rows.len(), timeout, &mut on_progress);
-                let mut reports = Vec::with_capacity(rows.len());
-                for outcome in outcomes {
-                    let (status, note) = match outcome {
-                        Outcome::Report(report) => {
-                            reports.push(*report);
-                            continue;
-                        }
-                        Outcome::Crashed(how) => (Status::Crash, format!("crashed: {how}")),
-                        Outcome::TimedOut => (
-                            Status::Timeout,
-                            format!(
-                                "did not finish within --unit-timeout {}s; the worker was killed",
-                                isolation.unit_timeout.as_secs()
-                            ),
-                        ),
-                    };
-                    // Every width the worker did not report shares the group's fate.
+                let (reports, worker_lost) =
+                    rows_from_outcomes(&rows, outcomes, &plan.settings, isolation.unit_timeout);
+                if worker_lost {
                     worker = None;
-                    let unreported = rows[reports.len()..].to_vec();
-                    for row in unreported {
-                        reports.push(row.lost(&plan.settings, status, note.clone()));
-                    }
-                    break;
                 }
                 reports
             }
@@ -400,6 +381,40 @@ pub fn run(
         resumed,
         resumed_failures,
     })
+}
+
+/// The rows of a unit run in a worker, from what the worker sent (`outcomes`, as
+/// [`Worker::run_rows`] returns them): its reports, then, where the worker crashed or hung
+/// before reporting every row, each unreported row marked as the crash or time-out (the group
+/// shared the worker's fate). `true` where the worker is gone.
+fn rows_from_outcomes(
+    rows: &[UnitId],
+    outcomes: Vec<Outcome>,
+    settings: &RunSettings,
+    unit_timeout: Duration,
+) -> (Vec<UnitReport>, bool) {
+    let mut reports = Vec::with_capacity(rows.len());
+    for outcome in outcomes {
+        let (status, note) = match outcome {
+            Outcome::Report(report) => {
+                reports.push(*report);
+                continue;
+            }
+            Outcome::Crashed(how) => (Status::Crash, format!("crashed: {how}")),
+            Outcome::TimedOut => (
+                Status::Timeout,
+                format!(
+                    "did not finish within --unit-timeout {}s; the worker was killed",
+                    unit_timeout.as_secs()
+                ),
+            ),
+        };
+        for row in &rows[reports.len().min(rows.len())..] {
+            reports.push(row.lost(settings, status, note.clone()));
+        }
+        return (reports, true);
+    }
+    (reports, false)
 }
 
 /// What every row of a CSV being resumed must hold to be this run's: the run's columns
@@ -551,6 +566,115 @@ mod tests {
             device_only: false,
             extension_probe: None,
         }
+    }
+
+    fn ulp(function: &str, width: u32) -> UnitId {
+        UnitId::Ulp {
+            function: function.into(),
+            element: FloatType::Float,
+            width,
+        }
+    }
+
+    #[test]
+    fn consecutive_widths_of_a_function_run_as_one_group_and_geometric_ones_alone() {
+        let mut whole = settings(Shard::WHOLE);
+        let edge = UnitId::Edge {
+            function: "sin".into(),
+            element: FloatType::Float,
+            width: 1,
+        };
+        let double_sin = UnitId::Ulp {
+            function: "sin".into(),
+            element: FloatType::Double,
+            width: 1,
+        };
+        let units = [
+            ulp("sin", 1),
+            ulp("sin", 3),
+            ulp("sin", 16),
+            double_sin.clone(),
+            ulp("exp", 2),
+            ulp("length", 2),
+            ulp("length", 4),
+            edge.clone(),
+        ];
+        let refs: Vec<&UnitId> = units.iter().collect();
+        let group = |function: &str, element, widths: Vec<u32>| UnitId::UlpWidths {
+            function: function.into(),
+            element,
+            widths,
+        };
+        assert_eq!(
+            group_widths(&refs, &whole),
+            [
+                group("sin", FloatType::Float, vec![1, 3, 16]),
+                group("sin", FloatType::Double, vec![1]),
+                group("exp", FloatType::Float, vec![2]),
+                ulp("length", 2),
+                ulp("length", 4),
+                edge,
+            ]
+        );
+        // A group's rows are its widths' own units, in order.
+        assert_eq!(
+            group("sin", FloatType::Float, vec![1, 3, 16]).rows(),
+            [ulp("sin", 1), ulp("sin", 3), ulp("sin", 16)]
+        );
+        // A user's module has one width: its units run alone.
+        whole.user_kernels.push(crate::run::UserKernel {
+            function: "sin".into(),
+            path: "sin.spv".into(),
+            spirv: Vec::new(),
+        });
+        let sins: Vec<&UnitId> = units[..2].iter().collect();
+        assert_eq!(group_widths(&sins, &whole), [ulp("sin", 1), ulp("sin", 3)]);
+    }
+
+    #[test]
+    fn a_crash_or_timeout_marks_every_width_the_worker_did_not_report() {
+        let whole = settings(Shard::WHOLE);
+        let rows = [ulp("sin", 1), ulp("sin", 2), ulp("sin", 4)];
+        let reported = |width| {
+            Outcome::Report(Box::new(ulp("sin", width).lost(
+                &whole,
+                Status::Pass,
+                String::new(),
+            )))
+        };
+        let timeout = Duration::from_secs(7);
+        let (reports, lost) = rows_from_outcomes(
+            &rows,
+            vec![reported(1), Outcome::Crashed("signal 11".into())],
+            &whole,
+            timeout,
+        );
+        let summary: Vec<(u32, Status, String)> = reports
+            .iter()
+            .map(|r| (r.width, r.status, r.note.clone()))
+            .collect();
+        assert!(lost);
+        assert_eq!(
+            summary,
+            [
+                (1, Status::Pass, String::new()),
+                (2, Status::Crash, "crashed: signal 11".to_string()),
+                (4, Status::Crash, "crashed: signal 11".to_string()),
+            ]
+        );
+        let (reports, lost) = rows_from_outcomes(&rows, vec![Outcome::TimedOut], &whole, timeout);
+        assert!(lost);
+        assert_eq!(reports.len(), 3);
+        assert!(reports.iter().all(|r| r.status == Status::Timeout
+            && r.note == "did not finish within --unit-timeout 7s; the worker was killed"));
+        let (reports, lost) = rows_from_outcomes(
+            &rows,
+            vec![reported(1), reported(2), reported(4)],
+            &whole,
+            timeout,
+        );
+        assert!(!lost);
+        assert!(reports.iter().all(|r| r.status == Status::Pass));
     }
 
     #[test]
