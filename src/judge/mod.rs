@@ -63,6 +63,20 @@ pub struct Rules {
     pub finite_math_only: bool,
 }
 
+/// The fast tiers' references for one input ([`Rules::fast_reference`]), one per output.
+#[derive(Clone, Debug)]
+pub struct FastReference {
+    outputs: Vec<FastValues>,
+}
+
+/// One output's fast references: CORE-MATH's correctly rounded float (float only) and the
+/// correctly rounded double.
+#[derive(Clone, Copy, Debug)]
+struct FastValues {
+    correctly_rounded: Option<f64>,
+    approximation: f64,
+}
+
 /// Why the flush-to-zero rules ("Edge Case Behavior in Flush To Zero Mode") apply to `element`
 /// in a unit, or `None` when subnormals must be honoured. "Support for denormalized numbers is
 /// required for double precision", so never for double: a double config without
@@ -272,6 +286,18 @@ impl Rules {
     /// needs an allowance, a directed rounding mode, a relaxed rule or a failure verdict is left
     /// to MPFR. Correctly rounded cells are decided only under round to nearest.
     pub fn fast_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<FastVerdict> {
+        self.fast_verdict_with(&mut None, args, device_results)
+    }
+
+    /// [`Rules::fast_verdict`] on a fast reference computed at most once per input: `reference`
+    /// starts `None` and is filled the first time a verdict needs it, so the rules of every
+    /// width of a function (which differ only in their requirement's bound) share it.
+    pub fn fast_verdict_with(
+        &self,
+        reference: &mut Option<Option<FastReference>>,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
         if self.relaxed.is_some() || self.finite_math_only {
             return None;
         }
@@ -290,8 +316,39 @@ impl Rules {
         if let Some(verdict) = self.exact_verdict(args, device_results) {
             return verdict;
         }
+        let reference = reference
+            .get_or_insert_with(|| self.fast_reference(args))
+            .as_ref()?;
         let mut verdict = None;
-        for (output, device_result) in self.outputs.iter().zip(device_results) {
+        for ((output, device_result), values) in self
+            .outputs
+            .iter()
+            .zip(device_results)
+            .zip(&reference.outputs)
+        {
+            let fast = binding::fast_tier(output)?;
+            if let Some(correct) = values.correctly_rounded {
+                if correct.is_finite() && *device_result == correct {
+                    verdict = combine(verdict, FastVerdict::CorrectlyRounded)?;
+                    continue;
+                }
+            }
+            let approximation = values.approximation;
+            let one = if approximation.is_infinite() {
+                self.beyond_double(fast, args, *device_result, correctly_rounded_cell)?
+            } else {
+                self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?
+            };
+            verdict = combine(verdict, one)?;
+        }
+        verdict
+    }
+
+    /// The fast tiers' references for one input, independent of the requirement's bound;
+    /// `None` where a result has no fast tier (MPFR judges it).
+    pub fn fast_reference(&self, args: &[f64]) -> Option<FastReference> {
+        let mut outputs = Vec::with_capacity(self.outputs.len());
+        for output in &self.outputs {
             if output.check != OutputCheck::Table {
                 return None;
             }
@@ -301,22 +358,12 @@ impl Rules {
             let float_version = (self.element == FloatType::Float)
                 .then(|| reference::float_version(fast))
                 .flatten();
-            if let Some(float_version) = float_version {
-                let correct = float_version(args);
-                if correct.is_finite() && *device_result == correct {
-                    verdict = combine(verdict, FastVerdict::CorrectlyRounded)?;
-                    continue;
-                }
-            }
-            let approximation = fast(args);
-            let one = if approximation.is_infinite() {
-                self.beyond_double(fast, args, *device_result, correctly_rounded_cell)?
-            } else {
-                self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?
-            };
-            verdict = combine(verdict, one)?;
+            outputs.push(FastValues {
+                correctly_rounded: float_version.map(|float_version| float_version(args)),
+                approximation: fast(args),
+            });
         }
-        verdict
+        Some(FastReference { outputs })
     }
 
     /// The exact tier ([`crate::reference::exact`]), for a function whose every output has an
@@ -476,17 +523,45 @@ impl Rules {
 
     /// Judges one input with MPFR alone (the ground truth, and how worst cases are confirmed).
     pub fn judge_exactly(&self, index: u64, args: &[f64], device_results: &[f64]) -> Case {
+        let references = self.exact_references(args);
+        self.judge_exactly_with(index, args, device_results, &references)
+    }
+
+    /// MPFR's reference for each output of one input (what [`Rules::judge_exactly`] judges
+    /// against); it does not depend on the requirement, so every width of a function shares it.
+    pub fn exact_references(&self, args: &[f64]) -> Vec<Float> {
+        let operands = to_floats(args);
+        self.outputs
+            .iter()
+            .map(|output| {
+                reference::high_precision(binding::mpfr(output.reference), &operands, self.element)
+            })
+            .collect()
+    }
+
+    /// [`Rules::judge_exactly`] against references already computed by
+    /// [`Rules::exact_references`] for these `args`.
+    pub fn judge_exactly_with(
+        &self,
+        index: u64,
+        args: &[f64],
+        device_results: &[f64],
+        exact: &[Float],
+    ) -> Case {
         let operands = to_floats(args);
         let mut references = Vec::with_capacity(self.outputs.len());
         let mut outcome = Outcome::Measured;
         let mut error: f64 = 0.0;
         let mut absolute = false;
         let mut deciding = 0;
-        for (position, (output, device_result)) in
-            self.outputs.iter().zip(device_results).enumerate()
+        for (position, ((output, device_result), reference)) in self
+            .outputs
+            .iter()
+            .zip(device_results)
+            .zip(exact)
+            .enumerate()
         {
-            let reference =
-                reference::high_precision(binding::mpfr(output.reference), &operands, self.element);
+            let reference = reference.clone();
             let (output_outcome, output_error, output_absolute) = self.judge_output(
                 position,
                 output,
@@ -1127,6 +1202,67 @@ mod tests {
         assert_eq!(round(-65520.0), f64::NEG_INFINITY);
         assert_eq!(round(2f64.powi(-25) * 1.5), 2f64.powi(-24));
         assert_eq!(round(2f64.powi(-25)), 0.0);
+    }
+
+    /// One reference pass for all widths: references computed once for an input, with any
+    /// width's rules, judge every width's result exactly as each width's rules judge alone.
+    #[test]
+    fn references_computed_once_judge_every_width_as_alone() {
+        let sin = crate::spec::registry::find("sin").unwrap();
+        for element in [FloatType::Float, FloatType::Double] {
+            // Widths' bounds differ ("2.5 + 2n ulp" cells); a correctly rounded cell too.
+            let widths: Vec<Rules> = [
+                Requirement::Ulp(4.0),
+                Requirement::Ulp(1.0),
+                Requirement::Ulp(34.5),
+                Requirement::CorrectlyRounded,
+            ]
+            .into_iter()
+            .map(|requirement| {
+                let mut rules = rules(sin.outputs[0].reference, requirement, false);
+                rules.outputs = sin.outputs.to_vec();
+                rules.element = element;
+                rules
+            })
+            .collect();
+            let mut fast_judged = 0;
+            for x in [
+                0.5,
+                -1.25,
+                3.0,
+                1e-3,
+                1e6,
+                0.0,
+                f64::INFINITY,
+                f64::NAN,
+                1e-310,
+            ] {
+                let args = [element.round(x)];
+                let correct = element.round(x.sin());
+                let mut fast = None;
+                let exact = widths[0].exact_references(&args);
+                for (steps, rules) in [0i64, 1, -3, 40].into_iter().zip(widths.iter().cycle()) {
+                    let device = if correct.is_finite() {
+                        element.from_bits((element.to_bits(correct) as i64 + steps).max(0) as u64)
+                    } else {
+                        correct
+                    };
+                    let shared = rules.fast_verdict_with(&mut fast, &args, &[device]);
+                    assert_eq!(shared, rules.fast_verdict(&args, &[device]), "{x} {steps}");
+                    fast_judged += usize::from(shared.is_some());
+                    let alone = rules.judge_exactly(3, &args, &[device]);
+                    let with = rules.judge_exactly_with(3, &args, &[device], &exact);
+                    // References compared as text: a NaN reference equals no Float.
+                    let seen = |case: &Case| {
+                        let references: Vec<String> =
+                            case.references.iter().map(|r| format!("{r:?}")).collect();
+                        (case.outcome, case.error.to_bits(), case.output, references)
+                    };
+                    assert_eq!(seen(&with), seen(&alone), "{x} {steps}");
+                }
+            }
+            assert!(fast_judged > 0, "the fast tier decided none");
+        }
     }
 
     pub(super) fn rules(reference: ReferenceId, requirement: Requirement, flushes: bool) -> Rules {

@@ -33,6 +33,13 @@ pub fn run_unit_here(
             let entry = registry::find(function).expect("units name registered functions");
             crate::run::ulp::run_unit(session, settings, entry, *element, *width, progress)
         }
+        UnitId::UlpWidths { .. } => {
+            // Its first width's row; `run_rows_here` gives every width's.
+            run_rows_here(session, settings, unit, progress)
+                .into_iter()
+                .next()
+                .expect("a group has a row per width")
+        }
         UnitId::Edge {
             function,
             element,
@@ -76,6 +83,63 @@ pub fn run_unit_here(
             }
         }
     }
+}
+
+/// Measures a unit in this process: its rows, one per width for a [`UnitId::UlpWidths`].
+pub fn run_rows_here(
+    session: &Session,
+    settings: &RunSettings,
+    unit: &UnitId,
+    progress: &dyn Fn(u64, u64),
+) -> Vec<Ran> {
+    match unit {
+        UnitId::UlpWidths {
+            function,
+            element,
+            widths,
+        } => {
+            let entry = registry::find(function).expect("units name registered functions");
+            crate::run::ulp::run_widths(session, settings, entry, *element, widths, progress)
+        }
+        other => vec![run_unit_here(session, settings, other, progress)],
+    }
+}
+
+/// The work of a run: consecutive ULP units of one function and type that run in a width
+/// group ([`crate::run::ulp::runs_in_width_group`]) become one [`UnitId::UlpWidths`] (one
+/// reference pass for all widths); every other unit stays as it is.
+pub fn group_widths(units: &[&UnitId], settings: &RunSettings) -> Vec<UnitId> {
+    let mut work: Vec<UnitId> = Vec::new();
+    for unit in units {
+        let UnitId::Ulp {
+            function,
+            element,
+            width,
+        } = unit
+        else {
+            work.push((*unit).clone());
+            continue;
+        };
+        let grouped = registry::find(function)
+            .is_some_and(|entry| crate::run::ulp::runs_in_width_group(settings, entry));
+        if !grouped {
+            work.push((*unit).clone());
+            continue;
+        }
+        match work.last_mut() {
+            Some(UnitId::UlpWidths {
+                function: group_function,
+                element: group_element,
+                widths,
+            }) if group_function == function && group_element == element => widths.push(*width),
+            _ => work.push(UnitId::UlpWidths {
+                function: function.clone(),
+                element: *element,
+                widths: vec![*width],
+            }),
+        }
+    }
+    work
 }
 
 fn conversion_settings(settings: &RunSettings) -> crate::sweep::conversion::ConversionSettings {
@@ -264,18 +328,21 @@ pub fn run(
     let resumed = plan.units.len() - todo.len();
     watch.start(plan.units.len() as u64, resumed as u64);
     let progress = |position: u64, length: u64| watch.inputs(position, length);
-    let mut reports = Vec::with_capacity(todo.len());
+    let mut reports_done = Vec::with_capacity(todo.len());
     let mut worker: Option<Worker> = None;
-    for unit in todo {
+    for unit in group_widths(&todo, &plan.settings) {
         watch.unit(&unit.label());
-        let report = match (&plan.isolation, session) {
-            (None, Some(session)) => {
-                let ran = run_unit_here(session, &plan.settings, unit, &progress);
-                if let Some(refused) = &ran.refused {
-                    watch.refused(refused);
-                }
-                ran.report
-            }
+        let rows = unit.rows();
+        let reports: Vec<UnitReport> = match (&plan.isolation, session) {
+            (None, Some(session)) => run_rows_here(session, &plan.settings, &unit, &progress)
+                .into_iter()
+                .map(|ran| {
+                    if let Some(refused) = &ran.refused {
+                        watch.refused(refused);
+                    }
+                    ran.report
+                })
+                .collect(),
             (None, None) => return Err(RunError::NoSession),
             (Some(isolation), _) => {
                 if worker.is_none() {
@@ -291,36 +358,63 @@ pub fn run(
                 }
                 let running = worker.as_mut().expect("started above");
                 let mut on_progress = |position: u64, length: u64| progress(position, length);
-                match running.run(unit, isolation.unit_timeout, &mut on_progress) {
-                    Outcome::Report(report) => *report,
-                    Outcome::Crashed(how) => {
-                        worker = None;
-                        unit.lost(&plan.settings, Status::Crash, format!("crashed: {how}"))
-                    }
-                    Outcome::TimedOut => {
-                        worker = None;
-                        unit.lost(
-                            &plan.settings,
-                            Status::Timeout,
-                            format!(
-                                "did not finish within --unit-timeout {}s; the worker was killed",
-                                isolation.unit_timeout.as_secs()
-                            ),
-                        )
-                    }
+                // A group does the work of one unit per width: its time-out is theirs together.
+                let timeout = isolation.unit_timeout * rows.len() as u32;
+                let outcomes = running.run_rows(&unit, rows.len(), timeout, &mut on_progress);
+                let (reports, worker_lost) =
+                    rows_from_outcomes(&rows, outcomes, &plan.settings, isolation.unit_timeout);
+                if worker_lost {
+                    worker = None;
                 }
+                reports
             }
         };
-        let report = no_pass_without_inputs(report, plan.settings.shard);
-        csv.write(&report, facts).map_err(csv_error)?;
-        reports.push(report);
-        watch.unit_done();
+        for report in reports {
+            let report = no_pass_without_inputs(report, plan.settings.shard);
+            csv.write(&report, facts).map_err(csv_error)?;
+            reports_done.push(report);
+            watch.unit_done();
+        }
     }
     Ok(Results {
-        units: reports,
+        units: reports_done,
         resumed,
         resumed_failures,
     })
+}
+
+/// The rows of a unit run in a worker, from what the worker sent (`outcomes`, as
+/// [`Worker::run_rows`] returns them): its reports, then, where the worker crashed or hung
+/// before reporting every row, each unreported row marked as the crash or time-out (the group
+/// shared the worker's fate). `true` where the worker is gone.
+fn rows_from_outcomes(
+    rows: &[UnitId],
+    outcomes: Vec<Outcome>,
+    settings: &RunSettings,
+    unit_timeout: Duration,
+) -> (Vec<UnitReport>, bool) {
+    let mut reports = Vec::with_capacity(rows.len());
+    for outcome in outcomes {
+        let (status, note) = match outcome {
+            Outcome::Report(report) => {
+                reports.push(*report);
+                continue;
+            }
+            Outcome::Crashed(how) => (Status::Crash, format!("crashed: {how}")),
+            Outcome::TimedOut => (
+                Status::Timeout,
+                format!(
+                    "did not finish within --unit-timeout {}s; the worker was killed",
+                    unit_timeout.as_secs()
+                ),
+            ),
+        };
+        for row in &rows[reports.len().min(rows.len())..] {
+            reports.push(row.lost(settings, status, note.clone()));
+        }
+        return (reports, true);
+    }
+    (reports, false)
 }
 
 /// What every row of a CSV being resumed must hold to be this run's: the run's columns
@@ -377,14 +471,15 @@ pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> 
         let progress = |position: u64, length: u64| {
             let _ = output.borrow_mut().progress(position, length);
         };
-        let ran = run_unit_here(&session, &setup.settings, &unit, &progress);
-        if let Some(refused) = &ran.refused {
-            on_refused(refused);
+        for ran in run_rows_here(&session, &setup.settings, &unit, &progress) {
+            if let Some(refused) = &ran.refused {
+                on_refused(refused);
+            }
+            output
+                .borrow_mut()
+                .report(&ran.report)
+                .map_err(RunError::Worker)?;
         }
-        output
-            .borrow_mut()
-            .report(&ran.report)
-            .map_err(RunError::Worker)?;
     }
     Ok(())
 }
@@ -471,6 +566,115 @@ mod tests {
             device_only: false,
             extension_probe: None,
         }
+    }
+
+    fn ulp(function: &str, width: u32) -> UnitId {
+        UnitId::Ulp {
+            function: function.into(),
+            element: FloatType::Float,
+            width,
+        }
+    }
+
+    #[test]
+    fn consecutive_widths_of_a_function_run_as_one_group_and_geometric_ones_alone() {
+        let mut whole = settings(Shard::WHOLE);
+        let edge = UnitId::Edge {
+            function: "sin".into(),
+            element: FloatType::Float,
+            width: 1,
+        };
+        let double_sin = UnitId::Ulp {
+            function: "sin".into(),
+            element: FloatType::Double,
+            width: 1,
+        };
+        let units = [
+            ulp("sin", 1),
+            ulp("sin", 3),
+            ulp("sin", 16),
+            double_sin.clone(),
+            ulp("exp", 2),
+            ulp("length", 2),
+            ulp("length", 4),
+            edge.clone(),
+        ];
+        let refs: Vec<&UnitId> = units.iter().collect();
+        let group = |function: &str, element, widths: Vec<u32>| UnitId::UlpWidths {
+            function: function.into(),
+            element,
+            widths,
+        };
+        assert_eq!(
+            group_widths(&refs, &whole),
+            [
+                group("sin", FloatType::Float, vec![1, 3, 16]),
+                group("sin", FloatType::Double, vec![1]),
+                group("exp", FloatType::Float, vec![2]),
+                ulp("length", 2),
+                ulp("length", 4),
+                edge,
+            ]
+        );
+        // A group's rows are its widths' own units, in order.
+        assert_eq!(
+            group("sin", FloatType::Float, vec![1, 3, 16]).rows(),
+            [ulp("sin", 1), ulp("sin", 3), ulp("sin", 16)]
+        );
+        // A user's module has one width: its units run alone.
+        whole.user_kernels.push(crate::run::UserKernel {
+            function: "sin".into(),
+            path: "sin.spv".into(),
+            spirv: Vec::new(),
+        });
+        let sins: Vec<&UnitId> = units[..2].iter().collect();
+        assert_eq!(group_widths(&sins, &whole), [ulp("sin", 1), ulp("sin", 3)]);
+    }
+
+    #[test]
+    fn a_crash_or_timeout_marks_every_width_the_worker_did_not_report() {
+        let whole = settings(Shard::WHOLE);
+        let rows = [ulp("sin", 1), ulp("sin", 2), ulp("sin", 4)];
+        let reported = |width| {
+            Outcome::Report(Box::new(ulp("sin", width).lost(
+                &whole,
+                Status::Pass,
+                String::new(),
+            )))
+        };
+        let timeout = Duration::from_secs(7);
+        let (reports, lost) = rows_from_outcomes(
+            &rows,
+            vec![reported(1), Outcome::Crashed("signal 11".into())],
+            &whole,
+            timeout,
+        );
+        let summary: Vec<(u32, Status, String)> = reports
+            .iter()
+            .map(|r| (r.width, r.status, r.note.clone()))
+            .collect();
+        assert!(lost);
+        assert_eq!(
+            summary,
+            [
+                (1, Status::Pass, String::new()),
+                (2, Status::Crash, "crashed: signal 11".to_string()),
+                (4, Status::Crash, "crashed: signal 11".to_string()),
+            ]
+        );
+        let (reports, lost) = rows_from_outcomes(&rows, vec![Outcome::TimedOut], &whole, timeout);
+        assert!(lost);
+        assert_eq!(reports.len(), 3);
+        assert!(reports.iter().all(|r| r.status == Status::Timeout
+            && r.note == "did not finish within --unit-timeout 7s; the worker was killed"));
+        let (reports, lost) = rows_from_outcomes(
+            &rows,
+            vec![reported(1), reported(2), reported(4)],
+            &whole,
+            timeout,
+        );
+        assert!(!lost);
+        assert!(reports.iter().all(|r| r.status == Status::Pass));
     }
 
     #[test]

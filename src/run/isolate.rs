@@ -125,11 +125,39 @@ impl Worker {
         timeout: Duration,
         on_progress: &mut dyn FnMut(u64, u64),
     ) -> Outcome {
+        self.run_rows(unit, 1, timeout, on_progress)
+            .pop()
+            .expect("at least one outcome")
+    }
+
+    /// Runs a unit that reports `rows` rows ([`UnitId::UlpWidths`]) within `timeout` in all:
+    /// the reports in the order they came, ended early by a crash or timeout, which is then
+    /// the last outcome.
+    pub fn run_rows(
+        &mut self,
+        unit: &UnitId,
+        rows: usize,
+        timeout: Duration,
+        on_progress: &mut dyn FnMut(u64, u64),
+    ) -> Vec<Outcome> {
         if write_frame(&mut self.input, TAG_UNIT, unit).is_err() {
-            return Outcome::Crashed(self.exit_description());
+            return vec![Outcome::Crashed(self.exit_description())];
         }
-        // The limit is on the whole unit: progress frames do not extend it.
         let deadline = Instant::now() + timeout;
+        let mut outcomes = Vec::with_capacity(rows);
+        while outcomes.len() < rows.max(1) {
+            let outcome = self.receive(deadline, on_progress);
+            let ended = !matches!(outcome, Outcome::Report(_));
+            outcomes.push(outcome);
+            if ended {
+                break;
+            }
+        }
+        outcomes
+    }
+
+    /// The worker's next report, or why none came before `deadline`.
+    fn receive(&mut self, deadline: Instant, on_progress: &mut dyn FnMut(u64, u64)) -> Outcome {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.frames.recv_timeout(left) {

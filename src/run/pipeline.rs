@@ -227,11 +227,11 @@ pub fn measure<U: Unit>(
 
 /// Judges `0 .. count` on `threads` threads: each takes a contiguous slice, and the slices
 /// merge in order, so the result does not depend on the thread count.
-pub(crate) fn judge_in_slices(
+pub(crate) fn judge_in_slices<T: Tally>(
     count: usize,
     threads: usize,
-    judge_slice: impl Fn(std::ops::Range<usize>) -> UnitStats + Sync,
-) -> UnitStats {
+    judge_slice: impl Fn(std::ops::Range<usize>) -> T + Sync,
+) -> T {
     let slice_length = count.div_ceil(threads.max(1)).max(1);
     let judge_slice = &judge_slice;
     std::thread::scope(|scope| {
@@ -239,9 +239,9 @@ pub(crate) fn judge_in_slices(
             .step_by(slice_length)
             .map(|start| scope.spawn(move || judge_slice(start..(start + slice_length).min(count))))
             .collect();
-        let mut merged = UnitStats::default();
+        let mut merged = T::default();
         for handle in handles {
-            merged.merge(handle.join().expect("judging thread panicked"));
+            Tally::merge(&mut merged, handle.join().expect("judging thread panicked"));
         }
         merged
     })

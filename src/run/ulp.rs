@@ -337,7 +337,18 @@ impl pipeline::Unit for UlpUnit<'_> {
         self.chunk
     }
 
-    fn conclude(&self, _prepared: &Prepared, mut stats: UnitStats) -> UnitStats {
+    fn conclude(&self, _prepared: &Prepared, stats: UnitStats) -> UnitStats {
+        self.confirm_worst(stats)
+    }
+
+    fn finish(self, measured: Result<(Prepared, UnitStats), UnitError>) -> UnitReport {
+        self.report_of(measured.map(|(_, stats)| stats))
+    }
+}
+
+impl UlpUnit<'_> {
+    /// The merged stats made final: the worst case confirmed by MPFR.
+    fn confirm_worst(&self, mut stats: UnitStats) -> UnitStats {
         if self.geometric {
             // MPFR judged every work-item already.
             return stats;
@@ -359,11 +370,12 @@ impl pipeline::Unit for UlpUnit<'_> {
         stats
     }
 
-    fn finish(self, measured: Result<(Prepared, UnitStats), UnitError>) -> UnitReport {
+    /// The unit's row from its final stats, or from why it stopped.
+    fn report_of(self, measured: Result<UnitStats, UnitError>) -> UnitReport {
         let mut report = self.report;
         let element = self.spec.element;
         match measured {
-            Ok((_, stats)) => {
+            Ok(stats) => {
                 report.status = if stats.failures > 0 {
                     Status::Fail
                 } else {
@@ -652,5 +664,298 @@ fn judge_chunk(
             stats.record(case);
         }
         stats
+    })
+}
+
+/// Whether a ULP unit of `function` runs in a [`WidthGroup`] (one reference pass for all
+/// widths): every function but the geometric ones (judged per work-item) and the ones a user's
+/// `--kernel` module replaces (a module has one width).
+pub fn runs_in_width_group(settings: &RunSettings, function: &Function) -> bool {
+    !function.shape.is_geometric()
+        && !settings
+            .user_kernels
+            .iter()
+            .any(|k| k.function == function.name)
+}
+
+/// Measures the ULP units of one function and type at every width in `widths` on the same
+/// inputs, one row per width in the order given. A width whose unit does not run (no bound,
+/// no type support) or whose module the driver refuses has its row as alone; the others run as
+/// one [`WidthGroup`].
+pub fn run_widths(
+    session: &Session,
+    settings: &RunSettings,
+    function: &Function,
+    element: FloatType,
+    widths: &[u32],
+    progress: &dyn Fn(u64, u64),
+) -> Vec<Ran> {
+    let mut rows: Vec<Option<Ran>> = widths.iter().map(|_| None).collect();
+    let mut members = Vec::new();
+    let mut kernels = Vec::new();
+    for (row, width) in widths.iter().enumerate() {
+        let unit = match UlpUnit::set_up(session, settings, function, element, *width) {
+            Ok(unit) => unit,
+            Err(report) => {
+                rows[row] = Some(Ran::settled(*report));
+                continue;
+            }
+        };
+        match pipeline::Unit::build(&unit) {
+            Ok(kernel) => {
+                members.push((row, unit));
+                kernels.push(kernel);
+            }
+            Err(error) => {
+                let refused = error.refused();
+                rows[row] = Some(Ran {
+                    report: unit.report_of(Err(error)),
+                    refused,
+                });
+            }
+        }
+    }
+    if let Some((_, first)) = members.first() {
+        let group = WidthGroup {
+            settings,
+            function,
+            spec: KernelSpec {
+                width: 1,
+                ..first.spec
+            },
+            argument_kinds: first.argument_kinds.clone(),
+            members: members.iter().map(|(_, unit)| unit).collect(),
+        };
+        let measured =
+            input_plan(settings, function, &group.spec, &group.argument_kinds).and_then(|plan| {
+                let prepared = Prepared { plan };
+                pipeline::measure(&group, kernels, &prepared, progress)
+            });
+        let notes: Result<Vec<UnitStats>, String> = measured.map_err(|error| error.to_string());
+        drop(group);
+        for (position, (row, unit)) in members.into_iter().enumerate() {
+            let stats = match &notes {
+                Ok(tally) => Ok(tally.get(position).cloned().unwrap_or_default()),
+                Err(note) => Err(UnitError::Check(note.clone())),
+            };
+            rows[row] = Some(Ran::settled(unit.report_of(stats)));
+        }
+    }
+    rows.into_iter()
+        .map(|row| row.expect("every width has its row"))
+        .collect()
+}
+
+/// The ULP units of one function and type at several widths, run on one input plan: each
+/// chunk's inputs are made once, every width's kernel runs on them, and each input's references
+/// are computed once and judge every width's results ([`Rules::fast_verdict_with`],
+/// [`Rules::judge_exactly_with`]). The plan is the width-1 unit's (its seed, its count), so the
+/// width-1 row is the one a unit of its own reports; the other widths see the same inputs.
+/// Chunks are [`CHUNK_SCALARS`] long, as a width-1 unit's, so shards split the inputs as they
+/// do today: a width that does not divide a chunk (3) runs on the chunk padded to whole vectors
+/// with its last input, and the padding's results are dropped (a non-geometric kernel computes
+/// each component from that component's arguments alone).
+pub struct WidthGroup<'a> {
+    settings: &'a RunSettings,
+    function: &'a Function,
+    /// The plan's kernel spec: the members' type and shape at width 1.
+    spec: KernelSpec,
+    argument_kinds: Vec<ValueKind>,
+    /// The units, one per width, in row order.
+    members: Vec<&'a UlpUnit<'a>>,
+}
+
+/// A chunk of a [`WidthGroup`]: its inputs once, and each member's device results.
+pub struct GroupChunk {
+    start: u64,
+    columns: Vec<Vec<f64>>,
+    /// Per member: its result columns, as long as `columns`.
+    device_results: Vec<Vec<Vec<f64>>>,
+}
+
+impl pipeline::Unit for WidthGroup<'_> {
+    type Kernel = Vec<BuiltKernel>;
+    type Prepared = Prepared;
+    type Chunk = GroupChunk;
+    type Tally = Vec<UnitStats>;
+
+    fn build(&self) -> Result<Vec<BuiltKernel>, UnitError> {
+        self.members
+            .iter()
+            .map(|unit| pipeline::Unit::build(*unit))
+            .collect()
+    }
+
+    fn prepare(&self) -> Result<Prepared, UnitError> {
+        let plan = input_plan(
+            self.settings,
+            self.function,
+            &self.spec,
+            &self.argument_kinds,
+        )?;
+        Ok(Prepared { plan })
+    }
+
+    fn chunks(&self, prepared: &Prepared) -> Chunks {
+        let chunk = CHUNK_SCALARS as u64;
+        let chunk_count = prepared.plan.total().div_ceil(chunk);
+        Chunks {
+            numbers: Box::new(self.settings.shard.chunks(chunk_count)),
+            planned: self
+                .settings
+                .shard
+                .chunks_owned(chunk_count)
+                .saturating_mul(chunk),
+        }
+    }
+
+    fn device(
+        &self,
+        kernels: &Vec<BuiltKernel>,
+        prepared: &Prepared,
+        number: u64,
+    ) -> Result<GroupChunk, UnitError> {
+        let start = number * CHUNK_SCALARS as u64;
+        let columns = prepared.plan.columns(start, CHUNK_SCALARS as u64);
+        let length = columns[0].len();
+        let mut device_results = Vec::with_capacity(self.members.len());
+        for (unit, built) in self.members.iter().zip(kernels) {
+            let width = unit.spec.width as usize;
+            let whole = length.div_ceil(width) * width;
+            let padded;
+            let sent = if whole == length {
+                &columns
+            } else {
+                padded = columns
+                    .iter()
+                    .map(|column| {
+                        let mut column = column.clone();
+                        let last = *column.last().expect("a chunk holds inputs");
+                        column.resize(whole, last);
+                        column
+                    })
+                    .collect::<Vec<_>>();
+                &padded
+            };
+            let mut results = run_chunk(
+                self.session(),
+                built,
+                unit.spec.element,
+                &unit.argument_kinds,
+                &unit.result_kinds,
+                sent,
+                width as u64,
+            )?;
+            for column in &mut results {
+                column.truncate(length);
+            }
+            device_results.push(results);
+        }
+        Ok(GroupChunk {
+            start,
+            columns,
+            device_results,
+        })
+    }
+
+    fn judge(&self, prepared: &Prepared, chunk: &GroupChunk) -> Vec<UnitStats> {
+        let judged = UlpUnit::judged(&prepared.plan, chunk.start, chunk.columns[0].len());
+        judge_group_chunk(
+            &self.members,
+            self.function,
+            chunk,
+            judged as usize,
+            self.settings.threads,
+        )
+    }
+
+    fn unjudged(&self, prepared: &Prepared, chunk: &GroupChunk) -> Option<Vec<UnitStats>> {
+        if !self.settings.device_only {
+            return None;
+        }
+        let judged = UlpUnit::judged(&prepared.plan, chunk.start, chunk.columns[0].len());
+        Some(
+            self.members
+                .iter()
+                .map(|_| UnitStats {
+                    inputs: judged,
+                    ..UnitStats::default()
+                })
+                .collect(),
+        )
+    }
+
+    fn advance(&self, _chunk: &GroupChunk) -> u64 {
+        CHUNK_SCALARS as u64
+    }
+
+    fn conclude(&self, _prepared: &Prepared, tally: Vec<UnitStats>) -> Vec<UnitStats> {
+        tally
+            .into_iter()
+            .zip(&self.members)
+            .map(|(stats, unit)| unit.confirm_worst(stats))
+            .collect()
+    }
+
+    fn finish(self, _measured: Result<(Prepared, Vec<UnitStats>), UnitError>) -> UnitReport {
+        unreachable!("a width group reports its rows through run_widths")
+    }
+}
+
+impl WidthGroup<'_> {
+    fn session(&self) -> &Session {
+        self.members[0].session
+    }
+}
+
+/// Judges the first `judged` inputs of a group's chunk for every member: each input's fast
+/// reference and MPFR references are computed at most once, when the first member needs them,
+/// and every member's rules judge its own results against them exactly as a unit of its own
+/// would ([`judge_chunk`]).
+fn judge_group_chunk(
+    members: &[&UlpUnit<'_>],
+    function: &Function,
+    chunk: &GroupChunk,
+    judged: usize,
+    threads: usize,
+) -> Vec<UnitStats> {
+    pipeline::judge_in_slices(judged, threads, |inputs| {
+        let mut tally = vec![UnitStats::default(); members.len()];
+        let mut args = vec![0.0; chunk.columns.len()];
+        let mut results = Vec::new();
+        for i in inputs {
+            for (arg, column) in args.iter_mut().zip(&chunk.columns) {
+                *arg = column[i];
+            }
+            if !function.in_domain(&args) {
+                for stats in &mut tally {
+                    stats.undefined += 1;
+                }
+                continue;
+            }
+            let index = chunk.start + i as u64;
+            let mut fast_reference = None;
+            let mut exact_references = None;
+            for ((unit, stats), outputs) in
+                members.iter().zip(&mut tally).zip(&chunk.device_results)
+            {
+                let rules = &unit.rules;
+                results.clear();
+                results.extend(outputs.iter().map(|output| output[i]));
+                if let Some(verdict) = rules.fast_verdict_with(&mut fast_reference, &args, &results)
+                {
+                    stats.record_fast(verdict, index, &args, rules.element, || {
+                        rules.judge(index, &args, &results)
+                    });
+                    continue;
+                }
+                let references =
+                    exact_references.get_or_insert_with(|| rules.exact_references(&args));
+                let case = rules.judge_exactly_with(index, &args, &results, references);
+                stats.record_region(&case, rules.element);
+                stats.record(case);
+            }
+        }
+        tally
     })
 }

@@ -16,6 +16,14 @@ pub enum UnitId {
         element: FloatType,
         width: u32,
     },
+    /// Accuracy of `function` for `element` at each of `widths` on the same inputs (one
+    /// reference pass for all widths): one row per width, in this order
+    /// ([`crate::run::ulp::run_widths`]).
+    UlpWidths {
+        function: String,
+        element: FloatType,
+        widths: Vec<u32>,
+    },
     /// The edge-case rules of `function` for `element` at `width`.
     Edge {
         function: String,
@@ -31,7 +39,7 @@ pub enum UnitId {
 impl UnitId {
     pub fn kind(&self) -> Kind {
         match self {
-            UnitId::Ulp { .. } => Kind::Ulp,
+            UnitId::Ulp { .. } | UnitId::UlpWidths { .. } => Kind::Ulp,
             UnitId::Edge { .. } => Kind::Edge,
             UnitId::Conversion { .. } => Kind::Conversion,
             UnitId::Extension { .. } => Kind::Extension,
@@ -50,15 +58,44 @@ impl UnitId {
                 element,
                 width,
             } => (function, *element, *width),
+            // A group's first width (its rows are `rows()`).
+            UnitId::UlpWidths {
+                function,
+                element,
+                widths,
+            } => (function, *element, widths.first().copied().unwrap_or(1)),
             UnitId::Conversion { name, element } | UnitId::Extension { name, element } => {
                 (name, *element, 1)
             }
         }
     }
 
+    /// The units whose rows this unit reports: a group's one per width, else itself.
+    pub fn rows(&self) -> Vec<UnitId> {
+        match self {
+            UnitId::UlpWidths {
+                function,
+                element,
+                widths,
+            } => widths
+                .iter()
+                .map(|width| UnitId::Ulp {
+                    function: function.clone(),
+                    element: *element,
+                    width: *width,
+                })
+                .collect(),
+            other => vec![other.clone()],
+        }
+    }
+
     /// `sin float w4`, `sin float w4 (edge)`.
     pub fn label(&self) -> String {
         let (function, element, width) = self.parts();
+        if let UnitId::UlpWidths { widths, .. } = self {
+            let widths: Vec<String> = widths.iter().map(u32::to_string).collect();
+            return format!("{function} {element} w{}", widths.join(","));
+        }
         match self.kind() {
             Kind::Ulp => format!("{function} {element} w{width}"),
             kind => format!("{function} {element} w{width} ({})", kind.name()),

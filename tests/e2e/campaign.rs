@@ -58,6 +58,74 @@ fn shards_merge_into_exactly_the_unsharded_csv() {
     );
 }
 
+/// One reference pass for all widths: every width of a function runs on the width-1 unit's
+/// inputs, so a width's row is the same whichever other widths the run selects.
+#[test]
+fn a_widths_row_does_not_depend_on_the_other_widths_selected() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows_of = |widths: &str| {
+        let csv = dir
+            .path()
+            .join(format!("w{}.csv", widths.replace(',', "_")));
+        let output = clacc(&[
+            "--kind",
+            "ulp",
+            "--function",
+            "sin,frexp,fclamp",
+            "--type",
+            "float",
+            "--width",
+            widths,
+            "--inputs",
+            "70000",
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let measured = [
+            "function",
+            "width",
+            "inputs",
+            "failures",
+            "max_ulp",
+            "worst_input",
+            "worst_device",
+            "worst_index",
+            "allowed",
+            "undefined",
+            "status",
+        ];
+        Results::read(&csv)
+            .maps()
+            .into_iter()
+            .map(|row| measured.map(|column| row[column].clone()))
+            .collect::<Vec<_>>()
+    };
+    let together = rows_of("1,3,16");
+    assert_eq!(together.len(), 9);
+    // The same inputs at every width: fclamp's undefined inputs (min > max) are as many.
+    let undefined: Vec<&str> = together
+        .iter()
+        .filter(|row| row[0] == "fclamp")
+        .map(|row| row[9].as_str())
+        .collect();
+    assert_eq!(undefined.len(), 3);
+    assert_ne!(undefined[0], "0");
+    assert!(
+        undefined.iter().all(|count| *count == undefined[0]),
+        "{undefined:?}"
+    );
+    for width in ["1", "3", "16"] {
+        let alone = rows_of(width);
+        let same: Vec<_> = together
+            .iter()
+            .filter(|row| row[1] == width)
+            .cloned()
+            .collect();
+        assert_eq!(alone, same, "width {width}");
+    }
+}
+
 #[test]
 fn an_interrupted_run_resumes_into_the_uninterrupted_csv() {
     let dir = tempfile::tempdir().unwrap();
