@@ -337,7 +337,9 @@ impl pipeline::Unit for EdgeUnit<'_> {
     fn advance(&self, _chunk: &EdgeChunk) -> u64 {
         self.cases.len() as u64
     }
+}
 
+impl pipeline::OneRow for EdgeUnit<'_> {
     fn finish(self, measured: Result<((), UnitStats), UnitError>) -> UnitReport {
         let mut unit = self.report;
         match measured {

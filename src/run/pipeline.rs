@@ -170,13 +170,18 @@ pub trait Unit: Sync + Sized {
     fn conclude(&self, _prepared: &Self::Prepared, tally: Self::Tally) -> Self::Tally {
         tally
     }
+}
 
+/// A unit that ends in one row ([`run`] drives it whole). A unit of several rows on the same
+/// inputs (every width of a function on one reference pass) makes its rows itself from
+/// [`measure`]'s tally.
+pub trait OneRow: Unit {
     /// The unit's row from what the loop measured, or from why it stopped.
     fn finish(self, measured: Result<(Self::Prepared, Self::Tally), UnitError>) -> UnitReport;
 }
 
 /// Runs one unit through the pipeline: build, prepare, the chunk loop, finish.
-pub fn run<U: Unit>(unit: U, progress: &dyn Fn(u64, u64)) -> Ran {
+pub fn run<U: OneRow>(unit: U, progress: &dyn Fn(u64, u64)) -> Ran {
     let measured = unit.build().and_then(|kernel| {
         let prepared = unit.prepare()?;
         let stats = measure(&unit, kernel, &prepared, progress)?;

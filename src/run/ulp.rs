@@ -340,7 +340,9 @@ impl pipeline::Unit for UlpUnit<'_> {
     fn conclude(&self, _prepared: &Prepared, stats: UnitStats) -> UnitStats {
         self.confirm_worst(stats)
     }
+}
 
+impl pipeline::OneRow for UlpUnit<'_> {
     fn finish(self, measured: Result<(Prepared, UnitStats), UnitError>) -> UnitReport {
         self.report_of(measured.map(|(_, stats)| stats))
     }
@@ -895,10 +897,6 @@ impl pipeline::Unit for WidthGroup<'_> {
             .zip(&self.members)
             .map(|(stats, unit)| unit.confirm_worst(stats))
             .collect()
-    }
-
-    fn finish(self, _measured: Result<(Prepared, Vec<UnitStats>), UnitError>) -> UnitReport {
-        unreachable!("a width group reports its rows through run_widths")
     }
 }
 

@@ -284,7 +284,9 @@ impl pipeline::Unit for ConversionRun<'_> {
     fn advance(&self, chunk: &ConversionChunk) -> u64 {
         chunk.sources.len() as u64
     }
+}
 
+impl pipeline::OneRow for ConversionRun<'_> {
     fn finish(self, measured: Result<(inputs::Plan, UnitStats), UnitError>) -> UnitReport {
         let mut report = self.report;
         let settings = self.settings;

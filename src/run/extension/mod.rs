@@ -571,7 +571,9 @@ impl pipeline::Unit for ExtensionRun<'_> {
     fn advance(&self, launched: &Launched) -> u64 {
         launched.items as u64
     }
+}
 
+impl pipeline::OneRow for ExtensionRun<'_> {
     fn finish(self, measured: Result<(Planned, UnitStats), UnitError>) -> UnitReport {
         let measured = measured.map(|(planned, stats)| Measured {
             notes: self.notes(&planned, &stats),
