@@ -63,18 +63,60 @@ pub struct Rules {
     pub finite_math_only: bool,
 }
 
-/// The fast tiers' references for one input ([`Rules::fast_reference`]), one per output.
+/// The fast tiers' references for one input, one per output, filled in place the first time a
+/// verdict needs them ([`Rules::fast_verdict_with`]) and held inline: a sweep makes one per
+/// input, so it must cost no allocation and no copy.
 #[derive(Clone, Debug)]
 pub struct FastReference {
-    outputs: Vec<FastValues>,
+    values: [FastValues; MAX_FAST_OUTPUTS],
+    count: usize,
+    state: FastState,
 }
 
-/// One output's fast references: CORE-MATH's correctly rounded float (float only) and the
-/// correctly rounded double.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FastState {
+    /// Not computed for this input yet.
+    Unknown,
+    Known,
+    /// A result has no fast tier: MPFR judges the input.
+    Absent,
+}
+
+/// The most outputs a function has (normalize and cross at width 4); a function with more would
+/// get no fast tier (MPFR judges it).
+const MAX_FAST_OUTPUTS: usize = 4;
+
+impl FastReference {
+    pub fn new() -> FastReference {
+        FastReference {
+            values: [FastValues {
+                correctly_rounded: None,
+                approximation: None,
+            }; MAX_FAST_OUTPUTS],
+            count: 0,
+            state: FastState::Unknown,
+        }
+    }
+
+    /// Forgets the input: the next verdict computes the next input's references.
+    pub fn clear(&mut self) {
+        self.state = FastState::Unknown;
+    }
+}
+
+impl Default for FastReference {
+    fn default() -> FastReference {
+        FastReference::new()
+    }
+}
+
+/// One output's fast references: CORE-MATH's correctly rounded float (float only), and the
+/// correctly rounded double, computed only when a device result differs from the former (most
+/// float results equal it, and the double costs several times the float).
 #[derive(Clone, Copy, Debug)]
 struct FastValues {
     correctly_rounded: Option<f64>,
-    approximation: f64,
+    approximation: Option<f64>,
 }
 
 /// Why the flush-to-zero rules ("Edge Case Behavior in Flush To Zero Mode") apply to `element`
@@ -286,7 +328,7 @@ impl Rules {
     /// needs an allowance, a directed rounding mode, a relaxed rule or a failure verdict is left
     /// to MPFR. Correctly rounded cells are decided only under round to nearest.
     pub fn fast_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<FastVerdict> {
-        self.fast_verdict_with(&mut None, args, device_results)
+        self.fast_verdict_with(&mut FastReference::new(), args, device_results)
     }
 
     /// [`Rules::fast_verdict`] on a fast reference computed at most once per input: `reference`
@@ -294,7 +336,7 @@ impl Rules {
     /// width of a function (which differ only in their requirement's bound) share it.
     pub fn fast_verdict_with(
         &self,
-        reference: &mut Option<Option<FastReference>>,
+        reference: &mut FastReference,
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
@@ -316,15 +358,18 @@ impl Rules {
         if let Some(verdict) = self.exact_verdict(args, device_results) {
             return verdict;
         }
-        let reference = reference
-            .get_or_insert_with(|| self.fast_reference(args))
-            .as_ref()?;
+        if reference.state == FastState::Unknown {
+            self.fill_fast_reference(args, reference);
+        }
+        if reference.state == FastState::Absent {
+            return None;
+        }
         let mut verdict = None;
         for ((output, device_result), values) in self
             .outputs
             .iter()
             .zip(device_results)
-            .zip(&reference.outputs)
+            .zip(&mut reference.values[..reference.count])
         {
             let fast = binding::fast_tier(output)?;
             if let Some(correct) = values.correctly_rounded {
@@ -333,7 +378,7 @@ impl Rules {
                     continue;
                 }
             }
-            let approximation = values.approximation;
+            let approximation = *values.approximation.get_or_insert_with(|| fast(args));
             let one = if approximation.is_infinite() {
                 self.beyond_double(fast, args, *device_result, correctly_rounded_cell)?
             } else {
@@ -344,26 +389,30 @@ impl Rules {
         verdict
     }
 
-    /// The fast tiers' references for one input, independent of the requirement's bound;
-    /// `None` where a result has no fast tier (MPFR judges it).
-    pub fn fast_reference(&self, args: &[f64]) -> Option<FastReference> {
-        let mut outputs = Vec::with_capacity(self.outputs.len());
-        for output in &self.outputs {
+    /// Computes the fast tiers' references for one input into `reference` (independent of
+    /// the requirement's bound); `Absent` where a result has no fast tier (MPFR judges it).
+    fn fill_fast_reference(&self, args: &[f64], reference: &mut FastReference) {
+        reference.state = FastState::Absent;
+        if self.outputs.len() > MAX_FAST_OUTPUTS {
+            return;
+        }
+        for (output, values) in self.outputs.iter().zip(&mut reference.values) {
             if output.check != OutputCheck::Table {
-                return None;
+                return;
             }
-            let fast = binding::fast_tier(output)?;
+            let Some(fast) = binding::fast_tier(output) else {
+                return;
+            };
             // Float: CORE-MATH's float function decides the correctly rounded bits outright
             // (a finite result: an infinity may be a pole or an overflow).
             let float_version = (self.element == FloatType::Float)
                 .then(|| reference::float_version(fast))
                 .flatten();
-            outputs.push(FastValues {
-                correctly_rounded: float_version.map(|float_version| float_version(args)),
-                approximation: fast(args),
-            });
+            values.correctly_rounded = float_version.map(|float_version| float_version(args));
+            values.approximation = None;
         }
-        Some(FastReference { outputs })
+        reference.count = self.outputs.len();
+        reference.state = FastState::Known;
     }
 
     /// The exact tier ([`crate::reference::exact`]), for a function whose every output has an
@@ -1239,7 +1288,7 @@ mod tests {
             ] {
                 let args = [element.round(x)];
                 let correct = element.round(x.sin());
-                let mut fast = None;
+                let mut fast = FastReference::new();
                 let exact = widths[0].exact_references(&args);
                 for (steps, rules) in [0i64, 1, -3, 40].into_iter().zip(widths.iter().cycle()) {
                     let device = if correct.is_finite() {

@@ -3,7 +3,7 @@
 //! [`pipeline`]: table row → kernel → device → references → judgement → report row.
 
 use crate::device::{BuiltKernel, DeviceError, Session};
-use crate::judge::Rules;
+use crate::judge::{FastReference, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::UnitStats;
@@ -921,6 +921,7 @@ fn judge_group_chunk(
         let mut tally = vec![UnitStats::default(); members.len()];
         let mut args = vec![0.0; chunk.columns.len()];
         let mut results = Vec::new();
+        let mut fast_reference = FastReference::new();
         for i in inputs {
             for (arg, column) in args.iter_mut().zip(&chunk.columns) {
                 *arg = column[i];
@@ -932,7 +933,7 @@ fn judge_group_chunk(
                 continue;
             }
             let index = chunk.start + i as u64;
-            let mut fast_reference = None;
+            fast_reference.clear();
             let mut exact_references = None;
             for ((unit, stats), outputs) in
                 members.iter().zip(&mut tally).zip(&chunk.device_results)
