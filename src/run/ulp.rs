@@ -307,13 +307,17 @@ impl pipeline::Unit for UlpUnit<'_> {
                 self.settings.threads,
             )
         } else {
-            judge_chunk(
-                &self.rules,
+            let rules = [&self.rules];
+            let mut tally = judge_rows(
+                &rules,
                 self.function,
-                chunk,
+                chunk.start,
+                &chunk.columns,
+                std::slice::from_ref(&chunk.device_results),
                 judged as usize,
                 self.settings.threads,
-            )
+            );
+            tally.pop().unwrap_or_default()
         }
     }
 
@@ -630,45 +634,6 @@ fn decode(kind: ValueKind, element: FloatType, bytes: &[u8]) -> Vec<f64> {
     }
 }
 
-/// Judges the first `judged` inputs of a chunk on `threads` threads; each takes a contiguous
-/// slice, and the slices merge in order, so the result does not depend on the thread count.
-fn judge_chunk(
-    rules: &Rules,
-    function: &Function,
-    chunk: &DeviceChunk,
-    judged: usize,
-    threads: usize,
-) -> UnitStats {
-    pipeline::judge_in_slices(judged, threads, |inputs| {
-        let mut stats = UnitStats::default();
-        let mut args = vec![0.0; chunk.columns.len()];
-        let mut results = vec![0.0; chunk.device_results.len()];
-        for i in inputs {
-            for (arg, column) in args.iter_mut().zip(&chunk.columns) {
-                *arg = column[i];
-            }
-            for (result, output) in results.iter_mut().zip(&chunk.device_results) {
-                *result = output[i];
-            }
-            if !function.in_domain(&args) {
-                stats.undefined += 1;
-                continue;
-            }
-            let index = chunk.start + i as u64;
-            if let Some(verdict) = rules.fast_verdict(&args, &results) {
-                stats.record_fast(verdict, index, &args, rules.element, || {
-                    rules.judge(index, &args, &results)
-                });
-                continue;
-            }
-            let case = rules.judge_exactly(index, &args, &results);
-            stats.record_region(&case, rules.element);
-            stats.record(case);
-        }
-        stats
-    })
-}
-
 /// Whether a ULP unit of `function` runs in a [`WidthGroup`] (one reference pass for all
 /// widths): every function but the geometric ones (judged per work-item) and the ones a user's
 /// `--kernel` module replaces (a module has one width).
@@ -862,10 +827,13 @@ impl pipeline::Unit for WidthGroup<'_> {
 
     fn judge(&self, prepared: &Prepared, chunk: &GroupChunk) -> Vec<UnitStats> {
         let judged = UlpUnit::judged(&prepared.plan, chunk.start, chunk.columns[0].len());
-        judge_group_chunk(
-            &self.members,
+        let rules: Vec<&Rules> = self.members.iter().map(|unit| &unit.rules).collect();
+        judge_rows(
+            &rules,
             self.function,
-            chunk,
+            chunk.start,
+            &chunk.columns,
+            &chunk.device_results,
             judged as usize,
             self.settings.threads,
         )
@@ -906,24 +874,28 @@ impl WidthGroup<'_> {
     }
 }
 
-/// Judges the first `judged` inputs of a group's chunk for every member: each input's fast
-/// reference and MPFR references are computed at most once, when the first member needs them,
-/// and every member's rules judge its own results against them exactly as a unit of its own
-/// would ([`judge_chunk`]).
-fn judge_group_chunk(
-    members: &[&UlpUnit<'_>],
+/// Judges the first `judged` inputs of a chunk (starting at input `start`) for every row: row
+/// `r` holds `rules[r]` and its result columns `device_results[r]`. Each input's fast
+/// reference and MPFR references are computed at most once, when the first row needs them, and
+/// every row is judged against them exactly as it would be alone. The chunk is spread over
+/// `threads` threads, each a contiguous slice merged in order, so the result does not depend
+/// on the thread count. A unit of one width is one row.
+fn judge_rows(
+    rules: &[&Rules],
     function: &Function,
-    chunk: &GroupChunk,
+    start: u64,
+    columns: &[Vec<f64>],
+    device_results: &[Vec<Vec<f64>>],
     judged: usize,
     threads: usize,
 ) -> Vec<UnitStats> {
     pipeline::judge_in_slices(judged, threads, |inputs| {
-        let mut tally = vec![UnitStats::default(); members.len()];
-        let mut args = vec![0.0; chunk.columns.len()];
+        let mut tally = vec![UnitStats::default(); rules.len()];
+        let mut args = vec![0.0; columns.len()];
         let mut results = Vec::new();
         let mut fast_reference = FastReference::new();
         for i in inputs {
-            for (arg, column) in args.iter_mut().zip(&chunk.columns) {
+            for (arg, column) in args.iter_mut().zip(columns) {
                 *arg = column[i];
             }
             if !function.in_domain(&args) {
@@ -932,13 +904,10 @@ fn judge_group_chunk(
                 }
                 continue;
             }
-            let index = chunk.start + i as u64;
+            let index = start + i as u64;
             fast_reference.clear();
             let mut exact_references = None;
-            for ((unit, stats), outputs) in
-                members.iter().zip(&mut tally).zip(&chunk.device_results)
-            {
-                let rules = &unit.rules;
+            for ((rules, stats), outputs) in rules.iter().zip(&mut tally).zip(device_results) {
                 results.clear();
                 results.extend(outputs.iter().map(|output| output[i]));
                 if let Some(verdict) = rules.fast_verdict_with(&mut fast_reference, &args, &results)
