@@ -113,15 +113,35 @@ fn ranks_above(failed: bool, absolute: bool, error: f64, index: u64, other: &Cas
     }
 }
 
-/// The region of an input for the error map: the first argument's bin and the second's (0
-/// for one-argument functions); `None` where an argument is NaN.
-fn region(args: &[f64], element: FloatType) -> Option<(i16, i16)> {
+/// An input's cell on the error map: the first argument's [`input_bin`] and the second's (0
+/// for one-argument functions), offset to start at 0. Computed once per input and shared by
+/// every row judged on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    x: u8,
+    y: u8,
+}
+
+/// The region of an input for the error map; `None` where an argument is NaN.
+pub fn input_region(args: &[f64], element: FloatType) -> Option<Region> {
     let x = input_bin(*args.first()?, element)?;
     let y = match args.get(1) {
         Some(y) => input_bin(*y, element)?,
         None => 0,
     };
-    Some((x, y))
+    let offset = BINS_PER_SIGN + 1;
+    Some(Region {
+        x: (x + offset) as u8,
+        y: (y + offset) as u8,
+    })
+}
+
+impl Region {
+    /// The error map's key: the two bins.
+    fn key(self) -> (i16, i16) {
+        let offset = BINS_PER_SIGN + 1;
+        (i16::from(self.x) - offset, i16::from(self.y) - offset)
+    }
 }
 
 /// A unit's results so far. [`UnitStats::merge`] is associative and order-independent for
@@ -144,10 +164,11 @@ pub struct UnitStats {
     /// of the second (0 for one-argument functions).
     #[serde(with = "region_list")]
     pub error_map: BTreeMap<(i16, i16), BinStats>,
-    /// Fast passes' regions, dense (one cell per (x, y) bin pair), folded into `error_map` by
-    /// [`UnitStats::merge`]: a map update per input would cost more than the fast tier itself.
+    /// The regions recorded during a run, dense, moved into `error_map` by
+    /// [`UnitStats::settle`] when the run ends: a map update per input (or a map merge per
+    /// slice) would cost more than the fast tier itself.
     #[serde(skip)]
-    pub grid: Vec<BinStats>,
+    pub grid: Grid,
 }
 
 /// The error recorded for a result known only to be correctly rounded.
@@ -156,9 +177,143 @@ pub const BOUND_OF_CORRECTLY_ROUNDED: f64 = 0.5;
 /// Cells per axis of the dense region grid: every bin from −(BINS_PER_SIGN+1) to +(…+1).
 const GRID_SIDE: usize = 2 * (BINS_PER_SIGN as usize + 1) + 1;
 
-fn grid_cell(x: i16, y: i16) -> usize {
-    let offset = BINS_PER_SIGN as isize + 1;
-    (x as isize + offset) as usize * GRID_SIDE + (y as isize + offset) as usize
+/// A dense region map, one row per second-argument bin, each row allocated when first
+/// touched: a one-argument function uses one row of `GRID_SIDE` cells, so a slice's grid stays
+/// small, and two grids merge cell by cell.
+///
+/// Inputs are logged first and binned in batches: binning each input as it is judged misses
+/// the cache on nearly every input (a two-argument grid is 400 KB, once per width judged on
+/// the same inputs), while a batch's cells are fetched together.
+#[derive(Clone, Debug, Default)]
+pub struct Grid {
+    rows: Vec<Option<Box<[BinStats]>>>,
+    pending: Vec<Logged>,
+}
+
+/// One input waiting to be binned: its region, its error (−∞ where it adds none) and whether
+/// it failed.
+#[derive(Clone, Copy, Debug)]
+struct Logged {
+    region: Region,
+    error: f64,
+    failed: bool,
+}
+
+/// Inputs logged before a batch is binned.
+const BATCH: usize = 8192;
+
+thread_local! {
+    /// A batch sorted by row, reused from batch to batch on each judging thread.
+    static SORTED: std::cell::RefCell<Vec<Logged>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Grid {
+    /// Counts an input in `region`; `error` raises the region's largest error unless it is −∞.
+    fn log(&mut self, region: Region, error: f64, failed: bool) {
+        if self.pending.capacity() == 0 {
+            self.pending.reserve_exact(BATCH);
+        }
+        self.pending.push(Logged {
+            region,
+            error,
+            failed,
+        });
+        if self.pending.len() == BATCH {
+            self.bin_pending();
+        }
+    }
+
+    fn bin_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        if self.rows.is_empty() {
+            self.rows = vec![None; GRID_SIDE];
+        }
+        // Row by row (a counting sort on the second bin): a row is 3 KB, so its cells stay in
+        // the cache while its inputs are binned, where input order would jump across the grid.
+        let mut row_starts = [0usize; GRID_SIDE + 1];
+        for logged in &self.pending {
+            row_starts[usize::from(logged.region.y) + 1] += 1;
+        }
+        for y in 0..GRID_SIDE {
+            row_starts[y + 1] += row_starts[y];
+        }
+        SORTED.with_borrow_mut(|sorted| {
+            sorted.clear();
+            sorted.resize(
+                self.pending.len(),
+                Logged {
+                    region: Region { x: 0, y: 0 },
+                    error: f64::NEG_INFINITY,
+                    failed: false,
+                },
+            );
+            let mut next = row_starts;
+            for logged in &self.pending {
+                let slot = &mut next[usize::from(logged.region.y)];
+                sorted[*slot] = *logged;
+                *slot += 1;
+            }
+            for y in 0..GRID_SIDE {
+                let row_inputs = &sorted[row_starts[y]..row_starts[y + 1]];
+                if row_inputs.is_empty() {
+                    continue;
+                }
+                let row = self.rows[y]
+                    .get_or_insert_with(|| vec![BinStats::default(); GRID_SIDE].into_boxed_slice());
+                for logged in row_inputs {
+                    let bin = &mut row[usize::from(logged.region.x)];
+                    bin.inputs += 1;
+                    bin.failures += u64::from(logged.failed);
+                    bin.max_error = bin.max_error.max(logged.error);
+                }
+            }
+        });
+        self.pending.clear();
+    }
+
+    fn merge(&mut self, mut other: Grid) {
+        self.bin_pending();
+        other.bin_pending();
+        if self.rows.is_empty() {
+            self.rows = other.rows;
+            return;
+        }
+        for (mine, theirs) in self.rows.iter_mut().zip(other.rows) {
+            match (mine.as_mut(), theirs) {
+                (_, None) => {}
+                (None, theirs) => *mine = theirs,
+                (Some(mine), Some(theirs)) => {
+                    for (cell, their_cell) in mine.iter_mut().zip(theirs.iter()) {
+                        cell.add(their_cell);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The touched cells, with their keys.
+    fn into_cells(mut self) -> impl Iterator<Item = ((i16, i16), BinStats)> {
+        self.bin_pending();
+        self.rows
+            .into_iter()
+            .enumerate()
+            .filter_map(|(y, row)| Some((y, row?)))
+            .flat_map(|(y, row)| {
+                row.into_vec()
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(_, bin)| bin.inputs > 0)
+                    .map(move |(x, bin)| {
+                        let region = Region {
+                            x: x as u8,
+                            y: y as u8,
+                        };
+                        (region.key(), bin)
+                    })
+            })
+    }
 }
 
 /// The error map as a list of entries: JSON object keys must be strings, the map's are pairs.
@@ -190,6 +345,14 @@ pub struct BinStats {
     pub failures: u64,
     /// Largest finite error in ulp among the region's results.
     pub max_error: f64,
+}
+
+impl BinStats {
+    fn add(&mut self, other: &BinStats) {
+        self.inputs += other.inputs;
+        self.failures += other.failures;
+        self.max_error = self.max_error.max(other.max_error);
+    }
 }
 
 /// Bins per sign on a plot axis.
@@ -231,19 +394,17 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
 }
 
 impl UnitStats {
-    /// Records `case` in its input region (`element` scales the axis).
-    pub fn record_region(&mut self, case: &Case, element: FloatType) {
-        let Some(key) = region(&case.args, element) else {
+    /// Records `case` in its input region (from [`input_region`]).
+    pub fn record_region(&mut self, region: Option<Region>, case: &Case) {
+        let Some(region) = region else {
             return;
         };
-        let bin = self.error_map.entry(key).or_default();
-        bin.inputs += 1;
-        if case.outcome == Outcome::Fail {
-            bin.failures += 1;
-        }
-        if case.error.is_finite() && case.error > bin.max_error {
-            bin.max_error = case.error;
-        }
+        let error = if case.error.is_finite() {
+            case.error
+        } else {
+            f64::NEG_INFINITY
+        };
+        self.grid.log(region, error, case.outcome == Outcome::Fail);
     }
 
     /// Records a pass the fast tier proved, building its case only when it becomes the worst:
@@ -252,18 +413,12 @@ impl UnitStats {
         &mut self,
         index: u64,
         error: f64,
-        args: &[f64],
-        element: FloatType,
+        region: Option<Region>,
         build: impl FnOnce() -> Case,
     ) {
         self.inputs += 1;
-        if let Some((x, y)) = region(args, element) {
-            if self.grid.is_empty() {
-                self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
-            }
-            let bin = &mut self.grid[grid_cell(x, y)];
-            bin.inputs += 1;
-            bin.max_error = bin.max_error.max(error);
+        if let Some(region) = region {
+            self.grid.log(region, error, false);
         }
         if error > self.max_error {
             self.max_error = error;
@@ -286,42 +441,27 @@ impl UnitStats {
         &mut self,
         verdict: FastVerdict,
         index: u64,
-        args: &[f64],
-        element: FloatType,
+        region: Option<Region>,
         build: impl FnOnce() -> Case,
     ) {
         let (error, allowance) = match verdict {
-            FastVerdict::Pass(error) => {
-                return self.record_fast_pass(index, error, args, element, build)
-            }
+            FastVerdict::Pass(error) => return self.record_fast_pass(index, error, region, build),
             FastVerdict::CorrectlyRounded => {
                 // Ranked at its bound, so one correctly rounded result per slice is built (the
                 // first), not every one: MPFR's exact error replaces 0.5 only in the case.
-                return self.record_fast_pass(
-                    index,
-                    BOUND_OF_CORRECTLY_ROUNDED,
-                    args,
-                    element,
-                    || {
-                        let mut case = build();
-                        case.error = BOUND_OF_CORRECTLY_ROUNDED;
-                        case
-                    },
-                );
+                return self.record_fast_pass(index, BOUND_OF_CORRECTLY_ROUNDED, region, || {
+                    let mut case = build();
+                    case.error = BOUND_OF_CORRECTLY_ROUNDED;
+                    case
+                });
             }
             FastVerdict::Overflow => (f64::INFINITY, Some(Allowance::Overflow)),
             FastVerdict::CorrectlyRoundedOverflow => (f64::INFINITY, None),
         };
         self.inputs += 1;
-        if let Some((x, y)) = region(args, element) {
-            if self.grid.is_empty() {
-                self.grid = vec![BinStats::default(); GRID_SIDE * GRID_SIDE];
-            }
-            let bin = &mut self.grid[grid_cell(x, y)];
-            bin.inputs += 1;
-            if error.is_finite() {
-                bin.max_error = bin.max_error.max(error);
-            }
+        if let Some(region) = region {
+            // An infinite distance is no finite error: only the count.
+            self.grid.log(region, f64::NEG_INFINITY, false);
         }
         if let Some(allowance) = allowance {
             self.allowed[allowance as usize] += 1;
@@ -359,25 +499,15 @@ impl UnitStats {
         }
     }
 
-    /// Moves the dense grid's regions into `error_map`.
-    fn fold_grid(&mut self) {
-        let grid = std::mem::take(&mut self.grid);
-        let offset = BINS_PER_SIGN as usize + 1;
-        for (cell, bin) in grid.into_iter().enumerate().filter(|(_, b)| b.inputs > 0) {
-            let key = (
-                (cell / GRID_SIDE) as i16 - offset as i16,
-                (cell % GRID_SIDE) as i16 - offset as i16,
-            );
-            let mine = self.error_map.entry(key).or_default();
-            mine.inputs += bin.inputs;
-            mine.failures += bin.failures;
-            mine.max_error = mine.max_error.max(bin.max_error);
+    /// Moves the regions recorded during the run into `error_map`, where reports read them
+    /// (the pipeline settles every unit's result when its chunk loop ends).
+    pub fn settle(&mut self) {
+        for (key, bin) in std::mem::take(&mut self.grid).into_cells() {
+            self.error_map.entry(key).or_default().add(&bin);
         }
     }
 
-    pub fn merge(&mut self, mut other: UnitStats) {
-        self.fold_grid();
-        other.fold_grid();
+    pub fn merge(&mut self, other: UnitStats) {
         self.inputs += other.inputs;
         self.failures += other.failures;
         self.undefined += other.undefined;
@@ -386,11 +516,9 @@ impl UnitStats {
         }
         self.max_error = self.max_error.max(other.max_error);
         self.max_abs_error = self.max_abs_error.max(other.max_abs_error);
+        self.grid.merge(other.grid);
         for (key, theirs) in other.error_map {
-            let mine = self.error_map.entry(key).or_default();
-            mine.inputs += theirs.inputs;
-            mine.failures += theirs.failures;
-            mine.max_error = mine.max_error.max(theirs.max_error);
+            self.error_map.entry(key).or_default().add(&theirs);
         }
         if let Some(case) = other.worst {
             if self.worst.as_ref().is_none_or(|worst| case.outranks(worst)) {
@@ -414,6 +542,52 @@ impl UnitStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Binning in batches (sorted by row, flushed every `BATCH` inputs, merged grid by grid)
+    /// gives each region the counts and largest error that binning input by input gives.
+    #[test]
+    fn regions_binned_in_batches_match_a_direct_count() {
+        let float = FloatType::Float;
+        let inputs: Vec<(Vec<f64>, f64, bool)> = (0..3 * BATCH + 17)
+            .map(|i| {
+                let x = f64::from(i as u32 % 97) * 1.5e-3 - 0.07;
+                let y = 2f64.powi((i % 251) as i32 - 125) * if i % 3 == 0 { -1.0 } else { 1.0 };
+                let error = f64::from((i * 7919 % 1000) as u32) / 100.0;
+                (vec![x, y], error, i % 11 == 0)
+            })
+            .collect();
+        let mut direct: BTreeMap<(i16, i16), BinStats> = BTreeMap::new();
+        for (args, error, failed) in &inputs {
+            let key = input_region(args, float).unwrap().key();
+            let bin = direct.entry(key).or_default();
+            bin.inputs += 1;
+            bin.failures += u64::from(*failed);
+            bin.max_error = bin.max_error.max(*error);
+        }
+        let case = |error: f64, failed: bool| Case {
+            index: 0,
+            args: Vec::new(),
+            device_results: Vec::new(),
+            references: Vec::new(),
+            error,
+            absolute: false,
+            outcome: if failed { Outcome::Fail } else { Outcome::Pass },
+            output: 0,
+        };
+        // Two halves recorded apart and merged, as two judging threads would.
+        let (first, second) = inputs.split_at(inputs.len() / 3);
+        let mut halves = [UnitStats::default(), UnitStats::default()];
+        for (stats, part) in halves.iter_mut().zip([first, second]) {
+            for (args, error, failed) in part {
+                stats.record_region(input_region(args, float), &case(*error, *failed));
+            }
+        }
+        let [mut merged, second_half] = halves;
+        merged.merge(second_half);
+        merged.settle();
+        assert_eq!(merged.error_map, direct);
+        assert!(direct.keys().any(|(_, y)| *y != 0) && direct.len() > 100);
+    }
 
     #[test]
     fn input_bins_cover_the_format_symmetrically() {

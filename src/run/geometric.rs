@@ -10,7 +10,7 @@
 //! own ([`crate::run::ulp`]); only the grouping into work-items differs.
 
 use crate::judge::Rules;
-use crate::report::stats::UnitStats;
+use crate::report::stats::{input_region, UnitStats};
 use crate::spec::registry::Function;
 use crate::spec::signature::ValueKind;
 use crate::spec::table::Requirement;
@@ -64,7 +64,7 @@ pub(crate) fn judge_items(
                 continue;
             }
             let case = rules.judge_exactly(first_item + item as u64, &args, &outputs);
-            stats.record_region(&case, rules.element);
+            stats.record_region(input_region(&args, rules.element), &case);
             stats.record(case);
         }
         stats

@@ -98,11 +98,18 @@ pub struct Chunks {
 /// reference pass.
 pub trait Tally: Default + Send {
     fn merge(&mut self, other: Self);
+
+    /// Makes the merged result final for the reports ([`UnitStats::settle`]).
+    fn settle(&mut self);
 }
 
 impl Tally for UnitStats {
     fn merge(&mut self, other: UnitStats) {
         UnitStats::merge(self, other);
+    }
+
+    fn settle(&mut self) {
+        UnitStats::settle(self);
     }
 }
 
@@ -115,6 +122,10 @@ impl Tally for Vec<UnitStats> {
                 None => self.push(theirs),
             }
         }
+    }
+
+    fn settle(&mut self) {
+        self.iter_mut().for_each(UnitStats::settle);
     }
 }
 
@@ -226,7 +237,9 @@ pub fn measure<U: Unit>(
             done = done.saturating_add(unit.advance(&chunk));
             progress(done.min(planned), planned);
         }
-        Ok(unit.conclude(prepared, tally))
+        let mut tally = unit.conclude(prepared, tally);
+        tally.settle();
+        Ok(tally)
     })
 }
 

@@ -6,7 +6,7 @@ use crate::device::{BuiltKernel, DeviceError, Session};
 use crate::judge::{FastReference, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
-use crate::report::stats::UnitStats;
+use crate::report::stats::{input_region, Case, FastVerdict, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::run::{geometric, RunSettings, CHUNK_SCALARS};
@@ -874,6 +874,12 @@ impl WidthGroup<'_> {
     }
 }
 
+/// One row's verdict on one input, kept for the next row.
+enum Judged {
+    Fast(FastVerdict),
+    Exact(Case),
+}
+
 /// Judges the first `judged` inputs of a chunk (starting at input `start`) for every row: row
 /// `r` holds `rules[r]` and its result columns `device_results[r]`. Each input's fast
 /// reference and MPFR references are computed at most once, when the first row needs them, and
@@ -889,10 +895,16 @@ fn judge_rows(
     judged: usize,
     threads: usize,
 ) -> Vec<UnitStats> {
+    // A row whose rules are its predecessor's and whose results are the same bits gets the
+    // same verdict: widths mostly agree, so most inputs are judged once, not once per width.
+    let same_rules_as_previous: Vec<bool> = (0..rules.len())
+        .map(|row| row > 0 && rules[row] == rules[row - 1])
+        .collect();
     pipeline::judge_in_slices(judged, threads, |inputs| {
         let mut tally = vec![UnitStats::default(); rules.len()];
         let mut args = vec![0.0; columns.len()];
         let mut results = Vec::new();
+        let mut previous_results = Vec::new();
         let mut fast_reference = FastReference::new();
         for i in inputs {
             for (arg, column) in args.iter_mut().zip(columns) {
@@ -905,23 +917,47 @@ fn judge_rows(
                 continue;
             }
             let index = start + i as u64;
+            // The same for every row: the rows share one element type.
+            let region = rules
+                .first()
+                .and_then(|row| input_region(&args, row.element));
             fast_reference.clear();
             let mut exact_references = None;
-            for ((rules, stats), outputs) in rules.iter().zip(&mut tally).zip(device_results) {
+            let mut previous: Option<Judged> = None;
+            for (row, ((rules, stats), outputs)) in
+                rules.iter().zip(&mut tally).zip(device_results).enumerate()
+            {
                 results.clear();
                 results.extend(outputs.iter().map(|output| output[i]));
-                if let Some(verdict) = rules.fast_verdict_with(&mut fast_reference, &args, &results)
-                {
-                    stats.record_fast(verdict, index, &args, rules.element, || {
+                let repeats = same_rules_as_previous[row]
+                    && results
+                        .iter()
+                        .zip(&previous_results)
+                        .all(|(mine, theirs): (&f64, &f64)| mine.to_bits() == theirs.to_bits());
+                let judged = match previous.take() {
+                    Some(judged) if repeats => judged,
+                    _ => match rules.fast_verdict_with(&mut fast_reference, &args, &results) {
+                        Some(verdict) => Judged::Fast(verdict),
+                        None => {
+                            let references = exact_references
+                                .get_or_insert_with(|| rules.exact_references(&args));
+                            Judged::Exact(
+                                rules.judge_exactly_with(index, &args, &results, references),
+                            )
+                        }
+                    },
+                };
+                match &judged {
+                    Judged::Fast(verdict) => stats.record_fast(*verdict, index, region, || {
                         rules.judge(index, &args, &results)
-                    });
-                    continue;
+                    }),
+                    Judged::Exact(case) => {
+                        stats.record_region(region, case);
+                        stats.record(case.clone());
+                    }
                 }
-                let references =
-                    exact_references.get_or_insert_with(|| rules.exact_references(&args));
-                let case = rules.judge_exactly_with(index, &args, &results, references);
-                stats.record_region(&case, rules.element);
-                stats.record(case);
+                previous = Some(judged);
+                std::mem::swap(&mut results, &mut previous_results);
             }
         }
         tally

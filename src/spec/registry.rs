@@ -20,7 +20,7 @@ pub enum OutputCheck {
 }
 
 /// One result of a function: the returned value first, then a pointer out-argument.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Output {
     /// The exact function the result is measured against (`reference::binding` binds it to
     /// its MPFR reference).
