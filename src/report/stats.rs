@@ -123,6 +123,7 @@ pub struct Region {
 }
 
 /// The region of an input for the error map; `None` where an argument is NaN.
+#[inline]
 pub fn input_region(args: &[f64], element: FloatType) -> Option<Region> {
     let x = input_bin(*args.first()?, element)?;
     let y = match args.get(1) {
@@ -134,6 +135,26 @@ pub fn input_region(args: &[f64], element: FloatType) -> Option<Region> {
         x: (x + offset) as u8,
         y: (y + offset) as u8,
     })
+}
+
+/// [`input_region`] of inputs `range` of argument columns (one column per argument), in one
+/// loop: the bin arithmetic is a chain of dependent operations, which overlaps from input to
+/// input only in a loop that does nothing else.
+pub fn input_regions(
+    columns: &[Vec<f64>],
+    range: std::ops::Range<usize>,
+    element: FloatType,
+) -> Vec<Option<Region>> {
+    let mut args = [0.0; 2];
+    let arguments = columns.len().min(2);
+    range
+        .map(|i| {
+            for (arg, column) in args.iter_mut().zip(columns) {
+                *arg = column[i];
+            }
+            input_region(&args[..arguments], element)
+        })
+        .collect()
 }
 
 impl Region {
@@ -210,9 +231,6 @@ thread_local! {
 impl Grid {
     /// Counts an input in `region`; `error` raises the region's largest error unless it is −∞.
     fn log(&mut self, region: Region, error: f64, failed: bool) {
-        if self.pending.capacity() == 0 {
-            self.pending.reserve_exact(BATCH);
-        }
         self.pending.push(Logged {
             region,
             error,
@@ -361,6 +379,7 @@ pub const BINS_PER_SIGN: i16 = 64;
 /// The region of an input on a symmetric-log axis: 0 for zero, ±1..±BINS_PER_SIGN for the
 /// magnitudes from the smallest subnormal to the largest finite value, ±(BINS_PER_SIGN + 1) for
 /// infinities; `None` for NaN.
+#[inline]
 pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
     if x.is_nan() {
         return None;
@@ -386,10 +405,14 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
         f64::from(biased - 1023) + fraction + 0.346_607 * fraction * (1.0 - fraction)
     };
     let position = (log2 - lowest) / (highest - lowest);
-    let bin = 1
-        + (position * f64::from(BINS_PER_SIGN))
-            .floor()
-            .clamp(0.0, f64::from(BINS_PER_SIGN - 1)) as i16;
+    // floor, then clamp to the sign's bins: truncation is floor for the non-negative values
+    // the clamp keeps, and libm's floor is a call on every judged input.
+    let scaled = position * f64::from(BINS_PER_SIGN);
+    let bin = 1 + if scaled < 0.0 {
+        0
+    } else {
+        (scaled as i16).min(BINS_PER_SIGN - 1)
+    };
     Some(sign * bin)
 }
 

@@ -243,26 +243,52 @@ pub fn measure<U: Unit>(
     })
 }
 
-/// Judges `0 .. count` on `threads` threads: each takes a contiguous slice, and the slices
-/// merge in order, so the result does not depend on the thread count.
+/// The fewest inputs a judging slice holds: enough that a slice's setup (its tally, its
+/// scratch) is noise beside its judging.
+const SLICE_INPUTS: usize = 4096;
+
+/// Judges `0 .. count` on `threads` threads. The range is cut into slices, several per
+/// thread, which the threads take in turn as they finish one: a thread slowed down (by the
+/// device's own threads, or by the slice's inputs) leaves its slices to the others instead of
+/// holding up the chunk. The slices merge in their order, so the result depends neither on
+/// the thread count nor on timing.
 pub(crate) fn judge_in_slices<T: Tally>(
     count: usize,
     threads: usize,
     judge_slice: impl Fn(std::ops::Range<usize>) -> T + Sync,
 ) -> T {
-    let slice_length = count.div_ceil(threads.max(1)).max(1);
-    let judge_slice = &judge_slice;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..count)
-            .step_by(slice_length)
-            .map(|start| scope.spawn(move || judge_slice(start..(start + slice_length).min(count))))
+    let threads = threads.max(1);
+    let slice_length = count.div_ceil(4 * threads).max(SLICE_INPUTS);
+    let slices = count.div_ceil(slice_length);
+    let next_slice = std::sync::atomic::AtomicUsize::new(0);
+    let (judge_slice, next_slice) = (&judge_slice, &next_slice);
+    let mut judged: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(slices))
+            .map(|_| {
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let slice = next_slice.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if slice >= slices {
+                            return mine;
+                        }
+                        let start = slice * slice_length;
+                        mine.push((slice, judge_slice(start..(start + slice_length).min(count))));
+                    }
+                })
+            })
             .collect();
-        let mut merged = T::default();
-        for handle in handles {
-            Tally::merge(&mut merged, handle.join().expect("judging thread panicked"));
-        }
-        merged
-    })
+        handles
+            .into_iter()
+            .flat_map(|handle| handle.join().expect("judging thread panicked"))
+            .collect()
+    });
+    judged.sort_by_key(|(slice, _)| *slice);
+    let mut merged = T::default();
+    for (_, tally) in judged {
+        Tally::merge(&mut merged, tally);
+    }
+    merged
 }
 
 #[cfg(test)]
@@ -275,6 +301,20 @@ mod tests {
             failures,
             max_error,
             ..UnitStats::default()
+        }
+    }
+
+    /// Every input is judged once (the slices' lengths add up to the count and the last ends
+    /// it), whatever the thread count.
+    #[test]
+    fn slices_cover_every_input_once_whatever_the_thread_count() {
+        let count = 3 * SLICE_INPUTS * 5 + 123;
+        for threads in [1, 2, 3, 8] {
+            let judged = judge_in_slices(count, threads, |slice| {
+                stats(slice.len() as u64, 0, slice.end as f64)
+            });
+            assert_eq!(judged.inputs, count as u64, "{threads} threads");
+            assert_eq!(judged.max_error, count as f64, "{threads} threads");
         }
     }
 

@@ -6,7 +6,7 @@ use crate::device::{BuiltKernel, DeviceError, Session};
 use crate::judge::{FastReference, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
-use crate::report::stats::{input_region, Case, FastVerdict, UnitStats};
+use crate::report::stats::{input_regions, Case, FastVerdict, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::run::{geometric, RunSettings, CHUNK_SCALARS};
@@ -906,7 +906,12 @@ fn judge_rows(
         let mut results = Vec::new();
         let mut previous_results = Vec::new();
         let mut fast_reference = FastReference::new();
-        for i in inputs {
+        // The same for every row: the rows share one element type.
+        let regions = match rules.first() {
+            Some(row) => input_regions(columns, inputs.clone(), row.element),
+            None => Vec::new(),
+        };
+        for (i, region) in inputs.zip(regions) {
             for (arg, column) in args.iter_mut().zip(columns) {
                 *arg = column[i];
             }
@@ -917,10 +922,6 @@ fn judge_rows(
                 continue;
             }
             let index = start + i as u64;
-            // The same for every row: the rows share one element type.
-            let region = rules
-                .first()
-                .and_then(|row| input_region(&args, row.element));
             fast_reference.clear();
             let mut exact_references = None;
             let mut previous: Option<Judged> = None;
