@@ -5,6 +5,11 @@
 use clacc::face;
 use std::process::ExitCode;
 
+// Chunk loops free and re-make columns of hundreds of KiB; glibc hands them back to the OS and
+// faults them in again, mimalloc keeps them.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // Like other command-line tools, end quietly when a reader of our output goes away
     // (`clacc devices | head -1`) instead of panicking on the broken pipe.

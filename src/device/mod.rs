@@ -12,11 +12,18 @@ use opencl3::context::Context;
 use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
 use opencl3::error_codes::ClError;
 use opencl3::kernel::Kernel;
-use opencl3::memory::{Buffer, ClMem, CL_MEM_COPY_HOST_PTR, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY};
+use opencl3::memory::{
+    Buffer, ClMem, CL_MAP_READ, CL_MAP_WRITE_INVALIDATE_REGION, CL_MEM_ALLOC_HOST_PTR,
+    CL_MEM_READ_WRITE,
+};
 use opencl3::platform::get_platforms;
-use opencl3::types::{cl_context, cl_device_id, cl_int, cl_platform_id, cl_program, CL_BLOCKING};
+use opencl3::types::{
+    cl_context, cl_device_id, cl_int, cl_map_flags, cl_platform_id, cl_program, CL_BLOCKING,
+};
 use std::ffi::{c_void, CString};
+use std::ops::Range;
 use std::ptr;
+use std::sync::{Mutex, PoisonError};
 
 /// Errors of the OpenCL layer, each naming the call or the device concerned.
 #[derive(Debug, thiserror::Error)]
@@ -327,6 +334,26 @@ pub struct Session {
     pub info: DeviceInfo,
     context: Context,
     queue: CommandQueue,
+    /// Buffers of finished runs, each with its size, kept for the next run: a chunk loop that
+    /// created its buffers afresh for every launch spent a quarter of its time in the OS
+    /// faulting in and clearing new pages.
+    spare_buffers: Mutex<Vec<(usize, Buffer<u8>)>>,
+}
+
+/// How many spare buffers a session keeps (a run of every width of a two-output function
+/// holds 13 at once); beyond it the smallest go.
+const SPARE_BUFFERS: usize = 32;
+
+/// Buffers are made in whole steps of this many bytes, so a run that needs a few bytes more
+/// than the last (an input padded to whole 3-vectors) still finds a spare one.
+const BUFFER_STEP: usize = 1 << 16;
+
+/// One kernel launch of [`Session::run_launches`]: its kernel, how many work-items, and which
+/// of the call's outputs it writes. Its arguments are every input, then those outputs.
+pub struct Launch<'a> {
+    pub kernel: &'a BuiltKernel,
+    pub work_items: usize,
+    pub outputs: Range<usize>,
 }
 
 // SAFETY: OpenCL contexts, queues and device ids are thread-safe handles (OpenCL 3.0 "Multiple
@@ -426,6 +453,7 @@ impl Session {
             info,
             context,
             queue,
+            spare_buffers: Mutex::new(Vec::new()),
         })
     }
 
@@ -510,66 +538,162 @@ impl Session {
         outputs: &mut [&mut [u8]],
         work_items: usize,
     ) -> Result<(), DeviceError> {
-        let mut input_buffers = Vec::with_capacity(inputs.len());
-        for input in inputs {
-            // SAFETY: COPY_HOST_PTR copies `input.len()` bytes from a live slice during the call.
-            let buffer = unsafe {
-                Buffer::<u8>::create(
-                    &self.context,
-                    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                    input.len().max(1),
-                    input.as_ptr() as *mut _,
-                )
+        let input_bytes: Vec<usize> = inputs.iter().map(|input| input.len()).collect();
+        let output_bytes: Vec<usize> = outputs.iter().map(|output| output.len()).collect();
+        let launch = Launch {
+            kernel: built,
+            work_items,
+            outputs: 0..outputs.len(),
+        };
+        self.run_launches(
+            &input_bytes,
+            |input, bytes| bytes.copy_from_slice(inputs[input]),
+            &[launch],
+            &output_bytes,
+            |output, bytes| outputs[output].copy_from_slice(bytes),
+        )
+    }
+
+    /// Runs several kernels on the same inputs with one wait: input `i` (`input_bytes[i]`
+    /// long) is written by `fill(i, bytes)` straight into its mapped device buffer, every
+    /// launch is enqueued, and then each output `o` (`output_bytes[o]` long) is handed mapped
+    /// to `take(o, bytes)` in order. Buffers come from the session's spares and go back to them.
+    pub fn run_launches(
+        &self,
+        input_bytes: &[usize],
+        mut fill: impl FnMut(usize, &mut [u8]),
+        launches: &[Launch<'_>],
+        output_bytes: &[usize],
+        mut take: impl FnMut(usize, &[u8]),
+    ) -> Result<(), DeviceError> {
+        let inputs = self.spare_buffers_for(input_bytes)?;
+        let outputs = self.spare_buffers_for(output_bytes)?;
+        for (input, (buffer, bytes)) in inputs.iter().zip(input_bytes).enumerate() {
+            self.mapped(
+                &buffer.1,
+                *bytes,
+                CL_MAP_WRITE_INVALIDATE_REGION,
+                |mapped| fill(input, mapped),
+            )?;
+        }
+        for launch in launches {
+            let arguments = inputs.iter().chain(&outputs[launch.outputs.clone()]);
+            for (index, (_, buffer)) in arguments.enumerate() {
+                // SAFETY: every argument of clacc's kernels is a global buffer pointer.
+                unsafe { launch.kernel.kernel.set_arg(index as u32, &buffer.get()) }
+                    .map_err(call_error("clSetKernelArg"))?;
             }
-            .map_err(call_error("clCreateBuffer"))?;
-            input_buffers.push(buffer);
-        }
-        let mut output_buffers = Vec::with_capacity(outputs.len());
-        for output in outputs.iter() {
-            // SAFETY: no host pointer is passed; the driver allocates.
-            let buffer = unsafe {
-                Buffer::<u8>::create(
-                    &self.context,
-                    CL_MEM_WRITE_ONLY,
-                    output.len().max(1),
-                    ptr::null_mut(),
-                )
-            }
-            .map_err(call_error("clCreateBuffer"))?;
-            output_buffers.push(buffer);
-        }
-        for (index, buffer) in input_buffers
-            .iter()
-            .chain(output_buffers.iter())
-            .enumerate()
-        {
-            // SAFETY: every argument of clacc's kernels is a global buffer pointer.
-            unsafe { built.kernel.set_arg(index as u32, &buffer.get()) }
-                .map_err(call_error("clSetKernelArg"))?;
-        }
-        let global_size = [work_items];
-        // SAFETY: one-dimensional range over buffers sized for `work_items` by the caller.
-        unsafe {
-            self.queue.enqueue_nd_range_kernel(
-                built.kernel.get(),
-                1,
-                ptr::null(),
-                global_size.as_ptr(),
-                ptr::null(),
-                &[],
-            )
-        }
-        .map_err(call_error("clEnqueueNDRangeKernel"))?;
-        for (buffer, output) in output_buffers.iter().zip(outputs.iter_mut()) {
-            // SAFETY: blocking read into a live slice of the buffer's size.
+            let global_size = [launch.work_items];
+            // SAFETY: one-dimensional range over buffers sized for the launch by the caller.
             unsafe {
-                self.queue
-                    .enqueue_read_buffer(buffer, CL_BLOCKING, 0, output, &[])
+                self.queue.enqueue_nd_range_kernel(
+                    launch.kernel.kernel.get(),
+                    1,
+                    ptr::null(),
+                    global_size.as_ptr(),
+                    ptr::null(),
+                    &[],
+                )
             }
-            .map_err(call_error("clEnqueueReadBuffer"))?;
+            .map_err(call_error("clEnqueueNDRangeKernel"))?;
+        }
+        for (output, (buffer, bytes)) in outputs.iter().zip(output_bytes).enumerate() {
+            self.mapped(&buffer.1, *bytes, CL_MAP_READ, |mapped| {
+                take(output, mapped)
+            })?;
         }
         self.queue.finish().map_err(call_error("clFinish"))?;
+        self.keep_spare(inputs.into_iter().chain(outputs));
         Ok(())
+    }
+
+    /// Maps the first `bytes` of `buffer` (blocking, so after every command before it), hands
+    /// them to `work` and unmaps them.
+    fn mapped(
+        &self,
+        buffer: &Buffer<u8>,
+        bytes: usize,
+        flags: cl_map_flags,
+        work: impl FnOnce(&mut [u8]),
+    ) -> Result<(), DeviceError> {
+        if bytes == 0 {
+            // A map of no bytes is CL_INVALID_VALUE.
+            work(&mut []);
+            return Ok(());
+        }
+        let mut address = ptr::null_mut();
+        // SAFETY: a blocking map of a range inside the buffer (buffers are at least `bytes`
+        // long, `spare_buffers_for`).
+        unsafe {
+            self.queue
+                .enqueue_map_buffer(buffer, CL_BLOCKING, flags, 0, bytes, &mut address, &[])
+        }
+        .map_err(call_error("clEnqueueMapBuffer"))?;
+        // SAFETY: a finished map gives `bytes` bytes at `address` to the host alone until the
+        // unmap below; nothing else refers to them meanwhile.
+        work(unsafe { std::slice::from_raw_parts_mut(address.cast::<u8>(), bytes) });
+        // SAFETY: `address` came from the map of this buffer above and is unmapped once; the
+        // in-order queue runs the unmap before anything enqueued after it.
+        unsafe {
+            self.queue
+                .enqueue_unmap_mem_object(buffer.get(), address, &[])
+        }
+        .map_err(call_error("clEnqueueUnmapMemObject"))?;
+        Ok(())
+    }
+
+    /// A buffer of at least `bytes` bytes for each entry: the smallest spare one that fits,
+    /// else a new one (host-allocatable, so mapping it is the device's zero-copy path).
+    fn spare_buffers_for(&self, sizes: &[usize]) -> Result<Vec<(usize, Buffer<u8>)>, DeviceError> {
+        let mut buffers = Vec::with_capacity(sizes.len());
+        for bytes in sizes {
+            let bytes = (*bytes).max(1);
+            let spare = {
+                let mut spares = self
+                    .spare_buffers
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                let best = spares
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (size, _))| *size >= bytes)
+                    .min_by_key(|(_, (size, _))| *size)
+                    .map(|(index, _)| index);
+                best.map(|index| spares.swap_remove(index))
+            };
+            let buffer = match spare {
+                Some(buffer) => buffer,
+                None => {
+                    let size = bytes.div_ceil(BUFFER_STEP) * BUFFER_STEP;
+                    // SAFETY: no host pointer is passed; the driver allocates.
+                    let buffer = unsafe {
+                        Buffer::<u8>::create(
+                            &self.context,
+                            CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                            size,
+                            ptr::null_mut(),
+                        )
+                    }
+                    .map_err(call_error("clCreateBuffer"))?;
+                    (size, buffer)
+                }
+            };
+            buffers.push(buffer);
+        }
+        Ok(buffers)
+    }
+
+    /// Keeps `buffers` for later runs, the largest [`SPARE_BUFFERS`] of all spares.
+    fn keep_spare(&self, buffers: impl IntoIterator<Item = (usize, Buffer<u8>)>) {
+        let mut spares = self
+            .spare_buffers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        spares.extend(buffers);
+        if spares.len() > SPARE_BUFFERS {
+            spares.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
+            spares.truncate(SPARE_BUFFERS);
+        }
     }
 }
 

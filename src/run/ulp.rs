@@ -2,7 +2,7 @@
 //! 5 and the relaxed rules) on inputs the sweep plans, chunk by chunk through the
 //! [`pipeline`]: table row → kernel → device → references → judgement → report row.
 
-use crate::device::{BuiltKernel, DeviceError, Session};
+use crate::device::{BuiltKernel, DeviceError, Launch, Session};
 use crate::judge::{FastReference, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
@@ -552,79 +552,139 @@ pub(crate) fn run_chunk(
     columns: &[Vec<f64>],
     width: u64,
 ) -> Result<Vec<Vec<f64>>, DeviceError> {
-    let length = columns[0].len();
-    let encoded: Vec<Vec<u8>> = columns
-        .iter()
-        .zip(argument_kinds)
-        .map(|(column, kind)| encode(*kind, element, column))
-        .collect();
-    let input_slices: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
-    let mut outputs: Vec<Vec<u8>> = result_kinds
-        .iter()
-        .map(|kind| vec![0u8; length * kind.component_bytes(element)])
-        .collect();
-    let mut output_slices: Vec<&mut [u8]> = outputs.iter_mut().map(Vec::as_mut_slice).collect();
-    session.run(
-        built,
-        &input_slices,
-        &mut output_slices,
-        length / width as usize,
+    let mut results = run_kernels(
+        session,
+        &[(built, width)],
+        element,
+        argument_kinds,
+        result_kinds,
+        columns,
     )?;
-    Ok(outputs
+    Ok(results.pop().expect("one kernel's results"))
+}
+
+/// Runs kernels of several widths on one chunk (the same function and type, so the same
+/// argument and result kinds) and decodes each kernel's outputs. Each column is encoded once,
+/// straight into its device buffer, and padded with its last value to whole vectors of every
+/// width (3 does not divide a chunk); every kernel is enqueued before the first result is read.
+/// A kernel's outputs hold the values its work-items write, at most the chunk's length: the
+/// padding's results are dropped (a non-geometric kernel computes each component from that
+/// component's arguments alone).
+fn run_kernels(
+    session: &Session,
+    kernels: &[(&BuiltKernel, u64)],
+    element: FloatType,
+    argument_kinds: &[ValueKind],
+    result_kinds: &[ValueKind],
+    columns: &[Vec<f64>],
+) -> Result<Vec<Vec<Vec<f64>>>, DeviceError> {
+    let length = columns[0].len();
+    let work_items = |width: u64| length.div_ceil(width as usize);
+    let padded = kernels
         .iter()
-        .zip(result_kinds)
-        .map(|(bytes, kind)| decode(*kind, element, bytes))
+        .map(|(_, width)| work_items(*width) * *width as usize)
+        .max()
+        .unwrap_or(length);
+    let input_bytes: Vec<usize> = argument_kinds
+        .iter()
+        .map(|kind| padded * kind.component_bytes(element))
+        .collect();
+    let outputs = result_kinds.len();
+    let mut launches = Vec::with_capacity(kernels.len());
+    // Per output of every kernel in turn: its kind, its bytes and the values decoded from it.
+    let mut output_kinds = Vec::with_capacity(kernels.len() * outputs);
+    let mut output_bytes = Vec::with_capacity(kernels.len() * outputs);
+    let mut output_values = Vec::with_capacity(kernels.len() * outputs);
+    for (position, (built, width)) in kernels.iter().enumerate() {
+        let items = work_items(*width);
+        launches.push(Launch {
+            kernel: built,
+            work_items: items,
+            outputs: position * outputs..(position + 1) * outputs,
+        });
+        for kind in result_kinds {
+            let components = items * kind.components(*width as u32) as usize;
+            output_kinds.push(*kind);
+            output_bytes.push(components * kind.component_bytes(element));
+            output_values.push(components.min(length));
+        }
+    }
+    let mut decoded: Vec<Vec<f64>> = Vec::with_capacity(output_bytes.len());
+    session.run_launches(
+        &input_bytes,
+        |argument, bytes| encode(argument_kinds[argument], element, &columns[argument], bytes),
+        &launches,
+        &output_bytes,
+        |output, bytes| {
+            decoded.push(decode(
+                output_kinds[output],
+                element,
+                bytes,
+                output_values[output],
+            ))
+        },
+    )?;
+    let mut decoded = decoded.into_iter();
+    Ok(kernels
+        .iter()
+        .map(|_| decoded.by_ref().take(outputs).collect())
         .collect())
 }
 
-/// A buffer of `kind` values, packed little-endian (integers and codes are held exactly in
-/// the `f64` columns).
-fn encode(kind: ValueKind, element: FloatType, values: &[f64]) -> Vec<u8> {
+/// Writes `values` as `kind` values into `bytes`, packed little-endian, and fills the rest of
+/// `bytes` with the last value (integers and codes are held exactly in the `f64` columns).
+fn encode(kind: ValueKind, element: FloatType, values: &[f64], bytes: &mut [u8]) {
+    let size = kind.component_bytes(element);
+    let (body, padding) = bytes.split_at_mut(values.len() * size);
+    let slots = body.chunks_exact_mut(size).zip(values);
+    // One tight loop per format (the chunk's hot path): the values are already in the format,
+    // so each conversion is exact.
     match kind {
-        // One tight loop per format (the chunk's hot path): the values are already in the
-        // format, so each conversion is exact.
         ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
-            FloatType::Float => values
-                .iter()
-                .flat_map(|v| (*v as f32).to_le_bytes())
-                .collect(),
-            FloatType::Double => values.iter().flat_map(|v| v.to_le_bytes()).collect(),
-            FloatType::Half => element.encode(values),
+            FloatType::Float => slots.for_each(|(slot, v)| {
+                slot.copy_from_slice(&(*v as f32).to_le_bytes());
+            }),
+            FloatType::Double => slots.for_each(|(slot, v)| {
+                slot.copy_from_slice(&v.to_le_bytes());
+            }),
+            FloatType::Half => slots.for_each(|(slot, v)| {
+                slot.copy_from_slice(&element.to_bits(*v).to_le_bytes()[..size]);
+            }),
         },
-        ValueKind::IntGentype => values
-            .iter()
-            .flat_map(|v| (*v as i32).to_le_bytes())
-            .collect(),
-        ValueKind::UintGentype => {
-            let bytes = kind.component_bytes(element);
-            values
-                .iter()
-                .flat_map(|v| (*v as u64).to_le_bytes()[..bytes].to_vec())
-                .collect()
+        ValueKind::IntGentype => slots.for_each(|(slot, v)| {
+            slot.copy_from_slice(&(*v as i32).to_le_bytes());
+        }),
+        ValueKind::UintGentype => slots.for_each(|(slot, v)| {
+            slot.copy_from_slice(&(*v as u64).to_le_bytes()[..size]);
+        }),
+    }
+    if let Some(last) = body.len().checked_sub(size).map(|at| &body[at..]) {
+        for slot in padding.chunks_exact_mut(size) {
+            slot.copy_from_slice(last);
         }
     }
 }
 
-/// The values of a buffer of `kind`, widened exactly to `f64`.
-fn decode(kind: ValueKind, element: FloatType, bytes: &[u8]) -> Vec<f64> {
+/// The first `count` values of a buffer of `kind`, widened exactly to `f64`.
+fn decode(kind: ValueKind, element: FloatType, bytes: &[u8], count: usize) -> Vec<f64> {
+    let size = kind.component_bytes(element);
+    let slots = bytes[..count * size].chunks_exact(size);
     match kind {
         ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
-            FloatType::Float => bytes
-                .chunks_exact(4)
+            FloatType::Float => slots
                 .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
                 .collect(),
-            FloatType::Double => bytes
-                .chunks_exact(8)
+            FloatType::Double => slots
                 .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
                 .collect(),
-            FloatType::Half => element.decode(bytes),
+            FloatType::Half => slots
+                .map(|c| element.from_bits(u64::from(u16::from_le_bytes([c[0], c[1]]))))
+                .collect(),
         },
-        ValueKind::IntGentype => bytes
-            .chunks_exact(4)
+        ValueKind::IntGentype => slots
             .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
             .collect(),
-        ValueKind::UintGentype => bytes
-            .chunks_exact(kind.component_bytes(element))
+        ValueKind::UintGentype => slots
             .map(|c| {
                 let mut word = [0u8; 8];
                 word[..c.len()].copy_from_slice(c);
@@ -784,40 +844,19 @@ impl pipeline::Unit for WidthGroup<'_> {
     ) -> Result<GroupChunk, UnitError> {
         let start = number * CHUNK_SCALARS as u64;
         let columns = prepared.plan.columns(start, CHUNK_SCALARS as u64);
-        let length = columns[0].len();
-        let mut device_results = Vec::with_capacity(self.members.len());
-        for (unit, built) in self.members.iter().zip(kernels) {
-            let width = unit.spec.width as usize;
-            let whole = length.div_ceil(width) * width;
-            let padded;
-            let sent = if whole == length {
-                &columns
-            } else {
-                padded = columns
-                    .iter()
-                    .map(|column| {
-                        let mut column = column.clone();
-                        let last = *column.last().expect("a chunk holds inputs");
-                        column.resize(whole, last);
-                        column
-                    })
-                    .collect::<Vec<_>>();
-                &padded
-            };
-            let mut results = run_chunk(
-                self.session(),
-                built,
-                unit.spec.element,
-                &unit.argument_kinds,
-                &unit.result_kinds,
-                sent,
-                width as u64,
-            )?;
-            for column in &mut results {
-                column.truncate(length);
-            }
-            device_results.push(results);
-        }
+        let widths: Vec<(&BuiltKernel, u64)> = kernels
+            .iter()
+            .zip(&self.members)
+            .map(|(built, unit)| (built, u64::from(unit.spec.width)))
+            .collect();
+        let device_results = run_kernels(
+            self.session(),
+            &widths,
+            self.spec.element,
+            &self.argument_kinds,
+            &self.members[0].result_kinds,
+            &columns,
+        )?;
         Ok(GroupChunk {
             start,
             columns,

@@ -213,3 +213,89 @@ fn a_rejected_module_reports_the_build_log() {
     assert!(message.contains("build log"), "{message}");
     assert!(message.contains("clacc_missing_function"), "{message}");
 }
+
+/// Several widths' kernels on one write of padded inputs (`run_launches`, as a width group
+/// runs them), then again on fewer inputs: the session's buffers are reused from run to run,
+/// and neither a width that does not divide the inputs (3) nor what an earlier, longer run
+/// left in a reused buffer may show in the results.
+#[test]
+fn kernels_of_every_width_share_one_write_and_reused_buffers_hold_nothing_stale() {
+    let session = spirv_session();
+    let widths = [1u32, 3, 4];
+    let built: Vec<_> = widths
+        .iter()
+        .map(|width| {
+            let spec = KernelSpec {
+                instruction: Instruction::FSub,
+                shape: Shape::Binary,
+                element: FloatType::Float,
+                width: *width,
+                address_bits: session.info.address_bits,
+            };
+            let words = kernel::build(&spec).expect("build the module");
+            session
+                .build(
+                    &spec.file_stem(),
+                    &kernel::words_to_bytes(&words),
+                    ENTRY_POINT,
+                    "",
+                )
+                .expect("the driver builds clacc's module")
+        })
+        .collect();
+    for (length, offset) in [(1000usize, 0.0f32), (10, 5000.0), (1000, 9000.0)] {
+        // Padded to whole vectors of every width with the last input, as run::ulp does.
+        let padded = length.div_ceil(12) * 12;
+        let x: Vec<f32> = (0..padded)
+            .map(|i| offset + 3.0 * i.min(length - 1) as f32)
+            .collect();
+        let y: Vec<f32> = (0..padded).map(|i| i.min(length - 1) as f32).collect();
+        let launches: Vec<device::Launch> = built
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(position, (kernel, width))| device::Launch {
+                kernel,
+                work_items: length.div_ceil(width as usize),
+                outputs: position..position + 1,
+            })
+            .collect();
+        let output_bytes: Vec<usize> = launches
+            .iter()
+            .zip(widths)
+            .map(|(l, w)| l.work_items * w as usize * 4)
+            .collect();
+        let mut results: Vec<Vec<f32>> = Vec::new();
+        session
+            .run_launches(
+                &[padded * 4, padded * 4],
+                |input, bytes| {
+                    let column = if input == 0 { &x } else { &y };
+                    for (slot, value) in bytes.chunks_exact_mut(4).zip(column) {
+                        slot.copy_from_slice(&value.to_le_bytes());
+                    }
+                },
+                &launches,
+                &output_bytes,
+                |_, bytes| {
+                    results.push(
+                        bytes
+                            .chunks_exact(4)
+                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                            .collect(),
+                    )
+                },
+            )
+            .expect("run every width");
+        for (result, width) in results.iter().zip(widths) {
+            assert_eq!(
+                result.len(),
+                length.div_ceil(width as usize) * width as usize
+            );
+            for (i, value) in result.iter().enumerate() {
+                let expected = offset + 2.0 * i.min(length - 1) as f32;
+                assert_eq!(*value, expected, "width {width}, length {length}, item {i}");
+            }
+        }
+    }
+}
