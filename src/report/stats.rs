@@ -391,8 +391,41 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
     if x.is_infinite() {
         return Some(sign * (BINS_PER_SIGN + 1));
     }
-    let lowest = f64::from(element.emin() - element.precision() as i32 + 1);
-    let highest = f64::from(element.emax() + 1);
+    let biased = (x.to_bits() >> 52) & 0x7ff;
+    match BINADE_BINS[element as usize][biased as usize] {
+        NOT_ONE_BIN => Some(sign * magnitude_bin(x.abs(), element)),
+        bin => Some(sign * bin),
+    }
+}
+
+/// Marks a binade whose magnitudes fall in more than one bin (or subnormal doubles).
+const NOT_ONE_BIN: i16 = -1;
+
+/// Per type, per double binade (biased exponent): the bin of all its magnitudes, where they
+/// share one, else [`NOT_ONE_BIN`]. Most binades are in one bin (a bin spans 4.3 float or 33
+/// double binades), so most inputs need no arithmetic.
+///
+/// Why one lookup gives [`magnitude_bin`]'s bin: for a normal magnitude of binade e the
+/// computed log2 lies in [e, e + 1]: e + f rounds into [e, e + 1] and the added
+/// 0.3466 f (1 − f) keeps the real sum at most e + 1 and is too small to round it past e + 1.
+/// [`bin_of_log2`] never decreases, so where log2 = e and log2 = e + 1 have the same bin, every
+/// magnitude of the binade has it.
+static BINADE_BINS: std::sync::LazyLock<[[i16; 2048]; 3]> = std::sync::LazyLock::new(|| {
+    let mut table = [[NOT_ONE_BIN; 2048]; 3];
+    for element in FloatType::ALL {
+        for biased in 1..2047i32 {
+            let binade = f64::from(biased - 1023);
+            let bin = bin_of_log2(binade, element);
+            if bin == bin_of_log2(binade + 1.0, element) {
+                table[element as usize][biased as usize] = bin;
+            }
+        }
+    }
+    table
+});
+
+/// The bin (1..=BINS_PER_SIGN) of a finite, non-zero magnitude.
+fn magnitude_bin(x: f64, element: FloatType) -> i16 {
     // log2|x| from the encoding, cheaper than libm's log2 on every judged input: the binade
     // plus log2(1 + f) ≈ f + 0.3466 f (1 − f) (within 0.005 of a binade, under a hundredth of a
     // region); libm's log2 for double subnormals.
@@ -404,16 +437,23 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
         let fraction = (bits & ((1u64 << 52) - 1)) as f64 / (1u64 << 52) as f64;
         f64::from(biased - 1023) + fraction + 0.346_607 * fraction * (1.0 - fraction)
     };
+    bin_of_log2(log2, element)
+}
+
+/// The bin of a magnitude from its log2: the format's range of magnitudes, from the smallest
+/// subnormal to the largest finite value, cut into [`BINS_PER_SIGN`] equal parts.
+fn bin_of_log2(log2: f64, element: FloatType) -> i16 {
+    let lowest = f64::from(element.emin() - element.precision() as i32 + 1);
+    let highest = f64::from(element.emax() + 1);
     let position = (log2 - lowest) / (highest - lowest);
     // floor, then clamp to the sign's bins: truncation is floor for the non-negative values
     // the clamp keeps, and libm's floor is a call on every judged input.
     let scaled = position * f64::from(BINS_PER_SIGN);
-    let bin = 1 + if scaled < 0.0 {
+    1 + if scaled < 0.0 {
         0
     } else {
         (scaled as i16).min(BINS_PER_SIGN - 1)
-    };
-    Some(sign * bin)
+    }
 }
 
 impl UnitStats {
@@ -610,6 +650,40 @@ mod tests {
         merged.settle();
         assert_eq!(merged.error_map, direct);
         assert!(direct.keys().any(|(_, y)| *y != 0) && direct.len() > 100);
+    }
+
+    /// The binade table gives the bin the arithmetic gives: every float, and doubles around
+    /// every bin boundary and across every binade.
+    #[test]
+    fn binade_table_bins_as_the_arithmetic_does() {
+        let check = |x: f64, element: FloatType| {
+            if x.is_finite() && x != 0.0 {
+                assert_eq!(
+                    input_bin(x, element).unwrap().abs(),
+                    magnitude_bin(x.abs(), element),
+                    "{x:e} {element:?}"
+                );
+            }
+        };
+        for bits in (0..=u32::MAX).step_by(97) {
+            let x = f64::from(f32::from_bits(bits));
+            check(x, FloatType::Float);
+            check(x, FloatType::Half);
+        }
+        for element in FloatType::ALL {
+            for biased in 1..2047u64 {
+                for fraction in [0, 1, 1 << 51, (1 << 52) - 2, (1 << 52) - 1] {
+                    check(f64::from_bits((biased << 52) | fraction), element);
+                }
+                // Walk a binade in coarse steps, with neighbours of each step.
+                for step in 0..512u64 {
+                    let bits = (biased << 52) | (step << 43);
+                    for neighbour in [bits.saturating_sub(1), bits, bits + 1] {
+                        check(f64::from_bits(neighbour), element);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -913,10 +913,11 @@ impl WidthGroup<'_> {
     }
 }
 
-/// One row's verdict on one input, kept for the next row.
+/// One row's verdict on one input, kept for the next row (the case boxed: it is moved from
+/// row to row on every input, and is rare).
 enum Judged {
     Fast(FastVerdict),
-    Exact(Case),
+    Exact(Box<Case>),
 }
 
 /// Judges the first `judged` inputs of a chunk (starting at input `start`) for every row: row
@@ -981,9 +982,9 @@ fn judge_rows(
                         None => {
                             let references = exact_references
                                 .get_or_insert_with(|| rules.exact_references(&args));
-                            Judged::Exact(
+                            Judged::Exact(Box::new(
                                 rules.judge_exactly_with(index, &args, &results, references),
-                            )
+                            ))
                         }
                     },
                 };
@@ -993,7 +994,7 @@ fn judge_rows(
                     }),
                     Judged::Exact(case) => {
                         stats.record_region(region, case);
-                        stats.record(case.clone());
+                        stats.record(Case::clone(case));
                     }
                 }
                 previous = Some(judged);
