@@ -988,16 +988,22 @@ fn judge_rows(
                         }
                     },
                 };
-                match &judged {
-                    Judged::Fast(verdict) => stats.record_fast(*verdict, index, region, || {
-                        rules.judge(index, &args, &results)
-                    }),
+                // Kept only where the next row may repeat it: a unit of one width never
+                // copies a case.
+                let next_may_repeat = same_rules_as_previous.get(row + 1) == Some(&true);
+                match judged {
+                    Judged::Fast(verdict) => {
+                        stats.record_fast(verdict, index, region, || {
+                            rules.judge(index, &args, &results)
+                        });
+                        previous = next_may_repeat.then_some(Judged::Fast(verdict));
+                    }
                     Judged::Exact(case) => {
-                        stats.record_region(region, case);
-                        stats.record(Case::clone(case));
+                        stats.record_region(region, &case);
+                        previous = next_may_repeat.then(|| Judged::Exact(case.clone()));
+                        stats.record(*case);
                     }
                 }
-                previous = Some(judged);
                 std::mem::swap(&mut results, &mut previous_results);
             }
         }
