@@ -192,6 +192,131 @@ pub struct UnitStats {
     pub grid: Grid,
 }
 
+/// One [`UnitStats`] per row, for a unit that judges several rows on the same inputs (every
+/// width of a function). A row whose results have so far been the previous row's, bit for bit
+/// under the same rules, has that row's regions too: it keeps none of its own until a slice
+/// tells them apart, so the regions of identical rows are binned once, not once per row. Its
+/// other fields are its own (copies, where a slice was judged once for both rows).
+#[derive(Clone, Debug, Default)]
+pub struct RowStats {
+    rows: Vec<UnitStats>,
+    /// Per row: its regions are the previous row's (its grid is empty until they part).
+    regions_of_previous: Vec<bool>,
+}
+
+impl RowStats {
+    /// Rows that each hold their own regions.
+    pub fn new(rows: Vec<UnitStats>) -> RowStats {
+        RowStats {
+            regions_of_previous: vec![false; rows.len()],
+            rows,
+        }
+    }
+
+    /// Appends a row holding its own regions.
+    pub fn push(&mut self, row: UnitStats) {
+        self.rows.push(row);
+        self.regions_of_previous.push(false);
+    }
+
+    /// Appends a row whose every count is the last row's, and whose regions are that row's.
+    pub fn push_copy_of_last(&mut self) {
+        let copy = self
+            .rows
+            .last()
+            .expect("a copy follows a row")
+            .without_regions();
+        self.rows.push(copy);
+        self.regions_of_previous.push(true);
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The row whose grid holds `row`'s regions.
+    fn holder(&self, mut row: usize) -> usize {
+        while self.regions_of_previous[row] {
+            row -= 1;
+        }
+        row
+    }
+
+    /// Adds `other`'s rows to these, row by row (a tally with no rows takes the other's).
+    pub fn merge(&mut self, mut other: RowStats) {
+        if self.rows.is_empty() {
+            *self = other;
+            return;
+        }
+        assert_eq!(self.rows.len(), other.rows.len(), "tallies of one unit");
+        // From the last row down: a row's regions come from a lower row, which must not have
+        // taken `other`'s part yet.
+        for row in (0..self.rows.len()).rev() {
+            let theirs = std::mem::take(&mut other.rows[row]);
+            match (
+                self.regions_of_previous[row],
+                other.regions_of_previous[row],
+            ) {
+                // Still the same regions as the previous row, which gets the same part.
+                (true, true) => self.rows[row].merge(theirs),
+                (false, true) => {
+                    let holder = other.holder(row);
+                    self.rows[row].merge(theirs);
+                    self.rows[row].grid.merge_from(&other.rows[holder].grid);
+                }
+                (true, false) => {
+                    // The rows part here: this row's regions so far are its holder's.
+                    let holder = self.holder(row);
+                    self.rows[row].grid = self.rows[holder].grid.clone();
+                    self.regions_of_previous[row] = false;
+                    self.rows[row].merge(theirs);
+                }
+                (false, false) => self.rows[row].merge(theirs),
+            }
+        }
+    }
+
+    /// Applies `finish` to every row (the rows' regions are not its to change).
+    pub fn map_rows(self, mut finish: impl FnMut(usize, UnitStats) -> UnitStats) -> RowStats {
+        RowStats {
+            rows: self
+                .rows
+                .into_iter()
+                .enumerate()
+                .map(|(row, stats)| finish(row, stats))
+                .collect(),
+            regions_of_previous: self.regions_of_previous,
+        }
+    }
+
+    /// Settles every row ([`UnitStats::settle`]), a row sharing regions getting its own copy.
+    pub fn settle(&mut self) {
+        for row in 0..self.rows.len() {
+            if self.regions_of_previous[row] {
+                self.rows[row].grid = self.rows[row - 1].grid.clone();
+                self.regions_of_previous[row] = false;
+            }
+        }
+        self.rows.iter_mut().for_each(UnitStats::settle);
+    }
+
+    /// The one row of a tally of one row, unsettled (empty for a tally of none).
+    pub fn into_only_row(mut self) -> UnitStats {
+        assert!(self.rows.len() <= 1, "a tally of one row");
+        self.rows.pop().unwrap_or_default()
+    }
+
+    /// The rows, settled.
+    pub fn into_rows(mut self) -> Vec<UnitStats> {
+        self.settle();
+        self.rows
+    }
+}
+
 /// The error recorded for a result known only to be correctly rounded.
 pub const BOUND_OF_CORRECTLY_ROUNDED: f64 = 0.5;
 
@@ -306,6 +431,28 @@ impl Grid {
                     for (cell, their_cell) in mine.iter_mut().zip(theirs.iter()) {
                         cell.add(their_cell);
                     }
+                }
+            }
+        }
+    }
+
+    /// Adds `other` without taking it (its logged inputs are logged here, its cells added).
+    fn merge_from(&mut self, other: &Grid) {
+        for logged in &other.pending {
+            self.log(logged.region, logged.error, logged.failed);
+        }
+        if other.rows.is_empty() {
+            return;
+        }
+        if self.rows.is_empty() {
+            self.rows = vec![None; GRID_SIDE];
+        }
+        for (mine, theirs) in self.rows.iter_mut().zip(&other.rows) {
+            if let Some(theirs) = theirs {
+                let mine = mine
+                    .get_or_insert_with(|| vec![BinStats::default(); GRID_SIDE].into_boxed_slice());
+                for (cell, their_cell) in mine.iter_mut().zip(theirs.iter()) {
+                    cell.add(their_cell);
                 }
             }
         }
@@ -590,6 +737,16 @@ impl UnitStats {
         }
     }
 
+    /// A copy of everything but the regions (the grid and the error map stay empty).
+    pub fn without_regions(&self) -> UnitStats {
+        UnitStats {
+            worst: self.worst.clone(),
+            error_map: BTreeMap::new(),
+            grid: Grid::default(),
+            ..*self
+        }
+    }
+
     /// `ftz-result:12 overflow:3`, empty when no allowance was used.
     pub fn allowances_text(&self) -> String {
         Allowance::ALL
@@ -650,6 +807,81 @@ mod tests {
         merged.settle();
         assert_eq!(merged.error_map, direct);
         assert!(direct.keys().any(|(_, y)| *y != 0) && direct.len() > 100);
+    }
+
+    /// Rows that share regions while they agree and part when a slice tells them apart end
+    /// with the regions and counts each row would have alone, whichever rows agree in which
+    /// slice.
+    #[test]
+    fn rows_sharing_regions_end_as_rows_kept_apart() {
+        let float = FloatType::Float;
+        let case = |error: f64| Case {
+            index: 0,
+            args: Vec::new(),
+            device_results: Vec::new(),
+            references: Vec::new(),
+            error,
+            absolute: false,
+            outcome: if error > 3.0 {
+                Outcome::Fail
+            } else {
+                Outcome::Pass
+            },
+            output: 0,
+        };
+        // Row r's error on input i of slice s: rows agree in a slice unless its pattern says
+        // the row differs from its predecessor there.
+        let differs = |slice: usize, row: usize| row > 0 && (slice * 7 + row * 3).is_multiple_of(5);
+        let error = |slice: usize, row: usize, i: usize| {
+            let own = (0..=row).rfind(|r| differs(slice, *r)).unwrap_or(0);
+            f64::from(((i * 31 + own * 17) % 400) as u32) / 100.0
+        };
+        let rows = 4;
+        let slices = 9;
+        let mut apart = vec![UnitStats::default(); rows];
+        let mut shared = RowStats::default();
+        for slice in 0..slices {
+            let inputs: Vec<f64> = (0..50)
+                .map(|i| 2f64.powi((slice * 50 + i) as i32 % 200 - 100))
+                .collect();
+            let mut tally = RowStats::default();
+            for (row, row_apart) in apart.iter_mut().enumerate() {
+                let mut stats = UnitStats::default();
+                for (i, x) in inputs.iter().enumerate() {
+                    let case = case(error(slice, row, i));
+                    stats.record_region(input_region(&[*x], float), &case);
+                    stats.record(case);
+                }
+                row_apart.merge(stats.clone());
+                if row > 0 && !differs(slice, row) {
+                    tally.push_copy_of_last();
+                } else {
+                    tally.push(stats);
+                }
+            }
+            shared.merge(tally);
+        }
+        // Every path of the merge ran: rows sharing in both, parting, and kept apart.
+        assert!((0..slices).any(|s| (1..rows).any(|r| differs(s, r))));
+        assert!((0..slices).any(|s| (1..rows).all(|r| !differs(s, r))));
+        for stats in &mut apart {
+            stats.settle();
+        }
+        let summary = |stats: &UnitStats| {
+            (
+                stats.inputs,
+                stats.failures,
+                stats.max_error,
+                stats.error_map.clone(),
+            )
+        };
+        let shared_rows: Vec<_> = shared.into_rows().iter().map(summary).collect();
+        let apart_rows: Vec<_> = apart.iter().map(summary).collect();
+        assert_eq!(shared_rows, apart_rows);
+        assert_ne!(
+            apart_rows[0].3, apart_rows[1].3,
+            "rows that differ somewhere"
+        );
     }
 
     /// The binade table gives the bin the arithmetic gives: every float, and doubles around

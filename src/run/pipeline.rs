@@ -12,7 +12,7 @@
 
 use crate::device::DeviceError;
 use crate::kernel::KernelError;
-use crate::report::stats::UnitStats;
+use crate::report::stats::{RowStats, UnitStats};
 use crate::report::UnitReport;
 
 /// Why a unit ended without a verdict: its row is `error` with this text in `note`.
@@ -93,7 +93,7 @@ pub struct Chunks {
 }
 
 /// What judging a chunk yields and the loop merges, chunk after chunk in order: the result
-/// monoid [`UnitStats`] for a unit with one row; one [`UnitStats`] per row (`Vec`) for a unit
+/// monoid [`UnitStats`] for a unit with one row; [`RowStats`], one per row, for a unit
 /// that judges several rows on the same inputs, such as every width of a function on one
 /// reference pass.
 pub trait Tally: Default + Send {
@@ -113,19 +113,14 @@ impl Tally for UnitStats {
     }
 }
 
-/// Row by row; a tally with fewer rows (the empty default) takes the other's.
-impl Tally for Vec<UnitStats> {
-    fn merge(&mut self, other: Vec<UnitStats>) {
-        for (row, theirs) in other.into_iter().enumerate() {
-            match self.get_mut(row) {
-                Some(mine) => mine.merge(theirs),
-                None => self.push(theirs),
-            }
-        }
+/// Row by row ([`RowStats::merge`]).
+impl Tally for RowStats {
+    fn merge(&mut self, other: RowStats) {
+        RowStats::merge(self, other);
     }
 
     fn settle(&mut self) {
-        self.iter_mut().for_each(UnitStats::settle);
+        RowStats::settle(self);
     }
 }
 
@@ -134,7 +129,7 @@ impl Tally for Vec<UnitStats> {
 /// Several widths on the same inputs (one reference pass for all widths) fit as they are: a
 /// unit whose `Kernel` holds one built kernel per width makes one `Chunk` of inputs with every
 /// width's device results in [`Unit::device`], judges them in [`Unit::judge`] against
-/// references computed once per input into a `Vec<UnitStats>` tally (one per width), and
+/// references computed once per input into a [`RowStats`] tally (one per width), and
 /// finishes one row per width.
 pub trait Unit: Sync + Sized {
     /// The unit's built kernel; the producer thread owns it (OpenCL objects are not shared).
@@ -320,10 +315,17 @@ mod tests {
 
     #[test]
     fn a_tally_of_rows_merges_row_by_row() {
-        let mut tally: Vec<UnitStats> = Vec::new();
-        Tally::merge(&mut tally, vec![stats(10, 0, 1.5), stats(10, 1, 3.0)]);
-        Tally::merge(&mut tally, vec![stats(5, 2, 0.5), stats(5, 0, 4.0)]);
+        let mut tally = RowStats::default();
+        Tally::merge(
+            &mut tally,
+            RowStats::new(vec![stats(10, 0, 1.5), stats(10, 1, 3.0)]),
+        );
+        Tally::merge(
+            &mut tally,
+            RowStats::new(vec![stats(5, 2, 0.5), stats(5, 0, 4.0)]),
+        );
         let rows: Vec<(u64, u64, f64)> = tally
+            .into_rows()
             .iter()
             .map(|row| (row.inputs, row.failures, row.max_error))
             .collect();

@@ -6,7 +6,7 @@ use crate::device::{BuiltKernel, DeviceError, Launch, Session};
 use crate::judge::{FastReference, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
-use crate::report::stats::{input_regions, Case, FastVerdict, UnitStats};
+use crate::report::stats::{input_regions, Case, FastVerdict, RowStats, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::run::{geometric, RunSettings, CHUNK_SCALARS};
@@ -308,7 +308,7 @@ impl pipeline::Unit for UlpUnit<'_> {
             )
         } else {
             let rules = [&self.rules];
-            let mut tally = judge_rows(
+            judge_rows(
                 &rules,
                 self.function,
                 chunk.start,
@@ -316,8 +316,8 @@ impl pipeline::Unit for UlpUnit<'_> {
                 std::slice::from_ref(&chunk.device_results),
                 judged as usize,
                 self.settings.threads,
-            );
-            tally.pop().unwrap_or_default()
+            )
+            .into_only_row()
         }
     }
 
@@ -758,7 +758,9 @@ pub fn run_widths(
                 let prepared = Prepared { plan };
                 pipeline::measure(&group, kernels, &prepared, progress)
             });
-        let notes: Result<Vec<UnitStats>, String> = measured.map_err(|error| error.to_string());
+        let notes: Result<Vec<UnitStats>, String> = measured
+            .map(RowStats::into_rows)
+            .map_err(|error| error.to_string());
         drop(group);
         for (position, (row, unit)) in members.into_iter().enumerate() {
             let stats = match &notes {
@@ -804,7 +806,7 @@ impl pipeline::Unit for WidthGroup<'_> {
     type Kernel = Vec<BuiltKernel>;
     type Prepared = Prepared;
     type Chunk = GroupChunk;
-    type Tally = Vec<UnitStats>;
+    type Tally = RowStats;
 
     fn build(&self) -> Result<Vec<BuiltKernel>, UnitError> {
         self.members
@@ -864,7 +866,7 @@ impl pipeline::Unit for WidthGroup<'_> {
         })
     }
 
-    fn judge(&self, prepared: &Prepared, chunk: &GroupChunk) -> Vec<UnitStats> {
+    fn judge(&self, prepared: &Prepared, chunk: &GroupChunk) -> RowStats {
         let judged = UlpUnit::judged(&prepared.plan, chunk.start, chunk.columns[0].len());
         let rules: Vec<&Rules> = self.members.iter().map(|unit| &unit.rules).collect();
         judge_rows(
@@ -878,12 +880,12 @@ impl pipeline::Unit for WidthGroup<'_> {
         )
     }
 
-    fn unjudged(&self, prepared: &Prepared, chunk: &GroupChunk) -> Option<Vec<UnitStats>> {
+    fn unjudged(&self, prepared: &Prepared, chunk: &GroupChunk) -> Option<RowStats> {
         if !self.settings.device_only {
             return None;
         }
         let judged = UlpUnit::judged(&prepared.plan, chunk.start, chunk.columns[0].len());
-        Some(
+        Some(RowStats::new(
             self.members
                 .iter()
                 .map(|_| UnitStats {
@@ -891,19 +893,15 @@ impl pipeline::Unit for WidthGroup<'_> {
                     ..UnitStats::default()
                 })
                 .collect(),
-        )
+        ))
     }
 
     fn advance(&self, _chunk: &GroupChunk) -> u64 {
         CHUNK_SCALARS as u64
     }
 
-    fn conclude(&self, _prepared: &Prepared, tally: Vec<UnitStats>) -> Vec<UnitStats> {
-        tally
-            .into_iter()
-            .zip(&self.members)
-            .map(|(stats, unit)| unit.confirm_worst(stats))
-            .collect()
+    fn conclude(&self, _prepared: &Prepared, tally: RowStats) -> RowStats {
+        tally.map_rows(|row, stats| self.members[row].confirm_worst(stats))
     }
 }
 
@@ -934,13 +932,26 @@ fn judge_rows(
     device_results: &[Vec<Vec<f64>>],
     judged: usize,
     threads: usize,
-) -> Vec<UnitStats> {
+) -> RowStats {
     // A row whose rules are its predecessor's and whose results are the same bits gets the
     // same verdict: widths mostly agree, so most inputs are judged once, not once per width.
     let same_rules_as_previous: Vec<bool> = (0..rules.len())
         .map(|row| row > 0 && rules[row] == rules[row - 1])
         .collect();
     pipeline::judge_in_slices(judged, threads, |inputs| {
+        // Where a row repeats its predecessor on the whole slice (the usual case: the widths
+        // of a device's function agree), its tally is a copy: it is not judged input by input.
+        let copies: Vec<bool> = (0..rules.len())
+            .map(|row| {
+                same_rules_as_previous[row]
+                    && same_bits(
+                        &device_results[row],
+                        &device_results[row - 1],
+                        inputs.clone(),
+                    )
+            })
+            .collect();
+        let judged_rows: Vec<usize> = (0..rules.len()).filter(|row| !copies[*row]).collect();
         let mut tally = vec![UnitStats::default(); rules.len()];
         let mut args = vec![0.0; columns.len()];
         let mut results = Vec::new();
@@ -951,13 +962,13 @@ fn judge_rows(
             Some(row) => input_regions(columns, inputs.clone(), row.element),
             None => Vec::new(),
         };
-        for (i, region) in inputs.zip(regions) {
+        for (i, region) in inputs.clone().zip(regions) {
             for (arg, column) in args.iter_mut().zip(columns) {
                 *arg = column[i];
             }
             if !function.in_domain(&args) {
-                for stats in &mut tally {
-                    stats.undefined += 1;
+                for row in &judged_rows {
+                    tally[*row].undefined += 1;
                 }
                 continue;
             }
@@ -965,11 +976,13 @@ fn judge_rows(
             fast_reference.clear();
             let mut exact_references = None;
             let mut previous: Option<Judged> = None;
-            for (row, ((rules, stats), outputs)) in
-                rules.iter().zip(&mut tally).zip(device_results).enumerate()
-            {
+            for (position, &row) in judged_rows.iter().enumerate() {
+                let rules = rules[row];
+                let stats = &mut tally[row];
                 results.clear();
-                results.extend(outputs.iter().map(|output| output[i]));
+                results.extend(device_results[row].iter().map(|output| output[i]));
+                // A copied row between this row and the last judged one repeats that one, so
+                // this row repeats the last judged one where it repeats its predecessor.
                 let repeats = same_rules_as_previous[row]
                     && results
                         .iter()
@@ -988,9 +1001,11 @@ fn judge_rows(
                         }
                     },
                 };
-                // Kept only where the next row may repeat it: a unit of one width never
+                // Kept only where the next judged row may repeat it: a unit of one width never
                 // copies a case.
-                let next_may_repeat = same_rules_as_previous.get(row + 1) == Some(&true);
+                let next_may_repeat = judged_rows
+                    .get(position + 1)
+                    .is_some_and(|next| same_rules_as_previous[*next]);
                 match judged {
                     Judged::Fast(verdict) => {
                         stats.record_fast(verdict, index, region, || {
@@ -1007,6 +1022,24 @@ fn judge_rows(
                 std::mem::swap(&mut results, &mut previous_results);
             }
         }
-        tally
+        let mut rows = RowStats::default();
+        for (stats, copy) in tally.into_iter().zip(copies) {
+            if copy {
+                rows.push_copy_of_last();
+            } else {
+                rows.push(stats);
+            }
+        }
+        rows
+    })
+}
+
+/// Whether two rows' result columns hold the same bits over `inputs`.
+fn same_bits(mine: &[Vec<f64>], theirs: &[Vec<f64>], inputs: std::ops::Range<usize>) -> bool {
+    mine.iter().zip(theirs).all(|(mine, theirs)| {
+        mine[inputs.clone()]
+            .iter()
+            .zip(&theirs[inputs.clone()])
+            .all(|(a, b)| a.to_bits() == b.to_bits())
     })
 }
