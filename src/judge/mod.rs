@@ -422,6 +422,38 @@ impl Rules {
         verdict
     }
 
+    /// The function whose value is the correctly rounded result in `element` where
+    /// [`Rules::fast_verdict_with`] would find a device result equal to it (and finite)
+    /// [`FastVerdict::CorrectlyRounded`] before anything else could decide: a rule of one
+    /// table output, its own rule applied under round to nearest, no exact tier, and a
+    /// correctly rounded fast tier in the format (CORE-MATH's float version for float, the
+    /// double one for double). Lets a sweep compute a column of these once and compare
+    /// results to it, skipping the fast tiers' per-input work for the results that match.
+    pub fn correctly_rounded_fn(&self) -> Option<crate::reference::FastFn> {
+        let applies = match self.requirement {
+            Requirement::Ulp(_) | Requirement::UlpEachOutput(_) => true,
+            Requirement::CorrectlyRounded | Requirement::Exact => self.rounding == Round::Nearest,
+            _ => false,
+        };
+        let [output] = self.outputs.as_slice() else {
+            return None;
+        };
+        if !applies
+            || self.relaxed.is_some()
+            || self.finite_math_only
+            || output.check != OutputCheck::Table
+            || binding::exact(output.reference).is_some()
+        {
+            return None;
+        }
+        let fast = binding::fast_tier(output)?;
+        match self.element {
+            FloatType::Float => reference::float_version(fast),
+            FloatType::Double => Some(fast),
+            FloatType::Half => None,
+        }
+    }
+
     /// Computes the fast tiers' references for one input into `reference` (independent of
     /// the requirement's bound); `Absent` where a result has no fast tier (MPFR judges it).
     fn fill_fast_reference(&self, args: &[f64], reference: &mut FastReference) {
@@ -1074,6 +1106,7 @@ mod tests {
         use crate::spec::registry::FUNCTIONS;
         use crate::spec::signature::Shape;
         let mut decided = [0usize; 4];
+        let mut column_matches = 0;
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
             if binding::fast_tier(output).is_none() {
@@ -1135,7 +1168,23 @@ mod tests {
                             f64::INFINITY,
                             f64::NEG_INFINITY,
                         ] {
-                            let Some(verdict) = rules.fast_verdict(&args, &[device]) else {
+                            let verdict = rules.fast_verdict(&args, &[device]);
+                            // A sweep's column of correctly rounded results decides what the
+                            // fast tiers would: a finite result equal to it is correctly
+                            // rounded.
+                            if let Some(correctly_rounded) = rules.correctly_rounded_fn() {
+                                let column_value = correctly_rounded(&args);
+                                if column_value.is_finite() && device == column_value {
+                                    column_matches += 1;
+                                    assert_eq!(
+                                        verdict,
+                                        Some(FastVerdict::CorrectlyRounded),
+                                        "{}({args:?}) {element} {requirement:?}",
+                                        function.name
+                                    );
+                                }
+                            }
+                            let Some(verdict) = verdict else {
                                 continue;
                             };
                             let case = rules.judge_exactly(0, &args, &[device]);
@@ -1175,6 +1224,7 @@ mod tests {
             }
         }
         assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
+        assert!(column_matches > 1000, "{column_matches}");
     }
 
     /// remquo's exact host computation decides as MPFR does, on sampled inputs with the

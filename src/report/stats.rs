@@ -317,6 +317,28 @@ impl RowStats {
     }
 }
 
+/// Inputs whose every judged result is correctly rounded (equal to a column of correctly
+/// rounded results): counted once for every row judged on them, then added to each row
+/// ([`UnitStats::add_correctly_rounded`]) as [`UnitStats::record_fast`] of a
+/// [`FastVerdict::CorrectlyRounded`] verdict on each would add them.
+#[derive(Clone, Debug, Default)]
+pub struct CorrectlyRoundedInputs {
+    count: u64,
+    /// The first of them, the only one that can be a worst case (ties go to the lower index).
+    first_index: Option<u64>,
+    grid: Grid,
+}
+
+impl CorrectlyRoundedInputs {
+    pub fn record(&mut self, index: u64, region: Option<Region>) {
+        self.count += 1;
+        self.first_index.get_or_insert(index);
+        if let Some(region) = region {
+            self.grid.log(region, BOUND_OF_CORRECTLY_ROUNDED, false);
+        }
+    }
+}
+
 /// The error recorded for a result known only to be correctly rounded.
 pub const BOUND_OF_CORRECTLY_ROUNDED: f64 = 0.5;
 
@@ -345,6 +367,9 @@ struct Logged {
     failed: bool,
 }
 
+/// The grid row of a zero second argument, which every input of a one-argument function is in.
+const ZERO_ROW: u8 = BINS_PER_SIGN as u8 + 1;
+
 /// Inputs logged before a batch is binned.
 const BATCH: usize = 8192;
 
@@ -356,6 +381,15 @@ thread_local! {
 impl Grid {
     /// Counts an input in `region`; `error` raises the region's largest error unless it is −∞.
     fn log(&mut self, region: Region, error: f64, failed: bool) {
+        // The row of a one-argument function (or of a zero second argument) is binned at
+        // once: all of a one-argument grid is that row, small enough to stay in the cache.
+        if region.y == ZERO_ROW {
+            let bin = &mut self.row(ZERO_ROW)[usize::from(region.x)];
+            bin.inputs += 1;
+            bin.failures += u64::from(failed);
+            bin.max_error = bin.max_error.max(error);
+            return;
+        }
         self.pending.push(Logged {
             region,
             error,
@@ -364,6 +398,15 @@ impl Grid {
         if self.pending.len() == BATCH {
             self.bin_pending();
         }
+    }
+
+    /// Row `y`, allocated when first touched.
+    fn row(&mut self, y: u8) -> &mut [BinStats] {
+        if self.rows.is_empty() {
+            self.rows = vec![None; GRID_SIDE];
+        }
+        self.rows[usize::from(y)]
+            .get_or_insert_with(|| vec![BinStats::default(); GRID_SIDE].into_boxed_slice())
     }
 
     fn bin_pending(&mut self) {
@@ -441,17 +484,9 @@ impl Grid {
         for logged in &other.pending {
             self.log(logged.region, logged.error, logged.failed);
         }
-        if other.rows.is_empty() {
-            return;
-        }
-        if self.rows.is_empty() {
-            self.rows = vec![None; GRID_SIDE];
-        }
-        for (mine, theirs) in self.rows.iter_mut().zip(&other.rows) {
+        for (y, theirs) in other.rows.iter().enumerate() {
             if let Some(theirs) = theirs {
-                let mine = mine
-                    .get_or_insert_with(|| vec![BinStats::default(); GRID_SIDE].into_boxed_slice());
-                for (cell, their_cell) in mine.iter_mut().zip(theirs.iter()) {
+                for (cell, their_cell) in self.row(y as u8).iter_mut().zip(theirs.iter()) {
                     cell.add(their_cell);
                 }
             }
@@ -737,6 +772,27 @@ impl UnitStats {
         }
     }
 
+    /// Adds inputs whose results were correctly rounded, as [`UnitStats::record_fast`] of
+    /// [`FastVerdict::CorrectlyRounded`] on each would: `build` makes the case of an input (by
+    /// index) where it becomes the worst.
+    pub fn add_correctly_rounded(
+        &mut self,
+        inputs: &CorrectlyRoundedInputs,
+        build: impl FnOnce(u64) -> Case,
+    ) {
+        let Some(first_index) = inputs.first_index else {
+            return;
+        };
+        self.grid.merge_from(&inputs.grid);
+        self.record_fast_pass(first_index, BOUND_OF_CORRECTLY_ROUNDED, None, || {
+            let mut case = build(first_index);
+            case.error = BOUND_OF_CORRECTLY_ROUNDED;
+            case
+        });
+        // record_fast_pass counted the first.
+        self.inputs += inputs.count - 1;
+    }
+
     /// A copy of everything but the regions (the grid and the error map stay empty).
     pub fn without_regions(&self) -> UnitStats {
         UnitStats {
@@ -882,6 +938,62 @@ mod tests {
             apart_rows[0].3, apart_rows[1].3,
             "rows that differ somewhere"
         );
+    }
+
+    /// Correctly rounded inputs counted once and added to a row give the row what recording
+    /// each as a fast correctly rounded verdict gives, among other verdicts in any order.
+    #[test]
+    fn correctly_rounded_inputs_add_as_their_verdicts_would() {
+        let float = FloatType::Float;
+        let case = |index: u64, error: f64| Case {
+            index,
+            args: vec![index as f64],
+            device_results: Vec::new(),
+            references: Vec::new(),
+            error,
+            absolute: false,
+            outcome: Outcome::Pass,
+            output: 0,
+        };
+        let x = |index: u64| {
+            2f64.powi(index as i32 % 90 - 45) * if index.is_multiple_of(3) { -1.0 } else { 1.0 }
+        };
+        // Inputs 10..60 correctly rounded, with other passes around them (one below 0.5 ulp,
+        // so the worst is a correctly rounded input, and later one above it).
+        for other_error in [0.25, 0.75] {
+            let mut one_by_one = UnitStats::default();
+            let mut counted = UnitStats::default();
+            let mut correctly_rounded = CorrectlyRoundedInputs::default();
+            for index in 0..80u64 {
+                let region = input_region(&[x(index)], float);
+                if (10..60).contains(&index) {
+                    one_by_one.record_fast(FastVerdict::CorrectlyRounded, index, region, || {
+                        case(index, 0.3)
+                    });
+                    correctly_rounded.record(index, region);
+                } else {
+                    for stats in [&mut one_by_one, &mut counted] {
+                        stats.record_fast(FastVerdict::Pass(other_error), index, region, || {
+                            case(index, other_error)
+                        });
+                    }
+                }
+            }
+            counted.add_correctly_rounded(&correctly_rounded, |index| case(index, 0.3));
+            for stats in [&mut one_by_one, &mut counted] {
+                stats.settle();
+            }
+            let summary = |stats: &UnitStats| {
+                let worst = stats.worst.as_ref().map(|worst| (worst.index, worst.error));
+                (
+                    stats.inputs,
+                    stats.max_error,
+                    worst,
+                    stats.error_map.clone(),
+                )
+            };
+            assert_eq!(summary(&counted), summary(&one_by_one), "{other_error}");
+        }
     }
 
     /// The binade table gives the bin the arithmetic gives: every float, and doubles around

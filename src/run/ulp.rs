@@ -6,7 +6,9 @@ use crate::device::{BuiltKernel, DeviceError, Launch, Session};
 use crate::judge::{FastReference, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
-use crate::report::stats::{input_regions, Case, FastVerdict, RowStats, UnitStats};
+use crate::report::stats::{
+    input_regions, Case, CorrectlyRoundedInputs, FastVerdict, RowStats, UnitStats,
+};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::run::{geometric, RunSettings, CHUNK_SCALARS};
@@ -938,6 +940,13 @@ fn judge_rows(
     let same_rules_as_previous: Vec<bool> = (0..rules.len())
         .map(|row| row > 0 && rules[row] == rules[row - 1])
         .collect();
+    // Where a row's fast tier first compares its result with the correctly rounded one, a
+    // column of those is computed once per slice and shared by the rows (one function, one
+    // type): most results equal it, and are then decided by one comparison.
+    let correctly_rounded_fns: Vec<_> = rules
+        .iter()
+        .map(|rules| rules.correctly_rounded_fn())
+        .collect();
     pipeline::judge_in_slices(judged, threads, |inputs| {
         // Where a row repeats its predecessor on the whole slice (the usual case: the widths
         // of a device's function agree), its tally is a copy: it is not judged input by input.
@@ -952,7 +961,17 @@ fn judge_rows(
             })
             .collect();
         let judged_rows: Vec<usize> = (0..rules.len()).filter(|row| !copies[*row]).collect();
+        let correctly_rounded = judged_rows
+            .iter()
+            .find_map(|row| correctly_rounded_fns[*row])
+            .map(|correctly_rounded| correctly_rounded_column(correctly_rounded, columns, &inputs));
+        // Rows judged by the column alone on an input: every judged row has the column, so
+        // an input whose every result equals it is correctly rounded in every row.
+        let column_decides = judged_rows
+            .iter()
+            .all(|row| correctly_rounded_fns[*row].is_some());
         let mut tally = vec![UnitStats::default(); rules.len()];
+        let mut all_correctly_rounded = CorrectlyRoundedInputs::default();
         let mut args = vec![0.0; columns.len()];
         let mut results = Vec::new();
         let mut previous_results = Vec::new();
@@ -973,6 +992,20 @@ fn judge_rows(
                 continue;
             }
             let index = start + i as u64;
+            // The correctly rounded result, where a finite one is known: the column's.
+            let correct = correctly_rounded
+                .as_ref()
+                .map(|column| column[i - inputs.start])
+                .filter(|correct| correct.is_finite());
+            if let Some(correct) = correct.filter(|_| column_decides) {
+                if judged_rows
+                    .iter()
+                    .all(|row| device_results[*row][0][i] == correct)
+                {
+                    all_correctly_rounded.record(index, region);
+                    continue;
+                }
+            }
             fast_reference.clear();
             let mut exact_references = None;
             let mut previous: Option<Judged> = None;
@@ -988,8 +1021,11 @@ fn judge_rows(
                         .iter()
                         .zip(&previous_results)
                         .all(|(mine, theirs): (&f64, &f64)| mine.to_bits() == theirs.to_bits());
+                let matches_column = correctly_rounded_fns[row].is_some()
+                    && correct.is_some_and(|correct| results[0] == correct);
                 let judged = match previous.take() {
                     Some(judged) if repeats => judged,
+                    _ if matches_column => Judged::Fast(FastVerdict::CorrectlyRounded),
                     _ => match rules.fast_verdict_with(&mut fast_reference, &args, &results) {
                         Some(verdict) => Judged::Fast(verdict),
                         None => {
@@ -1022,6 +1058,15 @@ fn judge_rows(
                 std::mem::swap(&mut results, &mut previous_results);
             }
         }
+        for &row in &judged_rows {
+            tally[row].add_correctly_rounded(&all_correctly_rounded, |index| {
+                let i = (index - start) as usize;
+                let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
+                let results: Vec<f64> =
+                    device_results[row].iter().map(|output| output[i]).collect();
+                rules[row].judge(index, &args, &results)
+            });
+        }
         let mut rows = RowStats::default();
         for (stats, copy) in tally.into_iter().zip(copies) {
             if copy {
@@ -1032,6 +1077,24 @@ fn judge_rows(
         }
         rows
     })
+}
+
+/// `correctly_rounded` of every input of `inputs`.
+fn correctly_rounded_column(
+    correctly_rounded: crate::reference::FastFn,
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+) -> Vec<f64> {
+    let mut args = vec![0.0; columns.len()];
+    inputs
+        .clone()
+        .map(|i| {
+            for (arg, column) in args.iter_mut().zip(columns) {
+                *arg = column[i];
+            }
+            correctly_rounded(&args)
+        })
+        .collect()
 }
 
 /// Whether two rows' result columns hold the same bits over `inputs`.
