@@ -359,13 +359,41 @@ impl InputPlan {
     /// Columns (one per argument) for inputs `start .. start + length` (clipped to the total).
     pub fn columns(&self, start: u64, length: u64) -> Vec<Vec<f64>> {
         let end = (start + length).min(self.total);
-        let last = self.judged.saturating_sub(1);
+        let judged_end = end.min(self.judged);
         let mut columns: Vec<Vec<f64>> =
-            vec![Vec::with_capacity((end - start) as usize); self.kinds.len()];
+            vec![Vec::with_capacity(end.saturating_sub(start) as usize); self.kinds.len()];
+        self.push_judged(start..judged_end, &mut columns);
+        // The padding to whole vectors repeats the last judged input.
+        let padding = end.saturating_sub(start.max(judged_end));
+        if padding > 0 {
+            let last = match columns[0].is_empty() {
+                false => columns
+                    .iter()
+                    .map(|column| column[column.len() - 1])
+                    .collect(),
+                true => {
+                    let last = self.judged.saturating_sub(1);
+                    let mut last_input = vec![Vec::new(); self.kinds.len()];
+                    self.push_judged(last..last + 1, &mut last_input);
+                    last_input
+                        .into_iter()
+                        .map(|column| column[0])
+                        .collect::<Vec<f64>>()
+                }
+            };
+            for (column, value) in columns.iter_mut().zip(last) {
+                column.extend(std::iter::repeat_n(value, padding as usize));
+            }
+        }
+        columns
+    }
+
+    /// Appends judged inputs `range` (every index below `judged`) to `columns`.
+    fn push_judged(&self, range: std::ops::Range<u64>, columns: &mut [Vec<f64>]) {
         match &self.source {
             Source::Explicit(cases) => {
-                for index in start..end {
-                    let case = &cases[index.min(last) as usize];
+                for index in range {
+                    let case = &cases[index as usize];
                     for ((column, kind), value) in columns.iter_mut().zip(&self.kinds).zip(case) {
                         column.push(match kind {
                             ValueKind::FloatGentype | ValueKind::FloatScalar => {
@@ -377,8 +405,7 @@ impl InputPlan {
                 }
             }
             Source::Exhaustive => {
-                for index in start..end {
-                    let index = index.min(last);
+                for index in range {
                     if self.kinds.len() == 1 {
                         columns[0].push(self.element.from_bits(index));
                     } else {
@@ -389,39 +416,48 @@ impl InputPlan {
             }
             Source::Sweep { specials, seed } => {
                 let special_count = specials[0].len() as u64;
-                let mut block: Option<(u64, Vec<Vec<f64>>)> = None;
-                for index in start..end {
-                    let index = index.min(last);
-                    if index < special_count {
-                        for (column, values) in columns.iter_mut().zip(specials) {
-                            column.push(values[index as usize]);
-                        }
-                        continue;
-                    }
-                    let offset = index - special_count;
-                    let number = offset / RANDOM_BLOCK;
-                    if block.as_ref().is_none_or(|(n, _)| *n != number) {
-                        block = Some((number, self.random_block(*seed, number)));
-                    }
-                    let (_, values) = block.as_ref().expect("block generated above");
-                    for (column, block_column) in columns.iter_mut().zip(values) {
-                        column.push(block_column[(offset % RANDOM_BLOCK) as usize]);
+                let special_end = range.end.min(special_count);
+                for (column, values) in columns.iter_mut().zip(specials) {
+                    if range.start < special_end {
+                        column
+                            .extend_from_slice(&values[range.start as usize..special_end as usize]);
                     }
                 }
+                let random = range.start.max(special_count) - special_count
+                    ..range.end.max(special_count) - special_count;
+                self.push_random(*seed, random, columns);
             }
         }
-        columns
     }
 
-    fn random_block(&self, seed: u64, number: u64) -> Vec<Vec<f64>> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        let mut columns: Vec<Vec<f64>> =
+    /// Appends the random inputs of offsets `offsets` (counted from the first random input),
+    /// block by block.
+    fn push_random(&self, seed: u64, offsets: std::ops::Range<u64>, columns: &mut [Vec<f64>]) {
+        if offsets.is_empty() {
+            return;
+        }
+        let mut block: Vec<Vec<f64>> =
             vec![Vec::with_capacity(RANDOM_BLOCK as usize); self.kinds.len()];
+        for number in offsets.start / RANDOM_BLOCK..=(offsets.end - 1) / RANDOM_BLOCK {
+            self.random_block(seed, number, &mut block);
+            let block_start = number * RANDOM_BLOCK;
+            let low = (offsets.start.max(block_start) - block_start) as usize;
+            let high = (offsets.end.min(block_start + RANDOM_BLOCK) - block_start) as usize;
+            for (column, values) in columns.iter_mut().zip(&block) {
+                column.extend_from_slice(&values[low..high]);
+            }
+        }
+    }
+
+    /// Random block `number` into `block` (one column per argument).
+    fn random_block(&self, seed: u64, number: u64, block: &mut [Vec<f64>]) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let samplers: Vec<Sampler> = (0..self.kinds.len())
             .map(|argument| Sampler::new(self.element, self.function.sample_range(argument)))
             .collect();
+        block.iter_mut().for_each(Vec::clear);
         for _ in 0..RANDOM_BLOCK {
-            for ((column, kind), sampler) in columns.iter_mut().zip(&self.kinds).zip(&samplers) {
+            for ((column, kind), sampler) in block.iter_mut().zip(&self.kinds).zip(&samplers) {
                 column.push(random_argument(
                     &mut rng,
                     &self.function,
@@ -431,7 +467,6 @@ impl InputPlan {
                 ));
             }
         }
-        columns
     }
 }
 
@@ -718,5 +753,183 @@ mod tests {
         assert_ne!(a, unit_seed(1, "sin", FloatType::Half, 1));
         assert_ne!(a, unit_seed(1, "sin", FloatType::Float, 2));
         assert_ne!(a, unit_seed(2, "sin", FloatType::Float, 1));
+    }
+
+    /// FNV-1a over the bytes of every value's bit pattern, column after column.
+    fn fingerprint(columns: &[Vec<f64>]) -> u64 {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for value in columns.iter().flatten() {
+            for byte in value.to_bits().to_le_bytes() {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        hash
+    }
+
+    fn assert_same_bits(part: &[Vec<f64>], whole: &[Vec<f64>], start: u64, what: &str) {
+        assert_eq!(part.len(), whole.len(), "{what}");
+        for (column, whole_column) in part.iter().zip(whole) {
+            let expected = &whole_column[start as usize..start as usize + column.len()];
+            let bits = |values: &[f64]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(column), bits(expected), "{what}");
+        }
+    }
+
+    /// Every seed must keep giving the inputs it gave when these fingerprints were taken (the
+    /// inputs are the evidence a vendor reproduces): one-, two- and three-argument functions,
+    /// int and uint arguments, one-sided sample ranges, every type, 2^18 inputs each (64 random
+    /// blocks), and windows that straddle the specials, block boundaries and the padding.
+    #[test]
+    fn sweep_inputs_are_those_pinned_bit_for_bit() {
+        const PINNED: &[(&str, [u64; 3])] = &[
+            (
+                "sin",
+                [0x8df210d7ada99a9d, 0xb3519fcc6f920d8f, 0x5e75d13c663f0bb1],
+            ),
+            (
+                "log",
+                [0x17fe0d9c17a7f726, 0xf78b52d4f4f5473e, 0x9674d55e79500cdd],
+            ),
+            (
+                "pow",
+                [0x37a99d1fa78aa16a, 0x0c5e91d288c3c82f, 0x86ff73638b358476],
+            ),
+            (
+                "atan2",
+                [0x054838c10066e115, 0x30436921e30f130d, 0x09f9de4d921e21f1],
+            ),
+            (
+                "fma",
+                [0x76f18af41d6cee8f, 0x4ceaca31523f67e6, 0x3128d73c4aa1439c],
+            ),
+            (
+                "fclamp",
+                [0xa4457d3844ef5013, 0x91bcd2cd8480c5af, 0x0da182e053cf0974],
+            ),
+            (
+                "ldexp",
+                [0xd79b8f816d51fabf, 0xd27b6cd81fa147a2, 0x69b77d8d35dd19c3],
+            ),
+            (
+                "pown",
+                [0x0268fd6b8c739a5f, 0x0331280e62e187d1, 0x25c85f70ef619263],
+            ),
+            (
+                "rootn",
+                [0x3f414e2c09731e17, 0x93355afceec5d746, 0xaa964d55b8db4292],
+            ),
+            (
+                "nan",
+                [0x5bf6b31d1388d687, 0x1e3db8dfc669d241, 0xcdee6427cc704063],
+            ),
+            (
+                "remquo",
+                [0x7c2425dd3a8e7274, 0x72ec5978fd2d81df, 0x95e884b3497b734e],
+            ),
+            (
+                "frexp",
+                [0x6ff2a7d513b07c7d, 0xc203c613089ca79a, 0xaf3ca5e0f5bb5c62],
+            ),
+            (
+                "sincos",
+                [0x5488754524d65212, 0xdd5ad966f8ab3df9, 0x8edabbac106d05aa],
+            ),
+            (
+                "length",
+                [0xd01d612f08dbb719, 0xf4350a097b1ebd19, 0x745284c301287894],
+            ),
+        ];
+        let names = [
+            "sin", "log", "pow", "atan2", "fma", "fclamp", "ldexp", "pown", "rootn", "nan",
+            "remquo", "frexp", "sincos", "length",
+        ];
+        let mut actual = Vec::new();
+        for name in names {
+            let function = registry::find(name).unwrap();
+            let kinds = function.shape.signature().arguments;
+            let mut hashes = [0; 3];
+            for (element, hash) in FloatType::ALL.into_iter().zip(&mut hashes) {
+                let width = 16;
+                let seed = unit_seed(DEFAULT_SEED, name, element, width);
+                let plan = InputPlan::sweep(function, element, kinds, (1 << 18) + 5, width, seed);
+                let whole = plan.columns(0, plan.total());
+                assert_eq!(whole[0].len() as u64, plan.total());
+                *hash = fingerprint(&whole);
+                let specials = special_columns(function, element, kinds)[0].len() as u64;
+                let windows = [
+                    (0, 1),
+                    (specials - 1, 2),
+                    (specials, 4096),
+                    (specials + 4095, 4098),
+                    (specials + 3 * 4096 - 7, 20000),
+                    (1000, 65536),
+                    (plan.total() - 40, 100),
+                    (plan.total() - 3, 3),
+                    (2, 5),
+                ];
+                for (start, length) in windows {
+                    let part = plan.columns(start, length);
+                    let what = format!("{name} {} {start}+{length}", element.name());
+                    assert_same_bits(&part, &whole, start, &what);
+                }
+                // Consecutive chunks, as runs draw them (a block straddling two is drawn twice).
+                for chunk in [65536, 5000] {
+                    for start in (0..plan.total()).step_by(chunk) {
+                        let part = plan.columns(start, chunk as u64);
+                        let what = format!("{name} {} chunk {start}+{chunk}", element.name());
+                        assert_same_bits(&part, &whole, start, &what);
+                    }
+                }
+            }
+            actual.push((name, hashes));
+        }
+        let table: String = actual
+            .iter()
+            .map(|(name, [h, f, d])| format!("(\"{name}\", [{h:#018x}, {f:#018x}, {d:#018x}]),\n"))
+            .collect();
+        let pinned: Vec<(&str, [u64; 3])> = PINNED.to_vec();
+        assert_eq!(actual, pinned, "fingerprints now:\n{table}");
+    }
+
+    /// Exhaustive and explicit plans, pinned the same way: encodings in order, user cases
+    /// rounded to the element (floats) or truncated (integers), the last repeated as padding.
+    #[test]
+    fn exhaustive_and_explicit_inputs_are_those_pinned() {
+        let sin = registry::find("sin").unwrap();
+        let pow = registry::find("pow").unwrap();
+        let ldexp = registry::find("ldexp").unwrap();
+        let one = [ValueKind::FloatGentype];
+        let pair = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let half = InputPlan::exhaustive(sin, FloatType::Half, &one, 1).unwrap();
+        let float = InputPlan::exhaustive(sin, FloatType::Float, &one, 8).unwrap();
+        let pairs = InputPlan::exhaustive(pow, FloatType::Half, &pair, 4).unwrap();
+        let cases: Vec<Vec<f64>> = (0..1000)
+            .map(|i| {
+                vec![
+                    f64::from(i) * 0.123_456_789 - 61.0,
+                    f64::from(i) * 0.7 - 350.2,
+                ]
+            })
+            .collect();
+        let kinds = [ValueKind::FloatGentype, ValueKind::IntGentype];
+        let explicit = InputPlan::explicit(ldexp, FloatType::Half, &kinds, cases, 3);
+        let actual = [
+            fingerprint(&half.columns(0, half.total())),
+            fingerprint(&float.columns(0x7f7f_0000, 1 << 17)),
+            fingerprint(&float.columns((1 << 32) - 9, 100)),
+            fingerprint(&pairs.columns(0x3c00_0000 - 7, 70000)),
+            fingerprint(&explicit.columns(0, explicit.total())),
+            fingerprint(&explicit.columns(998, 10)),
+        ];
+        let pinned: [u64; 6] = [
+            0x848769a3ea63c745,
+            0x0d5bb5ecfd54dcdd,
+            0x3503fd7899bfddd0,
+            0x5adc039d65e2c6c2,
+            0xc5154df9db8b9eba,
+            0x27b3fcbce5884535,
+        ];
+        assert_eq!(actual, pinned, "fingerprints now: {actual:#018x?}");
     }
 }
