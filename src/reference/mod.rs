@@ -196,30 +196,49 @@ pub fn high_precision(function: ReferenceFn, args: &[Float], element: FloatType)
 
 /// Whether `fast(args)` is infinite because the exact result overflowed double, not because it
 /// is an exact infinity (a pole): IEEE 754 raises overflow for the first and divide-by-zero for
-/// the second, and CORE-MATH raises them as the standard says. Read from the C floating-point
-/// environment around the call (an opaque foreign call, so the compiler moves no floating-point
-/// work across it); where that environment is not known (not x86-64 Linux), never.
+/// the second, and CORE-MATH raises them as the standard says. Read from the SSE status
+/// register (MXCSR), where x86-64 double arithmetic raises them, around the call (an opaque
+/// foreign call, so the compiler moves no floating-point work across it): libc's
+/// `feclearexcept` also rewrites the x87 environment, which costs more than the call itself.
+/// A flag raised elsewhere (x87 arithmetic) is not seen, so the answer is "no" and MPFR decides.
+/// Where the register is not known (not x86-64), never.
 pub fn overflows_double(fast: FastFn, args: &[f64]) -> bool {
-    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    #[cfg(target_arch = "x86_64")]
     {
-        extern "C" {
-            fn feclearexcept(excepts: std::os::raw::c_int) -> std::os::raw::c_int;
-            fn fetestexcept(excepts: std::os::raw::c_int) -> std::os::raw::c_int;
-        }
-        // <fenv.h> on x86-64.
-        const FE_DIVBYZERO: std::os::raw::c_int = 0x04;
-        const FE_OVERFLOW: std::os::raw::c_int = 0x08;
-        // SAFETY: C library calls on the calling thread's floating-point environment.
-        unsafe { feclearexcept(FE_DIVBYZERO | FE_OVERFLOW) };
+        // MXCSR's exception flags, in its low bits.
+        const DIVIDE_BY_ZERO: u32 = 0x04;
+        const OVERFLOW: u32 = 0x08;
+        let saved = mxcsr();
+        set_mxcsr(saved & !(DIVIDE_BY_ZERO | OVERFLOW));
         let value = std::hint::black_box(fast(std::hint::black_box(args)));
-        // SAFETY: as above.
-        let raised = unsafe { fetestexcept(FE_DIVBYZERO | FE_OVERFLOW) };
-        value.is_infinite() && raised == FE_OVERFLOW
+        let raised = mxcsr() & (DIVIDE_BY_ZERO | OVERFLOW);
+        // The caller's flags as they were, with whatever the call raised.
+        set_mxcsr(saved | raised);
+        value.is_infinite() && raised == OVERFLOW
     }
-    #[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+    #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = (fast, args);
         false
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn mxcsr() -> u32 {
+    let mut value: u32 = 0;
+    // SAFETY: stores the calling thread's MXCSR into a local.
+    unsafe {
+        std::arch::asm!("stmxcsr [{}]", in(reg) &mut value, options(nostack, preserves_flags));
+    }
+    value
+}
+
+#[cfg(target_arch = "x86_64")]
+fn set_mxcsr(value: u32) {
+    // SAFETY: loads a value read from MXCSR with only exception flags changed: the rounding
+    // mode and masks stay as they were.
+    unsafe {
+        std::arch::asm!("ldmxcsr [{}]", in(reg) &value, options(nostack, preserves_flags));
     }
 }
 
