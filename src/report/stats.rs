@@ -137,26 +137,6 @@ pub fn input_region(args: &[f64], element: FloatType) -> Option<Region> {
     })
 }
 
-/// [`input_region`] of inputs `range` of argument columns (one column per argument), in one
-/// loop: the bin arithmetic is a chain of dependent operations, which overlaps from input to
-/// input only in a loop that does nothing else.
-pub fn input_regions(
-    columns: &[Vec<f64>],
-    range: std::ops::Range<usize>,
-    element: FloatType,
-) -> Vec<Option<Region>> {
-    let mut args = [0.0; 2];
-    let arguments = columns.len().min(2);
-    range
-        .map(|i| {
-            for (arg, column) in args.iter_mut().zip(columns) {
-                *arg = column[i];
-            }
-            input_region(&args[..arguments], element)
-        })
-        .collect()
-}
-
 impl Region {
     /// The error map's key: the two bins.
     fn key(self) -> (i16, i16) {
@@ -330,11 +310,63 @@ pub struct CorrectlyRoundedInputs {
 }
 
 impl CorrectlyRoundedInputs {
-    pub fn record(&mut self, index: u64, region: Option<Region>) {
-        self.count += 1;
-        self.first_index.get_or_insert(index);
-        if let Some(region) = region {
-            self.grid.log(region, BOUND_OF_CORRECTLY_ROUNDED, false);
+    /// Records the inputs of `range` (input `i` is `start + i`) whose flag in `decided` (one
+    /// per input of the range) is set, each in its input region, in one loop that looks the
+    /// bin table up once.
+    pub fn record_decided(
+        &mut self,
+        columns: &[Vec<f64>],
+        range: std::ops::Range<usize>,
+        decided: &[bool],
+        start: u64,
+        element: FloatType,
+    ) {
+        let Some(first) = decided.iter().position(|decided| *decided) else {
+            return;
+        };
+        let first_index = start + (range.start + first) as u64;
+        self.first_index = Some(self.first_index.map_or(first_index, |f| f.min(first_index)));
+        self.count += decided.iter().filter(|decided| **decided).count() as u64;
+        let binade_bins = &BINADE_BINS[element as usize];
+        let offset = BINS_PER_SIGN + 1;
+        match columns {
+            [] => {}
+            [x] => {
+                // One argument: every input in the zero row.
+                let row = self.grid.row(ZERO_ROW);
+                for (x, _) in x[range]
+                    .iter()
+                    .zip(decided)
+                    .filter(|(_, decided)| **decided)
+                {
+                    if let Some(bin) = bin_by_table(*x, element, binade_bins) {
+                        let cell = &mut row[(bin + offset) as usize];
+                        cell.inputs += 1;
+                        cell.max_error = cell.max_error.max(BOUND_OF_CORRECTLY_ROUNDED);
+                    }
+                }
+            }
+            [x, y, ..] => {
+                for ((x, y), _) in x[range.clone()]
+                    .iter()
+                    .zip(&y[range])
+                    .zip(decided)
+                    .filter(|(_, decided)| **decided)
+                {
+                    let bins = bin_by_table(*x, element, binade_bins).zip(bin_by_table(
+                        *y,
+                        element,
+                        binade_bins,
+                    ));
+                    if let Some((x, y)) = bins {
+                        let region = Region {
+                            x: (x + offset) as u8,
+                            y: (y + offset) as u8,
+                        };
+                        self.grid.log(region, BOUND_OF_CORRECTLY_ROUNDED, false);
+                    }
+                }
+            }
         }
     }
 }
@@ -563,6 +595,13 @@ pub const BINS_PER_SIGN: i16 = 64;
 /// infinities; `None` for NaN.
 #[inline]
 pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
+    bin_by_table(x, element, &BINADE_BINS[element as usize])
+}
+
+/// [`input_bin`] with the element's row of [`BINADE_BINS`] looked up by the caller (once per
+/// slice, not once per input).
+#[inline]
+fn bin_by_table(x: f64, element: FloatType, binade_bins: &[i16; 2048]) -> Option<i16> {
     if x.is_nan() {
         return None;
     }
@@ -574,7 +613,7 @@ pub fn input_bin(x: f64, element: FloatType) -> Option<i16> {
         return Some(sign * (BINS_PER_SIGN + 1));
     }
     let biased = (x.to_bits() >> 52) & 0x7ff;
-    match BINADE_BINS[element as usize][biased as usize] {
+    match binade_bins[biased as usize] {
         NOT_ONE_BIN => Some(sign * magnitude_bin(x.abs(), element)),
         bin => Some(sign * bin),
     }
@@ -941,10 +980,10 @@ mod tests {
     }
 
     /// Correctly rounded inputs counted once and added to a row give the row what recording
-    /// each as a fast correctly rounded verdict gives, among other verdicts in any order.
+    /// each as a fast correctly rounded verdict gives, among other verdicts in any order, for
+    /// one- and two-argument inputs (NaN, zeros and infinities among them).
     #[test]
     fn correctly_rounded_inputs_add_as_their_verdicts_would() {
-        let float = FloatType::Float;
         let case = |index: u64, error: f64| Case {
             index,
             args: vec![index as f64],
@@ -955,44 +994,79 @@ mod tests {
             outcome: Outcome::Pass,
             output: 0,
         };
-        let x = |index: u64| {
-            2f64.powi(index as i32 % 90 - 45) * if index.is_multiple_of(3) { -1.0 } else { 1.0 }
+        let specials = [0.0, -0.0, f64::NAN, f64::INFINITY, -1e-310, 3e-45];
+        let x = |index: u64| match specials.get(index as usize % 40) {
+            Some(special) => *special,
+            None => {
+                1.37f64.powi(index as i32 % 90 - 45)
+                    * if index.is_multiple_of(3) { -1.0 } else { 1.0 }
+            }
         };
-        // Inputs 10..60 correctly rounded, with other passes around them (one below 0.5 ulp,
-        // so the worst is a correctly rounded input, and later one above it).
-        for other_error in [0.25, 0.75] {
-            let mut one_by_one = UnitStats::default();
-            let mut counted = UnitStats::default();
-            let mut correctly_rounded = CorrectlyRoundedInputs::default();
-            for index in 0..80u64 {
-                let region = input_region(&[x(index)], float);
-                if (10..60).contains(&index) {
-                    one_by_one.record_fast(FastVerdict::CorrectlyRounded, index, region, || {
-                        case(index, 0.3)
-                    });
-                    correctly_rounded.record(index, region);
-                } else {
-                    for stats in [&mut one_by_one, &mut counted] {
-                        stats.record_fast(FastVerdict::Pass(other_error), index, region, || {
-                            case(index, other_error)
-                        });
+        let start = 1000u64;
+        let range = 7..87usize;
+        for element in FloatType::ALL {
+            for arguments in 1..=3 {
+                let columns: Vec<Vec<f64>> = (0..arguments)
+                    .map(|argument| {
+                        (0..100u64)
+                            .map(|i| element.round(x(i * (argument + 1) as u64 + argument as u64)))
+                            .collect()
+                    })
+                    .collect();
+                // Correctly rounded: inputs 10..60; the others pass with another error (one
+                // below 0.5 ulp, so the worst is a correctly rounded input, and one above).
+                let decided: Vec<bool> = range.clone().map(|i| (10..60).contains(&i)).collect();
+                for other_error in [0.25, 0.75] {
+                    let mut one_by_one = UnitStats::default();
+                    let mut counted = UnitStats::default();
+                    for (i, decided) in range.clone().zip(&decided) {
+                        let index = start + i as u64;
+                        let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
+                        let region = input_region(&args[..arguments.min(2)], element);
+                        if *decided {
+                            one_by_one.record_fast(
+                                FastVerdict::CorrectlyRounded,
+                                index,
+                                region,
+                                || case(index, 0.3),
+                            );
+                        } else {
+                            for stats in [&mut one_by_one, &mut counted] {
+                                stats.record_fast(
+                                    FastVerdict::Pass(other_error),
+                                    index,
+                                    region,
+                                    || case(index, other_error),
+                                );
+                            }
+                        }
                     }
+                    let mut correctly_rounded = CorrectlyRoundedInputs::default();
+                    correctly_rounded.record_decided(
+                        &columns,
+                        range.clone(),
+                        &decided,
+                        start,
+                        element,
+                    );
+                    counted.add_correctly_rounded(&correctly_rounded, |index| case(index, 0.3));
+                    for stats in [&mut one_by_one, &mut counted] {
+                        stats.settle();
+                    }
+                    let summary = |stats: &UnitStats| {
+                        let worst = stats.worst.as_ref().map(|worst| (worst.index, worst.error));
+                        (
+                            stats.inputs,
+                            stats.max_error,
+                            worst,
+                            stats.error_map.clone(),
+                        )
+                    };
+                    let what = format!("{element:?} {arguments} {other_error}");
+                    assert_eq!(summary(&counted), summary(&one_by_one), "{what}");
+                    assert!(one_by_one.error_map.len() > 5, "{what}");
                 }
             }
-            counted.add_correctly_rounded(&correctly_rounded, |index| case(index, 0.3));
-            for stats in [&mut one_by_one, &mut counted] {
-                stats.settle();
-            }
-            let summary = |stats: &UnitStats| {
-                let worst = stats.worst.as_ref().map(|worst| (worst.index, worst.error));
-                (
-                    stats.inputs,
-                    stats.max_error,
-                    worst,
-                    stats.error_map.clone(),
-                )
-            };
-            assert_eq!(summary(&counted), summary(&one_by_one), "{other_error}");
         }
     }
 

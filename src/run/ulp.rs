@@ -7,7 +7,7 @@ use crate::judge::{FastReference, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{
-    input_regions, Case, CorrectlyRoundedInputs, FastVerdict, RowStats, UnitStats,
+    input_region, Case, CorrectlyRoundedInputs, FastVerdict, RowStats, UnitStats,
 };
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
@@ -965,23 +965,54 @@ fn judge_rows(
             .iter()
             .find_map(|row| correctly_rounded_fns[*row])
             .map(|correctly_rounded| correctly_rounded_column(correctly_rounded, columns, &inputs));
-        // Rows judged by the column alone on an input: every judged row has the column, so
-        // an input whose every result equals it is correctly rounded in every row.
+        // Inputs the column decides alone: where every judged row has the column, an input
+        // whose every result equals it (and is finite) is correctly rounded in every row.
         let column_decides = judged_rows
             .iter()
             .all(|row| correctly_rounded_fns[*row].is_some());
-        let mut tally = vec![UnitStats::default(); rules.len()];
+        let specified_everywhere = function.specified_everywhere();
+        let decided: Vec<bool> = match &correctly_rounded {
+            Some(correct) if column_decides => {
+                let results: Vec<&[f64]> = judged_rows
+                    .iter()
+                    .map(|row| &device_results[*row][0][inputs.clone()])
+                    .collect();
+                let mut args = vec![0.0; columns.len()];
+                inputs
+                    .clone()
+                    .enumerate()
+                    .map(|(k, i)| {
+                        let matches = correct[k].is_finite()
+                            && results.iter().all(|column| column[k] == correct[k]);
+                        // An input outside the domain is not judged (the loop counts it).
+                        matches
+                            && (specified_everywhere || {
+                                for (arg, column) in args.iter_mut().zip(columns) {
+                                    *arg = column[i];
+                                }
+                                function.in_domain(&args)
+                            })
+                    })
+                    .collect()
+            }
+            _ => vec![false; inputs.len()],
+        };
+        // The rows share one element type.
+        let element = rules
+            .first()
+            .map_or(FloatType::Float, |rules| rules.element);
         let mut all_correctly_rounded = CorrectlyRoundedInputs::default();
+        all_correctly_rounded.record_decided(columns, inputs.clone(), &decided, start, element);
+        let mut tally = vec![UnitStats::default(); rules.len()];
         let mut args = vec![0.0; columns.len()];
         let mut results = Vec::new();
         let mut previous_results = Vec::new();
         let mut fast_reference = FastReference::new();
-        // The same for every row: the rows share one element type.
-        let regions = match rules.first() {
-            Some(row) => input_regions(columns, inputs.clone(), row.element),
-            None => Vec::new(),
-        };
-        for (i, region) in inputs.clone().zip(regions) {
+        for (i, decided) in inputs.clone().zip(decided) {
+            if decided {
+                continue;
+            }
+            let index = start + i as u64;
             for (arg, column) in args.iter_mut().zip(columns) {
                 *arg = column[i];
             }
@@ -991,21 +1022,12 @@ fn judge_rows(
                 }
                 continue;
             }
-            let index = start + i as u64;
+            let region = input_region(&args[..args.len().min(2)], element);
             // The correctly rounded result, where a finite one is known: the column's.
             let correct = correctly_rounded
                 .as_ref()
                 .map(|column| column[i - inputs.start])
                 .filter(|correct| correct.is_finite());
-            if let Some(correct) = correct.filter(|_| column_decides) {
-                if judged_rows
-                    .iter()
-                    .all(|row| device_results[*row][0][i] == correct)
-                {
-                    all_correctly_rounded.record(index, region);
-                    continue;
-                }
-            }
             fast_reference.clear();
             let mut exact_references = None;
             let mut previous: Option<Judged> = None;

@@ -90,6 +90,12 @@ impl Function {
         self.sample_ranges[index.min(self.sample_ranges.len() - 1)]
     }
 
+    /// Whether every input lies where the function is specified ([`Function::in_domain`]
+    /// needs no call).
+    pub fn specified_everywhere(&self) -> bool {
+        self.domain.is_none() && self.defined.is_none()
+    }
+
     /// Whether `args` lie where the function is specified.
     pub fn in_domain(&self, args: &[f64]) -> bool {
         let in_range = match self.domain {
