@@ -26,7 +26,7 @@ use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome};
 use crate::num::fp::FloatType;
 use crate::num::ulp::ulp_error;
 use crate::reference::binding;
-use crate::reference::{self, ReferenceFn};
+use crate::reference::{self, FastFn, ReferenceFn};
 use crate::report::stats::{Allowance, Case, FastVerdict, Outcome};
 use crate::spec::fp_config::FpConfig;
 use crate::spec::registry::{Output, OutputCheck};
@@ -104,6 +104,9 @@ pub struct FastReference {
     values: [FastValues; MAX_FAST_OUTPUTS],
     count: usize,
     state: FastState,
+    /// The last fast reference whose float version was looked up, and that version: a sweep
+    /// asks for the same one on every input ([`reference::float_version`] searches a table).
+    float_version: Option<(FastFn, Option<FastFn>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,6 +131,19 @@ impl FastReference {
             }; MAX_FAST_OUTPUTS],
             count: 0,
             state: FastState::Unknown,
+            float_version: None,
+        }
+    }
+
+    /// [`reference::float_version`] of `fast`, looked up once per sweep.
+    fn float_version(&mut self, fast: FastFn) -> Option<FastFn> {
+        match self.float_version {
+            Some((known, version)) if std::ptr::fn_addr_eq(known, fast) => version,
+            _ => {
+                let version = reference::float_version(fast);
+                self.float_version = Some((fast, version));
+                version
+            }
         }
     }
 
@@ -429,7 +445,7 @@ impl Rules {
     /// correctly rounded fast tier in the format (CORE-MATH's float version for float, the
     /// double one for double). Lets a sweep compute a column of these once and compare
     /// results to it, skipping the fast tiers' per-input work for the results that match.
-    pub fn correctly_rounded_fn(&self) -> Option<crate::reference::FastFn> {
+    pub fn correctly_rounded_fn(&self) -> Option<FastFn> {
         let applies = match self.requirement {
             Requirement::Ulp(_) | Requirement::UlpEachOutput(_) => true,
             Requirement::CorrectlyRounded | Requirement::Exact => self.rounding == Round::Nearest,
@@ -461,7 +477,7 @@ impl Rules {
         if self.outputs.len() > MAX_FAST_OUTPUTS {
             return;
         }
-        for (output, values) in self.outputs.iter().zip(&mut reference.values) {
+        for (position, output) in self.outputs.iter().enumerate() {
             if output.check != OutputCheck::Table {
                 return;
             }
@@ -471,8 +487,9 @@ impl Rules {
             // Float: CORE-MATH's float function decides the correctly rounded bits outright
             // (a finite result: an infinity may be a pole or an overflow).
             let float_version = (self.element == FloatType::Float)
-                .then(|| reference::float_version(fast))
+                .then(|| reference.float_version(fast))
                 .flatten();
+            let values = &mut reference.values[position];
             values.correctly_rounded = float_version.map(|float_version| float_version(args));
             values.approximation = None;
         }
@@ -566,7 +583,7 @@ impl Rules {
     /// infinity of that sign: the correctly rounded overflow.
     fn beyond_double(
         &self,
-        fast: crate::reference::FastFn,
+        fast: FastFn,
         args: &[f64],
         device_result: f64,
         correctly_rounded_cell: bool,
