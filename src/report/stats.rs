@@ -310,7 +310,7 @@ pub struct CorrectlyRoundedInputs {
 }
 
 impl CorrectlyRoundedInputs {
-    /// Records the inputs of `range` (input `i` is `start + i`) whose flag in `decided` (one
+    /// Records the inputs of `range` (position `i` is input `index(i)`) whose flag in `decided` (one
     /// per input of the range) is set, each in its input region, in one loop that looks the
     /// bin table up once.
     pub fn record_decided(
@@ -318,13 +318,13 @@ impl CorrectlyRoundedInputs {
         columns: &[Vec<f64>],
         range: std::ops::Range<usize>,
         decided: &[bool],
-        start: u64,
+        index: impl Fn(usize) -> u64,
         element: FloatType,
     ) {
         let Some(first) = decided.iter().position(|decided| *decided) else {
             return;
         };
-        let first_index = start + (range.start + first) as u64;
+        let first_index = index(range.start + first);
         self.first_index = Some(self.first_index.map_or(first_index, |f| f.min(first_index)));
         self.count += decided.iter().filter(|decided| **decided).count() as u64;
         let binade_bins = &BINADE_BINS[element as usize];
@@ -1046,7 +1046,7 @@ mod tests {
                         &columns,
                         range.clone(),
                         &decided,
-                        start,
+                        |position| start + position as u64,
                         element,
                     );
                     counted.add_correctly_rounded(&correctly_rounded, |index| case(index, 0.3));
