@@ -867,10 +867,9 @@ impl pipeline::Unit for WidthGroup<'_> {
         let mut columns =
             vec![Vec::with_capacity(starts.len() * CHUNK_SCALARS); self.argument_kinds.len()];
         for start in &starts {
-            let chunk_columns = prepared.plan.columns(*start, CHUNK_SCALARS as u64);
-            for (column, chunk_column) in columns.iter_mut().zip(chunk_columns) {
-                column.extend_from_slice(&chunk_column);
-            }
+            prepared
+                .plan
+                .append_columns(*start, CHUNK_SCALARS as u64, &mut columns);
         }
         let widths: Vec<(&BuiltKernel, u64)> = kernels
             .iter()

@@ -359,14 +359,23 @@ impl InputPlan {
     /// Columns (one per argument) for inputs `start .. start + length` (clipped to the total).
     pub fn columns(&self, start: u64, length: u64) -> Vec<Vec<f64>> {
         let end = (start + length).min(self.total);
-        let judged_end = end.min(self.judged);
         let mut columns: Vec<Vec<f64>> =
             vec![Vec::with_capacity(end.saturating_sub(start) as usize); self.kinds.len()];
-        self.push_judged(start..judged_end, &mut columns);
+        self.append_columns(start, length, &mut columns);
+        columns
+    }
+
+    /// [`InputPlan::columns`] appended to `columns` (one per argument), which may hold other
+    /// inputs before them.
+    pub fn append_columns(&self, start: u64, length: u64, columns: &mut [Vec<f64>]) {
+        let end = (start + length).min(self.total);
+        let judged_end = end.min(self.judged);
+        let before = columns[0].len();
+        self.push_judged(start..judged_end, columns);
         // The padding to whole vectors repeats the last judged input.
         let padding = end.saturating_sub(start.max(judged_end));
         if padding > 0 {
-            let last = match columns[0].is_empty() {
+            let last = match columns[0].len() == before {
                 false => columns
                     .iter()
                     .map(|column| column[column.len() - 1])
@@ -385,7 +394,6 @@ impl InputPlan {
                 column.extend(std::iter::repeat_n(value, padding as usize));
             }
         }
-        columns
     }
 
     /// Appends judged inputs `range` (every index below `judged`) to `columns`.
@@ -720,6 +728,39 @@ mod tests {
                     .zip(expected)
                     .all(|(a, b)| a.to_bits() == b.to_bits()));
             }
+        }
+        // Windows appended one after another (a batch of chunks), the padded end among them,
+        // are those windows.
+        let bits = |columns: &[Vec<f64>]| -> Vec<Vec<u64>> {
+            columns
+                .iter()
+                .map(|column| column.iter().map(|value| value.to_bits()).collect())
+                .collect()
+        };
+        let windows = [(4096, 700), (0, 50), (19_950, 100), (350, 5000)];
+        let mut appended = vec![Vec::new(); kinds.len()];
+        let mut expected = vec![Vec::new(); kinds.len()];
+        for (start, length) in windows {
+            plan.append_columns(start, length, &mut appended);
+            for (column, part) in expected.iter_mut().zip(plan.columns(start, length)) {
+                column.extend(part);
+            }
+        }
+        assert_eq!(bits(&appended), bits(&expected));
+        // A window of padding alone, after other inputs, repeats the last judged input.
+        let padded = [3, 8, 16]
+            .into_iter()
+            .map(|width| InputPlan::sweep(pow, FloatType::Float, &kinds, 10, width, 99))
+            .find(|plan| plan.total() > plan.judged())
+            .expect("a width that pads");
+        let (judged, padding) = (padded.judged(), padded.total() - padded.judged());
+        let mut columns = vec![vec![7.0], vec![7.0]];
+        padded.append_columns(judged, padding, &mut columns);
+        let last = padded.columns(judged - 1, 1);
+        for (column, last) in columns.iter().zip(&last) {
+            let mut expected = vec![7.0];
+            expected.extend(std::iter::repeat_n(last[0], padding as usize));
+            assert_eq!(bits(std::slice::from_ref(column)), bits(&[expected]));
         }
     }
 
