@@ -395,15 +395,7 @@ impl Rules {
         if let Requirement::RemquoExact { quotient_bits } = self.requirement {
             return self.remquo_verdict(args, device_results, quotient_bits);
         }
-        let (bound, correctly_rounded_cell) = match self.requirement {
-            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => (bound, false),
-            Requirement::CorrectlyRounded | Requirement::Exact
-                if self.rounding == Round::Nearest =>
-            {
-                (0.5, true)
-            }
-            _ => return None,
-        };
+        let (bound, correctly_rounded_cell) = self.fast_rule()?;
         if let Some(verdict) = self.exact_verdict(args, device_results) {
             return verdict;
         }
@@ -446,17 +438,10 @@ impl Rules {
     /// double one for double). Lets a sweep compute a column of these once and compare
     /// results to it, skipping the fast tiers' per-input work for the results that match.
     pub fn correctly_rounded_fn(&self) -> Option<FastFn> {
-        let applies = match self.requirement {
-            Requirement::Ulp(_) | Requirement::UlpEachOutput(_) => true,
-            Requirement::CorrectlyRounded | Requirement::Exact => self.rounding == Round::Nearest,
-            _ => false,
-        };
         let [output] = self.outputs.as_slice() else {
             return None;
         };
-        if !applies
-            || self.relaxed.is_some()
-            || self.finite_math_only
+        if self.fast_rule().is_none()
             || output.check != OutputCheck::Table
             || binding::exact(output.reference).is_some()
         {
@@ -467,6 +452,24 @@ impl Rules {
             FloatType::Float => reference::float_version(fast),
             FloatType::Double => Some(fast),
             FloatType::Half => None,
+        }
+    }
+
+    /// The rule the fast tiers apply to a table output: its ULP bound, and whether the cell is
+    /// correctly rounded. `None` where they apply none (MPFR judges): a relaxed or
+    /// finite-math-only build, a directed rounding, remquo's rule, an absolute or other bound.
+    fn fast_rule(&self) -> Option<(f64, bool)> {
+        if self.relaxed.is_some() || self.finite_math_only {
+            return None;
+        }
+        match self.requirement {
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => Some((bound, false)),
+            Requirement::CorrectlyRounded | Requirement::Exact
+                if self.rounding == Round::Nearest =>
+            {
+                Some((0.5, true))
+            }
+            _ => None,
         }
     }
 

@@ -130,14 +130,19 @@ pub fn input_region(args: &[f64], element: FloatType) -> Option<Region> {
         Some(y) => input_bin(*y, element)?,
         None => 0,
     };
-    let offset = BINS_PER_SIGN + 1;
-    Some(Region {
-        x: (x + offset) as u8,
-        y: (y + offset) as u8,
-    })
+    Some(Region::of_bins(x, y))
 }
 
 impl Region {
+    /// The cell of the first argument's bin `x` and the second's `y`.
+    fn of_bins(x: i16, y: i16) -> Region {
+        let offset = BINS_PER_SIGN + 1;
+        Region {
+            x: (x + offset) as u8,
+            y: (y + offset) as u8,
+        }
+    }
+
     /// The error map's key: the two bins.
     fn key(self) -> (i16, i16) {
         let offset = BINS_PER_SIGN + 1;
@@ -208,14 +213,6 @@ impl RowStats {
             .without_regions();
         self.rows.push(copy);
         self.regions_of_previous.push(true);
-    }
-
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
     }
 
     /// The row whose grid holds `row`'s regions.
@@ -328,7 +325,6 @@ impl CorrectlyRoundedInputs {
         self.first_index = Some(self.first_index.map_or(first_index, |f| f.min(first_index)));
         self.count += decided.iter().filter(|decided| **decided).count() as u64;
         let binade_bins = &BINADE_BINS[element as usize];
-        let offset = BINS_PER_SIGN + 1;
         match columns {
             [] => {}
             [x] => {
@@ -340,9 +336,8 @@ impl CorrectlyRoundedInputs {
                     .filter(|(_, decided)| **decided)
                 {
                     if let Some(bin) = bin_by_table(*x, element, binade_bins) {
-                        let cell = &mut row[(bin + offset) as usize];
-                        cell.inputs += 1;
-                        cell.max_error = cell.max_error.max(BOUND_OF_CORRECTLY_ROUNDED);
+                        let cell = &mut row[usize::from(Region::of_bins(bin, 0).x)];
+                        cell.count(BOUND_OF_CORRECTLY_ROUNDED, false);
                     }
                 }
             }
@@ -359,11 +354,8 @@ impl CorrectlyRoundedInputs {
                         binade_bins,
                     ));
                     if let Some((x, y)) = bins {
-                        let region = Region {
-                            x: (x + offset) as u8,
-                            y: (y + offset) as u8,
-                        };
-                        self.grid.log(region, BOUND_OF_CORRECTLY_ROUNDED, false);
+                        self.grid
+                            .log(Region::of_bins(x, y), BOUND_OF_CORRECTLY_ROUNDED, false);
                     }
                 }
             }
@@ -416,10 +408,7 @@ impl Grid {
         // The row of a one-argument function (or of a zero second argument) is binned at
         // once: all of a one-argument grid is that row, small enough to stay in the cache.
         if region.y == ZERO_ROW {
-            let bin = &mut self.row(ZERO_ROW)[usize::from(region.x)];
-            bin.inputs += 1;
-            bin.failures += u64::from(failed);
-            bin.max_error = bin.max_error.max(error);
+            self.row(ZERO_ROW)[usize::from(region.x)].count(error, failed);
             return;
         }
         self.pending.push(Logged {
@@ -444,9 +433,6 @@ impl Grid {
     fn bin_pending(&mut self) {
         if self.pending.is_empty() {
             return;
-        }
-        if self.rows.is_empty() {
-            self.rows = vec![None; GRID_SIDE];
         }
         // Row by row (a counting sort on the second bin): a row is 3 KB, so its cells stay in
         // the cache while its inputs are binned, where input order would jump across the grid.
@@ -478,13 +464,9 @@ impl Grid {
                 if row_inputs.is_empty() {
                     continue;
                 }
-                let row = self.rows[y]
-                    .get_or_insert_with(|| vec![BinStats::default(); GRID_SIDE].into_boxed_slice());
+                let row = self.row(y as u8);
                 for logged in row_inputs {
-                    let bin = &mut row[usize::from(logged.region.x)];
-                    bin.inputs += 1;
-                    bin.failures += u64::from(logged.failed);
-                    bin.max_error = bin.max_error.max(logged.error);
+                    row[usize::from(logged.region.x)].count(logged.error, logged.failed);
                 }
             }
         });
@@ -580,6 +562,13 @@ pub struct BinStats {
 }
 
 impl BinStats {
+    /// Counts one input; `error` raises the largest error unless it is −∞.
+    fn count(&mut self, error: f64, failed: bool) {
+        self.inputs += 1;
+        self.failures += u64::from(failed);
+        self.max_error = self.max_error.max(error);
+    }
+
     fn add(&mut self, other: &BinStats) {
         self.inputs += other.inputs;
         self.failures += other.failures;
@@ -858,6 +847,21 @@ impl UnitStats {
 mod tests {
     use super::*;
 
+    /// A judged input's case with only what the statistics read: its index (and so its one
+    /// argument), error and outcome.
+    fn judged_case(index: u64, error: f64, failed: bool) -> Case {
+        Case {
+            index,
+            args: vec![index as f64],
+            device_results: Vec::new(),
+            references: Vec::new(),
+            error,
+            absolute: false,
+            outcome: if failed { Outcome::Fail } else { Outcome::Pass },
+            output: 0,
+        }
+    }
+
     /// Binning in batches (sorted by row, flushed every `BATCH` inputs, merged grid by grid)
     /// gives each region the counts and largest error that binning input by input gives.
     #[test]
@@ -879,16 +883,7 @@ mod tests {
             bin.failures += u64::from(*failed);
             bin.max_error = bin.max_error.max(*error);
         }
-        let case = |error: f64, failed: bool| Case {
-            index: 0,
-            args: Vec::new(),
-            device_results: Vec::new(),
-            references: Vec::new(),
-            error,
-            absolute: false,
-            outcome: if failed { Outcome::Fail } else { Outcome::Pass },
-            output: 0,
-        };
+        let case = |error: f64, failed: bool| judged_case(0, error, failed);
         // Two halves recorded apart and merged, as two judging threads would.
         let (first, second) = inputs.split_at(inputs.len() / 3);
         let mut halves = [UnitStats::default(), UnitStats::default()];
@@ -910,20 +905,7 @@ mod tests {
     #[test]
     fn rows_sharing_regions_end_as_rows_kept_apart() {
         let float = FloatType::Float;
-        let case = |error: f64| Case {
-            index: 0,
-            args: Vec::new(),
-            device_results: Vec::new(),
-            references: Vec::new(),
-            error,
-            absolute: false,
-            outcome: if error > 3.0 {
-                Outcome::Fail
-            } else {
-                Outcome::Pass
-            },
-            output: 0,
-        };
+        let case = |error: f64| judged_case(0, error, error > 3.0);
         // Row r's error on input i of slice s: rows agree in a slice unless its pattern says
         // the row differs from its predecessor there.
         let differs = |slice: usize, row: usize| row > 0 && (slice * 7 + row * 3).is_multiple_of(5);
@@ -984,16 +966,7 @@ mod tests {
     /// one- and two-argument inputs (NaN, zeros and infinities among them).
     #[test]
     fn correctly_rounded_inputs_add_as_their_verdicts_would() {
-        let case = |index: u64, error: f64| Case {
-            index,
-            args: vec![index as f64],
-            device_results: Vec::new(),
-            references: Vec::new(),
-            error,
-            absolute: false,
-            outcome: Outcome::Pass,
-            output: 0,
-        };
+        let case = |index: u64, error: f64| judged_case(index, error, false);
         let specials = [0.0, -0.0, f64::NAN, f64::INFINITY, -1e-310, 3e-45];
         let x = |index: u64| match specials.get(index as usize % 40) {
             Some(special) => *special,

@@ -994,12 +994,12 @@ enum Judged {
     Exact(Box<Case>),
 }
 
-/// Judges the first `judged` inputs of a chunk (starting at input `start`) for every row: row
-/// `r` holds `rules[r]` and its result columns `device_results[r]`. Each input's fast
-/// reference and MPFR references are computed at most once, when the first row needs them, and
-/// every row is judged against them exactly as it would be alone. The chunk is spread over
-/// `threads` threads, each a contiguous slice merged in order, so the result does not depend
-/// on the thread count. A unit of one width is one row.
+/// Judges the first `judged` positions of a batch (`segments` says which inputs they hold) for
+/// every row: row `r` holds `rules[r]` and its result columns `device_results[r]`. Each input's
+/// fast reference and MPFR references are computed at most once, when the first row needs
+/// them, and every row is judged against them exactly as it would be alone. The batch is
+/// spread over `threads` threads, each a contiguous slice merged in order, so the result does
+/// not depend on the thread count. A unit of one width is one row.
 fn judge_rows(
     rules: &[&Rules],
     function: &Function,
@@ -1061,9 +1061,7 @@ fn judge_rows(
                         // An input outside the domain is not judged (the loop counts it).
                         matches
                             && (specified_everywhere || {
-                                for (arg, column) in args.iter_mut().zip(columns) {
-                                    *arg = column[i];
-                                }
+                                read_input(columns, i, &mut args);
                                 function.in_domain(&args)
                             })
                     })
@@ -1093,9 +1091,7 @@ fn judge_rows(
                 continue;
             }
             let index = segments.index(i);
-            for (arg, column) in args.iter_mut().zip(columns) {
-                *arg = column[i];
-            }
+            read_input(columns, i, &mut args);
             if !function.in_domain(&args) {
                 for row in &judged_rows {
                     tally[*row].undefined += 1;
@@ -1191,12 +1187,17 @@ fn correctly_rounded_column(
     inputs
         .clone()
         .map(|i| {
-            for (arg, column) in args.iter_mut().zip(columns) {
-                *arg = column[i];
-            }
+            read_input(columns, i, &mut args);
             correctly_rounded(&args)
         })
         .collect()
+}
+
+/// Input `i` of argument columns `columns` into `args` (one per column).
+fn read_input(columns: &[Vec<f64>], i: usize, args: &mut [f64]) {
+    for (arg, column) in args.iter_mut().zip(columns) {
+        *arg = column[i];
+    }
 }
 
 /// Whether two rows' result columns hold the same bits over `inputs`.

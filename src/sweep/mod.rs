@@ -375,20 +375,16 @@ impl InputPlan {
         // The padding to whole vectors repeats the last judged input.
         let padding = end.saturating_sub(start.max(judged_end));
         if padding > 0 {
-            let last = match columns[0].len() == before {
-                false => columns
+            let last: Vec<f64> = if columns[0].len() > before {
+                columns
                     .iter()
                     .map(|column| column[column.len() - 1])
-                    .collect(),
-                true => {
-                    let last = self.judged.saturating_sub(1);
-                    let mut last_input = vec![Vec::new(); self.kinds.len()];
-                    self.push_judged(last..last + 1, &mut last_input);
-                    last_input
-                        .into_iter()
-                        .map(|column| column[0])
-                        .collect::<Vec<f64>>()
-                }
+                    .collect()
+            } else {
+                let last = self.judged.saturating_sub(1);
+                let mut last_input = vec![Vec::new(); self.kinds.len()];
+                self.push_judged(last..last + 1, &mut last_input);
+                last_input.into_iter().map(|column| column[0]).collect()
             };
             for (column, value) in columns.iter_mut().zip(last) {
                 column.extend(std::iter::repeat_n(value, padding as usize));
