@@ -104,9 +104,6 @@ pub struct FastReference {
     values: [FastValues; MAX_FAST_OUTPUTS],
     count: usize,
     state: FastState,
-    /// The last fast reference whose float version was looked up, and that version: a sweep
-    /// asks for the same one on every input ([`reference::float_version`] searches a table).
-    float_version: Option<(FastFn, Option<FastFn>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,19 +128,6 @@ impl FastReference {
             }; MAX_FAST_OUTPUTS],
             count: 0,
             state: FastState::Unknown,
-            float_version: None,
-        }
-    }
-
-    /// [`reference::float_version`] of `fast`, looked up once per sweep.
-    fn float_version(&mut self, fast: FastFn) -> Option<FastFn> {
-        match self.float_version {
-            Some((known, version)) if std::ptr::fn_addr_eq(known, fast) => version,
-            _ => {
-                let version = reference::float_version(fast);
-                self.float_version = Some((fast, version));
-                version
-            }
         }
     }
 
@@ -216,6 +200,32 @@ pub fn nonconformance(
 
 /// Two outputs' fast verdicts as one (`Some(None)` for the first output; `None` where MPFR
 /// must combine them, as with an overflow beside another output).
+/// How the fast tiers judge a table output ([`Rules::fast_rule`]).
+#[derive(Clone, Copy, Debug)]
+struct FastRule {
+    /// The error a result must stay under (0.5 in a correctly rounded cell, none in an
+    /// implementation-defined one).
+    bound: f64,
+    /// Only the correctly rounded bits pass (a correctly rounded or 0-ulp cell).
+    correctly_rounded: bool,
+    /// An implementation-defined cell: every result measured, none failed.
+    measured: bool,
+}
+
+impl FastRule {
+    /// The verdict on a device infinity where the exact value is finite and rounds past the
+    /// largest finite value: a ULP cell's overflow allowance accepts it (|x| > max, so the
+    /// allowed range reaches past max); elsewhere it matched the correctly rounded bits, an
+    /// infinite distance that is no error, as MPFR judges it.
+    fn overflow(self) -> FastVerdict {
+        if self.correctly_rounded || self.measured {
+            FastVerdict::CorrectlyRoundedOverflow
+        } else {
+            FastVerdict::Overflow
+        }
+    }
+}
+
 fn combine(verdict: Option<FastVerdict>, one: FastVerdict) -> Option<Option<FastVerdict>> {
     Some(Some(match (verdict, one) {
         (None, one) => one,
@@ -223,11 +233,14 @@ fn combine(verdict: Option<FastVerdict>, one: FastVerdict) -> Option<Option<Fast
         (Some(FastVerdict::CorrectlyRounded), FastVerdict::CorrectlyRounded) => {
             FastVerdict::CorrectlyRounded
         }
+        // A correctly rounded output's error is at most 0.5: the other's decides beyond it.
         (Some(FastVerdict::Pass(a)), FastVerdict::CorrectlyRounded)
-        | (Some(FastVerdict::CorrectlyRounded), FastVerdict::Pass(a))
-            if a <= 0.5 =>
-        {
-            FastVerdict::CorrectlyRounded
+        | (Some(FastVerdict::CorrectlyRounded), FastVerdict::Pass(a)) => {
+            if a <= 0.5 {
+                FastVerdict::CorrectlyRounded
+            } else {
+                FastVerdict::Pass(a)
+            }
         }
         _ => return None,
     }))
@@ -395,7 +408,7 @@ impl Rules {
         if let Requirement::RemquoExact { quotient_bits } = self.requirement {
             return self.remquo_verdict(args, device_results, quotient_bits);
         }
-        let (bound, correctly_rounded_cell) = self.fast_rule()?;
+        let rule = self.fast_rule()?;
         if let Some(verdict) = self.exact_verdict(args, device_results) {
             return verdict;
         }
@@ -412,6 +425,10 @@ impl Rules {
             .zip(device_results)
             .zip(&mut reference.values[..reference.count])
         {
+            if output.check == OutputCheck::Integer && rule.measured {
+                // Not checked, and no error (`judge_output`): the other outputs decide.
+                continue;
+            }
             let fast = binding::fast_tier(output)?;
             if let Some(correct) = values.correctly_rounded {
                 if correct.is_finite() && *device_result == correct {
@@ -421,9 +438,9 @@ impl Rules {
             }
             let approximation = *values.approximation.get_or_insert_with(|| fast(args));
             let one = if approximation.is_infinite() {
-                self.beyond_double(fast, args, *device_result, correctly_rounded_cell)?
+                self.beyond_double(fast, args, *device_result, rule)?
             } else {
-                self.output_verdict(approximation, *device_result, bound, correctly_rounded_cell)?
+                self.output_verdict(approximation, *device_result, rule)?
             };
             verdict = combine(verdict, one)?;
         }
@@ -434,8 +451,8 @@ impl Rules {
     /// [`Rules::fast_verdict_with`] would find a device result equal to it (and finite)
     /// [`FastVerdict::CorrectlyRounded`] before anything else could decide: a rule of one
     /// table output, its own rule applied under round to nearest, no exact tier, and a
-    /// correctly rounded fast tier in the format (CORE-MATH's float version for float, the
-    /// double one for double). Lets a sweep compute a column of these once and compare
+    /// correctly rounded fast tier in the format (the float version for float, the double
+    /// one for double). Lets a sweep compute a column of these once and compare
     /// results to it, skipping the fast tiers' per-input work for the results that match.
     pub fn correctly_rounded_fn(&self) -> Option<FastFn> {
         let [output] = self.outputs.as_slice() else {
@@ -447,27 +464,38 @@ impl Rules {
         {
             return None;
         }
-        let fast = binding::fast_tier(output)?;
         match self.element {
-            FloatType::Float => reference::float_version(fast),
-            FloatType::Double => Some(fast),
+            FloatType::Float => binding::float_tier(output),
+            FloatType::Double => binding::fast_tier(output),
             FloatType::Half => None,
         }
     }
 
-    /// The rule the fast tiers apply to a table output: its ULP bound, and whether the cell is
-    /// correctly rounded. `None` where they apply none (MPFR judges): a relaxed or
-    /// finite-math-only build, a directed rounding, remquo's rule, an absolute or other bound.
-    fn fast_rule(&self) -> Option<(f64, bool)> {
+    /// The rule the fast tiers apply to a table output. `None` where they apply none (MPFR
+    /// judges): a relaxed or finite-math-only build, a directed rounding, remquo's rule, an
+    /// absolute or other bound.
+    fn fast_rule(&self) -> Option<FastRule> {
         if self.relaxed.is_some() || self.finite_math_only {
             return None;
         }
+        let rule = |bound, correctly_rounded, measured| FastRule {
+            bound,
+            correctly_rounded,
+            measured,
+        };
         match self.requirement {
-            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => Some((bound, false)),
+            Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => {
+                Some(rule(bound, false, false))
+            }
             Requirement::CorrectlyRounded | Requirement::Exact
                 if self.rounding == Round::Nearest =>
             {
-                Some((0.5, true))
+                Some(rule(0.5, true, false))
+            }
+            // Every result is measured and none fails (`plain_outcome`): a fast tier's error
+            // is the measurement, exact to 2^-28 ulp, as for any ULP cell.
+            Requirement::ImplementationDefined if self.rounding == Round::Nearest => {
+                Some(rule(f64::INFINITY, false, true))
             }
             _ => None,
         }
@@ -480,17 +508,22 @@ impl Rules {
         if self.outputs.len() > MAX_FAST_OUTPUTS {
             return;
         }
+        let measured = self.fast_rule().is_some_and(|rule| rule.measured);
         for (position, output) in self.outputs.iter().enumerate() {
+            if output.check == OutputCheck::Integer && measured {
+                // Not checked ([`Rules::fast_verdict_with`]): no reference needed.
+                continue;
+            }
             if output.check != OutputCheck::Table {
                 return;
             }
-            let Some(fast) = binding::fast_tier(output) else {
+            if binding::fast_tier(output).is_none() {
                 return;
-            };
-            // Float: CORE-MATH's float function decides the correctly rounded bits outright
+            }
+            // Float: the float version decides the correctly rounded bits outright
             // (a finite result: an infinity may be a pole or an overflow).
             let float_version = (self.element == FloatType::Float)
-                .then(|| reference.float_version(fast))
+                .then(|| binding::float_tier(output))
                 .flatten();
             let values = &mut reference.values[position];
             values.correctly_rounded = float_version.map(|float_version| float_version(args));
@@ -589,7 +622,7 @@ impl Rules {
         fast: FastFn,
         args: &[f64],
         device_result: f64,
-        correctly_rounded_cell: bool,
+        rule: FastRule,
     ) -> Option<FastVerdict> {
         let plain_arguments = args.iter().all(|x| x.is_finite() && *x != 0.0);
         if self.element == FloatType::Double || !plain_arguments {
@@ -599,11 +632,7 @@ impl Rules {
         if device_result != approximation || !reference::overflows_double(fast, args) {
             return None;
         }
-        Some(if correctly_rounded_cell {
-            FastVerdict::CorrectlyRoundedOverflow
-        } else {
-            FastVerdict::Overflow
-        })
+        Some(rule.overflow())
     }
 
     /// One output's fast verdict (see [`Rules::fast_verdict`]).
@@ -611,8 +640,7 @@ impl Rules {
         &self,
         approximation: f64,
         device_result: f64,
-        bound: f64,
-        correctly_rounded_cell: bool,
+        rule: FastRule,
     ) -> Option<FastVerdict> {
         if approximation.is_nan() {
             return device_result.is_nan().then_some(FastVerdict::Pass(0.0));
@@ -628,14 +656,8 @@ impl Rules {
             if device_result == rounded {
                 if rounded.is_infinite() {
                     // The exact value is finite (the double is) and rounds past the largest
-                    // finite value: a correctly rounded cell matched its bits (an infinite
-                    // distance that is no error), a ULP cell's overflow allowance accepts it
-                    // (|x| > max, so the allowed range reaches past max).
-                    return Some(if correctly_rounded_cell {
-                        FastVerdict::CorrectlyRoundedOverflow
-                    } else {
-                        FastVerdict::Overflow
-                    });
+                    // finite value ([`FastRule::overflow`]).
+                    return Some(rule.overflow());
                 }
                 return Some(FastVerdict::Pass(crate::num::ulp::ulp_error_of_value(
                     device_result,
@@ -644,7 +666,7 @@ impl Rules {
                 )));
             }
         }
-        if correctly_rounded_cell || device_result.is_infinite() {
+        if rule.correctly_rounded || device_result.is_infinite() {
             return None;
         }
         let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
@@ -652,7 +674,7 @@ impl Rules {
             return None;
         }
         let error = crate::num::ulp::ulp_error_of_value(device_result, approximation, self.element);
-        (error <= bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
+        (error <= rule.bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
     }
 
     /// Judges one input with MPFR alone (the ground truth, and how worst cases are confirmed).
@@ -1155,7 +1177,18 @@ mod tests {
                         }
                     }
                 }
-                for requirement in [Requirement::Ulp(4.0), Requirement::CorrectlyRounded] {
+                for requirement in [
+                    Requirement::Ulp(4.0),
+                    Requirement::CorrectlyRounded,
+                    Requirement::ImplementationDefined,
+                ] {
+                    // What MPFR calls a result the fast tiers pass: an implementation-defined
+                    // cell measures it.
+                    let passed = if requirement == Requirement::ImplementationDefined {
+                        Outcome::Measured
+                    } else {
+                        Outcome::Pass
+                    };
                     let mut rules = rules(output.reference, requirement.clone(), false);
                     rules.outputs = vec![*output];
                     rules.element = element;
@@ -1216,12 +1249,14 @@ mod tests {
                             match verdict {
                                 FastVerdict::Pass(error) => {
                                     decided[0] += 1;
-                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
-                                    assert!((case.error - error).abs() <= 1e-6, "{what}");
+                                    assert_eq!(case.outcome, passed, "{what}");
+                                    // Huge measured errors agree to double's own precision.
+                                    let tolerance = 1e-6 * case.error.max(1.0);
+                                    assert!((case.error - error).abs() <= tolerance, "{what}");
                                 }
                                 FastVerdict::CorrectlyRounded => {
                                     decided[1] += 1;
-                                    assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                    assert_eq!(case.outcome, passed, "{what}");
                                     assert!(case.error <= 0.5, "{what}");
                                 }
                                 FastVerdict::Overflow => {
@@ -1245,6 +1280,41 @@ mod tests {
         }
         assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
         assert!(column_matches > 1000, "{column_matches}");
+    }
+
+    /// lgamma_r's cell is implementation-defined: the fast tiers measure its value as MPFR
+    /// does, and take its sign output unchecked, as MPFR's verdict does.
+    #[test]
+    fn fast_tiers_measure_lgamma_r_as_mpfr_does() {
+        let function = crate::spec::registry::FUNCTIONS
+            .iter()
+            .find(|f| f.name == "lgamma_r")
+            .expect("lgamma_r");
+        let mut rules = rules(
+            ReferenceId::Lgamma,
+            Requirement::ImplementationDefined,
+            false,
+        );
+        rules.outputs = function.outputs.to_vec();
+        let mut measured = 0;
+        for x in [-3.7f32, -0.4, 0.3, 1.5, 2.5, 7.25, 30.0, 1.0e30] {
+            let args = [f64::from(x)];
+            let value = f64::from(crate::reference::fast::lgammaf(&args) as f32);
+            let next = f64::from(f32::from_bits((value as f32).to_bits() + 3));
+            for device in [[value, 1.0], [next, -1.0], [next, 5.0]] {
+                let case = rules.judge_exactly(0, &args, &device);
+                assert_eq!(case.outcome, Outcome::Measured, "{x}");
+                match rules.fast_verdict(&args, &device) {
+                    Some(FastVerdict::Pass(error)) => {
+                        assert!((case.error - error).abs() <= 1e-6, "{x} {device:?}");
+                        measured += 1;
+                    }
+                    Some(FastVerdict::CorrectlyRounded) => assert!(case.error <= 0.5),
+                    other => panic!("lgamma_r({x}) {device:?}: {other:?}"),
+                }
+            }
+        }
+        assert!(measured >= 8, "{measured}");
     }
 
     /// remquo's exact host computation decides as MPFR does, on sampled inputs with the
@@ -1342,11 +1412,6 @@ mod tests {
         assert!(is_midpoint(1.0 + 2f64.powi(-11), FloatType::Half));
         assert!(is_midpoint(65520.0, FloatType::Half));
         assert!(!is_midpoint(0.0, float) && !is_midpoint(f64::NAN, float));
-        // Float versions are found for CORE-MATH's functions, none for the host's operations.
-        use crate::reference::fast;
-        assert!(crate::reference::float_version(fast::sin).is_some());
-        assert!(crate::reference::float_version(fast::pow).is_some());
-        assert!(crate::reference::float_version(fast::fma).is_none());
         // Rounded once: the value half::f16::from_f64 rounds twice (through float).
         let round = |value: f64| FloatType::Half.round(value);
         assert_eq!(round(1.5708007974), 1.5712890625);

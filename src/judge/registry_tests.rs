@@ -11,7 +11,7 @@ use crate::sweep;
 /// The fast tier is CORE-MATH's (or the host's IEEE) correctly rounded double; MPFR's
 /// exact value rounded to double must be the same number on every sampled half, float and
 /// double input (for double, MPFR rounded once into double's own format, subnormals
-/// included).
+/// included). The float version must be MPFR's correctly rounded float on every float input.
 #[test]
 fn fast_tier_and_mpfr_agree_on_a_large_sample_for_every_function_that_uses_it() {
     let mut checked = 0;
@@ -22,7 +22,7 @@ fn fast_tier_and_mpfr_agree_on_a_large_sample_for_every_function_that_uses_it() 
             };
             for element in [FloatType::Float, FloatType::Half, FloatType::Double] {
                 let arguments = match function.shape {
-                    Shape::Unary | Shape::WithFloatOut => 1,
+                    Shape::Unary | Shape::WithFloatOut | Shape::WithIntOut => 1,
                     Shape::Binary => 2,
                     Shape::Ternary => 3,
                     other => panic!("{}: a fast tier for shape {other:?}", function.name),
@@ -49,12 +49,30 @@ fn fast_tier_and_mpfr_agree_on_a_large_sample_for_every_function_that_uses_it() 
                         .to_f64()
                     };
                     let got = fast(&args);
-                    let agree = (expected.is_nan() && got.is_nan()) || expected == got;
+                    let agree = |got: f64, expected: f64| {
+                        (expected.is_nan() && got.is_nan()) || expected == got
+                    };
                     assert!(
-                        agree,
+                        agree(got, expected),
                         "{}({args:?}) for {element}: CORE-MATH {got:e}, MPFR {expected:e}",
                         function.name
                     );
+                    // The float version is the correctly rounded float itself.
+                    if element == FloatType::Float {
+                        let float_version = binding::float_tier(output).expect("a float version");
+                        let got = float_version(&args);
+                        let expected = reference::correctly_rounded(
+                            binding::mpfr(output.reference),
+                            &operands,
+                            element,
+                        )
+                        .to_f64();
+                        assert!(
+                            agree(got, expected),
+                            "{}({args:?}): float version {got:e}, MPFR {expected:e}",
+                            function.name
+                        );
+                    }
                     checked += 1;
                 }
             }
@@ -90,6 +108,7 @@ fn exact_tier_decides_as_mpfr_does() {
             Shape::Binary => vec![ValueKind::FloatGentype; 2],
             Shape::Ternary => vec![ValueKind::FloatGentype; 3],
             Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
+            Shape::Nan => vec![ValueKind::UintGentype],
             other => panic!("{}: an exact tier for shape {other:?}", function.name),
         };
         for element in FloatType::ALL {

@@ -1,6 +1,6 @@
 //! Binds each [`ReferenceId`] the registry names to the functions that compute it: its MPFR
-//! reference, the ground truth, and where one exists its fast tier, the function correctly
-//! rounded to double (CORE-MATH, or the host's IEEE operation). Both are exhaustive `match`es:
+//! reference, the ground truth, and where one exists its fast tiers, the function correctly
+//! rounded to double and to float (CORE-MATH, or the host's IEEE operation). Both are exhaustive `match`es:
 //! adding an id to the spec does not build until it is bound here.
 
 use super::exact::{self as e, ExactFn};
@@ -104,51 +104,66 @@ pub fn mpfr(id: Id) -> ReferenceFn {
     }
 }
 
-/// The correctly rounded double version of `id`, where one exists.
-pub fn fast(id: Id) -> Option<FastFn> {
+/// A reference's fast tiers: the function correctly rounded to double, and its float version
+/// (for float arguments: CORE-MATH's float function, or the host's binary32 operation), which
+/// gives the correctly rounded float bits outright.
+#[derive(Clone, Copy, Debug)]
+pub struct FastTiers {
+    pub double: FastFn,
+    pub float: FastFn,
+}
+
+fn tiers(double: FastFn, float: FastFn) -> Option<FastTiers> {
+    Some(FastTiers { double, float })
+}
+
+/// The fast tiers of `id`, where they exist.
+pub fn fast(id: Id) -> Option<FastTiers> {
     match id {
-        Id::Acos => Some(f::acos),
-        Id::Acosh => Some(f::acosh),
-        Id::Acospi => Some(f::acospi),
-        Id::Add => Some(f::add),
-        Id::Asin => Some(f::asin),
-        Id::Asinh => Some(f::asinh),
-        Id::Asinpi => Some(f::asinpi),
-        Id::Atan => Some(f::atan),
-        Id::Atan2 => Some(f::atan2),
-        Id::Atan2pi => Some(f::atan2pi),
-        Id::Atanh => Some(f::atanh),
-        Id::Atanpi => Some(f::atanpi),
-        Id::Cbrt => Some(f::cbrt),
-        Id::Cos => Some(f::cos),
-        Id::Cosh => Some(f::cosh),
-        Id::Cospi => Some(f::cospi),
-        Id::Div => Some(f::div),
-        Id::Erf => Some(f::erf),
-        Id::Erfc => Some(f::erfc),
-        Id::Exp => Some(f::exp),
-        Id::Exp10 => Some(f::exp10),
-        Id::Exp2 => Some(f::exp2),
-        Id::Expm1 => Some(f::expm1),
-        Id::Fma => Some(f::fma),
-        Id::Hypot => Some(f::hypot),
-        Id::Lgamma => Some(f::lgamma),
-        Id::Log => Some(f::log),
-        Id::Log10 => Some(f::log10),
-        Id::Log1p => Some(f::log1p),
-        Id::Log2 => Some(f::log2),
-        Id::Mul => Some(f::mul),
-        Id::Pow => Some(f::pow),
-        Id::Rsqrt => Some(f::rsqrt),
-        Id::Sin => Some(f::sin),
-        Id::Sinh => Some(f::sinh),
-        Id::Sinpi => Some(f::sinpi),
-        Id::Sqrt => Some(f::sqrt),
-        Id::Sub => Some(f::sub),
-        Id::Tan => Some(f::tan),
-        Id::Tanh => Some(f::tanh),
-        Id::Tanpi => Some(f::tanpi),
-        Id::Tgamma => Some(f::tgamma),
+        Id::Acos => tiers(f::acos, f::acosf),
+        Id::Acosh => tiers(f::acosh, f::acoshf),
+        Id::Acospi => tiers(f::acospi, f::acospif),
+        Id::Add => tiers(f::add, f::addf),
+        Id::Asin => tiers(f::asin, f::asinf),
+        Id::Asinh => tiers(f::asinh, f::asinhf),
+        Id::Asinpi => tiers(f::asinpi, f::asinpif),
+        Id::Atan => tiers(f::atan, f::atanf),
+        Id::Atan2 => tiers(f::atan2, f::atan2f),
+        Id::Atan2pi => tiers(f::atan2pi, f::atan2pif),
+        Id::Atanh => tiers(f::atanh, f::atanhf),
+        Id::Atanpi => tiers(f::atanpi, f::atanpif),
+        Id::Cbrt => tiers(f::cbrt, f::cbrtf),
+        Id::Cos => tiers(f::cos, f::cosf),
+        Id::Cosh => tiers(f::cosh, f::coshf),
+        Id::Cospi => tiers(f::cospi, f::cospif),
+        Id::Div => tiers(f::div, f::divf),
+        Id::Erf => tiers(f::erf, f::erff),
+        Id::Erfc => tiers(f::erfc, f::erfcf),
+        Id::Exp => tiers(f::exp, f::expf),
+        Id::Exp10 => tiers(f::exp10, f::exp10f),
+        Id::Exp2 => tiers(f::exp2, f::exp2f),
+        Id::Expm1 => tiers(f::expm1, f::expm1f),
+        Id::Fma => tiers(f::fma, f::fmaf),
+        Id::Hypot => tiers(f::hypot, f::hypotf),
+        Id::Lgamma => tiers(f::lgamma, f::lgammaf),
+        Id::Log => tiers(f::log, f::logf),
+        Id::Log10 => tiers(f::log10, f::log10f),
+        Id::Log1p => tiers(f::log1p, f::log1pf),
+        Id::Log2 => tiers(f::log2, f::log2f),
+        Id::Mul => tiers(f::mul, f::mulf),
+        Id::Pow => tiers(f::pow, f::powf),
+        Id::Powr => tiers(f::powr, f::powrf),
+        Id::Recip => tiers(f::recip, f::recipf),
+        Id::Rsqrt => tiers(f::rsqrt, f::rsqrtf),
+        Id::Sin => tiers(f::sin, f::sinf),
+        Id::Sinh => tiers(f::sinh, f::sinhf),
+        Id::Sinpi => tiers(f::sinpi, f::sinpif),
+        Id::Sqrt => tiers(f::sqrt, f::sqrtf),
+        Id::Sub => tiers(f::sub, f::subf),
+        Id::Tan => tiers(f::tan, f::tanf),
+        Id::Tanh => tiers(f::tanh, f::tanhf),
+        Id::Tanpi => tiers(f::tanpi, f::tanpif),
+        Id::Tgamma => tiers(f::tgamma, f::tgammaf),
         Id::Ceil
         | Id::Copysign
         | Id::Cross0
@@ -184,9 +199,7 @@ pub fn fast(id: Id) -> Option<FastFn> {
         | Id::Normalize2
         | Id::Normalize3
         | Id::Pown
-        | Id::Powr
         | Id::Radians
-        | Id::Recip
         | Id::Remainder
         | Id::RemquoQuotient
         | Id::RemquoRemainder
@@ -222,6 +235,7 @@ pub fn exact(id: Id) -> Option<ExactFn> {
         Id::Maxmag => Some(e::maxmag),
         Id::Minmag => Some(e::minmag),
         Id::ModfFraction => Some(e::modf_fraction),
+        Id::Nan => Some(e::nan),
         Id::Nextafter => Some(e::nextafter),
         Id::Remainder => Some(e::remainder),
         Id::Rint => Some(e::rint),
@@ -271,7 +285,6 @@ pub fn exact(id: Id) -> Option<ExactFn> {
         | Id::Log2
         | Id::Mix
         | Id::Mul
-        | Id::Nan
         | Id::Normalize0
         | Id::Normalize1
         | Id::Normalize2
@@ -301,6 +314,15 @@ pub fn exact(id: Id) -> Option<ExactFn> {
 /// The fast tier the judge may decide `output` by first: its reference's [`fast`], where the
 /// registry's row asks for it (MPFR stays the ground truth, see `judge`).
 pub fn fast_tier(output: &Output) -> Option<FastFn> {
+    output_tiers(output).map(|tiers| tiers.double)
+}
+
+/// [`fast_tier`]'s float version, for float arguments.
+pub fn float_tier(output: &Output) -> Option<FastFn> {
+    output_tiers(output).map(|tiers| tiers.float)
+}
+
+fn output_tiers(output: &Output) -> Option<FastTiers> {
     if output.fast_tier {
         fast(output.reference)
     } else {

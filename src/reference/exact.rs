@@ -293,6 +293,11 @@ pub fn fdim(args: &[f64], _: FloatType) -> Option<f64> {
     (error == 0.0).then_some(difference)
 }
 
+/// `nan(nancode)`: a quiet NaN whatever the code (any NaN encoding is that NaN).
+pub fn nan(_: &[f64], _: FloatType) -> Option<f64> {
+    Some(f64::NAN)
+}
+
 /// `nextafter(x, y)` in `element`'s encoding.
 pub fn nextafter(args: &[f64], element: FloatType) -> Option<f64> {
     Some(super::nextafter_value(args[0], args[1], element))
@@ -325,6 +330,7 @@ mod tests {
         (Id::Maxmag, 2, false),
         (Id::Minmag, 2, false),
         (Id::ModfFraction, 1, false),
+        (Id::Nan, 1, false),
         (Id::Nextafter, 2, false),
         (Id::Remainder, 2, false),
         (Id::Rint, 1, false),

@@ -61,17 +61,12 @@ pub mod fast {
     two!(atan2, atan2pi, hypot, pow);
 
     macro_rules! float_one {
-        ($($name:ident => $float:ident),* $(,)?) => {$(
+        ($($float:ident),* $(,)?) => {$(
             #[doc = concat!("`", stringify!($float), "(x)` correctly rounded to float.")]
             pub fn $float(args: &[f64]) -> f64 {
                 f64::from(core_math::$float(args[0] as f32))
             }
-        )*
-            /// Each double fast reference and its float version.
-            pub(super) const FLOAT_VERSIONS: &[(super::FastFn, super::FastFn)] =
-                &[$(($name, $float), )* (atan2, atan2f), (atan2pi, atan2pif), (hypot, hypotf),
-                  (pow, powf)];
-        };
+        )*};
     }
     macro_rules! float_two {
         ($($float:ident),* $(,)?) => {$(
@@ -82,13 +77,9 @@ pub mod fast {
         )*};
     }
     float_one!(
-        acos => acosf, acosh => acoshf, acospi => acospif, asin => asinf, asinh => asinhf,
-        asinpi => asinpif, atan => atanf, atanh => atanhf, atanpi => atanpif, cbrt => cbrtf,
-        cos => cosf, cosh => coshf, cospi => cospif, erf => erff, erfc => erfcf, exp => expf,
-        exp2 => exp2f, exp10 => exp10f, expm1 => expm1f, lgamma => lgammaf, log => logf,
-        log2 => log2f, log10 => log10f, log1p => log1pf, rsqrt => rsqrtf, sin => sinf,
-        sinh => sinhf, sinpi => sinpif, tan => tanf, tanh => tanhf, tanpi => tanpif,
-        tgamma => tgammaf,
+        acosf, acoshf, acospif, asinf, asinhf, asinpif, atanf, atanhf, atanpif, cbrtf, cosf, coshf,
+        cospif, erff, erfcf, expf, exp2f, exp10f, expm1f, lgammaf, logf, log2f, log10f, log1pf,
+        rsqrtf, sinf, sinhf, sinpif, tanf, tanhf, tanpif, tgammaf,
     );
     float_two!(atan2f, atan2pif, hypotf, powf);
 
@@ -123,22 +114,93 @@ pub mod fast {
         args[0].sqrt()
     }
 
+    /// `1 / x` correctly rounded to double.
+    pub fn recip(args: &[f64]) -> f64 {
+        1.0 / args[0]
+    }
+
+    /// `powr(x, y)` correctly rounded to double.
+    pub fn powr(args: &[f64]) -> f64 {
+        powr_with(args, core_math::pow)
+    }
+
+    /// `powr(x, y)` correctly rounded to float.
+    pub fn powrf(args: &[f64]) -> f64 {
+        powr_with(args, |x, y| f64::from(core_math::powf(x as f32, y as f32)))
+    }
+
+    /// powr is exp(y·log x): pow's value where x is positive, finite and not 1, and IEEE
+    /// 754's powr special values elsewhere (`mpfr_powr` follows them): NaN for a NaN operand or
+    /// x < 0, for powr(±0, ±0), powr(+inf, ±0) and powr(1, ±inf); powr(±0, y) is +inf for
+    /// y < 0 and +0 for y > 0; powr(+inf, y) is +0 for y < 0 and +inf for y > 0; powr(1, y)
+    /// is 1 for finite y.
+    fn powr_with(args: &[f64], pow: impl Fn(f64, f64) -> f64) -> f64 {
+        let (x, y) = (args[0], args[1]);
+        if x.is_nan() || y.is_nan() || x < 0.0 {
+            f64::NAN
+        } else if x == 0.0 || x == f64::INFINITY {
+            match (y == 0.0, (y < 0.0) == (x == 0.0)) {
+                (true, _) => f64::NAN,
+                (false, true) => f64::INFINITY,
+                (false, false) => 0.0,
+            }
+        } else if x == 1.0 {
+            if y.is_infinite() {
+                f64::NAN
+            } else {
+                1.0
+            }
+        } else {
+            pow(x, y)
+        }
+    }
+
     /// `x * y + z` rounded once to double (IEEE fusedMultiplyAdd; libm's `fma` where the CPU
     /// has no instruction for it).
     pub fn fma(args: &[f64]) -> f64 {
         args[0].mul_add(args[1], args[2])
     }
-}
 
-/// CORE-MATH's correctly rounded float version of a double fast reference, where it has one
-/// (float arguments only): cheaper than the double one where that takes its slow path (large
-/// arguments of sin, most of atan2's). Found by the function's address; a reference without
-/// a float version (or one the linker gave another address) simply gets none.
-pub fn float_version(fast: FastFn) -> Option<FastFn> {
-    fast::FLOAT_VERSIONS
-        .iter()
-        .find(|(double, _)| *double as usize == fast as usize)
-        .map(|(_, float)| *float)
+    // Their float versions, by the host's IEEE 754 binary32 arithmetic: on float operands
+    // each operation rounds the exact result once to nearest even float, so it is the
+    // correctly rounded float result itself (subnormal results included: Rust leaves MXCSR's
+    // flush-to-zero and denormals-are-zero off). `mul_add` is fusedMultiplyAdd (the FMA
+    // instruction or libm's `fmaf`), never a multiply and an add.
+
+    /// `x + y` correctly rounded to float.
+    pub fn addf(args: &[f64]) -> f64 {
+        f64::from(args[0] as f32 + args[1] as f32)
+    }
+
+    /// `x - y` correctly rounded to float.
+    pub fn subf(args: &[f64]) -> f64 {
+        f64::from(args[0] as f32 - args[1] as f32)
+    }
+
+    /// `x * y` correctly rounded to float.
+    pub fn mulf(args: &[f64]) -> f64 {
+        f64::from(args[0] as f32 * args[1] as f32)
+    }
+
+    /// `x / y` correctly rounded to float.
+    pub fn divf(args: &[f64]) -> f64 {
+        f64::from(args[0] as f32 / args[1] as f32)
+    }
+
+    /// `sqrt(x)` correctly rounded to float.
+    pub fn sqrtf(args: &[f64]) -> f64 {
+        f64::from((args[0] as f32).sqrt())
+    }
+
+    /// `x * y + z` rounded once to float.
+    pub fn fmaf(args: &[f64]) -> f64 {
+        f64::from((args[0] as f32).mul_add(args[1] as f32, args[2] as f32))
+    }
+
+    /// `1 / x` correctly rounded to float.
+    pub fn recipf(args: &[f64]) -> f64 {
+        f64::from(1.0 / args[0] as f32)
+    }
 }
 
 /// Whether `approximation` lies exactly halfway between two neighbouring values of `element`
@@ -650,6 +712,51 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The basic operations' float versions (and recip's) are MPFR's correctly rounded float
+    /// results, on
+    /// random bit patterns (subnormal, overflowing and NaN-making operands among them) and on
+    /// an fma whose rounding first to double and then to float would be wrong.
+    #[test]
+    fn float_versions_of_the_basic_operations_are_correctly_rounded() {
+        use rand::{Rng, SeedableRng};
+        let operations: [(FastFn, ReferenceFn, usize); 7] = [
+            (fast::recipf, recip, 1),
+            (fast::addf, add, 2),
+            (fast::subf, sub, 2),
+            (fast::mulf, mul, 2),
+            (fast::divf, div, 2),
+            (fast::sqrtf, sqrt, 1),
+            (fast::fmaf, fma, 3),
+        ];
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for (float_version, reference, arguments) in operations {
+            for _ in 0..20_000 {
+                let args: Vec<f64> = (0..arguments)
+                    .map(|_| {
+                        // Narrow exponents half the time, so that sums and fmas cancel.
+                        let bits = if rng.random::<bool>() {
+                            rng.random::<u32>()
+                        } else {
+                            rng.random::<u32>() & 0x83ff_ffff | 0x3c00_0000
+                        };
+                        f64::from(f32::from_bits(bits))
+                    })
+                    .collect();
+                let expected = cr(reference, &args, FloatType::Float);
+                assert!(same(float_version(&args), expected), "{args:?}");
+            }
+        }
+        // (1 + 2^-12)^2 + 2^-70 = 1 + 2^-11 + 2^-24 + 2^-70: just above the float midpoint
+        // 1 + 2^-11 + 2^-24, so it rounds up; rounded to double first it is the midpoint, and
+        // the tie then goes to the even float below.
+        let args = [1.0 + 2f64.powi(-12), 1.0 + 2f64.powi(-12), 2f64.powi(-70)];
+        let up = 1.0 + 2f64.powi(-11) + 2f64.powi(-23);
+        assert_eq!(cr(fma, &args, FloatType::Float), up);
+        assert_eq!(fast::fmaf(&args), up);
+        assert_ne!(f64::from(fast::fma(&args) as f32), up);
     }
 
     #[test]

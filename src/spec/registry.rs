@@ -298,7 +298,7 @@ pub const FUNCTIONS: &[Function] = &[
     unary(
         "acosh",
         Op::acosh,
-        &[judged_by_table(ReferenceId::Acosh)],
+        &[with_fast(ReferenceId::Acosh)],
         &[(1.0, 1.0e4)],
     ),
     unary(
@@ -363,13 +363,13 @@ pub const FUNCTIONS: &[Function] = &[
     unary(
         "exp2",
         Op::exp2,
-        &[judged_by_table(ReferenceId::Exp2)],
+        &[with_fast(ReferenceId::Exp2)],
         &[(-130.0, 130.0)],
     ),
     unary(
         "exp10",
         Op::exp10,
-        &[judged_by_table(ReferenceId::Exp10)],
+        &[with_fast(ReferenceId::Exp10)],
         &[(-40.0, 40.0)],
     ),
     unary("expm1", Op::expm1, &[with_fast(ReferenceId::Expm1)], EXP),
@@ -485,7 +485,7 @@ pub const FUNCTIONS: &[Function] = &[
         Op::lgamma_r,
         Shape::WithIntOut,
         &[
-            judged_by_table(ReferenceId::Lgamma),
+            with_fast(ReferenceId::Lgamma),
             integer(ReferenceId::LgammaSign),
         ],
         GAMMA,
@@ -496,7 +496,7 @@ pub const FUNCTIONS: &[Function] = &[
     unary(
         "log1p",
         Op::log1p,
-        &[judged_by_table(ReferenceId::Log1p)],
+        &[with_fast(ReferenceId::Log1p)],
         &[(-1.0, 1.0e4)],
     ),
     unary(
@@ -571,7 +571,7 @@ pub const FUNCTIONS: &[Function] = &[
         &[(-100.0, 100.0)],
     )
     .integers(-40, 40),
-    binary("powr", Op::powr, &[judged_by_table(ReferenceId::Powr)], POW),
+    binary("powr", Op::powr, &[with_fast(ReferenceId::Powr)], POW),
     unary(
         "radians",
         Op::radians,
@@ -692,7 +692,7 @@ pub const FUNCTIONS: &[Function] = &[
     binary(
         "half_divide",
         Op::half_divide,
-        &[judged_by_table(ReferenceId::Div)],
+        &[with_fast(ReferenceId::Div)],
         WIDE,
     ),
     unary(
@@ -704,13 +704,13 @@ pub const FUNCTIONS: &[Function] = &[
     unary(
         "half_exp2",
         Op::half_exp2,
-        &[judged_by_table(ReferenceId::Exp2)],
+        &[with_fast(ReferenceId::Exp2)],
         &[(-130.0, 130.0)],
     ),
     unary(
         "half_exp10",
         Op::half_exp10,
-        &[judged_by_table(ReferenceId::Exp10)],
+        &[with_fast(ReferenceId::Exp10)],
         &[(-40.0, 40.0)],
     ),
     unary(
@@ -728,25 +728,25 @@ pub const FUNCTIONS: &[Function] = &[
     unary(
         "half_log10",
         Op::half_log10,
-        &[judged_by_table(ReferenceId::Log10)],
+        &[with_fast(ReferenceId::Log10)],
         LOG,
     ),
     binary(
         "half_powr",
         Op::half_powr,
-        &[judged_by_table(ReferenceId::Powr)],
+        &[with_fast(ReferenceId::Powr)],
         POW,
     ),
     unary(
         "half_recip",
         Op::half_recip,
-        &[judged_by_table(ReferenceId::Recip)],
+        &[with_fast(ReferenceId::Recip)],
         WIDE,
     ),
     unary(
         "half_rsqrt",
         Op::half_rsqrt,
-        &[judged_by_table(ReferenceId::Rsqrt)],
+        &[with_fast(ReferenceId::Rsqrt)],
         LOG,
     ),
     restricted(
@@ -761,7 +761,7 @@ pub const FUNCTIONS: &[Function] = &[
     unary(
         "half_sqrt",
         Op::half_sqrt,
-        &[judged_by_table(ReferenceId::Sqrt)],
+        &[with_fast(ReferenceId::Sqrt)],
         LOG,
     ),
     restricted(
