@@ -2,8 +2,8 @@
 //! summed, maxima and worst cases merged), and reading back a CSV that `--resume` continues.
 //!
 //! The rule for the worst case is `report::stats::UnitStats::merge`'s, read from the columns: a failing
-//! worst case outranks a passing one, then the larger `worst_ulp`, then the smaller
-//! `worst_index`. The status is the worst of the shards' (crash, timeout, error, fail, pass,
+//! worst case outranks a passing one, then the larger error it was ranked at (`worst_ulp`, or
+//! 0.5 for a correctly rounded result ranked at its bound), then the smaller `worst_index`. The status is the worst of the shards' (crash, timeout, error, fail, pass,
 //! skip): a unit that crashed in one shard never merges into a pass.
 //!
 //! Nothing is merged that is not provably the shards of one run: every row must agree on the
@@ -11,6 +11,7 @@
 //! shard must hold every unit exactly once.
 
 use crate::report::shard::Shard;
+use crate::report::stats::BOUND_OF_CORRECTLY_ROUNDED;
 use crate::report::CsvOpenError;
 use crate::report::{
     format_ulp, ALL_UNDEFINED_NOTE, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
@@ -386,8 +387,20 @@ fn worst_outranks(candidate: &Row, current: &Row) -> bool {
         (false, true) => return false,
         _ => {}
     }
-    let (a, b) = (candidate.ulp("worst_ulp"), current.ulp("worst_ulp"));
+    let (a, b) = (ranked_error(candidate), ranked_error(current));
     a > b || (a == b && candidate.number("worst_index") < current.number("worst_index"))
+}
+
+/// The error a row's worst case was ranked at in its run: `worst_ulp`, MPFR's confirmation,
+/// except for a correctly rounded result the fast tiers recorded at its bound
+/// (`UnitStats::record_fast`), which ranked there: its row's `max_ulp` is that bound.
+fn ranked_error(row: &Row) -> f64 {
+    let error = row.ulp("worst_ulp");
+    if error <= BOUND_OF_CORRECTLY_ROUNDED && row.ulp("max_ulp") >= BOUND_OF_CORRECTLY_ROUNDED {
+        BOUND_OF_CORRECTLY_ROUNDED
+    } else {
+        error
+    }
 }
 
 /// Folds `other` (the same unit, another shard) into `merged`.
@@ -821,6 +834,24 @@ mod tests {
         // Order does not matter.
         let other = merge(&shards(vec![vec![c], vec![b], vec![a]])).unwrap();
         assert_eq!(other[0].fields(), m.fields());
+    }
+
+    /// Correctly rounded results ranked at their bound (max_ulp 0.5): the earlier input is
+    /// the worst case, as in the unsharded run, whatever MPFR confirmed each shard's to be.
+    #[test]
+    fn correctly_rounded_worst_cases_rank_at_their_bound() {
+        let early = unit("100", "0", "0.5", "0x0p+0", "0", "38", "pass");
+        let late = unit("100", "0", "0.5", "0x1p+0", "0.0959", "65536", "pass");
+        for files in [
+            vec![vec![early.clone()], vec![late.clone()]],
+            vec![vec![late.clone()], vec![early.clone()]],
+        ] {
+            assert_eq!(merge(&shards(files)).unwrap()[0].get("worst_index"), "38");
+        }
+        // A measured error above the bound still outranks them.
+        let measured = unit("100", "0", "0.7", "0x1p+1", "0.7", "900", "pass");
+        let merged = merge(&shards(vec![vec![early], vec![measured]])).unwrap();
+        assert_eq!(merged[0].get("worst_index"), "900");
     }
 
     #[test]
