@@ -409,7 +409,7 @@ impl Rules {
             return self.remquo_verdict(args, device_results, quotient_bits);
         }
         let rule = self.fast_rule()?;
-        if let Some(verdict) = self.exact_verdict(args, device_results) {
+        if let Some(verdict) = self.exact_verdict(args, device_results, rule) {
             return verdict;
         }
         if reference.state == FastState::Unknown {
@@ -429,13 +429,14 @@ impl Rules {
                 // Not checked, and no error (`judge_output`): the other outputs decide.
                 continue;
             }
-            let fast = binding::fast_tier(output)?;
             if let Some(correct) = values.correctly_rounded {
                 if correct.is_finite() && *device_result == correct {
                     verdict = combine(verdict, FastVerdict::CorrectlyRounded)?;
                     continue;
                 }
             }
+            // A float version alone (rootn) decides only the correctly rounded bits.
+            let fast = binding::fast_tier(output)?;
             let approximation = *values.approximation.get_or_insert_with(|| fast(args));
             let one = if approximation.is_infinite() {
                 self.beyond_double(fast, args, *device_result, rule)?
@@ -487,7 +488,9 @@ impl Rules {
             Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => {
                 Some(rule(bound, false, false))
             }
-            Requirement::CorrectlyRounded | Requirement::Exact
+            // mad accepts the correctly rounded fma among its two results: the fast tiers pass
+            // that one (the fma's correctly rounded bits), MPFR judges every other.
+            Requirement::CorrectlyRounded | Requirement::Exact | Requirement::MadFmaOrMulAdd
                 if self.rounding == Round::Nearest =>
             {
                 Some(rule(0.5, true, false))
@@ -517,14 +520,14 @@ impl Rules {
             if output.check != OutputCheck::Table {
                 return;
             }
-            if binding::fast_tier(output).is_none() {
-                return;
-            }
             // Float: the float version decides the correctly rounded bits outright
             // (a finite result: an infinity may be a pole or an overflow).
             let float_version = (self.element == FloatType::Float)
                 .then(|| binding::float_tier(output))
                 .flatten();
+            if binding::fast_tier(output).is_none() && float_version.is_none() {
+                return;
+            }
             let values = &mut reference.values[position];
             values.correctly_rounded = float_version.map(|float_version| float_version(args));
             values.approximation = None;
@@ -534,11 +537,26 @@ impl Rules {
     }
 
     /// The exact tier ([`crate::reference::exact`]), for a function whose every output has an
-    /// exact host version: `Some(verdict)` decides the input (a pass with error 0 where every
-    /// result is the exact one, as MPFR measures it: `same_result` for table outputs, equality
-    /// or an unspecified (NaN) value for integer ones; `None`, MPFR, for anything else), `None`
-    /// where the function has no exact tier.
-    fn exact_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<Option<FastVerdict>> {
+    /// exact host version: `Some(verdict)` decides the input (`Some(None)` sends it to MPFR),
+    /// `None` where the function has no exact tier or the host declines this input (then the
+    /// fast tiers judge it, where the function has them).
+    ///
+    /// A table output whose device result is the exact value `v` has error 0, as MPFR
+    /// measures it (`same_result`). Where `v` (a double) is not a value of the format (a half
+    /// or float result: a fraction with more bits, a result past the largest finite value or
+    /// below the subnormal spacing), the error of any result is known exactly: `v` *is* the
+    /// exact value, so its binade is the spec's and `ulp_error_of_value` measures against it
+    /// with a single rounding (2^-53 relative). The rule is applied as [`Rules::output_verdict`]
+    /// applies it: the correctly rounded result (`v` rounded once to the format) passes, an
+    /// infinity there by the overflow rule; another result passes a ULP cell only with its
+    /// error below the bound by more than that rounding. An integer output passes where it is
+    /// equal or unspecified (NaN). Anything else, every failure included, goes to MPFR.
+    fn exact_verdict(
+        &self,
+        args: &[f64],
+        device_results: &[f64],
+        rule: FastRule,
+    ) -> Option<Option<FastVerdict>> {
         if !self
             .outputs
             .iter()
@@ -546,21 +564,55 @@ impl Rules {
         {
             return None;
         }
+        let mut verdict = None;
         for (output, device_result) in self.outputs.iter().zip(device_results) {
             let exact = binding::exact(output.reference).expect("checked above");
-            let Some(value) = exact(args, self.element) else {
-                return Some(None);
+            let value = exact(args, self.element)?;
+            let one = match output.check {
+                OutputCheck::Table if same_result(*device_result, value) => FastVerdict::Pass(0.0),
+                OutputCheck::Table => match self.inexact_verdict(value, *device_result, rule) {
+                    Some(one) => one,
+                    None => return Some(None),
+                },
+                OutputCheck::Integer if value.is_nan() || *device_result == value => {
+                    FastVerdict::Pass(0.0)
+                }
+                OutputCheck::Integer | OutputCheck::QuotientLowBits => return Some(None),
             };
-            let matches = match output.check {
-                OutputCheck::Table => same_result(*device_result, value),
-                OutputCheck::Integer => value.is_nan() || *device_result == value,
-                OutputCheck::QuotientLowBits => false,
+            verdict = match combine(verdict, one) {
+                Some(verdict) => verdict,
+                None => return Some(None),
             };
-            if !matches {
-                return Some(None);
-            }
         }
-        Some(Some(FastVerdict::Pass(0.0)))
+        Some(verdict)
+    }
+
+    /// [`Rules::exact_verdict`]'s rule for a device result that differs from the exact value
+    /// `exact`, where `exact` is no value of the format (the result is then inexact).
+    fn inexact_verdict(
+        &self,
+        exact: f64,
+        device_result: f64,
+        rule: FastRule,
+    ) -> Option<FastVerdict> {
+        let rounded = self.element.round(exact);
+        if self.element == FloatType::Double
+            || !exact.is_finite()
+            || rounded == exact
+            || device_result.is_nan()
+        {
+            return None;
+        }
+        if device_result == rounded {
+            if rounded.is_infinite() {
+                return Some(rule.overflow());
+            }
+        } else if rule.correctly_rounded || device_result.is_infinite() {
+            return None;
+        }
+        let error = crate::num::ulp::ulp_error_of_value(device_result, exact, self.element);
+        (device_result == rounded || error <= rule.bound * (1.0 - f64::EPSILON))
+            .then_some(FastVerdict::Pass(error))
     }
 
     /// remquo without MPFR, for finite x and non-zero finite y (every format):
@@ -1151,29 +1203,37 @@ mod tests {
         let mut column_matches = 0;
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
-            if binding::fast_tier(output).is_none() {
+            if binding::float_tier(output).is_none() {
                 continue;
             }
-            let arguments = match function.shape {
-                Shape::Unary => 1,
-                Shape::Binary => 2,
-                Shape::Ternary => 3,
+            use crate::spec::signature::ValueKind;
+            let kinds = match function.shape {
+                Shape::Unary => vec![ValueKind::FloatGentype],
+                Shape::Binary => vec![ValueKind::FloatGentype; 2],
+                Shape::Ternary => vec![ValueKind::FloatGentype; 3],
+                Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
                 _ => continue,
             };
             for element in FloatType::ALL {
-                let kinds = vec![crate::spec::signature::ValueKind::FloatGentype; arguments];
                 let seed = crate::sweep::unit_seed(5, function.name, element, 1);
                 let mut columns = crate::sweep::generate(function, element, &kinds, 250, 1, seed);
                 // Poles and overflows past double and past MPFR's own range, explicitly: every
-                // pair of these (the first argument's value, the others').
+                // pair of these (the first argument's value, the others'); an int argument
+                // takes the integers (pown's n past 2^24 included).
                 let extremes = [
                     0.0, -0.0, 1.0, -1.0, -2.0, 0.5, 100.0, -100.0, 1e4, 1e9, 3e38,
                 ];
-                for first in extremes {
-                    for other in extremes {
+                let integers = [
+                    0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 40.0, -40.0, 33554433.0, -7.0,
+                ];
+                for first in 0..extremes.len() {
+                    for other in 0..extremes.len() {
                         for (position, column) in columns.iter_mut().enumerate() {
-                            let value = if position == 0 { first } else { other };
-                            column.push(element.round(value));
+                            let choice = if position == 0 { first } else { other };
+                            column.push(match kinds[position] {
+                                ValueKind::IntGentype => integers[choice],
+                                _ => element.round(extremes[choice]),
+                            });
                         }
                     }
                 }
@@ -1575,6 +1635,18 @@ mod tests {
             mad.judge(0, &[x, y, -1.0], &[2f64.powi(-48)]).outcome,
             Outcome::Fail
         );
+        // The fast tiers pass the correctly rounded fma and leave the multiply-add to MPFR.
+        // (Float operands: (1 + 2^-23)(1 − 2^-23) − 1 is −2^-46, the product alone rounds to 1.)
+        let mut mad = mad;
+        mad.outputs[0].fast_tier = true;
+        let args = [1.0 + 2f64.powi(-23), 1.0 - 2f64.powi(-23), -1.0];
+        assert_eq!(
+            mad.fast_verdict(&args, &[-(2f64.powi(-46))]),
+            Some(FastVerdict::CorrectlyRounded)
+        );
+        assert_eq!(mad.fast_verdict(&args, &[0.0]), None);
+        assert_eq!(mad.judge(0, &args, &[0.0]).outcome, Outcome::Pass);
+        assert_eq!(mad.fast_verdict(&args, &[2f64.powi(-46)]), None);
     }
 
     #[test]

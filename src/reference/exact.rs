@@ -23,6 +23,12 @@
 //! - modf: x − trunc(x) is exact (Sterbenz: trunc(x) is 0 or lies in [x/2, x] for |x| >= 1).
 //! - fdim: x − y rounded to nearest is returned only where its rounding error, which 2Sum
 //!   computes exactly without overflow (Knuth, TAOCP 4.2.2), is zero.
+//! - fract: x − floor(x), exact where 2Sum says so, capped as the reference caps it
+//!   ([`fract`] says why the inexact differences are all capped).
+//!
+//! The exact value is a double, not necessarily a value of the format (a float fraction with
+//! more than 24 bits, an ldexp past float's range): the judge then measures any result's error
+//! against it exactly.
 //! - nextafter: a neighbour in the format's own encoding, [`super::nextafter_value`], the very
 //!   value the MPFR reference writes.
 
@@ -285,12 +291,38 @@ pub fn fdim(args: &[f64], _: FloatType) -> Option<f64> {
     if !difference.is_finite() {
         return None;
     }
-    // 2Sum of x and −y: the exact rounding error of the difference.
-    let (a, b) = (x, -y);
-    let a_part = difference - b;
-    let b_part = difference - a_part;
-    let error = (a - a_part) + (b - b_part);
-    (error == 0.0).then_some(difference)
+    (sum_error(x, -y, difference) == 0.0).then_some(difference)
+}
+
+/// The exact rounding error of `sum`, the double nearest a + b (finite): a + b − sum, by
+/// 2Sum (Knuth, TAOCP 4.2.2), which computes it exactly without overflow.
+fn sum_error(a: f64, b: f64, sum: f64) -> f64 {
+    let a_part = sum - b;
+    let b_part = sum - a_part;
+    (a - a_part) + (b - b_part)
+}
+
+/// `fract(x)`: x − floor(x) capped at the largest value below 1 (1 − 2^-p in `element`), as
+/// the MPFR reference writes it; ±0 for ±0 and ±inf. The difference is exact where 2Sum says
+/// so: the cap applies as to the exact value. It is inexact only for x in (−1, 0) with bits
+/// below 2^-53 (elsewhere Sterbenz's lemma holds: floor(x) lies in [x/2, x] or [2x, x]); for a
+/// half or float x that means |x| < 2^-29, so 1 + x lies above the cap, which is the result.
+pub fn fract(args: &[f64], element: FloatType) -> Option<f64> {
+    let x = args[0];
+    if x.is_nan() {
+        return Some(x);
+    }
+    if x.is_infinite() || x == 0.0 {
+        return Some(0f64.copysign(x));
+    }
+    let below_one = 1.0 - 2f64.powi(-(element.precision() as i32));
+    let floor = x.floor();
+    let fraction = x - floor;
+    if sum_error(x, -floor, fraction) == 0.0 {
+        Some(fraction.min(below_one))
+    } else {
+        (element != FloatType::Double).then_some(below_one)
+    }
 }
 
 /// `nan(nancode)`: a quiet NaN whatever the code (any NaN encoding is that NaN).
@@ -322,6 +354,7 @@ mod tests {
         (Id::Fmax, 2, false),
         (Id::Fmin, 2, false),
         (Id::Fmod, 2, false),
+        (Id::Fract, 1, false),
         (Id::FrexpExponent, 1, false),
         (Id::FrexpMantissa, 1, false),
         (Id::Ilogb, 1, false),
@@ -493,5 +526,26 @@ mod tests {
         assert_eq!(fdim(&[f64::MAX, -f64::MAX], FloatType::Double), None);
         assert_eq!(fdim(&[3.0, 1.0], FloatType::Float), Some(2.0));
         assert_eq!(fdim(&[1.0, 3.0], FloatType::Float), Some(0.0));
+    }
+
+    #[test]
+    fn fract_is_capped_below_one_in_the_format() {
+        let float = FloatType::Float;
+        assert_eq!(fract(&[-0.25], float), Some(0.75));
+        // 1 − 2^-30 is a double, above float's cap 1 − 2^-24.
+        assert_eq!(
+            fract(&[-(2f64.powi(-30))], float),
+            Some(1.0 - 2f64.powi(-24))
+        );
+        // 1 − 2^-149 is no double: capped all the same.
+        assert_eq!(
+            fract(&[-(2f64.powi(-149))], float),
+            Some(1.0 - 2f64.powi(-24))
+        );
+        assert_eq!(fract(&[-(2f64.powi(-1074))], FloatType::Double), None);
+        let fraction = fract(&[-3.0], float).expect("exact");
+        assert!(fraction == 0.0 && fraction.is_sign_positive());
+        let zero = fract(&[f64::NEG_INFINITY], float).expect("exact");
+        assert!(zero == 0.0 && zero.is_sign_negative());
     }
 }

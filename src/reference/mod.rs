@@ -155,6 +155,26 @@ pub mod fast {
         }
     }
 
+    /// `pown(x, n)` correctly rounded to double: CORE-MATH's pow at y = n (an integer `int`,
+    /// exact in double), whose special values are pown's (pown(x, 0) = 1 for every x, NaN
+    /// included; C's pow gives the same).
+    pub fn pown(args: &[f64]) -> f64 {
+        core_math::pow(args[0], args[1])
+    }
+
+    /// `fdim(x, y)` correctly rounded to double: x − y rounded once where x > y, +0 where
+    /// x <= y, NaN for a NaN operand.
+    pub fn fdim(args: &[f64]) -> f64 {
+        let (x, y) = (args[0], args[1]);
+        if x.is_nan() || y.is_nan() {
+            f64::NAN
+        } else if x > y {
+            x - y
+        } else {
+            0.0
+        }
+    }
+
     /// `x * y + z` rounded once to double (IEEE fusedMultiplyAdd; libm's `fma` where the CPU
     /// has no instruction for it).
     pub fn fma(args: &[f64]) -> f64 {
@@ -195,6 +215,73 @@ pub mod fast {
     /// `x * y + z` rounded once to float.
     pub fn fmaf(args: &[f64]) -> f64 {
         f64::from((args[0] as f32).mul_add(args[1] as f32, args[2] as f32))
+    }
+
+    /// `pown(x, n)` correctly rounded to float: CORE-MATH's powf at y = n where n is a float
+    /// (|n| <= 2^24), MPFR's correctly rounded float beyond (an `int` n past 2^24, which no
+    /// sweep draws).
+    pub fn pownf(args: &[f64]) -> f64 {
+        let n = args[1];
+        if n.abs() <= 2f64.powi(24) {
+            f64::from(core_math::powf(args[0] as f32, n as f32))
+        } else {
+            let operands = [super::operand(args[0]), super::operand(n)];
+            super::correctly_rounded(super::pown, &operands, crate::num::fp::FloatType::Float)
+                .to_f64()
+        }
+    }
+
+    /// `rootn(x, n)` correctly rounded to float, for a float x and an integer n.
+    ///
+    /// n = ±1 is x and 1/x; for |n| >= 2, a = pow(|x|, 1/n) by CORE-MATH, 1/n rounded to
+    /// double. That rounding (2^-53 relative) moves the power by a factor exp(δ·ln|x|/n), under
+    /// 2^-46 relative for |ln|x|| < 104 (every float) and |n| >= 2, and pow's own rounding
+    /// adds 2^-53: the exact root lies within 2^-45.9 of a. The interval a·(1 ± 2^-44),
+    /// computed with a rounding of 2^-53 at each end, contains it; where both ends round to the
+    /// same float, so does the root (rounding is monotonic): that float is correctly rounded.
+    /// Otherwise (a root within 2^-43 of a midpoint, about one input in a million) MPFR rounds.
+    /// Special values as IEEE 754's rootn (MPFR's): NaN for n = 0 or x < 0 with n even;
+    /// rootn(±0, n) is ±0 (n > 0) or ±inf (n < 0), the sign kept for odd n only; rootn(±inf, n)
+    /// likewise with the roles of 0 and inf swapped.
+    pub fn rootnf(args: &[f64]) -> f64 {
+        let (x, n) = (args[0], args[1]);
+        let odd = n % 2.0 != 0.0;
+        if n == 0.0 || x.is_nan() || (x < 0.0 && !odd) || n.fract() != 0.0 {
+            return f64::NAN;
+        }
+        let sign = if odd { x.signum() } else { 1.0 };
+        if x == 0.0 || x.is_infinite() {
+            let infinite = x.is_infinite() == (n > 0.0);
+            return sign * if infinite { f64::INFINITY } else { 0.0 };
+        }
+        if n == 1.0 {
+            return x;
+        }
+        if n == -1.0 {
+            return f64::from(1.0 / x as f32);
+        }
+        let root = core_math::pow(x.abs(), 1.0 / n);
+        let width = 2f64.powi(-44);
+        let (low, high) = ((root * (1.0 - width)) as f32, (root * (1.0 + width)) as f32);
+        if low == high {
+            sign * f64::from(low)
+        } else {
+            let operands = [super::operand(x), super::operand(n)];
+            super::correctly_rounded(super::rootn, &operands, crate::num::fp::FloatType::Float)
+                .to_f64()
+        }
+    }
+
+    /// `fdim(x, y)` correctly rounded to float.
+    pub fn fdimf(args: &[f64]) -> f64 {
+        let (x, y) = (args[0] as f32, args[1] as f32);
+        if x.is_nan() || y.is_nan() {
+            f64::NAN
+        } else if x > y {
+            f64::from(x - y)
+        } else {
+            0.0
+        }
     }
 
     /// `1 / x` correctly rounded to float.

@@ -389,12 +389,7 @@ pub const FUNCTIONS: &[Function] = &[
         ),
         clamp_defined,
     ),
-    binary(
-        "fdim",
-        Op::fdim,
-        &[judged_by_table(ReferenceId::Fdim)],
-        WIDE,
-    ),
+    binary("fdim", Op::fdim, &[with_fast(ReferenceId::Fdim)], WIDE),
     unary(
         "floor",
         Op::floor,
@@ -505,7 +500,7 @@ pub const FUNCTIONS: &[Function] = &[
         &[judged_by_table(ReferenceId::Logb)],
         WIDE,
     ),
-    ternary("mad", Op::mad, &[judged_by_table(ReferenceId::Fma)]),
+    ternary("mad", Op::mad, &[with_fast(ReferenceId::Fma)]),
     // Table 5's "OpFMul and OpFAdd for x * y + z": no built-in, the two instructions themselves,
     // judged by the exact x * y + z (the row accepts the correctly rounded fma or the correctly
     // rounded multiply then add). Tables 3 and 4 have no such row.
@@ -567,7 +562,7 @@ pub const FUNCTIONS: &[Function] = &[
         "pown",
         Op::pown,
         Shape::FloatInt,
-        &[judged_by_table(ReferenceId::Pown)],
+        &[with_fast(ReferenceId::Pown)],
         &[(-100.0, 100.0)],
     )
     .integers(-40, 40),
@@ -608,7 +603,7 @@ pub const FUNCTIONS: &[Function] = &[
         "rootn",
         Op::rootn,
         Shape::FloatInt,
-        &[judged_by_table(ReferenceId::Rootn)],
+        &[with_fast(ReferenceId::Rootn)],
         LOG,
     )
     .integers(-20, 20),
