@@ -435,8 +435,15 @@ impl Rules {
                     continue;
                 }
             }
-            // A float version alone (rootn) decides only the correctly rounded bits.
-            let fast = binding::fast_tier(output)?;
+            let Some(fast) = binding::fast_tier(output) else {
+                let near = binding::near_tier(output)?;
+                let approximation = *values.approximation.get_or_insert_with(|| near(args));
+                verdict = combine(
+                    verdict,
+                    self.near_verdict(approximation, *device_result, rule)?,
+                )?;
+                continue;
+            };
             let approximation = *values.approximation.get_or_insert_with(|| fast(args));
             let one = if approximation.is_infinite() {
                 self.beyond_double(fast, args, *device_result, rule)?
@@ -723,6 +730,37 @@ impl Rules {
         }
         let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
         if power_of_two {
+            return None;
+        }
+        let error = crate::num::ulp::ulp_error_of_value(device_result, approximation, self.element);
+        (error <= rule.bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
+    }
+
+    /// A half or float result against a [`binding::DoubleTier::Near`] approximation `a`
+    /// (within [`reference::NEAR_ERROR`] of the exact value) in a ULP cell, where the result
+    /// is not the correctly rounded one (the float version decides that): its error against
+    /// `a` is the exact error to 2^-27 ulp where the exact value's binade is `a`'s (the
+    /// interval a·(1 ± 2 NEAR_ERROR) lies in one binade), and passes with the margin
+    /// [`Rules::output_verdict`] keeps. NaN where `a` is NaN (exactly where the exact value is)
+    /// passes; everything else goes to MPFR.
+    fn near_verdict(
+        &self,
+        approximation: f64,
+        device_result: f64,
+        rule: FastRule,
+    ) -> Option<FastVerdict> {
+        if self.element == FloatType::Double || rule.correctly_rounded {
+            return None;
+        }
+        if approximation.is_nan() {
+            return device_result.is_nan().then_some(FastVerdict::Pass(0.0));
+        }
+        if !approximation.is_finite() || approximation == 0.0 || !device_result.is_finite() {
+            return None;
+        }
+        let binade = |value: f64| value.to_bits() >> 52 & 0x7ff;
+        let width = 2.0 * reference::NEAR_ERROR;
+        if binade(approximation * (1.0 - width)) != binade(approximation * (1.0 + width)) {
             return None;
         }
         let error = crate::num::ulp::ulp_error_of_value(device_result, approximation, self.element);
@@ -1619,6 +1657,40 @@ mod tests {
             Outcome::Pass
         );
         assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Fail);
+    }
+
+    /// rootn's fast tiers: the float version passes the correctly rounded bits, the near
+    /// approximation measures other results as MPFR does, except where the exact value's
+    /// binade is in doubt (a root that is a power of two).
+    #[test]
+    fn rootn_is_measured_against_its_near_approximation() {
+        let mut rootn = rules(ReferenceId::Rootn, Requirement::Ulp(16.0), false);
+        rootn.outputs[0].fast_tier = true;
+        let cube_root_of_ten = f64::from(10f64.cbrt() as f32);
+        let two_ulp_off = f64::from(f32::from_bits((cube_root_of_ten as f32).to_bits() + 2));
+        assert_eq!(
+            rootn.fast_verdict(&[10.0, 3.0], &[cube_root_of_ten]),
+            Some(FastVerdict::CorrectlyRounded)
+        );
+        let Some(FastVerdict::Pass(error)) = rootn.fast_verdict(&[10.0, 3.0], &[two_ulp_off])
+        else {
+            panic!("rootn(10, 3) two ulp off is measured");
+        };
+        let case = rootn.judge_exactly(0, &[10.0, 3.0], &[two_ulp_off]);
+        assert!(
+            (error - case.error).abs() < 1e-7 && error > 1.5,
+            "{error} {}",
+            case.error
+        );
+        assert_eq!(
+            rootn.fast_verdict(&[8.0, 3.0], &[2.0]),
+            Some(FastVerdict::CorrectlyRounded)
+        );
+        assert_eq!(rootn.fast_verdict(&[8.0, 3.0], &[next_up(2.0)]), None);
+        assert_eq!(
+            rootn.fast_verdict(&[-8.0, 2.0], &[f64::NAN]),
+            Some(FastVerdict::Pass(0.0))
+        );
     }
 
     #[test]

@@ -104,26 +104,35 @@ pub fn mpfr(id: Id) -> ReferenceFn {
     }
 }
 
-/// A reference's fast tiers: the function correctly rounded to double, and its float version
-/// (for float arguments: CORE-MATH's float function, or the host's binary32 operation), which
-/// gives the correctly rounded float bits outright. rootn has only the float version: nothing
-/// cheap rounds it correctly to double.
+/// A reference's fast tiers: its double tier, and its float version (for float arguments:
+/// CORE-MATH's float function, or the host's binary32 operation), which gives the correctly
+/// rounded float bits outright.
 #[derive(Clone, Copy, Debug)]
 pub struct FastTiers {
-    pub double: Option<FastFn>,
+    pub double: DoubleTier,
     pub float: FastFn,
+}
+
+/// A fast tier in double, for half and float results.
+#[derive(Clone, Copy, Debug)]
+pub enum DoubleTier {
+    /// The function correctly rounded to double (for double arguments too).
+    CorrectlyRounded(FastFn),
+    /// Within [`super::NEAR_ERROR`] of the exact value, relative, for half and float
+    /// arguments: where nothing cheap rounds the function correctly to double (rootn).
+    Near(FastFn),
 }
 
 fn tiers(double: FastFn, float: FastFn) -> Option<FastTiers> {
     Some(FastTiers {
-        double: Some(double),
+        double: DoubleTier::CorrectlyRounded(double),
         float,
     })
 }
 
-fn float_only(float: FastFn) -> Option<FastTiers> {
+fn near(double: FastFn, float: FastFn) -> Option<FastTiers> {
     Some(FastTiers {
-        double: None,
+        double: DoubleTier::Near(double),
         float,
     })
 }
@@ -167,7 +176,7 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         Id::Pown => tiers(f::pown, f::pownf),
         Id::Powr => tiers(f::powr, f::powrf),
         Id::Recip => tiers(f::recip, f::recipf),
-        Id::Rootn => float_only(f::rootnf),
+        Id::Rootn => near(f::rootn_near, f::rootnf),
         Id::Rsqrt => tiers(f::rsqrt, f::rsqrtf),
         Id::Sin => tiers(f::sin, f::sinf),
         Id::Sinh => tiers(f::sinh, f::sinhf),
@@ -322,10 +331,23 @@ pub fn exact(id: Id) -> Option<ExactFn> {
     }
 }
 
-/// The fast tier the judge may decide `output` by first: its reference's [`fast`] double
-/// version, where the registry's row asks for it (MPFR stays the ground truth, see `judge`).
+/// The fast tier the judge may decide `output` by first: its reference's [`fast`] correctly
+/// rounded double, where the registry's row asks for it (MPFR stays the ground truth, see
+/// `judge`).
 pub fn fast_tier(output: &Output) -> Option<FastFn> {
-    output_tiers(output).and_then(|tiers| tiers.double)
+    match output_tiers(output)?.double {
+        DoubleTier::CorrectlyRounded(double) => Some(double),
+        DoubleTier::Near(_) => None,
+    }
+}
+
+/// [`fast_tier`]'s approximation where the reference has no correctly rounded double
+/// ([`DoubleTier::Near`]).
+pub fn near_tier(output: &Output) -> Option<FastFn> {
+    match output_tiers(output)?.double {
+        DoubleTier::Near(near) => Some(near),
+        DoubleTier::CorrectlyRounded(_) => None,
+    }
 }
 
 /// [`fast_tier`]'s float version, for float arguments.

@@ -35,6 +35,10 @@ pub type ReferenceFn = fn(&mut Float, &[Float]) -> Ordering;
 /// under anything the tables distinguish; MPFR confirms every failure and worst case.
 pub type FastFn = fn(&[f64]) -> f64;
 
+/// How far a [`binding::DoubleTier::Near`] approximation may lie from the exact value,
+/// relative: 2^-51, which for a float result is under 2^-27 ulp.
+pub const NEAR_ERROR: f64 = 2.0 * f64::EPSILON;
+
 /// The CORE-MATH functions behind [`FastFn`]s, one per reference that has one.
 pub mod fast {
     macro_rules! one {
@@ -231,19 +235,19 @@ pub mod fast {
         }
     }
 
-    /// `rootn(x, n)` correctly rounded to float, for a float x and an integer n.
+    /// `rootn(x, n)` near the exact value ([`super::NEAR_ERROR`]) for a half or float x and
+    /// an integer n; its special values exactly, as IEEE 754's rootn (MPFR's): NaN for n = 0
+    /// or x < 0 with n even; rootn(±0, n) is ±0 (n > 0) or ±inf (n < 0), the sign kept for odd
+    /// n only; rootn(±inf, n) likewise with the roles of 0 and inf swapped.
     ///
-    /// n = ±1 is x and 1/x; for |n| >= 2, a = pow(|x|, 1/n) by CORE-MATH, 1/n rounded to
-    /// double. That rounding (2^-53 relative) moves the power by a factor exp(δ·ln|x|/n), under
-    /// 2^-46 relative for |ln|x|| < 104 (every float) and |n| >= 2, and pow's own rounding
-    /// adds 2^-53: the exact root lies within 2^-45.9 of a. The interval a·(1 ± 2^-44),
-    /// computed with a rounding of 2^-53 at each end, contains it; where both ends round to the
-    /// same float, so does the root (rounding is monotonic): that float is correctly rounded.
-    /// Otherwise (a root within 2^-43 of a midpoint, about one input in a million) MPFR rounds.
-    /// Special values as IEEE 754's rootn (MPFR's): NaN for n = 0 or x < 0 with n even;
-    /// rootn(±0, n) is ±0 (n > 0) or ±inf (n < 0), the sign kept for odd n only; rootn(±inf, n)
-    /// likewise with the roles of 0 and inf swapped.
-    pub fn rootnf(args: &[f64]) -> f64 {
+    /// n = ±1 is x and 1/x (rounded once). For |n| >= 2 the root is |x|^r·|x|^t, 1/n = r + t
+    /// with r = 1/n rounded to double: t = (1 − r·n)/n, where 1 − r·n is a multiple of r's
+    /// ulp below 2^-53 in magnitude, so the fused multiply-add computes it exactly. p =
+    /// pow(|x|, r) by CORE-MATH (2^-53 relative) and |x|^t = exp(t·ln|x|) = 1 + s with
+    /// s = t·ln|x| under 2^-46 (|ln|x|| < 104 for every float, |n| >= 2), so s²/2 < 2^-92 and
+    /// s's own roundings (log, quotient, product) stay under 2^-95; a = p + p·s rounded once
+    /// adds 2^-53. In all a lies within 2^-51.9 of the root.
+    pub fn rootn_near(args: &[f64]) -> f64 {
         let (x, n) = (args[0], args[1]);
         let odd = n % 2.0 != 0.0;
         if n == 0.0 || x.is_nan() || (x < 0.0 && !odd) || n.fract() != 0.0 {
@@ -258,15 +262,32 @@ pub mod fast {
             return x;
         }
         if n == -1.0 {
-            return f64::from(1.0 / x as f32);
+            return 1.0 / x;
         }
-        let root = core_math::pow(x.abs(), 1.0 / n);
-        let width = 2f64.powi(-44);
-        let (low, high) = ((root * (1.0 - width)) as f32, (root * (1.0 + width)) as f32);
+        let r = 1.0 / n;
+        let t = (-r).mul_add(n, 1.0) / n;
+        let power = core_math::pow(x.abs(), r);
+        let s = t * core_math::log(x.abs());
+        sign * power.mul_add(s, power)
+    }
+
+    /// `rootn(x, n)` correctly rounded to float, for a float x and an integer n: the float
+    /// that both ends of the interval [`rootn_near`]·(1 ± 2^-50) round to (each end computed
+    /// with one rounding, 2^-53, so the interval holds the root, and rounding is monotonic);
+    /// where the ends differ (a root within 2^-49 of a midpoint, about one input in 2^25),
+    /// MPFR rounds it.
+    pub fn rootnf(args: &[f64]) -> f64 {
+        let near = rootn_near(args);
+        if !near.is_finite() || near == 0.0 {
+            // The special values, exact.
+            return near;
+        }
+        let width = 2f64.powi(-50);
+        let (low, high) = ((near * (1.0 - width)) as f32, (near * (1.0 + width)) as f32);
         if low == high {
-            sign * f64::from(low)
+            f64::from(low)
         } else {
-            let operands = [super::operand(x), super::operand(n)];
+            let operands = [super::operand(args[0]), super::operand(args[1])];
             super::correctly_rounded(super::rootn, &operands, crate::num::fp::FloatType::Float)
                 .to_f64()
         }
