@@ -55,7 +55,8 @@ pub enum Outcome {
 /// results that conform.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FastVerdict {
-    /// The requirement's rule passes the result; its error in ulp, exact to 2^-28 ulp.
+    /// The requirement's rule passes the result; its error in ulp, exact to 2^-28 ulp (2^-27
+    /// against rootn's near approximation).
     Pass(f64),
     /// The correctly rounded bits (error at most 0.5 ulp), whose error no free reference
     /// measures further (double results): recorded as 0.5 ulp, the bound it meets; where it
