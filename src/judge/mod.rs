@@ -1659,6 +1659,22 @@ mod tests {
         assert_eq!(div.judge(0, &[1.0, 3.0], &[nearest]).outcome, Outcome::Fail);
     }
 
+    /// acospi(-2^-149) is 0.5 + 2^-149/π: just above 0.5, in the binade of ulp 2^-24, though
+    /// it rounds to 0.5 at the working precision. The next float up is 1 ulp off, not the 2
+    /// that the gap below 0.5 would give; exp(-2^-120), just below 1, keeps the gap below.
+    #[test]
+    fn an_exact_value_just_beyond_a_power_of_two_keeps_its_binade() {
+        let acospi = rules(ReferenceId::Acospi, Requirement::Ulp(4.0), false);
+        let tiny = -(2f64.powi(-149));
+        let case = acospi.judge_exactly(0, &[tiny], &[0.5 + 2f64.powi(-24)]);
+        assert!((case.error - 1.0).abs() < 1e-6, "{}", case.error);
+        let exp = rules(ReferenceId::Exp, Requirement::Ulp(4.0), false);
+        let case = exp.judge_exactly(0, &[-(2f64.powi(-120))], &[1.0 - 2f64.powi(-24)]);
+        assert!((case.error - 1.0).abs() < 1e-6, "{}", case.error);
+        let case = exp.judge_exactly(0, &[2f64.powi(-120)], &[1.0 + 2f64.powi(-23)]);
+        assert!((case.error - 1.0).abs() < 1e-6, "{}", case.error);
+    }
+
     /// rootn's fast tiers: the float version passes the correctly rounded bits, the near
     /// approximation measures other results as MPFR does, except where the exact value's
     /// binade is in doubt (a root that is a power of two).

@@ -137,7 +137,7 @@ fn pow2(exponent: i32) -> f64 {
 }
 
 /// Whether |x| == 2^binade exactly.
-fn is_power_of_two(x: &Float, binade: i32) -> bool {
+pub fn is_power_of_two(x: &Float, binade: i32) -> bool {
     let magnitude = x.as_abs();
     // SAFETY: `magnitude` borrows a valid, initialised mpfr value for the duration of the call.
     let order = unsafe { mpfr::cmp_ui_2exp(magnitude.as_raw(), 1, binade.into()) };

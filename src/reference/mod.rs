@@ -347,11 +347,37 @@ pub fn working_precision(element: FloatType) -> u32 {
 /// comes back as the largest finite value of that range with its sign, not as an infinity: it
 /// stands for a finite result beyond every format's range, which the overflow allowance judges
 /// (an infinity here would read as an exact infinity, a pole).
+///
+/// The spec's ulp is taken at the exact value, whose binade at a power of two 2^k depends on
+/// its side: an exact value just beyond 2^k (farther from zero, as exp(2^-120) or
+/// acospi(-2^-149) lie above 1 and 0.5) that rounds onto 2^k at this precision would take the
+/// gap below 2^k, half the right one, and double the error. Such a value comes back just
+/// beyond 2^k instead (MPFR's ternary says which side the exact value is on): one ulp of a
+/// precision 2,200 bits finer, so a value of its binade whose distance from 2^k no error a
+/// report holds can show (as an f64 it is below the smallest subnormal, even at 2^1024).
 pub fn high_precision(function: ReferenceFn, args: &[Float], element: FloatType) -> Float {
     let mut out = Float::new(working_precision(element));
     // SAFETY: MPFR's flags are thread-local; clearing one before the call is always allowed.
     unsafe { mpfr::clear_overflow() };
-    function(&mut out, args);
+    let rounding = function(&mut out, args);
+    let beyond = if out.is_sign_positive() {
+        Ordering::Less
+    } else {
+        Ordering::Greater
+    };
+    let power_of_two = out.is_normal()
+        && out
+            .get_exp()
+            .is_some_and(|exponent| crate::num::ulp::is_power_of_two(&out, exponent - 1));
+    if rounding == beyond && power_of_two {
+        // 2^k is exact at any precision.
+        out.set_prec(out.prec() + 2200);
+        if out.is_sign_positive() {
+            out.next_up();
+        } else {
+            out.next_down();
+        }
+    }
     // SAFETY: reads the thread-local flag the call above may have raised.
     if out.is_infinite() && unsafe { mpfr::overflow_p() } != 0 {
         // The infinity's neighbour toward zero is the range's largest finite value.
