@@ -198,8 +198,6 @@ pub fn nonconformance(
     (!reasons.is_empty()).then(|| format!("not conformant: {}", reasons.join("; ")))
 }
 
-/// Two outputs' fast verdicts as one (`Some(None)` for the first output; `None` where MPFR
-/// must combine them, as with an overflow beside another output).
 /// How the fast tiers judge a table output ([`Rules::fast_rule`]).
 #[derive(Clone, Copy, Debug)]
 struct FastRule {
@@ -224,8 +222,17 @@ impl FastRule {
             FastVerdict::Overflow
         }
     }
+
+    /// A pass for a result whose error, measured against a double within 2^-28 ulp of the
+    /// exact value, stays clear of the bound by 1/1024 (far more than that); `None` (MPFR)
+    /// otherwise.
+    fn clear_of_bound(self, error: f64) -> Option<FastVerdict> {
+        (error <= self.bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
+    }
 }
 
+/// Two outputs' fast verdicts as one (`Some(None)` for the first output; `None` where MPFR
+/// must combine them, as with an overflow beside another output).
 fn combine(verdict: Option<FastVerdict>, one: FastVerdict) -> Option<Option<FastVerdict>> {
     Some(Some(match (verdict, one) {
         (None, one) => one,
@@ -732,8 +739,11 @@ impl Rules {
         if power_of_two {
             return None;
         }
-        let error = crate::num::ulp::ulp_error_of_value(device_result, approximation, self.element);
-        (error <= rule.bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
+        rule.clear_of_bound(crate::num::ulp::ulp_error_of_value(
+            device_result,
+            approximation,
+            self.element,
+        ))
     }
 
     /// A half or float result against a [`binding::DoubleTier::Near`] approximation `a`
@@ -763,8 +773,11 @@ impl Rules {
         if binade(approximation * (1.0 - width)) != binade(approximation * (1.0 + width)) {
             return None;
         }
-        let error = crate::num::ulp::ulp_error_of_value(device_result, approximation, self.element);
-        (error <= rule.bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
+        rule.clear_of_bound(crate::num::ulp::ulp_error_of_value(
+            device_result,
+            approximation,
+            self.element,
+        ))
     }
 
     /// Judges one input with MPFR alone (the ground truth, and how worst cases are confirmed).

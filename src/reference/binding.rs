@@ -1,7 +1,8 @@
 //! Binds each [`ReferenceId`] the registry names to the functions that compute it: its MPFR
-//! reference, the ground truth, and where one exists its fast tiers, the function correctly
-//! rounded to double and to float (CORE-MATH, or the host's IEEE operation). Both are exhaustive `match`es:
-//! adding an id to the spec does not build until it is bound here.
+//! reference, the ground truth; where they exist its fast tiers, a double tier and the
+//! function correctly rounded to float (CORE-MATH, or the host's IEEE operation); and its
+//! exact host version. All are exhaustive `match`es: adding an id to the spec does not build
+//! until it is bound here.
 
 use super::exact::{self as e, ExactFn};
 use super::{self as r, fast as f, FastFn, ReferenceFn};

@@ -25,12 +25,12 @@
 //!   computes exactly without overflow (Knuth, TAOCP 4.2.2), is zero.
 //! - fract: x − floor(x), exact where 2Sum says so, capped as the reference caps it
 //!   ([`fract`] says why the inexact differences are all capped).
+//! - nextafter: a neighbour in the format's own encoding, [`super::nextafter_value`], the very
+//!   value the MPFR reference writes.
 //!
 //! The exact value is a double, not necessarily a value of the format (a float fraction with
 //! more than 24 bits, an ldexp past float's range): the judge then measures any result's error
 //! against it exactly.
-//! - nextafter: a neighbour in the format's own encoding, [`super::nextafter_value`], the very
-//!   value the MPFR reference writes.
 
 use crate::num::fp::FloatType;
 

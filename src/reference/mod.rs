@@ -229,9 +229,7 @@ pub mod fast {
         if n.abs() <= 2f64.powi(24) {
             f64::from(core_math::powf(args[0] as f32, n as f32))
         } else {
-            let operands = [super::operand(args[0]), super::operand(n)];
-            super::correctly_rounded(super::pown, &operands, crate::num::fp::FloatType::Float)
-                .to_f64()
+            super::correctly_rounded_value(super::pown, args, crate::num::fp::FloatType::Float)
         }
     }
 
@@ -282,14 +280,12 @@ pub mod fast {
             // The special values, exact.
             return near;
         }
-        let width = 2f64.powi(-50);
+        let width = 2.0 * super::NEAR_ERROR;
         let (low, high) = ((near * (1.0 - width)) as f32, (near * (1.0 + width)) as f32);
         if low == high {
             f64::from(low)
         } else {
-            let operands = [super::operand(args[0]), super::operand(args[1])];
-            super::correctly_rounded(super::rootn, &operands, crate::num::fp::FloatType::Float)
-                .to_f64()
+            super::correctly_rounded_value(super::rootn, args, crate::num::fp::FloatType::Float)
         }
     }
 
@@ -461,6 +457,12 @@ pub fn correctly_rounded(function: ReferenceFn, args: &[Float], element: FloatTy
         mpfr::set_emax(saved_emax);
     }
     out
+}
+
+/// [`correctly_rounded`] of f64 arguments (each [`operand`]), as an f64.
+pub fn correctly_rounded_value(function: ReferenceFn, args: &[f64], element: FloatType) -> f64 {
+    let operands: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
+    correctly_rounded(function, &operands, element).to_f64()
 }
 
 /// An operand for the references: the exact value of an input, NaN sign included (MPFR keeps a
@@ -1232,8 +1234,7 @@ mod output_tests {
     use super::*;
 
     fn cr(function: ReferenceFn, args: &[f64], element: FloatType) -> f64 {
-        let args: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
-        correctly_rounded(function, &args, element).to_f64()
+        correctly_rounded_value(function, args, element)
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Combining result CSVs: the shards of one run into what the unsharded run writes (counts
 //! summed, maxima and worst cases merged), and reading back a CSV that `--resume` continues.
 //!
-//! The rule for the worst case is `report::stats::UnitStats::merge`'s, read from the columns: a failing
-//! worst case outranks a passing one, then the larger error it was ranked at (`worst_ulp`, or
-//! 0.5 for a correctly rounded result ranked at its bound), then the smaller `worst_index`. The status is the worst of the shards' (crash, timeout, error, fail, pass,
+//! The rule for the worst case is `report::stats::UnitStats::merge`'s, read from the columns: a
+//! failing worst case outranks a passing one, then the larger error it was ranked at
+//! (`worst_ulp`, or 0.5 for a correctly rounded result ranked at its bound), then the smaller
+//! `worst_index`. The status is the worst of the shards' (crash, timeout, error, fail, pass,
 //! skip): a unit that crashed in one shard never merges into a pass.
 //!
 //! Nothing is merged that is not provably the shards of one run: every row must agree on the
