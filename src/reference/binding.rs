@@ -5,6 +5,7 @@
 //! until it is bound here.
 
 use super::exact::{self as e, ExactFn};
+use super::side::{self as s, SideFn};
 use super::{self as r, fast as f, FastFn, ReferenceFn};
 use crate::spec::reference_id::ReferenceId as Id;
 use crate::spec::registry::Output;
@@ -189,6 +190,104 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         Id::Tanpi => tiers(f::tanpi, f::tanpif),
         Id::Tgamma => tiers(f::tgamma, f::tgammaf),
         Id::Ceil
+        | Id::Copysign
+        | Id::Cross0
+        | Id::Cross1
+        | Id::Cross2
+        | Id::Cross3
+        | Id::Degrees
+        | Id::Distance
+        | Id::Dot
+        | Id::Fabs
+        | Id::Fclamp
+        | Id::Floor
+        | Id::Fmax
+        | Id::Fmin
+        | Id::Fmod
+        | Id::Fract
+        | Id::FrexpExponent
+        | Id::FrexpMantissa
+        | Id::Ilogb
+        | Id::Ldexp
+        | Id::Length
+        | Id::LgammaSign
+        | Id::Logb
+        | Id::Maxmag
+        | Id::Minmag
+        | Id::Mix
+        | Id::ModfFraction
+        | Id::Nan
+        | Id::Nextafter
+        | Id::Normalize0
+        | Id::Normalize1
+        | Id::Normalize2
+        | Id::Normalize3
+        | Id::Radians
+        | Id::Remainder
+        | Id::RemquoQuotient
+        | Id::RemquoRemainder
+        | Id::Rint
+        | Id::Round
+        | Id::Sign
+        | Id::Smoothstep
+        | Id::Step
+        | Id::Trunc => None,
+    }
+}
+
+/// Which side of a power of two `id`'s exact value lies on ([`super::side`]), where the
+/// function's shape settles it: where a fast tier's double is ±2^k, the binade of the exact
+/// value (and so the spec's ulp) without MPFR.
+pub fn power_of_two_side(id: Id) -> Option<SideFn> {
+    match id {
+        Id::Acospi => Some(s::acospi),
+        Id::Atan2pi => Some(s::atan2pi),
+        Id::Cos => Some(s::cos),
+        Id::Cosh => Some(s::cosh),
+        Id::Cospi => Some(s::cospi),
+        Id::Erfc => Some(s::erfc),
+        Id::Exp => Some(s::exp),
+        Id::Exp10 => Some(s::exp),
+        Id::Exp2 => Some(s::exp2),
+        Id::Pow => Some(s::pow),
+        Id::Pown => Some(s::pow),
+        Id::Powr => Some(s::powr),
+        Id::Rootn => Some(s::rootn),
+        Id::Tgamma => Some(s::tgamma),
+        Id::Acos
+        | Id::Acosh
+        | Id::Add
+        | Id::Asin
+        | Id::Asinh
+        | Id::Asinpi
+        | Id::Atan
+        | Id::Atan2
+        | Id::Atanh
+        | Id::Atanpi
+        | Id::Cbrt
+        | Id::Div
+        | Id::Erf
+        | Id::Expm1
+        | Id::Fdim
+        | Id::Fma
+        | Id::Hypot
+        | Id::Lgamma
+        | Id::Log
+        | Id::Log10
+        | Id::Log1p
+        | Id::Log2
+        | Id::Mul
+        | Id::Recip
+        | Id::Rsqrt
+        | Id::Sin
+        | Id::Sinh
+        | Id::Sinpi
+        | Id::Sqrt
+        | Id::Sub
+        | Id::Tan
+        | Id::Tanh
+        | Id::Tanpi
+        | Id::Ceil
         | Id::Copysign
         | Id::Cross0
         | Id::Cross1
