@@ -26,6 +26,7 @@ use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome};
 use crate::num::fp::FloatType;
 use crate::num::ulp::ulp_error;
 use crate::reference::binding;
+use crate::reference::exact::ExactFn;
 use crate::reference::{self, FastFn, ReferenceFn};
 use crate::report::stats::{Allowance, Case, FastVerdict, Outcome};
 use crate::spec::fp_config::FpConfig;
@@ -261,7 +262,7 @@ fn to_floats(args: &[f64]) -> Vec<Float> {
 /// Same value, or both NaN (any payload). Zeros compare by value: the ULP tables judge values
 /// (ulp is defined on real numbers), and where the spec prescribes a zero's sign — ceil(−0.5),
 /// sin(−0) — the edge-case rules check it bit for bit.
-fn same_result(device_result: f64, expected: f64) -> bool {
+pub fn same_result(device_result: f64, expected: f64) -> bool {
     (device_result.is_nan() && expected.is_nan()) || device_result == expected
 }
 
@@ -487,6 +488,21 @@ impl Rules {
             FloatType::Double => binding::fast_tier(output),
             FloatType::Half => None,
         }
+    }
+
+    /// The function whose value is the exact result where [`Rules::fast_verdict_with`] would
+    /// find a device result that is the same ([`same_result`]) `Pass(0.0)` before anything
+    /// else could decide: a rule of one table output, its own rule applied (as for
+    /// [`Rules::correctly_rounded_fn`]), and an exact tier. Lets a sweep decide the inputs whose
+    /// every result is exact in one pass.
+    pub fn exact_fn(&self) -> Option<ExactFn> {
+        let [output] = self.outputs.as_slice() else {
+            return None;
+        };
+        if self.fast_rule().is_none() || output.check != OutputCheck::Table {
+            return None;
+        }
+        binding::exact(output.reference)
     }
 
     /// The rule the fast tiers apply to a table output. `None` where they apply none (MPFR

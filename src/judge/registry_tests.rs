@@ -108,6 +108,7 @@ fn exact_tier_decides_as_mpfr_does() {
     use crate::spec::table::Requirement;
     use rug::float::Round;
     let mut decided = [0; 3];
+    let mut decided_in_bulk = 0;
     for function in FUNCTIONS {
         if !function
             .outputs
@@ -173,6 +174,19 @@ fn exact_tier_decides_as_mpfr_does() {
                             candidates.push(results);
                         }
                     }
+                    // Where a sweep decides in bulk (`Rules::exact_fn`), a result that is the
+                    // exact value is what the fast verdict passes at 0.
+                    if let Some(exact) = rules.exact_fn() {
+                        if let Some(value) = exact(&args, element) {
+                            assert_eq!(
+                                rules.fast_verdict(&args, &[value]),
+                                Some(FastVerdict::Pass(0.0)),
+                                "{}({args:?}) {element}",
+                                function.name
+                            );
+                            decided_in_bulk += 1;
+                        }
+                    }
                     for results in candidates {
                         let Some(verdict) = rules.fast_verdict(&args, &results) else {
                             continue;
@@ -217,4 +231,5 @@ fn exact_tier_decides_as_mpfr_does() {
     // Exact results, inexact ones measured against the exact value, and overflows.
     assert!(decided[0] > 100_000, "{decided:?}");
     assert!(decided[1] > 1_000 && decided[2] > 10, "{decided:?}");
+    assert!(decided_in_bulk > 100_000, "{decided_in_bulk}");
 }

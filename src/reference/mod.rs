@@ -262,8 +262,13 @@ pub mod fast {
     /// adds 2^-53. In all a lies within 2^-51.9 of the root.
     pub fn rootn_near(args: &[f64]) -> f64 {
         let (x, n) = (args[0], args[1]);
-        let odd = n % 2.0 != 0.0;
-        if n == 0.0 || x.is_nan() || (x < 0.0 && !odd) || n.fract() != 0.0 {
+        if n == 0.0 || x.is_nan() || n.fract() != 0.0 {
+            return f64::NAN;
+        }
+        // Parity by integer arithmetic (`%` on f64 is a software fmod call); every integer of
+        // 2^53 or more is even.
+        let odd = n.abs() < 9_007_199_254_740_992.0 && (n as i64) & 1 != 0;
+        if x < 0.0 && !odd {
             return f64::NAN;
         }
         let sign = if odd { x.signum() } else { 1.0 };

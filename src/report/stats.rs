@@ -296,18 +296,38 @@ impl RowStats {
 }
 
 /// Inputs whose every judged result is correctly rounded (equal to a column of correctly
-/// rounded results): counted once for every row judged on them, then added to each row
-/// ([`UnitStats::add_correctly_rounded`]) as [`UnitStats::record_fast`] of a
-/// [`FastVerdict::CorrectlyRounded`] verdict on each would add them.
-#[derive(Clone, Debug, Default)]
+/// rounded results, or of exact ones): counted once for every row judged on them, then added
+/// to each row ([`UnitStats::add_correctly_rounded`]) as [`UnitStats::record_fast`] of a
+/// [`FastVerdict::CorrectlyRounded`] verdict (or of `Pass(0.0)`, for exact results) on each
+/// would add them.
+#[derive(Clone, Debug)]
 pub struct CorrectlyRoundedInputs {
     count: u64,
     /// The first of them, the only one that can be a worst case (ties go to the lower index).
     first_index: Option<u64>,
     grid: Grid,
+    /// The error each counts as: [`BOUND_OF_CORRECTLY_ROUNDED`], or 0 for exact results.
+    error: f64,
+}
+
+impl Default for CorrectlyRoundedInputs {
+    fn default() -> Self {
+        CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED)
+    }
 }
 
 impl CorrectlyRoundedInputs {
+    /// None yet, each to count as `error`: [`BOUND_OF_CORRECTLY_ROUNDED`] for results known to
+    /// be correctly rounded, 0 for results known to be exact.
+    pub fn counted_at(error: f64) -> CorrectlyRoundedInputs {
+        CorrectlyRoundedInputs {
+            count: 0,
+            first_index: None,
+            grid: Grid::default(),
+            error,
+        }
+    }
+
     /// Records the inputs of `range` (position `i` is input `index(i)`) whose flag in `decided` (one
     /// per input of the range) is set, each in its input region, in one loop that looks the
     /// bin table up once.
@@ -338,7 +358,7 @@ impl CorrectlyRoundedInputs {
                 {
                     if let Some(bin) = bin_by_table(*x, element, binade_bins) {
                         let cell = &mut row[usize::from(Region::of_bins(bin, 0).x)];
-                        cell.count(BOUND_OF_CORRECTLY_ROUNDED, false);
+                        cell.count(self.error, false);
                     }
                 }
             }
@@ -355,8 +375,7 @@ impl CorrectlyRoundedInputs {
                         binade_bins,
                     ));
                     if let Some((x, y)) = bins {
-                        self.grid
-                            .log(Region::of_bins(x, y), BOUND_OF_CORRECTLY_ROUNDED, false);
+                        self.grid.log(Region::of_bins(x, y), self.error, false);
                     }
                 }
             }
@@ -813,9 +832,9 @@ impl UnitStats {
             return;
         };
         self.grid.merge_from(&inputs.grid);
-        self.record_fast_pass(first_index, BOUND_OF_CORRECTLY_ROUNDED, None, || {
+        self.record_fast_pass(first_index, inputs.error, None, || {
             let mut case = build(first_index);
-            case.error = BOUND_OF_CORRECTLY_ROUNDED;
+            case.error = inputs.error;
             case
         });
         // record_fast_pass counted the first.
@@ -962,8 +981,8 @@ mod tests {
         );
     }
 
-    /// Correctly rounded inputs counted once and added to a row give the row what recording
-    /// each as a fast correctly rounded verdict gives, among other verdicts in any order, for
+    /// Correctly rounded (or exact) inputs counted once and added to a row give the row what
+    /// recording each as a fast correctly rounded (or `Pass(0.0)`) verdict gives, among other verdicts in any order, for
     /// one- and two-argument inputs (NaN, zeros and infinities among them).
     #[test]
     fn correctly_rounded_inputs_add_as_their_verdicts_would() {
@@ -990,7 +1009,15 @@ mod tests {
                 // Correctly rounded: inputs 10..60; the others pass with another error (one
                 // below 0.5 ulp, so the worst is a correctly rounded input, and one above).
                 let decided: Vec<bool> = range.clone().map(|i| (10..60).contains(&i)).collect();
-                for other_error in [0.25, 0.75] {
+                // Exact results (counted at 0) as well: the others then rank above them.
+                let kinds = [
+                    (FastVerdict::CorrectlyRounded, BOUND_OF_CORRECTLY_ROUNDED),
+                    (FastVerdict::Pass(0.0), 0.0),
+                ];
+                for ((verdict, counted_at), other_error) in kinds
+                    .into_iter()
+                    .flat_map(|kind| [(kind, 0.25), (kind, 0.75)])
+                {
                     let mut one_by_one = UnitStats::default();
                     let mut counted = UnitStats::default();
                     for (i, decided) in range.clone().zip(&decided) {
@@ -998,12 +1025,8 @@ mod tests {
                         let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
                         let region = input_region(&args[..arguments.min(2)], element);
                         if *decided {
-                            one_by_one.record_fast(
-                                FastVerdict::CorrectlyRounded,
-                                index,
-                                region,
-                                || case(index, 0.3),
-                            );
+                            one_by_one
+                                .record_fast(verdict, index, region, || case(index, counted_at));
                         } else {
                             for stats in [&mut one_by_one, &mut counted] {
                                 stats.record_fast(
@@ -1015,7 +1038,7 @@ mod tests {
                             }
                         }
                     }
-                    let mut correctly_rounded = CorrectlyRoundedInputs::default();
+                    let mut correctly_rounded = CorrectlyRoundedInputs::counted_at(counted_at);
                     correctly_rounded.record_decided(
                         &columns,
                         range.clone(),
@@ -1023,7 +1046,8 @@ mod tests {
                         |position| start + position as u64,
                         element,
                     );
-                    counted.add_correctly_rounded(&correctly_rounded, |index| case(index, 0.3));
+                    counted
+                        .add_correctly_rounded(&correctly_rounded, |index| case(index, counted_at));
                     for stats in [&mut one_by_one, &mut counted] {
                         stats.settle();
                     }

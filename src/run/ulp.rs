@@ -1024,6 +1024,13 @@ fn judge_rows(
         .iter()
         .map(|rules| rules.correctly_rounded_fn())
         .collect();
+    // Where instead every row has an exact tier, the inputs whose every result is the exact
+    // one are decided the same way, each exact result computed once.
+    let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_fn()).collect();
+    // The rows share one element type.
+    let element = rules
+        .first()
+        .map_or(FloatType::Float, |rules| rules.element);
     pipeline::judge_in_slices(judged, threads, |inputs| {
         // Where a row repeats its predecessor on the whole slice (the usual case: the widths
         // of a device's function agree), its tally is a copy: it is not judged input by input.
@@ -1047,6 +1054,10 @@ fn judge_rows(
         let column_decides = judged_rows
             .iter()
             .all(|row| correctly_rounded_fns[*row].is_some());
+        let exact = judged_rows
+            .first()
+            .and_then(|first| exact_fns[*first])
+            .filter(|_| judged_rows.iter().all(|row| exact_fns[*row].is_some()));
         let specified_everywhere = function.specified_everywhere();
         let decided: Vec<bool> = match &correctly_rounded {
             Some(correct) if column_decides => {
@@ -1070,13 +1081,34 @@ fn judge_rows(
                     })
                     .collect()
             }
-            _ => vec![false; inputs.len()],
+            _ => match exact {
+                Some(exact) => {
+                    let results: Vec<&[f64]> = judged_rows
+                        .iter()
+                        .map(|row| &device_results[*row][0][inputs.clone()])
+                        .collect();
+                    let mut args = vec![0.0; columns.len()];
+                    inputs
+                        .clone()
+                        .enumerate()
+                        .map(|(k, i)| {
+                            read_input(columns, i, &mut args);
+                            exact(&args, element).is_some_and(|value| {
+                                results
+                                    .iter()
+                                    .all(|column| crate::judge::same_result(column[k], value))
+                            }) && (specified_everywhere || function.in_domain(&args))
+                        })
+                        .collect()
+                }
+                None => vec![false; inputs.len()],
+            },
         };
-        // The rows share one element type.
-        let element = rules
-            .first()
-            .map_or(FloatType::Float, |rules| rules.element);
-        let mut all_correctly_rounded = CorrectlyRoundedInputs::default();
+        let mut all_correctly_rounded = if exact.is_some() {
+            CorrectlyRoundedInputs::counted_at(0.0)
+        } else {
+            CorrectlyRoundedInputs::default()
+        };
         all_correctly_rounded.record_decided(
             columns,
             inputs.clone(),
