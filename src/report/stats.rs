@@ -310,12 +310,6 @@ pub struct CorrectlyRoundedInputs {
     error: f64,
 }
 
-impl Default for CorrectlyRoundedInputs {
-    fn default() -> Self {
-        CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED)
-    }
-}
-
 impl CorrectlyRoundedInputs {
     /// None yet, each to count as `error`: [`BOUND_OF_CORRECTLY_ROUNDED`] for results known to
     /// be correctly rounded, 0 for results known to be exact.

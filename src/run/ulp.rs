@@ -8,6 +8,7 @@ use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{
     input_region, Case, CorrectlyRoundedInputs, FastVerdict, RowStats, UnitStats,
+    BOUND_OF_CORRECTLY_ROUNDED,
 };
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
@@ -1058,57 +1059,32 @@ fn judge_rows(
             .first()
             .and_then(|first| exact_fns[*first])
             .filter(|_| judged_rows.iter().all(|row| exact_fns[*row].is_some()));
-        let specified_everywhere = function.specified_everywhere();
-        let decided: Vec<bool> = match &correctly_rounded {
-            Some(correct) if column_decides => {
-                let results: Vec<&[f64]> = judged_rows
-                    .iter()
-                    .map(|row| &device_results[*row][0][inputs.clone()])
-                    .collect();
-                let mut args = vec![0.0; columns.len()];
-                inputs
-                    .clone()
-                    .enumerate()
-                    .map(|(k, i)| {
-                        let matches = correct[k].is_finite()
-                            && results.iter().all(|column| column[k] == correct[k]);
-                        // An input outside the domain is not judged (the loop counts it).
-                        matches
-                            && (specified_everywhere || {
-                                read_input(columns, i, &mut args);
-                                function.in_domain(&args)
-                            })
+        let results: Vec<&[f64]> = judged_rows
+            .iter()
+            .map(|row| &device_results[*row][0][inputs.clone()])
+            .collect();
+        // The inputs decided in bulk, and the error each counts as: the correctly rounded
+        // bound, or 0 for exact results.
+        let (decided, counted_at): (Vec<bool>, f64) = match (&correctly_rounded, exact) {
+            (Some(correct), _) if column_decides => (
+                decided_where(function, columns, &inputs, |k, _| {
+                    correct[k].is_finite() && results.iter().all(|column| column[k] == correct[k])
+                }),
+                BOUND_OF_CORRECTLY_ROUNDED,
+            ),
+            (_, Some(exact)) => (
+                decided_where(function, columns, &inputs, |k, args| {
+                    exact(args, element).is_some_and(|value| {
+                        results
+                            .iter()
+                            .all(|column| crate::judge::same_result(column[k], value))
                     })
-                    .collect()
-            }
-            _ => match exact {
-                Some(exact) => {
-                    let results: Vec<&[f64]> = judged_rows
-                        .iter()
-                        .map(|row| &device_results[*row][0][inputs.clone()])
-                        .collect();
-                    let mut args = vec![0.0; columns.len()];
-                    inputs
-                        .clone()
-                        .enumerate()
-                        .map(|(k, i)| {
-                            read_input(columns, i, &mut args);
-                            exact(&args, element).is_some_and(|value| {
-                                results
-                                    .iter()
-                                    .all(|column| crate::judge::same_result(column[k], value))
-                            }) && (specified_everywhere || function.in_domain(&args))
-                        })
-                        .collect()
-                }
-                None => vec![false; inputs.len()],
-            },
+                }),
+                0.0,
+            ),
+            _ => (vec![false; inputs.len()], BOUND_OF_CORRECTLY_ROUNDED),
         };
-        let mut all_correctly_rounded = if exact.is_some() {
-            CorrectlyRoundedInputs::counted_at(0.0)
-        } else {
-            CorrectlyRoundedInputs::default()
-        };
+        let mut all_correctly_rounded = CorrectlyRoundedInputs::counted_at(counted_at);
         all_correctly_rounded.record_decided(
             columns,
             inputs.clone(),
@@ -1210,6 +1186,27 @@ fn judge_rows(
         }
         rows
     })
+}
+
+/// Per input of `inputs`, whether `matches(k, args)` holds (`k` counts from the first) and the
+/// input is in the function's domain: one outside it is not judged (the per-input loop counts
+/// it).
+fn decided_where(
+    function: &Function,
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    matches: impl Fn(usize, &[f64]) -> bool,
+) -> Vec<bool> {
+    let specified_everywhere = function.specified_everywhere();
+    let mut args = vec![0.0; columns.len()];
+    inputs
+        .clone()
+        .enumerate()
+        .map(|(k, i)| {
+            read_input(columns, i, &mut args);
+            matches(k, &args) && (specified_everywhere || function.in_domain(&args))
+        })
+        .collect()
 }
 
 /// `correctly_rounded` of every input of `inputs`.
