@@ -106,6 +106,9 @@ pub struct FastReference {
     values: [FastValues; MAX_FAST_OUTPUTS],
     count: usize,
     state: FastState,
+    /// The exact tier's value of a one-output function, where the caller already has it
+    /// (`Some(None)`: the host declined): a sweep's bulk pass ([`Rules::exact_fn`]).
+    exact: Option<Option<f64>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,12 +133,22 @@ impl FastReference {
             }; MAX_FAST_OUTPUTS],
             count: 0,
             state: FastState::Unknown,
+            exact: None,
         }
     }
 
     /// Forgets the input: the next verdict computes the next input's references.
     pub fn clear(&mut self) {
         self.state = FastState::Unknown;
+        self.exact = None;
+    }
+
+    /// Forgets the input, knowing its exact value `exact` from the function
+    /// [`Rules::exact_fn`] gives (`None` where it declined), so the verdict does not compute it
+    /// again.
+    pub fn clear_knowing_exact(&mut self, exact: Option<f64>) {
+        self.state = FastState::Unknown;
+        self.exact = Some(exact);
     }
 }
 
@@ -418,7 +431,7 @@ impl Rules {
             return self.remquo_verdict(args, device_results, quotient_bits);
         }
         let rule = self.fast_rule()?;
-        if let Some(verdict) = self.exact_verdict(args, device_results, rule) {
+        if let Some(verdict) = self.exact_verdict(args, device_results, rule, reference.exact) {
             return verdict;
         }
         if reference.state == FastState::Unknown {
@@ -584,11 +597,15 @@ impl Rules {
     /// infinity there by the overflow rule; another result passes a ULP cell only with its
     /// error below the bound by more than that rounding. An integer output passes where it is
     /// equal or unspecified (NaN). Anything else, every failure included, goes to MPFR.
+    ///
+    /// `known` is a one-output function's exact value where the caller has it (see
+    /// [`FastReference::clear_knowing_exact`]).
     fn exact_verdict(
         &self,
         args: &[f64],
         device_results: &[f64],
         rule: FastRule,
+        known: Option<Option<f64>>,
     ) -> Option<Option<FastVerdict>> {
         if !self
             .outputs
@@ -600,7 +617,10 @@ impl Rules {
         let mut verdict = None;
         for (output, device_result) in self.outputs.iter().zip(device_results) {
             let exact = binding::exact(output.reference).expect("checked above");
-            let value = exact(args, self.element)?;
+            let value = match known {
+                Some(known) if self.outputs.len() == 1 => known,
+                _ => exact(args, self.element),
+            }?;
             let one = match output.check {
                 OutputCheck::Table if same_result(*device_result, value) => FastVerdict::Pass(0.0),
                 OutputCheck::Table => match self.inexact_verdict(value, *device_result, rule) {

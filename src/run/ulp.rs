@@ -1063,6 +1063,21 @@ fn judge_rows(
             .iter()
             .map(|row| &device_results[*row][0][inputs.clone()])
             .collect();
+        // The exact tier's value of every input, where it decides in bulk: the per-input
+        // verdicts below reuse it.
+        let exact_values: Vec<Option<f64>> = match exact {
+            Some(exact) if !(correctly_rounded.is_some() && column_decides) => {
+                let mut args = vec![0.0; columns.len()];
+                inputs
+                    .clone()
+                    .map(|i| {
+                        read_input(columns, i, &mut args);
+                        exact(&args, element)
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
         // The inputs decided in bulk, and the error each counts as: the correctly rounded
         // bound, or 0 for exact results.
         let (decided, counted_at): (Vec<bool>, f64) = match (&correctly_rounded, exact) {
@@ -1072,9 +1087,9 @@ fn judge_rows(
                 }),
                 BOUND_OF_CORRECTLY_ROUNDED,
             ),
-            (_, Some(exact)) => (
-                decided_where(function, columns, &inputs, |k, args| {
-                    exact(args, element).is_some_and(|value| {
+            (_, Some(_)) => (
+                decided_where(function, columns, &inputs, |k, _| {
+                    exact_values[k].is_some_and(|value| {
                         results
                             .iter()
                             .all(|column| crate::judge::same_result(column[k], value))
@@ -1115,7 +1130,10 @@ fn judge_rows(
                 .as_ref()
                 .map(|column| column[i - inputs.start])
                 .filter(|correct| correct.is_finite());
-            fast_reference.clear();
+            match exact_values.get(i - inputs.start) {
+                Some(exact) => fast_reference.clear_knowing_exact(*exact),
+                None => fast_reference.clear(),
+            }
             let mut exact_references = None;
             let mut previous: Option<Judged> = None;
             for (position, &row) in judged_rows.iter().enumerate() {
