@@ -10,7 +10,8 @@
 //! that holds for every real argument: monotonicity, a bound, the points where it equals the
 //! power of two. A rule answers |f(args)| compared with |power| (`Less`, `Equal`, `Greater`),
 //! or `None` where its property does not settle it; it never depends on a rounding. The tests
-//! check every rule against MPFR's value as the MPFR path holds it.
+//! check every rule against MPFR: its value at 600 bits and, where that is ±2^k, its rounding
+//! direction.
 
 use std::cmp::Ordering;
 
