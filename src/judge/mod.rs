@@ -1301,7 +1301,7 @@ impl Rules {
 
 /// [`crate::reference::side`]'s rule for `output`'s reference at `power`, where it has one.
 fn side_of(output: &Output, args: &[f64], power: f64) -> Option<Ordering> {
-    binding::power_of_two_side(output.reference)?(args, power)
+    binding::side_tier(output)?(args, power)
 }
 
 /// The double next to `value`, away from zero.
@@ -1446,7 +1446,7 @@ mod tests {
                                         .map(|double| double(&args));
                                     // Measured beside a power of two (`reference::side`).
                                     if approximation.is_some_and(|a| {
-                                        a.to_bits() & ((1 << 52) - 1) == 0 && a != 0.0
+                                        r::side::exponent_of_power_of_two(a).is_some()
                                     }) && device != correct
                                     {
                                         beside_power_of_two += 1;

@@ -113,6 +113,10 @@ pub fn mpfr(id: Id) -> ReferenceFn {
 pub struct FastTiers {
     pub double: DoubleTier,
     pub float: FastFn,
+    /// Which side of a power of two the exact value lies on ([`super::side`]), where the
+    /// function's shape settles it: where the double tier gives ±2^k, the binade of the exact
+    /// value (and so the spec's ulp) without MPFR.
+    pub side: Option<SideFn>,
 }
 
 /// A fast tier in double, for half and float results.
@@ -129,6 +133,7 @@ fn tiers(double: FastFn, float: FastFn) -> Option<FastTiers> {
     Some(FastTiers {
         double: DoubleTier::CorrectlyRounded(double),
         float,
+        side: None,
     })
 }
 
@@ -136,6 +141,15 @@ fn near(double: FastFn, float: FastFn) -> Option<FastTiers> {
     Some(FastTiers {
         double: DoubleTier::Near(double),
         float,
+        side: None,
+    })
+}
+
+/// `tiers` with the side rule `side`.
+fn beside(tiers: Option<FastTiers>, side: SideFn) -> Option<FastTiers> {
+    tiers.map(|tiers| FastTiers {
+        side: Some(side),
+        ..tiers
     })
 }
 
@@ -144,26 +158,26 @@ pub fn fast(id: Id) -> Option<FastTiers> {
     match id {
         Id::Acos => tiers(f::acos, f::acosf),
         Id::Acosh => tiers(f::acosh, f::acoshf),
-        Id::Acospi => tiers(f::acospi, f::acospif),
+        Id::Acospi => beside(tiers(f::acospi, f::acospif), s::acospi),
         Id::Add => tiers(f::add, f::addf),
         Id::Asin => tiers(f::asin, f::asinf),
         Id::Asinh => tiers(f::asinh, f::asinhf),
         Id::Asinpi => tiers(f::asinpi, f::asinpif),
         Id::Atan => tiers(f::atan, f::atanf),
         Id::Atan2 => tiers(f::atan2, f::atan2f),
-        Id::Atan2pi => tiers(f::atan2pi, f::atan2pif),
+        Id::Atan2pi => beside(tiers(f::atan2pi, f::atan2pif), s::atan2pi),
         Id::Atanh => tiers(f::atanh, f::atanhf),
         Id::Atanpi => tiers(f::atanpi, f::atanpif),
         Id::Cbrt => tiers(f::cbrt, f::cbrtf),
-        Id::Cos => tiers(f::cos, f::cosf),
-        Id::Cosh => tiers(f::cosh, f::coshf),
-        Id::Cospi => tiers(f::cospi, f::cospif),
+        Id::Cos => beside(tiers(f::cos, f::cosf), s::cos),
+        Id::Cosh => beside(tiers(f::cosh, f::coshf), s::cosh),
+        Id::Cospi => beside(tiers(f::cospi, f::cospif), s::cospi),
         Id::Div => tiers(f::div, f::divf),
         Id::Erf => tiers(f::erf, f::erff),
-        Id::Erfc => tiers(f::erfc, f::erfcf),
-        Id::Exp => tiers(f::exp, f::expf),
-        Id::Exp10 => tiers(f::exp10, f::exp10f),
-        Id::Exp2 => tiers(f::exp2, f::exp2f),
+        Id::Erfc => beside(tiers(f::erfc, f::erfcf), s::erfc),
+        Id::Exp => beside(tiers(f::exp, f::expf), s::exp),
+        Id::Exp10 => beside(tiers(f::exp10, f::exp10f), s::exp),
+        Id::Exp2 => beside(tiers(f::exp2, f::exp2f), s::exp2),
         Id::Expm1 => tiers(f::expm1, f::expm1f),
         Id::Fdim => tiers(f::fdim, f::fdimf),
         Id::Fma => tiers(f::fma, f::fmaf),
@@ -174,11 +188,11 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         Id::Log1p => tiers(f::log1p, f::log1pf),
         Id::Log2 => tiers(f::log2, f::log2f),
         Id::Mul => tiers(f::mul, f::mulf),
-        Id::Pow => tiers(f::pow, f::powf),
-        Id::Pown => tiers(f::pown, f::pownf),
-        Id::Powr => tiers(f::powr, f::powrf),
+        Id::Pow => beside(tiers(f::pow, f::powf), s::pow),
+        Id::Pown => beside(tiers(f::pown, f::pownf), s::pow),
+        Id::Powr => beside(tiers(f::powr, f::powrf), s::powr),
         Id::Recip => tiers(f::recip, f::recipf),
-        Id::Rootn => near(f::rootn_near, f::rootnf),
+        Id::Rootn => beside(near(f::rootn_near, f::rootnf), s::rootn),
         Id::Rsqrt => tiers(f::rsqrt, f::rsqrtf),
         Id::Sin => tiers(f::sin, f::sinf),
         Id::Sinh => tiers(f::sinh, f::sinhf),
@@ -188,106 +202,8 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         Id::Tan => tiers(f::tan, f::tanf),
         Id::Tanh => tiers(f::tanh, f::tanhf),
         Id::Tanpi => tiers(f::tanpi, f::tanpif),
-        Id::Tgamma => tiers(f::tgamma, f::tgammaf),
+        Id::Tgamma => beside(tiers(f::tgamma, f::tgammaf), s::tgamma),
         Id::Ceil
-        | Id::Copysign
-        | Id::Cross0
-        | Id::Cross1
-        | Id::Cross2
-        | Id::Cross3
-        | Id::Degrees
-        | Id::Distance
-        | Id::Dot
-        | Id::Fabs
-        | Id::Fclamp
-        | Id::Floor
-        | Id::Fmax
-        | Id::Fmin
-        | Id::Fmod
-        | Id::Fract
-        | Id::FrexpExponent
-        | Id::FrexpMantissa
-        | Id::Ilogb
-        | Id::Ldexp
-        | Id::Length
-        | Id::LgammaSign
-        | Id::Logb
-        | Id::Maxmag
-        | Id::Minmag
-        | Id::Mix
-        | Id::ModfFraction
-        | Id::Nan
-        | Id::Nextafter
-        | Id::Normalize0
-        | Id::Normalize1
-        | Id::Normalize2
-        | Id::Normalize3
-        | Id::Radians
-        | Id::Remainder
-        | Id::RemquoQuotient
-        | Id::RemquoRemainder
-        | Id::Rint
-        | Id::Round
-        | Id::Sign
-        | Id::Smoothstep
-        | Id::Step
-        | Id::Trunc => None,
-    }
-}
-
-/// Which side of a power of two `id`'s exact value lies on ([`super::side`]), where the
-/// function's shape settles it: where a fast tier's double is ±2^k, the binade of the exact
-/// value (and so the spec's ulp) without MPFR.
-pub fn power_of_two_side(id: Id) -> Option<SideFn> {
-    match id {
-        Id::Acospi => Some(s::acospi),
-        Id::Atan2pi => Some(s::atan2pi),
-        Id::Cos => Some(s::cos),
-        Id::Cosh => Some(s::cosh),
-        Id::Cospi => Some(s::cospi),
-        Id::Erfc => Some(s::erfc),
-        Id::Exp => Some(s::exp),
-        Id::Exp10 => Some(s::exp),
-        Id::Exp2 => Some(s::exp2),
-        Id::Pow => Some(s::pow),
-        Id::Pown => Some(s::pow),
-        Id::Powr => Some(s::powr),
-        Id::Rootn => Some(s::rootn),
-        Id::Tgamma => Some(s::tgamma),
-        Id::Acos
-        | Id::Acosh
-        | Id::Add
-        | Id::Asin
-        | Id::Asinh
-        | Id::Asinpi
-        | Id::Atan
-        | Id::Atan2
-        | Id::Atanh
-        | Id::Atanpi
-        | Id::Cbrt
-        | Id::Div
-        | Id::Erf
-        | Id::Expm1
-        | Id::Fdim
-        | Id::Fma
-        | Id::Hypot
-        | Id::Lgamma
-        | Id::Log
-        | Id::Log10
-        | Id::Log1p
-        | Id::Log2
-        | Id::Mul
-        | Id::Recip
-        | Id::Rsqrt
-        | Id::Sin
-        | Id::Sinh
-        | Id::Sinpi
-        | Id::Sqrt
-        | Id::Sub
-        | Id::Tan
-        | Id::Tanh
-        | Id::Tanpi
-        | Id::Ceil
         | Id::Copysign
         | Id::Cross0
         | Id::Cross1
@@ -453,6 +369,11 @@ pub fn near_tier(output: &Output) -> Option<FastFn> {
 /// [`fast_tier`]'s float version, for float arguments.
 pub fn float_tier(output: &Output) -> Option<FastFn> {
     output_tiers(output).map(|tiers| tiers.float)
+}
+
+/// [`fast_tier`]'s side rule at a power of two ([`FastTiers::side`]).
+pub fn side_tier(output: &Output) -> Option<SideFn> {
+    output_tiers(output)?.side
 }
 
 fn output_tiers(output: &Output) -> Option<FastTiers> {

@@ -272,8 +272,8 @@ mod tests {
             (Id::Tgamma, 1),
         ];
         for (id, arguments_taken) in &ids {
-            let side = binding::power_of_two_side(*id).expect("a rule");
             let fast = binding::fast(*id).expect("a side rule is for a fast tier");
+            let side = fast.side.expect("a rule");
             let double = match fast.double {
                 binding::DoubleTier::CorrectlyRounded(double)
                 | binding::DoubleTier::Near(double) => double,
