@@ -1049,7 +1049,7 @@ fn judge_rows(
         let correctly_rounded = judged_rows
             .iter()
             .find_map(|row| correctly_rounded_fns[*row])
-            .map(|correctly_rounded| correctly_rounded_column(correctly_rounded, columns, &inputs));
+            .map(|correctly_rounded| column_of(columns, &inputs, correctly_rounded));
         // Inputs the column decides alone: where every judged row has the column, an input
         // whose every result equals it (and is finite) is correctly rounded in every row.
         let column_decides = judged_rows
@@ -1063,32 +1063,22 @@ fn judge_rows(
             .iter()
             .map(|row| &device_results[*row][0][inputs.clone()])
             .collect();
-        // The exact tier's value of every input, where it decides in bulk: the per-input
-        // verdicts below reuse it.
-        let exact_values: Vec<Option<f64>> = match exact {
-            Some(exact) if !(correctly_rounded.is_some() && column_decides) => {
-                let mut args = vec![0.0; columns.len()];
-                inputs
-                    .clone()
-                    .map(|i| {
-                        read_input(columns, i, &mut args);
-                        exact(&args, element)
-                    })
-                    .collect()
-            }
-            _ => Vec::new(),
-        };
+        // The exact tier's value of every input, where it decides in bulk (a function with an
+        // exact tier has no correctly rounded column): the per-input verdicts below reuse it.
+        let exact_values: Vec<Option<f64>> = exact
+            .map(|exact| column_of(columns, &inputs, |args| exact(args, element)))
+            .unwrap_or_default();
         // The inputs decided in bulk, and the error each counts as: the correctly rounded
         // bound, or 0 for exact results.
         let (decided, counted_at): (Vec<bool>, f64) = match (&correctly_rounded, exact) {
             (Some(correct), _) if column_decides => (
-                decided_where(function, columns, &inputs, |k, _| {
+                decided_where(function, columns, &inputs, |k| {
                     correct[k].is_finite() && results.iter().all(|column| column[k] == correct[k])
                 }),
                 BOUND_OF_CORRECTLY_ROUNDED,
             ),
             (_, Some(_)) => (
-                decided_where(function, columns, &inputs, |k, _| {
+                decided_where(function, columns, &inputs, |k| {
                     exact_values[k].is_some_and(|value| {
                         results
                             .iter()
@@ -1206,14 +1196,13 @@ fn judge_rows(
     })
 }
 
-/// Per input of `inputs`, whether `matches(k, args)` holds (`k` counts from the first) and the
-/// input is in the function's domain: one outside it is not judged (the per-input loop counts
-/// it).
+/// Per input of `inputs`, whether `matches(k)` holds (`k` counts from the first) and the input
+/// is in the function's domain: one outside it is not judged (the per-input loop counts it).
 fn decided_where(
     function: &Function,
     columns: &[Vec<f64>],
     inputs: &std::ops::Range<usize>,
-    matches: impl Fn(usize, &[f64]) -> bool,
+    matches: impl Fn(usize) -> bool,
 ) -> Vec<bool> {
     let specified_everywhere = function.specified_everywhere();
     let mut args = vec![0.0; columns.len()];
@@ -1221,24 +1210,27 @@ fn decided_where(
         .clone()
         .enumerate()
         .map(|(k, i)| {
-            read_input(columns, i, &mut args);
-            matches(k, &args) && (specified_everywhere || function.in_domain(&args))
+            matches(k)
+                && (specified_everywhere || {
+                    read_input(columns, i, &mut args);
+                    function.in_domain(&args)
+                })
         })
         .collect()
 }
 
-/// `correctly_rounded` of every input of `inputs`.
-fn correctly_rounded_column(
-    correctly_rounded: crate::reference::FastFn,
+/// `value(args)` of every input of `inputs`.
+fn column_of<T>(
     columns: &[Vec<f64>],
     inputs: &std::ops::Range<usize>,
-) -> Vec<f64> {
+    value: impl Fn(&[f64]) -> T,
+) -> Vec<T> {
     let mut args = vec![0.0; columns.len()];
     inputs
         .clone()
         .map(|i| {
             read_input(columns, i, &mut args);
-            correctly_rounded(&args)
+            value(&args)
         })
         .collect()
 }
