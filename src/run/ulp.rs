@@ -639,27 +639,21 @@ fn run_kernels(
 fn encode(kind: ValueKind, element: FloatType, values: &[f64], bytes: &mut [u8]) {
     let size = kind.component_bytes(element);
     let (body, padding) = bytes.split_at_mut(values.len() * size);
-    let slots = body.chunks_exact_mut(size).zip(values);
     // One tight loop per format (the chunk's hot path): the values are already in the format,
     // so each conversion is exact.
     match kind {
         ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
-            FloatType::Float => slots.for_each(|(slot, v)| {
-                slot.copy_from_slice(&(*v as f32).to_le_bytes());
-            }),
-            FloatType::Double => slots.for_each(|(slot, v)| {
-                slot.copy_from_slice(&v.to_le_bytes());
-            }),
-            FloatType::Half => slots.for_each(|(slot, v)| {
-                slot.copy_from_slice(&element.to_bits(*v).to_le_bytes()[..size]);
-            }),
+            FloatType::Float => put(body, values, |v| (v as f32).to_le_bytes()),
+            FloatType::Double => put(body, values, f64::to_le_bytes),
+            FloatType::Half => put(body, values, |v| (element.to_bits(v) as u16).to_le_bytes()),
         },
-        ValueKind::IntGentype => slots.for_each(|(slot, v)| {
-            slot.copy_from_slice(&(*v as i32).to_le_bytes());
-        }),
-        ValueKind::UintGentype => slots.for_each(|(slot, v)| {
-            slot.copy_from_slice(&(*v as u64).to_le_bytes()[..size]);
-        }),
+        ValueKind::IntGentype => put(body, values, |v| (v as i32).to_le_bytes()),
+        ValueKind::UintGentype => match size {
+            // The code's low bytes, as the u64's little-endian prefix.
+            2 => put(body, values, |v| (v as u64 as u16).to_le_bytes()),
+            4 => put(body, values, |v| (v as u64 as u32).to_le_bytes()),
+            _ => put(body, values, |v| (v as u64).to_le_bytes()),
+        },
     }
     if let Some(last) = body.len().checked_sub(size).map(|at| &body[at..]) {
         for slot in padding.chunks_exact_mut(size) {
@@ -668,33 +662,41 @@ fn encode(kind: ValueKind, element: FloatType, values: &[f64], bytes: &mut [u8])
     }
 }
 
+/// Writes each value's `N` bytes into `body`, one after the other. `N` is a constant, so each
+/// copy is a store: with the slot's length known only at run time, every value was a call to
+/// `memmove`.
+fn put<const N: usize>(body: &mut [u8], values: &[f64], bytes_of: impl Fn(f64) -> [u8; N]) {
+    for (slot, value) in body.chunks_exact_mut(N).zip(values) {
+        slot.copy_from_slice(&bytes_of(*value));
+    }
+}
+
 /// The first `count` values of a buffer of `kind`, widened exactly to `f64`.
 fn decode(kind: ValueKind, element: FloatType, bytes: &[u8], count: usize) -> Vec<f64> {
     let size = kind.component_bytes(element);
-    let slots = bytes[..count * size].chunks_exact(size);
+    let body = &bytes[..count * size];
     match kind {
         ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
-            FloatType::Float => slots
-                .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-                .collect(),
-            FloatType::Double => slots
-                .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
-                .collect(),
-            FloatType::Half => slots
-                .map(|c| element.from_bits(u64::from(u16::from_le_bytes([c[0], c[1]]))))
-                .collect(),
+            FloatType::Float => take(body, |b| f64::from(f32::from_le_bytes(b))),
+            FloatType::Double => take(body, f64::from_le_bytes),
+            FloatType::Half => take(body, |b| {
+                element.from_bits(u64::from(u16::from_le_bytes(b)))
+            }),
         },
-        ValueKind::IntGentype => slots
-            .map(|c| f64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-            .collect(),
-        ValueKind::UintGentype => slots
-            .map(|c| {
-                let mut word = [0u8; 8];
-                word[..c.len()].copy_from_slice(c);
-                u64::from_le_bytes(word) as f64
-            })
-            .collect(),
+        ValueKind::IntGentype => take(body, |b| f64::from(i32::from_le_bytes(b))),
+        ValueKind::UintGentype => match size {
+            2 => take(body, |b| f64::from(u16::from_le_bytes(b))),
+            4 => take(body, |b| f64::from(u32::from_le_bytes(b))),
+            _ => take(body, |b| u64::from_le_bytes(b) as f64),
+        },
     }
+}
+
+/// Each `N` bytes of `body` read as one value (`N` a constant, as in [`put`]).
+fn take<const N: usize>(body: &[u8], value_of: impl Fn([u8; N]) -> f64) -> Vec<f64> {
+    body.chunks_exact(N)
+        .map(|slot| value_of(slot.try_into().expect("chunks of N bytes")))
+        .collect()
 }
 
 /// Whether a ULP unit of `function` runs in a [`WidthGroup`] (one reference pass for all
@@ -1255,6 +1257,45 @@ fn same_bits(mine: &[Vec<f64>], theirs: &[Vec<f64>], inputs: std::ops::Range<usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every kind of column goes into its device buffer and comes back bit for bit, and the
+    /// buffer's tail repeats the last value (the padding to whole vectors).
+    #[test]
+    fn columns_go_into_device_buffers_and_back_bit_for_bit() {
+        let padding = 3;
+        for element in FloatType::ALL {
+            let floats: Vec<f64> = [0.0, -0.0, 1.5, -2.25, f64::INFINITY, f64::NEG_INFINITY]
+                .into_iter()
+                .chain([1, 0x3ff, 0x8001, 0x7bff].map(|bits| element.from_bits(bits)))
+                .collect();
+            let codes: Vec<f64> = [
+                0.0,
+                1.0,
+                5.0,
+                ((1u64 << element.fraction_bits()) - 1) as f64,
+            ]
+            .to_vec();
+            let columns = [
+                (ValueKind::FloatGentype, floats.clone()),
+                (ValueKind::FloatScalar, floats),
+                (
+                    ValueKind::IntGentype,
+                    vec![0.0, -1.0, 64.0, -149.0, 2147483647.0],
+                ),
+                (ValueKind::UintGentype, codes),
+            ];
+            for (kind, values) in columns {
+                let size = kind.component_bytes(element);
+                let mut bytes = vec![0xa5; (values.len() + padding) * size];
+                encode(kind, element, &values, &mut bytes);
+                let back = decode(kind, element, &bytes, values.len() + padding);
+                let mut expected = values.clone();
+                expected.extend([values[values.len() - 1]; 3]);
+                let bits = |column: &[f64]| column.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&back), bits(&expected), "{kind:?} {element:?}");
+            }
+        }
+    }
 
     /// A batch's positions map to the inputs of its chunks and back, a shard's chunks (not
     /// next to each other) as well as one run of inputs.
