@@ -343,16 +343,28 @@ impl CorrectlyRoundedInputs {
         match columns {
             [] => {}
             [x] => {
-                // One argument: every input in the zero row.
+                // One argument: every input in the zero row, and every input counts the same
+                // error, so a cell needs only how many fell in it: counted first, then added
+                // once per cell. An input of a binade in one bin (most are) finds its cell by
+                // one lookup of its sign and exponent; four counters per cell, taken in turn,
+                // keep neighbours (which mostly share a cell) from waiting on each other.
+                let cells = &CELL_OF_SIGN_AND_BINADE[element as usize];
+                let mut counts = [[0u64; GRID_SIDE + 1]; 4];
+                for (turn, (x, decided)) in x[range].iter().zip(decided).enumerate() {
+                    let mut cell = usize::from(cells[(x.to_bits() >> 52) as usize]);
+                    if cell == GRID_SIDE {
+                        // Zero, infinity, NaN (dropped: counted past the grid) or a binade
+                        // where bins meet.
+                        cell = bin_by_table(*x, element, binade_bins)
+                            .map_or(GRID_SIDE, |bin| usize::from(Region::of_bins(bin, 0).x));
+                    }
+                    counts[turn % 4][cell] += u64::from(*decided);
+                }
                 let row = self.grid.row(ZERO_ROW);
-                for (x, _) in x[range]
-                    .iter()
-                    .zip(decided)
-                    .filter(|(_, decided)| **decided)
-                {
-                    if let Some(bin) = bin_by_table(*x, element, binade_bins) {
-                        let cell = &mut row[usize::from(Region::of_bins(bin, 0).x)];
-                        cell.count(self.error, false);
+                for (cell, stats) in row.iter_mut().enumerate() {
+                    let inputs: u64 = counts.iter().map(|turn| turn[cell]).sum();
+                    if inputs > 0 {
+                        stats.count_many(inputs, self.error);
                     }
                 }
             }
@@ -583,6 +595,13 @@ impl BinStats {
         self.max_error = self.max_error.max(error);
     }
 
+    /// Counts `inputs` inputs that passed, each with error `error`, as as many
+    /// [`BinStats::count`] calls would.
+    fn count_many(&mut self, inputs: u64, error: f64) {
+        self.inputs += inputs;
+        self.max_error = self.max_error.max(error);
+    }
+
     fn add(&mut self, other: &BinStats) {
         self.inputs += other.inputs;
         self.failures += other.failures;
@@ -647,6 +666,23 @@ static BINADE_BINS: std::sync::LazyLock<[[i16; 2048]; 3]> = std::sync::LazyLock:
     }
     table
 });
+
+/// Per type, per sign and double binade (a double's top 12 bits): the grid cell of its
+/// magnitudes where [`BINADE_BINS`] gives them one bin, else `GRID_SIDE` (zeros and double
+/// subnormals, infinities and NaNs, and binades where bins meet: [`bin_by_table`] decides).
+static CELL_OF_SIGN_AND_BINADE: std::sync::LazyLock<[[u8; 4096]; 3]> =
+    std::sync::LazyLock::new(|| {
+        let mut table = [[GRID_SIDE as u8; 4096]; 3];
+        for element in FloatType::ALL {
+            for (biased, bin) in BINADE_BINS[element as usize].iter().enumerate() {
+                if (1..2047).contains(&biased) && *bin != NOT_ONE_BIN {
+                    table[element as usize][biased] = Region::of_bins(*bin, 0).x;
+                    table[element as usize][biased | 0x800] = Region::of_bins(-*bin, 0).x;
+                }
+            }
+        }
+        table
+    });
 
 /// The bin (1..=BINS_PER_SIGN) of a finite, non-zero magnitude.
 fn magnitude_bin(x: f64, element: FloatType) -> i16 {
@@ -1059,6 +1095,30 @@ mod tests {
                     assert!(one_by_one.error_map.len() > 5, "{what}");
                 }
             }
+        }
+    }
+
+    /// The cell lookup by sign and binade gives the cell of the input's bin wherever it gives
+    /// one, and gives one for most binades of every type.
+    #[test]
+    fn the_cell_of_a_sign_and_binade_is_its_inputs_cell() {
+        for element in FloatType::ALL {
+            let cells = &CELL_OF_SIGN_AND_BINADE[element as usize];
+            for top in 0..4096u64 {
+                for fraction in [0, 1, 1 << 40, 1 << 51, (1 << 52) - 1] {
+                    let x = f64::from_bits((top << 52) | fraction);
+                    let cell = usize::from(cells[top as usize]);
+                    if cell != GRID_SIDE {
+                        let bin = input_bin(x, element).expect("a number");
+                        assert_eq!(cell, usize::from(Region::of_bins(bin, 0).x), "{x:e}");
+                    }
+                }
+            }
+            let looked_up = cells
+                .iter()
+                .filter(|c| usize::from(**c) != GRID_SIDE)
+                .count();
+            assert!(looked_up > 3000, "{element:?}: {looked_up}");
         }
     }
 
