@@ -595,8 +595,8 @@ impl BinStats {
         self.max_error = self.max_error.max(error);
     }
 
-    /// Counts `inputs` inputs that passed, each with error `error`, as as many
-    /// [`BinStats::count`] calls would.
+    /// Counts `inputs` inputs that passed, each with error `error`: what that many
+    /// [`BinStats::count`] calls of passing inputs would count.
     fn count_many(&mut self, inputs: u64, error: f64) {
         self.inputs += inputs;
         self.max_error = self.max_error.max(error);
@@ -1012,8 +1012,9 @@ mod tests {
     }
 
     /// Correctly rounded (or exact) inputs counted once and added to a row give the row what
-    /// recording each as a fast correctly rounded (or `Pass(0.0)`) verdict gives, among other verdicts in any order, for
-    /// one- and two-argument inputs (NaN, zeros and infinities among them).
+    /// recording each as a fast correctly rounded (or `Pass(0.0)`) verdict gives, among other
+    /// verdicts in any order, for one- and two-argument inputs (NaN, zeros and infinities among
+    /// them).
     #[test]
     fn correctly_rounded_inputs_add_as_their_verdicts_would() {
         let case = |index: u64, error: f64| judged_case(index, error, false);

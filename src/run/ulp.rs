@@ -1290,7 +1290,7 @@ mod tests {
                 encode(kind, element, &values, &mut bytes);
                 let back = decode(kind, element, &bytes, values.len() + padding);
                 let mut expected = values.clone();
-                expected.extend([values[values.len() - 1]; 3]);
+                expected.extend(std::iter::repeat_n(values[values.len() - 1], padding));
                 let bits = |column: &[f64]| column.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&back), bits(&expected), "{kind:?} {element:?}");
             }
