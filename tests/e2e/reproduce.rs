@@ -5,20 +5,12 @@
 mod common;
 use common::{assemble_text, clacc, text, Results};
 
-use std::path::PathBuf;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clacc-reproduce-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// A conversion unit's reproduce line (`--kind conversion --function NAME --type T --width 1
 /// --input X`, as src/report.rs builds it) runs that unit on exactly that input.
 #[test]
 fn a_conversion_reproduce_line_runs_that_unit_on_that_one_input() {
-    let dir = scratch("conversion");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     for (name, element, input) in [
         ("convert_double_to_half", "half", "0x1.0000000000001p+0"),
         ("convert_int_to_float", "float", "0x1.000001p+24"),
@@ -60,7 +52,8 @@ fn a_conversion_reproduce_line_runs_that_unit_on_that_one_input() {
 /// An extension unit's reproduce line selects that unit too (a usage error before).
 #[test]
 fn an_extension_reproduce_line_selects_that_unit() {
-    let dir = scratch("extension");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let csv = dir.join("fc2.csv");
     let output = clacc(&[
         "--kind",
@@ -97,7 +90,8 @@ fn an_extension_reproduce_line_selects_that_unit() {
 /// such a rule, whatever the device returns).
 #[test]
 fn an_edge_rule_without_overflow_reports_the_value_it_prescribes() {
-    let dir = scratch("near");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let csv = dir.join("length.csv");
     let output = clacc(&[
         "--kind",
@@ -165,13 +159,14 @@ OpFunctionEnd
 /// interface is refused by the interface check.
 #[test]
 fn a_user_length_module_is_judged_by_the_edge_rules() {
-    let dir = scratch("length");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let mut verdicts = Vec::new();
     for (name, result) in [
         ("abs", "%18 = OpExtInst %5 %17 fabs %16"),
         ("identity", "%18 = OpCopyObject %5 %16"),
     ] {
-        let module = assemble_text(&dir, name, &LENGTH_W1.replace("RESULT", result));
+        let module = assemble_text(dir, name, &LENGTH_W1.replace("RESULT", result));
         let csv = dir.join(format!("{name}.csv"));
         let output = clacc(&[
             "--kind",
@@ -223,7 +218,8 @@ fn a_user_length_module_is_judged_by_the_edge_rules() {
 /// plan's last units: the planned_units column lets merge refuse them, naming what is missing.
 #[test]
 fn shards_cut_after_the_same_unit_do_not_merge() {
-    let dir = scratch("cut");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let mut shards = Vec::new();
     for shard in ["0/2", "1/2"] {
         let csv = dir.join(format!("shard{}.csv", &shard[..1]));
@@ -275,7 +271,8 @@ fn shards_cut_after_the_same_unit_do_not_merge() {
 /// exhaustive unit runs its whole domain, smaller than the request.
 #[test]
 fn a_huge_input_count_on_conversions_finishes_with_a_cut_sample() {
-    let dir = scratch("huge");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let csv = dir.join("huge.csv");
     let output = clacc(&[
         "--kind",

@@ -334,10 +334,8 @@ fn compare_sets_the_devices_rows_side_by_side_as_they_were_given() {
 /// of skipping it as "support unknown".
 #[test]
 fn float_controls2_checks_run_on_rusticl_through_isolated_probe_builds() {
-    let dir = std::env::temp_dir().join(format!("clacc-rusticl-fc2-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let csv = dir.join("fc2.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("fc2.csv");
     let output = clacc(&[
         "--platform",
         "rusticl",
