@@ -17,7 +17,7 @@ use crate::spec::registry::{Function, Output};
 use crate::spec::relaxed_table::RelaxedRule;
 use crate::spec::signature::ValueKind;
 use crate::spec::table::{self, Profile, Requirement};
-use crate::sweep::{self, InputPlan};
+use crate::sweep::{self, empty_columns, InputPlan};
 use rug::float::Round;
 
 /// The extension that provides a type, for skip notes.
@@ -870,8 +870,7 @@ impl pipeline::Unit for WidthGroup<'_> {
             .take(chunks as usize)
             .map(|number| number * CHUNK_SCALARS as u64)
             .collect();
-        let mut columns =
-            vec![Vec::with_capacity(starts.len() * CHUNK_SCALARS); self.argument_kinds.len()];
+        let mut columns = empty_columns(self.argument_kinds.len(), starts.len() * CHUNK_SCALARS);
         for start in &starts {
             prepared
                 .plan

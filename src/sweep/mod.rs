@@ -138,6 +138,13 @@ pub fn generate(
     plan.columns(0, plan.total())
 }
 
+/// `count` empty columns with room for `capacity` values each. (`vec![Vec::with_capacity(..);
+/// count]` would not do: it clones the first, and a clone has no spare room, so all but one
+/// column grew by doubling, copying and faulting in their memory again and again.)
+pub fn empty_columns(count: usize, capacity: usize) -> Vec<Vec<f64>> {
+    (0..count).map(|_| Vec::with_capacity(capacity)).collect()
+}
+
 /// Where [`random_value`] draws an argument's log-uniform values: the interval and, for each
 /// sign, the range of binades it spans, worked out once per block rather than once per value.
 struct Sampler {
@@ -359,8 +366,7 @@ impl InputPlan {
     /// Columns (one per argument) for inputs `start .. start + length` (clipped to the total).
     pub fn columns(&self, start: u64, length: u64) -> Vec<Vec<f64>> {
         let end = (start + length).min(self.total);
-        let mut columns: Vec<Vec<f64>> =
-            vec![Vec::with_capacity(end.saturating_sub(start) as usize); self.kinds.len()];
+        let mut columns = empty_columns(self.kinds.len(), end.saturating_sub(start) as usize);
         self.append_columns(start, length, &mut columns);
         columns
     }
@@ -440,8 +446,7 @@ impl InputPlan {
         if offsets.is_empty() {
             return;
         }
-        let mut block: Vec<Vec<f64>> =
-            vec![Vec::with_capacity(RANDOM_BLOCK as usize); self.kinds.len()];
+        let mut block = empty_columns(self.kinds.len(), RANDOM_BLOCK as usize);
         for number in offsets.start / RANDOM_BLOCK..=(offsets.end - 1) / RANDOM_BLOCK {
             self.random_block(seed, number, &mut block);
             let block_start = number * RANDOM_BLOCK;
