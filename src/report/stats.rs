@@ -323,8 +323,8 @@ impl CorrectlyRoundedInputs {
     }
 
     /// Records the inputs of `range` (position `i` is input `index(i)`) whose flag in `decided` (one
-    /// per input of the range) is set, each in its input region, in one loop that looks the
-    /// bin table up once.
+    /// per input of the range) is set, each in its input region: what [`Grid::log`] would
+    /// record for each, counted per cell.
     pub fn record_decided(
         &mut self,
         columns: &[Vec<f64>],
@@ -339,26 +339,29 @@ impl CorrectlyRoundedInputs {
         let first_index = index(range.start + first);
         self.first_index = Some(self.first_index.map_or(first_index, |f| f.min(first_index)));
         self.count += decided.iter().filter(|decided| **decided).count() as u64;
+        // Every input recorded here counts the same error, so a cell needs only how many
+        // fell in it: counted first, then added once per cell.
+        let cells = &CELL_OF_SIGN_AND_BINADE[element as usize];
         let binade_bins = &BINADE_BINS[element as usize];
+        // An input's cell on one axis (GRID_SIDE: off the grid, a NaN), one lookup of its
+        // sign and exponent where its binade is in one bin (most are).
+        let axis_cell = |x: f64| {
+            let cell = usize::from(cells[(x.to_bits() >> 52) as usize]);
+            if cell < GRID_SIDE {
+                return cell;
+            }
+            // Zero, infinity, NaN or a binade where bins meet.
+            bin_by_table(x, element, binade_bins)
+                .map_or(GRID_SIDE, |bin| usize::from(Region::of_bins(bin, 0).x))
+        };
         match columns {
             [] => {}
             [x] => {
-                // One argument: every input in the zero row, and every input counts the same
-                // error, so a cell needs only how many fell in it: counted first, then added
-                // once per cell. An input of a binade in one bin (most are) finds its cell by
-                // one lookup of its sign and exponent; four counters per cell, taken in turn,
-                // keep neighbours (which mostly share a cell) from waiting on each other.
-                let cells = &CELL_OF_SIGN_AND_BINADE[element as usize];
+                // Every input is in the zero row. Four counters per cell, taken in turn, keep
+                // neighbours (which mostly share a cell) from waiting on each other.
                 let mut counts = [[0u64; GRID_SIDE + 1]; 4];
                 for (turn, (x, decided)) in x[range].iter().zip(decided).enumerate() {
-                    let mut cell = usize::from(cells[(x.to_bits() >> 52) as usize]);
-                    if cell == GRID_SIDE {
-                        // Zero, infinity, NaN (dropped: counted past the grid) or a binade
-                        // where bins meet.
-                        cell = bin_by_table(*x, element, binade_bins)
-                            .map_or(GRID_SIDE, |bin| usize::from(Region::of_bins(bin, 0).x));
-                    }
-                    counts[turn % 4][cell] += u64::from(*decided);
+                    counts[turn % 4][axis_cell(*x)] += u64::from(*decided);
                 }
                 let row = self.grid.row(ZERO_ROW);
                 for (cell, stats) in row.iter_mut().enumerate() {
@@ -369,19 +372,23 @@ impl CorrectlyRoundedInputs {
                 }
             }
             [x, y, ..] => {
-                for ((x, y), _) in x[range.clone()]
-                    .iter()
-                    .zip(&y[range])
-                    .zip(decided)
-                    .filter(|(_, decided)| **decided)
-                {
-                    let bins = bin_by_table(*x, element, binade_bins).zip(bin_by_table(
-                        *y,
-                        element,
-                        binade_bins,
-                    ));
-                    if let Some((x, y)) = bins {
-                        self.grid.log(Region::of_bins(x, y), self.error, false);
+                // The cells of the first two arguments (a NaN in either drops the input, as
+                // `Grid::log` never sees it), counted row by row of the second.
+                const SIDE: usize = GRID_SIDE + 1;
+                let mut counts = vec![0u64; SIDE * SIDE];
+                for ((x, y), decided) in x[range.clone()].iter().zip(&y[range]).zip(decided) {
+                    counts[axis_cell(*y) * SIDE + axis_cell(*x)] += u64::from(*decided);
+                }
+                for (y, row_counts) in counts.chunks_exact(SIDE).take(GRID_SIDE).enumerate() {
+                    let row_counts = &row_counts[..GRID_SIDE];
+                    if row_counts.iter().all(|inputs| *inputs == 0) {
+                        continue;
+                    }
+                    let row = self.grid.row(y as u8);
+                    for (stats, inputs) in row.iter_mut().zip(row_counts) {
+                        if *inputs > 0 {
+                            stats.count_many(*inputs, self.error);
+                        }
                     }
                 }
             }
