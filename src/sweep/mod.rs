@@ -145,15 +145,20 @@ pub fn empty_columns(count: usize, capacity: usize) -> Vec<Vec<f64>> {
     (0..count).map(|_| Vec::with_capacity(capacity)).collect()
 }
 
-/// Where [`random_value`] draws an argument's log-uniform values: the interval and, for each
-/// sign, the range of binades it spans, worked out once per block rather than once per value.
+/// Where [`random_value`] draws an argument's values: the interval and, for each sign, the
+/// range of binades it spans, worked out once per block rather than once per value.
 struct Sampler {
     element: FloatType,
+    /// The bits of an encoding of the format.
+    mask: u64,
     low: f64,
     high: f64,
-    /// (lowest, highest) binade of the negative and of the positive part.
-    negative_exponents: (i32, i32),
-    positive_exponents: (i32, i32),
+    /// Whether the interval holds both signs (a coin picks one).
+    both_signs: bool,
+    /// The sign where it holds one.
+    only_negative: bool,
+    /// (lowest, highest) binade of the positive part, then of the negative part.
+    exponents: [(i32, i32); 2],
 }
 
 impl Sampler {
@@ -169,14 +174,21 @@ impl Sampler {
             } else {
                 near
             };
-            (smallest.log2().floor() as i32, far.log2().floor() as i32)
+            let (lowest, highest) = (smallest.log2().floor() as i32, far.log2().floor() as i32);
+            (lowest, highest.max(lowest))
         };
         Sampler {
             element,
+            mask: if element.bits() == 64 {
+                u64::MAX
+            } else {
+                (1u64 << element.bits()) - 1
+            },
             low,
             high,
-            negative_exponents: exponents(true),
-            positive_exponents: exponents(false),
+            both_signs: low < 0.0 && high > 0.0,
+            only_negative: low < 0.0 && high <= 0.0,
+            exponents: [exponents(false), exponents(true)],
         }
     }
 }
@@ -202,29 +214,23 @@ fn random_value(rng: &mut ChaCha8Rng, sampler: &Sampler) -> f64 {
         element, low, high, ..
     } = *sampler;
     if rng.random::<bool>() {
-        let mask = if element.bits() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << element.bits()) - 1
-        };
-        return element.from_bits(rng.random::<u64>() & mask);
+        return element.from_bits(rng.random::<u64>() & sampler.mask);
     }
     for _ in 0..16 {
-        let negative = if low >= 0.0 {
-            false
-        } else if high <= 0.0 {
-            true
-        } else {
+        // The sign's coin feeds selections, not branches: a branch on it is mispredicted half
+        // the time.
+        let negative = if sampler.both_signs {
             rng.random::<bool>()
-        };
-        let (low_exponent, high_exponent) = if negative {
-            sampler.negative_exponents
         } else {
-            sampler.positive_exponents
+            sampler.only_negative
         };
-        let exponent = rng.random_range(low_exponent..=high_exponent.max(low_exponent));
+        let (low_exponent, high_exponent) = sampler.exponents[usize::from(negative)];
+        let exponent = rng.random_range(low_exponent..=high_exponent);
         let magnitude = (1.0 + rng.random::<f64>()) * powi_of_two(exponent);
-        let value = element.round(if negative { -magnitude } else { magnitude });
+        // The magnitude is positive: setting the sign bit negates it.
+        let value = element.round(f64::from_bits(
+            magnitude.to_bits() | (u64::from(negative) << 63),
+        ));
         if (low..=high).contains(&value) {
             return value;
         }
