@@ -216,6 +216,8 @@ impl pipeline::Unit for EdgeUnit<'_> {
     /// `None` in a shard that does not own the unit's one chunk: nothing is built there.
     type Kernel = Option<BuiltKernel>;
     type Prepared = ();
+    /// Made with the chunk on the device thread.
+    type Inputs = ();
     type Chunk = EdgeChunk;
     type Tally = UnitStats;
 
@@ -255,11 +257,14 @@ impl pipeline::Unit for EdgeUnit<'_> {
         }
     }
 
+    fn inputs(&self, _prepared: &Self::Prepared, _number: u64) {}
+
     fn device(
         &self,
         built: &Option<BuiltKernel>,
         _prepared: &(),
         _number: u64,
+        _inputs: (),
     ) -> Result<EdgeChunk, UnitError> {
         let built = built
             .as_ref()

@@ -5,10 +5,12 @@
 //! report ends; the loop owns the rest: the overlap of device and judging, the order in which
 //! chunks merge, progress, and the error that ends a unit.
 //!
-//! The device works on the next chunk while the references judge this one: a producer thread
-//! makes inputs and runs the kernel, the caller's thread judges, and a channel of two chunks
-//! bounds the memory in flight. Chunks merge in the order they were made, so the result does
-//! not depend on timing or on the number of judging threads.
+//! Three stages overlap: an input thread makes the inputs of the chunk after next, a device
+//! thread runs the kernel on the next, and the caller's thread judges this one. Channels (one
+//! chunk of inputs, two of results) bound the memory in flight. Chunks merge in the order
+//! they were made, so the result does not depend on timing or on the number of judging
+//! threads. (Drawing inputs on the device's thread made them wait for each other: fma's three
+//! random arguments cost more than its six kernels.)
 
 use crate::device::DeviceError;
 use crate::kernel::KernelError;
@@ -132,11 +134,14 @@ impl Tally for RowStats {
 /// references computed once per input into a [`RowStats`] tally (one per width), and
 /// finishes one row per width.
 pub trait Unit: Sync + Sized {
-    /// The unit's built kernel; the producer thread owns it (OpenCL objects are not shared).
+    /// The unit's built kernel; the device thread owns it (OpenCL objects are not shared).
     type Kernel: Send;
-    /// What the chunk loop needs besides the kernel: the input plan, shared by the producer
-    /// and the judge.
+    /// What the chunk loop needs besides the kernel: the input plan, shared by the input and
+    /// device threads and the judge.
     type Prepared: Sync;
+    /// A chunk's inputs, made ahead of the device on a thread of their own (`()` where the
+    /// device makes them itself).
+    type Inputs: Send;
     /// One chunk as the device leaves it: its inputs and the device's results.
     type Chunk: Send;
     /// What judging yields ([`UnitStats`] for one row).
@@ -151,12 +156,16 @@ pub trait Unit: Sync + Sized {
     /// The chunks this run walks.
     fn chunks(&self, prepared: &Self::Prepared) -> Chunks;
 
-    /// Makes chunk `number`'s inputs and runs them on the device (on the producer thread).
+    /// Makes chunk `number`'s inputs (on the input thread, one chunk ahead of the device).
+    fn inputs(&self, prepared: &Self::Prepared, number: u64) -> Self::Inputs;
+
+    /// Runs chunk `number` on the device (on the device thread), on `inputs`.
     fn device(
         &self,
         kernel: &Self::Kernel,
         prepared: &Self::Prepared,
         number: u64,
+        inputs: Self::Inputs,
     ) -> Result<Self::Chunk, UnitError>;
 
     /// Judges one chunk (on the caller's thread, which may spread it over the run's threads).
@@ -200,8 +209,8 @@ pub fn run<U: OneRow>(unit: U, progress: &dyn Fn(u64, u64)) -> Ran {
     }
 }
 
-/// The chunk loop: the device makes chunks on a producer thread, this thread judges them in
-/// order and merges them; the first device error ends the unit.
+/// The chunk loop: inputs are made on one thread and run on the device on another, this
+/// thread judges the chunks in order and merges them; the first device error ends the unit.
 pub fn measure<U: Unit>(
     unit: &U,
     kernel: U::Kernel,
@@ -210,11 +219,22 @@ pub fn measure<U: Unit>(
 ) -> Result<U::Tally, UnitError> {
     let Chunks { numbers, planned } = unit.chunks(prepared);
     progress(0, planned);
+    let (inputs_sender, inputs_receiver) = std::sync::mpsc::sync_channel::<(u64, U::Inputs)>(1);
     let (sender, receiver) = std::sync::mpsc::sync_channel::<Result<U::Chunk, UnitError>>(2);
     std::thread::scope(|scope| {
         scope.spawn(move || {
             for number in numbers {
-                let outcome = unit.device(&kernel, prepared, number);
+                if inputs_sender
+                    .send((number, unit.inputs(prepared, number)))
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        scope.spawn(move || {
+            for (number, inputs) in inputs_receiver {
+                let outcome = unit.device(&kernel, prepared, number, inputs);
                 let failed = outcome.is_err();
                 if sender.send(outcome).is_err() || failed {
                     return;

@@ -240,6 +240,8 @@ impl<'a> UlpUnit<'a> {
 impl pipeline::Unit for UlpUnit<'_> {
     type Kernel = BuiltKernel;
     type Prepared = Prepared;
+    /// The chunk's columns, one per argument.
+    type Inputs = Vec<Vec<f64>>;
     type Chunk = DeviceChunk;
     type Tally = UnitStats;
 
@@ -269,14 +271,18 @@ impl pipeline::Unit for UlpUnit<'_> {
         }
     }
 
+    fn inputs(&self, prepared: &Prepared, number: u64) -> Vec<Vec<f64>> {
+        prepared.plan.columns(number * self.chunk, self.chunk)
+    }
+
     fn device(
         &self,
         built: &BuiltKernel,
-        prepared: &Prepared,
+        _prepared: &Prepared,
         number: u64,
+        columns: Vec<Vec<f64>>,
     ) -> Result<DeviceChunk, UnitError> {
         let start = number * self.chunk;
-        let columns = prepared.plan.columns(start, self.chunk);
         let device_results = run_chunk(
             self.session,
             built,
@@ -823,6 +829,8 @@ pub struct GroupChunk {
 impl pipeline::Unit for WidthGroup<'_> {
     type Kernel = Vec<BuiltKernel>;
     type Prepared = Prepared;
+    /// The batch's chunk starts and its columns, the chunks one after the other.
+    type Inputs = (Vec<u64>, Vec<Vec<f64>>);
     type Chunk = GroupChunk;
     type Tally = RowStats;
 
@@ -852,13 +860,8 @@ impl pipeline::Unit for WidthGroup<'_> {
         }
     }
 
-    fn device(
-        &self,
-        kernels: &Vec<BuiltKernel>,
-        prepared: &Prepared,
-        batch: u64,
-    ) -> Result<GroupChunk, UnitError> {
-        // The shard's chunks of this batch, in order, their inputs one after the other.
+    /// The shard's chunks of batch `batch`, in order, their inputs one after the other.
+    fn inputs(&self, prepared: &Prepared, batch: u64) -> (Vec<u64>, Vec<Vec<f64>>) {
         let owned = self.owned_chunks(prepared);
         let first = batch * BATCH_CHUNKS;
         let chunks = BATCH_CHUNKS.min(owned - first);
@@ -876,6 +879,17 @@ impl pipeline::Unit for WidthGroup<'_> {
                 .plan
                 .append_columns(*start, CHUNK_SCALARS as u64, &mut columns);
         }
+        (starts, columns)
+    }
+
+    fn device(
+        &self,
+        kernels: &Vec<BuiltKernel>,
+        _prepared: &Prepared,
+        _batch: u64,
+        (starts, columns): (Vec<u64>, Vec<Vec<f64>>),
+    ) -> Result<GroupChunk, UnitError> {
+        let chunks = starts.len() as u64;
         let widths: Vec<(&BuiltKernel, u64)> = kernels
             .iter()
             .zip(&self.members)

@@ -213,6 +213,8 @@ struct ConversionChunk {
 impl pipeline::Unit for ConversionRun<'_> {
     type Kernel = BuiltKernel;
     type Prepared = inputs::Plan;
+    /// The chunk's source encodings.
+    type Inputs = Vec<u64>;
     type Chunk = ConversionChunk;
     type Tally = UnitStats;
 
@@ -239,15 +241,19 @@ impl pipeline::Unit for ConversionRun<'_> {
         }
     }
 
+    fn inputs(&self, plan: &inputs::Plan, number: u64) -> Vec<u64> {
+        let start = number * CHUNK_ELEMENTS as u64;
+        plan.chunk(start, (start + CHUNK_ELEMENTS as u64).min(plan.len()))
+    }
+
     fn device(
         &self,
         built: &BuiltKernel,
-        plan: &inputs::Plan,
+        _plan: &inputs::Plan,
         number: u64,
+        sources: Vec<u64>,
     ) -> Result<ConversionChunk, UnitError> {
         let start = number * CHUNK_ELEMENTS as u64;
-        let end = (start + CHUNK_ELEMENTS as u64).min(plan.len());
-        let sources = plan.chunk(start, end);
         let conversion = &self.judge.conversion;
         let destination_bytes = conversion.destination().bytes();
         let input = encode_bits(&sources, conversion.source().bytes());

@@ -410,6 +410,8 @@ impl pipeline::Unit for ExtensionRun<'_> {
     /// `None` on a synthetic device.
     type Kernel = Option<BuiltKernel>;
     type Prepared = Planned;
+    /// Made with the chunk on the device thread.
+    type Inputs = ();
     type Chunk = Launched;
     type Tally = UnitStats;
 
@@ -447,11 +449,14 @@ impl pipeline::Unit for ExtensionRun<'_> {
         }
     }
 
+    fn inputs(&self, _prepared: &Self::Prepared, _number: u64) {}
+
     fn device(
         &self,
         built: &Option<BuiltKernel>,
         planned: &Planned,
         _number: u64,
+        _inputs: (),
     ) -> Result<Launched, UnitError> {
         let (buffers, output_bytes): (Vec<Vec<u8>>, Vec<usize>) = match &planned.inputs {
             Inputs::Float8 { check, sources, .. } => (
