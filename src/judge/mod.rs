@@ -469,7 +469,7 @@ impl Rules {
             };
             let approximation = *values.approximation.get_or_insert_with(|| fast(args));
             let one = if approximation.is_infinite() {
-                self.beyond_double(fast, args, *device_result, rule)?
+                self.beyond_double(fast, args, approximation, *device_result, rule)?
             } else {
                 let side = |power| side_of(output, args, power);
                 self.output_verdict(approximation, *device_result, rule, side)?
@@ -716,16 +716,17 @@ impl Rules {
             .then_some(FastVerdict::Pass(0.0))
     }
 
-    /// A half or float result whose fast reference overflowed double: |exact| >= 2^1024, far
-    /// past the format's largest finite value, or an exact infinity. Decided only for finite,
-    /// non-zero arguments (a zero argument is where the poles of the functions that can
-    /// overflow double lie, as tgamma(0) and pow(0, -1)) whose evaluation raised overflow and
-    /// not divide-by-zero ([`reference::overflows_double`]), and a device result that is the
-    /// infinity of that sign: the correctly rounded overflow.
+    /// A half or float result whose fast reference (`approximation`, infinite) overflowed
+    /// double: |exact| >= 2^1024, far past the format's largest finite value, or an exact
+    /// infinity. Decided only for finite, non-zero arguments (a zero argument is where the
+    /// poles of the functions that can overflow double lie, as tgamma(0) and pow(0, -1)) whose
+    /// evaluation raised overflow and not divide-by-zero ([`reference::overflows_double`]), and
+    /// a device result that is the infinity of that sign: the correctly rounded overflow.
     fn beyond_double(
         &self,
         fast: FastFn,
         args: &[f64],
+        approximation: f64,
         device_result: f64,
         rule: FastRule,
     ) -> Option<FastVerdict> {
@@ -733,7 +734,6 @@ impl Rules {
         if self.element == FloatType::Double || !plain_arguments {
             return None;
         }
-        let approximation = fast(args);
         if device_result != approximation || !reference::overflows_double(fast, args) {
             return None;
         }
