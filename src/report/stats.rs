@@ -372,8 +372,8 @@ impl CorrectlyRoundedInputs {
                 }
             }
             [x, y, ..] => {
-                // The cells of the first two arguments (a NaN in either drops the input, as
-                // `Grid::log` never sees it), counted row by row of the second.
+                // Cells of the first two arguments, counted row by row of the second. An input
+                // with a NaN among them has no region and lands off the grid, uncounted.
                 const SIDE: usize = GRID_SIDE + 1;
                 let mut counts = vec![0u64; SIDE * SIDE];
                 for ((x, y), decided) in x[range.clone()].iter().zip(&y[range]).zip(decided) {
