@@ -913,7 +913,10 @@ impl Rules {
                 .outputs
                 .iter()
                 .zip(&references)
-                .all(|(output, reference)| output.is_integer() || reference.is_finite());
+                .all(|(output, reference)| {
+                    output.is_integer()
+                        || (reference.is_finite() && !rounds_to_infinity(reference, self.element))
+                });
             if !float_args_finite || !results_finite {
                 outcome = Outcome::Undefined;
             }
@@ -1313,6 +1316,22 @@ fn away_from_zero(value: f64) -> f64 {
     }
 }
 
+/// Whether the exact value `exact` rounded to nearest in `element` is an infinity: its
+/// magnitude reaches the midpoint between the largest finite value and the next power of two
+/// (the tie goes to the even neighbour, the infinity). Such a result is "+Inf, -Inf" to
+/// `-cl-finite-math-only` ("assume that arguments and results are not NaNs, +Inf, -Inf"):
+/// `fdim(FLT_MAX, -FLT_MAX)` is +Inf in float arithmetic though its exact value is finite.
+fn rounds_to_infinity(exact: &Float, element: FloatType) -> bool {
+    if exact.is_infinite() {
+        return true;
+    }
+    let max = element.max_finite();
+    // max + ulp(max)/2 holds in one bit more than the format's precision.
+    let mut threshold = Float::with_val(element.precision() + 1, max);
+    threshold += crate::num::ulp::ulp_of(&Float::with_val(53, max), element) / 2.0;
+    exact.is_finite() && *exact.as_abs() >= threshold
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1700,6 +1719,42 @@ mod tests {
             relaxed: None,
             embedded: false,
             finite_math_only: false,
+        }
+    }
+
+    #[test]
+    fn finite_math_only_leaves_results_that_round_to_infinity_undefined() {
+        let mut fdim = rules(ReferenceId::Fdim, Requirement::Ulp(0.0), false);
+        fdim.finite_math_only = true;
+        let max = f64::from(f32::MAX);
+        // max + 2^102 rounds down to max; max + 2^103, the midpoint, ties to infinity.
+        let below_midpoint = -(2f64.powi(102));
+        let at_midpoint = -(2f64.powi(103));
+        let outcome =
+            |y: f64, device_result: f64| fdim.judge(0, &[max, y], &[device_result]).outcome;
+        // The correctly rounded max is accepted (by the overflow allowance, as it is max).
+        assert!(!matches!(
+            outcome(below_midpoint, max),
+            Outcome::Fail | Outcome::Undefined
+        ));
+        assert_eq!(outcome(below_midpoint, 0.0), Outcome::Fail);
+        assert_eq!(outcome(at_midpoint, 0.0), Outcome::Undefined);
+        assert_eq!(outcome(-max, 0.0), Outcome::Undefined);
+        for element in [FloatType::Half, FloatType::Float, FloatType::Double] {
+            let max = element.max_finite();
+            let half_ulp = crate::num::ulp::ulp_of(&Float::with_val(53, max), element) / 2.0;
+            let midpoint = Float::with_val(element.precision() + 1, max) + half_ulp;
+            let just_below = Float::with_val(element.precision() + 8, &midpoint) - half_ulp / 128.0;
+            assert!(rounds_to_infinity(&midpoint, element), "{element:?}");
+            assert!(!rounds_to_infinity(&just_below, element), "{element:?}");
+            assert!(
+                !rounds_to_infinity(&Float::with_val(53, -max), element),
+                "{element:?}"
+            );
+            assert!(rounds_to_infinity(
+                &Float::with_val(53, f64::NEG_INFINITY),
+                element
+            ));
         }
     }
 
