@@ -383,6 +383,47 @@ pub struct BuiltKernel {
     // Dropped after the kernel: fields drop in declaration order.
     kernel: Kernel,
     _program: ProgramHandle,
+    /// The work-group size of its launches where their work-items fill whole groups of it:
+    /// the size its module requires (`LocalSize`, a user kernel's `reqd_work_group_size`) or
+    /// else [`PREFERRED_WORK_GROUP`], halved until the device takes it for this kernel.
+    work_group: usize,
+}
+
+/// The work-group size clacc asks for where a kernel leaves it free. Left to the Intel CPU
+/// runtime (a null local size), its groups for a chunk of float `sin` cost a quarter more
+/// device time than groups of 256 (1.40 against 1.02 s for 2^24 inputs at every width); 256 is
+/// also a usual size for GPUs.
+const PREFERRED_WORK_GROUP: usize = 256;
+
+impl BuiltKernel {
+    /// `work_items` rounded up to whole work-groups of this kernel.
+    pub fn whole_groups(&self, work_items: usize) -> usize {
+        work_items.div_ceil(self.work_group) * self.work_group
+    }
+}
+
+/// The work-group size of `kernel`'s launches on `device` (`BuiltKernel::work_group`); 1,
+/// which every kernel takes, where the device does not say what it takes.
+fn work_group_of(kernel: &Kernel, device: cl_device_id) -> usize {
+    use cl3::kernel::{
+        get_kernel_work_group_info, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, CL_KERNEL_WORK_GROUP_SIZE,
+    };
+    let required: Vec<usize> =
+        get_kernel_work_group_info(kernel.get(), device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE)
+            .map(Vec::from)
+            .unwrap_or_default();
+    if let Some(&size) = required.first().filter(|size| **size > 0) {
+        return size;
+    }
+    let largest: usize =
+        get_kernel_work_group_info(kernel.get(), device, CL_KERNEL_WORK_GROUP_SIZE)
+            .map(usize::from)
+            .unwrap_or(1);
+    let mut size = PREFERRED_WORK_GROUP;
+    while size > largest.max(1) {
+        size /= 2;
+    }
+    size
 }
 
 type CreateProgramWithIlKhr =
@@ -523,8 +564,10 @@ impl Session {
                 code,
             }
         })?;
+        let kernel = Kernel::new(kernel);
         Ok(BuiltKernel {
-            kernel: Kernel::new(kernel),
+            work_group: work_group_of(&kernel, self.info.id),
+            kernel,
             _program: program,
         })
     }
@@ -584,6 +627,13 @@ impl Session {
                     .map_err(call_error("clSetKernelArg"))?;
             }
             let global_size = [launch.work_items];
+            let work_group = [launch.kernel.work_group];
+            // Groups of the kernel's size where the work-items fill them, else the device's.
+            let local_size = if launch.work_items % launch.kernel.work_group == 0 {
+                work_group.as_ptr()
+            } else {
+                ptr::null()
+            };
             // SAFETY: one-dimensional range over buffers sized for the launch by the caller.
             unsafe {
                 self.queue.enqueue_nd_range_kernel(
@@ -591,7 +641,7 @@ impl Session {
                     1,
                     ptr::null(),
                     global_size.as_ptr(),
-                    ptr::null(),
+                    local_size,
                     &[],
                 )
             }

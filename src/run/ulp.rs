@@ -575,7 +575,8 @@ pub(crate) fn run_chunk(
 /// Runs kernels of several widths on one chunk (the same function and type, so the same
 /// argument and result kinds) and decodes each kernel's outputs. Each column is encoded once,
 /// straight into its device buffer, and padded with its last value to whole vectors of every
-/// width (3 does not divide a chunk); every kernel is enqueued before the first result is read.
+/// width (3 does not divide a chunk) in whole work-groups; every kernel is enqueued before the
+/// first result is read.
 /// A kernel's outputs hold the values its work-items write, at most the chunk's length: the
 /// padding's results are dropped (a non-geometric kernel computes each component from that
 /// component's arguments alone).
@@ -588,10 +589,16 @@ fn run_kernels(
     columns: &[Vec<f64>],
 ) -> Result<Vec<Vec<Vec<f64>>>, DeviceError> {
     let length = columns[0].len();
-    let work_items = |width: u64| length.div_ceil(width as usize);
+    // Whole work-groups, so that every input runs in a group of the same size wherever it
+    // lies in its chunk: a vectorizing device runs a group's leftover work-items down another
+    // path (Intel's CPU runtime: a scalar one, whose float rsqrt and relaxed fdim differ), so a
+    // failure then reproduces with `--input` alone. A launch of a width-3 chunk (174763
+    // work-items) left to the Intel runtime also ran 0.4 s slower for float sin.
+    let work_items =
+        |built: &BuiltKernel, width: u64| built.whole_groups(length.div_ceil(width as usize));
     let padded = kernels
         .iter()
-        .map(|(_, width)| work_items(*width) * *width as usize)
+        .map(|(built, width)| work_items(built, *width) * *width as usize)
         .max()
         .unwrap_or(length);
     let input_bytes: Vec<usize> = argument_kinds
@@ -605,7 +612,7 @@ fn run_kernels(
     let mut output_bytes = Vec::with_capacity(kernels.len() * outputs);
     let mut output_values = Vec::with_capacity(kernels.len() * outputs);
     for (position, (built, width)) in kernels.iter().enumerate() {
-        let items = work_items(*width);
+        let items = work_items(built, *width);
         launches.push(Launch {
             kernel: built,
             work_items: items,
