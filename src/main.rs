@@ -10,6 +10,25 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+extern "C" {
+    /// mimalloc's option setter (mimalloc.h), linked in with the allocator.
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// `mi_option_purge_delay` in mimalloc.h (v2 and v3): how long freed memory stays mapped.
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// Keeps freed memory mapped for a second instead of mimalloc's 10 ms: the chunks of a unit
+/// come every few tens of milliseconds, and memory handed back between them was faulted in
+/// and cleared again (float fma, 2^24 inputs, every width: 0.5 s of system time, 1.40 against
+/// 1.24 s). `MIMALLOC_PURGE_DELAY` in the environment still decides where it is set.
+fn keep_freed_memory_mapped() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: a plain setter of one of mimalloc's global options; any value is valid.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 1000) };
+    }
+}
+
 fn main() -> ExitCode {
     // Like other command-line tools, end quietly when a reader of our output goes away
     // (`clacc devices | head -1`) instead of panicking on the broken pipe.
@@ -17,6 +36,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    keep_freed_memory_mapped();
     face::reexec_with_local_runtime();
     let outcome = face::args::parse()
         .map_err(face::UsageError::from)
