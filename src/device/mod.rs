@@ -348,11 +348,14 @@ const SPARE_BUFFERS: usize = 32;
 /// than the last (an input padded to whole 3-vectors) still finds a spare one.
 const BUFFER_STEP: usize = 1 << 16;
 
-/// One kernel launch of [`Session::run_launches`]: its kernel, how many work-items, and which
-/// of the call's outputs it writes. Its arguments are every input, then those outputs.
+/// One kernel launch of [`Session::run_launches`]: its kernel, how many work-items in groups
+/// of how many, and which of the call's outputs it writes. Its arguments are every input, then
+/// those outputs.
 pub struct Launch<'a> {
     pub kernel: &'a BuiltKernel,
     pub work_items: usize,
+    /// The local size, which divides `work_items`; `None` leaves the groups to the device.
+    pub work_group: Option<usize>,
     pub outputs: Range<usize>,
 }
 
@@ -383,28 +386,32 @@ pub struct BuiltKernel {
     // Dropped after the kernel: fields drop in declaration order.
     kernel: Kernel,
     _program: ProgramHandle,
-    /// The work-group size of its launches where their work-items fill whole groups of it:
-    /// the size its module requires (`LocalSize`, a user kernel's `reqd_work_group_size`) or
-    /// else [`PREFERRED_WORK_GROUP`], halved until the device takes it for this kernel.
-    work_group: usize,
+    /// The work-group size its module requires (`LocalSize`, a user kernel's
+    /// `reqd_work_group_size`), if any.
+    required_work_group: Option<usize>,
+    /// The largest work-group the device takes for this kernel (`CL_KERNEL_WORK_GROUP_SIZE`).
+    largest_work_group: usize,
 }
 
-/// The work-group size clacc asks for where a kernel leaves it free. Left to the Intel CPU
-/// runtime (a null local size), its groups for a chunk of float `sin` cost a quarter more
-/// device time than groups of 256 (1.40 against 1.02 s for 2^24 inputs at every width); 256 is
-/// also a usual size for GPUs.
-const PREFERRED_WORK_GROUP: usize = 256;
-
 impl BuiltKernel {
-    /// `work_items` rounded up to whole work-groups of this kernel.
-    pub fn whole_groups(&self, work_items: usize) -> usize {
-        work_items.div_ceil(self.work_group) * self.work_group
+    /// The work-group size of launches that ask for groups of `preferred` work-items: the size
+    /// the module requires, or else `preferred` halved until the device takes it for this
+    /// kernel.
+    pub fn work_group(&self, preferred: usize) -> usize {
+        if let Some(required) = self.required_work_group {
+            return required;
+        }
+        let mut size = preferred.max(1);
+        while size > self.largest_work_group.max(1) {
+            size /= 2;
+        }
+        size
     }
 }
 
-/// The work-group size of `kernel`'s launches on `device` (`BuiltKernel::work_group`); 1,
-/// which every kernel takes, where the device does not say what it takes.
-fn work_group_of(kernel: &Kernel, device: cl_device_id) -> usize {
+/// What the device says of `kernel`'s work-groups: the size its module requires, if any, and
+/// the largest it takes (1, which every kernel takes, where it does not say).
+fn work_groups_of(kernel: &Kernel, device: cl_device_id) -> (Option<usize>, usize) {
     use cl3::kernel::{
         get_kernel_work_group_info, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, CL_KERNEL_WORK_GROUP_SIZE,
     };
@@ -412,18 +419,10 @@ fn work_group_of(kernel: &Kernel, device: cl_device_id) -> usize {
         get_kernel_work_group_info(kernel.get(), device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE)
             .map(Vec::from)
             .unwrap_or_default();
-    if let Some(&size) = required.first().filter(|size| **size > 0) {
-        return size;
-    }
-    let largest: usize =
-        get_kernel_work_group_info(kernel.get(), device, CL_KERNEL_WORK_GROUP_SIZE)
-            .map(usize::from)
-            .unwrap_or(1);
-    let mut size = PREFERRED_WORK_GROUP;
-    while size > largest.max(1) {
-        size /= 2;
-    }
-    size
+    let largest = get_kernel_work_group_info(kernel.get(), device, CL_KERNEL_WORK_GROUP_SIZE)
+        .map(usize::from)
+        .unwrap_or(1);
+    (required.first().copied().filter(|size| *size > 0), largest)
 }
 
 type CreateProgramWithIlKhr =
@@ -565,10 +564,12 @@ impl Session {
             }
         })?;
         let kernel = Kernel::new(kernel);
+        let (required_work_group, largest_work_group) = work_groups_of(&kernel, self.info.id);
         Ok(BuiltKernel {
-            work_group: work_group_of(&kernel, self.info.id),
             kernel,
             _program: program,
+            required_work_group,
+            largest_work_group,
         })
     }
 
@@ -586,6 +587,7 @@ impl Session {
         let launch = Launch {
             kernel: built,
             work_items,
+            work_group: None,
             outputs: 0..outputs.len(),
         };
         self.run_launches(
@@ -627,13 +629,10 @@ impl Session {
                     .map_err(call_error("clSetKernelArg"))?;
             }
             let global_size = [launch.work_items];
-            let work_group = [launch.kernel.work_group];
-            // Groups of the kernel's size where the work-items fill them, else the device's.
-            let local_size = if launch.work_items % launch.kernel.work_group == 0 {
-                work_group.as_ptr()
-            } else {
-                ptr::null()
-            };
+            let work_group = launch.work_group.map(|size| [size]);
+            let local_size = work_group
+                .as_ref()
+                .map_or(ptr::null(), |size| size.as_ptr());
             // SAFETY: one-dimensional range over buffers sized for the launch by the caller.
             unsafe {
                 self.queue.enqueue_nd_range_kernel(

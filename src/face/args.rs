@@ -5,6 +5,7 @@
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::Kind;
+use crate::run::WorkGroup;
 use crate::spec::table::{Profile, Revision};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -201,6 +202,12 @@ pub(crate) struct RunArgs {
     /// Threads computing references (default: every core).
     #[arg(long, value_parser = parse_threads, allow_hyphen_values = true)]
     pub(crate) threads: Option<usize>,
+    /// Work-items per work-group of the ULP and edge kernels: a number (the inputs padded to
+    /// whole groups, so each input runs alike wherever it lies; a kernel that requires another
+    /// size, or takes fewer, gets that), or `device` for the device's own pick per launch, as
+    /// the Khronos CTS launches (a device may compute leftover work-items on another path).
+    #[arg(long, default_value = "256", value_parser = parse_work_group, allow_hyphen_values = true)]
+    pub(crate) work_group: WorkGroup,
     /// Replace an existing --csv that is not a clacc CSV.
     #[arg(long)]
     pub(crate) force: bool,
@@ -258,6 +265,19 @@ fn parse_threads(text: &str) -> Result<usize, BadValue> {
         Ok(count) if (1..=4096).contains(&count) => Ok(count),
         _ => Err(BadValue(format!(
             "`{text}` is not a number of threads: give a whole number from 1 to 4096"
+        ))),
+    }
+}
+
+fn parse_work_group(text: &str) -> Result<WorkGroup, BadValue> {
+    let text = text.trim();
+    if text.eq_ignore_ascii_case("device") {
+        return Ok(WorkGroup::Device);
+    }
+    match text.parse::<usize>() {
+        Ok(size) if (1..=65536).contains(&size) => Ok(WorkGroup::Size(size)),
+        _ => Err(BadValue(format!(
+            "`{text}` is not a work-group size: give a whole number from 1 to 65536 (e.g. 256), or `device` to leave the groups to the device"
         ))),
     }
 }
@@ -574,5 +594,23 @@ mod tests {
         );
         assert!(refusal(&["--type", "float,"]).starts_with("--type has an empty name"));
         assert!(refusal(&["--kind", ",ulp"]).starts_with("--kind has an empty name"));
+    }
+
+    #[test]
+    fn work_groups_are_a_size_or_the_devices_pick() {
+        let work_group = |flags: &[&str]| run_args(flags).map(|args| args.work_group);
+        assert_eq!(work_group(&[]), Ok(WorkGroup::Size(256)));
+        assert_eq!(work_group(&["--work-group", "64"]), Ok(WorkGroup::Size(64)));
+        assert_eq!(
+            work_group(&["--work-group", "Device"]),
+            Ok(WorkGroup::Device)
+        );
+        for bad in ["0", "65537", "-4", "big"] {
+            let refusal = work_group(&["--work-group", bad]).unwrap_err();
+            assert!(
+                refusal.starts_with(&format!("`{bad}` is not a work-group size")),
+                "{refusal}"
+            );
+        }
     }
 }

@@ -16,7 +16,7 @@ use crate::report::shard::Shard;
 use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};
 use crate::run::campaign::{self, Isolation, Plan};
 use crate::run::unit::UnitId;
-use crate::run::{RunSettings, UserKernel};
+use crate::run::{RunSettings, UserKernel, WorkGroup};
 use crate::spec::registry::{self, Function};
 use crate::spec::table::Profile;
 use crate::sweep;
@@ -417,6 +417,8 @@ fn provenance(
     Provenance {
         shard: args.shard.to_string(),
         requested_inputs: args.inputs as u64,
+        // The work-groups can change a device's results, so a CSV resumes or merges only
+        // with its own (named where not the default, which earlier CSVs hold).
         options: report::options_text(
             args.exhaustive,
             explicit_cases,
@@ -425,7 +427,11 @@ fn provenance(
                 .map(|k| (k.function.clone(), k.spirv.clone()))
                 .collect::<Vec<_>>(),
             args.device_only,
-        ),
+        ) + &if args.work_group == WorkGroup::default() {
+            String::new()
+        } else {
+            format!(" work_group={}", args.work_group.text())
+        },
         planned_units: 0,
     }
 }
@@ -467,6 +473,7 @@ fn run_settings(
         correctly_rounded_divide_sqrt: args.correctly_rounded_divide_sqrt,
         denorms_are_zero: args.denorms_are_zero,
         device_only: args.device_only,
+        work_group: args.work_group,
         extension_probe,
     }
 }
@@ -611,6 +618,9 @@ fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
     }
     if !args.build_options.trim().is_empty() {
         command.push_str(&format!(" --build-options '{}'", args.build_options.trim()));
+    }
+    if args.work_group != WorkGroup::default() {
+        command.push_str(&format!(" --work-group {}", args.work_group.text()));
     }
     for kernel in &args.kernel {
         command.push_str(&format!(" --kernel {kernel}"));

@@ -564,6 +564,7 @@ mod tests {
             correctly_rounded_divide_sqrt: false,
             denorms_are_zero: false,
             device_only: false,
+            work_group: crate::run::WorkGroup::default(),
             extension_probe: None,
         }
     }

@@ -297,12 +297,12 @@ impl pipeline::Unit for EdgeUnit<'_> {
             .collect();
         let device_results = ulp::run_chunk(
             self.session,
-            built,
+            (built, width as u64),
             self.spec.element,
             &argument_kinds,
             &self.spec.result_kinds(),
             &columns,
-            width as u64,
+            self.settings.work_group,
         )?;
         Ok(EdgeChunk { device_results })
     }

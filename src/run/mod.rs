@@ -17,6 +17,39 @@ use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::spec::table::Profile;
 
+/// The work-groups a ULP unit's kernels run in (`--work-group`). A device may compute a
+/// result differently by where its work-item lies: the Intel CPU runtime runs a group's
+/// work-items in vector lanes and those left over past the last whole vector down a scalar
+/// path, whose float rsqrt and relaxed fdim differ from the vector one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum WorkGroup {
+    /// Groups of this many work-items (or of the size the kernel requires, or the largest the
+    /// device takes for it), the inputs padded to whole groups: every input runs in a group of
+    /// the same size wherever it lies in its chunk, so a failure reproduces with `--input`
+    /// alone. The default, 256: left to the Intel runtime, a width-3 chunk of 174763
+    /// work-items ran float sin 0.35 s slower (2^24 inputs, every width: 1.72 against 1.37 s).
+    Size(usize),
+    /// The groups the device picks for each launch (a null local size), as the Khronos CTS
+    /// launches: the Intel runtime's leftover work-items then take its scalar path.
+    Device,
+}
+
+impl Default for WorkGroup {
+    fn default() -> WorkGroup {
+        WorkGroup::Size(256)
+    }
+}
+
+impl WorkGroup {
+    /// `256` or `device`, as `--work-group` takes it.
+    pub fn text(self) -> String {
+        match self {
+            WorkGroup::Size(size) => size.to_string(),
+            WorkGroup::Device => "device".to_string(),
+        }
+    }
+}
+
 /// Settings shared by every unit of a run.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RunSettings {
@@ -48,6 +81,9 @@ pub struct RunSettings {
     pub denorms_are_zero: bool,
     /// Run the kernels and judge nothing: the device's own time, for benchmarks.
     pub device_only: bool,
+    /// The work-groups of a ULP unit's launches (`--work-group`).
+    #[serde(default)]
+    pub work_group: WorkGroup,
     /// What the device's driver accepts, found by the run before its units start (isolated
     /// probe builds where cl_khr_spirv_queries is missing); `None`: ask the queries.
     #[serde(default)]

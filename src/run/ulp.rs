@@ -12,7 +12,7 @@ use crate::report::stats::{
 };
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
-use crate::run::{geometric, RunSettings, CHUNK_SCALARS};
+use crate::run::{geometric, RunSettings, WorkGroup, CHUNK_SCALARS};
 use crate::spec::registry::{Function, Output};
 use crate::spec::relaxed_table::RelaxedRule;
 use crate::spec::signature::ValueKind;
@@ -285,12 +285,12 @@ impl pipeline::Unit for UlpUnit<'_> {
         let start = number * self.chunk;
         let device_results = run_chunk(
             self.session,
-            built,
+            (built, u64::from(self.spec.width)),
             self.spec.element,
             &self.argument_kinds,
             &self.result_kinds,
             &columns,
-            u64::from(self.spec.width),
+            self.settings.work_group,
         )?;
         Ok(DeviceChunk {
             start,
@@ -551,23 +551,24 @@ pub(crate) fn input_plan(
     ))
 }
 
-/// Encodes one chunk, runs the kernel on it and decodes every output.
+/// Encodes one chunk, runs the kernel (of width `kernel.1`) on it and decodes every output.
 pub(crate) fn run_chunk(
     session: &Session,
-    built: &BuiltKernel,
+    kernel: (&BuiltKernel, u64),
     element: FloatType,
     argument_kinds: &[ValueKind],
     result_kinds: &[ValueKind],
     columns: &[Vec<f64>],
-    width: u64,
+    work_group: WorkGroup,
 ) -> Result<Vec<Vec<f64>>, DeviceError> {
     let mut results = run_kernels(
         session,
-        &[(built, width)],
+        &[kernel],
         element,
         argument_kinds,
         result_kinds,
         columns,
+        work_group,
     )?;
     Ok(results.pop().expect("one kernel's results"))
 }
@@ -575,8 +576,8 @@ pub(crate) fn run_chunk(
 /// Runs kernels of several widths on one chunk (the same function and type, so the same
 /// argument and result kinds) and decodes each kernel's outputs. Each column is encoded once,
 /// straight into its device buffer, and padded with its last value to whole vectors of every
-/// width (3 does not divide a chunk) in whole work-groups; every kernel is enqueued before the
-/// first result is read.
+/// width (3 does not divide a chunk) and whole work-groups of `work_group`; every kernel is
+/// enqueued before the first result is read.
 /// A kernel's outputs hold the values its work-items write, at most the chunk's length: the
 /// padding's results are dropped (a non-geometric kernel computes each component from that
 /// component's arguments alone).
@@ -587,15 +588,18 @@ fn run_kernels(
     argument_kinds: &[ValueKind],
     result_kinds: &[ValueKind],
     columns: &[Vec<f64>],
+    work_group: WorkGroup,
 ) -> Result<Vec<Vec<Vec<f64>>>, DeviceError> {
     let length = columns[0].len();
-    // Whole work-groups, so that every input runs in a group of the same size wherever it
-    // lies in its chunk: a vectorizing device runs a group's leftover work-items down another
-    // path (Intel's CPU runtime: a scalar one, whose float rsqrt and relaxed fdim differ), so a
-    // failure then reproduces with `--input` alone. A launch of a width-3 chunk (174763
-    // work-items) left to the Intel runtime also ran 0.4 s slower for float sin.
-    let work_items =
-        |built: &BuiltKernel, width: u64| built.whole_groups(length.div_ceil(width as usize));
+    // Each kernel's local size, and its work-items padded to whole groups of it.
+    let work_group = |built: &BuiltKernel| match work_group {
+        WorkGroup::Size(preferred) => Some(built.work_group(preferred)),
+        WorkGroup::Device => None,
+    };
+    let work_items = |built: &BuiltKernel, width: u64| {
+        let items = length.div_ceil(width as usize);
+        work_group(built).map_or(items, |size| items.div_ceil(size) * size)
+    };
     let padded = kernels
         .iter()
         .map(|(built, width)| work_items(built, *width) * *width as usize)
@@ -616,6 +620,7 @@ fn run_kernels(
         launches.push(Launch {
             kernel: built,
             work_items: items,
+            work_group: work_group(built),
             outputs: position * outputs..(position + 1) * outputs,
         });
         for kind in result_kinds {
@@ -909,6 +914,7 @@ impl pipeline::Unit for WidthGroup<'_> {
             &self.argument_kinds,
             &self.members[0].result_kinds,
             &columns,
+            self.settings.work_group,
         )?;
         Ok(GroupChunk {
             segments: Segments {

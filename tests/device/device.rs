@@ -257,6 +257,7 @@ fn kernels_of_every_width_share_one_write_and_reused_buffers_hold_nothing_stale(
             .map(|(position, (kernel, width))| device::Launch {
                 kernel,
                 work_items: length.div_ceil(width as usize),
+                work_group: None,
                 outputs: position..position + 1,
             })
             .collect();
