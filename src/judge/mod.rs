@@ -107,7 +107,7 @@ pub struct FastReference {
     count: usize,
     state: FastState,
     /// The exact tier's value of a one-output function, where the caller already has it
-    /// (`Some(None)`: the host declined): a sweep's bulk pass ([`Rules::exact_fn`]).
+    /// (`Some(None)`: the host declined): a sweep's bulk pass ([`Rules::exact_fns`]).
     exact: Option<Option<f64>>,
 }
 
@@ -143,9 +143,9 @@ impl FastReference {
         self.exact = None;
     }
 
-    /// Forgets the input, knowing its exact value `exact` from the function
-    /// [`Rules::exact_fn`] gives (`None` where it declined), so the verdict does not compute it
-    /// again.
+    /// Forgets the input, knowing its exact value `exact` from the one function
+    /// [`Rules::exact_fns`] gives (`None` where it declined), so the verdict does not compute
+    /// it again.
     pub fn clear_knowing_exact(&mut self, exact: Option<f64>) {
         self.state = FastState::Unknown;
         self.exact = Some(exact);
@@ -270,6 +270,17 @@ fn combine(verdict: Option<FastVerdict>, one: FastVerdict) -> Option<Option<Fast
 
 fn to_floats(args: &[f64]) -> Vec<Float> {
     args.iter().map(|x| reference::operand(*x)).collect()
+}
+
+/// Whether an output's device result is its exact value `value` as the exact tier sees it:
+/// the same result ([`same_result`]) for a table output, the same integer for an integer one
+/// (whose exact value is NaN where the spec leaves it open).
+pub fn exact_output_matches(device_result: f64, value: f64, integer: bool) -> bool {
+    if integer {
+        value.is_nan() || device_result == value
+    } else {
+        same_result(device_result, value)
+    }
 }
 
 /// Same value, or both NaN (any payload). Zeros compare by value: the ULP tables judge values
@@ -503,19 +514,25 @@ impl Rules {
         }
     }
 
-    /// The function whose value is the exact result where [`Rules::fast_verdict_with`] would
-    /// find a device result that is the same ([`same_result`]) `Pass(0.0)` before anything
-    /// else could decide: a rule of one table output, its own rule applied (as for
-    /// [`Rules::correctly_rounded_fn`]), and an exact tier. Lets a sweep decide the inputs whose
-    /// every result is exact in one pass.
-    pub fn exact_fn(&self) -> Option<ExactFn> {
-        let [output] = self.outputs.as_slice() else {
-            return None;
-        };
-        if self.fast_rule().is_none() || output.check != OutputCheck::Table {
-            return None;
-        }
-        binding::exact(output.reference)
+    /// Per output, the function whose value is the exact result and whether the output is an
+    /// integer, where [`Rules::fast_verdict_with`] would find device results that are all
+    /// those values `Pass(0.0)` before anything else could decide (see [`exact_output_matches`]
+    /// for what is the same): the rule's own rule applied (as for
+    /// [`Rules::correctly_rounded_fn`]) and an exact tier for every output (frexp's two, or
+    /// modf's). Lets a sweep decide the inputs whose every result is exact in one pass.
+    pub fn exact_fns(&self) -> Option<Vec<(ExactFn, bool)>> {
+        self.fast_rule()?;
+        self.outputs
+            .iter()
+            .map(|output| {
+                let exact = binding::exact(output.reference)?;
+                match output.check {
+                    OutputCheck::Table => Some((exact, false)),
+                    OutputCheck::Integer => Some((exact, true)),
+                    OutputCheck::QuotientLowBits => None,
+                }
+            })
+            .collect()
     }
 
     /// The rule the fast tiers apply to a table output. `None` where they apply none (MPFR
@@ -621,15 +638,17 @@ impl Rules {
                 Some(known) if self.outputs.len() == 1 => known,
                 _ => exact(args, self.element),
             }?;
+            let integer = output.check == OutputCheck::Integer;
             let one = match output.check {
-                OutputCheck::Table if same_result(*device_result, value) => FastVerdict::Pass(0.0),
+                OutputCheck::Table | OutputCheck::Integer
+                    if exact_output_matches(*device_result, value, integer) =>
+                {
+                    FastVerdict::Pass(0.0)
+                }
                 OutputCheck::Table => match self.inexact_verdict(value, *device_result, rule) {
                     Some(one) => one,
                     None => return Some(None),
                 },
-                OutputCheck::Integer if value.is_nan() || *device_result == value => {
-                    FastVerdict::Pass(0.0)
-                }
                 OutputCheck::Integer | OutputCheck::QuotientLowBits => return Some(None),
             };
             verdict = match combine(verdict, one) {

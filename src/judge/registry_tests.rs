@@ -109,6 +109,7 @@ fn exact_tier_decides_as_mpfr_does() {
     use rug::float::Round;
     let mut decided = [0; 3];
     let mut decided_in_bulk = 0;
+    let mut decided_in_bulk_of_several = 0;
     for function in FUNCTIONS {
         if !function
             .outputs
@@ -174,17 +175,34 @@ fn exact_tier_decides_as_mpfr_does() {
                             candidates.push(results);
                         }
                     }
-                    // Where a sweep decides in bulk (`Rules::exact_fn`), a result that is the
-                    // exact value is what the fast verdict passes at 0.
-                    if let Some(exact) = rules.exact_fn() {
-                        if let Some(value) = exact(&args, element) {
+                    // Where a sweep decides in bulk (`Rules::exact_fns`), results that are the
+                    // exact values (as the bulk pass compares them) are what the fast verdict
+                    // passes at 0, and MPFR passes them too.
+                    if let Some(exact) = rules.exact_fns() {
+                        let values: Option<Vec<f64>> = exact
+                            .iter()
+                            .map(|(value, _)| value(&args, element))
+                            .collect();
+                        if let Some(values) = values {
+                            let what = format!("{}({args:?}) {element}", function.name);
                             assert_eq!(
-                                rules.fast_verdict(&args, &[value]),
+                                rules.fast_verdict(&args, &values),
                                 Some(FastVerdict::Pass(0.0)),
-                                "{}({args:?}) {element}",
-                                function.name
+                                "{what}"
                             );
+                            // A device returns values of the format: an exact value that is
+                            // none (fdim's 1 - 2^-24 in half) is no result to give MPFR.
+                            let representable = values
+                                .iter()
+                                .all(|value| value.is_nan() || element.round(*value) == *value);
+                            if representable {
+                                let case = rules.judge_exactly(0, &args, &values);
+                                assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                            }
                             decided_in_bulk += 1;
+                            if values.len() > 1 {
+                                decided_in_bulk_of_several += 1;
+                            }
                         }
                     }
                     for results in candidates {
@@ -232,4 +250,9 @@ fn exact_tier_decides_as_mpfr_does() {
     assert!(decided[0] > 100_000, "{decided:?}");
     assert!(decided[1] > 1_000 && decided[2] > 10, "{decided:?}");
     assert!(decided_in_bulk > 100_000, "{decided_in_bulk}");
+    // frexp's and modf's two outputs.
+    assert!(
+        decided_in_bulk_of_several > 10_000,
+        "{decided_in_bulk_of_several}"
+    );
 }

@@ -1055,7 +1055,7 @@ fn judge_rows(
         .collect();
     // Where instead every row has an exact tier, the inputs whose every result is the exact
     // one are decided the same way, each exact result computed once.
-    let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_fn()).collect();
+    let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_fns()).collect();
     // The rows share one element type.
     let element = rules
         .first()
@@ -1085,16 +1085,22 @@ fn judge_rows(
             .all(|row| correctly_rounded_fns[*row].is_some());
         let exact = judged_rows
             .first()
-            .and_then(|first| exact_fns[*first])
+            .and_then(|first| exact_fns[*first].as_deref())
             .filter(|_| judged_rows.iter().all(|row| exact_fns[*row].is_some()));
         let results: Vec<&[f64]> = judged_rows
             .iter()
             .map(|row| &device_results[*row][0][inputs.clone()])
             .collect();
-        // The exact tier's value of every input, where it decides in bulk (a function with an
-        // exact tier has no correctly rounded column): the per-input verdicts below reuse it.
-        let exact_values: Vec<Option<f64>> = exact
-            .map(|exact| column_of(columns, &inputs, |args| exact(args, element)))
+        // The exact tier's value of every input, one column per output, where it decides in
+        // bulk (a function with an exact tier has no correctly rounded column): the per-input
+        // verdicts below reuse a one-output function's.
+        let exact_values: Vec<Vec<Option<f64>>> = exact
+            .map(|exact| {
+                exact
+                    .iter()
+                    .map(|(value, _)| column_of(columns, &inputs, |args| value(args, element)))
+                    .collect()
+            })
             .unwrap_or_default();
         // The inputs decided in bulk, and the error each counts as: the correctly rounded
         // bound, or 0 for exact results.
@@ -1105,13 +1111,21 @@ fn judge_rows(
                 }),
                 BOUND_OF_CORRECTLY_ROUNDED,
             ),
-            (_, Some(_)) => (
+            (_, Some(exact)) => (
                 decided_where(function, columns, &inputs, |k| {
-                    exact_values[k].is_some_and(|value| {
-                        results
-                            .iter()
-                            .all(|column| crate::judge::same_result(column[k], value))
-                    })
+                    exact_values.iter().zip(exact).enumerate().all(
+                        |(output, (values, (_, integer)))| {
+                            values[k].is_some_and(|value| {
+                                judged_rows.iter().all(|row| {
+                                    crate::judge::exact_output_matches(
+                                        device_results[*row][output][inputs.start + k],
+                                        value,
+                                        *integer,
+                                    )
+                                })
+                            })
+                        },
+                    )
                 }),
                 0.0,
             ),
@@ -1148,9 +1162,9 @@ fn judge_rows(
                 .as_ref()
                 .map(|column| column[i - inputs.start])
                 .filter(|correct| correct.is_finite());
-            match exact_values.get(i - inputs.start) {
-                Some(exact) => fast_reference.clear_knowing_exact(*exact),
-                None => fast_reference.clear(),
+            match exact_values.as_slice() {
+                [one] => fast_reference.clear_knowing_exact(one[i - inputs.start]),
+                _ => fast_reference.clear(),
             }
             let mut exact_references = None;
             let mut previous: Option<Judged> = None;
