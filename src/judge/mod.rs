@@ -490,6 +490,18 @@ impl Rules {
         verdict
     }
 
+    /// Whether a NaN from the device where [`Rules::correctly_rounded_fn`]'s value is NaN is
+    /// what [`Rules::fast_verdict_with`] passes with no error: where the fast tier is a
+    /// correctly rounded double, NaN exactly where the function is (rootn's near tier is not
+    /// NaN at rootn(0, 0), where its float function is).
+    pub fn correctly_rounded_nan_passes(&self) -> bool {
+        self.correctly_rounded_fn().is_some()
+            && self
+                .outputs
+                .first()
+                .is_some_and(|output| binding::fast_tier(output).is_some())
+    }
+
     /// The function whose value is the correctly rounded result in `element` where
     /// [`Rules::fast_verdict_with`] would find a device result equal to it (and finite)
     /// [`FastVerdict::CorrectlyRounded`] before anything else could decide: a rule of one
@@ -1369,6 +1381,7 @@ mod tests {
         use crate::spec::signature::Shape;
         let mut decided = [0usize; 4];
         let mut column_matches = 0;
+        let mut column_nans = 0;
         let mut beside_power_of_two = 0;
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
@@ -1466,6 +1479,21 @@ mod tests {
                                         function.name
                                     );
                                 }
+                                // And a NaN where it is NaN passes with no error (inside
+                                // the domain: a sweep counts the rest as undefined).
+                                if rules.correctly_rounded_nan_passes()
+                                    && column_value.is_nan()
+                                    && device.is_nan()
+                                    && function.in_domain(&args)
+                                {
+                                    column_nans += 1;
+                                    assert_eq!(
+                                        verdict,
+                                        Some(FastVerdict::Pass(0.0)),
+                                        "{}({args:?}) {element} {requirement:?}",
+                                        function.name
+                                    );
+                                }
                             }
                             let Some(verdict) = verdict else {
                                 continue;
@@ -1520,6 +1548,7 @@ mod tests {
         }
         assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
         assert!(column_matches > 1000, "{column_matches}");
+        assert!(column_nans > 100, "{column_nans}");
         assert!(beside_power_of_two > 1000, "{beside_power_of_two}");
     }
 

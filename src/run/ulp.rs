@@ -1139,13 +1139,35 @@ fn judge_rows(
             |position| segments.index(position),
             element,
         );
+        // Where the correctly rounded result is NaN (outside the function's range: rsqrt and
+        // log of a negative number, a NaN argument) a NaN from every row is what the fast tier
+        // passes with no error: those inputs are decided in bulk too, counted at 0.
+        let nan_passes = judged_rows
+            .iter()
+            .all(|row| rules[*row].correctly_rounded_nan_passes());
+        let nan_decided: Vec<bool> = match &correctly_rounded {
+            Some(correct) if column_decides && nan_passes => {
+                decided_where(function, columns, &inputs, |k| {
+                    correct[k].is_nan() && results.iter().all(|column| column[k].is_nan())
+                })
+            }
+            _ => Vec::new(),
+        };
+        let mut all_nan = CorrectlyRoundedInputs::counted_at(0.0);
+        all_nan.record_decided(
+            columns,
+            inputs.clone(),
+            &nan_decided,
+            |position| segments.index(position),
+            element,
+        );
         let mut tally = vec![UnitStats::default(); rules.len()];
         let mut args = vec![0.0; columns.len()];
         let mut results = Vec::new();
         let mut previous_results = Vec::new();
         let mut fast_reference = FastReference::new();
-        for (i, decided) in inputs.clone().zip(decided) {
-            if decided {
+        for (k, (i, decided)) in inputs.clone().zip(decided).enumerate() {
+            if decided || nan_decided.get(k).is_some_and(|nan| *nan) {
                 continue;
             }
             let index = segments.index(i);
@@ -1218,13 +1240,15 @@ fn judge_rows(
             }
         }
         for &row in &judged_rows {
-            tally[row].add_correctly_rounded(&all_correctly_rounded, |index| {
-                let i = segments.position(index);
-                let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
-                let results: Vec<f64> =
-                    device_results[row].iter().map(|output| output[i]).collect();
-                rules[row].judge(index, &args, &results)
-            });
+            for bulk in [&all_correctly_rounded, &all_nan] {
+                tally[row].add_correctly_rounded(bulk, |index| {
+                    let i = segments.position(index);
+                    let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
+                    let results: Vec<f64> =
+                        device_results[row].iter().map(|output| output[i]).collect();
+                    rules[row].judge(index, &args, &results)
+                });
+            }
         }
         let mut rows = RowStats::default();
         for (stats, copy) in tally.into_iter().zip(copies) {
