@@ -295,8 +295,9 @@ impl RowStats {
     }
 }
 
-/// Inputs whose every judged result is correctly rounded (equal to a column of correctly
-/// rounded results, or of exact ones): counted once for every row judged on them, then added
+/// Inputs of one class the fast tiers decide alike (every judged result equal to a column of
+/// correctly rounded results, or of exact ones, or NaN where that column is NaN): counted once
+/// for every row judged on them ([`CorrectlyRoundedInputs::record_decided`]), then added
 /// to each row ([`UnitStats::add_correctly_rounded`]) as [`UnitStats::record_fast`] of a
 /// [`FastVerdict::CorrectlyRounded`] verdict (or of `Pass(0.0)`, for exact results) on each
 /// would add them.
@@ -322,25 +323,42 @@ impl CorrectlyRoundedInputs {
         }
     }
 
-    /// Records the inputs of `range` (position `i` is input `index(i)`) whose flag in `decided` (one
-    /// per input of the range) is set, each in its input region: what [`Grid::log`] would
-    /// record for each, counted per cell.
+    /// Records the inputs of `range` (position `i` is input `index(i)`) by their class in
+    /// `decided` (one per input of the range): an input of class `c` > 0 goes to
+    /// `classes[c - 1]`, in its input region, what [`Grid::log`] would record for it, counted
+    /// per cell; class 0 is not decided. One pass over the inputs serves every class.
     pub fn record_decided(
-        &mut self,
+        classes: &mut [CorrectlyRoundedInputs],
         columns: &[Vec<f64>],
         range: std::ops::Range<usize>,
-        decided: &[bool],
+        decided: &[u8],
         index: impl Fn(usize) -> u64,
         element: FloatType,
     ) {
-        let Some(first) = decided.iter().position(|decided| *decided) else {
+        let kinds = classes.len() + 1;
+        let mut counted = vec![0u64; kinds];
+        let mut firsts: Vec<Option<usize>> = vec![None; kinds];
+        for (position, class) in decided.iter().enumerate() {
+            let class = usize::from(*class);
+            counted[class] += 1;
+            firsts[class].get_or_insert(position);
+        }
+        if counted[1..].iter().all(|count| *count == 0) {
             return;
-        };
-        let first_index = index(range.start + first);
-        self.first_index = Some(self.first_index.map_or(first_index, |f| f.min(first_index)));
-        self.count += decided.iter().filter(|decided| **decided).count() as u64;
-        // Every input recorded here counts the same error, so a cell needs only how many
-        // fell in it: counted first, then added once per cell.
+        }
+        for ((inputs, count), first) in classes.iter_mut().zip(&counted[1..]).zip(&firsts[1..]) {
+            if let Some(first) = first {
+                let first_index = index(range.start + first);
+                inputs.first_index = Some(
+                    inputs
+                        .first_index
+                        .map_or(first_index, |f| f.min(first_index)),
+                );
+                inputs.count += count;
+            }
+        }
+        // Every input of a class counts the same error, so a cell needs only how many fell in
+        // it: counted first, then added once per cell.
         let cells = &CELL_OF_SIGN_AND_BINADE[element as usize];
         let binade_bins = &BINADE_BINS[element as usize];
         // An input's cell on one axis (GRID_SIDE: off the grid, a NaN), one lookup of its
@@ -354,40 +372,59 @@ impl CorrectlyRoundedInputs {
             bin_by_table(x, element, binade_bins)
                 .map_or(GRID_SIDE, |bin| usize::from(Region::of_bins(bin, 0).x))
         };
+        const SIDE: usize = GRID_SIDE + 1;
+        // Class 0's inputs (the undecided ones) are counted too and dropped, which costs less
+        // than a branch on every input.
         match columns {
             [] => {}
             [x] => {
                 // Every input is in the zero row. Four counters per cell, taken in turn, keep
-                // neighbours (which mostly share a cell) from waiting on each other.
-                let mut counts = [[0u64; GRID_SIDE + 1]; 4];
-                for (turn, (x, decided)) in x[range].iter().zip(decided).enumerate() {
-                    counts[turn % 4][axis_cell(*x)] += u64::from(*decided);
+                // neighbours (which mostly share a cell) from waiting on each other: class c's
+                // turn t counts at (4c + t) * SIDE.
+                let mut counts = vec![0u64; kinds * 4 * SIDE];
+                for (turn, (x, class)) in x[range].iter().zip(decided).enumerate() {
+                    counts[(usize::from(*class) * 4 + turn % 4) * SIDE + axis_cell(*x)] += 1;
                 }
-                let row = self.grid.row(ZERO_ROW);
-                for (cell, stats) in row.iter_mut().enumerate() {
-                    let inputs: u64 = counts.iter().map(|turn| turn[cell]).sum();
-                    if inputs > 0 {
-                        stats.count_many(inputs, self.error);
+                for (class, inputs) in classes.iter_mut().enumerate() {
+                    let turns = &counts[(class + 1) * 4 * SIDE..(class + 2) * 4 * SIDE];
+                    if turns.iter().all(|count| *count == 0) {
+                        continue;
+                    }
+                    let error = inputs.error;
+                    let row = inputs.grid.row(ZERO_ROW);
+                    for (cell, stats) in row.iter_mut().enumerate() {
+                        let total: u64 = turns.chunks_exact(SIDE).map(|turn| turn[cell]).sum();
+                        if total > 0 {
+                            stats.count_many(total, error);
+                        }
                     }
                 }
             }
             [x, y, ..] => {
-                // Cells of the first two arguments, counted row by row of the second. An input
-                // with a NaN among them has no region and lands off the grid, uncounted.
-                const SIDE: usize = GRID_SIDE + 1;
-                let mut counts = vec![0u64; SIDE * SIDE];
-                for ((x, y), decided) in x[range.clone()].iter().zip(&y[range]).zip(decided) {
-                    counts[axis_cell(*y) * SIDE + axis_cell(*x)] += u64::from(*decided);
+                // Cells of the first two arguments, counted row by row of the second: class
+                // c's counts start at c * SIDE * SIDE. An input with a NaN among them has no
+                // region and lands off the grid, uncounted.
+                let mut counts = vec![0u64; kinds * SIDE * SIDE];
+                for ((x, y), class) in x[range.clone()].iter().zip(&y[range]).zip(decided) {
+                    let cell = axis_cell(*y) * SIDE + axis_cell(*x);
+                    counts[usize::from(*class) * SIDE * SIDE + cell] += 1;
                 }
-                for (y, row_counts) in counts.chunks_exact(SIDE).take(GRID_SIDE).enumerate() {
-                    let row_counts = &row_counts[..GRID_SIDE];
-                    if row_counts.iter().all(|inputs| *inputs == 0) {
-                        continue;
-                    }
-                    let row = self.grid.row(y as u8);
-                    for (stats, inputs) in row.iter_mut().zip(row_counts) {
-                        if *inputs > 0 {
-                            stats.count_many(*inputs, self.error);
+                for (class, inputs) in classes.iter_mut().enumerate() {
+                    let class_counts =
+                        &counts[(class + 1) * SIDE * SIDE..(class + 2) * SIDE * SIDE];
+                    let error = inputs.error;
+                    for (y, row_counts) in
+                        class_counts.chunks_exact(SIDE).take(GRID_SIDE).enumerate()
+                    {
+                        let row_counts = &row_counts[..GRID_SIDE];
+                        if row_counts.iter().all(|count| *count == 0) {
+                            continue;
+                        }
+                        let row = inputs.grid.row(y as u8);
+                        for (stats, count) in row.iter_mut().zip(row_counts) {
+                            if *count > 0 {
+                                stats.count_many(*count, error);
+                            }
                         }
                     }
                 }
@@ -1044,9 +1081,17 @@ mod tests {
                             .collect()
                     })
                     .collect();
-                // Correctly rounded: inputs 10..60; the others pass with another error (one
+                // Correctly rounded: inputs 10..60; 70..80 a second class, passed with no
+                // error (a NaN where NaN is expected); the others pass with another error (one
                 // below 0.5 ulp, so the worst is a correctly rounded input, and one above).
-                let decided: Vec<bool> = range.clone().map(|i| (10..60).contains(&i)).collect();
+                let classes: Vec<u8> = range
+                    .clone()
+                    .map(|i| match i {
+                        10..60 => 1,
+                        70..80 => 2,
+                        _ => 0,
+                    })
+                    .collect();
                 // Exact results (counted at 0) as well: the others then rank above them.
                 let kinds = [
                     (FastVerdict::CorrectlyRounded, BOUND_OF_CORRECTLY_ROUNDED),
@@ -1058,13 +1103,17 @@ mod tests {
                 {
                     let mut one_by_one = UnitStats::default();
                     let mut counted = UnitStats::default();
-                    for (i, decided) in range.clone().zip(&decided) {
+                    for (i, class) in range.clone().zip(&classes) {
                         let index = start + i as u64;
                         let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
                         let region = input_region(&args[..arguments.min(2)], element);
-                        if *decided {
+                        if *class == 1 {
                             one_by_one
                                 .record_fast(verdict, index, region, || case(index, counted_at));
+                        } else if *class == 2 {
+                            one_by_one.record_fast(FastVerdict::Pass(0.0), index, region, || {
+                                case(index, 0.0)
+                            });
                         } else {
                             for stats in [&mut one_by_one, &mut counted] {
                                 stats.record_fast(
@@ -1076,16 +1125,21 @@ mod tests {
                             }
                         }
                     }
-                    let mut correctly_rounded = CorrectlyRoundedInputs::counted_at(counted_at);
-                    correctly_rounded.record_decided(
+                    let mut bulk = [
+                        CorrectlyRoundedInputs::counted_at(counted_at),
+                        CorrectlyRoundedInputs::counted_at(0.0),
+                    ];
+                    CorrectlyRoundedInputs::record_decided(
+                        &mut bulk,
                         &columns,
                         range.clone(),
-                        &decided,
+                        &classes,
                         |position| start + position as u64,
                         element,
                     );
-                    counted
-                        .add_correctly_rounded(&correctly_rounded, |index| case(index, counted_at));
+                    for (inputs, error) in bulk.iter().zip([counted_at, 0.0]) {
+                        counted.add_correctly_rounded(inputs, |index| case(index, error));
+                    }
                     for stats in [&mut one_by_one, &mut counted] {
                         stats.settle();
                     }

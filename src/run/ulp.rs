@@ -1102,62 +1102,60 @@ fn judge_rows(
                     .collect()
             })
             .unwrap_or_default();
-        // The inputs decided in bulk, and the error each counts as: the correctly rounded
-        // bound, or 0 for exact results.
-        let (decided, counted_at): (Vec<bool>, f64) = match (&correctly_rounded, exact) {
-            (Some(correct), _) if column_decides => (
-                decided_where(function, columns, &inputs, |k| {
-                    correct[k].is_finite() && results.iter().all(|column| column[k] == correct[k])
-                }),
-                BOUND_OF_CORRECTLY_ROUNDED,
-            ),
-            (_, Some(exact)) => (
-                decided_where(function, columns, &inputs, |k| {
-                    exact_values.iter().zip(exact).enumerate().all(
-                        |(output, (values, (_, integer)))| {
-                            values[k].is_some_and(|value| {
-                                judged_rows.iter().all(|row| {
-                                    crate::judge::exact_output_matches(
-                                        device_results[*row][output][inputs.start + k],
-                                        value,
-                                        *integer,
-                                    )
-                                })
-                            })
-                        },
-                    )
-                }),
-                0.0,
-            ),
-            _ => (vec![false; inputs.len()], BOUND_OF_CORRECTLY_ROUNDED),
-        };
-        let mut all_correctly_rounded = CorrectlyRoundedInputs::counted_at(counted_at);
-        all_correctly_rounded.record_decided(
-            columns,
-            inputs.clone(),
-            &decided,
-            |position| segments.index(position),
-            element,
-        );
-        // Where the correctly rounded result is NaN (outside the function's range: rsqrt and
-        // log of a negative number, a NaN argument) a NaN from every row is what the fast tier
-        // passes with no error: those inputs are decided in bulk too, counted at 0.
+        // The inputs decided in bulk, by class, and the error each class counts as (class c in
+        // `bulk[c - 1]`, 0 undecided): correctly rounded results at their bound; NaN where
+        // the correctly rounded result is NaN (outside the function's range: rsqrt or log of a
+        // negative number, a NaN argument), which the fast tier passes with no error where it
+        // is a correctly rounded double; exact results at 0.
         let nan_passes = judged_rows
             .iter()
             .all(|row| rules[*row].correctly_rounded_nan_passes());
-        let nan_decided: Vec<bool> = match &correctly_rounded {
-            Some(correct) if column_decides && nan_passes => {
-                decided_where(function, columns, &inputs, |k| {
-                    correct[k].is_nan() && results.iter().all(|column| column[k].is_nan())
-                })
-            }
-            _ => Vec::new(),
-        };
-        let mut all_nan = CorrectlyRoundedInputs::counted_at(0.0);
-        all_nan.record_decided(
+        let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
+            match (&correctly_rounded, exact) {
+                (Some(correct), _) if column_decides => (
+                    classify(function, columns, &inputs, |k| {
+                        let correct = correct[k];
+                        if correct.is_finite() {
+                            u8::from(results.iter().all(|column| column[k] == correct))
+                        } else if nan_passes
+                            && correct.is_nan()
+                            && results.iter().all(|column| column[k].is_nan())
+                        {
+                            2
+                        } else {
+                            0
+                        }
+                    }),
+                    vec![
+                        CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED),
+                        CorrectlyRoundedInputs::counted_at(0.0),
+                    ],
+                ),
+                (_, Some(exact)) => (
+                    classify(function, columns, &inputs, |k| {
+                        u8::from(exact_values.iter().zip(exact).enumerate().all(
+                            |(output, (values, (_, integer)))| {
+                                values[k].is_some_and(|value| {
+                                    judged_rows.iter().all(|row| {
+                                        crate::judge::exact_output_matches(
+                                            device_results[*row][output][inputs.start + k],
+                                            value,
+                                            *integer,
+                                        )
+                                    })
+                                })
+                            },
+                        ))
+                    }),
+                    vec![CorrectlyRoundedInputs::counted_at(0.0)],
+                ),
+                _ => (vec![0; inputs.len()], Vec::new()),
+            };
+        CorrectlyRoundedInputs::record_decided(
+            &mut bulk,
             columns,
             inputs.clone(),
-            &nan_decided,
+            &classes,
             |position| segments.index(position),
             element,
         );
@@ -1166,8 +1164,8 @@ fn judge_rows(
         let mut results = Vec::new();
         let mut previous_results = Vec::new();
         let mut fast_reference = FastReference::new();
-        for (k, (i, decided)) in inputs.clone().zip(decided).enumerate() {
-            if decided || nan_decided.get(k).is_some_and(|nan| *nan) {
+        for (i, class) in inputs.clone().zip(classes) {
+            if class != 0 {
                 continue;
             }
             let index = segments.index(i);
@@ -1240,7 +1238,7 @@ fn judge_rows(
             }
         }
         for &row in &judged_rows {
-            for bulk in [&all_correctly_rounded, &all_nan] {
+            for bulk in &bulk {
                 tally[row].add_correctly_rounded(bulk, |index| {
                     let i = segments.position(index);
                     let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
@@ -1262,25 +1260,30 @@ fn judge_rows(
     })
 }
 
-/// Per input of `inputs`, whether `matches(k)` holds (`k` counts from the first) and the input
-/// is in the function's domain: one outside it is not judged (the per-input loop counts it).
-fn decided_where(
+/// Per input of `inputs`, its class `class_of(k)` (`k` counts from the first) where the input
+/// is in the function's domain, else 0 (undecided: the per-input loop counts it undefined).
+fn classify(
     function: &Function,
     columns: &[Vec<f64>],
     inputs: &std::ops::Range<usize>,
-    matches: impl Fn(usize) -> bool,
-) -> Vec<bool> {
+    class_of: impl Fn(usize) -> u8,
+) -> Vec<u8> {
     let specified_everywhere = function.specified_everywhere();
     let mut args = vec![0.0; columns.len()];
     inputs
         .clone()
         .enumerate()
         .map(|(k, i)| {
-            matches(k)
-                && (specified_everywhere || {
-                    read_input(columns, i, &mut args);
-                    function.in_domain(&args)
-                })
+            let class = class_of(k);
+            if class == 0 || specified_everywhere {
+                return class;
+            }
+            read_input(columns, i, &mut args);
+            if function.in_domain(&args) {
+                class
+            } else {
+                0
+            }
         })
         .collect()
 }
