@@ -599,7 +599,9 @@ mod tests {
     #[test]
     fn work_groups_are_a_size_or_the_devices_pick() {
         let work_group = |flags: &[&str]| run_args(flags).map(|args| args.work_group);
-        assert_eq!(work_group(&[]), Ok(WorkGroup::Size(256)));
+        // The flag's default string is the library's default.
+        assert_eq!(work_group(&[]), Ok(WorkGroup::default()));
+        assert_eq!(WorkGroup::default(), WorkGroup::Size(256));
         assert_eq!(work_group(&["--work-group", "64"]), Ok(WorkGroup::Size(64)));
         assert_eq!(
             work_group(&["--work-group", "Device"]),
