@@ -1347,20 +1347,15 @@ fn away_from_zero(value: f64) -> f64 {
     }
 }
 
-/// Whether the exact value `exact` rounded to nearest in `element` is an infinity: its
-/// magnitude reaches the midpoint between the largest finite value and the next power of two
-/// (the tie goes to the even neighbour, the infinity). Such a result is "+Inf, -Inf" to
-/// `-cl-finite-math-only` ("assume that arguments and results are not NaNs, +Inf, -Inf"):
-/// `fdim(FLT_MAX, -FLT_MAX)` is +Inf in float arithmetic though its exact value is finite.
+/// Whether the exact value `exact` rounded to nearest in `element` is an infinity: rounded
+/// to the format's precision (ties to even, MPFR's exponent range unbounded) it lies beyond
+/// the largest finite value. Such a result is "+Inf, -Inf" to `-cl-finite-math-only` ("assume
+/// that arguments and results are not NaNs, +Inf, -Inf"): `fdim(FLT_MAX, -FLT_MAX)` is +Inf in
+/// float arithmetic though its exact value is finite.
 fn rounds_to_infinity(exact: &Float, element: FloatType) -> bool {
-    if exact.is_infinite() {
-        return true;
-    }
-    let max = element.max_finite();
-    // max + ulp(max)/2 holds in one bit more than the format's precision.
-    let mut threshold = Float::with_val(element.precision() + 1, max);
-    threshold += crate::num::ulp::ulp_of(&Float::with_val(53, max), element) / 2.0;
-    exact.is_finite() && *exact.as_abs() >= threshold
+    exact.is_infinite()
+        || (exact.is_finite()
+            && *Float::with_val(element.precision(), exact).as_abs() > element.max_finite())
 }
 
 #[cfg(test)]

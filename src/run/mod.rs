@@ -17,7 +17,7 @@ use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::spec::table::Profile;
 
-/// The work-groups a ULP unit's kernels run in (`--work-group`). A device may compute a
+/// The work-groups a ULP or edge unit's kernels run in (`--work-group`). A device may compute a
 /// result differently by where its work-item lies: the Intel CPU runtime runs a group's
 /// work-items in vector lanes and those left over past the last whole vector down a scalar
 /// path, whose float rsqrt and relaxed fdim differ from the vector one.
@@ -81,7 +81,7 @@ pub struct RunSettings {
     pub denorms_are_zero: bool,
     /// Run the kernels and judge nothing: the device's own time, for benchmarks.
     pub device_only: bool,
-    /// The work-groups of a ULP unit's launches (`--work-group`).
+    /// The work-groups of a ULP or edge unit's launches (`--work-group`).
     #[serde(default)]
     pub work_group: WorkGroup,
     /// What the device's driver accepts, found by the run before its units start (isolated

@@ -1056,6 +1056,11 @@ fn judge_rows(
     // Where instead every row has an exact tier, the inputs whose every result is the exact
     // one are decided the same way, each exact result computed once.
     let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_fns()).collect();
+    // Where a NaN result beside a NaN in that column is the fast tier's pass at 0.
+    let nan_passes: Vec<bool> = rules
+        .iter()
+        .map(|rules| rules.correctly_rounded_nan_passes())
+        .collect();
     // The rows share one element type.
     let element = rules
         .first()
@@ -1107,9 +1112,7 @@ fn judge_rows(
         // the correctly rounded result is NaN (outside the function's range: rsqrt or log of a
         // negative number, a NaN argument), which the fast tier passes with no error where it
         // is a correctly rounded double; exact results at 0.
-        let nan_passes = judged_rows
-            .iter()
-            .all(|row| rules[*row].correctly_rounded_nan_passes());
+        let nan_passes = judged_rows.iter().all(|row| nan_passes[*row]);
         let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
             match (&correctly_rounded, exact) {
                 (Some(correct), _) if column_decides => (

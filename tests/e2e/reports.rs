@@ -124,6 +124,55 @@ fn the_reproduce_line_shows_just_that_input_failing() {
     );
 }
 
+/// A work-group size other than the default is recorded with the rows and carried by the
+/// reproduce line, whose run fails on the same input.
+#[test]
+fn a_chosen_work_group_is_recorded_and_reproduced() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = taylor_sin(dir.path());
+    let kernel = format!("sin={}", module.display());
+    let csv = dir.path().join("sweep.csv");
+    let output = clacc(&[
+        "--kind",
+        "ulp",
+        "--kernel",
+        &kernel,
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "3000",
+        "--work-group",
+        "64",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let results = Results::read(&csv);
+    assert!(
+        results.first("options").ends_with(" work_group=64"),
+        "{}",
+        results.first("options")
+    );
+    let summary = text(&output.stdout);
+    let line = summary
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("reproduce: clacc "))
+        .unwrap_or_else(|| panic!("no reproduce line:\n{summary}"))
+        .to_string();
+    assert!(line.contains(" --work-group 64 "), "{line}");
+    let again_csv = dir.path().join("again.csv");
+    let mut args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    args.extend(["--csv".to_string(), again_csv.to_str().unwrap().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let again = clacc(&args);
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
+    let again = Results::read(&again_csv);
+    assert_eq!(again.first("failures"), "1");
+    assert_eq!(again.first("worst_input"), results.first("worst_input"));
+}
+
 #[test]
 fn junit_has_a_testcase_per_csv_row_and_plots_draw_the_bound() {
     let dir = tempfile::tempdir().unwrap();
