@@ -679,14 +679,20 @@ fn refuse_other_runs(
                 continue;
             }
             let (was, now) = if *name == "options" {
-                let now = option_pairs(value);
-                option_pairs(found)
-                    .into_iter()
-                    .find(|pair| !now.contains(pair))
-                    .map(|(key, was)| {
-                        let now = now.iter().find(|(k, _)| *k == key).map_or("", |(_, v)| *v);
-                        (format!("{key}={was}"), format!("{key}={now}"))
-                    })
+                let (was_pairs, now_pairs) = (option_pairs(found), option_pairs(value));
+                // A key only one side names (`work_group`, named only off its default) is
+                // shown as the default on the other.
+                let shown = |pairs: &[(&str, &str)], key: &str| {
+                    pairs.iter().find(|(k, _)| *k == key).map_or_else(
+                        || format!("{key} at its default"),
+                        |(_, v)| format!("{key}={v}"),
+                    )
+                };
+                was_pairs
+                    .iter()
+                    .find(|pair| !now_pairs.contains(pair))
+                    .or_else(|| now_pairs.iter().find(|pair| !was_pairs.contains(pair)))
+                    .map(|(key, _)| (shown(&was_pairs, key), shown(&now_pairs, key)))
                     .unwrap_or_else(|| (found.to_string(), value.to_string()))
             } else {
                 (format!("{name} {found}"), format!("{name} {value}"))
@@ -1001,6 +1007,34 @@ mod tests {
             .to_string();
         assert!(
             message.contains("seed 0x1") && message.contains("seed 0x9"),
+            "{message}"
+        );
+        // A key named on one side only (work_group off its default) is the default on the
+        // other, either way round.
+        let message = resume(
+            &path,
+            &expected("exhaustive=no cases=sweep work_group=64", "0x1"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            message.contains("written with work_group at its default")
+                && message.contains("this run has work_group=64"),
+            "{message}"
+        );
+        let mut grouped = done.clone();
+        grouped.set(
+            "options",
+            "exhaustive=no cases=sweep work_group=device".into(),
+        );
+        let other = dir.path().join("grouped.csv");
+        write(&other, std::slice::from_ref(&grouped)).unwrap();
+        let message = resume(&other, &expected("exhaustive=no cases=sweep", "0x1"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("written with work_group=device")
+                && message.contains("this run has work_group at its default"),
             "{message}"
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
