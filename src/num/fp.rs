@@ -153,7 +153,7 @@ impl FloatType {
 
     /// Whether `value` is a subnormal of this format: 0 < |value| < 2^emin.
     pub fn is_subnormal(self, value: f64) -> bool {
-        value != 0.0 && value.abs() < 2f64.powi(self.emin())
+        value != 0.0 && value.abs() < pow2(self.emin())
     }
 
     /// The largest finite value.
@@ -185,6 +185,23 @@ impl FloatType {
                 self.from_bits(u64::from_le_bytes(word))
             })
             .collect()
+    }
+}
+
+/// 2^exponent, as `2f64.powi(exponent)` gives it but without compiler-rt's multiplication loop
+/// (a quarter of ldexp's judging was that loop): exact from 2^-1023 to 2^1023, +0 below
+/// (powi computes 1 / 2^-exponent, and 2^-exponent overflows there), +inf above. The sweeps
+/// draw their magnitudes with it, so it stays powi's bit for bit: every seed gives the inputs
+/// it always gave.
+pub fn pow2(exponent: i32) -> f64 {
+    if exponent > 1023 {
+        f64::INFINITY
+    } else if exponent >= -1022 {
+        f64::from_bits(((exponent + 1023) as u64) << 52)
+    } else if exponent == -1023 {
+        f64::from_bits(1u64 << 51)
+    } else {
+        0.0
     }
 }
 
@@ -223,5 +240,15 @@ mod tests {
         assert!(!FloatType::Half.is_subnormal(2f64.powi(-14)));
         assert!(FloatType::Float.is_subnormal(f64::from(f32::from_bits(1))));
         assert!(!FloatType::Double.is_subnormal(0.0));
+    }
+
+    /// The sweeps' inputs must not change: the same powers of two as `powi`, bit for bit, over
+    /// every exponent a sweep draws and beyond.
+    #[test]
+    fn powers_of_two_are_those_powi_gave() {
+        for exponent in -1200..=1200 {
+            let expected = 2f64.powi(std::hint::black_box(exponent));
+            assert_eq!(pow2(exponent).to_bits(), expected.to_bits(), "{exponent}");
+        }
     }
 }

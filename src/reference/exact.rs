@@ -32,7 +32,7 @@
 //! more than 24 bits, an ldexp past float's range): the judge then measures any result's error
 //! against it exactly.
 
-use crate::num::fp::FloatType;
+use crate::num::fp::{pow2, FloatType};
 
 /// An exact reference on the host: the exact result of the function of `args` where the host
 /// proves it is exact (`None` elsewhere), for results in `element`.
@@ -161,14 +161,14 @@ pub fn ilogb(args: &[f64], _: FloatType) -> Option<f64> {
 /// x·2^k by exact steps (each factor a normal power of two).
 fn scale(mut x: f64, mut k: i64) -> f64 {
     while k > 1000 {
-        x *= 2f64.powi(1000);
+        x *= pow2(1000);
         k -= 1000;
     }
     while k < -1000 {
-        x *= 2f64.powi(-1000);
+        x *= pow2(-1000);
         k += 1000;
     }
-    x * 2f64.powi(k as i32)
+    x * pow2(k as i32)
 }
 
 /// `ldexp(x, k)`, where x·2^k is a double (module docs).
