@@ -510,12 +510,27 @@ impl Rules {
     /// one for double). Lets a sweep compute a column of these once and compare
     /// results to it, skipping the fast tiers' per-input work for the results that match.
     pub fn correctly_rounded_fn(&self) -> Option<FastFn> {
+        self.correctly_rounded_tier(false)
+    }
+
+    /// For a function with an exact tier that may decline an input (fdim's inexact
+    /// differences): the function whose value is the correctly rounded result in `element`
+    /// where the exact tier declines, which [`Rules::fast_verdict_with`] then compares a
+    /// result with first, as [`Rules::correctly_rounded_fn`]'s. Lets a sweep decide those
+    /// inputs in bulk too.
+    pub fn correctly_rounded_fn_where_exact_declines(&self) -> Option<FastFn> {
+        self.correctly_rounded_tier(true)
+    }
+
+    /// The correctly rounded fast tier of a one-output rule applied by the fast tiers, for a
+    /// function with an exact tier (`exact`) or without one.
+    fn correctly_rounded_tier(&self, exact: bool) -> Option<FastFn> {
         let [output] = self.outputs.as_slice() else {
             return None;
         };
         if self.fast_rule().is_none()
             || output.check != OutputCheck::Table
-            || binding::exact(output.reference).is_some()
+            || binding::exact(output.reference).is_some() != exact
         {
             return None;
         }

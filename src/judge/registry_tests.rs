@@ -100,7 +100,9 @@ fn fast_tier_and_mpfr_agree_on_a_large_sample_for_every_function_that_uses_it() 
 /// NaN as the device's results. The exact tier passes what MPFR passes, with MPFR's error: 0
 /// where the result is the exact value, the error measured against it where that value is no
 /// value of the format (fract's, fdim's and ldexp's half and float results); where the host
-/// declines, the fast tiers (fdim's) decide as they do for any function.
+/// declines, the fast tiers (fdim's) decide as they do for any function, and a sweep's bulk
+/// pass counts a result equal to [`Rules::correctly_rounded_fn_where_exact_declines`] as they
+/// do.
 #[test]
 fn exact_tier_decides_as_mpfr_does() {
     use crate::judge::Rules;
@@ -110,6 +112,7 @@ fn exact_tier_decides_as_mpfr_does() {
     let mut decided = [0; 3];
     let mut decided_in_bulk = 0;
     let mut decided_in_bulk_of_several = 0;
+    let mut decided_in_bulk_where_declined = 0;
     for function in FUNCTIONS {
         if !function
             .outputs
@@ -203,6 +206,25 @@ fn exact_tier_decides_as_mpfr_does() {
                             if values.len() > 1 {
                                 decided_in_bulk_of_several += 1;
                             }
+                        } else if let Some(correctly_rounded) =
+                            rules.correctly_rounded_fn_where_exact_declines()
+                        {
+                            // Where the exact tier declines, the bulk pass counts a result
+                            // equal to this (finite) value correctly rounded, as the fast
+                            // verdict does, and MPFR passes it within half an ulp.
+                            let correct = correctly_rounded(&args);
+                            if correct.is_finite() {
+                                let what = format!("{}({args:?}) {element}", function.name);
+                                assert_eq!(
+                                    rules.fast_verdict(&args, &[correct]),
+                                    Some(FastVerdict::CorrectlyRounded),
+                                    "{what}"
+                                );
+                                let case = rules.judge_exactly(0, &args, &[correct]);
+                                assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                                assert!(case.error <= 0.5, "{what}");
+                                decided_in_bulk_where_declined += 1;
+                            }
                         }
                     }
                     for results in candidates {
@@ -254,5 +276,10 @@ fn exact_tier_decides_as_mpfr_does() {
     assert!(
         decided_in_bulk_of_several > 10_000,
         "{decided_in_bulk_of_several}"
+    );
+    // fdim's inexact float and double differences.
+    assert!(
+        decided_in_bulk_where_declined > 1_000,
+        "{decided_in_bulk_where_declined}"
     );
 }

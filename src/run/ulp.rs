@@ -1056,6 +1056,12 @@ fn judge_rows(
     // Where instead every row has an exact tier, the inputs whose every result is the exact
     // one are decided the same way, each exact result computed once.
     let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_fns()).collect();
+    // And where the exact tier declines an input, the correctly rounded value decides it the
+    // same way, where the rows have one.
+    let declined_fns: Vec<_> = rules
+        .iter()
+        .map(|rules| rules.correctly_rounded_fn_where_exact_declines())
+        .collect();
     // Where a NaN result beside a NaN in that column is the fast tier's pass at 0.
     let nan_passes: Vec<bool> = rules
         .iter()
@@ -1092,6 +1098,11 @@ fn judge_rows(
             .first()
             .and_then(|first| exact_fns[*first].as_deref())
             .filter(|_| judged_rows.iter().all(|row| exact_fns[*row].is_some()));
+        let declined = judged_rows
+            .first()
+            .and_then(|first| declined_fns[*first])
+            .filter(|_| judged_rows.iter().all(|row| declined_fns[*row].is_some()))
+            .filter(|_| columns.len() <= MAX_ARGUMENTS);
         let results: Vec<&[f64]> = judged_rows
             .iter()
             .map(|row| &device_results[*row][0][inputs.clone()])
@@ -1111,7 +1122,8 @@ fn judge_rows(
         // `bulk[c - 1]`, 0 undecided): correctly rounded results at their bound; NaN where
         // the correctly rounded result is NaN (outside the function's range: rsqrt or log of a
         // negative number, a NaN argument), which the fast tier passes with no error where it
-        // is a correctly rounded double; exact results at 0.
+        // is a correctly rounded double; exact results at 0, and where the exact tier declines,
+        // correctly rounded results at their bound.
         let nan_passes = judged_rows.iter().all(|row| nan_passes[*row]);
         let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
             match (&correctly_rounded, exact) {
@@ -1136,12 +1148,25 @@ fn judge_rows(
                 ),
                 (_, Some(exact)) => (
                     classify(function, columns, &inputs, |k| {
+                        let i = inputs.start + k;
+                        if let (Some(correctly_rounded), [values]) =
+                            (declined, exact_values.as_slice())
+                        {
+                            if values[k].is_none() {
+                                let mut args = [0.0; MAX_ARGUMENTS];
+                                read_input(columns, i, &mut args);
+                                let correct = correctly_rounded(&args[..columns.len()]);
+                                let all_correct = correct.is_finite()
+                                    && results.iter().all(|column| column[k] == correct);
+                                return if all_correct { 2 } else { 0 };
+                            }
+                        }
                         u8::from(exact_values.iter().zip(exact).enumerate().all(
                             |(output, (values, (_, integer)))| {
                                 values[k].is_some_and(|value| {
                                     judged_rows.iter().all(|row| {
                                         crate::judge::exact_output_matches(
-                                            device_results[*row][output][inputs.start + k],
+                                            device_results[*row][output][i],
                                             value,
                                             *integer,
                                         )
@@ -1150,7 +1175,10 @@ fn judge_rows(
                             },
                         ))
                     }),
-                    vec![CorrectlyRoundedInputs::counted_at(0.0)],
+                    vec![
+                        CorrectlyRoundedInputs::counted_at(0.0),
+                        CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED),
+                    ],
                 ),
                 _ => (vec![0; inputs.len()], Vec::new()),
             };
@@ -1306,6 +1334,9 @@ fn column_of<T>(
         })
         .collect()
 }
+
+/// The most arguments a function takes (fma, mad, smoothstep, mix, fclamp: 3).
+const MAX_ARGUMENTS: usize = 3;
 
 /// Input `i` of argument columns `columns` into `args` (one per column).
 fn read_input(columns: &[Vec<f64>], i: usize, args: &mut [f64]) {
