@@ -502,6 +502,40 @@ impl Rules {
                 .is_some_and(|output| binding::fast_tier(output).is_some())
     }
 
+    /// For a rule with [`Rules::correctly_rounded_fn`], whose value at `args` is the infinity
+    /// `infinity`: the verdict [`Rules::fast_verdict_with`] gives a device result equal to it,
+    /// where that verdict is the overflow one ([`FastRule::overflow`]), else `None`. It is what
+    /// the fast verdict computes, by the same functions, without the correctly rounded value
+    /// it already has: the double approximation, then `beyond_double` where that is infinite
+    /// and `output_verdict` where it is finite. On that path neither looks at the rule but for
+    /// the overflow verdict itself, so whether an input is decided holds for every rule of the
+    /// function and type. Lets a sweep decide those inputs in bulk (exp or sinh of a large
+    /// argument: a quarter of a random sweep's).
+    pub fn overflow_verdict(&self, args: &[f64], infinity: f64) -> Option<FastVerdict> {
+        let rule = self.fast_rule()?;
+        let [output] = self.outputs.as_slice() else {
+            return None;
+        };
+        let fast = binding::fast_tier(output)?;
+        if self.element != FloatType::Float || !infinity.is_infinite() {
+            return None;
+        }
+        let approximation = fast(args);
+        let verdict = if approximation.is_infinite() {
+            self.beyond_double(fast, args, approximation, infinity, rule)
+        } else {
+            let side = |power| side_of(output, args, power);
+            self.output_verdict(approximation, infinity, rule, side)
+        };
+        verdict.filter(|verdict| *verdict == rule.overflow())
+    }
+
+    /// The verdict the fast tiers give a correctly rounded overflow under this rule
+    /// ([`Rules::overflow_verdict`]), where they apply it.
+    pub fn overflow_of_rule(&self) -> Option<FastVerdict> {
+        self.fast_rule().map(FastRule::overflow)
+    }
+
     /// The function whose value is the correctly rounded result in `element` where
     /// [`Rules::fast_verdict_with`] would find a device result equal to it (and finite)
     /// [`FastVerdict::CorrectlyRounded`] before anything else could decide: a rule of one
@@ -1392,6 +1426,7 @@ mod tests {
         let mut decided = [0usize; 4];
         let mut column_matches = 0;
         let mut column_nans = 0;
+        let mut column_overflows = 0;
         let mut beside_power_of_two = 0;
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
@@ -1491,6 +1526,19 @@ mod tests {
                                 }
                                 // And a NaN where it is NaN passes with no error (inside
                                 // the domain: a sweep counts the rest as undefined).
+                                // And an infinity where it is that infinity gets the
+                                // fast verdict's overflow where `overflow_verdict` says so.
+                                if column_value.is_infinite() && device == column_value {
+                                    if let Some(overflow) = rules.overflow_verdict(&args, device) {
+                                        column_overflows += 1;
+                                        assert_eq!(
+                                            verdict,
+                                            Some(overflow),
+                                            "{}({args:?}) {element} {requirement:?}",
+                                            function.name
+                                        );
+                                    }
+                                }
                                 if rules.correctly_rounded_nan_passes()
                                     && column_value.is_nan()
                                     && device.is_nan()
@@ -1559,6 +1607,7 @@ mod tests {
         assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
         assert!(column_matches > 1000, "{column_matches}");
         assert!(column_nans > 100, "{column_nans}");
+        assert!(column_overflows > 100, "{column_overflows}");
         assert!(beside_power_of_two > 1000, "{beside_power_of_two}");
     }
 

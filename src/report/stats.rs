@@ -307,13 +307,15 @@ pub struct CorrectlyRoundedInputs {
     /// The first of them, the only one that can be a worst case (ties go to the lower index).
     first_index: Option<u64>,
     grid: Grid,
-    /// The error each counts as: [`BOUND_OF_CORRECTLY_ROUNDED`], or 0 for exact results.
+    /// The error each counts as: [`BOUND_OF_CORRECTLY_ROUNDED`], 0 for exact results, −inf
+    /// for overflows (none).
     error: f64,
 }
 
 impl CorrectlyRoundedInputs {
     /// None yet, each to count as `error`: [`BOUND_OF_CORRECTLY_ROUNDED`] for results known to
-    /// be correctly rounded, 0 for results known to be exact.
+    /// be correctly rounded, 0 for results known to be exact, −inf (no error: only counted)
+    /// for correctly rounded overflows.
     pub fn counted_at(error: f64) -> CorrectlyRoundedInputs {
         CorrectlyRoundedInputs {
             count: 0,
@@ -321,6 +323,11 @@ impl CorrectlyRoundedInputs {
             grid: Grid::default(),
             error,
         }
+    }
+
+    /// Whether these are overflows ([`UnitStats::add_overflowed`]), counted at −inf: no error.
+    pub fn counts_overflows(&self) -> bool {
+        self.error == f64::NEG_INFINITY
     }
 
     /// Records the inputs of `range` (position `i` is input `index(i)`) by their class in
@@ -915,6 +922,22 @@ impl UnitStats {
         self.inputs += inputs.count - 1;
     }
 
+    /// Adds `inputs`, whose every result is the correctly rounded infinity of an exact value
+    /// past the largest finite one ([`crate::judge::Rules::overflow_verdict`]; counted at
+    /// −inf, no error, in their regions), as [`UnitStats::record_fast`] of `verdict` on each
+    /// would: counted, and under the overflow allowance where the verdict is
+    /// [`FastVerdict::Overflow`]; no error, no worst case.
+    pub fn add_overflowed(&mut self, inputs: &CorrectlyRoundedInputs, verdict: FastVerdict) {
+        if inputs.first_index.is_none() {
+            return;
+        }
+        self.grid.merge_from(&inputs.grid);
+        self.inputs += inputs.count;
+        if verdict == FastVerdict::Overflow {
+            self.allowed[Allowance::Overflow as usize] += inputs.count;
+        }
+    }
+
     /// A copy of everything but the regions (the grid and the error map stay empty).
     pub fn without_regions(&self) -> UnitStats {
         UnitStats {
@@ -1055,8 +1078,9 @@ mod tests {
         );
     }
 
-    /// Correctly rounded (or exact) inputs counted once and added to a row give the row what
-    /// recording each as a fast correctly rounded (or `Pass(0.0)`) verdict gives, among other
+    /// Correctly rounded (or exact, or overflowed) inputs counted once and added to a row give
+    /// the row what recording each as a fast correctly rounded (or `Pass(0.0)`, or overflow)
+    /// verdict gives, among other
     /// verdicts in any order, for one- and two-argument inputs (NaN, zeros and infinities among
     /// them).
     #[test]
@@ -1082,13 +1106,15 @@ mod tests {
                     })
                     .collect();
                 // Correctly rounded: inputs 10..60; 70..80 a second class, passed with no
-                // error (a NaN where NaN is expected); the others pass with another error (one
-                // below 0.5 ulp, so the worst is a correctly rounded input, and one above).
+                // error (a NaN where NaN is expected); 60..70 correctly rounded overflows; the
+                // others pass with another error (one below 0.5 ulp, so the worst is a
+                // correctly rounded input, and one above).
                 let classes: Vec<u8> = range
                     .clone()
                     .map(|i| match i {
                         10..60 => 1,
                         70..80 => 2,
+                        60..70 => 3,
                         _ => 0,
                     })
                     .collect();
@@ -1101,6 +1127,12 @@ mod tests {
                     .into_iter()
                     .flat_map(|kind| [(kind, 0.25), (kind, 0.75)])
                 {
+                    // Under a ULP cell's allowance, or as a correctly rounded cell's pass.
+                    let overflow = if other_error < 0.5 {
+                        FastVerdict::Overflow
+                    } else {
+                        FastVerdict::CorrectlyRoundedOverflow
+                    };
                     let mut one_by_one = UnitStats::default();
                     let mut counted = UnitStats::default();
                     for (i, class) in range.clone().zip(&classes) {
@@ -1113,6 +1145,10 @@ mod tests {
                         } else if *class == 2 {
                             one_by_one.record_fast(FastVerdict::Pass(0.0), index, region, || {
                                 case(index, 0.0)
+                            });
+                        } else if *class == 3 {
+                            one_by_one.record_fast(overflow, index, region, || {
+                                case(index, f64::INFINITY)
                             });
                         } else {
                             for stats in [&mut one_by_one, &mut counted] {
@@ -1128,6 +1164,7 @@ mod tests {
                     let mut bulk = [
                         CorrectlyRoundedInputs::counted_at(counted_at),
                         CorrectlyRoundedInputs::counted_at(0.0),
+                        CorrectlyRoundedInputs::counted_at(f64::NEG_INFINITY),
                     ];
                     CorrectlyRoundedInputs::record_decided(
                         &mut bulk,
@@ -1140,6 +1177,8 @@ mod tests {
                     for (inputs, error) in bulk.iter().zip([counted_at, 0.0]) {
                         counted.add_correctly_rounded(inputs, |index| case(index, error));
                     }
+                    assert!(bulk[2].counts_overflows() && !bulk[0].counts_overflows());
+                    counted.add_overflowed(&bulk[2], overflow);
                     for stats in [&mut one_by_one, &mut counted] {
                         stats.settle();
                     }
@@ -1150,6 +1189,7 @@ mod tests {
                             stats.max_error,
                             worst,
                             stats.error_map.clone(),
+                            stats.allowed,
                         )
                     };
                     let what = format!("{element:?} {arguments} {other_error}");

@@ -1122,8 +1122,9 @@ fn judge_rows(
         // `bulk[c - 1]`, 0 undecided): correctly rounded results at their bound; NaN where
         // the correctly rounded result is NaN (outside the function's range: rsqrt or log of a
         // negative number, a NaN argument), which the fast tier passes with no error where it
-        // is a correctly rounded double; exact results at 0, and where the exact tier declines,
-        // correctly rounded results at their bound.
+        // is a correctly rounded double; the correctly rounded overflows, with no error; exact
+        // results at 0, and where the exact tier declines, correctly rounded results at their
+        // bound.
         let nan_passes = judged_rows.iter().all(|row| nan_passes[*row]);
         let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
             match (&correctly_rounded, exact) {
@@ -1137,6 +1138,21 @@ fn judge_rows(
                             && results.iter().all(|column| column[k].is_nan())
                         {
                             2
+                        } else if correct.is_infinite()
+                            && columns.len() <= MAX_ARGUMENTS
+                            && results.iter().all(|column| column[k] == correct)
+                        {
+                            // An overflow, where the fast verdict's overflow decides it (for
+                            // every row alike: `Rules::overflow_verdict`).
+                            let mut args = [0.0; MAX_ARGUMENTS];
+                            read_input(columns, inputs.start + k, &mut args);
+                            let first = rules[judged_rows[0]];
+                            let args = &args[..columns.len()];
+                            if first.overflow_verdict(args, correct).is_some() {
+                                3
+                            } else {
+                                0
+                            }
                         } else {
                             0
                         }
@@ -1144,6 +1160,7 @@ fn judge_rows(
                     vec![
                         CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED),
                         CorrectlyRoundedInputs::counted_at(0.0),
+                        CorrectlyRoundedInputs::counted_at(f64::NEG_INFINITY),
                     ],
                 ),
                 (_, Some(exact)) => (
@@ -1270,6 +1287,13 @@ fn judge_rows(
         }
         for &row in &judged_rows {
             for bulk in &bulk {
+                if bulk.counts_overflows() {
+                    let verdict = rules[row]
+                        .overflow_of_rule()
+                        .expect("a row with a correctly rounded column has fast rules");
+                    tally[row].add_overflowed(bulk, verdict);
+                    continue;
+                }
                 tally[row].add_correctly_rounded(bulk, |index| {
                     let i = segments.position(index);
                     let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
