@@ -315,7 +315,7 @@ pub fn fract(args: &[f64], element: FloatType) -> Option<f64> {
     if x.is_infinite() || x == 0.0 {
         return Some(0f64.copysign(x));
     }
-    let below_one = 1.0 - 2f64.powi(-(element.precision() as i32));
+    let below_one = 1.0 - pow2(-(element.precision() as i32));
     let floor = x.floor();
     let fraction = x - floor;
     if sum_error(x, -floor, fraction) == 0.0 {
