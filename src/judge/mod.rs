@@ -547,6 +547,31 @@ impl Rules {
         self.correctly_rounded_tier(false)
     }
 
+    /// [`Rules::correctly_rounded_fn`] for a function of several outputs (sincos): per output,
+    /// the function whose value is its correctly rounded result, where
+    /// [`Rules::fast_verdict_with`] finds results that all equal theirs (and are finite)
+    /// [`FastVerdict::CorrectlyRounded`]: every output a table output with a correctly rounded
+    /// fast tier in the format, none with an exact tier, the rule applied by the fast tiers.
+    pub fn correctly_rounded_fns(&self) -> Option<Vec<FastFn>> {
+        if self.outputs.len() < 2 || self.fast_rule().is_none() {
+            return None;
+        }
+        self.outputs
+            .iter()
+            .map(|output| {
+                if output.check != OutputCheck::Table || binding::exact(output.reference).is_some()
+                {
+                    return None;
+                }
+                match self.element {
+                    FloatType::Float => binding::float_tier(output),
+                    FloatType::Double => binding::fast_tier(output),
+                    FloatType::Half => None,
+                }
+            })
+            .collect()
+    }
+
     /// For a function with an exact tier that may decline an input (fdim's inexact
     /// differences): the function whose value is the correctly rounded result in `element`
     /// where the exact tier declines, which [`Rules::fast_verdict_with`] then compares a

@@ -283,3 +283,57 @@ fn exact_tier_decides_as_mpfr_does() {
         "{decided_in_bulk_where_declined}"
     );
 }
+
+/// A function of several outputs (sincos): where every output equals its column
+/// ([`crate::judge::Rules::correctly_rounded_fns`]), the fast verdict is `CorrectlyRounded`, as
+/// a sweep's bulk pass counts it, and MPFR passes it within half an ulp.
+#[test]
+fn columns_of_several_outputs_decide_as_the_fast_verdict_does() {
+    use crate::judge::Rules;
+    use crate::report::stats::{FastVerdict, Outcome};
+    use crate::spec::table::Requirement;
+    use rug::float::Round;
+    let mut decided = 0;
+    for function in FUNCTIONS
+        .iter()
+        .filter(|function| function.outputs.len() > 1)
+    {
+        for element in [FloatType::Float, FloatType::Double] {
+            let rules = Rules {
+                function: function.name,
+                outputs: function.outputs.to_vec(),
+                requirement: Requirement::Ulp(4.0),
+                element,
+                flushes_subnormals: false,
+                rounding: Round::Nearest,
+                relaxed: None,
+                embedded: false,
+                finite_math_only: false,
+            };
+            let Some(columns_of) = rules.correctly_rounded_fns() else {
+                continue;
+            };
+            let kinds = vec![ValueKind::FloatGentype];
+            let seed = sweep::unit_seed(29, function.name, element, 1);
+            let inputs = sweep::generate(function, element, &kinds, 2000, 1, seed);
+            for x in &inputs[0] {
+                let args = [*x];
+                let results: Vec<f64> = columns_of.iter().map(|column| column(&args)).collect();
+                if !results.iter().all(|result| result.is_finite()) {
+                    continue;
+                }
+                let what = format!("{}({x:e}) {element}", function.name);
+                assert_eq!(
+                    rules.fast_verdict(&args, &results),
+                    Some(FastVerdict::CorrectlyRounded),
+                    "{what}"
+                );
+                let case = rules.judge_exactly(0, &args, &results);
+                assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                assert!(case.error <= 0.5, "{what}");
+                decided += 1;
+            }
+        }
+    }
+    assert!(decided > 2000, "{decided}");
+}

@@ -1053,6 +1053,11 @@ fn judge_rows(
         .iter()
         .map(|rules| rules.correctly_rounded_fn())
         .collect();
+    // And for a function of several outputs (sincos), a column per output.
+    let correctly_rounded_fns_per_output: Vec<_> = rules
+        .iter()
+        .map(|rules| rules.correctly_rounded_fns())
+        .collect();
     // Where instead every row has an exact tier, the inputs whose every result is the exact
     // one are decided the same way, each exact result computed once.
     let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_fns()).collect();
@@ -1107,6 +1112,20 @@ fn judge_rows(
             .iter()
             .map(|row| &device_results[*row][0][inputs.clone()])
             .collect();
+        // Per output, its correctly rounded column, where every judged row has them.
+        let correctly_rounded_per_output: Option<Vec<Vec<f64>>> = judged_rows
+            .first()
+            .and_then(|first| correctly_rounded_fns_per_output[*first].as_deref())
+            .filter(|_| {
+                judged_rows
+                    .iter()
+                    .all(|row| correctly_rounded_fns_per_output[*row].is_some())
+            })
+            .map(|fns| {
+                fns.iter()
+                    .map(|correctly_rounded| column_of(columns, &inputs, correctly_rounded))
+                    .collect()
+            });
         // The exact tier's value of every input, one column per output, where it decides in
         // bulk (a function with an exact tier has no correctly rounded column): the per-input
         // verdicts below reuse a one-output function's.
@@ -1197,7 +1216,24 @@ fn judge_rows(
                         CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED),
                     ],
                 ),
-                _ => (vec![0; inputs.len()], Vec::new()),
+                _ => match &correctly_rounded_per_output {
+                    // Every output of every row its correctly rounded value.
+                    Some(per_output) => (
+                        classify(function, columns, &inputs, |k| {
+                            u8::from(per_output.iter().enumerate().all(|(output, correct)| {
+                                let correct = correct[k];
+                                correct.is_finite()
+                                    && judged_rows.iter().all(|row| {
+                                        device_results[*row][output][inputs.start + k] == correct
+                                    })
+                            }))
+                        }),
+                        vec![CorrectlyRoundedInputs::counted_at(
+                            BOUND_OF_CORRECTLY_ROUNDED,
+                        )],
+                    ),
+                    None => (vec![0; inputs.len()], Vec::new()),
+                },
             };
         CorrectlyRoundedInputs::record_decided(
             &mut bulk,
