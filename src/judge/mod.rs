@@ -547,29 +547,34 @@ impl Rules {
         self.correctly_rounded_tier(false)
     }
 
-    /// [`Rules::correctly_rounded_fn`] for a function of several outputs (sincos): per output,
-    /// the function whose value is its correctly rounded result, where
-    /// [`Rules::fast_verdict_with`] finds results that all equal theirs (and are finite)
-    /// [`FastVerdict::CorrectlyRounded`]: every output a table output with a correctly rounded
-    /// fast tier in the format, none with an exact tier, the rule applied by the fast tiers.
-    pub fn correctly_rounded_fns(&self) -> Option<Vec<FastFn>> {
-        if self.outputs.len() < 2 || self.fast_rule().is_none() {
+    /// [`Rules::correctly_rounded_fn`] for a function of several outputs (sincos, lgamma_r):
+    /// per checked output, its position and the function whose value is its correctly rounded
+    /// result, where [`Rules::fast_verdict_with`] finds results that all equal theirs (and
+    /// are finite) [`FastVerdict::CorrectlyRounded`]: every output a table output with a
+    /// correctly rounded fast tier in the format and no exact tier, or an integer output the
+    /// rule leaves unchecked (lgamma_r's sign in its implementation-defined cell), the rule
+    /// applied by the fast tiers.
+    pub fn correctly_rounded_fns(&self) -> Option<Vec<(usize, FastFn)>> {
+        let rule = self.fast_rule()?;
+        if self.outputs.len() < 2 {
             return None;
         }
-        self.outputs
-            .iter()
-            .map(|output| {
-                if output.check != OutputCheck::Table || binding::exact(output.reference).is_some()
-                {
-                    return None;
-                }
-                match self.element {
-                    FloatType::Float => binding::float_tier(output),
-                    FloatType::Double => binding::fast_tier(output),
-                    FloatType::Half => None,
-                }
-            })
-            .collect()
+        let mut columns = Vec::new();
+        for (position, output) in self.outputs.iter().enumerate() {
+            if output.check == OutputCheck::Integer && rule.measured {
+                continue;
+            }
+            if output.check != OutputCheck::Table || binding::exact(output.reference).is_some() {
+                return None;
+            }
+            let correctly_rounded = match self.element {
+                FloatType::Float => binding::float_tier(output),
+                FloatType::Double => binding::fast_tier(output),
+                FloatType::Half => None,
+            }?;
+            columns.push((position, correctly_rounded));
+        }
+        (!columns.is_empty()).then_some(columns)
     }
 
     /// For a function with an exact tier that may decline an input (fdim's inexact

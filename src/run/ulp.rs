@@ -1113,7 +1113,7 @@ fn judge_rows(
             .map(|row| &device_results[*row][0][inputs.clone()])
             .collect();
         // Per output, its correctly rounded column, where every judged row has them.
-        let correctly_rounded_per_output: Option<Vec<Vec<f64>>> = judged_rows
+        let correctly_rounded_per_output: Option<Vec<(usize, Vec<f64>)>> = judged_rows
             .first()
             .and_then(|first| correctly_rounded_fns_per_output[*first].as_deref())
             .filter(|_| {
@@ -1123,7 +1123,9 @@ fn judge_rows(
             })
             .map(|fns| {
                 fns.iter()
-                    .map(|correctly_rounded| column_of(columns, &inputs, correctly_rounded))
+                    .map(|(output, correctly_rounded)| {
+                        (*output, column_of(columns, &inputs, correctly_rounded))
+                    })
                     .collect()
             });
         // The exact tier's value of every input, one column per output, where it decides in
@@ -1220,8 +1222,8 @@ fn judge_rows(
                     // Every output of every row its correctly rounded value.
                     Some(per_output) => (
                         classify(function, columns, &inputs, |k| {
-                            u8::from(per_output.iter().enumerate().all(|(output, correct)| {
-                                let correct = correct[k];
+                            u8::from(per_output.iter().all(|(output, correct)| {
+                                let (output, correct) = (*output, correct[k]);
                                 correct.is_finite()
                                     && judged_rows.iter().all(|row| {
                                         device_results[*row][output][inputs.start + k] == correct
