@@ -504,7 +504,7 @@ impl Rules {
 
     /// For a rule with [`Rules::correctly_rounded_fn`], whose value at `args` is the infinity
     /// `infinity`: the verdict [`Rules::fast_verdict_with`] gives a device result equal to it,
-    /// where that verdict is the overflow one ([`FastRule::overflow`]), else `None`. It is what
+    /// where that verdict is the overflow one (`FastRule::overflow`), else `None`. It is what
     /// the fast verdict computes, by the same functions, without the correctly rounded value
     /// it already has: the double approximation, then `beyond_double` where that is infinite
     /// and `output_verdict` where it is finite. On that path neither looks at the rule but for
@@ -567,12 +567,7 @@ impl Rules {
             if output.check != OutputCheck::Table || binding::exact(output.reference).is_some() {
                 return None;
             }
-            let correctly_rounded = match self.element {
-                FloatType::Float => binding::float_tier(output),
-                FloatType::Double => binding::fast_tier(output),
-                FloatType::Half => None,
-            }?;
-            columns.push((position, correctly_rounded));
+            columns.push((position, self.correctly_rounded_in_format(output)?));
         }
         (!columns.is_empty()).then_some(columns)
     }
@@ -598,6 +593,12 @@ impl Rules {
         {
             return None;
         }
+        self.correctly_rounded_in_format(output)
+    }
+
+    /// `output`'s correctly rounded fast tier in the rule's format: the float version for
+    /// float, the double one for double; none for half.
+    fn correctly_rounded_in_format(&self, output: &Output) -> Option<FastFn> {
         match self.element {
             FloatType::Float => binding::float_tier(output),
             FloatType::Double => binding::fast_tier(output),
@@ -2225,7 +2226,7 @@ mod tests {
         assert_eq!(sin.judge(0, &[1.0], &[f64::NAN]).outcome, Outcome::Fail);
     }
 
-    fn with_outputs(outputs: Vec<Output>, requirement: Requirement) -> Rules {
+    pub(super) fn with_outputs(outputs: Vec<Output>, requirement: Requirement) -> Rules {
         Rules {
             function: "test",
             outputs,

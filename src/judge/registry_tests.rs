@@ -8,6 +8,20 @@ use crate::spec::registry::FUNCTIONS;
 use crate::spec::signature::{Shape, ValueKind};
 use crate::sweep;
 
+/// The rules of `function`'s row for `element` under `requirement`: round to nearest, no
+/// flushing, no relaxed build.
+fn rules_of(
+    function: &crate::spec::registry::Function,
+    element: FloatType,
+    requirement: crate::spec::table::Requirement,
+) -> crate::judge::Rules {
+    crate::judge::Rules {
+        function: function.name,
+        element,
+        ..super::tests::with_outputs(function.outputs.to_vec(), requirement)
+    }
+}
+
 /// The fast tier is CORE-MATH's (or the host's IEEE) correctly rounded double; MPFR's
 /// exact value rounded to double must be the same number on every sampled half, float and
 /// double input (for double, MPFR rounded once into double's own format, subnormals
@@ -105,10 +119,8 @@ fn fast_tier_and_mpfr_agree_on_a_large_sample_for_every_function_that_uses_it() 
 /// do.
 #[test]
 fn exact_tier_decides_as_mpfr_does() {
-    use crate::judge::Rules;
     use crate::report::stats::{Allowance, FastVerdict, Outcome};
     use crate::spec::table::Requirement;
-    use rug::float::Round;
     let mut decided = [0; 3];
     let mut decided_in_bulk = 0;
     let mut decided_in_bulk_of_several = 0;
@@ -135,17 +147,7 @@ fn exact_tier_decides_as_mpfr_does() {
             let seed = sweep::unit_seed(23, function.name, element, 1);
             let columns = sweep::generate(function, element, &kinds, 3000, 1, seed);
             for requirement in [Requirement::Ulp(4.0), Requirement::CorrectlyRounded] {
-                let rules = Rules {
-                    function: function.name,
-                    outputs: function.outputs.to_vec(),
-                    requirement,
-                    element,
-                    flushes_subnormals: false,
-                    rounding: Round::Nearest,
-                    relaxed: None,
-                    embedded: false,
-                    finite_math_only: false,
-                };
+                let rules = rules_of(function, element, requirement);
                 for index in 0..columns[0].len() {
                     let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
                     if !function.in_domain(&args) {
@@ -290,10 +292,8 @@ fn exact_tier_decides_as_mpfr_does() {
 /// implementation-defined cell, measures) it within half an ulp, whatever the unchecked outputs.
 #[test]
 fn columns_of_several_outputs_decide_as_the_fast_verdict_does() {
-    use crate::judge::Rules;
     use crate::report::stats::{FastVerdict, Outcome};
     use crate::spec::table::Requirement;
-    use rug::float::Round;
     let mut decided = std::collections::BTreeMap::new();
     for function in FUNCTIONS
         .iter()
@@ -304,17 +304,7 @@ fn columns_of_several_outputs_decide_as_the_fast_verdict_does() {
                 (Requirement::Ulp(4.0), Outcome::Pass),
                 (Requirement::ImplementationDefined, Outcome::Measured),
             ] {
-                let rules = Rules {
-                    function: function.name,
-                    outputs: function.outputs.to_vec(),
-                    requirement,
-                    element,
-                    flushes_subnormals: false,
-                    rounding: Round::Nearest,
-                    relaxed: None,
-                    embedded: false,
-                    finite_math_only: false,
-                };
+                let rules = rules_of(function, element, requirement);
                 let Some(columns_of) = rules.correctly_rounded_fns() else {
                     continue;
                 };

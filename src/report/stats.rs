@@ -296,11 +296,12 @@ impl RowStats {
 }
 
 /// Inputs of one class the fast tiers decide alike (every judged result equal to a column of
-/// correctly rounded results, or of exact ones, or NaN where that column is NaN): counted once
-/// for every row judged on them ([`CorrectlyRoundedInputs::record_decided`]), then added
-/// to each row ([`UnitStats::add_correctly_rounded`]) as [`UnitStats::record_fast`] of a
-/// [`FastVerdict::CorrectlyRounded`] verdict (or of `Pass(0.0)`, for exact results) on each
-/// would add them.
+/// correctly rounded results, or of exact ones, or NaN where that column is NaN, or the
+/// infinity of a correctly rounded overflow): counted once for every row judged on them
+/// ([`CorrectlyRoundedInputs::record_decided`]), then added to each row
+/// ([`UnitStats::add_correctly_rounded`], [`UnitStats::add_overflowed`]) as
+/// [`UnitStats::record_fast`] of a [`FastVerdict::CorrectlyRounded`] verdict (of `Pass(0.0)`
+/// for exact results, of the overflow verdict for overflows) on each would add them.
 #[derive(Clone, Debug)]
 pub struct CorrectlyRoundedInputs {
     count: u64,

@@ -1106,8 +1106,7 @@ fn judge_rows(
         let declined = judged_rows
             .first()
             .and_then(|first| declined_fns[*first])
-            .filter(|_| judged_rows.iter().all(|row| declined_fns[*row].is_some()))
-            .filter(|_| columns.len() <= MAX_ARGUMENTS);
+            .filter(|_| judged_rows.iter().all(|row| declined_fns[*row].is_some()));
         let results: Vec<&[f64]> = judged_rows
             .iter()
             .map(|row| &device_results[*row][0][inputs.clone()])
@@ -1160,16 +1159,15 @@ fn judge_rows(
                         {
                             2
                         } else if correct.is_infinite()
-                            && columns.len() <= MAX_ARGUMENTS
                             && results.iter().all(|column| column[k] == correct)
                         {
                             // An overflow, where the fast verdict's overflow decides it (for
                             // every row alike: `Rules::overflow_verdict`).
-                            let mut args = [0.0; MAX_ARGUMENTS];
-                            read_input(columns, inputs.start + k, &mut args);
+                            let mut buffer = [0.0; MAX_ARGUMENTS];
                             let first = rules[judged_rows[0]];
-                            let args = &args[..columns.len()];
-                            if first.overflow_verdict(args, correct).is_some() {
+                            let decided = input_in(columns, inputs.start + k, &mut buffer)
+                                .and_then(|args| first.overflow_verdict(args, correct));
+                            if decided.is_some() {
                                 3
                             } else {
                                 0
@@ -1191,11 +1189,13 @@ fn judge_rows(
                             (declined, exact_values.as_slice())
                         {
                             if values[k].is_none() {
-                                let mut args = [0.0; MAX_ARGUMENTS];
-                                read_input(columns, i, &mut args);
-                                let correct = correctly_rounded(&args[..columns.len()]);
-                                let all_correct = correct.is_finite()
-                                    && results.iter().all(|column| column[k] == correct);
+                                let mut buffer = [0.0; MAX_ARGUMENTS];
+                                let all_correct = input_in(columns, i, &mut buffer)
+                                    .map(correctly_rounded)
+                                    .is_some_and(|correct| {
+                                        correct.is_finite()
+                                            && results.iter().all(|column| column[k] == correct)
+                                    });
                                 return if all_correct { 2 } else { 0 };
                             }
                         }
@@ -1399,6 +1399,18 @@ fn column_of<T>(
 
 /// The most arguments a function takes (fma, mad, smoothstep, mix, fclamp: 3).
 const MAX_ARGUMENTS: usize = 3;
+
+/// Input `i` of `columns` read into `buffer`, with no allocation (the bulk classes read one
+/// per input they decide); `None` for a function of more arguments than it holds.
+fn input_in<'a>(
+    columns: &[Vec<f64>],
+    i: usize,
+    buffer: &'a mut [f64; MAX_ARGUMENTS],
+) -> Option<&'a [f64]> {
+    let args = buffer.get_mut(..columns.len())?;
+    read_input(columns, i, args);
+    Some(args)
+}
 
 /// Input `i` of argument columns `columns` into `args` (one per column).
 fn read_input(columns: &[Vec<f64>], i: usize, args: &mut [f64]) {

@@ -16,6 +16,36 @@ fn taylor_sin(dir: &Path) -> std::path::PathBuf {
     module
 }
 
+/// A sweep of `taylor_sin` (float, width 1, 3000 inputs) into `dir/sweep.csv`, with `extra`
+/// options: the run and its CSV.
+fn taylor_sin_sweep(dir: &Path, extra: &[&str]) -> (std::process::Output, std::path::PathBuf) {
+    let kernel = format!("sin={}", taylor_sin(dir).display());
+    let csv = dir.join("sweep.csv");
+    let mut args = vec![
+        "--kind", "ulp", "--kernel", &kernel, "--type", "float", "--width", "1", "--inputs", "3000",
+    ];
+    args.extend_from_slice(extra);
+    args.extend(["--csv", csv.to_str().unwrap()]);
+    (clacc(&args), csv)
+}
+
+/// The summary's reproduce line (what follows `reproduce: clacc `) run as given, into
+/// `dir/again.csv`, which must fail (exit 1): the line and that run's CSV.
+fn rerun_reproduce_line(output: &std::process::Output, dir: &Path) -> (String, Results) {
+    let summary = text(&output.stdout);
+    let line = summary
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("reproduce: clacc "))
+        .unwrap_or_else(|| panic!("no reproduce line:\n{summary}"))
+        .to_string();
+    let again_csv = dir.join("again.csv");
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend(["--csv", again_csv.to_str().unwrap()]);
+    let again = clacc(&args);
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
+    (line, Results::read(&again_csv))
+}
+
 #[test]
 fn a_users_poor_sin_is_reported_failing_at_its_worst_input() {
     let dir = tempfile::tempdir().unwrap();
@@ -83,36 +113,8 @@ fn a_users_poor_sin_is_reported_failing_at_its_worst_input() {
 #[test]
 fn the_reproduce_line_shows_just_that_input_failing() {
     let dir = tempfile::tempdir().unwrap();
-    let module = taylor_sin(dir.path());
-    let kernel = format!("sin={}", module.display());
-    let csv = dir.path().join("sweep.csv");
-    let output = clacc(&[
-        "--kind",
-        "ulp",
-        "--kernel",
-        &kernel,
-        "--type",
-        "float",
-        "--width",
-        "1",
-        "--inputs",
-        "3000",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
-    let summary = text(&output.stdout);
-    let line = summary
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("reproduce: clacc "))
-        .unwrap_or_else(|| panic!("no reproduce line:\n{summary}"))
-        .to_string();
-    let again_csv = dir.path().join("again.csv");
-    let mut args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-    args.extend(["--csv".to_string(), again_csv.to_str().unwrap().to_string()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let again = clacc(&args);
-    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
-    let results = Results::read(&again_csv);
+    let (output, csv) = taylor_sin_sweep(dir.path(), &[]);
+    let (_, results) = rerun_reproduce_line(&output, dir.path());
     let rows = &results.rows;
     assert_eq!(rows.len(), 1);
     assert_eq!(results.cell(&rows[0], "inputs"), "1", "just that input");
@@ -129,25 +131,7 @@ fn the_reproduce_line_shows_just_that_input_failing() {
 #[test]
 fn a_chosen_work_group_is_recorded_and_reproduced() {
     let dir = tempfile::tempdir().unwrap();
-    let module = taylor_sin(dir.path());
-    let kernel = format!("sin={}", module.display());
-    let csv = dir.path().join("sweep.csv");
-    let output = clacc(&[
-        "--kind",
-        "ulp",
-        "--kernel",
-        &kernel,
-        "--type",
-        "float",
-        "--width",
-        "1",
-        "--inputs",
-        "3000",
-        "--work-group",
-        "64",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
+    let (output, csv) = taylor_sin_sweep(dir.path(), &["--work-group", "64"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let results = Results::read(&csv);
     assert!(
@@ -155,20 +139,8 @@ fn a_chosen_work_group_is_recorded_and_reproduced() {
         "{}",
         results.first("options")
     );
-    let summary = text(&output.stdout);
-    let line = summary
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("reproduce: clacc "))
-        .unwrap_or_else(|| panic!("no reproduce line:\n{summary}"))
-        .to_string();
+    let (line, again) = rerun_reproduce_line(&output, dir.path());
     assert!(line.contains(" --work-group 64 "), "{line}");
-    let again_csv = dir.path().join("again.csv");
-    let mut args: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-    args.extend(["--csv".to_string(), again_csv.to_str().unwrap().to_string()]);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let again = clacc(&args);
-    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
-    let again = Results::read(&again_csv);
     assert_eq!(again.first("failures"), "1");
     assert_eq!(again.first("worst_input"), results.first("worst_input"));
 }
