@@ -480,7 +480,7 @@ impl Rules {
             };
             let approximation = *values.approximation.get_or_insert_with(|| fast(args));
             let one = if approximation.is_infinite() {
-                self.beyond_double(fast, args, approximation, *device_result, rule)?
+                self.infinite_verdict(fast, args, approximation, *device_result, rule)?
             } else {
                 let side = |power| side_of(output, args, power);
                 self.output_verdict(approximation, *device_result, rule, side)?
@@ -506,7 +506,7 @@ impl Rules {
     /// `infinity`: the verdict [`Rules::fast_verdict_with`] gives a device result equal to it,
     /// where that verdict is the overflow one (`FastRule::overflow`), else `None`. It is what
     /// the fast verdict computes, by the same functions, without the correctly rounded value
-    /// it already has: the double approximation, then `beyond_double` where that is infinite
+    /// it already has: the double approximation, then `infinite_verdict` where that is infinite
     /// and `output_verdict` where it is finite. On that path neither looks at the rule but for
     /// the overflow verdict itself, so whether an input is decided holds for every rule of the
     /// function and type. Lets a sweep decide those inputs in bulk (exp or sinh of a large
@@ -522,7 +522,7 @@ impl Rules {
         }
         let approximation = fast(args);
         let verdict = if approximation.is_infinite() {
-            self.beyond_double(fast, args, approximation, infinity, rule)
+            self.infinite_verdict(fast, args, approximation, infinity, rule)
         } else {
             let side = |power| side_of(output, args, power);
             self.output_verdict(approximation, infinity, rule, side)
@@ -829,17 +829,19 @@ impl Rules {
 
     /// A result whose fast reference (`approximation`, correctly rounded to double) is
     /// infinite: an exact infinity, or an exact value that overflowed double, which the
-    /// correctly rounded evaluation tells apart by the flag it raises (IEEE 754: overflow for
-    /// an exact value whose rounding with an unbounded exponent exceeds the largest double,
-    /// divide-by-zero for an exact infinity). With overflow, |exact| rounds past the largest
-    /// double: for half and float far past the format's largest finite value, for double to
-    /// infinity itself. Decided only for finite, non-zero arguments (a zero argument is where
-    /// the poles of the functions that can overflow double lie, as tgamma(0) and pow(0, -1))
-    /// whose evaluation raised overflow and not divide-by-zero
-    /// ([`reference::overflows_double`]), and a device result that is the infinity of that
-    /// sign: the correctly rounded overflow. (Double overflows, a quarter of a random sweep's
-    /// exp or sinh inputs, went to MPFR before.)
-    fn beyond_double(
+    /// correctly rounded evaluation tells apart by the flag it raises
+    /// ([`reference::why_infinite`]). A device result that is that infinity, on finite
+    /// arguments:
+    /// - at a pole is the exact value, with no error, as MPFR measures it (lgamma of a large
+    ///   negative float, every one an integer, a tenth of a random sweep's inputs; tanpi at
+    ///   half-integers; x/0; these went to MPFR before);
+    /// - past double is the correctly rounded overflow: |exact| rounds past the largest
+    ///   double, for half and float far past the format's largest finite value, for double to
+    ///   infinity itself. Decided only for non-zero arguments (a zero argument is where the
+    ///   poles of the functions that can overflow double lie, as tgamma(0) and pow(0, -1)).
+    ///   (Double overflows, a quarter of a random sweep's exp or sinh inputs, went to MPFR
+    ///   before.)
+    fn infinite_verdict(
         &self,
         fast: FastFn,
         args: &[f64],
@@ -847,14 +849,16 @@ impl Rules {
         device_result: f64,
         rule: FastRule,
     ) -> Option<FastVerdict> {
-        let plain_arguments = args.iter().all(|x| x.is_finite() && *x != 0.0);
-        if !plain_arguments {
+        if device_result != approximation || !args.iter().all(|x| x.is_finite()) {
             return None;
         }
-        if device_result != approximation || !reference::overflows_double(fast, args) {
-            return None;
+        match reference::why_infinite(fast, args)? {
+            reference::Infinity::Pole => Some(FastVerdict::Pass(0.0)),
+            reference::Infinity::PastDouble if args.iter().all(|x| *x != 0.0) => {
+                Some(rule.overflow())
+            }
+            reference::Infinity::PastDouble => None,
         }
-        Some(rule.overflow())
     }
 
     /// One output's fast verdict (see [`Rules::fast_verdict`]).
@@ -1466,6 +1470,7 @@ mod tests {
         let mut column_overflows = 0;
         let mut double_overflows = 0;
         let mut beside_power_of_two = 0;
+        let mut poles = 0;
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
             if binding::float_tier(output).is_none() {
@@ -1603,6 +1608,8 @@ mod tests {
                             match verdict {
                                 FastVerdict::Pass(error) => {
                                     decided[0] += 1;
+                                    // An infinity passed: a pole ([`Rules::infinite_verdict`]).
+                                    poles += usize::from(device.is_infinite());
                                     let approximation = binding::fast_tier(output)
                                         .or_else(|| binding::near_tier(output))
                                         .map(|double| double(&args));
@@ -1651,6 +1658,8 @@ mod tests {
         assert!(column_nans > 100, "{column_nans}");
         assert!(column_overflows > 100, "{column_overflows}");
         assert!(beside_power_of_two > 1000, "{beside_power_of_two}");
+        // lgamma(0), lgamma(-2), atanh(1), log(0), rsqrt(0), 1/0, pow(0, -1), tanpi(0.5)...
+        assert!(poles > 10_000, "{poles}");
     }
 
     /// lgamma_r's cell is implementation-defined: the fast tiers measure its value as MPFR
@@ -1686,6 +1695,20 @@ mod tests {
             }
         }
         assert!(measured >= 8, "{measured}");
+        // At its poles (zero and the negative integers) the value is +inf exactly, whatever
+        // sign comes with it.
+        for x in [0.0, -3.0, -1.0e30] {
+            for sign in [1.0, -1.0, 0.0] {
+                let device = [f64::INFINITY, sign];
+                let case = rules.judge_exactly(0, &[x], &device);
+                assert_eq!((case.outcome, case.error), (Outcome::Measured, 0.0), "{x}");
+                assert_eq!(
+                    rules.fast_verdict(&[x], &device),
+                    Some(FastVerdict::Pass(0.0)),
+                    "{x}"
+                );
+            }
+        }
     }
 
     /// remquo's exact host computation decides as MPFR does, on sampled inputs with the
@@ -1743,8 +1766,8 @@ mod tests {
     }
 
     /// Past double's range: exp(1e9) in float is a finite result (beyond even MPFR's exponent
-    /// range) that overflows, accepted as such by both tiers; atanh(1) is a pole, left to MPFR,
-    /// which passes the infinity as the exact result.
+    /// range) that overflows, accepted as such by both tiers; atanh(1) is a pole, whose
+    /// infinity both tiers pass as the exact result.
     #[test]
     fn overflow_past_double_is_told_from_a_pole() {
         let mut exp = rules(ReferenceId::Exp, Requirement::Ulp(3.0), false);
@@ -1760,7 +1783,10 @@ mod tests {
         );
         let mut atanh = rules(ReferenceId::Atanh, Requirement::Ulp(5.0), false);
         atanh.outputs[0].fast_tier = true;
-        assert_eq!(atanh.fast_verdict(&[1.0], &infinity), None);
+        assert_eq!(
+            atanh.fast_verdict(&[1.0], &infinity),
+            Some(FastVerdict::Pass(0.0))
+        );
         let pole = atanh.judge_exactly(0, &[1.0], &infinity);
         assert_eq!((pole.outcome, pole.error), (Outcome::Pass, 0.0));
     }

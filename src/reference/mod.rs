@@ -249,18 +249,31 @@ pub mod fast {
     }
 
     /// `rootn(x, n)` near the exact value ([`super::NEAR_ERROR`]) for a half or float x and
-    /// an integer n; its special values exactly, as IEEE 754's rootn (MPFR's): NaN for n = 0
-    /// or x < 0 with n even; rootn(±0, n) is ±0 (n > 0) or ±inf (n < 0), the sign kept for odd
-    /// n only; rootn(±inf, n) likewise with the roles of 0 and inf swapped.
+    /// an integer n ([`rootn_by`] for the special values and n = ±1).
     ///
-    /// n = ±1 is x and 1/x (rounded once). For |n| >= 2 the root is |x|^r·|x|^t, 1/n = r + t
-    /// with r = 1/n rounded to double: t = (1 − r·n)/n, where 1 − r·n is a multiple of r's
-    /// ulp below 2^-53 in magnitude, so the fused multiply-add computes it exactly. p =
-    /// pow(|x|, r) by CORE-MATH (2^-53 relative) and |x|^t = exp(t·ln|x|) = 1 + s with
-    /// s = t·ln|x| under 2^-46 (|ln|x|| < 104 for every float, |n| >= 2), so s²/2 < 2^-92 and
-    /// s's own roundings (log, quotient, product) stay under 2^-95; a = p + p·s rounded once
-    /// adds 2^-53. In all a lies within 2^-51.9 of the root.
+    /// For |n| >= 2 the root is |x|^r·|x|^t, 1/n = r + t with r = 1/n rounded to double:
+    /// t = (1 − r·n)/n, where 1 − r·n is a multiple of r's ulp below 2^-53 in magnitude, so
+    /// the fused multiply-add computes it exactly. p = pow(|x|, r) by CORE-MATH (2^-53
+    /// relative) and |x|^t = exp(t·ln|x|) = 1 + s with s = t·ln|x| under 2^-46 (|ln|x|| < 104
+    /// for every float, |n| >= 2), so s²/2 < 2^-92 and s's own roundings (log, quotient,
+    /// product) stay under 2^-95; a = p + p·s rounded once adds 2^-53. In all a lies within
+    /// 2^-51.9 of the root.
     pub fn rootn_near(args: &[f64]) -> f64 {
+        rootn_by(args, |magnitude, n| {
+            let r = 1.0 / n;
+            let t = (-r).mul_add(n, 1.0) / n;
+            let power = core_math::pow(magnitude, r);
+            let s = t * core_math::log(magnitude);
+            power.mul_add(s, power)
+        })
+    }
+
+    /// `rootn(x, n)` for an integer n, its special values exactly, as IEEE 754's rootn
+    /// (MPFR's): NaN for n = 0 or x < 0 with n even; rootn(±0, n) is ±0 (n > 0) or ±inf
+    /// (n < 0), the sign kept for odd n only; rootn(±inf, n) likewise with the roles of 0 and
+    /// inf swapped; x for n = 1, 1/x rounded once for n = −1. Otherwise (x finite and not
+    /// zero, |n| >= 2) the root's sign times `root(|x|, n)`.
+    fn rootn_by(args: &[f64], root: impl Fn(f64, f64) -> f64) -> f64 {
         let (x, n) = (args[0], args[1]);
         if n == 0.0 || x.is_nan() || n.fract() != 0.0 {
             return f64::NAN;
@@ -282,26 +295,37 @@ pub mod fast {
         if n == -1.0 {
             return 1.0 / x;
         }
-        let r = 1.0 / n;
-        let t = (-r).mul_add(n, 1.0) / n;
-        let power = core_math::pow(x.abs(), r);
-        let s = t * core_math::log(x.abs());
-        sign * power.mul_add(s, power)
+        sign * root(x.abs(), n)
     }
 
+    /// How far [`rootnf`]'s estimate may lie from the root, relative: 2^-45, over twice
+    /// its proven error.
+    const ROOTNF_ERROR: f64 = 1.0 / 35_184_372_088_832.0;
+
     /// `rootn(x, n)` correctly rounded to float, for a float x and an integer n: the float
-    /// that both ends of the interval [`rootn_near`]·(1 ± 2^-50) round to (each end computed
-    /// with one rounding, 2^-53, so the interval holds the root, and rounding is monotonic);
-    /// where the ends differ (a root within 2^-49 of a midpoint, about one input in 2^25),
-    /// MPFR rounds it.
+    /// that both ends of the interval e·(1 ± 2^-45) round to, e an estimate of the root within
+    /// 2^-46.2 of it (each end computed with one more rounding, 2^-53, so the interval holds
+    /// the root, and rounding is monotonic); where the ends differ (a root within 2^-45 of a
+    /// midpoint, about one input in 2^21), MPFR rounds it.
+    ///
+    /// For |n| >= 2, e = 2^(log2|x| / n) by CORE-MATH's log2 and exp2 (each 2^-53 relative),
+    /// cheaper than [`rootn_near`]'s pow and log and precise enough to round to float:
+    /// |log2|x|| <= 149 for every float, so the quotient, within 2^-52 of log2|x|/n relative,
+    /// is within 74.5·2^-52 < 2^-45.7 of it absolute; 2^δ − 1 < 0.7·|δ| for so small a δ
+    /// makes that 2^-46.2 relative in the power, and exp2's own rounding adds 2^-53. For
+    /// n = ±1 e is x or 1/x rounded once (2^-53).
     pub fn rootnf(args: &[f64]) -> f64 {
-        let near = rootn_near(args);
-        if !near.is_finite() || near == 0.0 {
+        let estimate = rootn_by(args, |magnitude, n| {
+            core_math::exp2(core_math::log2(magnitude) / n)
+        });
+        if !estimate.is_finite() || estimate == 0.0 {
             // The special values, exact.
-            return near;
+            return estimate;
         }
-        let width = 2.0 * super::NEAR_ERROR;
-        let (low, high) = ((near * (1.0 - width)) as f32, (near * (1.0 + width)) as f32);
+        let (low, high) = (
+            (estimate * (1.0 - ROOTNF_ERROR)) as f32,
+            (estimate * (1.0 + ROOTNF_ERROR)) as f32,
+        );
         if low == high {
             f64::from(low)
         } else {
@@ -406,15 +430,26 @@ pub fn high_precision(function: ReferenceFn, args: &[Float], element: FloatType)
     out
 }
 
-/// Whether `fast(args)` is infinite because the exact result overflowed double, not because it
-/// is an exact infinity (a pole): IEEE 754 raises overflow for the first and divide-by-zero for
-/// the second, and CORE-MATH raises them as the standard says. Read from the SSE status
-/// register (MXCSR), where x86-64 double arithmetic raises them, around the call (an opaque
-/// foreign call, so the compiler moves no floating-point work across it): libc's
-/// `feclearexcept` also rewrites the x87 environment, which costs more than the call itself.
-/// A flag raised elsewhere (x87 arithmetic) is not seen, so the answer is "no" and MPFR decides.
-/// Where the register is not known (not x86-64), never.
-pub fn overflows_double(fast: FastFn, args: &[f64]) -> bool {
+/// Why a fast tier's infinite value is infinite ([`why_infinite`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Infinity {
+    /// The exact value is that infinity: a pole (lgamma at a non-positive integer, tanpi at a
+    /// half-integer, 1/0).
+    Pole,
+    /// The exact value is finite and rounds past the largest double.
+    PastDouble,
+}
+
+/// Why `fast(args)` is infinite, where it is: the exact result overflowed double, or it is an
+/// exact infinity (a pole). IEEE 754 raises overflow for the first and divide-by-zero for the
+/// second (on finite operands), and CORE-MATH and the host's arithmetic raise them as the
+/// standard says. Read from the SSE status register (MXCSR), where x86-64 double arithmetic
+/// raises them, around the call (an opaque foreign call, so the compiler moves no
+/// floating-point work across it): libc's `feclearexcept` also rewrites the x87 environment,
+/// which costs more than the call itself. Neither flag or both (an infinite argument raises
+/// none), or a flag raised elsewhere (x87 arithmetic), give `None`, and MPFR decides. Where
+/// the register is not known (not x86-64), always `None`.
+pub fn why_infinite(fast: FastFn, args: &[f64]) -> Option<Infinity> {
     #[cfg(target_arch = "x86_64")]
     {
         // MXCSR's exception flags, in its low bits.
@@ -426,12 +461,19 @@ pub fn overflows_double(fast: FastFn, args: &[f64]) -> bool {
         let raised = mxcsr() & (DIVIDE_BY_ZERO | OVERFLOW);
         // The caller's flags as they were, with whatever the call raised.
         set_mxcsr(saved | raised);
-        value.is_infinite() && raised == OVERFLOW
+        if !value.is_infinite() {
+            return None;
+        }
+        match raised {
+            OVERFLOW => Some(Infinity::PastDouble),
+            DIVIDE_BY_ZERO => Some(Infinity::Pole),
+            _ => None,
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = (fast, args);
-        false
+        None
     }
 }
 
@@ -1270,6 +1312,52 @@ mod output_tests {
         assert_eq!(cr(rootn, &[27.0, 3.0], FloatType::Float), 3.0);
         assert!(cr(rootn, &[-16.0, 2.0], FloatType::Float).is_nan());
         assert!(cr(rootn, &[5.0, 0.0], FloatType::Float).is_nan());
+    }
+
+    /// rootnf's estimate rounds to MPFR's correctly rounded float at the ends of the float
+    /// range, at exact roots and at the int range's ends (where log2|x|/n is largest and
+    /// smallest), both signs.
+    #[test]
+    fn rootnf_is_mpfrs_correctly_rounded_float() {
+        let mut xs = vec![
+            f64::from(f32::from_bits(1)),
+            f64::from(f32::from_bits(0x7f7f_ffff)),
+            f64::from(f32::MIN_POSITIVE),
+            1.0,
+            27.0,
+            0.125,
+            2f64.powi(-148),
+            3.0f64.powi(15),
+            1.0 + 2f64.powi(-23),
+        ];
+        // A spread of float bit patterns.
+        xs.extend((1..4000u32).map(|k| f64::from(f32::from_bits(k.wrapping_mul(535_157)))));
+        let mut decided = 0;
+        for x in xs.iter().flat_map(|x| [*x, -*x]).filter(|x| x.is_finite()) {
+            for n in [
+                2.0,
+                -2.0,
+                3.0,
+                -3.0,
+                7.0,
+                -8.0,
+                1.0,
+                -1.0,
+                24.0,
+                2147483647.0,
+                -2147483648.0,
+            ] {
+                let args = [x, n];
+                let expected = cr(rootn, &args, FloatType::Float);
+                let got = fast::rootnf(&args);
+                assert!(
+                    got.to_bits() == expected.to_bits() || (got.is_nan() && expected.is_nan()),
+                    "rootn({x:e}, {n}): {got:e}, MPFR {expected:e}"
+                );
+                decided += 1;
+            }
+        }
+        assert!(decided > 80_000, "{decided}");
     }
 
     /// Integer outputs are read at high precision: a 24-bit float cannot hold INT_MAX.
