@@ -680,7 +680,12 @@ impl Rules {
             let float_version = (self.element == FloatType::Float)
                 .then(|| binding::float_tier(output))
                 .flatten();
-            if binding::fast_tier(output).is_none() && float_version.is_none() {
+            // A near tier (rootn's) measures half results too, which have no float version
+            // (`Rules::near_verdict`; never double results).
+            let near_tier =
+                self.element != FloatType::Double && binding::near_tier(output).is_some();
+            let double_tier = binding::fast_tier(output).is_some() || near_tier;
+            if !double_tier && float_version.is_none() {
                 return;
             }
             let values = &mut reference.values[position];
@@ -1471,6 +1476,7 @@ mod tests {
         let mut double_overflows = 0;
         let mut beside_power_of_two = 0;
         let mut poles = 0;
+        let mut near_half = 0;
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
             if binding::float_tier(output).is_none() {
@@ -1599,6 +1605,10 @@ mod tests {
                             let Some(verdict) = verdict else {
                                 continue;
                             };
+                            // rootn's near tier decides half results too.
+                            near_half += usize::from(
+                                element == FloatType::Half && binding::near_tier(output).is_some(),
+                            );
                             let case = rules.judge_exactly(0, &args, &[device]);
                             let what = format!(
                                 "{}({args:?}) {element} {requirement:?}: device {device:e}, \
@@ -1660,6 +1670,7 @@ mod tests {
         assert!(beside_power_of_two > 1000, "{beside_power_of_two}");
         // lgamma(0), lgamma(-2), atanh(1), log(0), rsqrt(0), 1/0, pow(0, -1), tanpi(0.5)...
         assert!(poles > 10_000, "{poles}");
+        assert!(near_half > 1000, "{near_half}");
     }
 
     /// lgamma_r's cell is implementation-defined: the fast tiers measure its value as MPFR
