@@ -305,8 +305,10 @@ fn sum_error(a: f64, b: f64, sum: f64) -> f64 {
 /// `fract(x)`: x − floor(x) capped at the largest value below 1 (1 − 2^-p in `element`), as
 /// the MPFR reference writes it; ±0 for ±0 and ±inf. The difference is exact where 2Sum says
 /// so: the cap applies as to the exact value. It is inexact only for x in (−1, 0) with bits
-/// below 2^-53 (elsewhere Sterbenz's lemma holds: floor(x) lies in [x/2, x] or [2x, x]); for a
-/// half or float x that means |x| < 2^-29, so 1 + x lies above the cap, which is the result.
+/// below 2^-53 (elsewhere Sterbenz's lemma holds: floor(x) lies in [x/2, x] or [2x, x]), where
+/// the exact value 1 + x is capped for x >= −2^-p (1 + x >= 1 − 2^-p): for a half or float x
+/// always (|x| < 2^-29), for a double x in [−2^-53, 0) (a negative double of a random sweep
+/// is that tiny nearly half the time). Below, a double's 1 + x is no double: `None`.
 pub fn fract(args: &[f64], element: FloatType) -> Option<f64> {
     let x = args[0];
     if x.is_nan() {
@@ -315,13 +317,14 @@ pub fn fract(args: &[f64], element: FloatType) -> Option<f64> {
     if x.is_infinite() || x == 0.0 {
         return Some(0f64.copysign(x));
     }
-    let below_one = 1.0 - pow2(-(element.precision() as i32));
+    let gap_below_one = pow2(-(element.precision() as i32));
+    let below_one = 1.0 - gap_below_one;
     let floor = x.floor();
     let fraction = x - floor;
     if sum_error(x, -floor, fraction) == 0.0 {
         Some(fraction.min(below_one))
     } else {
-        (element != FloatType::Double).then_some(below_one)
+        (x >= -gap_below_one).then_some(below_one)
     }
 }
 
@@ -542,7 +545,14 @@ mod tests {
             fract(&[-(2f64.powi(-149))], float),
             Some(1.0 - 2f64.powi(-24))
         );
-        assert_eq!(fract(&[-(2f64.powi(-1074))], FloatType::Double), None);
+        // A double's too: 1 − 2^-1074 and 1 − 2^-54 lie above double's cap 1 − 2^-53; 1 −
+        // 2^-52 − 2^-60 lies below it and is no double.
+        let double = FloatType::Double;
+        for tiny in [2f64.powi(-1074), 2f64.powi(-54), 2f64.powi(-53)] {
+            assert_eq!(fract(&[-tiny], double), Some(1.0 - 2f64.powi(-53)));
+        }
+        assert_eq!(fract(&[-(2f64.powi(-52) + 2f64.powi(-60))], double), None);
+        assert_eq!(fract(&[-0.25], double), Some(0.75));
         let fraction = fract(&[-3.0], float).expect("exact");
         assert!(fraction == 0.0 && fraction.is_sign_positive());
         let zero = fract(&[f64::NEG_INFINITY], float).expect("exact");
