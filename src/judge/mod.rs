@@ -483,7 +483,8 @@ impl Rules {
                 self.infinite_verdict(fast, args, approximation, *device_result, rule)?
             } else {
                 let side = |power| side_of(output, args, power);
-                self.output_verdict(approximation, *device_result, rule, side)?
+                let exact = binding::double_tier_is_exact(output, self.element);
+                self.output_verdict(approximation, exact, *device_result, rule, side)?
             };
             verdict = combine(verdict, one)?;
         }
@@ -525,7 +526,8 @@ impl Rules {
             self.infinite_verdict(fast, args, approximation, infinity, rule)
         } else {
             let side = |power| side_of(output, args, power);
-            self.output_verdict(approximation, infinity, rule, side)
+            let exact = binding::double_tier_is_exact(output, self.element);
+            self.output_verdict(approximation, exact, infinity, rule, side)
         };
         verdict.filter(|verdict| *verdict == rule.overflow())
     }
@@ -868,11 +870,14 @@ impl Rules {
 
     /// One output's fast verdict (see [`Rules::fast_verdict`]).
     ///
-    /// `side(2^k)` says where the exact value lies beside a power of two 2^k, where known
-    /// ([`crate::reference::side`]).
+    /// `exact` says the approximation is the exact value itself
+    /// ([`binding::double_tier_is_exact`]): a midpoint of the format then rounds to even, as
+    /// any other value rounds. `side(2^k)` says where the exact value lies beside a power of
+    /// two 2^k, where known ([`crate::reference::side`]).
     fn output_verdict(
         &self,
         approximation: f64,
+        exact: bool,
         device_result: f64,
         rule: FastRule,
         side: impl Fn(f64) -> Option<Ordering>,
@@ -886,7 +891,7 @@ impl Rules {
         if self.element == FloatType::Double {
             return (device_result == approximation).then_some(FastVerdict::CorrectlyRounded);
         }
-        if !reference::is_midpoint(approximation, self.element) {
+        if exact || !reference::is_midpoint(approximation, self.element) {
             let rounded = self.element.round(approximation);
             if device_result == rounded {
                 if rounded.is_infinite() {
@@ -1477,6 +1482,7 @@ mod tests {
         let mut beside_power_of_two = 0;
         let mut poles = 0;
         let mut near_half = 0;
+        let mut exact_midpoints = 0;
         for function in FUNCTIONS {
             let [output] = function.outputs else { continue };
             if binding::float_tier(output).is_none() {
@@ -1605,6 +1611,17 @@ mod tests {
                             let Some(verdict) = verdict else {
                                 continue;
                             };
+                            // A sum of halves on a midpoint of half, rounded to even, in a
+                            // correctly rounded cell.
+                            exact_midpoints += usize::from(
+                                requirement == Requirement::CorrectlyRounded
+                                    && element == FloatType::Half
+                                    && binding::double_tier_is_exact(output, element)
+                                    && binding::fast_tier(output).is_some_and(|fast| {
+                                        r::is_midpoint(fast(&args), element)
+                                            && device == element.round(fast(&args))
+                                    }),
+                            );
                             // rootn's near tier decides half results too.
                             near_half += usize::from(
                                 element == FloatType::Half && binding::near_tier(output).is_some(),
@@ -1671,6 +1688,7 @@ mod tests {
         // lgamma(0), lgamma(-2), atanh(1), log(0), rsqrt(0), 1/0, pow(0, -1), tanpi(0.5)...
         assert!(poles > 10_000, "{poles}");
         assert!(near_half > 1000, "{near_half}");
+        assert!(exact_midpoints > 20, "{exact_midpoints}");
     }
 
     /// lgamma_r's cell is implementation-defined: the fast tiers measure its value as MPFR

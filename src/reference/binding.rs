@@ -7,6 +7,7 @@
 use super::exact::{self as e, ExactFn};
 use super::side::{self as s, SideFn};
 use super::{self as r, fast as f, FastFn, ReferenceFn};
+use crate::num::fp::FloatType;
 use crate::spec::reference_id::ReferenceId as Id;
 use crate::spec::registry::Output;
 
@@ -374,6 +375,19 @@ pub fn float_tier(output: &Output) -> Option<FastFn> {
 /// [`fast_tier`]'s side rule at a power of two ([`FastTiers::side`]).
 pub fn side_tier(output: &Output) -> Option<SideFn> {
     output_tiers(output)?.side
+}
+
+/// Whether [`fast_tier`]'s double is the exact value itself for arguments of `element`, not
+/// only its rounding: the sum or difference of two halves (its bits lie between 2^16 and
+/// 2^-24: 41 < 53), the product of two halves or two floats (22 or 48 bits, in double's normal
+/// range). A double there that is a midpoint of the format is the exact value, which rounds
+/// to even.
+pub fn double_tier_is_exact(output: &Output, element: FloatType) -> bool {
+    fast_tier(output).is_some()
+        && matches!(
+            (output.reference, element),
+            (Id::Add | Id::Sub, FloatType::Half) | (Id::Mul, FloatType::Half | FloatType::Float)
+        )
 }
 
 fn output_tiers(output: &Output) -> Option<FastTiers> {
