@@ -435,6 +435,17 @@ impl Rules {
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
+        self.tier_verdict(reference, args, device_results)
+            .or_else(|| self.mul_then_add_verdict(args, device_results))
+    }
+
+    /// [`Rules::fast_verdict_with`] by the tiers of the function's outputs.
+    fn tier_verdict(
+        &self,
+        reference: &mut FastReference,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
         if self.relaxed.is_some() || self.finite_math_only {
             return None;
         }
@@ -489,6 +500,45 @@ impl Rules {
             verdict = combine(verdict, one)?;
         }
         verdict
+    }
+
+    /// mad's second implementation (Table 3: "a multiply followed by an add, both of which are
+    /// correctly rounded"), for half and float, where the fma's tiers decline its result: the
+    /// product rounded to the format and then the sum, each rounded once by the host as
+    /// `reference::mul_then_add` rounds them (binary32 arithmetic for float; for half both
+    /// are exact in double, 22 and 41 bits, and rounded to half). A device result equal to it
+    /// (not zero, whose sign MPFR also checks) passes, its error measured against the fma's
+    /// correctly rounded double (exact to 2^-28 ulp) as MPFR measures it against the exact
+    /// fma, where that double is no power of two (beside one the exact value may lie in
+    /// either binade). The rest goes to MPFR.
+    fn mul_then_add_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<FastVerdict> {
+        if self.requirement != Requirement::MadFmaOrMulAdd {
+            return None;
+        }
+        self.fast_rule()?;
+        let (&[x, y, z], &[device_result], [output]) =
+            (args, device_results, self.outputs.as_slice())
+        else {
+            return None;
+        };
+        let mul_then_add = match self.element {
+            FloatType::Float => f64::from((x as f32) * (y as f32) + (z as f32)),
+            FloatType::Half => self.element.round(self.element.round(x * y) + z),
+            FloatType::Double => return None,
+        };
+        if !mul_then_add.is_finite() || mul_then_add == 0.0 || device_result != mul_then_add {
+            return None;
+        }
+        let fma = binding::fast_tier(output)?(args);
+        let power_of_two_or_zero = fma.to_bits() & ((1u64 << 52) - 1) == 0;
+        if !fma.is_finite() || power_of_two_or_zero {
+            return None;
+        }
+        Some(FastVerdict::Pass(crate::num::ulp::ulp_error_of_value(
+            device_result,
+            fma,
+            self.element,
+        )))
     }
 
     /// Whether a NaN from the device where [`Rules::correctly_rounded_fn`]'s value is NaN is
@@ -2100,8 +2150,9 @@ mod tests {
             mad.judge(0, &[x, y, -1.0], &[2f64.powi(-48)]).outcome,
             Outcome::Fail
         );
-        // The fast tiers pass the correctly rounded fma and leave the multiply-add to MPFR.
-        // (Float operands: (1 + 2^-23)(1 − 2^-23) − 1 is −2^-46, the product alone rounds to 1.)
+        // The fast tiers pass the correctly rounded fma, and a zero multiply-add (whose sign
+        // they leave to MPFR). (Float operands: (1 + 2^-23)(1 − 2^-23) − 1 is −2^-46, the
+        // product alone rounds to 1.)
         let mut mad = mad;
         mad.outputs[0].fast_tier = true;
         let args = [1.0 + 2f64.powi(-23), 1.0 - 2f64.powi(-23), -1.0];
@@ -2112,6 +2163,62 @@ mod tests {
         assert_eq!(mad.fast_verdict(&args, &[0.0]), None);
         assert_eq!(mad.judge(0, &args, &[0.0]).outcome, Outcome::Pass);
         assert_eq!(mad.fast_verdict(&args, &[2f64.powi(-46)]), None);
+    }
+
+    /// A device result that is mad's multiply-then-add passes the fast tiers as MPFR passes
+    /// it, with MPFR's error (against the exact fma): sampled half and float inputs, the
+    /// multiply-add as MPFR rounds it as the device's result, and its neighbours, which only
+    /// MPFR judges.
+    #[test]
+    fn mad_multiply_then_add_decides_as_mpfr_does() {
+        let function = crate::spec::registry::find("mad").expect("mad");
+        let mut decided = 0;
+        for element in [FloatType::Half, FloatType::Float] {
+            let mut mad = rules(ReferenceId::Fma, Requirement::MadFmaOrMulAdd, false);
+            mad.outputs[0].fast_tier = true;
+            mad.element = element;
+            let kinds = [crate::spec::signature::ValueKind::FloatGentype; 3];
+            let seed = crate::sweep::unit_seed(11, "mad", element, 1);
+            let columns = crate::sweep::generate(function, element, &kinds, 12_000, 1, seed);
+            for index in 0..columns[0].len() {
+                let args: Vec<f64> = columns.iter().map(|column| column[index]).collect();
+                let mul_then_add =
+                    r::correctly_rounded(r::mul_then_add, &to_floats(&args), element).to_f64();
+                let fma = r::correctly_rounded(r::fma, &to_floats(&args), element).to_f64();
+                if !mul_then_add.is_finite() || mul_then_add == fma {
+                    continue;
+                }
+                let bits = element.to_bits(mul_then_add);
+                for device in [
+                    mul_then_add,
+                    element.from_bits(bits + 1),
+                    element.from_bits(bits.saturating_sub(1)),
+                ] {
+                    let verdict = mad.fast_verdict(&args, &[device]);
+                    if device == fma {
+                        // The correctly rounded fma: the fma's tiers.
+                        continue;
+                    }
+                    if device != mul_then_add {
+                        assert_eq!(verdict, None, "mad({args:?}) {element}: {device:e}");
+                        continue;
+                    }
+                    let case = mad.judge_exactly(0, &args, &[device]);
+                    let Some(FastVerdict::Pass(error)) = verdict else {
+                        // A zero, or an fma beside a power of two: MPFR's.
+                        continue;
+                    };
+                    assert_eq!(case.outcome, Outcome::Pass, "mad({args:?}) {element}");
+                    assert!(
+                        (case.error - error).abs() <= 1e-6 * case.error.max(1.0),
+                        "mad({args:?}) {element}: fast {error}, MPFR {}",
+                        case.error
+                    );
+                    decided += 1;
+                }
+            }
+        }
+        assert!(decided > 300, "{decided}");
     }
 
     #[test]
