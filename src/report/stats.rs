@@ -924,7 +924,7 @@ impl UnitStats {
     }
 
     /// Adds `inputs`, whose every result is the correctly rounded infinity of an exact value
-    /// past the largest finite one ([`crate::judge::Rules::overflow_verdict`]; counted at
+    /// past the largest finite one ([`crate::judge::Rules::infinity_verdict`]; counted at
     /// −inf, no error, in their regions), as [`UnitStats::record_fast`] of `verdict` on each
     /// would: counted, and under the overflow allowance where the verdict is
     /// [`FastVerdict::Overflow`]; no error, no worst case.

@@ -1142,7 +1142,8 @@ fn judge_rows(
         // `bulk[c - 1]`, 0 undecided): correctly rounded results at their bound; NaN where
         // the correctly rounded result is NaN (outside the function's range: rsqrt or log of a
         // negative number, a NaN argument), which the fast tier passes with no error where it
-        // is a correctly rounded double; the correctly rounded overflows, with no error; exact
+        // is a correctly rounded double, and poles, which it passes with no error too; the
+        // correctly rounded overflows, with no error; exact
         // results at 0, and where the exact tier declines, correctly rounded results at their
         // bound.
         let nan_passes = judged_rows.iter().all(|row| nan_passes[*row]);
@@ -1161,16 +1162,17 @@ fn judge_rows(
                         } else if correct.is_infinite()
                             && results.iter().all(|column| column[k] == correct)
                         {
-                            // An overflow, where the fast verdict's overflow decides it (for
-                            // every row alike: `Rules::overflow_verdict`).
+                            // An overflow, where the fast verdict's overflow decides it, or a
+                            // pole, which it passes with no error (for every row alike:
+                            // `Rules::infinity_verdict`).
                             let mut buffer = [0.0; MAX_ARGUMENTS];
                             let first = rules[judged_rows[0]];
                             let decided = input_in(columns, inputs.start + k, &mut buffer)
-                                .and_then(|args| first.overflow_verdict(args, correct));
-                            if decided.is_some() {
-                                3
-                            } else {
-                                0
+                                .and_then(|args| first.infinity_verdict(args, correct));
+                            match decided {
+                                Some(FastVerdict::Pass(_)) => 2,
+                                Some(_) => 3,
+                                None => 0,
                             }
                         } else {
                             0
