@@ -490,13 +490,8 @@ impl Rules {
                 continue;
             };
             let approximation = *values.approximation.get_or_insert_with(|| fast(args));
-            let one = if approximation.is_infinite() {
-                self.infinite_verdict(fast, args, approximation, *device_result, rule)?
-            } else {
-                let side = |power| side_of(output, args, power);
-                let exact = binding::double_tier_is_exact(output, self.element);
-                self.output_verdict(approximation, exact, *device_result, rule, side)?
-            };
+            let one =
+                self.double_tier_verdict(output, fast, args, approximation, *device_result, rule)?;
             verdict = combine(verdict, one)?;
         }
         verdict
@@ -530,8 +525,10 @@ impl Rules {
             return None;
         }
         let fma = binding::fast_tier(output)?(args);
-        let power_of_two_or_zero = fma.to_bits() & ((1u64 << 52) - 1) == 0;
-        if !fma.is_finite() || power_of_two_or_zero {
+        if !fma.is_finite()
+            || fma == 0.0
+            || reference::side::exponent_of_power_of_two(fma).is_some()
+        {
             return None;
         }
         Some(FastVerdict::Pass(crate::num::ulp::ulp_error_of_value(
@@ -572,15 +569,8 @@ impl Rules {
         if !infinity.is_infinite() {
             return None;
         }
-        let approximation = fast(args);
-        let verdict = if approximation.is_infinite() {
-            self.infinite_verdict(fast, args, approximation, infinity, rule)
-        } else {
-            let side = |power| side_of(output, args, power);
-            let exact = binding::double_tier_is_exact(output, self.element);
-            self.output_verdict(approximation, exact, infinity, rule, side)
-        };
-        verdict.filter(|verdict| *verdict == rule.overflow() || *verdict == FastVerdict::Pass(0.0))
+        self.double_tier_verdict(output, fast, args, fast(args), infinity, rule)
+            .filter(|verdict| *verdict == rule.overflow() || *verdict == FastVerdict::Pass(0.0))
     }
 
     /// The verdict the fast tiers give a correctly rounded overflow under this rule
@@ -873,9 +863,7 @@ impl Rules {
             let zero_low_bits = (device_quotient as i64) % modulus == 0;
             return (device_remainder.is_nan() && zero_low_bits).then_some(FastVerdict::Pass(0.0));
         }
-        if !y.is_finite() {
-            return None;
-        }
+        // x is finite and y non-zero here; an infinite y makes the period infinite.
         let period = 128.0 * y.abs();
         if !period.is_finite() {
             return None;
@@ -927,6 +915,26 @@ impl Rules {
             }
             reference::Infinity::PastDouble => None,
         }
+    }
+
+    /// One output's verdict by its correctly rounded double tier `fast`, whose value at `args`
+    /// is `approximation`: [`Rules::infinite_verdict`] where that is infinite, else
+    /// [`Rules::output_verdict`].
+    fn double_tier_verdict(
+        &self,
+        output: &Output,
+        fast: FastFn,
+        args: &[f64],
+        approximation: f64,
+        device_result: f64,
+        rule: FastRule,
+    ) -> Option<FastVerdict> {
+        if approximation.is_infinite() {
+            return self.infinite_verdict(fast, args, approximation, device_result, rule);
+        }
+        let side = |power| side_of(output, args, power);
+        let exact = binding::double_tier_is_exact(output, self.element);
+        self.output_verdict(approximation, exact, device_result, rule, side)
     }
 
     /// One output's fast verdict (see [`Rules::fast_verdict`]).

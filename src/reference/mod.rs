@@ -300,7 +300,7 @@ pub mod fast {
 
     /// How far [`rootnf`]'s estimate may lie from the root, relative: 2^-45, over twice
     /// its proven error.
-    const ROOTNF_ERROR: f64 = 1.0 / 35_184_372_088_832.0;
+    const ROOTNF_ERROR: f64 = 1.0 / (1u64 << 45) as f64;
 
     /// `rootn(x, n)` correctly rounded to float, for a float x and an integer n: the float
     /// that both ends of the interval e·(1 ± 2^-45) round to, e an estimate of the root within

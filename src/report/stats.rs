@@ -296,12 +296,13 @@ impl RowStats {
 }
 
 /// Inputs of one class the fast tiers decide alike (every judged result equal to a column of
-/// correctly rounded results, or of exact ones, or NaN where that column is NaN, or the
-/// infinity of a correctly rounded overflow): counted once for every row judged on them
-/// ([`CorrectlyRoundedInputs::record_decided`]), then added to each row
+/// correctly rounded results, or of exact ones, or NaN where that column is NaN, or a pole's
+/// infinity, or the infinity of a correctly rounded overflow): counted once for every row
+/// judged on them ([`CorrectlyRoundedInputs::record_decided`]), then added to each row
 /// ([`UnitStats::add_correctly_rounded`], [`UnitStats::add_overflowed`]) as
 /// [`UnitStats::record_fast`] of a [`FastVerdict::CorrectlyRounded`] verdict (of `Pass(0.0)`
-/// for exact results, of the overflow verdict for overflows) on each would add them.
+/// for exact results, NaNs and poles, of the overflow verdict for overflows) on each would add
+/// them.
 #[derive(Clone, Debug)]
 pub struct CorrectlyRoundedInputs {
     count: u64,
@@ -1081,9 +1082,8 @@ mod tests {
 
     /// Correctly rounded (or exact, or overflowed) inputs counted once and added to a row give
     /// the row what recording each as a fast correctly rounded (or `Pass(0.0)`, or overflow)
-    /// verdict gives, among other
-    /// verdicts in any order, for one- and two-argument inputs (NaN, zeros and infinities among
-    /// them).
+    /// verdict gives, among other verdicts in any order, for one- and two-argument inputs (NaN,
+    /// zeros and infinities among them).
     #[test]
     fn correctly_rounded_inputs_add_as_their_verdicts_would() {
         let case = |index: u64, error: f64| judged_case(index, error, false);

@@ -1143,9 +1143,8 @@ fn judge_rows(
         // the correctly rounded result is NaN (outside the function's range: rsqrt or log of a
         // negative number, a NaN argument), which the fast tier passes with no error where it
         // is a correctly rounded double, and poles, which it passes with no error too; the
-        // correctly rounded overflows, with no error; exact
-        // results at 0, and where the exact tier declines, correctly rounded results at their
-        // bound.
+        // correctly rounded overflows, with no error; exact results at 0, and where the exact
+        // tier declines, correctly rounded results at their bound.
         let nan_passes = judged_rows.iter().all(|row| nan_passes[*row]);
         let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
             match (&correctly_rounded, exact) {
