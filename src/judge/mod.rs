@@ -1055,6 +1055,9 @@ impl Rules {
     /// against); it does not depend on the requirement, so every width of a function shares it.
     pub fn exact_references(&self, args: &[f64]) -> Vec<Float> {
         let operands = to_floats(args);
+        if let Some(joint) = binding::joint_mpfr(&self.outputs) {
+            return joint(&operands, self.element);
+        }
         self.outputs
             .iter()
             .map(|output| {

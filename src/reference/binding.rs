@@ -11,6 +11,21 @@ use crate::num::fp::FloatType;
 use crate::spec::reference_id::ReferenceId as Id;
 use crate::spec::registry::Output;
 
+/// Every output's exact reference ([`super::high_precision`]'s value) from one MPFR call.
+pub type JointFn = fn(&[rug::Float], FloatType) -> Vec<rug::Float>;
+
+/// The exact references of a function's outputs from one MPFR call, where one serves them all
+/// (each value the one [`super::high_precision`] gives for its output): sincos's sine and
+/// cosine.
+pub fn joint_mpfr(outputs: &[Output]) -> Option<JointFn> {
+    match outputs {
+        [sine, cosine] if (sine.reference, cosine.reference) == (Id::Sin, Id::Cos) => {
+            Some(r::high_precision_sin_cos)
+        }
+        _ => None,
+    }
+}
+
 /// The MPFR reference of `id`.
 pub fn mpfr(id: Id) -> ReferenceFn {
     match id {
