@@ -109,6 +109,7 @@ impl FloatType {
     }
 
     /// The value an encoding of this format holds, widened exactly to `f64`.
+    #[inline]
     pub fn from_bits(self, bits: u64) -> f64 {
         match self {
             FloatType::Half => half::f16::from_bits(bits as u16).to_f64(),
