@@ -345,17 +345,18 @@ impl CorrectlyRoundedInputs {
         element: FloatType,
     ) {
         let kinds = classes.len() + 1;
+        // Counted class by class in vectorized passes: one counter per class, incremented
+        // input by input, makes each increment wait for the last.
         let mut counted = vec![0u64; kinds];
-        let mut firsts: Vec<Option<usize>> = vec![None; kinds];
-        for (position, class) in decided.iter().enumerate() {
-            let class = usize::from(*class);
-            counted[class] += 1;
-            firsts[class].get_or_insert(position);
-        }
+        count_by_class(decided, kinds, |class, count| counted[class] = count);
         if counted[1..].iter().all(|count| *count == 0) {
             return;
         }
-        for ((inputs, count), first) in classes.iter_mut().zip(&counted[1..]).zip(&firsts[1..]) {
+        for (class, (inputs, count)) in classes.iter_mut().zip(&counted[1..]).enumerate() {
+            let class = class as u8 + 1;
+            let first = (*count > 0)
+                .then(|| decided.iter().position(|held| *held == class))
+                .flatten();
             if let Some(first) = first {
                 let first_index = index(range.start + first);
                 inputs.first_index = Some(
@@ -382,6 +383,20 @@ impl CorrectlyRoundedInputs {
                 .map_or(GRID_SIDE, |bin| usize::from(Region::of_bins(bin, 0).x))
         };
         const SIDE: usize = GRID_SIDE + 1;
+        // Inputs are counted in blocks of RUN. Where a block's values on an axis share their
+        // sign and binade, and that binade lies in one bin, they share the axis's cell, and
+        // the block's classes are counted with no lookup per input: an exhaustive sweep's
+        // blocks nearly all are such (its inputs run through a binade in order), and the
+        // check is a vectorized pass over a random sweep's blocks that fail it.
+        const RUN: usize = 64;
+        let one_cell = |values: &[f64]| {
+            let key = values[0].to_bits() >> 52;
+            let cell = usize::from(cells[key as usize]);
+            let differ = values
+                .iter()
+                .fold(0, |differ, value| differ | ((value.to_bits() >> 52) ^ key));
+            (cell < GRID_SIDE && differ == 0).then_some(cell)
+        };
         // Class 0's inputs (the undecided ones) are counted too and dropped, which costs less
         // than a branch on every input.
         match columns {
@@ -391,8 +406,16 @@ impl CorrectlyRoundedInputs {
                 // neighbours (which mostly share a cell) from waiting on each other: class c's
                 // turn t counts at (4c + t) * SIDE.
                 let mut counts = vec![0u64; kinds * 4 * SIDE];
-                for (turn, (x, class)) in x[range].iter().zip(decided).enumerate() {
-                    counts[(usize::from(*class) * 4 + turn % 4) * SIDE + axis_cell(*x)] += 1;
+                for (x, decided) in x[range].chunks(RUN).zip(decided.chunks(RUN)) {
+                    if let Some(cell) = one_cell(x) {
+                        count_by_class(decided, kinds, |class, count| {
+                            counts[class * 4 * SIDE + cell] += count;
+                        });
+                        continue;
+                    }
+                    for (turn, (x, class)) in x.iter().zip(decided).enumerate() {
+                        counts[(usize::from(*class) * 4 + turn % 4) * SIDE + axis_cell(*x)] += 1;
+                    }
                 }
                 for (class, inputs) in classes.iter_mut().enumerate() {
                     let turns = &counts[(class + 1) * 4 * SIDE..(class + 2) * 4 * SIDE];
@@ -414,9 +437,21 @@ impl CorrectlyRoundedInputs {
                 // c's counts start at c * SIDE * SIDE. An input with a NaN among them has no
                 // region and lands off the grid, uncounted.
                 let mut counts = vec![0u64; kinds * SIDE * SIDE];
-                for ((x, y), class) in x[range.clone()].iter().zip(&y[range]).zip(decided) {
-                    let cell = axis_cell(*y) * SIDE + axis_cell(*x);
-                    counts[usize::from(*class) * SIDE * SIDE + cell] += 1;
+                let blocks = x[range.clone()]
+                    .chunks(RUN)
+                    .zip(y[range].chunks(RUN))
+                    .zip(decided.chunks(RUN));
+                for ((x, y), decided) in blocks {
+                    if let (Some(x_cell), Some(y_cell)) = (one_cell(x), one_cell(y)) {
+                        count_by_class(decided, kinds, |class, count| {
+                            counts[class * SIDE * SIDE + y_cell * SIDE + x_cell] += count;
+                        });
+                        continue;
+                    }
+                    for ((x, y), class) in x.iter().zip(y).zip(decided) {
+                        let cell = axis_cell(*y) * SIDE + axis_cell(*x);
+                        counts[usize::from(*class) * SIDE * SIDE + cell] += 1;
+                    }
                 }
                 for (class, inputs) in classes.iter_mut().enumerate() {
                     let class_counts =
@@ -438,6 +473,26 @@ impl CorrectlyRoundedInputs {
                     }
                 }
             }
+        }
+    }
+}
+
+/// `add(class, count)` for each class from 1 to `kinds - 1` that `classes` holds `count` times.
+fn count_by_class(classes: &[u8], kinds: usize, mut add: impl FnMut(usize, u64)) {
+    for class in 1..kinds.min(256) {
+        // Byte counters over runs of 255 (they cannot overflow): 16 inputs per vector
+        // instruction where a count in 64 bits takes 2.
+        let count: usize = classes
+            .chunks(255)
+            .map(|run| {
+                let held = run
+                    .iter()
+                    .fold(0u8, |held, value| held + u8::from(*value == class as u8));
+                usize::from(held)
+            })
+            .sum();
+        if count > 0 {
+            add(class, count as u64);
         }
     }
 }
@@ -1095,13 +1150,29 @@ mod tests {
                     * if index.is_multiple_of(3) { -1.0 } else { 1.0 }
             }
         };
+        // And long runs of inputs in one binade (a sweep through a binade in order, as in an
+        // exhaustive sweep), where inputs are counted a block at a time: a run of each sign
+        // in every 40th binade of the type, from about 2^-60 up (bins meet in some).
+        let run = |index: u64| {
+            let binade = (index / 300) as i32 * 40 - 60;
+            let sign = if (index / 150).is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
+            sign * 2f64.powi(binade) * (1.0 + (index % 150) as f64 / 160.0)
+        };
         let start = 1000u64;
-        let range = 7..87usize;
-        for element in FloatType::ALL {
+        let patterns: [&dyn Fn(u64) -> f64; 2] = [&x, &run];
+        for ((x, range), element) in patterns
+            .into_iter()
+            .zip([7..87, 100..2900])
+            .flat_map(|pattern| FloatType::ALL.map(|element| (pattern.clone(), element)))
+        {
             for arguments in 1..=3 {
                 let columns: Vec<Vec<f64>> = (0..arguments)
                     .map(|argument| {
-                        (0..100u64)
+                        (0..range.end as u64)
                             .map(|i| element.round(x(i * (argument + 1) as u64 + argument as u64)))
                             .collect()
                     })
@@ -1109,13 +1180,14 @@ mod tests {
                 // Correctly rounded: inputs 10..60; 70..80 a second class, passed with no
                 // error (a NaN where NaN is expected); 60..70 correctly rounded overflows; the
                 // others pass with another error (one below 0.5 ulp, so the worst is a
-                // correctly rounded input, and one above).
+                // correctly rounded input, and one above). Past 100, the classes in turn.
                 let classes: Vec<u8> = range
                     .clone()
                     .map(|i| match i {
                         10..60 => 1,
                         70..80 => 2,
                         60..70 => 3,
+                        100.. => ((i / 7) % 4) as u8,
                         _ => 0,
                     })
                     .collect();

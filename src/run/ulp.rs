@@ -1155,11 +1155,9 @@ fn judge_rows(
         let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
             match (&correctly_rounded, exact) {
                 (Some(correct), _) if column_decides => (
-                    classify(function, columns, &inputs, |k| {
+                    classify_finite_first(function, columns, &inputs, correct, &results, |k| {
                         let correct = correct[k];
-                        if correct.is_finite() {
-                            u8::from(results.iter().all(|column| column[k] == correct))
-                        } else if nan_passes
+                        if nan_passes
                             && correct.is_nan()
                             && results.iter().all(|column| column[k].is_nan())
                         {
@@ -1368,24 +1366,76 @@ fn classify(
     inputs: &std::ops::Range<usize>,
     class_of: impl Fn(usize) -> u8,
 ) -> Vec<u8> {
-    let specified_everywhere = function.specified_everywhere();
-    let mut args = vec![0.0; columns.len()];
-    inputs
-        .clone()
+    in_domain_only(
+        function,
+        columns,
+        inputs,
+        (0..inputs.len()).map(class_of).collect(),
+    )
+}
+
+/// [`classify`] where the correctly rounded column `correct` decides: class 1 where it is
+/// finite and every column of `results` equals it, `class_of_non_finite(k)` where it is not
+/// finite. The finite inputs (nearly all) are classed column by column, in loops the compiler
+/// vectorizes: input by input, with a loop over the rows inside, this was 11% of an
+/// exhaustive float sin run's CPU.
+fn classify_finite_first(
+    function: &Function,
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    correct: &[f64],
+    results: &[&[f64]],
+    class_of_non_finite: impl Fn(usize) -> u8,
+) -> Vec<u8> {
+    const BLOCK: usize = 64;
+    let mut classes: Vec<u8> = correct
+        .iter()
+        .map(|correct| u8::from(correct.is_finite()))
+        .collect();
+    // The blocks holding a non-finite value, found before the comparisons clear more classes:
+    // few hold one, and only they are looked at input by input.
+    let non_finite_blocks: Vec<usize> = classes
+        .chunks(BLOCK)
         .enumerate()
-        .map(|(k, i)| {
-            let class = class_of(k);
-            if class == 0 || specified_everywhere {
-                return class;
+        .filter(|(_, block)| block.iter().fold(1, |all, class| all & class) == 0)
+        .map(|(number, _)| number)
+        .collect();
+    for column in results {
+        for ((class, result), correct) in classes.iter_mut().zip(*column).zip(correct) {
+            *class &= u8::from(result == correct);
+        }
+    }
+    for number in non_finite_blocks {
+        let start = number * BLOCK;
+        for (k, correct) in correct.iter().enumerate().skip(start).take(BLOCK) {
+            if !correct.is_finite() {
+                classes[k] = class_of_non_finite(k);
             }
+        }
+    }
+    in_domain_only(function, columns, inputs, classes)
+}
+
+/// `classes` with the inputs outside the function's domain made 0.
+fn in_domain_only(
+    function: &Function,
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    mut classes: Vec<u8>,
+) -> Vec<u8> {
+    if function.specified_everywhere() {
+        return classes;
+    }
+    let mut args = vec![0.0; columns.len()];
+    for (class, i) in classes.iter_mut().zip(inputs.clone()) {
+        if *class != 0 {
             read_input(columns, i, &mut args);
-            if function.in_domain(&args) {
-                class
-            } else {
-                0
+            if !function.in_domain(&args) {
+                *class = 0;
             }
-        })
-        .collect()
+        }
+    }
+    classes
 }
 
 /// `value(args)` of every input of `inputs`.
@@ -1476,6 +1526,68 @@ mod tests {
                 let bits = |column: &[f64]| column.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&back), bits(&expected), "{kind:?} {element:?}");
             }
+        }
+    }
+
+    /// The bulk classes of a correctly rounded column are, input by input: 1 where it is finite
+    /// and every row's result equals it, else 0; the non-finite inputs' own class (wherever
+    /// they lie in their blocks); 0 outside the function's domain.
+    #[test]
+    fn bulk_classes_follow_the_correctly_rounded_column_input_by_input() {
+        let count = 300;
+        let correct: Vec<f64> = (0..count)
+            .map(|k| match k {
+                3 | 64 => f64::NAN,
+                70 => f64::INFINITY,
+                199 => f64::NEG_INFINITY,
+                _ => k as f64 / 8.0,
+            })
+            .collect();
+        let mut first = correct.clone();
+        let mut second = correct.clone();
+        first[10] = 99.0;
+        second[150] = -1.0;
+        second[151] = f64::NAN;
+        // Where a result is wrong at a non-finite value, its class says so (here by parity).
+        first[70] = 0.0;
+        let non_finite_class = |k: usize| if k.is_multiple_of(2) { 5 } else { 6 };
+        let results: [&[f64]; 2] = [&first, &second];
+        for (name, weights) in [("sin", None), ("mix", Some(1.5))] {
+            let function = crate::spec::registry::find(name).unwrap();
+            // mix(x, y, a) is specified for a in [0, 1]: inputs past 240 lie outside.
+            let columns: Vec<Vec<f64>> = match weights {
+                None => vec![correct.clone()],
+                Some(outside) => vec![
+                    vec![1.0; count],
+                    vec![2.0; count],
+                    (0..count)
+                        .map(|k| if k < 240 { 0.5 } else { outside })
+                        .collect(),
+                ],
+            };
+            let inputs = 0..count;
+            let classes =
+                classify_finite_first(function, &columns, &inputs, &correct, &results, |k| {
+                    non_finite_class(k)
+                });
+            let expected: Vec<u8> = inputs
+                .clone()
+                .map(|k| {
+                    let class = if !correct[k].is_finite() {
+                        non_finite_class(k)
+                    } else {
+                        u8::from(results.iter().all(|column| column[k] == correct[k]))
+                    };
+                    if weights.is_some() && k >= 240 {
+                        0
+                    } else {
+                        class
+                    }
+                })
+                .collect();
+            assert_eq!(classes, expected, "{name}");
+            assert_eq!(classes[10..12], [0, 1], "{name}");
+            assert_eq!([classes[3], classes[64], classes[70]], [6, 5, 5], "{name}");
         }
     }
 
