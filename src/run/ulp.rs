@@ -1444,6 +1444,13 @@ fn column_of<T>(
     inputs: &std::ops::Range<usize>,
     value: impl Fn(&[f64]) -> T,
 ) -> Vec<T> {
+    if let [x] = columns {
+        // One argument (every exhaustive float sweep): each input is its own slice.
+        return x[inputs.clone()]
+            .iter()
+            .map(|x| value(std::slice::from_ref(x)))
+            .collect();
+    }
     let mut args = vec![0.0; columns.len()];
     inputs
         .clone()
@@ -1589,6 +1596,20 @@ mod tests {
             assert_eq!(classes[10..12], [0, 1], "{name}");
             assert_eq!([classes[3], classes[64], classes[70]], [6, 5, 5], "{name}");
         }
+    }
+
+    /// A column of values holds `value` of each input of the range, its arguments in order,
+    /// for one argument as for several.
+    #[test]
+    fn a_column_holds_the_value_of_each_input_of_the_range() {
+        let x: Vec<f64> = (0..10).map(f64::from).collect();
+        let y: Vec<f64> = (0..10).map(|k| f64::from(k) * 100.0).collect();
+        let sum = |args: &[f64]| args.iter().sum::<f64>() + args.len() as f64 / 10.0;
+        assert_eq!(
+            column_of(std::slice::from_ref(&x), &(2..5), sum),
+            [2.1, 3.1, 4.1]
+        );
+        assert_eq!(column_of(&[x, y], &(2..5), sum), [202.2, 303.2, 404.2]);
     }
 
     /// A batch's positions map to the inputs of its chunks and back, a shard's chunks (not
