@@ -388,14 +388,39 @@ impl CorrectlyRoundedInputs {
         // the block's classes are counted with no lookup per input: an exhaustive sweep's
         // blocks nearly all are such (its inputs run through a binade in order), and the
         // check is a vectorized pass over a random sweep's blocks that fail it.
+        //
+        // In a binade where bins meet, the block's extremes tell, for half and float: there
+        // every value of a column has at most 31 significant bits (a float, a half, or an
+        // integer argument), and for such values [`magnitude_bin`]'s computed log2 never
+        // decreases within a binade (the exact binade plus fraction grows by 2^-30 or more
+        // between two values, its correction term by 0.35 of that, plus roundings of 2^-54),
+        // so neither does the bin, nor the cell on the sign's side. Double values may have
+        // 53 bits, where that argument fails.
         const RUN: usize = 64;
+        let extremes_tell = element != FloatType::Double;
         let one_cell = |values: &[f64]| {
             let key = values[0].to_bits() >> 52;
-            let cell = usize::from(cells[key as usize]);
             let differ = values
                 .iter()
                 .fold(0, |differ, value| differ | ((value.to_bits() >> 52) ^ key));
-            (cell < GRID_SIDE && differ == 0).then_some(cell)
+            if differ != 0 {
+                return None;
+            }
+            let cell = usize::from(cells[key as usize]);
+            if cell < GRID_SIDE {
+                return Some(cell);
+            }
+            // Zero, infinity and NaN share a key with values of other cells.
+            let exponent = key & 0x7ff;
+            if !extremes_tell || exponent == 0 || exponent == 0x7ff {
+                return None;
+            }
+            let (lowest, highest) = values.iter().fold(
+                (f64::INFINITY, f64::NEG_INFINITY),
+                |(lowest, highest), value| (lowest.min(*value), highest.max(*value)),
+            );
+            let cell = axis_cell(lowest);
+            (cell == axis_cell(highest)).then_some(cell)
         };
         // Class 0's inputs (the undecided ones) are counted too and dropped, which costs less
         // than a branch on every input.
@@ -1143,7 +1168,7 @@ mod tests {
     fn correctly_rounded_inputs_add_as_their_verdicts_would() {
         let case = |index: u64, error: f64| judged_case(index, error, false);
         let specials = [0.0, -0.0, f64::NAN, f64::INFINITY, -1e-310, 3e-45];
-        let x = |index: u64| match specials.get(index as usize % 40) {
+        let x = |index: u64, _: FloatType| match specials.get(index as usize % 40) {
             Some(special) => *special,
             None => {
                 1.37f64.powi(index as i32 % 90 - 45)
@@ -1153,7 +1178,7 @@ mod tests {
         // And long runs of inputs in one binade (a sweep through a binade in order, as in an
         // exhaustive sweep), where inputs are counted a block at a time: a run of each sign
         // in every 40th binade of the type, from about 2^-60 up (bins meet in some).
-        let run = |index: u64| {
+        let run = |index: u64, _: FloatType| {
             let binade = (index / 300) as i32 * 40 - 60;
             let sign = if (index / 150).is_multiple_of(2) {
                 1.0
@@ -1162,18 +1187,43 @@ mod tests {
             };
             sign * 2f64.powi(binade) * (1.0 + (index % 150) as f64 / 160.0)
         };
+        // And runs through the type's normal binades where bins meet, 600 inputs in order in
+        // each, where a block's cell is its extremes' (blocks across a bin's edge too).
+        let meeting = FloatType::ALL.map(|element| {
+            let normal = element.emin()..element.emax() + 1;
+            let meeting: Vec<i32> = (1..2047)
+                .filter(|biased| BINADE_BINS[element as usize][*biased] == NOT_ONE_BIN)
+                .map(|biased| biased as i32 - 1023)
+                .filter(|exponent| normal.contains(exponent))
+                .collect();
+            assert!(meeting.len() > 5, "{element:?} {meeting:?}");
+            meeting
+        });
+        let through_meeting = |index: u64, element: FloatType| {
+            let meeting = &meeting[element as usize];
+            let binade = meeting[(index / 600) as usize % meeting.len()];
+            let sign = if (index / 1200).is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
+            sign * 2f64.powi(binade) * (1.0 + (index % 600) as f64 / 600.0)
+        };
         let start = 1000u64;
-        let patterns: [&dyn Fn(u64) -> f64; 2] = [&x, &run];
+        let patterns: [&dyn Fn(u64, FloatType) -> f64; 3] = [&x, &run, &through_meeting];
         for ((x, range), element) in patterns
             .into_iter()
-            .zip([7..87, 100..2900])
+            .zip([7..87, 100..2900, 100..9700])
             .flat_map(|pattern| FloatType::ALL.map(|element| (pattern.clone(), element)))
         {
             for arguments in 1..=3 {
                 let columns: Vec<Vec<f64>> = (0..arguments)
                     .map(|argument| {
                         (0..range.end as u64)
-                            .map(|i| element.round(x(i * (argument + 1) as u64 + argument as u64)))
+                            .map(|i| {
+                                element
+                                    .round(x(i * (argument + 1) as u64 + argument as u64, element))
+                            })
                             .collect()
                     })
                     .collect();
@@ -1268,6 +1318,28 @@ mod tests {
                     let what = format!("{element:?} {arguments} {other_error}");
                     assert_eq!(summary(&counted), summary(&one_by_one), "{what}");
                     assert!(one_by_one.error_map.len() > 5, "{what}");
+                }
+            }
+        }
+    }
+
+    /// Within a binade where bins meet, the bin of every half and every float never decreases
+    /// as the magnitude grows, which lets [`CorrectlyRoundedInputs::record_decided`] take a
+    /// block's cell from its extremes.
+    #[test]
+    fn bins_never_decrease_within_a_binade_of_half_or_float_values() {
+        for element in [FloatType::Half, FloatType::Float] {
+            let fraction_bits = element.fraction_bits();
+            for biased in 1..2047u64 {
+                if BINADE_BINS[element as usize][biased as usize] != NOT_ONE_BIN {
+                    continue;
+                }
+                let mut last = 0;
+                for fraction in 0..1u64 << fraction_bits {
+                    let x = f64::from_bits((biased << 52) | (fraction << (52 - fraction_bits)));
+                    let bin = magnitude_bin(x, element);
+                    assert!(bin >= last, "{element:?} {x:e}: {bin} after {last}");
+                    last = bin;
                 }
             }
         }
