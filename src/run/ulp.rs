@@ -885,13 +885,23 @@ impl pipeline::Unit for WidthGroup<'_> {
             .take(chunks as usize)
             .map(|number| number * CHUNK_SCALARS as u64)
             .collect();
-        // The chunks' inputs are made side by side: drawing random arguments is the slowest
-        // part of the device path (fma's three took twice its six kernels), and each chunk's
-        // are drawn alone.
+        let mut columns = empty_columns(self.argument_kinds.len(), starts.len() * CHUNK_SCALARS);
+        if !prepared.plan.draws_random() {
+            // Listed inputs (every encoding, or the user's cases) cost less to make than to
+            // hand to other threads and copy back.
+            for start in &starts {
+                prepared
+                    .plan
+                    .append_columns(*start, CHUNK_SCALARS as u64, &mut columns);
+            }
+            return (starts, columns);
+        }
+        // The chunks' random inputs are drawn side by side: drawing them is the slowest part
+        // of the device path (fma's three arguments took twice its six kernels), and each
+        // chunk's are drawn alone.
         let parts = pipeline::in_order_on_threads(starts.len(), self.settings.threads, |k| {
             prepared.plan.columns(starts[k], CHUNK_SCALARS as u64)
         });
-        let mut columns = empty_columns(self.argument_kinds.len(), starts.len() * CHUNK_SCALARS);
         for part in parts {
             for (column, values) in columns.iter_mut().zip(part) {
                 column.extend_from_slice(&values);

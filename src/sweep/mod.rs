@@ -356,6 +356,12 @@ impl InputPlan {
         self.total
     }
 
+    /// Whether the inputs are drawn at random (past the special values), not listed: drawing
+    /// costs far more per input than listing every encoding or the user's cases.
+    pub fn draws_random(&self) -> bool {
+        matches!(self.source, Source::Sweep { .. })
+    }
+
     /// Columns (one per argument) for inputs `start .. start + length` (clipped to the total).
     pub fn columns(&self, start: u64, length: u64) -> Vec<Vec<f64>> {
         let end = (start + length).min(self.total);
@@ -700,6 +706,7 @@ mod tests {
         let plan = InputPlan::explicit(atan2, FloatType::Float, &kinds, cases, 4);
         assert_eq!((plan.judged(), plan.total()), (2, 4));
         assert_eq!(plan.columns(0, 4)[0], vec![3.0, 0.0, 0.0, 0.0]);
+        assert!(!plan.draws_random());
     }
 
     #[test]
@@ -707,6 +714,7 @@ mod tests {
         let pow = registry::find("pow").unwrap();
         let kinds = [ValueKind::FloatGentype, ValueKind::FloatGentype];
         let plan = InputPlan::sweep(pow, FloatType::Float, &kinds, 20000, 4, 99);
+        assert!(plan.draws_random());
         let whole = plan.columns(0, plan.total());
         for (start, length) in [(0, 100), (350, 5000), (4096 + 361 - 3, 9), (19990, 100)] {
             let part = plan.columns(start, length);
@@ -760,6 +768,7 @@ mod tests {
         let one = [ValueKind::FloatGentype];
         let plan = InputPlan::exhaustive(sin, FloatType::Half, &one, 1).unwrap();
         assert_eq!(plan.judged(), 65536);
+        assert!(!plan.draws_random());
         let all = plan.columns(0, plan.total());
         let mut bits: Vec<u64> = all[0].iter().map(|x| FloatType::Half.to_bits(*x)).collect();
         bits.sort_unstable();
