@@ -318,10 +318,10 @@ pub(crate) fn in_order_on_threads<T: Send>(
 }
 
 /// A pool of at least `threads` threads, kept for the whole process: threads spawned afresh
-/// for every batch start with empty allocator heaps, and the fresh pages the kernel zeroes for
-/// them cost more than the work of a small batch (fma, 2^24 inputs, `--device-only`: 0.84 s
-/// with a spawn per batch, 0.67 s with this pool). A call asking for more threads than the
-/// pool has gets a larger pool; a run asks for one count throughout.
+/// for every batch start with empty allocator heaps, whose fresh pages the kernel zeroes
+/// (fma, 2^24 inputs, every width, `--device-only`: 0.77 s with threads spawned per batch,
+/// 0.67 s with this pool). A call asking for more threads than the pool has gets a larger
+/// pool; a run asks for one count throughout.
 fn pool_of(threads: usize) -> std::sync::Arc<rayon::ThreadPool> {
     static POOL: std::sync::Mutex<Option<std::sync::Arc<rayon::ThreadPool>>> =
         std::sync::Mutex::new(None);

@@ -1569,10 +1569,10 @@ mod tests {
         first[70] = 0.0;
         let non_finite_class = |k: usize| if k.is_multiple_of(2) { 5 } else { 6 };
         let results: [&[f64]; 2] = [&first, &second];
-        for (name, weights) in [("sin", None), ("mix", Some(1.5))] {
+        for (name, outside_weight) in [("sin", None), ("mix", Some(1.5))] {
             let function = crate::spec::registry::find(name).unwrap();
             // mix(x, y, a) is specified for a in [0, 1]: inputs past 240 lie outside.
-            let columns: Vec<Vec<f64>> = match weights {
+            let columns: Vec<Vec<f64>> = match outside_weight {
                 None => vec![correct.clone()],
                 Some(outside) => vec![
                     vec![1.0; count],
@@ -1595,7 +1595,7 @@ mod tests {
                     } else {
                         u8::from(results.iter().all(|column| column[k] == correct[k]))
                     };
-                    if weights.is_some() && k >= 240 {
+                    if outside_weight.is_some() && k >= 240 {
                         0
                     } else {
                         class
