@@ -353,19 +353,21 @@ impl CorrectlyRoundedInputs {
             return;
         }
         for (class, (inputs, count)) in classes.iter_mut().zip(&counted[1..]).enumerate() {
-            let class = class as u8 + 1;
-            let first = (*count > 0)
-                .then(|| decided.iter().position(|held| *held == class))
-                .flatten();
-            if let Some(first) = first {
-                let first_index = index(range.start + first);
-                inputs.first_index = Some(
-                    inputs
-                        .first_index
-                        .map_or(first_index, |f| f.min(first_index)),
-                );
-                inputs.count += count;
+            if *count == 0 {
+                continue;
             }
+            let class = class as u8 + 1;
+            let first = decided
+                .iter()
+                .position(|held| *held == class)
+                .expect("a class counted is held");
+            let first_index = index(range.start + first);
+            inputs.first_index = Some(
+                inputs
+                    .first_index
+                    .map_or(first_index, |f| f.min(first_index)),
+            );
+            inputs.count += count;
         }
         // Every input of a class counts the same error, so a cell needs only how many fell in
         // it: counted first, then added once per cell.
