@@ -1265,10 +1265,11 @@ fn judge_rows(
         let mut results = Vec::new();
         let mut previous_results = Vec::new();
         let mut fast_reference = FastReference::new();
-        for (i, class) in inputs.clone().zip(classes) {
-            if class != 0 {
-                continue;
-            }
+        // The undecided inputs (class 0), found by a vectorized byte search: nearly every
+        // input of an exhaustive sweep is decided in bulk, and a loop over every class to skip
+        // them was 3% of an exhaustive float sin run's CPU.
+        for k in memchr::memchr_iter(0, &classes) {
+            let i = inputs.start + k;
             let index = segments.index(i);
             read_input(columns, i, &mut args);
             if !function.in_domain(&args) {
