@@ -55,7 +55,7 @@ pub(crate) fn judge_items(
     width: usize,
     threads: usize,
 ) -> UnitStats {
-    crate::run::pipeline::judge_in_slices(items, threads, |slice| {
+    crate::run::pipeline::judge_in_slices(items, threads, usize::MAX, |slice| {
         let mut stats = UnitStats::default();
         for item in slice {
             let (args, outputs) = work_item(columns, results, result_kinds, item, width);

@@ -263,16 +263,20 @@ pub fn measure<U: Unit>(
 const SLICE_INPUTS: usize = 4096;
 
 /// Judges `0 .. count` on `threads` threads. The range is cut into slices, several per
-/// thread, which the threads take in turn as they finish one: a thread slowed down (by the
-/// device's own threads, or by the slice's inputs) leaves its slices to the others instead of
-/// holding up the chunk. The slices merge in their order, so the result depends neither on
-/// the thread count nor on timing.
+/// thread and none longer than `longest` (unless [`SLICE_INPUTS`] is), which the threads take
+/// in turn as they finish one: a thread slowed down (by the device's own threads, or by the
+/// slice's inputs) leaves its slices to the others instead of holding up the chunk. The slices
+/// merge in their order, so the result depends neither on the thread count nor on timing.
 pub(crate) fn judge_in_slices<T: Tally>(
     count: usize,
     threads: usize,
+    longest: usize,
     judge_slice: impl Fn(std::ops::Range<usize>) -> T + Sync,
 ) -> T {
-    let slice_length = count.div_ceil(4 * threads.max(1)).max(SLICE_INPUTS);
+    let slice_length = count
+        .div_ceil(4 * threads.max(1))
+        .min(longest)
+        .max(SLICE_INPUTS);
     let slices = count.div_ceil(slice_length);
     let mut merged = T::default();
     for tally in in_order_on_threads(slices, threads, |slice| {
@@ -358,16 +362,25 @@ mod tests {
     }
 
     /// Every input is judged once (the slices' lengths add up to the count and the last ends
-    /// it), whatever the thread count.
+    /// it), whatever the thread count, and no slice is longer than asked.
     #[test]
     fn slices_cover_every_input_once_whatever_the_thread_count() {
         let count = 3 * SLICE_INPUTS * 5 + 123;
         for threads in [1, 2, 3, 8] {
-            let judged = judge_in_slices(count, threads, |slice| {
-                stats(slice.len() as u64, 0, slice.end as f64)
-            });
-            assert_eq!(judged.inputs, count as u64, "{threads} threads");
-            assert_eq!(judged.max_error, count as f64, "{threads} threads");
+            for longest in [usize::MAX, 2 * SLICE_INPUTS, 1] {
+                let longest_seen = std::sync::atomic::AtomicUsize::new(0);
+                let judged = judge_in_slices(count, threads, longest, |slice| {
+                    longest_seen.fetch_max(slice.len(), std::sync::atomic::Ordering::Relaxed);
+                    stats(slice.len() as u64, 0, slice.end as f64)
+                });
+                let what = format!("{threads} threads, slices of at most {longest}");
+                assert_eq!(judged.inputs, count as u64, "{what}");
+                assert_eq!(judged.max_error, count as f64, "{what}");
+                assert!(
+                    longest_seen.into_inner() <= longest.max(SLICE_INPUTS),
+                    "{what}"
+                );
+            }
         }
     }
 
