@@ -1279,8 +1279,8 @@ fn judge_rows(
         let mut previous_results = Vec::new();
         let mut fast_reference = FastReference::new();
         // The undecided inputs (class 0), found by a vectorized byte search: nearly every
-        // input of an exhaustive sweep is decided in bulk, and a loop over every class to skip
-        // them was 3% of an exhaustive float sin run's CPU.
+        // input of an exhaustive sweep is decided in bulk, and the search took an exhaustive
+        // float sin shard's CPU from 2.88 to 2.72 s against a loop over every class.
         for k in memchr::memchr_iter(0, &classes) {
             let i = inputs.start + k;
             let index = segments.index(i);
