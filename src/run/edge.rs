@@ -304,7 +304,12 @@ impl pipeline::Unit for EdgeUnit<'_> {
             &columns,
             self.settings.work_group,
         )?;
-        Ok(EdgeChunk { device_results })
+        Ok(EdgeChunk {
+            device_results: device_results
+                .iter()
+                .map(ulp::ResultColumn::decoded_all)
+                .collect(),
+        })
     }
 
     fn judge(&self, _prepared: &(), chunk: &EdgeChunk) -> UnitStats {

@@ -304,11 +304,16 @@ impl pipeline::Unit for UlpUnit<'_> {
         if self.geometric {
             let width = u64::from(self.spec.width);
             // A work-item is judged when its first component is (the last may be padding).
+            let device_results: Vec<Vec<f64>> = chunk
+                .device_results
+                .iter()
+                .map(ResultColumn::decoded_all)
+                .collect();
             geometric::judge_items(
                 &self.rules,
                 self.function,
                 &chunk.columns,
-                &chunk.device_results,
+                &device_results,
                 &self.result_kinds,
                 chunk.start / width,
                 judged.div_ceil(width) as usize,
@@ -509,7 +514,7 @@ fn telling_line(log: &str) -> String {
 pub struct DeviceChunk {
     start: u64,
     columns: Vec<Vec<f64>>,
-    device_results: Vec<Vec<f64>>,
+    device_results: Vec<ResultColumn>,
 }
 
 pub(crate) fn input_plan(
@@ -551,7 +556,7 @@ pub(crate) fn input_plan(
     ))
 }
 
-/// Encodes one chunk, runs the kernel (of width `kernel.1`) on it and decodes every output.
+/// Encodes one chunk, runs the kernel (of width `kernel.1`) on it and returns every output.
 pub(crate) fn run_chunk(
     session: &Session,
     kernel: (&BuiltKernel, u64),
@@ -560,7 +565,7 @@ pub(crate) fn run_chunk(
     result_kinds: &[ValueKind],
     columns: &[Vec<f64>],
     work_group: WorkGroup,
-) -> Result<Vec<Vec<f64>>, DeviceError> {
+) -> Result<Vec<ResultColumn>, DeviceError> {
     let mut results = run_kernels(
         session,
         &[kernel],
@@ -574,7 +579,7 @@ pub(crate) fn run_chunk(
 }
 
 /// Runs kernels of several widths on one chunk (the same function and type, so the same
-/// argument and result kinds) and decodes each kernel's outputs. Each column is encoded once,
+/// argument and result kinds) and returns each kernel's outputs. Each column is encoded once,
 /// straight into its device buffer, and padded with its last value to whole vectors of every
 /// width (3 does not divide a chunk) and whole work-groups of `work_group`; every kernel is
 /// enqueued before the first result is read.
@@ -589,7 +594,7 @@ fn run_kernels(
     result_kinds: &[ValueKind],
     columns: &[Vec<f64>],
     work_group: WorkGroup,
-) -> Result<Vec<Vec<Vec<f64>>>, DeviceError> {
+) -> Result<Vec<Vec<ResultColumn>>, DeviceError> {
     let length = columns[0].len();
     // Each kernel's local size, and its work-items padded to whole groups of it.
     let work_group = |built: &BuiltKernel| match work_group {
@@ -611,7 +616,7 @@ fn run_kernels(
         .collect();
     let outputs = result_kinds.len();
     let mut launches = Vec::with_capacity(kernels.len());
-    // Per output of every kernel in turn: its kind, its bytes and the values decoded from it.
+    // Per output of every kernel in turn: its kind, its bytes and the values kept of it.
     let mut output_kinds = Vec::with_capacity(kernels.len() * outputs);
     let mut output_bytes = Vec::with_capacity(kernels.len() * outputs);
     let mut output_values = Vec::with_capacity(kernels.len() * outputs);
@@ -630,14 +635,14 @@ fn run_kernels(
             output_values.push(components.min(length));
         }
     }
-    let mut decoded: Vec<Vec<f64>> = Vec::with_capacity(output_bytes.len());
+    let mut kept: Vec<ResultColumn> = Vec::with_capacity(output_bytes.len());
     session.run_launches(
         &input_bytes,
         |argument, bytes| encode(argument_kinds[argument], element, &columns[argument], bytes),
         &launches,
         &output_bytes,
         |output, bytes| {
-            decoded.push(decode(
+            kept.push(ResultColumn::copied_from(
                 output_kinds[output],
                 element,
                 bytes,
@@ -645,10 +650,10 @@ fn run_kernels(
             ))
         },
     )?;
-    let mut decoded = decoded.into_iter();
+    let mut kept = kept.into_iter();
     Ok(kernels
         .iter()
-        .map(|_| decoded.by_ref().take(outputs).collect())
+        .map(|_| kept.by_ref().take(outputs).collect())
         .collect())
 }
 
@@ -689,10 +694,49 @@ fn put<const N: usize>(body: &mut [u8], values: &[f64], bytes_of: impl Fn(f64) -
     }
 }
 
-/// The first `count` values of a buffer of `kind`, widened exactly to `f64`.
-fn decode(kind: ValueKind, element: FloatType, bytes: &[u8], count: usize) -> Vec<f64> {
-    let size = kind.component_bytes(element);
-    let body = &bytes[..count * size];
+/// One output of a kernel as the device wrote it: values of `kind`, packed little-endian.
+/// Kept as bytes until a judging thread decodes the slice it judges: decoded on the device's
+/// thread, the `f64`s of a batch's every width were twice the memory in flight (each first
+/// touch of it a page the kernel zeroes) and another pass over it.
+pub struct ResultColumn {
+    kind: ValueKind,
+    element: FloatType,
+    bytes: Vec<u8>,
+}
+
+impl ResultColumn {
+    /// The first `count` values of a mapped output buffer.
+    fn copied_from(kind: ValueKind, element: FloatType, buffer: &[u8], count: usize) -> Self {
+        ResultColumn {
+            kind,
+            element,
+            bytes: buffer[..count * kind.component_bytes(element)].to_vec(),
+        }
+    }
+
+    fn bytes_of(&self, values: std::ops::Range<usize>) -> &[u8] {
+        let size = self.kind.component_bytes(self.element);
+        &self.bytes[values.start * size..values.end * size]
+    }
+
+    /// Values `values`, widened exactly to `f64`.
+    pub fn decoded(&self, values: std::ops::Range<usize>) -> Vec<f64> {
+        decode(self.kind, self.element, self.bytes_of(values))
+    }
+
+    /// Every value, widened exactly to `f64`.
+    pub fn decoded_all(&self) -> Vec<f64> {
+        decode(self.kind, self.element, &self.bytes)
+    }
+
+    /// Whether both columns hold the same bits at `values`.
+    fn same_bits(&self, other: &ResultColumn, values: std::ops::Range<usize>) -> bool {
+        self.bytes_of(values.clone()) == other.bytes_of(values)
+    }
+}
+
+/// The values of `kind` packed in `body`, widened exactly to `f64`.
+fn decode(kind: ValueKind, element: FloatType, body: &[u8]) -> Vec<f64> {
     match kind {
         ValueKind::FloatGentype | ValueKind::FloatScalar => match element {
             FloatType::Float => take(body, |b| f64::from(f32::from_le_bytes(b))),
@@ -702,7 +746,7 @@ fn decode(kind: ValueKind, element: FloatType, bytes: &[u8], count: usize) -> Ve
             }),
         },
         ValueKind::IntGentype => take(body, |b| f64::from(i32::from_le_bytes(b))),
-        ValueKind::UintGentype => match size {
+        ValueKind::UintGentype => match kind.component_bytes(element) {
             2 => take(body, |b| f64::from(u16::from_le_bytes(b))),
             4 => take(body, |b| f64::from(u32::from_le_bytes(b))),
             _ => take(body, |b| u64::from_le_bytes(b) as f64),
@@ -835,7 +879,7 @@ pub struct GroupChunk {
     chunks: u64,
     columns: Vec<Vec<f64>>,
     /// Per member: its result columns, as long as `columns`.
-    device_results: Vec<Vec<Vec<f64>>>,
+    device_results: Vec<Vec<ResultColumn>>,
 }
 
 impl pipeline::Unit for WidthGroup<'_> {
@@ -1061,7 +1105,7 @@ fn judge_rows(
     function: &Function,
     segments: &Segments,
     columns: &[Vec<f64>],
-    device_results: &[Vec<Vec<f64>>],
+    device_results: &[Vec<ResultColumn>],
     judged: usize,
     threads: usize,
 ) -> RowStats {
@@ -1111,14 +1155,27 @@ fn judge_rows(
         let copies: Vec<bool> = (0..rules.len())
             .map(|row| {
                 same_rules_as_previous[row]
-                    && same_bits(
-                        &device_results[row],
-                        &device_results[row - 1],
-                        inputs.clone(),
-                    )
+                    && device_results[row]
+                        .iter()
+                        .zip(&device_results[row - 1])
+                        .all(|(mine, theirs)| mine.same_bits(theirs, inputs.clone()))
             })
             .collect();
         let judged_rows: Vec<usize> = (0..rules.len()).filter(|row| !copies[*row]).collect();
+        // The judged rows' results on the slice, per row and output (`[row][output][k]`, `k`
+        // counted from the slice's first input; none for a copied row).
+        let slice_results: Vec<Vec<Vec<f64>>> = (0..rules.len())
+            .map(|row| {
+                if copies[row] {
+                    Vec::new()
+                } else {
+                    device_results[row]
+                        .iter()
+                        .map(|output| output.decoded(inputs.clone()))
+                        .collect()
+                }
+            })
+            .collect();
         let correctly_rounded = judged_rows
             .iter()
             .find_map(|row| correctly_rounded_fns[*row])
@@ -1138,7 +1195,7 @@ fn judge_rows(
             .filter(|_| judged_rows.iter().all(|row| declined_fns[*row].is_some()));
         let results: Vec<&[f64]> = judged_rows
             .iter()
-            .map(|row| &device_results[*row][0][inputs.clone()])
+            .map(|row| slice_results[*row][0].as_slice())
             .collect();
         // Per output, its correctly rounded column, where every judged row has them.
         let correctly_rounded_per_output: Option<Vec<(usize, Vec<f64>)>> = judged_rows
@@ -1232,7 +1289,7 @@ fn judge_rows(
                                 values[k].is_some_and(|value| {
                                     judged_rows.iter().all(|row| {
                                         crate::judge::exact_output_matches(
-                                            device_results[*row][output][i],
+                                            slice_results[*row][output][k],
                                             value,
                                             *integer,
                                         )
@@ -1253,9 +1310,9 @@ fn judge_rows(
                             u8::from(per_output.iter().all(|(output, correct)| {
                                 let (output, correct) = (*output, correct[k]);
                                 correct.is_finite()
-                                    && judged_rows.iter().all(|row| {
-                                        device_results[*row][output][inputs.start + k] == correct
-                                    })
+                                    && judged_rows
+                                        .iter()
+                                        .all(|row| slice_results[*row][output][k] == correct)
                             }))
                         }),
                         vec![CorrectlyRoundedInputs::counted_at(
@@ -1307,7 +1364,7 @@ fn judge_rows(
                 let rules = rules[row];
                 let stats = &mut tally[row];
                 results.clear();
-                results.extend(device_results[row].iter().map(|output| output[i]));
+                results.extend(slice_results[row].iter().map(|output| output[k]));
                 // A copied row between this row and the last judged one repeats that one, so
                 // this row repeats the last judged one where it repeats its predecessor.
                 let repeats = same_rules_as_previous[row]
@@ -1364,8 +1421,10 @@ fn judge_rows(
                 tally[row].add_correctly_rounded(bulk, |index| {
                     let i = segments.position(index);
                     let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
-                    let results: Vec<f64> =
-                        device_results[row].iter().map(|output| output[i]).collect();
+                    let results: Vec<f64> = slice_results[row]
+                        .iter()
+                        .map(|output| output[i - inputs.start])
+                        .collect();
                     rules[row].judge(index, &args, &results)
                 });
             }
@@ -1507,16 +1566,6 @@ fn read_input(columns: &[Vec<f64>], i: usize, args: &mut [f64]) {
     }
 }
 
-/// Whether two rows' result columns hold the same bits over `inputs`.
-fn same_bits(mine: &[Vec<f64>], theirs: &[Vec<f64>], inputs: std::ops::Range<usize>) -> bool {
-    mine.iter().zip(theirs).all(|(mine, theirs)| {
-        mine[inputs.clone()]
-            .iter()
-            .zip(&theirs[inputs.clone()])
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1551,7 +1600,7 @@ mod tests {
                 let size = kind.component_bytes(element);
                 let mut bytes = vec![0xa5; (values.len() + padding) * size];
                 encode(kind, element, &values, &mut bytes);
-                let back = decode(kind, element, &bytes, values.len() + padding);
+                let back = decode(kind, element, &bytes);
                 let mut expected = values.clone();
                 expected.extend(std::iter::repeat_n(values[values.len() - 1], padding));
                 let bits = |column: &[f64]| column.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
