@@ -179,22 +179,22 @@ pub struct UnitStats {
 }
 
 /// One [`UnitStats`] per row, for a unit that judges several rows on the same inputs (every
-/// width of a function). A row whose results have so far been the previous row's, bit for bit
+/// width of a function). A row whose results have so far been an earlier row's, bit for bit
 /// under the same rules, has that row's regions too: it keeps none of its own until a slice
 /// tells them apart, so the regions of identical rows are binned once, not once per row. Its
 /// other fields are its own (copies, where a slice was judged once for both rows).
 #[derive(Clone, Debug, Default)]
 pub struct RowStats {
     rows: Vec<UnitStats>,
-    /// Per row: its regions are the previous row's (its grid is empty until they part).
-    regions_of_previous: Vec<bool>,
+    /// Per row: the earlier row whose regions are its own (its grid is empty until they part).
+    regions_of: Vec<Option<usize>>,
 }
 
 impl RowStats {
     /// Rows that each hold their own regions.
     pub fn new(rows: Vec<UnitStats>) -> RowStats {
         RowStats {
-            regions_of_previous: vec![false; rows.len()],
+            regions_of: vec![None; rows.len()],
             rows,
         }
     }
@@ -202,24 +202,20 @@ impl RowStats {
     /// Appends a row holding its own regions.
     pub fn push(&mut self, row: UnitStats) {
         self.rows.push(row);
-        self.regions_of_previous.push(false);
+        self.regions_of.push(None);
     }
 
-    /// Appends a row whose every count is the last row's, and whose regions are that row's.
-    pub fn push_copy_of_last(&mut self) {
-        let copy = self
-            .rows
-            .last()
-            .expect("a copy follows a row")
-            .without_regions();
+    /// Appends a row whose every count is row `earlier`'s, and whose regions are that row's.
+    pub fn push_copy_of(&mut self, earlier: usize) {
+        let copy = self.rows[earlier].without_regions();
         self.rows.push(copy);
-        self.regions_of_previous.push(true);
+        self.regions_of.push(Some(earlier));
     }
 
     /// The row whose grid holds `row`'s regions.
     fn holder(&self, mut row: usize) -> usize {
-        while self.regions_of_previous[row] {
-            row -= 1;
+        while let Some(earlier) = self.regions_of[row] {
+            row = earlier;
         }
         row
     }
@@ -235,25 +231,25 @@ impl RowStats {
         // taken `other`'s part yet.
         for row in (0..self.rows.len()).rev() {
             let theirs = std::mem::take(&mut other.rows[row]);
-            match (
-                self.regions_of_previous[row],
-                other.regions_of_previous[row],
-            ) {
-                // Still the same regions as the previous row, which gets the same part.
-                (true, true) => self.rows[row].merge(theirs),
-                (false, true) => {
-                    let holder = other.holder(row);
-                    self.rows[row].merge(theirs);
-                    self.rows[row].grid.merge_from(&other.rows[holder].grid);
-                }
-                (true, false) => {
-                    // The rows part here: this row's regions so far are its holder's.
-                    let holder = self.holder(row);
-                    self.rows[row].grid = self.rows[holder].grid.clone();
-                    self.regions_of_previous[row] = false;
-                    self.rows[row].merge(theirs);
-                }
-                (false, false) => self.rows[row].merge(theirs),
+            let (mine_shared, theirs_shared) = (
+                self.regions_of[row].is_some(),
+                other.regions_of[row].is_some(),
+            );
+            if mine_shared && theirs_shared && self.holder(row) == other.holder(row) {
+                // Still the regions of the same row, which gets the same part.
+                self.rows[row].merge(theirs);
+                continue;
+            }
+            if mine_shared {
+                // The rows part here: this row's regions so far are its holder's.
+                let holder = self.holder(row);
+                self.rows[row].grid = self.rows[holder].grid.clone();
+                self.regions_of[row] = None;
+            }
+            self.rows[row].merge(theirs);
+            if theirs_shared {
+                let holder = other.holder(row);
+                self.rows[row].grid.merge_from(&other.rows[holder].grid);
             }
         }
     }
@@ -267,16 +263,16 @@ impl RowStats {
                 .enumerate()
                 .map(|(row, stats)| finish(row, stats))
                 .collect(),
-            regions_of_previous: self.regions_of_previous,
+            regions_of: self.regions_of,
         }
     }
 
     /// Settles every row ([`UnitStats::settle`]), a row sharing regions getting its own copy.
     pub fn settle(&mut self) {
         for row in 0..self.rows.len() {
-            if self.regions_of_previous[row] {
-                self.rows[row].grid = self.rows[row - 1].grid.clone();
-                self.regions_of_previous[row] = false;
+            if self.regions_of[row].is_some() {
+                self.rows[row].grid = self.rows[self.holder(row)].grid.clone();
+                self.regions_of[row] = None;
             }
         }
         self.rows.iter_mut().for_each(UnitStats::settle);
@@ -1102,17 +1098,25 @@ mod tests {
 
     /// Rows that share regions while they agree and part when a slice tells them apart end
     /// with the regions and counts each row would have alone, whichever rows agree in which
-    /// slice.
+    /// slice, and whichever earlier row (or copy of one) a row repeats.
     #[test]
     fn rows_sharing_regions_end_as_rows_kept_apart() {
         let float = FloatType::Float;
         let case = |error: f64| judged_case(0, error, error > 3.0);
-        // Row r's error on input i of slice s: rows agree in a slice unless its pattern says
-        // the row differs from its predecessor there.
-        let differs = |slice: usize, row: usize| row > 0 && (slice * 7 + row * 3).is_multiple_of(5);
+        // Row r's error on input i of slice s: a row has results of its own in a slice where
+        // its pattern says so (row 0 always), else it repeats an earlier row, which the
+        // pattern picks, there.
+        let differs =
+            |slice: usize, row: usize| row == 0 || (slice * 7 + row * 3).is_multiple_of(5);
+        let repeated = |slice: usize, row: usize| (slice + row) % row;
+        let own = |slice: usize, mut row: usize| {
+            while !differs(slice, row) {
+                row = repeated(slice, row);
+            }
+            row
+        };
         let error = |slice: usize, row: usize, i: usize| {
-            let own = (0..=row).rfind(|r| differs(slice, *r)).unwrap_or(0);
-            f64::from(((i * 31 + own * 17) % 400) as u32) / 100.0
+            f64::from(((i * 31 + own(slice, row) * 17) % 400) as u32) / 100.0
         };
         let rows = 4;
         let slices = 9;
@@ -1131,17 +1135,31 @@ mod tests {
                     stats.record(case);
                 }
                 row_apart.merge(stats.clone());
-                if row > 0 && !differs(slice, row) {
-                    tally.push_copy_of_last();
+                if !differs(slice, row) {
+                    tally.push_copy_of(repeated(slice, row));
                 } else {
                     tally.push(stats);
                 }
             }
             shared.merge(tally);
         }
-        // Every path of the merge ran: rows sharing in both, parting, and kept apart.
+        // Every path of the merge ran: rows sharing in both, parting, and kept apart; rows
+        // repeating their predecessor, a row further up, and a copy of another row.
         assert!((0..slices).any(|s| (1..rows).any(|r| differs(s, r))));
         assert!((0..slices).any(|s| (1..rows).all(|r| !differs(s, r))));
+        let repeats =
+            |s: usize, r: usize, of: &dyn Fn(usize) -> bool| !differs(s, r) && of(repeated(s, r));
+        assert!((0..slices).any(|s| (1..rows).any(|r| repeats(s, r, &|e| e == r - 1))));
+        assert!((0..slices).any(|s| (2..rows).any(|r| repeats(s, r, &|e| e + 1 < r))));
+        assert!((0..slices).any(|s| (2..rows).any(|r| repeats(s, r, &|e| !differs(s, e)))));
+        // And rows repeating different rows in two slices.
+        assert!((1..rows).any(|r| {
+            let sources: std::collections::BTreeSet<usize> = (0..slices)
+                .filter(|s| !differs(*s, r))
+                .map(|s| own(s, r))
+                .collect();
+            sources.len() > 1
+        }));
         for stats in &mut apart {
             stats.settle();
         }

@@ -1109,10 +1109,12 @@ fn judge_rows(
     judged: usize,
     threads: usize,
 ) -> RowStats {
-    // A row whose rules are its predecessor's and whose results are the same bits gets the
+    // A row whose rules are an earlier row's and whose results are the same bits gets the
     // same verdict: widths mostly agree, so most inputs are judged once, not once per width.
-    let same_rules_as_previous: Vec<bool> = (0..rules.len())
-        .map(|row| row > 0 && rules[row] == rules[row - 1])
+    // `same_rules[row][earlier]` says whether row `row`'s rules are row `earlier`'s.
+    let same_rules: Vec<Vec<bool>> = rules
+        .iter()
+        .map(|mine| rules.iter().map(|theirs| mine == theirs).collect())
         .collect();
     // Where a row's fast tier first compares its result with the correctly rounded one, a
     // column of those is computed once per slice and shared by the rows (one function, one
@@ -1150,23 +1152,30 @@ fn judge_rows(
         usize::MAX
     };
     pipeline::judge_in_slices(judged, threads, longest, |inputs| {
-        // Where a row repeats its predecessor on the whole slice (the usual case: the widths
-        // of a device's function agree), its tally is a copy: it is not judged input by input.
-        let copies: Vec<bool> = (0..rules.len())
+        // Where a row repeats an earlier row on the whole slice (the usual case: the widths of
+        // a device's function agree), its tally is a copy of the first such row's, which is
+        // judged (a row repeated by another is repeated by what that one repeats): it is not
+        // judged input by input. Not only the predecessor: half_rsqrt and half_recip give
+        // the same bits at widths 1 and 16 on every input, other ones at widths 2 to 8.
+        let copy_of: Vec<Option<usize>> = (0..rules.len())
             .map(|row| {
-                same_rules_as_previous[row]
-                    && device_results[row]
-                        .iter()
-                        .zip(&device_results[row - 1])
-                        .all(|(mine, theirs)| mine.same_bits(theirs, inputs.clone()))
+                (0..row).find(|earlier| {
+                    same_rules[row][*earlier]
+                        && device_results[row]
+                            .iter()
+                            .zip(&device_results[*earlier])
+                            .all(|(mine, theirs)| mine.same_bits(theirs, inputs.clone()))
+                })
             })
             .collect();
-        let judged_rows: Vec<usize> = (0..rules.len()).filter(|row| !copies[*row]).collect();
+        let judged_rows: Vec<usize> = (0..rules.len())
+            .filter(|row| copy_of[*row].is_none())
+            .collect();
         // The judged rows' results on the slice, per row and output (`[row][output][k]`, `k`
         // counted from the slice's first input; none for a copied row).
         let slice_results: Vec<Vec<Vec<f64>>> = (0..rules.len())
             .map(|row| {
-                if copies[row] {
+                if copy_of[row].is_some() {
                     Vec::new()
                 } else {
                     device_results[row]
@@ -1365,9 +1374,10 @@ fn judge_rows(
                 let stats = &mut tally[row];
                 results.clear();
                 results.extend(slice_results[row].iter().map(|output| output[k]));
-                // A copied row between this row and the last judged one repeats that one, so
-                // this row repeats the last judged one where it repeats its predecessor.
-                let repeats = same_rules_as_previous[row]
+                // Repeating the last judged row's results under its rules, this row has its
+                // verdict.
+                let repeats = position > 0
+                    && same_rules[row][judged_rows[position - 1]]
                     && results
                         .iter()
                         .zip(&previous_results)
@@ -1392,7 +1402,7 @@ fn judge_rows(
                 // copies a case.
                 let next_may_repeat = judged_rows
                     .get(position + 1)
-                    .is_some_and(|next| same_rules_as_previous[*next]);
+                    .is_some_and(|next| same_rules[*next][row]);
                 match judged {
                     Judged::Fast(verdict) => {
                         stats.record_fast(verdict, index, region, || {
@@ -1430,11 +1440,10 @@ fn judge_rows(
             }
         }
         let mut rows = RowStats::default();
-        for (stats, copy) in tally.into_iter().zip(copies) {
-            if copy {
-                rows.push_copy_of_last();
-            } else {
-                rows.push(stats);
+        for (stats, copied) in tally.into_iter().zip(copy_of) {
+            match copied {
+                Some(earlier) => rows.push_copy_of(earlier),
+                None => rows.push(stats),
             }
         }
         rows
