@@ -720,7 +720,7 @@ impl ResultColumn {
     }
 
     /// Values `values`, widened exactly to `f64`.
-    pub fn decoded(&self, values: std::ops::Range<usize>) -> Vec<f64> {
+    fn decoded(&self, values: std::ops::Range<usize>) -> Vec<f64> {
         decode(self.kind, self.element, self.bytes_of(values))
     }
 
@@ -1615,6 +1615,26 @@ mod tests {
                 let bits = |column: &[f64]| column.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&back), bits(&expected), "{kind:?} {element:?}");
             }
+        }
+    }
+
+    /// A result column keeps the first values of its buffer; a slice of it decodes to that
+    /// slice of the whole, and two columns compare over the slice alone.
+    #[test]
+    fn result_columns_decode_and_compare_slice_by_slice() {
+        for element in FloatType::ALL {
+            let values: Vec<f64> = (0..40).map(|k| f64::from(k) * 0.25 - 3.0).collect();
+            let mut bytes = vec![0; (values.len() + 3) * element.bits() as usize / 8];
+            encode(ValueKind::FloatGentype, element, &values, &mut bytes);
+            let column = ResultColumn::copied_from(ValueKind::FloatGentype, element, &bytes, 37);
+            assert_eq!(column.decoded_all(), values[..37]);
+            assert_eq!(column.decoded(5..20), values[5..20]);
+            let mut changed = values.clone();
+            changed[30] = 100.0;
+            encode(ValueKind::FloatGentype, element, &changed, &mut bytes);
+            let other = ResultColumn::copied_from(ValueKind::FloatGentype, element, &bytes, 37);
+            assert!(column.same_bits(&other, 0..30) && column.same_bits(&other, 31..37));
+            assert!(!column.same_bits(&other, 29..31), "{element:?}");
         }
     }
 
