@@ -695,9 +695,10 @@ fn put<const N: usize>(body: &mut [u8], values: &[f64], bytes_of: impl Fn(f64) -
 }
 
 /// One output of a kernel as the device wrote it: values of `kind`, packed little-endian.
-/// Kept as bytes until a judging thread decodes the slice it judges: decoded on the device's
-/// thread, the `f64`s of a batch's every width were twice the memory in flight (each first
-/// touch of it a page the kernel zeroes) and another pass over it.
+/// Kept as bytes until a judging thread decodes the slice it judges, into a buffer that stays
+/// in its cache: decoded on the device's thread, every width's results were written out at
+/// twice their size and read back by the judging threads, on the thread that feeds the device
+/// (float mad at 2^24, all widths: 1.02 against 0.81 s). Widths compare their bytes.
 pub struct ResultColumn {
     kind: ValueKind,
     element: FloatType,
