@@ -22,7 +22,7 @@ mod registry_tests;
 pub mod relaxed;
 
 use crate::judge::allowance::overflow_allowed;
-use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome};
+use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome, UlpBounds};
 use crate::num::fp::FloatType;
 use crate::num::ulp::ulp_error;
 use crate::reference::binding;
@@ -420,8 +420,9 @@ impl Rules {
     /// - NaN where the reference is NaN passes with no error, as MPFR judges it.
     ///
     /// Only the requirement's own rule is applied, as the MPFR path applies it first: whatever
-    /// needs an allowance, a directed rounding mode, a relaxed rule or a failure verdict is left
-    /// to MPFR. Correctly rounded cells are decided only under round to nearest.
+    /// needs an allowance, a directed rounding mode or a failure verdict is left to MPFR, and
+    /// of a Table 5 rule only what a ULP distance decides ([`Rules::relaxed_verdict`]).
+    /// Correctly rounded cells are decided only under round to nearest.
     pub fn fast_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<FastVerdict> {
         self.fast_verdict_with(&mut FastReference::new(), args, device_results)
     }
@@ -446,7 +447,10 @@ impl Rules {
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
-        if self.relaxed.is_some() || self.finite_math_only {
+        if let Some(rule) = self.relaxed {
+            return self.relaxed_verdict(rule, reference, args, device_results);
+        }
+        if self.finite_math_only {
             return None;
         }
         if let Requirement::RemquoExact { quotient_bits } = self.requirement {
@@ -495,6 +499,67 @@ impl Rules {
             verdict = combine(verdict, one)?;
         }
         verdict
+    }
+
+    /// A Table 5 rule's verdict where it needs no more than a ULP distance
+    /// ([`RelaxedRule::ulp_bounds`]), on a round-to-nearest float device, for a function of one
+    /// output:
+    /// - an `undefined` piece: `Undefined`, as MPFR's path decides it before any reference;
+    /// - a piece with an unbounded alternative, where the correctly rounded double (the fast
+    ///   tier) is no NaN, so neither is the exact value: `Undefined`;
+    /// - ULP bounds alone, where the arguments are finite and the double is at most the
+    ///   largest float in magnitude (so it is neither NaN nor infinite, and the exact value
+    ///   does not round to an infinity, which `-cl-finite-math-only` leaves undefined): the
+    ///   fast tier's verdict
+    ///   under the largest of the bounds ([`Rules::output_verdict`]), a pass whose error is
+    ///   exact to 2^-28 ulp and clear of the bound, or MPFR.
+    ///
+    /// Only passes and undefined results are decided here: a result that fails goes to MPFR,
+    /// which also applies the flush-to-zero alternatives to it.
+    fn relaxed_verdict(
+        &self,
+        rule: &RelaxedRule,
+        reference: &mut FastReference,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
+        let ([output], [device_result]) = (self.outputs.as_slice(), device_results) else {
+            return None;
+        };
+        if self.element != FloatType::Float
+            || self.rounding != Round::Nearest
+            || output.check != OutputCheck::Table
+        {
+            return None;
+        }
+        let bounds = rule.ulp_bounds(args, self.embedded)?;
+        if bounds == UlpBounds::Undefined {
+            return Some(FastVerdict::Undefined);
+        }
+        let fast = binding::fast_tier(output)?;
+        if !args.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        if reference.state == FastState::Unknown {
+            self.fill_fast_reference(args, reference);
+        }
+        if reference.state == FastState::Absent {
+            return None;
+        }
+        let values = &mut reference.values[0];
+        let approximation = *values.approximation.get_or_insert_with(|| fast(args));
+        match bounds {
+            UlpBounds::Unconstrained if !approximation.is_nan() => Some(FastVerdict::Undefined),
+            UlpBounds::Within(bound) if approximation.abs() <= self.element.max_finite() => {
+                let rule = FastRule {
+                    bound,
+                    correctly_rounded: false,
+                    measured: false,
+                };
+                self.double_tier_verdict(output, fast, args, approximation, *device_result, rule)
+            }
+            _ => None,
+        }
     }
 
     /// mad's second implementation (Table 3: "a multiply followed by an add, both of which are
@@ -1744,6 +1809,9 @@ mod tests {
                                     double_overflows += usize::from(element == FloatType::Double);
                                     assert_eq!(case.outcome, Outcome::Pass, "{what}");
                                     assert!(case.error.is_infinite(), "{what}");
+                                }
+                                FastVerdict::Undefined => {
+                                    panic!("{what}: only a Table 5 rule leaves a result undefined")
                                 }
                             }
                         }

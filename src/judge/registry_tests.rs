@@ -264,6 +264,9 @@ fn exact_tier_decides_as_mpfr_does() {
                                 assert!(case.error <= 0.5, "{what}");
                                 decided[1] += 1;
                             }
+                            FastVerdict::Undefined => {
+                                panic!("{what}: only a Table 5 rule leaves a result undefined")
+                            }
                         }
                     }
                 }
@@ -343,4 +346,99 @@ fn columns_of_several_outputs_decide_as_the_fast_verdict_does() {
         decided.get("lgamma_r").is_some_and(|count| *count > 1000),
         "{decided:?}"
     );
+}
+
+/// Every verdict the fast tiers give under a Table 5 rule is MPFR's verdict on the same result
+/// (`Rules::relaxed_verdict`): for every float function either revision of Table 5 lists, under
+/// the full profile's numbers and under the embedded profile's with flushing, sampled inputs
+/// (special values included) with the correctly rounded result, that result moved by 1, 2, 3,
+/// 100 or 9000 ulp, negated, zero, an infinity or a NaN as the device's. A pass has MPFR's
+/// error to 2^-28 ulp, in ulp; an undefined result is MPFR's undefined case, at error 0.
+#[test]
+fn relaxed_fast_verdicts_are_mpfrs() {
+    use crate::report::stats::{FastVerdict, Outcome};
+    use crate::spec::relaxed_table::builtin_in;
+    use crate::spec::table::{Requirement, Revision};
+    let mut passes = std::collections::BTreeMap::new();
+    let mut undefined = std::collections::BTreeMap::new();
+    for (revision, embedded) in [(Revision::Spec2026, false), (Revision::Spec2017, true)] {
+        for function in FUNCTIONS {
+            let element = FloatType::Float;
+            let Some(rule) = builtin_in(revision).rule(function.name, element) else {
+                continue;
+            };
+            let kinds = match function.shape {
+                Shape::Unary | Shape::WithFloatOut => vec![ValueKind::FloatGentype],
+                Shape::Binary => vec![ValueKind::FloatGentype; 2],
+                Shape::Ternary => vec![ValueKind::FloatGentype; 3],
+                Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
+                other => panic!("{}: a Table 5 row of shape {other:?}", function.name),
+            };
+            let rules = crate::judge::Rules {
+                relaxed: Some(rule),
+                embedded,
+                flushes_subnormals: embedded,
+                finite_math_only: true,
+                ..rules_of(function, element, Requirement::Ulp(4.0))
+            };
+            let seed = sweep::unit_seed(31, function.name, element, 1);
+            let columns = sweep::generate(function, element, &kinds, 1500, 1, seed);
+            for index in 0..columns[0].len() {
+                let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
+                if !function.in_domain(&args) {
+                    continue;
+                }
+                let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
+                let mpfr = binding::mpfr(function.outputs[0].reference);
+                let correct = reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                let moved = |ulps: u64| {
+                    let bits = element.to_bits(correct).wrapping_add(ulps) & 0xffff_ffff;
+                    element.from_bits(bits)
+                };
+                let mut candidates = vec![-correct, 0.0, f64::INFINITY, f64::NAN];
+                candidates.extend([0, 1, 2, 3, 100, 9000].map(moved));
+                candidates.extend([1u64, 2, 3].map(|ulps| moved(ulps.wrapping_neg())));
+                for result in candidates {
+                    let results = vec![result; function.outputs.len()];
+                    let Some(verdict) = rules.fast_verdict(&args, &results) else {
+                        continue;
+                    };
+                    let case = rules.judge_exactly(0, &args, &results);
+                    let what = format!(
+                        "{}({args:?}) {revision:?} embedded={embedded}: device {result:e}, fast \
+                         {verdict:?}, MPFR {:?} {}",
+                        function.name, case.outcome, case.error
+                    );
+                    match verdict {
+                        FastVerdict::Pass(error) => {
+                            assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                            assert!(!case.absolute, "{what}");
+                            assert!((case.error - error).abs() <= 2f64.powi(-28), "{what}");
+                            *passes.entry(function.name).or_insert(0) += 1;
+                        }
+                        FastVerdict::Undefined => {
+                            assert_eq!(case.outcome, Outcome::Undefined, "{what}");
+                            assert_eq!(case.error, 0.0, "{what}");
+                            *undefined.entry(function.name).or_insert(0) += 1;
+                        }
+                        other => panic!("{what}: no relaxed verdict is {other:?}"),
+                    }
+                }
+            }
+        }
+    }
+    // ULP bounds (acos's 4096, exp's growing bound, log's outside [0.5, 2], division's 2.5),
+    // unbounded pieces (sin beyond pi), undefined ones (cosh beyond 88, powr of x < 0).
+    for name in ["acos", "exp", "exp2", "log", "OpFDiv"] {
+        assert!(
+            passes.get(name).is_some_and(|n| *n > 1000),
+            "{name}: {passes:?}"
+        );
+    }
+    for name in ["sin", "cos", "cosh", "powr", "rootn"] {
+        assert!(
+            undefined.get(name).is_some_and(|n| *n > 100),
+            "{name}: {undefined:?}"
+        );
+    }
 }

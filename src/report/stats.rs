@@ -52,7 +52,7 @@ pub enum Outcome {
 }
 
 /// What the fast tiers decide about one input (`crate::judge::Rules::fast_verdict`); they only ever decide
-/// results that conform.
+/// results that conform, or that a Table 5 rule leaves undefined.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FastVerdict {
     /// The requirement's rule passes the result; its error in ulp, exact to 2^-28 ulp (2^-27
@@ -68,6 +68,10 @@ pub enum FastVerdict {
     /// The same in a correctly rounded cell: the expected bits, an infinite distance that is no
     /// error (as [`UnitStats::record`] treats it).
     CorrectlyRoundedOverflow,
+    /// A Table 5 rule leaves the result undefined or unbounded here: counted in `undefined`,
+    /// its region logged at no error, as [`UnitStats::record_region`] and
+    /// [`UnitStats::record`] record MPFR's undefined case (whose error is 0).
+    Undefined,
 }
 
 /// One judged input, kept when it is the worst of its unit.
@@ -911,6 +915,13 @@ impl UnitStats {
             }
             FastVerdict::Overflow => (f64::INFINITY, Some(Allowance::Overflow)),
             FastVerdict::CorrectlyRoundedOverflow => (f64::INFINITY, None),
+            FastVerdict::Undefined => {
+                if let Some(region) = region {
+                    self.grid.log(region, 0.0, false);
+                }
+                self.undefined += 1;
+                return;
+            }
         };
         self.inputs += 1;
         if let Some(region) = region {

@@ -28,7 +28,8 @@ use crate::num::fp::FloatType;
 use crate::num::ulp::{ulp_error, ulp_of};
 use crate::reference::{self, ReferenceFn};
 use crate::spec::relaxed_table::{
-    catalog, Bound, Comparison, Condition, Formula, Operand, OperationError, Parity, RelaxedRule,
+    catalog, Bound, Comparison, Condition, Formula, Operand, OperationError, Parity, Piece,
+    RelaxedRule,
 };
 use crate::spec::table::Requirement;
 
@@ -175,15 +176,7 @@ impl RelaxedRule {
             "`{instruction}` takes {} argument(s)",
             entry.parameters.len()
         );
-        let piece = pieces
-            .iter()
-            .find(|p| p.condition.as_ref().is_none_or(|c| c.holds(args)))
-            .expect("the last piece of a rule has no condition");
-        let bounds: Vec<&Bound> = piece
-            .alternatives
-            .iter()
-            .map(|a| a.bound(embedded))
-            .collect();
+        let bounds = bounds_at(pieces, args, embedded);
         if bounds.iter().any(|b| matches!(b, Bound::Undefined)) {
             return RelaxedOutcome::Undefined;
         }
@@ -241,6 +234,81 @@ impl RelaxedRule {
     }
 }
 
+/// The bounds of the piece of `pieces` whose condition holds for `args`, one per alternative.
+fn bounds_at<'a>(pieces: &'a [Piece], args: &[f64], embedded: bool) -> Vec<&'a Bound> {
+    let piece = pieces
+        .iter()
+        .find(|p| p.condition.as_ref().is_none_or(|c| c.holds(args)))
+        .expect("the last piece of a rule has no condition");
+    piece
+        .alternatives
+        .iter()
+        .map(|a| a.bound(embedded))
+        .collect()
+}
+
+/// `<= base + floor(|factor * x|) ulp` at `x` (infinite where the spec bounds nothing).
+fn growing_ulps(base: f64, factor: f64, x: f64) -> f64 {
+    base + (factor * x).abs().floor()
+}
+
+/// What a one-output rule applies to a finite input where no alternative needs more than a
+/// ULP distance ([`RelaxedRule::ulp_bounds`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum UlpBounds {
+    /// An `undefined` piece: `Undefined` before any reference is computed.
+    Undefined,
+    /// An alternative bounds nothing (`unbounded`, an infinite x-dependent bound): `Undefined`
+    /// unless the exact value is NaN.
+    Unconstrained,
+    /// Every alternative a ULP bound, the largest of them `n`: each measures the same
+    /// [`ulp_error`], so the first that passes passes exactly where `error <= n` (or the
+    /// overflow allowance applies), with that error.
+    Within(f64),
+}
+
+impl RelaxedRule {
+    /// What [`RelaxedRule::judge_with_rounding`] applies to `args`, where it is an
+    /// [`UlpBounds`]; `None` for a rule of several outputs, and where an alternative needs
+    /// MPFR beyond the exact value itself (an absolute bound, a derived formula, a correctly
+    /// rounded result). Lets the fast tiers judge what a ULP distance decides
+    /// ([`crate::judge::Rules`]).
+    pub fn ulp_bounds(&self, args: &[f64], embedded: bool) -> Option<UlpBounds> {
+        let RelaxedRule::Pieces { pieces, .. } = self else {
+            return None;
+        };
+        let bounds = bounds_at(pieces, args, embedded);
+        if bounds.iter().any(|b| matches!(b, Bound::Undefined)) {
+            return Some(UlpBounds::Undefined);
+        }
+        let mut largest = None;
+        let mut unconstrained = false;
+        for bound in bounds {
+            let n = match bound {
+                Bound::Ulp(n)
+                | Bound::Table(Requirement::Ulp(n) | Requirement::UlpEachOutput(n)) => *n,
+                Bound::UlpGrowing {
+                    base,
+                    factor,
+                    parameter,
+                    ..
+                } => growing_ulps(*base, *factor, args[*parameter]),
+                Bound::Unbounded => f64::INFINITY,
+                _ => return None,
+            };
+            if n.is_finite() {
+                largest = Some(largest.map_or(n, |l: f64| l.max(n)));
+            } else {
+                unconstrained = true;
+            }
+        }
+        if unconstrained {
+            return Some(UlpBounds::Unconstrained);
+        }
+        largest.map(UlpBounds::Within)
+    }
+}
+
 /// One result being judged, and what every alternative needs.
 struct Judged<'a> {
     args: &'a [f64],
@@ -263,7 +331,7 @@ impl Judged<'_> {
                 parameter,
                 ..
             } => {
-                let n = base + (factor * self.args[*parameter]).abs().floor();
+                let n = growing_ulps(*base, *factor, self.args[*parameter]);
                 if n.is_finite() {
                     self.within_ulps(n)
                 } else {
