@@ -429,7 +429,7 @@ impl Parser<'_> {
             value = -value;
             text = format!("-{text}");
         }
-        Ok(Number { value, text })
+        Ok(Number::new(value, text))
     }
 
     fn parameter(&mut self) -> Result<(usize, String), RuleCellError> {

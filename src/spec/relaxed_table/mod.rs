@@ -158,6 +158,40 @@ pub enum Bound {
 pub struct Number {
     pub value: Float,
     pub text: String,
+    /// The doubles next to `value` below and above it (the same double where it is one): a
+    /// double argument compares with `value` as with them, with no MPFR call per input.
+    doubles_around: (f64, f64),
+}
+
+impl Number {
+    pub fn new(value: Float, text: String) -> Number {
+        let doubles_around = (
+            value.to_f64_round(rug::float::Round::Down),
+            value.to_f64_round(rug::float::Round::Up),
+        );
+        Number {
+            value,
+            text,
+            doubles_around,
+        }
+    }
+
+    /// How the number compares with `v`, exactly; `None` where either is NaN.
+    pub fn compare(&self, v: f64) -> Option<std::cmp::Ordering> {
+        use std::cmp::Ordering;
+        let (below, above) = self.doubles_around;
+        if below == above {
+            return below.partial_cmp(&v);
+        }
+        // The number lies strictly between two adjacent doubles, so no double equals it.
+        if v <= below {
+            Some(Ordering::Greater)
+        } else if v >= above {
+            Some(Ordering::Less)
+        } else {
+            None
+        }
+    }
 }
 
 /// Where a piece applies, over the instruction's parameters.
@@ -713,15 +747,15 @@ impl Condition {
                 comparison,
                 bound,
             } => {
-                let v = operand.value(args);
-                let c = &bound.value;
+                use std::cmp::Ordering::{Equal, Greater, Less};
+                let c = bound.compare(operand.value(args));
                 match comparison {
-                    Comparison::Less => *c > v,
-                    Comparison::LessEqual => *c >= v,
-                    Comparison::Greater => *c < v,
-                    Comparison::GreaterEqual => *c <= v,
-                    Comparison::Equal => *c == v,
-                    Comparison::NotEqual => *c != v,
+                    Comparison::Less => c == Some(Greater),
+                    Comparison::LessEqual => matches!(c, Some(Greater | Equal)),
+                    Comparison::Greater => c == Some(Less),
+                    Comparison::GreaterEqual => matches!(c, Some(Less | Equal)),
+                    Comparison::Equal => c == Some(Equal),
+                    Comparison::NotEqual => c != Some(Equal),
                 }
             }
             Condition::Within {
@@ -731,17 +765,11 @@ impl Condition {
                 open_low,
                 open_high,
             } => {
+                use std::cmp::Ordering::{Equal, Greater, Less};
                 let v = operand.value(args);
-                let above = if *open_low {
-                    low.value < v
-                } else {
-                    low.value <= v
-                };
-                let below = if *open_high {
-                    high.value > v
-                } else {
-                    high.value >= v
-                };
+                let (low, high) = (low.compare(v), high.compare(v));
+                let above = low == Some(Less) || (!*open_low && low == Some(Equal));
+                let below = high == Some(Greater) || (!*open_high && high == Some(Equal));
                 above && below
             }
             Condition::Integer { operand, parity } => {
@@ -913,6 +941,45 @@ impl fmt::Display for Formula {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A number compares with a double as MPFR compares them, NaN included: numbers that are
+    /// doubles (0.5, -88, 2^-126, 2^126) and numbers that are not (pi, 0.1, 2^-1100, beyond
+    /// the largest double), against themselves, their neighbouring doubles, zeros, the
+    /// infinities and NaN.
+    #[test]
+    fn numbers_compare_with_doubles_as_mpfr_does() {
+        let precision = 256;
+        let mut numbers = vec![
+            Float::with_val(precision, 0.5),
+            Float::with_val(precision, -88.0),
+            Float::with_val(precision, 2f64.powi(-126)),
+            Float::with_val(precision, 2f64.powi(126)),
+            Float::with_val(precision, rug::float::Constant::Pi),
+            Float::with_val(precision, Float::parse("0.1").unwrap()),
+            Float::with_val(precision, Float::parse("-0.1").unwrap()),
+            Float::with_val(precision, Float::parse("1e-330").unwrap()),
+            Float::with_val(precision, Float::parse("1e309").unwrap()),
+        ];
+        numbers.push(-numbers[4].clone());
+        let mut inexact = 0;
+        for value in numbers {
+            let number = Number::new(value.clone(), String::new());
+            let (below, above) = number.doubles_around;
+            inexact += usize::from(below != above);
+            let mut doubles = vec![0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
+            for double in [below, above] {
+                doubles.extend([double, double.next_down(), double.next_up()]);
+            }
+            for v in doubles {
+                assert_eq!(
+                    number.compare(v),
+                    value.partial_cmp(&v),
+                    "{value} against {v:e}"
+                );
+            }
+        }
+        assert_eq!(inexact, 6);
+    }
 
     // ---- Malformed input ----
 
