@@ -510,9 +510,8 @@ impl Rules {
     /// - ULP bounds alone, where the arguments are finite and the double is at most the
     ///   largest float in magnitude (so it is neither NaN nor infinite, and the exact value
     ///   does not round to an infinity, which `-cl-finite-math-only` leaves undefined): the
-    ///   fast tier's verdict
-    ///   under the largest of the bounds ([`Rules::output_verdict`]), a pass whose error is
-    ///   exact to 2^-28 ulp and clear of the bound, or MPFR.
+    ///   double tier's verdict under the largest of the bounds ([`Rules::output_verdict`]), a
+    ///   pass whose error is exact to 2^-28 ulp and clear of the bound, or MPFR.
     ///
     /// Only passes and undefined results are decided here: a result that fails goes to MPFR,
     /// which also applies the flush-to-zero alternatives to it.

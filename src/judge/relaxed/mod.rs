@@ -252,8 +252,8 @@ fn growing_ulps(base: f64, factor: f64, x: f64) -> f64 {
     base + (factor * x).abs().floor()
 }
 
-/// What a one-output rule applies to a finite input where no alternative needs more than a
-/// ULP distance ([`RelaxedRule::ulp_bounds`]).
+/// What a one-output rule applies to an input where no alternative needs more than a ULP
+/// distance ([`RelaxedRule::ulp_bounds`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum UlpBounds {
     /// An `undefined` piece: `Undefined` before any reference is computed.
