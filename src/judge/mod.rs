@@ -783,8 +783,9 @@ impl Rules {
                 return;
             }
             // Float: the float version decides the correctly rounded bits outright
-            // (a finite result: an infinity may be a pole or an overflow).
-            let float_version = (self.element == FloatType::Float)
+            // (a finite result: an infinity may be a pole or an overflow). Not under a Table 5
+            // rule, which measures every result against the double (`relaxed_verdict`).
+            let float_version = (self.element == FloatType::Float && self.relaxed.is_none())
                 .then(|| binding::float_tier(output))
                 .flatten();
             // A near tier (rootn's) measures half results too, which have no float version

@@ -367,13 +367,7 @@ fn relaxed_fast_verdicts_are_mpfrs() {
             let Some(rule) = builtin_in(revision).rule(function.name, element) else {
                 continue;
             };
-            let kinds = match function.shape {
-                Shape::Unary | Shape::WithFloatOut => vec![ValueKind::FloatGentype],
-                Shape::Binary => vec![ValueKind::FloatGentype; 2],
-                Shape::Ternary => vec![ValueKind::FloatGentype; 3],
-                Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
-                other => panic!("{}: a Table 5 row of shape {other:?}", function.name),
-            };
+            let kinds = function.shape.signature().arguments;
             let rules = crate::judge::Rules {
                 relaxed: Some(rule),
                 embedded,
@@ -382,7 +376,7 @@ fn relaxed_fast_verdicts_are_mpfrs() {
                 ..rules_of(function, element, Requirement::Ulp(4.0))
             };
             let seed = sweep::unit_seed(31, function.name, element, 1);
-            let columns = sweep::generate(function, element, &kinds, 1500, 1, seed);
+            let columns = sweep::generate(function, element, kinds, 1500, 1, seed);
             for index in 0..columns[0].len() {
                 let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
                 if !function.in_domain(&args) {

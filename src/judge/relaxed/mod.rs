@@ -176,7 +176,11 @@ impl RelaxedRule {
             "`{instruction}` takes {} argument(s)",
             entry.parameters.len()
         );
-        let bounds = bounds_at(pieces, args, embedded);
+        let bounds: Vec<&Bound> = piece_at(pieces, args)
+            .alternatives
+            .iter()
+            .map(|a| a.bound(embedded))
+            .collect();
         if bounds.iter().any(|b| matches!(b, Bound::Undefined)) {
             return RelaxedOutcome::Undefined;
         }
@@ -234,17 +238,12 @@ impl RelaxedRule {
     }
 }
 
-/// The bounds of the piece of `pieces` whose condition holds for `args`, one per alternative.
-fn bounds_at<'a>(pieces: &'a [Piece], args: &[f64], embedded: bool) -> Vec<&'a Bound> {
-    let piece = pieces
+/// The piece of `pieces` whose condition holds for `args`.
+fn piece_at<'a>(pieces: &'a [Piece], args: &[f64]) -> &'a Piece {
+    pieces
         .iter()
         .find(|p| p.condition.as_ref().is_none_or(|c| c.holds(args)))
-        .expect("the last piece of a rule has no condition");
-    piece
-        .alternatives
-        .iter()
-        .map(|a| a.bound(embedded))
-        .collect()
+        .expect("the last piece of a rule has no condition")
 }
 
 /// `<= base + floor(|factor * x|) ulp` at `x` (infinite where the spec bounds nothing).
@@ -277,13 +276,15 @@ impl RelaxedRule {
         let RelaxedRule::Pieces { pieces, .. } = self else {
             return None;
         };
-        let bounds = bounds_at(pieces, args, embedded);
-        if bounds.iter().any(|b| matches!(b, Bound::Undefined)) {
+        // Per input on the fast path: the alternatives are read in place, not collected.
+        let piece = piece_at(pieces, args);
+        let bounds = || piece.alternatives.iter().map(|a| a.bound(embedded));
+        if bounds().any(|b| matches!(b, Bound::Undefined)) {
             return Some(UlpBounds::Undefined);
         }
         let mut largest = None;
         let mut unconstrained = false;
-        for bound in bounds {
+        for bound in bounds() {
             let n = match bound {
                 Bound::Ulp(n)
                 | Bound::Table(Requirement::Ulp(n) | Requirement::UlpEachOutput(n)) => *n,

@@ -183,7 +183,8 @@ impl Number {
         if below == above {
             return below.partial_cmp(&v);
         }
-        // The number lies strictly between two adjacent doubles, so no double equals it.
+        // The number lies strictly between two adjacent doubles, so no double equals it, and
+        // a double is at most the one below or at least the one above, unless it is NaN.
         if v <= below {
             Some(Ordering::Greater)
         } else if v >= above {
