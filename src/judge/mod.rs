@@ -436,27 +436,145 @@ impl Rules {
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
+        if let Some(rule) = self.relaxed {
+            return self.relaxed_verdict(rule, reference, args, device_results);
+        }
+        if self.finite_math_only {
+            return self.finite_math_verdict(reference, args, device_results);
+        }
+        self.requirement_verdict(reference, args, device_results)
+    }
+
+    /// The verdict of the requirement's own rule, by the tiers of the function's outputs, then
+    /// mad's multiply-then-add; on a build that is not finite-math-only, or where
+    /// [`Rules::finite_math_verdict`] has proven the input defined.
+    fn requirement_verdict(
+        &self,
+        reference: &mut FastReference,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
         self.tier_verdict(reference, args, device_results)
             .or_else(|| self.mul_then_add_verdict(args, device_results))
     }
 
-    /// [`Rules::fast_verdict_with`] by the tiers of the function's outputs.
+    /// Under `-cl-finite-math-only` without a Table 5 rule (a function Table 5 does not list,
+    /// or a type other than float), MPFR's path judges by the requirement and then makes the
+    /// input undefined where an argument is not finite or an exact result is not finite or
+    /// rounds to an infinity ([`Rules::judge_exactly_with`]). Decided here, for finite
+    /// arguments, where the fast references prove which ([`Rules::exact_results_finite`]):
+    /// - every exact result finite and rounding to a finite value: the requirement's verdict,
+    ///   which is then MPFR's;
+    /// - a one-output function whose exact result is NaN, infinite or rounds to an infinity,
+    ///   under a rule that measures in ulp, with a device result that is NaN or infinite:
+    ///   undefined. MPFR measures such a result 0 or infinitely far from the exact value, which
+    ///   the error map counts with no error, as it counts a fast `Undefined`; a finite result
+    ///   there has a finite distance (from a value past the largest finite one), which MPFR
+    ///   measures.
+    ///
+    /// Inputs with an argument that is not finite (special values only) go to MPFR.
+    fn finite_math_verdict(
+        &self,
+        reference: &mut FastReference,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
+        if !args.iter().all(|x| x.is_finite()) {
+            return None;
+        }
+        if self.exact_results_finite(reference, args)? {
+            return self.requirement_verdict(reference, args, device_results);
+        }
+        let [device_result] = device_results else {
+            return None;
+        };
+        (!device_result.is_finite() && self.requirement_rule().is_some())
+            .then_some(FastVerdict::Undefined)
+    }
+
+    /// Whether every table output's exact value at `args` is finite and rounds (to nearest, as
+    /// `-cl-finite-math-only`'s check reads it) to a finite value of the format, where the
+    /// fast references prove it either way; `None` where they prove neither. Per output, the
+    /// first that applies:
+    /// - the exact tier's value `v`, which is the exact value: `v` finite and `v` rounded
+    ///   finite;
+    /// - CORE-MATH's correctly rounded float (float): the exact value rounded to nearest, so
+    ///   finite exactly where the exact value is finite and rounds to a finite float;
+    /// - the correctly rounded double `a`: NaN or infinite where the exact value is NaN,
+    ///   infinite or past the largest double; for double, finite exactly where the exact value
+    ///   rounds to a finite double. For half and float, the exact value lies within half a
+    ///   double ulp of `a`, and the format's overflow threshold `t` (the midpoint between its
+    ///   largest finite value and the next power of two) is a double: |a| at most the largest
+    ///   finite value keeps the exact value below `t`, |a| > `t` puts it beyond `t`; in between
+    ///   nothing is proven.
+    ///
+    /// Integer outputs are not checked, as MPFR's path does not check them.
+    fn exact_results_finite(&self, reference: &mut FastReference, args: &[f64]) -> Option<bool> {
+        let mut all_finite = Some(true);
+        for (position, output) in self.outputs.iter().enumerate() {
+            if output.is_integer() {
+                continue;
+            }
+            match self.exact_result_finite(position, output, reference, args) {
+                Some(true) => {}
+                Some(false) => return Some(false),
+                None => all_finite = None,
+            }
+        }
+        all_finite
+    }
+
+    /// [`Rules::exact_results_finite`] for one table output.
+    fn exact_result_finite(
+        &self,
+        position: usize,
+        output: &Output,
+        reference: &mut FastReference,
+        args: &[f64],
+    ) -> Option<bool> {
+        if let Some(exact) = binding::exact(output.reference) {
+            let known = match reference.exact {
+                Some(known) if self.outputs.len() == 1 => known,
+                _ => exact(args, self.element),
+            };
+            if let Some(value) = known {
+                return Some(value.is_finite() && self.element.round(value).is_finite());
+            }
+        }
+        if reference.state == FastState::Unknown {
+            self.fill_fast_reference(args, reference);
+        }
+        if reference.state == FastState::Absent {
+            return None;
+        }
+        let values = &mut reference.values[position];
+        if let Some(correct) = values.correctly_rounded {
+            return Some(correct.is_finite());
+        }
+        let fast = binding::fast_tier(output)?;
+        let approximation = *values.approximation.get_or_insert_with(|| fast(args));
+        if !approximation.is_finite() {
+            return Some(false);
+        }
+        let largest = self.element.max_finite();
+        if self.element == FloatType::Double || approximation.abs() <= largest {
+            return Some(true);
+        }
+        let threshold = (largest + crate::num::fp::pow2(self.element.emax() + 1)) / 2.0;
+        (approximation.abs() > threshold).then_some(false)
+    }
+
+    /// [`Rules::requirement_verdict`] by the tiers of the function's outputs.
     fn tier_verdict(
         &self,
         reference: &mut FastReference,
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
-        if let Some(rule) = self.relaxed {
-            return self.relaxed_verdict(rule, reference, args, device_results);
-        }
-        if self.finite_math_only {
-            return None;
-        }
         if let Requirement::RemquoExact { quotient_bits } = self.requirement {
             return self.remquo_verdict(args, device_results, quotient_bits);
         }
-        let rule = self.fast_rule()?;
+        let rule = self.requirement_rule()?;
         if let Some(verdict) = self.exact_verdict(args, device_results, rule, reference.exact) {
             return verdict;
         }
@@ -574,7 +692,7 @@ impl Rules {
         if self.requirement != Requirement::MadFmaOrMulAdd {
             return None;
         }
-        self.fast_rule()?;
+        self.requirement_rule()?;
         let (&[x, y, z], &[device_result], [output]) =
             (args, device_results, self.outputs.as_slice())
         else {
@@ -734,13 +852,21 @@ impl Rules {
             .collect()
     }
 
-    /// The rule the fast tiers apply to a table output. `None` where they apply none (MPFR
-    /// judges): a relaxed or finite-math-only build, a directed rounding, remquo's rule, an
-    /// absolute or other bound.
+    /// The rule the fast tiers and a sweep's bulk passes apply to a table output. `None` where
+    /// they apply none: a relaxed or finite-math-only build (whose inputs
+    /// [`Rules::fast_verdict_with`] decides one by one, where it proves them defined), or no
+    /// [`Rules::requirement_rule`].
     fn fast_rule(&self) -> Option<FastRule> {
         if self.relaxed.is_some() || self.finite_math_only {
             return None;
         }
+        self.requirement_rule()
+    }
+
+    /// The requirement's rule as the fast tiers apply it to a table output. `None` where they
+    /// apply none (MPFR judges): a directed rounding, remquo's rule, an absolute or other
+    /// bound.
+    fn requirement_rule(&self) -> Option<FastRule> {
         let rule = |bound, correctly_rounded, measured| FastRule {
             bound,
             correctly_rounded,
@@ -773,7 +899,7 @@ impl Rules {
         if self.outputs.len() > MAX_FAST_OUTPUTS {
             return;
         }
-        let measured = self.fast_rule().is_some_and(|rule| rule.measured);
+        let measured = self.requirement_rule().is_some_and(|rule| rule.measured);
         for (position, output) in self.outputs.iter().enumerate() {
             if output.check == OutputCheck::Integer && measured {
                 // Not checked ([`Rules::fast_verdict_with`]): no reference needed.
@@ -2104,6 +2230,38 @@ mod tests {
                 element
             ));
         }
+    }
+
+    /// The double tier proves an exact half or float value past the largest finite one to
+    /// round to infinity only beyond the midpoint `t` (`Rules::exact_result_finite`): half
+    /// hypot(65504, 1024) ~ 65512.004 lies between 65504 and t = 65520 and rounds to 65504, so
+    /// no fast verdict; hypot(65504, 2048) ~ 65536.03 is past t, and an infinite result there
+    /// is undefined, as MPFR finds.
+    #[test]
+    fn finite_math_proves_an_overflow_only_past_the_midpoint() {
+        let mut hypot = rules(ReferenceId::Hypot, Requirement::Ulp(2.0), false);
+        hypot.outputs[0].fast_tier = true;
+        hypot.element = FloatType::Half;
+        hypot.finite_math_only = true;
+        for device_result in [f64::INFINITY, 65504.0] {
+            assert_eq!(
+                hypot.fast_verdict(&[65504.0, 1024.0], &[device_result]),
+                None
+            );
+        }
+        let below = hypot.judge_exactly(0, &[65504.0, 1024.0], &[65504.0]);
+        assert_eq!(below.outcome, Outcome::Pass);
+        let past = [65504.0, 2048.0];
+        assert_eq!(
+            hypot.fast_verdict(&past, &[f64::INFINITY]),
+            Some(FastVerdict::Undefined)
+        );
+        assert_eq!(
+            hypot.judge_exactly(0, &past, &[f64::INFINITY]).outcome,
+            Outcome::Undefined
+        );
+        // A finite result there is measured (a finite distance), by MPFR.
+        assert_eq!(hypot.fast_verdict(&past, &[65504.0]), None);
     }
 
     fn next_up(x: f32) -> f64 {

@@ -436,3 +436,144 @@ fn relaxed_fast_verdicts_are_mpfrs() {
         );
     }
 }
+
+/// Every verdict the fast tiers give under `-cl-finite-math-only` without a Table 5 rule
+/// (`Rules::finite_math_verdict`) is MPFR's verdict on the same results: for every function
+/// with a Table 3 row that Table 5 does not list in float (with flushing, as the relaxed build
+/// flushes) and every function in half and double, sampled inputs (special values included)
+/// with the correctly rounded results, those moved by 1, 2, 3 or 100 ulp either way, negated,
+/// zero, infinities or NaN as the device's. A pass has MPFR's error to 2^-28 ulp, a correctly
+/// rounded result MPFR's error to 0.5 ulp; an undefined result is MPFR's undefined case, with
+/// a distance of 0 or infinity (which the error map counts with no error, as it counts a fast
+/// undefined).
+#[test]
+fn finite_math_fast_verdicts_are_mpfrs() {
+    use crate::report::stats::{FastVerdict, Outcome};
+    use crate::spec::table::{Profile, Revision};
+    let full = crate::spec::table::builtin_in(Revision::Spec2026, Profile::Full);
+    let relaxed = crate::spec::relaxed_table::builtin_in(Revision::Spec2026);
+    let mut passes = std::collections::BTreeMap::new();
+    let mut undefined = std::collections::BTreeMap::new();
+    for element in [FloatType::Float, FloatType::Half, FloatType::Double] {
+        let mask = u64::MAX >> (64 - element.bits());
+        for function in FUNCTIONS {
+            let Some(row) = full.row(function.name) else {
+                continue;
+            };
+            if relaxed.rule(function.name, element).is_some() || function.shape.is_geometric() {
+                continue;
+            }
+            let rules = crate::judge::Rules {
+                finite_math_only: true,
+                flushes_subnormals: element == FloatType::Float,
+                ..rules_of(function, element, row.requirement(element).at_width(1))
+            };
+            let kinds = function.shape.signature().arguments;
+            let seed = sweep::unit_seed(37, function.name, element, 1);
+            let columns = sweep::generate(function, element, kinds, 400, 1, seed);
+            for index in 0..columns[0].len() {
+                let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
+                if !function.in_domain(&args) {
+                    continue;
+                }
+                let exact = rules.exact_references(&args);
+                let correct: Vec<f64> = exact
+                    .iter()
+                    .zip(function.outputs)
+                    .map(|(exact, output)| match output.is_integer() {
+                        true => exact.to_f64(),
+                        false => element.round(exact.to_f64()),
+                    })
+                    .collect();
+                // Every table output takes the candidate made of its correctly rounded result;
+                // integer outputs keep theirs.
+                let candidate = |make: &dyn Fn(f64) -> f64| -> Vec<f64> {
+                    correct
+                        .iter()
+                        .zip(function.outputs)
+                        .map(|(correct, output)| match output.is_integer() {
+                            true => *correct,
+                            false => make(*correct),
+                        })
+                        .collect()
+                };
+                let moved = |ulps: u64| {
+                    move |correct: f64| {
+                        element.from_bits(element.to_bits(correct).wrapping_add(ulps) & mask)
+                    }
+                };
+                let mut candidates = vec![
+                    candidate(&|correct| -correct),
+                    candidate(&|_| 0.0),
+                    candidate(&|_| f64::INFINITY),
+                    candidate(&|_| f64::NEG_INFINITY),
+                    candidate(&|_| f64::NAN),
+                ];
+                for ulps in [0u64, 1, 2, 3, 100] {
+                    candidates.push(candidate(&moved(ulps)));
+                    candidates.push(candidate(&moved(ulps.wrapping_neg())));
+                }
+                for results in candidates {
+                    let Some(verdict) = rules.fast_verdict(&args, &results) else {
+                        continue;
+                    };
+                    let case = rules.judge_exactly_with(0, &args, &results, &exact);
+                    let what = format!(
+                        "{}({args:?}) {element}: device {results:?}, fast {verdict:?}, MPFR {:?} \
+                         {}",
+                        function.name, case.outcome, case.error
+                    );
+                    let passed = matches!(case.outcome, Outcome::Pass | Outcome::Measured);
+                    match verdict {
+                        FastVerdict::Pass(error) => {
+                            assert!(passed && !case.absolute, "{what}");
+                            assert!((case.error - error).abs() <= 2f64.powi(-28), "{what}");
+                        }
+                        FastVerdict::CorrectlyRounded => {
+                            assert!(passed && case.error <= 0.5, "{what}");
+                        }
+                        FastVerdict::Undefined => {
+                            assert_eq!(case.outcome, Outcome::Undefined, "{what}");
+                            assert!(case.error == 0.0 || case.error.is_infinite(), "{what}");
+                            *undefined.entry((function.name, element)).or_insert(0) += 1;
+                            continue;
+                        }
+                        other => panic!("{what}: no finite-math verdict is {other:?}"),
+                    }
+                    *passes.entry((function.name, element)).or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    // The functions that went to MPFR input by input under `--profile relaxed` (tgamma and
+    // lgamma: 4 to 12 s at 2^18 inputs), exact ones, and double.
+    for (name, element) in [
+        ("tgamma", FloatType::Float),
+        ("lgamma", FloatType::Float),
+        ("lgamma_r", FloatType::Float),
+        ("erfc", FloatType::Float),
+        ("fdim", FloatType::Float),
+        ("frexp", FloatType::Float),
+        ("mad", FloatType::Float),
+        ("exp", FloatType::Half),
+        ("sin", FloatType::Double),
+        ("pow", FloatType::Double),
+    ] {
+        assert!(
+            passes.get(&(name, element)).is_some_and(|n| *n > 300),
+            "{name} {element}: {passes:?}"
+        );
+    }
+    // Overflows past the largest finite value, poles, NaN results.
+    for (name, element) in [
+        ("tgamma", FloatType::Float),
+        ("lgamma", FloatType::Float),
+        ("exp", FloatType::Double),
+        ("log", FloatType::Half),
+    ] {
+        assert!(
+            undefined.get(&(name, element)).is_some_and(|n| *n > 20),
+            "{name} {element}: {undefined:?}"
+        );
+    }
+}
