@@ -1503,8 +1503,9 @@ impl Rules {
         reference: &Float,
         device_result: f64,
     ) -> (Outcome, f64, bool) {
-        let (outcome, error, unit) = match rule.judge_with_rounding(
+        let (outcome, error, unit) = match rule.judge_knowing(
             args,
+            Some(reference),
             device_result,
             self.element,
             self.embedded,
@@ -1518,10 +1519,12 @@ impl Rules {
         if outcome == Outcome::Pass || !self.flushes_subnormals {
             return (outcome, error, absolute);
         }
-        let rule_passes = |operands: &[f64], result: f64| {
+        // `exact`: the reference at `operands` where the caller has it (the unflushed args).
+        let rule_passes = |operands: &[f64], exact: Option<&Float>, result: f64| {
             matches!(
-                rule.judge_with_rounding(
+                rule.judge_knowing(
                     operands,
+                    exact,
                     result,
                     self.element,
                     self.embedded,
@@ -1531,12 +1534,14 @@ impl Rules {
             )
         };
         if device_result == 0.0
-            && self.conforming_result_may_be_subnormal(reference, |r| rule_passes(args, r))
+            && self.conforming_result_may_be_subnormal(reference, |r| {
+                rule_passes(args, Some(reference), r)
+            })
         {
             return (Outcome::Allowed(Allowance::FlushedResult), error, absolute);
         }
         let flushed_passes = flushed_alternatives(args, self.element).any(|flushed| {
-            rule_passes(&flushed, device_result)
+            rule_passes(&flushed, None, device_result)
                 || (device_result == 0.0 && {
                     let operands = to_floats(&flushed);
                     let exact = reference::high_precision(
@@ -1544,7 +1549,9 @@ impl Rules {
                         &operands,
                         self.element,
                     );
-                    self.conforming_result_may_be_subnormal(&exact, |r| rule_passes(&flushed, r))
+                    self.conforming_result_may_be_subnormal(&exact, |r| {
+                        rule_passes(&flushed, Some(&exact), r)
+                    })
                 })
         });
         if flushed_passes {

@@ -577,3 +577,54 @@ fn finite_math_fast_verdicts_are_mpfrs() {
         );
     }
 }
+
+/// The judge hands a Table 5 rule the exact reference it computed for the output
+/// (`RelaxedRule::judge_knowing`) instead of letting the rule compute its instruction's: both
+/// must be the same value at the same precision. For every output of every function either
+/// revision of Table 5 lists, on sampled float inputs (special values included), the registry's
+/// reference and the rule's give equal values, signs of zero and NaNs.
+#[test]
+fn table_5_rules_measure_against_the_registry_references() {
+    use crate::spec::relaxed_table::builtin_in;
+    use crate::spec::table::{Requirement, Revision};
+    let element = FloatType::Float;
+    let mut compared = 0;
+    for revision in [Revision::Spec2017, Revision::Spec2026] {
+        for function in FUNCTIONS {
+            let Some(rule) = builtin_in(revision).rule(function.name, element) else {
+                continue;
+            };
+            let rules = rules_of(function, element, Requirement::Ulp(4.0));
+            let kinds = function.shape.signature().arguments;
+            let seed = sweep::unit_seed(41, function.name, element, 1);
+            let columns = sweep::generate(function, element, kinds, 300, 1, seed);
+            for index in 0..columns[0].len() {
+                let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
+                let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
+                let registry = rules.exact_references(&args);
+                for (position, registry) in registry.iter().enumerate() {
+                    let Some(output_rule) = rule.output(position) else {
+                        continue;
+                    };
+                    let exact_reference = output_rule
+                        .exact_reference()
+                        .unwrap_or_else(|| panic!("{}: a rule without a reference", function.name));
+                    let own = reference::high_precision(exact_reference, &operands, element);
+                    let what = format!("{}({args:?}) output {position}", function.name);
+                    assert_eq!(own.prec(), registry.prec(), "{what}");
+                    assert_eq!(own.is_nan(), registry.is_nan(), "{what}");
+                    if !own.is_nan() {
+                        assert_eq!(own, *registry, "{what}");
+                        assert_eq!(
+                            own.is_sign_negative(),
+                            registry.is_sign_negative(),
+                            "{what}"
+                        );
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 20_000, "{compared}");
+}
