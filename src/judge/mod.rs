@@ -22,7 +22,7 @@ mod registry_tests;
 pub mod relaxed;
 
 use crate::judge::allowance::overflow_allowed;
-use crate::judge::relaxed::{ErrorUnit, RelaxedOutcome, UlpBounds};
+use crate::judge::relaxed::{ErrorUnit, FastBounds, RelaxedOutcome};
 use crate::num::fp::FloatType;
 use crate::num::ulp::ulp_error;
 use crate::reference::binding;
@@ -619,9 +619,9 @@ impl Rules {
         verdict
     }
 
-    /// A Table 5 rule's verdict where it needs no more than a ULP distance
-    /// ([`RelaxedRule::ulp_bounds`]), on a round-to-nearest float device, for a function of one
-    /// output:
+    /// A Table 5 rule's verdict where it needs no more than a distance to the exact value
+    /// ([`RelaxedRule::fast_bounds`]), on a round-to-nearest float device, for a function of
+    /// one output:
     /// - an `undefined` piece: `Undefined`, as MPFR's path decides it before any reference;
     /// - a piece with an unbounded alternative, where the correctly rounded double (the fast
     ///   tier) is no NaN, so neither is the exact value: `Undefined`;
@@ -629,7 +629,11 @@ impl Rules {
     ///   largest float in magnitude (so it is neither NaN nor infinite, and the exact value
     ///   does not round to an infinity, which `-cl-finite-math-only` leaves undefined): the
     ///   double tier's verdict under the largest of the bounds ([`Rules::output_verdict`]), a
-    ///   pass whose error is exact to 2^-28 ulp and clear of the bound, or MPFR.
+    ///   pass whose error is exact to 2^-28 ulp and clear of the bound, or MPFR;
+    /// - absolute bounds alone, under the same guards and for a finite result: a pass where
+    ///   |result − double| plus the double's own error (half a double ulp) and the
+    ///   subtraction's rounding stays within the largest bound, so the exact distance does
+    ///   ([`FastVerdict::AbsolutePass`], with the double's distance).
     ///
     /// Only passes and undefined results are decided here: a result that fails goes to MPFR,
     /// which also applies the flush-to-zero alternatives to it.
@@ -649,8 +653,8 @@ impl Rules {
         {
             return None;
         }
-        let bounds = rule.ulp_bounds(args, self.embedded)?;
-        if bounds == UlpBounds::Undefined {
+        let bounds = rule.fast_bounds(args, self.embedded)?;
+        if bounds == FastBounds::Undefined {
             return Some(FastVerdict::Undefined);
         }
         let fast = binding::fast_tier(output)?;
@@ -665,15 +669,24 @@ impl Rules {
         }
         let values = &mut reference.values[0];
         let approximation = *values.approximation.get_or_insert_with(|| fast(args));
+        let in_range = approximation.abs() <= self.element.max_finite();
         match bounds {
-            UlpBounds::Unconstrained if !approximation.is_nan() => Some(FastVerdict::Undefined),
-            UlpBounds::Within(bound) if approximation.abs() <= self.element.max_finite() => {
+            FastBounds::Unconstrained if !approximation.is_nan() => Some(FastVerdict::Undefined),
+            FastBounds::Within(bound) if in_range => {
                 let rule = FastRule {
                     bound,
                     correctly_rounded: false,
                     measured: false,
                 };
                 self.double_tier_verdict(output, fast, args, approximation, *device_result, rule)
+            }
+            FastBounds::Absolute(bound) if in_range && device_result.is_finite() => {
+                let distance = (device_result - approximation).abs();
+                // At least half a double ulp of the approximation, the most it is from the
+                // exact value; the subtraction's rounding is the factor.
+                let half_ulp = (approximation.abs() * 2f64.powi(-53)).max(2f64.powi(-1074));
+                ((distance + half_ulp) * (1.0 + f64::EPSILON) <= bound)
+                    .then_some(FastVerdict::AbsolutePass(distance))
             }
             _ => None,
         }
@@ -1943,8 +1956,8 @@ mod tests {
                                     assert_eq!(case.outcome, Outcome::Pass, "{what}");
                                     assert!(case.error.is_infinite(), "{what}");
                                 }
-                                FastVerdict::Undefined => {
-                                    panic!("{what}: only a Table 5 rule leaves a result undefined")
+                                FastVerdict::Undefined | FastVerdict::AbsolutePass(_) => {
+                                    panic!("{what}: no Table 3 rule gives {verdict:?}")
                                 }
                             }
                         }

@@ -264,8 +264,8 @@ fn exact_tier_decides_as_mpfr_does() {
                                 assert!(case.error <= 0.5, "{what}");
                                 decided[1] += 1;
                             }
-                            FastVerdict::Undefined => {
-                                panic!("{what}: only a Table 5 rule leaves a result undefined")
+                            FastVerdict::Undefined | FastVerdict::AbsolutePass(_) => {
+                                panic!("{what}: no Table 3 rule gives {verdict:?}")
                             }
                         }
                     }
@@ -353,7 +353,8 @@ fn columns_of_several_outputs_decide_as_the_fast_verdict_does() {
 /// the full profile's numbers and under the embedded profile's with flushing, sampled inputs
 /// (special values included) with the correctly rounded result, that result moved by 1, 2, 3,
 /// 100 or 9000 ulp, negated, zero, an infinity or a NaN as the device's. A pass has MPFR's
-/// error to 2^-28 ulp, in ulp; an undefined result is MPFR's undefined case, at error 0.
+/// error to 2^-28 ulp, in ulp; an absolute pass MPFR's absolute error to 2^-52; an undefined
+/// result is MPFR's undefined case, at error 0.
 #[test]
 fn relaxed_fast_verdicts_are_mpfrs() {
     use crate::report::stats::{FastVerdict, Outcome};
@@ -361,6 +362,7 @@ fn relaxed_fast_verdicts_are_mpfrs() {
     use crate::spec::table::{Requirement, Revision};
     let mut passes = std::collections::BTreeMap::new();
     let mut undefined = std::collections::BTreeMap::new();
+    let mut absolute = std::collections::BTreeMap::new();
     for (revision, embedded) in [(Revision::Spec2026, false), (Revision::Spec2017, true)] {
         for function in FUNCTIONS {
             let element = FloatType::Float;
@@ -415,6 +417,14 @@ fn relaxed_fast_verdicts_are_mpfrs() {
                             assert_eq!(case.error, 0.0, "{what}");
                             *undefined.entry(function.name).or_insert(0) += 1;
                         }
+                        FastVerdict::AbsolutePass(distance) => {
+                            assert_eq!(case.outcome, Outcome::Pass, "{what}");
+                            assert!(case.absolute, "{what}");
+                            // Half a double ulp of a value of magnitude at most 1, and the
+                            // subtraction's rounding.
+                            assert!((case.error - distance).abs() <= 2f64.powi(-52), "{what}");
+                            *absolute.entry(function.name).or_insert(0) += 1;
+                        }
                         other => panic!("{what}: no relaxed verdict is {other:?}"),
                     }
                 }
@@ -435,6 +445,15 @@ fn relaxed_fast_verdicts_are_mpfrs() {
             "{name}: {undefined:?}"
         );
     }
+    // Absolute bounds on [-pi, pi] and [-1, 1]; log's on [0.5, 2] stay with MPFR (its rule
+    // has ULP bounds too).
+    for name in ["sin", "cos", "sinpi", "cospi"] {
+        assert!(
+            absolute.get(name).is_some_and(|n| *n > 1000),
+            "{name}: {absolute:?}"
+        );
+    }
+    assert!(!absolute.contains_key("log"), "{absolute:?}");
 }
 
 /// Every verdict the fast tiers give under `-cl-finite-math-only` without a Table 5 rule

@@ -68,10 +68,18 @@ pub enum FastVerdict {
     /// The same in a correctly rounded cell: the expected bits, an infinite distance that is no
     /// error (as [`UnitStats::record`] treats it).
     CorrectlyRoundedOverflow,
-    /// A Table 5 rule leaves the result undefined or unbounded here: counted in `undefined`,
-    /// its region logged at no error, as [`UnitStats::record_region`] and
-    /// [`UnitStats::record`] record MPFR's undefined case (whose error is 0).
+    /// A Table 5 rule or `-cl-finite-math-only` leaves the result undefined or unbounded
+    /// here: counted in `undefined`, its region logged at no error, as
+    /// [`UnitStats::record_region`] and [`UnitStats::record`] record MPFR's undefined case
+    /// (whose distance is 0 or infinite, neither of which a region's largest error holds).
     Undefined,
+    /// A Table 5 absolute bound passes the result; its distance to the double reference,
+    /// within 2^-52 relative and half a double ulp of the exact one. Counted as MPFR counts
+    /// an absolute pass, except that the unit's largest absolute error is taken only from
+    /// the cases built as the worst, which MPFR judges, so it stays exact: in a unit whose
+    /// every error is absolute (`crate::judge::relaxed::FastBounds::Absolute`) the worst
+    /// case is the one of largest error.
+    AbsolutePass(f64),
 }
 
 /// One judged input, kept when it is the worst of its unit.
@@ -922,6 +930,26 @@ impl UnitStats {
                 self.undefined += 1;
                 return;
             }
+            FastVerdict::AbsolutePass(distance) => {
+                self.inputs += 1;
+                if let Some(region) = region {
+                    self.grid.log(region, distance, false);
+                }
+                let becomes_worst = self
+                    .worst
+                    .as_ref()
+                    .is_none_or(|worst| ranks_above(false, true, distance, index, worst));
+                if becomes_worst {
+                    // Ranked again by MPFR's distance: the double's may order a near tie
+                    // differently.
+                    let case = build();
+                    self.max_abs_error = self.max_abs_error.max(case.error);
+                    if self.worst.as_ref().is_none_or(|worst| case.outranks(worst)) {
+                        self.worst = Some(case);
+                    }
+                }
+                return;
+            }
         };
         self.inputs += 1;
         if let Some(region) = region {
@@ -1068,6 +1096,41 @@ mod tests {
             outcome: if failed { Outcome::Fail } else { Outcome::Pass },
             output: 0,
         }
+    }
+
+    /// An absolute pass counts as MPFR's would, and the unit's largest absolute error comes
+    /// from the cases built as the worst (MPFR's distances), never from a double's: a pass
+    /// that cannot outrank the worst builds no case.
+    #[test]
+    fn absolute_passes_take_the_largest_error_from_built_cases() {
+        let absolute_case = |index: u64, error: f64| Case {
+            absolute: true,
+            ..judged_case(index, error, false)
+        };
+        let mut stats = UnitStats::default();
+        let region = input_region(&[0.5], FloatType::Float);
+        // The double's distance 1e-4; MPFR's, rounded up, a little more.
+        let exact = 1e-4 + 1e-19;
+        stats.record_fast(FastVerdict::AbsolutePass(1e-4), 3, region, || {
+            absolute_case(3, exact)
+        });
+        assert_eq!(stats.max_abs_error, exact);
+        assert_eq!(stats.worst.as_ref().map(|worst| worst.index), Some(3));
+        stats.record_fast(FastVerdict::AbsolutePass(5e-5), 4, region, || {
+            panic!("a smaller distance is no worst case")
+        });
+        // A near tie the double ranks above the worst and MPFR below it: counted, not worst.
+        stats.record_fast(FastVerdict::AbsolutePass(1e-4 + 2e-19), 5, region, || {
+            absolute_case(5, 1e-4)
+        });
+        assert_eq!(stats.max_abs_error, exact);
+        assert_eq!(stats.worst.as_ref().map(|worst| worst.index), Some(3));
+        assert_eq!((stats.inputs, stats.max_error), (3, 0.0));
+        stats.settle();
+        assert_eq!(
+            stats.error_map.values().map(|bin| bin.inputs).sum::<u64>(),
+            3
+        );
     }
 
     /// Binning in batches (sorted by row, flushed every `BATCH` inputs, merged grid by grid)

@@ -285,10 +285,10 @@ fn growing_ulps(base: f64, factor: f64, x: f64) -> f64 {
     base + (factor * x).abs().floor()
 }
 
-/// What a one-output rule applies to an input where no alternative needs more than a ULP
-/// distance ([`RelaxedRule::ulp_bounds`]).
+/// What a one-output rule applies to an input where no alternative needs more than a distance
+/// to the exact value ([`RelaxedRule::fast_bounds`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum UlpBounds {
+pub enum FastBounds {
     /// An `undefined` piece: `Undefined` before any reference is computed.
     Undefined,
     /// An alternative bounds nothing (`unbounded`, an infinite x-dependent bound): `Undefined`
@@ -298,15 +298,23 @@ pub enum UlpBounds {
     /// [`ulp_error`], so the first that passes passes exactly where `error <= n` (or the
     /// overflow allowance applies), with that error.
     Within(f64),
+    /// Every alternative an absolute bound, in a rule whose every piece bounds absolutely or
+    /// not at all (sin, cos, sinpi, cospi): each measures the same |device − exact|, rounded
+    /// up, so the first that passes passes exactly where that is at most the largest bound,
+    /// here the largest double at most it. Such a unit's results have no error in ulp, so its
+    /// worst case is the one of largest absolute error, which MPFR judges
+    /// (`crate::report::stats::FastVerdict::AbsolutePass`).
+    Absolute(f64),
 }
 
 impl RelaxedRule {
-    /// What [`RelaxedRule::judge_with_rounding`] applies to `args`, where it is an
-    /// [`UlpBounds`]; `None` for a rule of several outputs, and where an alternative needs
-    /// MPFR beyond the exact value itself (an absolute bound, a derived formula, a correctly
-    /// rounded result). Lets the fast tiers judge what a ULP distance decides
-    /// ([`crate::judge::Rules`]).
-    pub fn ulp_bounds(&self, args: &[f64], embedded: bool) -> Option<UlpBounds> {
+    /// What [`RelaxedRule::judge_with_rounding`] applies to `args`, where it is a
+    /// [`FastBounds`]; `None` for a rule of several outputs, and where an alternative needs
+    /// MPFR beyond the exact value itself (a derived formula, a correctly rounded result),
+    /// or ULP and absolute bounds meet in a rule (log's), whose worst case would be a ULP one
+    /// and leave the largest absolute error unconfirmed. Lets the fast tiers judge what a
+    /// distance decides ([`crate::judge::Rules`]).
+    pub fn fast_bounds(&self, args: &[f64], embedded: bool) -> Option<FastBounds> {
         let RelaxedRule::Pieces { pieces, .. } = self else {
             return None;
         };
@@ -314,9 +322,10 @@ impl RelaxedRule {
         let piece = piece_at(pieces, args);
         let bounds = || piece.alternatives.iter().map(|a| a.bound(embedded));
         if bounds().any(|b| matches!(b, Bound::Undefined)) {
-            return Some(UlpBounds::Undefined);
+            return Some(FastBounds::Undefined);
         }
         let mut largest = None;
+        let mut largest_absolute = None;
         let mut unconstrained = false;
         for bound in bounds() {
             let n = match bound {
@@ -329,6 +338,11 @@ impl RelaxedRule {
                     ..
                 } => growing_ulps(*base, *factor, args[*parameter]),
                 Bound::Unbounded => f64::INFINITY,
+                Bound::Absolute(bound) => {
+                    let below = bound.double_below();
+                    largest_absolute = Some(largest_absolute.map_or(below, |l: f64| l.max(below)));
+                    continue;
+                }
                 _ => return None,
             };
             if n.is_finite() {
@@ -338,10 +352,28 @@ impl RelaxedRule {
             }
         }
         if unconstrained {
-            return Some(UlpBounds::Unconstrained);
+            return Some(FastBounds::Unconstrained);
         }
-        largest.map(UlpBounds::Within)
+        match (largest, largest_absolute) {
+            (Some(n), None) => Some(FastBounds::Within(n)),
+            (None, Some(bound)) if bounds_only_absolutely(pieces, embedded) => {
+                Some(FastBounds::Absolute(bound))
+            }
+            _ => None,
+        }
     }
+}
+
+/// Whether every alternative of every piece is an absolute bound, unbounded or undefined.
+fn bounds_only_absolutely(pieces: &[Piece], embedded: bool) -> bool {
+    pieces.iter().all(|piece| {
+        piece.alternatives.iter().all(|a| {
+            matches!(
+                a.bound(embedded),
+                Bound::Absolute(_) | Bound::Unbounded | Bound::Undefined
+            )
+        })
+    })
 }
 
 /// One result being judged, and what every alternative needs.

@@ -176,6 +176,11 @@ impl Number {
         }
     }
 
+    /// The largest double at most the number.
+    pub fn double_below(&self) -> f64 {
+        self.doubles_around.0
+    }
+
     /// How the number compares with `v`, exactly; `None` where either is NaN.
     pub fn compare(&self, v: f64) -> Option<std::cmp::Ordering> {
         use std::cmp::Ordering;
