@@ -573,6 +573,7 @@ fn finite_math_fast_verdicts_are_mpfrs() {
         ("erfc", FloatType::Float),
         ("fdim", FloatType::Float),
         ("frexp", FloatType::Float),
+        ("remquo", FloatType::Float),
         ("mad", FloatType::Float),
         ("exp", FloatType::Half),
         ("sin", FloatType::Double),

@@ -291,6 +291,10 @@ pub fn exact(id: Id) -> Option<ExactFn> {
         Id::Nan => Some(e::nan),
         Id::Nextafter => Some(e::nextafter),
         Id::Remainder => Some(e::remainder),
+        // remquo's remainder is remainder's: x − k·y with k the integer nearest x/y, ties to
+        // even (remquo's quotient output has no exact tier, so remquo is judged as before by
+        // `Rules::remquo_verdict`; this proves its remainder finite under finite math).
+        Id::RemquoRemainder => Some(e::remainder),
         Id::Rint => Some(e::rint),
         Id::Round => Some(e::round),
         Id::Sign => Some(e::sign),
@@ -347,7 +351,6 @@ pub fn exact(id: Id) -> Option<ExactFn> {
         | Id::Radians
         | Id::Recip
         | Id::RemquoQuotient
-        | Id::RemquoRemainder
         | Id::Rootn
         | Id::Rsqrt
         | Id::Sin

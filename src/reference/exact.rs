@@ -369,6 +369,7 @@ mod tests {
         (Id::Nan, 1, false),
         (Id::Nextafter, 2, false),
         (Id::Remainder, 2, false),
+        (Id::RemquoRemainder, 2, false),
         (Id::Rint, 1, false),
         (Id::Round, 1, false),
         (Id::Sign, 1, false),
