@@ -533,9 +533,17 @@ impl Rules {
         args: &[f64],
     ) -> Option<bool> {
         if let Some(exact) = binding::exact(output.reference) {
+            let one_output = self.outputs.len() == 1;
             let known = match reference.exact {
-                Some(known) if self.outputs.len() == 1 => known,
-                _ => exact(args, self.element),
+                Some(known) if one_output => known,
+                _ => {
+                    let value = exact(args, self.element);
+                    // Kept for `exact_verdict`, which would compute it again otherwise.
+                    if one_output {
+                        reference.exact = Some(value);
+                    }
+                    value
+                }
             };
             if let Some(value) = known {
                 return Some(value.is_finite() && self.element.round(value).is_finite());

@@ -52,7 +52,7 @@ pub enum Outcome {
 }
 
 /// What the fast tiers decide about one input (`crate::judge::Rules::fast_verdict`); they only ever decide
-/// results that conform, or that a Table 5 rule leaves undefined.
+/// results that conform, or that a Table 5 rule or `-cl-finite-math-only` leaves undefined.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum FastVerdict {
     /// The requirement's rule passes the result; its error in ulp, exact to 2^-28 ulp (2^-27
