@@ -368,8 +368,9 @@ fn columns_of_several_outputs_decide_as_the_fast_verdict_does() {
 /// the full profile's numbers and under the embedded profile's with flushing, sampled inputs
 /// (special values included) with the correctly rounded result, that result moved by 1, 2, 3,
 /// 100 or 9000 ulp, negated, zero, an infinity or a NaN as the device's. A pass has MPFR's
-/// error to 2^-28 ulp, in ulp; an absolute pass MPFR's absolute error to 2^-52; an undefined
-/// result is MPFR's undefined case, at error 0.
+/// error to 2^-28 ulp, in ulp (derived formulas' rules included: the ULP bound beside the
+/// formula passes); an absolute pass MPFR's absolute error to 2^-52; an undefined result is
+/// MPFR's undefined case, at error 0.
 #[test]
 fn relaxed_fast_verdicts_are_mpfrs() {
     use crate::report::stats::{FastVerdict, Outcome};
@@ -449,6 +450,12 @@ fn relaxed_fast_verdicts_are_mpfrs() {
     // ULP bounds (acos's 4096, exp's growing bound, log's outside [0.5, 2], division's 2.5),
     // unbounded pieces (sin beyond pi), undefined ones (cosh beyond 88, powr of x < 0).
     assert_more_than(&passes, &["acos", "exp", "exp2", "log", "OpFDiv"], 1000);
+    // "derived F or <= 8192 ulp" where the formula is proven bounded or unstated
+    // (`crate::judge::relaxed` module `bounded`).
+    let derived = [
+        "acosh", "asinh", "atan2", "atan2pi", "cbrt", "pow", "powr", "tan", "tanpi",
+    ];
+    assert_more_than(&passes, &derived, 3000);
     assert_more_than(&undefined, &["sin", "cos", "cosh", "powr", "rootn"], 100);
     // Absolute bounds on [-pi, pi] and [-1, 1]; log's on [0.5, 2] stay with MPFR (its rule
     // has ULP bounds too).

@@ -45,7 +45,7 @@ impl Truth {
 
 impl Condition {
     /// Whether the condition holds for every, no, or some point of the input intervals.
-    fn over(&self, inputs: &[Permitted]) -> Truth {
+    pub(super) fn over(&self, inputs: &[Permitted]) -> Truth {
         match self {
             Condition::Compare {
                 operand,

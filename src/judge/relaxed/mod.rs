@@ -33,6 +33,7 @@ use crate::spec::relaxed_table::{
 };
 use crate::spec::table::Requirement;
 
+mod bounded;
 mod interval;
 
 use interval::*;
@@ -327,6 +328,7 @@ impl RelaxedRule {
         let mut largest = None;
         let mut largest_absolute = None;
         let mut unconstrained = false;
+        let mut derived = false;
         for bound in bounds() {
             let n = match bound {
                 Bound::Ulp(n)
@@ -343,6 +345,10 @@ impl RelaxedRule {
                     largest_absolute = Some(largest_absolute.map_or(below, |l: f64| l.max(below)));
                     continue;
                 }
+                Bound::Derived(_) => {
+                    derived = true;
+                    continue;
+                }
                 _ => return None,
             };
             if n.is_finite() {
@@ -354,8 +360,17 @@ impl RelaxedRule {
         if unconstrained {
             return Some(FastBounds::Unconstrained);
         }
+        // A derived formula that cannot leave the result undefined accepts only results
+        // the ULP bounds measure by the same error (`bounded`): where they refuse one, MPFR
+        // judges it against the formula.
+        let derived_bounded = || {
+            bounds().all(|bound| match bound {
+                Bound::Derived(formula) => bounded::bounded(formula, args, embedded),
+                _ => true,
+            })
+        };
         match (largest, largest_absolute) {
-            (Some(n), None) => Some(FastBounds::Within(n)),
+            (Some(n), None) if !derived || derived_bounded() => Some(FastBounds::Within(n)),
             (None, Some(bound)) if bounds_only_absolutely(pieces, embedded) => {
                 Some(FastBounds::Absolute(bound))
             }

@@ -181,6 +181,11 @@ impl Number {
         self.doubles_around.0
     }
 
+    /// The smallest double at least the number.
+    pub fn double_above(&self) -> f64 {
+        self.doubles_around.1
+    }
+
     /// How the number compares with `v`, exactly; `None` where either is NaN.
     pub fn compare(&self, v: f64) -> Option<std::cmp::Ordering> {
         use std::cmp::Ordering;
