@@ -223,6 +223,9 @@ struct FastRule {
     correctly_rounded: bool,
     /// An implementation-defined cell: every result measured, none failed.
     measured: bool,
+    /// A result beyond the bound fails as MPFR's path fails it: set per input where no
+    /// allowance can apply ([`Rules::failure_is_final`]).
+    fails_beyond: bool,
 }
 
 impl FastRule {
@@ -239,10 +242,16 @@ impl FastRule {
     }
 
     /// A pass for a result whose error, measured against a double within 2^-28 ulp of the
-    /// exact value, stays clear of the bound by 1/1024 (far more than that); `None` (MPFR)
-    /// otherwise.
+    /// exact value, stays clear of the bound by 1/1024 (far more than that), and a failure
+    /// for one as clear beyond it where [`FastRule::fails_beyond`]; `None` (MPFR) otherwise.
     fn clear_of_bound(self, error: f64) -> Option<FastVerdict> {
-        (error <= self.bound * (1.0 - 1.0 / 1024.0)).then_some(FastVerdict::Pass(error))
+        if error <= self.bound * (1.0 - 1.0 / 1024.0) {
+            Some(FastVerdict::Pass(error))
+        } else if self.fails_beyond && error >= self.bound * (1.0 + 1.0 / 1024.0) {
+            Some(FastVerdict::Fail(error))
+        } else {
+            None
+        }
     }
 }
 
@@ -582,9 +591,12 @@ impl Rules {
         if let Requirement::RemquoExact { quotient_bits } = self.requirement {
             return self.remquo_verdict(args, device_results, quotient_bits);
         }
-        let rule = self.requirement_rule()?;
+        let mut rule = self.requirement_rule()?;
         if let Some(verdict) = self.exact_verdict(args, device_results, rule, reference.exact) {
             return verdict;
+        }
+        if let [device_result] = device_results {
+            rule.fails_beyond = self.failure_is_final(args, *device_result);
         }
         if reference.state == FastState::Unknown {
             self.fill_fast_reference(args, reference);
@@ -680,11 +692,13 @@ impl Rules {
         let in_range = approximation.abs() <= self.element.max_finite();
         match bounds {
             FastBounds::Unconstrained if !approximation.is_nan() => Some(FastVerdict::Undefined),
-            FastBounds::Within(bound) if in_range => {
+            FastBounds::Within { bound, derived } if in_range => {
                 let rule = FastRule {
                     bound,
                     correctly_rounded: false,
                     measured: false,
+                    // A derived formula may accept a result beyond the bound.
+                    fails_beyond: !derived && self.failure_is_final(args, *device_result),
                 };
                 self.double_tier_verdict(output, fast, args, approximation, *device_result, rule)
             }
@@ -698,6 +712,23 @@ impl Rules {
             }
             _ => None,
         }
+    }
+
+    /// Whether MPFR's path fails a result of this one-output function that its rule's ULP
+    /// bound refuses (`judge_output`, `judge_relaxed`): no allowance can accept it. The
+    /// overflow allowance takes only ±inf and ±max, the flush-to-zero ones only a zero result
+    /// or subnormal operands (and nextafter's results beside the smallest normal value, in a
+    /// correctly rounded cell, which fails nothing here). `-cl-finite-math-only` makes an input
+    /// undefined only where an argument or the exact value is not finite, which the callers
+    /// have ruled out.
+    fn failure_is_final(&self, args: &[f64], device_result: f64) -> bool {
+        self.outputs.len() == 1
+            && self.outputs[0].check == OutputCheck::Table
+            && device_result.is_finite()
+            && device_result != 0.0
+            && device_result.abs() < self.element.max_finite()
+            && (!self.flushes_subnormals || !args.iter().any(|x| self.element.is_subnormal(*x)))
+            && (!self.finite_math_only || args.iter().all(|x| x.is_finite()))
     }
 
     /// mad's second implementation (Table 3: "a multiply followed by an add, both of which are
@@ -892,6 +923,7 @@ impl Rules {
             bound,
             correctly_rounded,
             measured,
+            fails_beyond: false,
         };
         match self.requirement {
             Requirement::Ulp(bound) | Requirement::UlpEachOutput(bound) => {
@@ -1766,6 +1798,7 @@ mod tests {
         use crate::spec::registry::FUNCTIONS;
         use crate::spec::signature::Shape;
         let mut decided = [0usize; 4];
+        let mut failed = 0;
         let mut column_matches = 0;
         let mut column_nans = 0;
         let mut column_overflows = 0;
@@ -1964,6 +1997,12 @@ mod tests {
                                     assert_eq!(case.outcome, Outcome::Pass, "{what}");
                                     assert!(case.error.is_infinite(), "{what}");
                                 }
+                                FastVerdict::Fail(error) => {
+                                    failed += 1;
+                                    assert_eq!(case.outcome, Outcome::Fail, "{what}");
+                                    let tolerance = 1e-6 * case.error.max(1.0);
+                                    assert!((case.error - error).abs() <= tolerance, "{what}");
+                                }
                                 FastVerdict::Undefined | FastVerdict::AbsolutePass(_) => {
                                     panic!("{what}: no Table 3 rule gives {verdict:?}")
                                 }
@@ -1974,6 +2013,8 @@ mod tests {
             }
         }
         assert!(decided.iter().all(|count| *count > 0), "{decided:?}");
+        // Results far beyond a ULP bound, where no allowance applies.
+        assert!(failed > 10_000, "{failed}");
         // Double overflows too (exp(5e8), pow(5e8, 40)), by the flag CORE-MATH raises.
         assert!(double_overflows > 10, "{double_overflows}");
         assert!(column_matches > 1000, "{column_matches}");

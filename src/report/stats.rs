@@ -80,6 +80,10 @@ pub enum FastVerdict {
     /// every error is absolute (`crate::judge::relaxed::FastBounds::Absolute`) the worst
     /// case is the one of largest error.
     AbsolutePass(f64),
+    /// The requirement's rule fails the result: its error, exact to 2^-28 ulp, lies beyond the
+    /// bound by far more, where no allowance can accept it (`crate::judge::Rules`). Counted
+    /// as MPFR counts a failure; the worst case, built where the failure ranks so, is MPFR's.
+    Fail(f64),
 }
 
 /// One judged input, kept when it is the worst of its unit.
@@ -930,6 +934,22 @@ impl UnitStats {
                 self.undefined += 1;
                 return;
             }
+            FastVerdict::Fail(error) => {
+                self.inputs += 1;
+                self.failures += 1;
+                if let Some(region) = region {
+                    self.grid.log(region, error, true);
+                }
+                self.max_error = self.max_error.max(error);
+                let becomes_worst = self
+                    .worst
+                    .as_ref()
+                    .is_none_or(|worst| ranks_above(true, false, error, index, worst));
+                if becomes_worst {
+                    self.worst = Some(build());
+                }
+                return;
+            }
             FastVerdict::AbsolutePass(distance) => {
                 self.inputs += 1;
                 if let Some(region) = region {
@@ -1096,6 +1116,53 @@ mod tests {
             outcome: if failed { Outcome::Fail } else { Outcome::Pass },
             output: 0,
         }
+    }
+
+    /// Fast failures count as MPFR's cases of the same errors do: inputs, failures, the
+    /// largest error, the regions, and the worst case (a failure outranks every pass, the
+    /// larger failure the smaller), built only where a failure outranks the worst.
+    #[test]
+    fn fast_failures_count_as_mpfrs() {
+        let region = input_region(&[0.5], FloatType::Float);
+        let verdicts = [
+            (1, 0.7, false),
+            (2, 12.5, true),
+            (3, 9.0, true),
+            (4, 30.0, true),
+        ];
+        let mut fast = UnitStats::default();
+        let mut exact = UnitStats::default();
+        for (index, error, failed) in verdicts {
+            let case = judged_case(index, error, failed);
+            let verdict = if failed {
+                FastVerdict::Fail(error)
+            } else {
+                FastVerdict::Pass(error)
+            };
+            let ranks_below = fast.worst.as_ref().is_some_and(|w| !case.outranks(w));
+            fast.record_fast(verdict, index, region, || {
+                assert!(
+                    !ranks_below,
+                    "input {index} built though it ranks below the worst"
+                );
+                case.clone()
+            });
+            exact.record_region(region, &case);
+            exact.record(case);
+        }
+        assert_eq!(
+            (fast.inputs, fast.failures, fast.max_error),
+            (exact.inputs, exact.failures, exact.max_error)
+        );
+        assert_eq!((fast.failures, fast.max_error), (3, 30.0));
+        assert_eq!(fast.worst.as_ref().map(|w| w.index), Some(4));
+        fast.settle();
+        exact.settle();
+        let bins = |stats: &UnitStats| {
+            let bin = stats.error_map.values().next().cloned().unwrap();
+            (bin.inputs, bin.failures, bin.max_error)
+        };
+        assert_eq!(bins(&fast), bins(&exact));
     }
 
     /// An absolute pass counts as MPFR's would, and the unit's largest absolute error comes

@@ -295,10 +295,12 @@ pub enum FastBounds {
     /// An alternative bounds nothing (`unbounded`, an infinite x-dependent bound): `Undefined`
     /// unless the exact value is NaN.
     Unconstrained,
-    /// Every alternative a ULP bound, the largest of them `n`: each measures the same
-    /// [`ulp_error`], so the first that passes passes exactly where `error <= n` (or the
-    /// overflow allowance applies), with that error.
-    Within(f64),
+    /// Every alternative a ULP bound, the largest of them `bound`: each measures the same
+    /// [`ulp_error`], so the first that passes passes exactly where `error <= bound` (or the
+    /// overflow allowance applies), with that error. Beside them a `derived` formula
+    /// (`derived`) that `bounded` proves cannot leave the result undefined: it accepts a
+    /// result only with that same error, and may accept one beyond the bound.
+    Within { bound: f64, derived: bool },
     /// Every alternative an absolute bound, in a rule whose every piece bounds absolutely or
     /// not at all (sin, cos, sinpi, cospi): each measures the same |device − exact|, rounded
     /// up, so the first that passes passes exactly where that is at most the largest bound,
@@ -370,7 +372,9 @@ impl RelaxedRule {
             })
         };
         match (largest, largest_absolute) {
-            (Some(n), None) if !derived || derived_bounded() => Some(FastBounds::Within(n)),
+            (Some(bound), None) if !derived || derived_bounded() => {
+                Some(FastBounds::Within { bound, derived })
+            }
             (None, Some(bound)) if bounds_only_absolutely(pieces, embedded) => {
                 Some(FastBounds::Absolute(bound))
             }
