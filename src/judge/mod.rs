@@ -698,7 +698,8 @@ impl Rules {
                     correctly_rounded: false,
                     measured: false,
                     // A derived formula may accept a result beyond the bound.
-                    fails_beyond: !derived && self.failure_is_final(args, *device_result),
+                    fails_beyond: self.failure_is_final(args, *device_result)
+                        && derived.refuses(*device_result, approximation),
                 };
                 self.double_tier_verdict(output, fast, args, approximation, *device_result, rule)
             }

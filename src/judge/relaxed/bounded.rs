@@ -1,12 +1,13 @@
 //! A proof, in double arithmetic, that a `derived` alternative leaves no result undefined, so
 //! that the fast tiers may judge a rule "derived F or <= N ulp" by its ULP bound
-//! ([`RelaxedRule::fast_bounds`]).
+//! ([`RelaxedRule::fast_bounds`], [`Derived`]), and a span holding the formula's range, so
+//! that they may fail a result the formula refuses too.
 //!
 //! [`RelaxedRule::judge`] makes a result undefined where a derived formula's range (MPFR,
 //! [`interval::evaluate`]) may hold NaN or is unbounded and no operation on the way stated no
 //! bound (`Verdict::Unconstrained`). Anywhere else a result within the ULP bound passes with
 //! its [`ulp_error`], whichever alternative accepts it: both measure that error. Either of two
-//! facts rules `Unconstrained` out, and [`bounded`] decides each in doubles:
+//! facts rules `Unconstrained` out, and [`derived_range`] decides each in doubles:
 //! - **the range is finite.** [`Doubles::span`] follows `interval::evaluate` operation by
 //!   operation and encloses each of its ranges: over argument spans that hold MPFR's ranges,
 //!   every exact value is a double rounded once to nearest and then moved two steps outwards,
@@ -37,19 +38,23 @@ enum Stop {
     Unstated,
 }
 
-/// Whether `formula`, a derived alternative of `instruction`'s rule at `args`, certainly gives
-/// MPFR's judge a range it can measure against or an unstated bound, never an undefined
-/// result (module docs).
-pub(super) fn bounded(formula: &Formula, args: &[f64], embedded: bool) -> bool {
+/// What `formula`, a derived alternative at `args`, gives MPFR's judge where it is proven
+/// (module docs): an unstated bound, or a finite span holding the formula's range; `None`
+/// where MPFR's range may be unbounded or hold NaN, and so leave the result undefined.
+pub(super) fn derived_range(formula: &Formula, args: &[f64], embedded: bool) -> Option<Derived> {
     if !args.iter().all(|a| a.is_finite()) {
-        return false;
+        return None;
     }
     let inputs: Vec<Span> = args.iter().map(|&a| (a, a)).collect();
     let doubles = Doubles {
         element: FloatType::Float,
         embedded,
     };
-    !matches!(doubles.span(formula, &inputs, true), Err(Stop::Unknown))
+    match doubles.span(formula, &inputs, true) {
+        Ok((lo, hi)) => Some(Derived::Within(lo, hi)),
+        Err(Stop::Unstated) => Some(Derived::Unstated),
+        Err(Stop::Unknown) => None,
+    }
 }
 
 /// The exact value of an operation at points, within half a double ulp (`false`) or within

@@ -297,10 +297,10 @@ pub enum FastBounds {
     Unconstrained,
     /// Every alternative a ULP bound, the largest of them `bound`: each measures the same
     /// [`ulp_error`], so the first that passes passes exactly where `error <= bound` (or the
-    /// overflow allowance applies), with that error. Beside them a `derived` formula
-    /// (`derived`) that `bounded` proves cannot leave the result undefined: it accepts a
-    /// result only with that same error, and may accept one beyond the bound.
-    Within { bound: f64, derived: bool },
+    /// overflow allowance applies), with that error. Beside them may stand `derived`
+    /// formulas that cannot leave the result undefined ([`Derived`]): they accept a result
+    /// only with that same error, and may accept one beyond the bound.
+    Within { bound: f64, derived: Derived },
     /// Every alternative an absolute bound, in a rule whose every piece bounds absolutely or
     /// not at all (sin, cos, sinpi, cospi): each measures the same |device − exact|, rounded
     /// up, so the first that passes passes exactly where that is at most the largest bound,
@@ -308,6 +308,54 @@ pub enum FastBounds {
     /// worst case is the one of largest absolute error, which MPFR judges
     /// (`crate::report::stats::FastVerdict::AbsolutePass`).
     Absolute(f64),
+}
+
+/// What the derived alternatives of a [`FastBounds::Within`] piece accept at its input, as
+/// far as module `bounded` proves it in doubles. None of them leaves the result undefined.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Derived {
+    /// The piece has no derived alternative.
+    Absent,
+    /// An operation of a formula states no bound here, which MPFR's judge marks unstated: an
+    /// unbounded range then judges nothing, but a bounded one still accepts its results
+    /// (atan's range over an unbounded quotient, in atan2's formula).
+    Unstated,
+    /// The formulas' ranges lie within `[lo, hi]`, a finite span: one accepts only results
+    /// within their largest distance from the exact value (the "Inherited From" range).
+    Within(f64, f64),
+}
+
+impl Derived {
+    /// What two derived alternatives accept together.
+    fn or(self, other: Derived) -> Derived {
+        match (self, other) {
+            (Derived::Unstated, _) | (_, Derived::Unstated) => Derived::Unstated,
+            (Derived::Within(a, b), Derived::Within(c, d)) => Derived::Within(a.min(c), b.max(d)),
+            (Derived::Within(a, b), Derived::Absent) | (Derived::Absent, Derived::Within(a, b)) => {
+                Derived::Within(a, b)
+            }
+            (Derived::Absent, Derived::Absent) => Derived::Absent,
+        }
+    }
+
+    /// Whether every derived alternative refuses `device_result`, a finite value, where the
+    /// exact value lies within half a double ulp of `approximation`, a finite double. MPFR's
+    /// judge accepts a result within e = max(x − lo, hi − x) of the exact value x for a range
+    /// within [lo, hi] (`Judged::inherited_accepts`); here e is taken from the approximation
+    /// and widened by four of its double ulps and 2^-50 relative, more than x's distance and
+    /// the roundings of both.
+    pub fn refuses(self, device_result: f64, approximation: f64) -> bool {
+        match self {
+            Derived::Absent => true,
+            Derived::Unstated => false,
+            Derived::Within(lo, hi) => {
+                let slack = 4.0 * f64::EPSILON * approximation.abs() + f64::MIN_POSITIVE;
+                let reach = ((approximation - lo).max(hi - approximation) + slack)
+                    * (1.0 + crate::num::fp::pow2(-50));
+                (device_result - approximation).abs() > reach
+            }
+        }
+    }
 }
 
 impl RelaxedRule {
@@ -330,7 +378,7 @@ impl RelaxedRule {
         let mut largest = None;
         let mut largest_absolute = None;
         let mut unconstrained = false;
-        let mut derived = false;
+        let mut has_derived = false;
         for bound in bounds() {
             let n = match bound {
                 Bound::Ulp(n)
@@ -348,7 +396,7 @@ impl RelaxedRule {
                     continue;
                 }
                 Bound::Derived(_) => {
-                    derived = true;
+                    has_derived = true;
                     continue;
                 }
                 _ => return None,
@@ -362,17 +410,16 @@ impl RelaxedRule {
         if unconstrained {
             return Some(FastBounds::Unconstrained);
         }
-        // A derived formula that cannot leave the result undefined accepts only results
-        // the ULP bounds measure by the same error (`bounded`): where they refuse one, MPFR
-        // judges it against the formula.
-        let derived_bounded = || {
-            bounds().all(|bound| match bound {
-                Bound::Derived(formula) => bounded::bounded(formula, args, embedded),
-                _ => true,
-            })
-        };
         match (largest, largest_absolute) {
-            (Some(bound), None) if !derived || derived_bounded() => {
+            (Some(bound), None) => {
+                let mut derived = Derived::Absent;
+                if has_derived {
+                    for bound in bounds() {
+                        if let Bound::Derived(formula) = bound {
+                            derived = derived.or(bounded::derived_range(formula, args, embedded)?);
+                        }
+                    }
+                }
                 Some(FastBounds::Within { bound, derived })
             }
             (None, Some(bound)) if bounds_only_absolutely(pieces, embedded) => {
