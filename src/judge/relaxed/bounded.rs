@@ -27,8 +27,14 @@
 use super::*;
 use crate::reference::{fast, FastFn};
 
-/// A closed interval of finite doubles.
+/// A closed interval of doubles: finite, or [`EVERYTHING`].
 type Span = (f64, f64);
+
+/// MPFR's unbounded range (`Context::unbounded`), where a bound states nothing or a pole may
+/// lie inside. Most operations make anything of it, which gives up; atan makes [-π/2, π/2]
+/// of it (in atan2's formula, atan(y / x) over a quotient no bound covers), exp and exp2
+/// from its lower end 0.
+const EVERYTHING: Span = (f64::NEG_INFINITY, f64::INFINITY);
 
 /// Why [`Doubles::span`] stopped.
 enum Stop {
@@ -51,7 +57,8 @@ pub(super) fn derived_range(formula: &Formula, args: &[f64], embedded: bool) -> 
         embedded,
     };
     match doubles.span(formula, &inputs, true) {
-        Ok((lo, hi)) => Some(Derived::Within(lo, hi)),
+        Ok((lo, hi)) if lo.is_finite() && hi.is_finite() => Some(Derived::Within(lo, hi)),
+        Ok(_) => None,
         Err(Stop::Unstated) => Some(Derived::Unstated),
         Err(Stop::Unknown) => None,
     }
@@ -134,18 +141,16 @@ impl Doubles {
             } => {
                 let mut spans = Vec::with_capacity(arguments.len());
                 for argument in arguments {
-                    let span = self.span(argument, inputs, top)?;
-                    // `interval::overflowed`: past the largest finite value MPFR's range
-                    // becomes unbounded.
-                    let max = self.element.max_finite();
-                    if span.1 > max || span.0 < -max {
-                        return Err(Stop::Unknown);
-                    }
-                    spans.push(span);
+                    spans.push(self.overflowed(self.span(argument, inputs, top)?));
                 }
                 let exact = exact_span(instruction, &spans)?;
-                if top && self.states_nothing(error, &spans) {
+                let finite = exact.0.is_finite() && exact.1.is_finite();
+                if top && finite && self.states_nothing(error, &spans) {
                     return Err(Stop::Unstated);
+                }
+                // MPFR returns a range unbounded on both sides as it is, no rule applied.
+                if exact.0.is_infinite() && exact.1.is_infinite() {
+                    return Ok(exact);
                 }
                 match error {
                     OperationError::Exact => Ok(exact),
@@ -156,6 +161,21 @@ impl Doubles {
                 }
             }
         }
+    }
+
+    /// `interval::overflowed`, the same: past the largest finite value a range becomes
+    /// unbounded on that side.
+    fn overflowed(&self, (mut lo, mut hi): Span) -> Span {
+        let max = self.element.max_finite();
+        if hi > max && lo < f64::INFINITY {
+            lo = lo.min(max);
+            hi = f64::INFINITY;
+        }
+        if lo < -max && hi > f64::NEG_INFINITY {
+            hi = hi.max(-max);
+            lo = f64::NEG_INFINITY;
+        }
+        (lo, hi)
     }
 
     /// Whether MPFR's `interval::permitted` reaches the rule of an operation at points whose
@@ -201,7 +221,7 @@ impl Doubles {
             }
             Requirement::Exact => Ok(exact),
             Requirement::Ulp(n) | Requirement::UlpEachOutput(n) => self.widen(exact, *n),
-            _ => Err(Stop::Unknown),
+            _ => Ok(EVERYTHING),
         }
     }
 
@@ -267,7 +287,8 @@ impl Doubles {
                 Ok((to_grid(sum.0, false)?, to_grid(sum.1, true)?))
             }
             Bound::Table(requirement) => self.requirement(requirement, exact),
-            Bound::Unbounded | Bound::Undefined => Err(Stop::Unknown),
+            Bound::Unbounded => Ok(EVERYTHING),
+            Bound::Undefined => Err(Stop::Unknown),
         }
     }
 
@@ -275,7 +296,7 @@ impl Doubles {
     /// both sides: at least every gap MPFR takes, which lie at magnitudes no larger.
     fn widen(&self, exact: Span, n: f64) -> Result<Span, Stop> {
         if !n.is_finite() {
-            return Err(Stop::Unknown);
+            return Ok(EVERYTHING);
         }
         let element = self.element;
         let widest = exact.0.abs().max(exact.1.abs());
@@ -292,6 +313,9 @@ impl Doubles {
 
 /// `interval::inherit` for a finite exact range.
 fn inherit(exact: Span, formula: Span) -> Result<Span, Stop> {
+    if exact.0.is_finite() && exact.1.is_finite() && formula == EVERYTHING {
+        return Ok(EVERYTHING);
+    }
     let e = upper(exact.1 - formula.0)?
         .max(upper(formula.1 - exact.0)?)
         .max(0.0);
@@ -356,10 +380,12 @@ fn exact_span(instruction: &str, spans: &[Span]) -> Result<Span, Stop> {
         }
         "OpFMul" => corners(fast::mul, spans[0], spans[1]),
         "OpFDiv" => {
-            if spans[1].0 <= 0.0 && spans[1].1 >= 0.0 {
-                return Err(Stop::Unknown);
+            let holds_zero = |(lo, hi): Span| lo <= 0.0 && hi >= 0.0;
+            match (holds_zero(spans[0]), holds_zero(spans[1])) {
+                (true, true) => Err(Stop::Unknown),
+                (false, true) => Ok(EVERYTHING),
+                _ => corners(fast::div, spans[0], spans[1]),
             }
-            corners(fast::div, spans[0], spans[1])
         }
         "fabs" => {
             let (lo, hi) = spans[0];
@@ -399,6 +425,9 @@ fn exact_span(instruction: &str, spans: &[Span]) -> Result<Span, Stop> {
 /// [`UNIT`] and tan gives up.
 fn periodic(instruction: &str, (lo, hi): Span) -> Result<Span, Stop> {
     let tan = instruction == "tan";
+    if !lo.is_finite() || !hi.is_finite() {
+        return Err(Stop::Unknown);
+    }
     if lo == hi {
         return at(instruction, &[lo]);
     }
@@ -536,6 +565,8 @@ mod tests {
                                 }
                                 (Err(Stop::Unstated), _) if unstated => tally.1 += 1,
                                 (Err(Stop::Unknown), _) => {}
+                                // Not finite: no claim.
+                                (Ok((lo, hi)), _) if !lo.is_finite() || !hi.is_finite() => {}
                                 (proof, range) => problems.push(format!(
                                     "{key} at {args:?} (embedded {embedded}): double {}, MPFR \
                                      {range:?} (unstated {unstated})",
