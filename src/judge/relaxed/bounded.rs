@@ -635,4 +635,30 @@ mod tests {
         assert!(lo.is_infinite() && hi.is_infinite(), "MPFR: a pole at π/2");
         assert!(matches!(periodic("tan", (1.0, end)), Err(Stop::Unknown)));
     }
+
+    /// atan2(y, x) * M_1_PI_F at y = 2^-100, x = 2^100: the quotient lies outside every
+    /// domain the division's rule bounds, so its range is unbounded, and atan's is then
+    /// [-π/2, π/2] widened: finite, for MPFR and here.
+    #[test]
+    fn atan_bounds_an_unbounded_quotient() {
+        let rule = builtin_in(Revision::Spec2026)
+            .rule("atan2pi", FloatType::Float)
+            .unwrap();
+        let RelaxedRule::Pieces { pieces, .. } = rule else {
+            panic!("atan2pi has one output")
+        };
+        let Bound::Derived(formula) = pieces[0].alternatives[0].bound(false) else {
+            panic!("atan2pi's first alternative is its formula")
+        };
+        let args = [crate::num::fp::pow2(-100), crate::num::fp::pow2(100)];
+        let Some(Derived::Within(lo, hi)) = derived_range(formula, &args, false) else {
+            panic!("not proven finite")
+        };
+        let (range, _) = mpfr(formula, &args, false);
+        let Permitted::Between(m_lo, m_hi) = range else {
+            panic!("MPFR: anything")
+        };
+        assert!(m_lo.is_finite() && m_hi.is_finite());
+        assert!(lo <= m_lo && hi >= m_hi && hi - lo < 1.1, "{lo} {hi}");
+    }
 }
