@@ -428,9 +428,10 @@ impl Rules {
     ///   of the exact value is `a`'s: `a` is not a power of two) stays clear of the bound.
     /// - NaN where the reference is NaN passes with no error, as MPFR judges it.
     ///
-    /// Only the requirement's own rule is applied, as the MPFR path applies it first: whatever
-    /// needs an allowance, a directed rounding mode or a failure verdict is left to MPFR, and
-    /// of a Table 5 rule only what a ULP distance decides ([`Rules::relaxed_verdict`]).
+    /// Only the requirement's own rule is applied, as the MPFR path applies it first: a result
+    /// it refuses fails only where no allowance can accept it (`Rules::failure_is_final`);
+    /// whatever needs an allowance or a directed rounding mode is left to MPFR, and of a Table
+    /// 5 rule only what a distance decides ([`Rules::relaxed_verdict`]).
     /// Correctly rounded cells are decided only under round to nearest.
     pub fn fast_verdict(&self, args: &[f64], device_results: &[f64]) -> Option<FastVerdict> {
         self.fast_verdict_with(&mut FastReference::new(), args, device_results)
@@ -645,18 +646,21 @@ impl Rules {
     /// - an `undefined` piece: `Undefined`, as MPFR's path decides it before any reference;
     /// - a piece with an unbounded alternative, where the correctly rounded double (the fast
     ///   tier) is no NaN, so neither is the exact value: `Undefined`;
-    /// - ULP bounds alone, where the arguments are finite and the double is at most the
-    ///   largest float in magnitude (so it is neither NaN nor infinite, and the exact value
-    ///   does not round to an infinity, which `-cl-finite-math-only` leaves undefined): the
-    ///   double tier's verdict under the largest of the bounds ([`Rules::output_verdict`]), a
-    ///   pass whose error is exact to 2^-28 ulp and clear of the bound, or MPFR;
+    /// - ULP bounds, where the arguments are finite and the double is at most the largest
+    ///   float in magnitude (so it is neither NaN nor infinite, and the exact value does not
+    ///   round to an infinity, which `-cl-finite-math-only` leaves undefined), and beside them
+    ///   derived formulas proven never to make the result undefined
+    ///   ([`crate::judge::relaxed::Derived`]): the double tier's verdict under the largest of
+    ///   the bounds ([`Rules::output_verdict`]), a pass whose error is exact to 2^-28 ulp and
+    ///   clear of the bound, a failure as clear beyond it where no allowance can apply and the
+    ///   formulas' proven spans refuse the result too, or MPFR;
     /// - absolute bounds alone, under the same guards and for a finite result: a pass where
     ///   |result − double| plus the double's own error (half a double ulp) and the
     ///   subtraction's rounding stays within the largest bound, so the exact distance does
     ///   ([`FastVerdict::AbsolutePass`], with the double's distance).
     ///
-    /// Only passes and undefined results are decided here: a result that fails goes to MPFR,
-    /// which also applies the flush-to-zero alternatives to it.
+    /// Any other result goes to MPFR, which also applies the flush-to-zero alternatives to
+    /// it.
     fn relaxed_verdict(
         &self,
         rule: &RelaxedRule,
