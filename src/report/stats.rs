@@ -886,9 +886,23 @@ impl UnitStats {
         region: Option<Region>,
         build: impl FnOnce() -> Case,
     ) {
+        self.record_fast_measured(index, error, false, region, build);
+    }
+
+    /// A pass or failure with its error in ulp, as `record_region` + `record` of `build()`
+    /// count it; the case is built only where it becomes the worst.
+    fn record_fast_measured(
+        &mut self,
+        index: u64,
+        error: f64,
+        failed: bool,
+        region: Option<Region>,
+        build: impl FnOnce() -> Case,
+    ) {
         self.inputs += 1;
+        self.failures += u64::from(failed);
         if let Some(region) = region {
-            self.grid.log(region, error, false);
+            self.grid.log(region, error, failed);
         }
         if error > self.max_error {
             self.max_error = error;
@@ -896,7 +910,7 @@ impl UnitStats {
         let becomes_worst = self
             .worst
             .as_ref()
-            .is_none_or(|worst| ranks_above(false, false, error, index, worst));
+            .is_none_or(|worst| ranks_above(failed, false, error, index, worst));
         if becomes_worst {
             self.worst = Some(build());
         }
@@ -935,20 +949,7 @@ impl UnitStats {
                 return;
             }
             FastVerdict::Fail(error) => {
-                self.inputs += 1;
-                self.failures += 1;
-                if let Some(region) = region {
-                    self.grid.log(region, error, true);
-                }
-                self.max_error = self.max_error.max(error);
-                let becomes_worst = self
-                    .worst
-                    .as_ref()
-                    .is_none_or(|worst| ranks_above(true, false, error, index, worst));
-                if becomes_worst {
-                    self.worst = Some(build());
-                }
-                return;
+                return self.record_fast_measured(index, error, true, region, build);
             }
             FastVerdict::AbsolutePass(distance) => {
                 self.inputs += 1;
