@@ -681,7 +681,10 @@ impl Rules {
         if bounds == FastBounds::Undefined {
             return Some(FastVerdict::Undefined);
         }
-        let fast = binding::fast_tier(output)?;
+        // rootn's double is its near approximation (within 2^-51 of the exact value, NaN
+        // exactly where it is).
+        let fast = binding::fast_tier(output);
+        let double = fast.or_else(|| binding::near_tier(output))?;
         if !args.iter().all(|x| x.is_finite()) {
             return None;
         }
@@ -692,7 +695,7 @@ impl Rules {
             return None;
         }
         let values = &mut reference.values[0];
-        let approximation = *values.approximation.get_or_insert_with(|| fast(args));
+        let approximation = *values.approximation.get_or_insert_with(|| double(args));
         let in_range = approximation.abs() <= self.element.max_finite();
         match bounds {
             FastBounds::Unconstrained if !approximation.is_nan() => Some(FastVerdict::Undefined),
@@ -705,9 +708,24 @@ impl Rules {
                     fails_beyond: self.failure_is_final(args, *device_result)
                         && derived.refuses(*device_result, approximation),
                 };
-                self.double_tier_verdict(output, fast, args, approximation, *device_result, rule)
+                match fast {
+                    Some(fast) => self.double_tier_verdict(
+                        output,
+                        fast,
+                        args,
+                        approximation,
+                        *device_result,
+                        rule,
+                    ),
+                    None => {
+                        let side = |power| side_of(output, args, power);
+                        self.near_verdict(approximation, *device_result, rule, side)
+                    }
+                }
             }
-            FastBounds::Absolute(bound) if in_range && device_result.is_finite() => {
+            FastBounds::Absolute(bound)
+                if fast.is_some() && in_range && device_result.is_finite() =>
+            {
                 let distance = (device_result - approximation).abs();
                 // At least half a double ulp of the approximation, the most it is from the
                 // exact value; the subtraction's rounding is the factor.
