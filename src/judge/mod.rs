@@ -651,7 +651,8 @@ impl Rules {
     ///   round to an infinity, which `-cl-finite-math-only` leaves undefined), and beside them
     ///   derived formulas proven never to make the result undefined
     ///   ([`crate::judge::relaxed::Derived`]): the double tier's verdict under the largest of
-    ///   the bounds ([`Rules::output_verdict`]), a pass whose error is exact to 2^-28 ulp and
+    ///   the bounds ([`Rules::output_verdict`], [`Rules::near_verdict`] against rootn's near
+    ///   approximation), a pass whose error is exact to 2^-28 ulp and
     ///   clear of the bound, a failure as clear beyond it where no allowance can apply and the
     ///   formulas' proven spans refuse the result too, or MPFR;
     /// - absolute bounds alone, under the same guards and for a finite result: a pass where

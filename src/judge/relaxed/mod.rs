@@ -339,7 +339,8 @@ impl Derived {
     }
 
     /// Whether every derived alternative refuses `device_result`, a finite value, where the
-    /// exact value lies within half a double ulp of `approximation`, a finite double. MPFR's
+    /// exact value lies within half a double ulp of `approximation`, a finite double (or
+    /// within 2^-51 of it, rootn's near approximation). MPFR's
     /// judge accepts a result within e = max(x − lo, hi − x) of the exact value x for a range
     /// within [lo, hi] (`Judged::inherited_accepts`); here e is taken from the approximation
     /// and widened by four of its double ulps and 2^-50 relative, more than x's distance and
@@ -360,11 +361,12 @@ impl Derived {
 
 impl RelaxedRule {
     /// What [`RelaxedRule::judge_with_rounding`] applies to `args`, where it is a
-    /// [`FastBounds`]; `None` for a rule of several outputs, and where an alternative needs
-    /// MPFR beyond the exact value itself (a derived formula, a correctly rounded result),
-    /// or ULP and absolute bounds meet in a rule (log's), whose worst case would be a ULP one
-    /// and leave the largest absolute error unconfirmed. Lets the fast tiers judge what a
-    /// distance decides ([`crate::judge::Rules`]).
+    /// [`FastBounds`]; `None` for a rule of several outputs, where an alternative needs MPFR
+    /// beyond the exact value itself (a correctly rounded result, a derived formula that
+    /// module `bounded` cannot prove bounded at `args`), or where ULP and absolute bounds
+    /// meet in a rule (log's), whose worst case would be a ULP one and leave the largest
+    /// absolute error unconfirmed. Lets the fast tiers judge what a distance decides
+    /// ([`crate::judge::Rules`]).
     pub fn fast_bounds(&self, args: &[f64], embedded: bool) -> Option<FastBounds> {
         let RelaxedRule::Pieces { pieces, .. } = self else {
             return None;
