@@ -25,7 +25,7 @@
 //! Everything else is left to MPFR. Float only, as the fast tiers judge Table 5 for float.
 
 use super::*;
-use crate::reference::{fast, FastFn};
+use crate::reference::{binding, fast, FastFn};
 
 /// A closed interval of doubles: finite, or [`EVERYTHING`].
 type Span = (f64, f64);
@@ -64,29 +64,30 @@ pub(super) fn derived_range(formula: &Formula, args: &[f64], embedded: bool) -> 
     }
 }
 
-/// The exact value of an operation at points, within half a double ulp (`false`) or within
-/// [`reference::NEAR_ERROR`] of it, relative (`true`): the operations formulas use.
-const POINT_VALUES: &[(&str, FastFn, bool)] = &[
-    ("OpFAdd", fast::add, false),
-    ("OpFSub", fast::sub, false),
-    ("OpFMul", fast::mul, false),
-    ("OpFDiv", fast::div, false),
-    ("sqrt", fast::sqrt, false),
-    ("exp", fast::exp, false),
-    ("exp2", fast::exp2, false),
-    ("exp10", fast::exp10, false),
-    ("log", fast::log, false),
-    ("log2", fast::log2, false),
-    ("log10", fast::log10, false),
-    ("sin", fast::sin, false),
-    ("cos", fast::cos, false),
-    ("tan", fast::tan, false),
-    ("asin", fast::asin, false),
-    ("acos", fast::acos, false),
-    ("atan", fast::atan, false),
-    ("atan2", fast::atan2, false),
-    ("rootn", fast::rootn_near, true),
-];
+/// The double tier of the registry's function `instruction` (Table 5 names its instructions
+/// as the registry does), for one output: the exact value correctly rounded to double
+/// (`false`), or within [`reference::NEAR_ERROR`] of it, relative (`true`, rootn's).
+fn point_value(instruction: &str) -> Option<(FastFn, bool)> {
+    static TIERS: std::sync::OnceLock<std::collections::HashMap<&'static str, (FastFn, bool)>> =
+        std::sync::OnceLock::new();
+    let tiers = TIERS.get_or_init(|| {
+        crate::spec::registry::FUNCTIONS
+            .iter()
+            .filter_map(|function| {
+                let [output] = function.outputs else {
+                    return None;
+                };
+                let tier = match (binding::fast_tier(output), binding::near_tier(output)) {
+                    (Some(double), _) => (double, false),
+                    (None, Some(near)) => (near, true),
+                    (None, None) => return None,
+                };
+                Some((function.name, tier))
+            })
+            .collect()
+    });
+    tiers.get(instruction).copied()
+}
 
 /// The lowest double at least half a double ulp below `v`, a value rounded once to nearest
 /// from an exact one (two steps down: at a power of two the step below is half the gap).
@@ -233,15 +234,19 @@ impl Doubles {
             return Err(Stop::Unknown);
         };
         let mut result: Option<Span> = None;
+        // The spans as MPFR ranges for the conditions, made once the first one needs them.
+        let mut ranges: Option<Vec<Permitted>> = None;
         for piece in pieces {
             let applies = piece.condition.as_ref().map_or(Truth::Yes, |c| {
-                let ranges: Vec<Permitted> = spans
-                    .iter()
-                    .map(|&(lo, hi)| {
-                        Permitted::Between(Float::with_val(53, lo), Float::with_val(53, hi))
-                    })
-                    .collect();
-                c.over(&ranges)
+                let ranges = ranges.get_or_insert_with(|| {
+                    spans
+                        .iter()
+                        .map(|&(lo, hi)| {
+                            Permitted::Between(Float::with_val(53, lo), Float::with_val(53, hi))
+                        })
+                        .collect()
+                });
+                c.over(ranges)
             });
             if applies == Truth::No {
                 continue;
@@ -353,10 +358,7 @@ fn corners(f: FastFn, a: Span, b: Span) -> Result<Span, Stop> {
 
 /// An operation's value at points, enclosed.
 fn at(instruction: &str, points: &[f64]) -> Result<Span, Stop> {
-    let &(_, f, near) = POINT_VALUES
-        .iter()
-        .find(|(name, ..)| *name == instruction)
-        .ok_or(Stop::Unknown)?;
+    let (f, near) = point_value(instruction).ok_or(Stop::Unknown)?;
     let value = f(points);
     if near {
         let error = value.abs() * 4.0 * reference::NEAR_ERROR;
