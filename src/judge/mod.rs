@@ -643,6 +643,12 @@ impl Rules {
     /// A Table 5 rule's verdict where it needs no more than a distance to the exact value
     /// ([`RelaxedRule::fast_bounds`]), on a round-to-nearest float device, for a function of
     /// one output:
+    /// - an infinite or NaN result where the arguments are finite and the exact value is NaN,
+    ///   infinite or rounds to an infinity: `Undefined`, whatever the rule, because
+    ///   `-cl-fast-relaxed-math` implies `-cl-finite-math-only` ([`Rules::judge_exactly_with`]
+    ///   overrides the rule's verdict there, and MPFR's distance from such a result is 0 or
+    ///   infinite, no error the error map holds), as [`Rules::finite_math_verdict`] decides
+    ///   it. Relaxed pow's inputs whose y·log2(x) lies past 128 are a tenth of its sweep;
     /// - an `undefined` piece: `Undefined`, as MPFR's path decides it before any reference;
     /// - a piece with an unbounded alternative, where the correctly rounded double (the fast
     ///   tier) is no NaN, so neither is the exact value: `Undefined`;
@@ -677,6 +683,13 @@ impl Rules {
             || output.check != OutputCheck::Table
         {
             return None;
+        }
+        if self.finite_math_only
+            && !device_result.is_finite()
+            && args.iter().all(|x| x.is_finite())
+            && self.exact_results_finite(reference, args) == Some(false)
+        {
+            return Some(FastVerdict::Undefined);
         }
         let bounds = rule.fast_bounds(args, self.embedded)?;
         if bounds == FastBounds::Undefined {
