@@ -109,6 +109,10 @@ pub struct FastReference {
     /// The exact tier's value of a one-output function, where the caller already has it
     /// (`Some(None)`: the host declined): a sweep's bulk pass ([`Rules::exact_fns`]).
     exact: Option<Option<f64>>,
+    /// What a Table 5 rule applies to the input ([`RelaxedRule::fast_bounds`]), with the
+    /// rule (by address) and profile it was found for: every width of a relaxed unit has the
+    /// same rule, and a derived formula's proof costs more than the rest of a verdict.
+    relaxed_bounds: Option<(*const RelaxedRule, bool, Option<FastBounds>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +138,7 @@ impl FastReference {
             count: 0,
             state: FastState::Unknown,
             exact: None,
+            relaxed_bounds: None,
         }
     }
 
@@ -141,6 +146,7 @@ impl FastReference {
     pub fn clear(&mut self) {
         self.state = FastState::Unknown;
         self.exact = None;
+        self.relaxed_bounds = None;
     }
 
     /// Forgets the input, knowing its exact value `exact` from the one function
@@ -149,6 +155,27 @@ impl FastReference {
     pub fn clear_knowing_exact(&mut self, exact: Option<f64>) {
         self.state = FastState::Unknown;
         self.exact = Some(exact);
+        self.relaxed_bounds = None;
+    }
+
+    /// `rule.fast_bounds(args, embedded)`, found once per input.
+    fn relaxed_bounds(
+        &mut self,
+        rule: &RelaxedRule,
+        args: &[f64],
+        embedded: bool,
+    ) -> Option<FastBounds> {
+        let key = std::ptr::from_ref(rule);
+        match self.relaxed_bounds {
+            Some((known, known_embedded, bounds)) if known == key && known_embedded == embedded => {
+                bounds
+            }
+            _ => {
+                let bounds = rule.fast_bounds(args, embedded);
+                self.relaxed_bounds = Some((key, embedded, bounds));
+                bounds
+            }
+        }
     }
 }
 
@@ -691,7 +718,7 @@ impl Rules {
         {
             return Some(FastVerdict::Undefined);
         }
-        let bounds = rule.fast_bounds(args, self.embedded)?;
+        let bounds = reference.relaxed_bounds(rule, args, self.embedded)?;
         if bounds == FastBounds::Undefined {
             return Some(FastVerdict::Undefined);
         }

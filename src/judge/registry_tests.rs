@@ -486,7 +486,11 @@ fn relaxed_fast_verdicts_are_mpfrs() {
     assert!(!absolute.contains_key("log"), "{absolute:?}");
     // Exact values that round to an infinity, under -cl-finite-math-only: an infinite or
     // NaN result is undefined whatever the rule (pow's y·log2(x) past 128, exp's x past 88).
-    assert_more_than(&overflowing, &["exp", "exp10", "pow", "pown", "powr", "sinh"], 1000);
+    assert_more_than(
+        &overflowing,
+        &["exp", "exp10", "pow", "pown", "powr", "sinh"],
+        1000,
+    );
 }
 
 /// Every verdict the fast tiers give under `-cl-finite-math-only` without a Table 5 rule

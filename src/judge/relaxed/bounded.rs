@@ -26,6 +26,7 @@
 
 use super::*;
 use crate::reference::{binding, fast, FastFn};
+use crate::spec::relaxed_table::is_integer_of;
 
 /// A closed interval of doubles: finite, or [`EVERYTHING`].
 type Span = (f64, f64);
@@ -234,20 +235,11 @@ impl Doubles {
             return Err(Stop::Unknown);
         };
         let mut result: Option<Span> = None;
-        // The spans as MPFR ranges for the conditions, made once the first one needs them.
-        let mut ranges: Option<Vec<Permitted>> = None;
         for piece in pieces {
-            let applies = piece.condition.as_ref().map_or(Truth::Yes, |c| {
-                let ranges = ranges.get_or_insert_with(|| {
-                    spans
-                        .iter()
-                        .map(|&(lo, hi)| {
-                            Permitted::Between(Float::with_val(53, lo), Float::with_val(53, hi))
-                        })
-                        .collect()
-                });
-                c.over(ranges)
-            });
+            let applies = piece
+                .condition
+                .as_ref()
+                .map_or(Truth::Yes, |c| condition_over(c, spans));
             if applies == Truth::No {
                 continue;
             }
@@ -313,6 +305,87 @@ impl Doubles {
         // log2 may round up to the next binade at its top: that only widens.
         let gap = crate::num::fp::pow2(binade - element.precision() as i32 + 1) * n;
         Ok((lower(exact.0 - gap)?, upper(exact.1 + gap)?))
+    }
+}
+
+/// `Condition::over` on spans, the same truth: each end compares with a bound exactly
+/// ([`Number::compare`]), as MPFR compares the span's ends as 53-bit values, with no MPFR
+/// value made per input.
+fn condition_over(condition: &Condition, spans: &[Span]) -> Truth {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let decide = |yes: bool, no: bool| {
+        if yes {
+            Truth::Yes
+        } else if no {
+            Truth::No
+        } else {
+            Truth::Maybe
+        }
+    };
+    match condition {
+        Condition::Compare {
+            operand,
+            comparison,
+            bound,
+        } => {
+            let (lo, hi) = operand_span(operand, spans);
+            // `bound.compare(v)` orders the bound against v: `Greater` where v < bound.
+            let below = |v: f64| bound.compare(v) == Some(Greater);
+            let at_most = |v: f64| matches!(bound.compare(v), Some(Greater | Equal));
+            let above = |v: f64| bound.compare(v) == Some(Less);
+            let at_least = |v: f64| matches!(bound.compare(v), Some(Less | Equal));
+            let equal = decide(
+                bound.compare(lo) == Some(Equal) && bound.compare(hi) == Some(Equal),
+                below(hi) || above(lo),
+            );
+            match comparison {
+                Comparison::Less => decide(below(hi), at_least(lo)),
+                Comparison::LessEqual => decide(at_most(hi), above(lo)),
+                Comparison::Greater => decide(above(lo), at_most(hi)),
+                Comparison::GreaterEqual => decide(at_least(lo), below(hi)),
+                Comparison::Equal => equal,
+                Comparison::NotEqual => equal.not(),
+            }
+        }
+        Condition::Within {
+            operand,
+            low,
+            high,
+            open_low,
+            open_high,
+        } => {
+            let (lo, hi) = operand_span(operand, spans);
+            let above = |v: f64| match low.compare(v) {
+                Some(Less) => true,
+                Some(Equal) => !*open_low,
+                _ => false,
+            };
+            let below = |v: f64| match high.compare(v) {
+                Some(Greater) => true,
+                Some(Equal) => !*open_high,
+                _ => false,
+            };
+            decide(above(lo) && below(hi), !above(hi) || !below(lo))
+        }
+        Condition::Integer { operand, parity } => match operand_span(operand, spans) {
+            (lo, hi) if lo == hi => Truth::of(is_integer_of(lo, *parity)),
+            _ => Truth::Maybe,
+        },
+        Condition::Not(inner) => condition_over(inner, spans).not(),
+        Condition::And(a, b) => condition_over(a, spans).and(condition_over(b, spans)),
+        Condition::Or(a, b) => condition_over(a, spans).or(condition_over(b, spans)),
+    }
+}
+
+/// `Operand::range` on spans.
+fn operand_span(operand: &Operand, spans: &[Span]) -> Span {
+    let (lo, hi) = spans[operand.parameter];
+    if !operand.magnitude || lo >= 0.0 {
+        (lo, hi)
+    } else if hi <= 0.0 {
+        (-hi, -lo)
+    } else {
+        (0.0, (-lo).max(hi))
     }
 }
 
@@ -470,7 +543,7 @@ fn periodic(instruction: &str, (lo, hi): Span) -> Result<Span, Stop> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::relaxed_table::builtin_in;
+    use crate::spec::relaxed_table::{builtin_in, Number};
     use crate::spec::table::Revision;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -507,6 +580,144 @@ mod tests {
             _ => [0.0, 1.0, 0.5, 2.0][choice],
         };
         sign * value
+    }
+
+    /// The doubles beside a condition's bounds, where a comparison turns.
+    fn edges(condition: &Condition, into: &mut Vec<f64>) {
+        match condition {
+            Condition::Compare { bound, .. } => {
+                into.extend([bound.double_below(), bound.double_above()])
+            }
+            Condition::Within { low, high, .. } => into.extend([
+                low.double_below(),
+                low.double_above(),
+                high.double_below(),
+                high.double_above(),
+            ]),
+            Condition::Integer { .. } => into.extend([3.0, 4.0, 4.5, 9007199254740992.0]),
+            Condition::Not(inner) => edges(inner, into),
+            Condition::And(a, b) | Condition::Or(a, b) => {
+                edges(a, into);
+                edges(b, into);
+            }
+        }
+    }
+
+    /// Every comparison and interval form, of a value and of its magnitude, against bounds
+    /// that are doubles (0, 1, 2^-126) and one that is not (π): the tables use only some.
+    fn every_form() -> Vec<Condition> {
+        let pi = Float::with_val(200, rug::float::Constant::Pi);
+        let numbers = || {
+            [
+                Number::new(Float::with_val(200, 0), "0".into()),
+                Number::new(Float::with_val(200, 1), "1".into()),
+                Number::new(Float::with_val(200, f64::powi(2.0, -126)), "2^-126".into()),
+                Number::new(pi.clone(), "pi".into()),
+            ]
+        };
+        let mut conditions = Vec::new();
+        for magnitude in [false, true] {
+            let operand = Operand {
+                parameter: 0,
+                name: "x".into(),
+                magnitude,
+            };
+            for bound in numbers() {
+                for comparison in [
+                    Comparison::Less,
+                    Comparison::LessEqual,
+                    Comparison::Greater,
+                    Comparison::GreaterEqual,
+                    Comparison::Equal,
+                    Comparison::NotEqual,
+                ] {
+                    conditions.push(Condition::Compare {
+                        operand: operand.clone(),
+                        comparison,
+                        bound: bound.clone(),
+                    });
+                }
+                for (open_low, open_high) in [(false, false), (true, false), (false, true)] {
+                    conditions.push(Condition::Within {
+                        operand: operand.clone(),
+                        low: Number::new(-bound.value.clone(), "-".into()),
+                        high: bound.clone(),
+                        open_low,
+                        open_high,
+                    });
+                }
+            }
+        }
+        conditions
+    }
+
+    /// `condition_over` gives `Condition::over`'s truth, on 53-bit MPFR ranges, for every
+    /// condition of both revisions of Table 5 and every form of one, over points and spans of
+    /// sampled values and of the doubles beside each bound (signed, and a step either side).
+    #[test]
+    fn conditions_over_spans_are_mpfrs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(20);
+        let mut compared = 0;
+        let forms = every_form();
+        let mut sets = vec![(
+            "every form".to_string(),
+            "",
+            1,
+            forms.iter().collect::<Vec<_>>(),
+        )];
+        for revision in [Revision::Spec2017, Revision::Spec2026] {
+            for row in &builtin_in(revision).rows {
+                let RelaxedRule::Pieces { pieces, .. } = &row.float32 else {
+                    continue;
+                };
+                let arity = catalog(&row.instruction).unwrap().parameters.len();
+                let conditions = pieces.iter().filter_map(|p| p.condition.as_ref());
+                let name = format!("{revision} {}", row.instruction);
+                sets.push((name, row.instruction.as_str(), arity, conditions.collect()));
+            }
+        }
+        for (name, instruction, arity, conditions) in sets {
+            for condition in conditions {
+                let mut values = vec![0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY];
+                edges(condition, &mut values);
+                for v in values.clone() {
+                    values.extend([-v, v.next_up(), v.next_down()]);
+                }
+                for _ in 0..2000 {
+                    let pick = |rng: &mut ChaCha8Rng, parameter| {
+                        if rng.random_bool(0.5) {
+                            values[rng.random_range(0..values.len())]
+                        } else {
+                            sample(rng, instruction, parameter)
+                        }
+                    };
+                    let spans: Vec<Span> = (0..arity)
+                        .map(|parameter| {
+                            let a = pick(&mut rng, parameter);
+                            let b = if rng.random_bool(0.3) {
+                                a
+                            } else {
+                                pick(&mut rng, parameter)
+                            };
+                            (a.min(b), a.max(b))
+                        })
+                        .collect();
+                    let ranges: Vec<Permitted> = spans
+                        .iter()
+                        .map(|&(lo, hi)| {
+                            Permitted::Between(Float::with_val(53, lo), Float::with_val(53, hi))
+                        })
+                        .collect();
+                    assert_eq!(
+                        condition_over(condition, &spans),
+                        condition.over(&ranges),
+                        "{name}: {condition:?} over {spans:?}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 50_000, "{compared}");
     }
 
     /// What MPFR's judge evaluates for a derived alternative: the formula's range at the

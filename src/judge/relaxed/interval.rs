@@ -14,7 +14,7 @@ pub(super) enum Truth {
 }
 
 impl Truth {
-    fn of(value: bool) -> Truth {
+    pub(super) fn of(value: bool) -> Truth {
         if value {
             Truth::Yes
         } else {
@@ -22,7 +22,7 @@ impl Truth {
         }
     }
 
-    fn not(self) -> Truth {
+    pub(super) fn not(self) -> Truth {
         match self {
             Truth::Yes => Truth::No,
             Truth::No => Truth::Yes,
@@ -30,7 +30,7 @@ impl Truth {
         }
     }
 
-    fn and(self, other: Truth) -> Truth {
+    pub(super) fn and(self, other: Truth) -> Truth {
         match (self, other) {
             (Truth::No, _) | (_, Truth::No) => Truth::No,
             (Truth::Yes, Truth::Yes) => Truth::Yes,
@@ -38,7 +38,7 @@ impl Truth {
         }
     }
 
-    fn or(self, other: Truth) -> Truth {
+    pub(super) fn or(self, other: Truth) -> Truth {
         self.not().and(other.not()).not()
     }
 }

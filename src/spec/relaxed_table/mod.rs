@@ -783,19 +783,22 @@ impl Condition {
                 let below = high == Some(Greater) || (!*open_high && high == Some(Equal));
                 above && below
             }
-            Condition::Integer { operand, parity } => {
-                let v = operand.value(args);
-                let integer = v.is_finite() && v.fract() == 0.0;
-                match parity {
-                    None => integer,
-                    Some(Parity::Odd) => integer && (v % 2.0).abs() == 1.0,
-                    Some(Parity::Even) => integer && v % 2.0 == 0.0,
-                }
-            }
+            Condition::Integer { operand, parity } => is_integer_of(operand.value(args), *parity),
             Condition::Not(inner) => !inner.holds(args),
             Condition::And(a, b) => a.holds(args) && b.holds(args),
             Condition::Or(a, b) => a.holds(args) || b.holds(args),
         }
+    }
+}
+
+/// Whether `v` is a finite integer of the parity, if any (`y integer`, `y odd`, `y even`).
+pub fn is_integer_of(v: f64, parity: Option<Parity>) -> bool {
+    let integer = v.is_finite() && v.fract() == 0.0;
+    match parity {
+        None => integer,
+        // Exact: fmod is, and doubles of 2^53 and beyond are even.
+        Some(Parity::Odd) => integer && (v % 2.0).abs() == 1.0,
+        Some(Parity::Even) => integer && v % 2.0 == 0.0,
     }
 }
 
