@@ -22,7 +22,7 @@ mod registry_tests;
 pub mod relaxed;
 
 use crate::judge::allowance::overflow_allowed;
-use crate::judge::relaxed::{ErrorUnit, FastBounds, RelaxedOutcome};
+use crate::judge::relaxed::{Derived, ErrorUnit, FastBounds, RelaxedOutcome};
 use crate::num::fp::FloatType;
 use crate::num::ulp::ulp_error;
 use crate::reference::binding;
@@ -741,28 +741,37 @@ impl Rules {
         match bounds {
             FastBounds::Unconstrained if !approximation.is_nan() => Some(FastVerdict::Undefined),
             FastBounds::Within { bound, derived } if in_range => {
-                let rule = FastRule {
-                    bound,
-                    correctly_rounded: false,
-                    measured: false,
-                    // A derived formula may accept a result beyond the bound.
-                    fails_beyond: self.failure_is_final(args, *device_result)
-                        && derived.refuses(*device_result, approximation),
-                };
-                match fast {
-                    Some(fast) => self.double_tier_verdict(
-                        output,
-                        fast,
-                        args,
-                        approximation,
-                        *device_result,
-                        rule,
-                    ),
-                    None => {
-                        let side = |power| side_of(output, args, power);
-                        self.near_verdict(approximation, *device_result, rule, side)
+                let verdict = |bound, fails_beyond| {
+                    let rule = FastRule {
+                        bound,
+                        correctly_rounded: false,
+                        measured: false,
+                        fails_beyond,
+                    };
+                    match fast {
+                        Some(fast) => self.double_tier_verdict(
+                            output,
+                            fast,
+                            args,
+                            approximation,
+                            *device_result,
+                            rule,
+                        ),
+                        None => {
+                            let side = |power| side_of(output, args, power);
+                            self.near_verdict(approximation, *device_result, rule, side)
+                        }
                     }
-                }
+                };
+                // A derived formula may accept a result beyond the bound, with the same error.
+                let fails_beyond = self.failure_is_final(args, *device_result)
+                    && derived.refuses(*device_result, approximation);
+                verdict(bound, fails_beyond).or_else(|| {
+                    let accepted = derived != Derived::Absent
+                        && device_result.is_finite()
+                        && rule.derived_accepts(args, self.embedded, *device_result, approximation);
+                    accepted.then(|| verdict(f64::INFINITY, false)).flatten()
+                })
             }
             FastBounds::Absolute(bound)
                 if fast.is_some() && in_range && device_result.is_finite() =>

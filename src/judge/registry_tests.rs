@@ -370,13 +370,20 @@ fn columns_of_several_outputs_decide_as_the_fast_verdict_does() {
     );
 }
 
+/// Errors that agree to 2^-28 ulp, and to the double arithmetic's own rounding (2^-51
+/// relative) where they are far larger.
+fn close(mpfr: f64, fast: f64) -> bool {
+    (mpfr - fast).abs() <= 2f64.powi(-28) + mpfr.abs() * 2f64.powi(-51)
+}
+
 /// Every verdict the fast tiers give under a Table 5 rule is MPFR's verdict on the same result
 /// (`Rules::relaxed_verdict`): for every float function either revision of Table 5 lists, under
 /// the full profile's numbers and under the embedded profile's with flushing, sampled inputs
 /// (special values included) with the correctly rounded result, that result moved by 1, 2, 3,
-/// 100 or 9000 ulp, negated, zero, an infinity or a NaN as the device's. A pass has MPFR's
-/// error to 2^-28 ulp, in ulp (derived formulas' rules included: the ULP bound beside the
-/// formula passes), and so has a failure; an absolute pass MPFR's absolute error to 2^-52; an
+/// 100 or 9000 ulp, negated, zero, an infinity, a NaN, or 0.25 or 1% off as the device's. A
+/// pass has MPFR's error to 2^-28 ulp (`close`), in ulp (derived formulas' rules included: the
+/// ULP bound beside the formula passes, or the formula's range accepts a result beyond it),
+/// and so has a failure; an absolute pass MPFR's absolute error to 2^-52; an
 /// undefined result is MPFR's undefined case, at distance 0 or infinity (which the error map
 /// counts with no error, as it counts a fast undefined).
 #[test]
@@ -389,6 +396,7 @@ fn relaxed_fast_verdicts_are_mpfrs() {
     let mut failures = std::collections::BTreeMap::new();
     let mut absolute = std::collections::BTreeMap::new();
     let mut overflowing = std::collections::BTreeMap::new();
+    let mut beyond = std::collections::BTreeMap::new();
     for (revision, embedded) in [(Revision::Spec2026, false), (Revision::Spec2017, true)] {
         for function in FUNCTIONS {
             let element = FloatType::Float;
@@ -420,6 +428,9 @@ fn relaxed_fast_verdicts_are_mpfrs() {
                 let mut candidates = vec![-correct, 0.0, f64::INFINITY, f64::NAN];
                 candidates.extend([0, 1, 2, 3, 100, 9000].map(moved));
                 candidates.extend([1u64, 2, 3].map(|ulps| moved(ulps.wrapping_neg())));
+                // Far off, where a derived formula's range is wide (atan over an unbounded
+                // quotient) or its operations' errors add up.
+                candidates.extend([correct + 0.25, correct * 1.01].map(|v| element.round(v)));
                 for result in candidates {
                     let results = vec![result; function.outputs.len()];
                     let Some(verdict) = rules.fast_verdict(&args, &results) else {
@@ -435,8 +446,11 @@ fn relaxed_fast_verdicts_are_mpfrs() {
                         FastVerdict::Pass(error) => {
                             assert_eq!(case.outcome, Outcome::Pass, "{what}");
                             assert!(!case.absolute, "{what}");
-                            assert!((case.error - error).abs() <= 2f64.powi(-28), "{what}");
+                            assert!(close(case.error, error), "{what}");
                             *passes.entry(function.name).or_insert(0) += 1;
+                            if error > 8192.0 {
+                                *beyond.entry(function.name).or_insert(0) += 1;
+                            }
                         }
                         FastVerdict::Undefined => {
                             assert_eq!(case.outcome, Outcome::Undefined, "{what}");
@@ -449,7 +463,7 @@ fn relaxed_fast_verdicts_are_mpfrs() {
                         FastVerdict::Fail(error) => {
                             assert_eq!(case.outcome, Outcome::Fail, "{what}");
                             assert!(!case.absolute, "{what}");
-                            assert!((case.error - error).abs() <= 2f64.powi(-28), "{what}");
+                            assert!(close(case.error, error), "{what}");
                             *failures.entry(function.name).or_insert(0) += 1;
                         }
                         FastVerdict::AbsolutePass(distance) => {
@@ -484,6 +498,9 @@ fn relaxed_fast_verdicts_are_mpfrs() {
     // has ULP bounds too).
     assert_more_than(&absolute, &["sin", "cos", "sinpi", "cospi"], 1000);
     assert!(!absolute.contains_key("log"), "{absolute:?}");
+    // Results beyond every ULP bound that a derived formula's range accepts (module
+    // `bounded`'s inner bounds), verified by MPFR above.
+    assert_more_than(&beyond, &["asinh", "atan2pi", "expm1", "tan"], 100);
     // Exact values that round to an infinity, under -cl-finite-math-only: an infinite or
     // NaN result is undefined whatever the rule (pow's y·log2(x) past 128, exp's x past 88).
     assert_more_than(

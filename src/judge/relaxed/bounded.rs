@@ -65,6 +65,45 @@ pub(super) fn derived_range(formula: &Formula, args: &[f64], embedded: bool) -> 
     }
 }
 
+/// Whether `formula`, a derived alternative at `args`, makes MPFR's judge accept
+/// `device_result`, a finite value, where the exact
+/// value lies within half a double ulp of `approximation` (or 2^-51 relative, rootn's near
+/// approximation): where MPFR's range [lo, hi] is finite ([`Doubles::span`] proves it),
+/// "Inherited From" accepts a result within e = max(x − lo, hi − x) of the exact value x
+/// (`Judged::inherited_accepts`), with the same error as a ULP bound. [`Doubles::inner`]
+/// bounds lo from above and hi from below, so e from below; the distance is taken from the
+/// approximation, widened as in [`Derived::refuses`].
+pub(super) fn derived_accepts(
+    formula: &Formula,
+    args: &[f64],
+    embedded: bool,
+    device_result: f64,
+    approximation: f64,
+) -> bool {
+    let doubles = Doubles {
+        element: FloatType::Float,
+        embedded,
+    };
+    let points: Vec<Span> = args.iter().map(|&a| (a, a)).collect();
+    let finite = matches!(
+        doubles.span(formula, &points, true),
+        Ok((lo, hi)) if lo.is_finite() && hi.is_finite()
+    );
+    let Ok((lo, hi)) = doubles.inner(formula, &points, &points) else {
+        return false;
+    };
+    if !finite {
+        return false;
+    }
+    if !lo.is_finite() || !hi.is_finite() {
+        return false;
+    }
+    let slack = 4.0 * f64::EPSILON * approximation.abs() + f64::MIN_POSITIVE;
+    let margin = crate::num::fp::pow2(-50);
+    let reach = (approximation - lo).max(hi - approximation) * (1.0 - margin);
+    ((device_result - approximation).abs() + 2.0 * slack) * (1.0 + margin) <= reach
+}
+
 /// The double tier of the registry's function `instruction` (Table 5 names its instructions
 /// as the registry does), for one output: the exact value correctly rounded to double
 /// (`false`), or within [`reference::NEAR_ERROR`] of it, relative (`true`, rootn's).
@@ -163,6 +202,226 @@ impl Doubles {
                 }
             }
         }
+    }
+
+    /// Bounds on MPFR's range [lo, hi] of `formula` from inside: `(l, h)` with lo <= l and
+    /// h <= hi, where `outer_inputs` hold MPFR's input ranges ([`Doubles::span`]'s) and
+    /// `inner_inputs` bound them so. The pair is no interval: where the range is a single
+    /// value that no double is, l > h. Every operation's exact image is bounded inside
+    /// ([`inner_image`]); a rule adds the pieces MPFR surely applies, and of their
+    /// alternatives the widest, as MPFR's range is their hull: a ULP or correctly rounded
+    /// bound widens the exact values by at least nothing, an absolute one by its bound, an
+    /// unbounded one makes everything, and a derived one inherits from its formula's bounds
+    /// ([`Doubles::inner_derived`]). Everything else gives up.
+    fn inner(
+        &self,
+        formula: &Formula,
+        outer_inputs: &[Span],
+        inner_inputs: &[Span],
+    ) -> Result<Span, Stop> {
+        match formula {
+            Formula::Parameter { index, .. } => Ok(inner_inputs[*index]),
+            Formula::Constant { value, .. } if value.is_finite() => Ok((*value, *value)),
+            Formula::Constant { .. } => Err(Stop::Unknown),
+            Formula::Negate(inner) => {
+                let (l, h) = self.inner(inner, outer_inputs, inner_inputs)?;
+                Ok((-h, -l))
+            }
+            Formula::Operation {
+                instruction,
+                arguments,
+                error,
+            } => {
+                let mut outer = Vec::with_capacity(arguments.len());
+                let mut inner = Vec::with_capacity(arguments.len());
+                for argument in arguments {
+                    outer.push(self.overflowed(self.span(argument, outer_inputs, false)?));
+                    inner.push(self.inner(argument, outer_inputs, inner_inputs)?);
+                }
+                let exact_outer = exact_span(instruction, &outer)?;
+                let exact_inner = inner_image(instruction, &outer, &inner)?;
+                if exact_outer.0.is_infinite() && exact_outer.1.is_infinite() {
+                    return Err(Stop::Unknown);
+                }
+                // MPFR may return the exact value alone at Annex F's special points
+                // (`interval::prescribed`); every rule's range holds it.
+                let special = |(lo, hi): Span| {
+                    [-1.0, 0.0, 1.0].iter().any(|v| lo <= *v && *v <= hi)
+                        || lo.is_infinite()
+                        || hi.is_infinite()
+                };
+                if outer.iter().all(|span| special(*span)) && special(exact_outer) {
+                    return Ok(exact_inner);
+                }
+                match error {
+                    OperationError::Exact => Ok(exact_inner),
+                    OperationError::Table { full, embedded } => {
+                        let requirement = if self.embedded { embedded } else { full };
+                        self.inner_requirement(requirement, exact_outer, exact_inner)
+                    }
+                    OperationError::Relaxed(rule) => {
+                        self.inner_rule(rule, &outer, &inner, exact_outer, exact_inner)
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Doubles::inner`] of `interval::rule_range`: the first piece whose condition is not
+    /// false over the arguments' spans must be true there (so it is MPFR's too, and the pieces
+    /// before it false), and MPFR's range holds each of its alternatives' ranges.
+    fn inner_rule(
+        &self,
+        rule: &RelaxedRule,
+        outer: &[Span],
+        inner: &[Span],
+        exact_outer: Span,
+        exact_inner: Span,
+    ) -> Result<Span, Stop> {
+        let RelaxedRule::Pieces { pieces, .. } = rule else {
+            return Err(Stop::Unknown);
+        };
+        let mut applying = None;
+        for piece in pieces {
+            match piece
+                .condition
+                .as_ref()
+                .map_or(Truth::Yes, |c| condition_over(c, outer))
+            {
+                Truth::No => continue,
+                Truth::Yes => {
+                    applying = Some(piece);
+                    break;
+                }
+                Truth::Maybe => return Err(Stop::Unknown),
+            }
+        }
+        let piece = applying.ok_or(Stop::Unknown)?;
+        let mut widest: Option<Span> = None;
+        for alternative in &piece.alternatives {
+            let range = match alternative.bound(self.embedded) {
+                Bound::Ulp(n) => self.inner_widen(exact_outer, exact_inner, *n)?,
+                Bound::UlpGrowing {
+                    base,
+                    factor,
+                    parameter,
+                    ..
+                } => {
+                    // MPFR's magnitude, max(|lo|, |hi|) of its argument, is at least these.
+                    let (l, h) = inner[*parameter];
+                    let magnitude = (-l).max(h).max(0.0);
+                    let n = base + (factor * magnitude).floor();
+                    self.inner_widen(exact_outer, exact_inner, n)?
+                }
+                Bound::Table(requirement) => {
+                    self.inner_requirement(requirement, exact_outer, exact_inner)?
+                }
+                Bound::Absolute(bound) => {
+                    let bound = bound.double_below();
+                    (upper(exact_inner.0 - bound)?, lower(exact_inner.1 + bound)?)
+                }
+                Bound::Unbounded => EVERYTHING,
+                Bound::Derived(formula) => {
+                    match self.inner_derived(formula, outer, inner, exact_outer, exact_inner) {
+                        Ok(range) => range,
+                        Err(_) => continue,
+                    }
+                }
+                Bound::FmaOrMulAdd | Bound::Undefined => continue,
+            };
+            widest = Some(widest.map_or(range, |w| (w.0.min(range.0), w.1.max(range.1))));
+        }
+        widest.ok_or(Stop::Unknown)
+    }
+
+    /// [`Doubles::inner`] of `interval::inherit`: where the exact values and the formula's
+    /// range are finite, MPFR's e is at least max(f_hi − x_lo, x_hi − f_lo), so its range
+    /// reaches x_lo − e and x_hi + e; anywhere it holds both ranges.
+    fn inner_derived(
+        &self,
+        formula: &Formula,
+        outer: &[Span],
+        inner: &[Span],
+        exact_outer: Span,
+        exact_inner: Span,
+    ) -> Result<Span, Stop> {
+        let formula_inner = self.inner(formula, outer, inner)?;
+        let formula_outer = self.span(formula, outer, false);
+        let finite = |(lo, hi): Span| lo.is_finite() && hi.is_finite();
+        let hull = (
+            exact_inner.0.min(formula_inner.0),
+            exact_inner.1.max(formula_inner.1),
+        );
+        match formula_outer {
+            Ok(span) if finite(span) && finite(exact_outer) && finite(formula_inner) => {
+                let e = lower(formula_inner.1 - exact_inner.0)?
+                    .max(lower(exact_inner.1 - formula_inner.0)?)
+                    .max(0.0);
+                Ok((
+                    upper(exact_inner.0 - e)?.min(hull.0),
+                    lower(exact_inner.1 + e)?.max(hull.1),
+                ))
+            }
+            _ => Ok(hull),
+        }
+    }
+
+    /// [`Doubles::inner`] of `interval::requirement_range`: a correctly rounded or exact
+    /// bound holds the exact values, a ULP bound widens them; the bounds that are no ULP
+    /// bound on one value make everything.
+    fn inner_requirement(
+        &self,
+        requirement: &Requirement,
+        exact_outer: Span,
+        exact_inner: Span,
+    ) -> Result<Span, Stop> {
+        match requirement {
+            Requirement::CorrectlyRounded
+            | Requirement::RemquoExact { .. }
+            | Requirement::Exact => Ok(exact_inner),
+            Requirement::Ulp(n) | Requirement::UlpEachOutput(n) => {
+                self.inner_widen(exact_outer, exact_inner, *n)
+            }
+            _ => Ok(EVERYTHING),
+        }
+    }
+
+    /// [`Doubles::inner`] of `interval::widen_ulps` by at least `n` ulp (MPFR's count, n or
+    /// more): MPFR widens its lower end by n times the ulp of a value no smaller in magnitude
+    /// than its lower end, or than min(hi, 2·lo) where lo > 0, each at least the ulp of the
+    /// bound on it here (`exact_outer`'s lower end where positive, the inner bound where
+    /// negative, else the smallest ulp), and its upper end likewise; every such ulp is at
+    /// least half the gap of its binade.
+    fn inner_widen(&self, exact_outer: Span, exact_inner: Span, n: f64) -> Result<Span, Stop> {
+        if !n.is_finite() {
+            return Ok(EVERYTHING);
+        }
+        let element = self.element;
+        let half_gap = |v: f64| {
+            let binade = if v == 0.0 {
+                element.emin()
+            } else {
+                (v.abs().log2().floor() as i32).clamp(element.emin(), element.emax())
+            };
+            // log2 may round up to the next binade: take the gap below it, half as large.
+            crate::num::fp::pow2(binade - element.precision() as i32 - 1)
+        };
+        let (l, h) = exact_inner;
+        let lower_gap = if exact_outer.0 > 0.0 {
+            half_gap(exact_outer.0)
+        } else if l < 0.0 {
+            half_gap(l)
+        } else {
+            half_gap(0.0)
+        };
+        let upper_gap = if exact_outer.1 < 0.0 {
+            half_gap(exact_outer.1)
+        } else if h > 0.0 {
+            half_gap(h)
+        } else {
+            half_gap(0.0)
+        };
+        Ok((upper(l - n * lower_gap)?, lower(h + n * upper_gap)?))
     }
 
     /// `interval::overflowed`, the same: past the largest finite value a range becomes
@@ -494,6 +753,113 @@ fn exact_span(instruction: &str, spans: &[Span]) -> Result<Span, Stop> {
     }
 }
 
+/// Bounds on `interval::exact_range` from inside, as [`Doubles::inner`] takes them: its range
+/// holds the exact image of MPFR's argument ranges, which `inner` bounds (lo <= l, h <= hi
+/// for each). A function monotonic in each argument (the sign of the others known from
+/// `outer` where it matters) takes l at the arguments' l or h, whichever lowers it, and h
+/// likewise; any other, only at arguments that are intervals (l <= h: points MPFR's ranges
+/// hold), at their corners.
+fn inner_image(instruction: &str, outer: &[Span], inner: &[Span]) -> Result<Span, Stop> {
+    // The upper end of a value's enclosure bounds lo from above, the lower end hi from below.
+    let value_at = |f: FastFn, points: &[f64]| {
+        let value = f(points);
+        Ok::<Span, Stop>((lower(value)?, upper(value)?))
+    };
+    // An argument that is one double, in MPFR's range and in its bounds alike: a function
+    // need not be monotonic in it.
+    let fixed = |i: usize| outer[i].0 == outer[i].1 && inner[i] == outer[i];
+    let sign = |i: usize| {
+        let ((lo, hi), (l, h)) = (outer[i], inner[i]);
+        if lo > 0.0 && l > 0.0 && h > 0.0 {
+            Ok(1.0)
+        } else if hi < 0.0 && l < 0.0 && h < 0.0 {
+            Ok(-1.0)
+        } else {
+            Err(Stop::Unknown)
+        }
+    };
+    // `f` increasing in each argument where `rising` says so, decreasing in the others.
+    let monotonic = |f: FastFn, rising: &[bool]| {
+        let pick = |low: bool| -> Vec<f64> {
+            inner
+                .iter()
+                .zip(rising)
+                .map(|(&(l, h), &up)| if up == low { l } else { h })
+                .collect()
+        };
+        Ok((value_at(f, &pick(true))?.1, value_at(f, &pick(false))?.0))
+    };
+    match instruction {
+        "OpFAdd" => {
+            let (a, b) = (inner[0], inner[1]);
+            Ok((upper(a.0 + b.0)?, lower(a.1 + b.1)?))
+        }
+        "OpFSub" => {
+            let (a, b) = (inner[0], inner[1]);
+            Ok((upper(a.0 - b.1)?, lower(a.1 - b.0)?))
+        }
+        // a·b rises in a where b > 0, in b where a > 0; a / b in a where b > 0, in b where
+        // a < 0 (b of one sign, as MPFR's range is unbounded where it may be zero).
+        "OpFMul" => {
+            let rising_a = fixed(0) || sign(1)? > 0.0;
+            let rising_b = fixed(1) || sign(0)? > 0.0;
+            monotonic(fast::mul, &[rising_a, rising_b])
+        }
+        "OpFDiv" => {
+            let rising_a = sign(1)? > 0.0;
+            let rising_b = fixed(1) || sign(0)? < 0.0;
+            monotonic(fast::div, &[rising_a, rising_b])
+        }
+        "fabs" => {
+            let (lo, hi) = outer[0];
+            let (l, h) = inner[0];
+            if lo >= 0.0 {
+                Ok((l, h))
+            } else if hi <= 0.0 {
+                Ok((-h, -l))
+            } else {
+                Err(Stop::Unknown)
+            }
+        }
+        "sqrt" | "log" | "log2" | "log10" if outer[0].0 >= 0.0 => {
+            let (f, _) = point_value(instruction).ok_or(Stop::Unknown)?;
+            monotonic(f, &[true])
+        }
+        "asin" | "acos" if outer[0].0 >= -1.0 && outer[0].1 <= 1.0 => {
+            let (f, _) = point_value(instruction).ok_or(Stop::Unknown)?;
+            monotonic(f, &[instruction == "asin"])
+        }
+        "exp" | "exp2" | "atan" => {
+            let (f, _) = point_value(instruction).ok_or(Stop::Unknown)?;
+            monotonic(f, &[true])
+        }
+        // Rising on a span without a pole, which holds MPFR's range and the bounds.
+        "tan"
+            if periodic("tan", outer[0]).is_ok()
+                && [inner[0].0, inner[0].1]
+                    .iter()
+                    .all(|v| outer[0].0 <= *v && *v <= outer[0].1) =>
+        {
+            monotonic(fast::tan, &[true])
+        }
+        _ if inner.iter().all(|(l, h)| l <= h) => {
+            let mut result: Option<Span> = None;
+            let corners = 1usize << inner.len();
+            for corner in 0..corners {
+                let points: Vec<f64> = inner
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(l, h))| if corner >> i & 1 == 0 { l } else { h })
+                    .collect();
+                let (lo, hi) = at(instruction, &points)?;
+                result = Some(result.map_or((hi, lo), |(l, h): Span| (l.min(hi), h.max(lo))));
+            }
+            result.ok_or(Stop::Unknown)
+        }
+        _ => Err(Stop::Unknown),
+    }
+}
+
 /// `interval::periodic`: the ends and every extremum (sin, cos) or pole (tan) that may lie
 /// inside, found with a slack (2^-30 and 2^-45 relative) that holds every one MPFR's 2^-40
 /// finds. Beyond 2^20 in magnitude, or across more than a few extrema, sin and cos take
@@ -737,7 +1103,9 @@ mod tests {
     fn double_spans_enclose_mpfrs_ranges() {
         let mut rng = ChaCha8Rng::seed_from_u64(19);
         let mut problems = Vec::new();
-        let mut decided: std::collections::BTreeMap<String, (usize, usize, usize)> =
+        // Per formula: spans proven finite, unstated, all samples, inner bounds that are an
+        // interval.
+        let mut decided: std::collections::BTreeMap<String, (usize, usize, usize, usize)> =
             Default::default();
         for revision in [Revision::Spec2017, Revision::Spec2026] {
             for embedded in [false, true] {
@@ -767,6 +1135,17 @@ mod tests {
                             let proof = doubles.span(formula, &points, true);
                             let (range, unstated) = mpfr(formula, &args, embedded);
                             tally.2 += 1;
+                            let inner = doubles.inner(formula, &points, &points);
+                            if let (Ok((l, h)), Permitted::Between(m_lo, m_hi)) = (inner, &range) {
+                                if *m_lo > l || *m_hi < h {
+                                    problems.push(format!(
+                                        "{key} at {args:?} (embedded {embedded}): inner bounds \
+                                         ({l:e}, {h:e}) beyond MPFR's {range:?}"
+                                    ));
+                                } else if l.is_finite() && h.is_finite() && l < h {
+                                    tally.3 += 1;
+                                }
+                            }
                             match (proof, range) {
                                 (Ok((lo, hi)), Permitted::Between(m_lo, m_hi))
                                     if m_lo.is_finite()
@@ -807,6 +1186,30 @@ mod tests {
                 .fold((0, 0, 0), |t, (_, c)| (t.0 + c.0, t.1 + c.1, t.2 + c.2));
             (finite as f64 / all as f64, unstated as f64 / all as f64)
         };
+        let inner_share = |name: &str| {
+            let (inner, all) = decided
+                .iter()
+                .filter(|(key, _)| key.starts_with(&format!("2026 {name} ")))
+                .fold((0, 0), |t, (_, c)| (t.0 + c.3, t.1 + c.2));
+            inner as f64 / all as f64
+        };
+        // Inner bounds that are an interval (wider than the exact value's enclosure): where
+        // a product's or quotient's factors keep their signs, tan its branch.
+        for (name, least) in [
+            ("atan2", 0.8),
+            ("atan2pi", 0.8),
+            ("cbrt", 0.8),
+            ("pow", 0.4),
+            ("asinh", 0.4),
+            ("tan", 0.2),
+            ("tanpi", 0.2),
+        ] {
+            let share = inner_share(name);
+            assert!(
+                share > least,
+                "{name}: inner bounds on {share} of its inputs"
+            );
+        }
         // Shares of all samples, domain errors (acosh below 1) included.
         for name in [
             "acosh", "acospi", "asinh", "asinpi", "atanh", "atanpi", "atan2", "atan2pi", "cbrt",

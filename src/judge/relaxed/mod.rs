@@ -432,6 +432,32 @@ impl RelaxedRule {
     }
 }
 
+impl RelaxedRule {
+    /// Whether a derived alternative of the piece at `args` accepts `device_result`, a finite
+    /// result beyond its ULP bounds, as module `bounded` proves it ([`bounded::derived_accepts`]),
+    /// where the exact value lies within half a double ulp of `approximation` (2^-51 relative,
+    /// rootn's). Where [`RelaxedRule::fast_bounds`] gave [`FastBounds::Within`], no
+    /// alternative leaves the result undefined, so MPFR's judge passes it with its error.
+    pub fn derived_accepts(
+        &self,
+        args: &[f64],
+        embedded: bool,
+        device_result: f64,
+        approximation: f64,
+    ) -> bool {
+        let RelaxedRule::Pieces { pieces, .. } = self else {
+            return false;
+        };
+        piece_at(pieces, args).alternatives.iter().any(|alternative| {
+            matches!(
+                alternative.bound(embedded),
+                Bound::Derived(formula)
+                    if bounded::derived_accepts(formula, args, embedded, device_result, approximation)
+            )
+        })
+    }
+}
+
 /// Whether every alternative of every piece is an absolute bound, unbounded or undefined.
 fn bounds_only_absolutely(pieces: &[Piece], embedded: bool) -> bool {
     pieces.iter().all(|piece| {
