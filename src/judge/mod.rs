@@ -677,8 +677,10 @@ impl Rules {
     ///   infinite, no error the error map holds), as [`Rules::finite_math_verdict`] decides
     ///   it. Relaxed pow's inputs whose y·log2(x) lies past 128 are a tenth of its sweep;
     /// - an `undefined` piece: `Undefined`, as MPFR's path decides it before any reference;
-    /// - a piece with an unbounded alternative, where the correctly rounded double (the fast
-    ///   tier) is no NaN, so neither is the exact value: `Undefined`;
+    /// - a piece with an unbounded alternative (or a derived formula proven to bound
+    ///   nothing), where the correctly rounded double (the fast tier) is finite, so the exact
+    ///   value is, and the result is no NaN (which a derived formula's unbounded range
+    ///   refuses): `Undefined`;
     /// - ULP bounds, where the arguments are finite and the double is at most the largest
     ///   float in magnitude (so it is neither NaN nor infinite, and the exact value does not
     ///   round to an infinity, which `-cl-finite-math-only` leaves undefined), and beside them
@@ -739,7 +741,9 @@ impl Rules {
         let approximation = *values.approximation.get_or_insert_with(|| double(args));
         let in_range = approximation.abs() <= self.element.max_finite();
         match bounds {
-            FastBounds::Unconstrained if !approximation.is_nan() => Some(FastVerdict::Undefined),
+            FastBounds::Unconstrained if approximation.is_finite() && !device_result.is_nan() => {
+                Some(FastVerdict::Undefined)
+            }
             FastBounds::Within { bound, derived } if in_range => {
                 let verdict = |bound, fails_beyond| {
                     let rule = FastRule {

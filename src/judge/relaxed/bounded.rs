@@ -43,6 +43,8 @@ enum Stop {
     Unknown,
     /// An operation of the formula states no bound for its arguments (module docs).
     Unstated,
+    /// MPFR's range here is anything ([`Doubles::inner`]): NaN may lie in it.
+    Anything,
 }
 
 /// What `formula`, a derived alternative at `args`, gives MPFR's judge where it is proven
@@ -61,7 +63,7 @@ pub(super) fn derived_range(formula: &Formula, args: &[f64], embedded: bool) -> 
         Ok((lo, hi)) if lo.is_finite() && hi.is_finite() => Some(Derived::Within(lo, hi)),
         Ok(_) => None,
         Err(Stop::Unstated) => Some(Derived::Unstated),
-        Err(Stop::Unknown) => None,
+        Err(Stop::Unknown | Stop::Anything) => None,
     }
 }
 
@@ -102,6 +104,30 @@ pub(super) fn derived_accepts(
     let margin = crate::num::fp::pow2(-50);
     let reach = (approximation - lo).max(hi - approximation) * (1.0 - margin);
     ((device_result - approximation).abs() + 2.0 * slack) * (1.0 + margin) <= reach
+}
+
+/// Whether MPFR's judge finds `formula`, a derived alternative at `args` where the exact
+/// value is finite, bounding nothing: its range anything or unbounded (so "Inherited From"
+/// decides nothing for a result that is a number), as [`Doubles::inner`] proves it (asinh's formula for
+/// x < 0, where x + sqrt(x·x + 1) may be 0; tan(x·M_PI_F) beyond π, where sin states no
+/// bound). `Some(true)` where no operation of the formula may state no bound, so the
+/// alternative is unconstrained and the result undefined; `Some(false)` where it may be
+/// unstated instead; `None` where nothing is proven.
+pub(super) fn derived_unbounded(formula: &Formula, args: &[f64], embedded: bool) -> Option<bool> {
+    if !args.iter().all(|a| a.is_finite()) {
+        return None;
+    }
+    let doubles = Doubles {
+        element: FloatType::Float,
+        embedded,
+    };
+    let points: Vec<Span> = args.iter().map(|&a| (a, a)).collect();
+    match doubles.inner(formula, &points, &points) {
+        Err(Stop::Anything) => {}
+        Ok((l, h)) if l == f64::NEG_INFINITY || h == f64::INFINITY => {}
+        _ => return None,
+    }
+    Some(!doubles.may_state_nothing(formula))
 }
 
 /// The double tier of the registry's function `instruction` (Table 5 names its instructions
@@ -206,8 +232,12 @@ impl Doubles {
 
     /// Bounds on MPFR's range [lo, hi] of `formula` from inside: `(l, h)` with lo <= l and
     /// h <= hi, where `outer_inputs` hold MPFR's input ranges ([`Doubles::span`]'s) and
-    /// `inner_inputs` bound them so. The pair is no interval: where the range is a single
-    /// value that no double is, l > h. Every operation's exact image is bounded inside
+    /// `inner_inputs` bound them so; [`Stop::Anything`] where MPFR's range is anything. The
+    /// pair is no interval: where the range is a single value that no double is, l > h. The
+    /// bounds hold where every range on the way is one: where one is anything, so is the
+    /// formula's (`interval::permitted`, `rule_range` and `inherit` pass it on), and neither
+    /// [`derived_accepts`] (which needs the range finite) nor [`derived_unbounded`] relies on
+    /// them. Every operation's exact image is bounded inside
     /// ([`inner_image`]); a rule adds the pieces MPFR surely applies, and of their
     /// alternatives the widest, as MPFR's range is their hull: a ULP or correctly rounded
     /// bound widens the exact values by at least nothing, an absolute one by its bound, an
@@ -235,14 +265,20 @@ impl Doubles {
                 let mut outer = Vec::with_capacity(arguments.len());
                 let mut inner = Vec::with_capacity(arguments.len());
                 for argument in arguments {
-                    outer.push(self.overflowed(self.span(argument, outer_inputs, false)?));
-                    inner.push(self.inner(argument, outer_inputs, inner_inputs)?);
+                    // An argument that is anything makes the operation anything.
+                    inner.push(self.inner_overflowed(self.inner(
+                        argument,
+                        outer_inputs,
+                        inner_inputs,
+                    )?));
+                    // Where no span is proven, MPFR's range lies within everything.
+                    let span = self.span(argument, outer_inputs, false);
+                    outer.push(span.map_or(EVERYTHING, |span| self.overflowed(span)));
                 }
-                let exact_outer = exact_span(instruction, &outer)?;
+                // Where MPFR's exact range is unbounded on both sides it returns it as it is,
+                // which holds everything this gives; elsewhere it applies the rule below.
+                let exact_outer = exact_span(instruction, &outer).ok();
                 let exact_inner = inner_image(instruction, &outer, &inner)?;
-                if exact_outer.0.is_infinite() && exact_outer.1.is_infinite() {
-                    return Err(Stop::Unknown);
-                }
                 // MPFR may return the exact value alone at Annex F's special points
                 // (`interval::prescribed`); every rule's range holds it.
                 let special = |(lo, hi): Span| {
@@ -250,7 +286,9 @@ impl Doubles {
                         || lo.is_infinite()
                         || hi.is_infinite()
                 };
-                if outer.iter().all(|span| special(*span)) && special(exact_outer) {
+                if outer.iter().all(|span| special(*span))
+                    && special(exact_outer.unwrap_or(EVERYTHING))
+                {
                     return Ok(exact_inner);
                 }
                 match error {
@@ -275,7 +313,7 @@ impl Doubles {
         rule: &RelaxedRule,
         outer: &[Span],
         inner: &[Span],
-        exact_outer: Span,
+        exact_outer: Option<Span>,
         exact_inner: Span,
     ) -> Result<Span, Stop> {
         let RelaxedRule::Pieces { pieces, .. } = rule else {
@@ -318,16 +356,22 @@ impl Doubles {
                 }
                 Bound::Absolute(bound) => {
                     let bound = bound.double_below();
-                    (upper(exact_inner.0 - bound)?, lower(exact_inner.1 + bound)?)
+                    (
+                        keep_infinite(exact_inner.0, |l| upper(l - bound))?,
+                        keep_infinite(exact_inner.1, |h| lower(h + bound))?,
+                    )
                 }
                 Bound::Unbounded => EVERYTHING,
                 Bound::Derived(formula) => {
                     match self.inner_derived(formula, outer, inner, exact_outer, exact_inner) {
                         Ok(range) => range,
+                        // MPFR's hull of the alternatives is anything.
+                        Err(Stop::Anything) => return Err(Stop::Anything),
                         Err(_) => continue,
                     }
                 }
-                Bound::FmaOrMulAdd | Bound::Undefined => continue,
+                Bound::Undefined => return Err(Stop::Anything),
+                Bound::FmaOrMulAdd => continue,
             };
             widest = Some(widest.map_or(range, |w| (w.0.min(range.0), w.1.max(range.1))));
         }
@@ -342,7 +386,7 @@ impl Doubles {
         formula: &Formula,
         outer: &[Span],
         inner: &[Span],
-        exact_outer: Span,
+        exact_outer: Option<Span>,
         exact_inner: Span,
     ) -> Result<Span, Stop> {
         let formula_inner = self.inner(formula, outer, inner)?;
@@ -353,7 +397,9 @@ impl Doubles {
             exact_inner.1.max(formula_inner.1),
         );
         match formula_outer {
-            Ok(span) if finite(span) && finite(exact_outer) && finite(formula_inner) => {
+            Ok(span)
+                if finite(span) && exact_outer.is_some_and(finite) && finite(formula_inner) =>
+            {
                 let e = lower(formula_inner.1 - exact_inner.0)?
                     .max(lower(exact_inner.1 - formula_inner.0)?)
                     .max(0.0);
@@ -366,19 +412,26 @@ impl Doubles {
         }
     }
 
-    /// [`Doubles::inner`] of `interval::requirement_range`: a correctly rounded or exact
-    /// bound holds the exact values, a ULP bound widens them; the bounds that are no ULP
-    /// bound on one value make everything.
+    /// [`Doubles::inner`] of `interval::requirement_range`: a correctly rounded bound rounds
+    /// the exact values outwards, an exact one holds them, a ULP bound widens them; the
+    /// bounds that are no ULP bound on one value make everything.
     fn inner_requirement(
         &self,
         requirement: &Requirement,
-        exact_outer: Span,
+        exact_outer: Option<Span>,
         exact_inner: Span,
     ) -> Result<Span, Stop> {
         match requirement {
-            Requirement::CorrectlyRounded
-            | Requirement::RemquoExact { .. }
-            | Requirement::Exact => Ok(exact_inner),
+            // MPFR rounds its ends outwards to the float grid (`interval::to_grid`), which
+            // moves them no less than rounding these, within the largest float.
+            Requirement::CorrectlyRounded | Requirement::RemquoExact { .. } => {
+                let (l, h) = exact_inner;
+                Ok((
+                    to_grid(l, false).unwrap_or(l),
+                    to_grid(h, true).unwrap_or(h),
+                ))
+            }
+            Requirement::Exact => Ok(exact_inner),
             Requirement::Ulp(n) | Requirement::UlpEachOutput(n) => {
                 self.inner_widen(exact_outer, exact_inner, *n)
             }
@@ -392,10 +445,16 @@ impl Doubles {
     /// bound on it here (`exact_outer`'s lower end where positive, the inner bound where
     /// negative, else the smallest ulp), and its upper end likewise; every such ulp is at
     /// least half the gap of its binade.
-    fn inner_widen(&self, exact_outer: Span, exact_inner: Span, n: f64) -> Result<Span, Stop> {
+    fn inner_widen(
+        &self,
+        exact_outer: Option<Span>,
+        exact_inner: Span,
+        n: f64,
+    ) -> Result<Span, Stop> {
         if !n.is_finite() {
             return Ok(EVERYTHING);
         }
+        let exact_outer = exact_outer.unwrap_or(EVERYTHING);
         let element = self.element;
         let half_gap = |v: f64| {
             let binade = if v == 0.0 {
@@ -421,7 +480,64 @@ impl Doubles {
         } else {
             half_gap(0.0)
         };
-        Ok((upper(l - n * lower_gap)?, lower(h + n * upper_gap)?))
+        Ok((
+            keep_infinite(l, |l| upper(l - n * lower_gap))?,
+            keep_infinite(h, |h| lower(h + n * upper_gap))?,
+        ))
+    }
+
+    /// `interval::overflowed` on inner bounds: where MPFR's upper end is beyond the largest
+    /// finite value (h is), it becomes +inf, and its lower end then stays at most l; the same
+    /// below.
+    fn inner_overflowed(&self, (mut l, mut h): Span) -> Span {
+        let max = self.element.max_finite();
+        if h > max && l < f64::INFINITY {
+            h = f64::INFINITY;
+        }
+        if l < -max && h > f64::NEG_INFINITY {
+            l = f64::NEG_INFINITY;
+        }
+        (l, h)
+    }
+
+    /// Whether an operation of `formula` (of its rules' derived formulas too) may state no
+    /// bound, setting MPFR's unstated flag (`interval::requirement_range`,
+    /// `interval::bound_range`): an unbounded or implementation-defined alternative in any
+    /// piece.
+    fn may_state_nothing(&self, formula: &Formula) -> bool {
+        let states_nothing = |requirement: &Requirement| {
+            matches!(
+                requirement,
+                Requirement::ImplementationDefined | Requirement::NotApplicable
+            )
+        };
+        match formula {
+            Formula::Parameter { .. } | Formula::Constant { .. } => false,
+            Formula::Negate(inner) => self.may_state_nothing(inner),
+            Formula::Operation {
+                arguments, error, ..
+            } => {
+                arguments.iter().any(|a| self.may_state_nothing(a))
+                    || match error {
+                        OperationError::Exact => false,
+                        OperationError::Table { full, embedded } => {
+                            states_nothing(if self.embedded { embedded } else { full })
+                        }
+                        OperationError::Relaxed(rule) => match rule.as_ref() {
+                            RelaxedRule::Pieces { pieces, .. } => pieces
+                                .iter()
+                                .flat_map(|p| &p.alternatives)
+                                .any(|a| match a.bound(self.embedded) {
+                                    Bound::Unbounded => true,
+                                    Bound::Table(requirement) => states_nothing(requirement),
+                                    Bound::Derived(f) => self.may_state_nothing(f),
+                                    _ => false,
+                                }),
+                            RelaxedRule::PerOutput { .. } => true,
+                        },
+                    }
+            }
+        }
     }
 
     /// `interval::overflowed`, the same: past the largest finite value a range becomes
@@ -753,6 +869,15 @@ fn exact_span(instruction: &str, spans: &[Span]) -> Result<Span, Stop> {
     }
 }
 
+/// `bound(v)` for a finite `v`; an infinite end stays as it is (MPFR keeps it).
+fn keep_infinite(v: f64, bound: impl Fn(f64) -> Result<f64, Stop>) -> Result<f64, Stop> {
+    if v.is_infinite() {
+        Ok(v)
+    } else {
+        bound(v)
+    }
+}
+
 /// Bounds on `interval::exact_range` from inside, as [`Doubles::inner`] takes them: its range
 /// holds the exact image of MPFR's argument ranges, which `inner` bounds (lo <= l, h <= hi
 /// for each). A function monotonic in each argument (the sign of the others known from
@@ -761,10 +886,15 @@ fn exact_span(instruction: &str, spans: &[Span]) -> Result<Span, Stop> {
 /// hold), at their corners.
 fn inner_image(instruction: &str, outer: &[Span], inner: &[Span]) -> Result<Span, Stop> {
     // The upper end of a value's enclosure bounds lo from above, the lower end hi from below.
-    let value_at = |f: FastFn, points: &[f64]| {
-        let value = f(points);
-        Ok::<Span, Stop>((lower(value)?, upper(value)?))
+    // An infinity from an infinite argument is exact (sqrt, log, exp at +inf, a sum).
+    let enclose = |value: f64, points: &[f64]| {
+        if value.is_infinite() && points.iter().any(|p| p.is_infinite()) {
+            Ok::<Span, Stop>((value, value))
+        } else {
+            Ok((lower(value)?, upper(value)?))
+        }
     };
+    let value_at = |f: FastFn, points: &[f64]| enclose(f(points), points);
     // An argument that is one double, in MPFR's range and in its bounds alike: a function
     // need not be monotonic in it.
     let fixed = |i: usize| outer[i].0 == outer[i].1 && inner[i] == outer[i];
@@ -792,11 +922,30 @@ fn inner_image(instruction: &str, outer: &[Span], inner: &[Span]) -> Result<Span
     match instruction {
         "OpFAdd" => {
             let (a, b) = (inner[0], inner[1]);
-            Ok((upper(a.0 + b.0)?, lower(a.1 + b.1)?))
+            Ok((
+                enclose(a.0 + b.0, &[a.0, b.0])?.1,
+                enclose(a.1 + b.1, &[a.1, b.1])?.0,
+            ))
         }
         "OpFSub" => {
             let (a, b) = (inner[0], inner[1]);
-            Ok((upper(a.0 - b.1)?, lower(a.1 - b.0)?))
+            Ok((
+                enclose(a.0 - b.1, &[a.0, b.1])?.1,
+                enclose(a.1 - b.0, &[a.1, b.0])?.0,
+            ))
+        }
+        // Everything times a range whose ends are nonzero: MPFR's corners hold both
+        // infinities (a zero end would make NaN).
+        "OpFMul" if (0..2).any(|i| inner[i] == EVERYTHING) => {
+            let nonzero_ends = |i: usize| {
+                let ((lo, hi), (l, h)) = (outer[i], inner[i]);
+                lo > 0.0 || hi < 0.0 || (l < 0.0 && h > 0.0)
+            };
+            if nonzero_ends(0) && nonzero_ends(1) {
+                Ok(EVERYTHING)
+            } else {
+                Err(Stop::Unknown)
+            }
         }
         // a·b rises in a where b > 0, in b where a > 0; a / b in a where b > 0, in b where
         // a < 0 (b of one sign, as MPFR's range is unbounded where it may be zero).
@@ -804,6 +953,18 @@ fn inner_image(instruction: &str, outer: &[Span], inner: &[Span]) -> Result<Span
             let rising_a = fixed(0) || sign(1)? > 0.0;
             let rising_b = fixed(1) || sign(0)? > 0.0;
             monotonic(fast::mul, &[rising_a, rising_b])
+        }
+        // A divisor whose range holds 0: MPFR's quotient is anything where the dividend's
+        // does too, else unbounded.
+        "OpFDiv" if inner[1].0 <= 0.0 && inner[1].1 >= 0.0 => {
+            let ((lo, hi), (l, h)) = (outer[0], inner[0]);
+            if l <= 0.0 && h >= 0.0 {
+                Err(Stop::Anything)
+            } else if lo > 0.0 || hi < 0.0 {
+                Ok(EVERYTHING)
+            } else {
+                Err(Stop::Unknown)
+            }
         }
         "OpFDiv" => {
             let rising_a = sign(1)? > 0.0;
@@ -821,13 +982,14 @@ fn inner_image(instruction: &str, outer: &[Span], inner: &[Span]) -> Result<Span
                 Err(Stop::Unknown)
             }
         }
-        "sqrt" | "log" | "log2" | "log10" if outer[0].0 >= 0.0 => {
+        // MPFR's range of a negative argument, or of one beyond ±1, is anything. Elsewhere
+        // its argument's range lies in the domain, where it is a range at all: where it is
+        // anything, so is the formula's, and no bound given here is relied on (`inner`).
+        "sqrt" | "log" | "log2" | "log10" if inner[0].0 < 0.0 => Err(Stop::Anything),
+        "asin" | "acos" if inner[0].0 < -1.0 || inner[0].1 > 1.0 => Err(Stop::Anything),
+        "sqrt" | "log" | "log2" | "log10" | "asin" | "acos" => {
             let (f, _) = point_value(instruction).ok_or(Stop::Unknown)?;
-            monotonic(f, &[true])
-        }
-        "asin" | "acos" if outer[0].0 >= -1.0 && outer[0].1 <= 1.0 => {
-            let (f, _) = point_value(instruction).ok_or(Stop::Unknown)?;
-            monotonic(f, &[instruction == "asin"])
+            monotonic(f, &[instruction != "acos"])
         }
         "exp" | "exp2" | "atan" => {
             let (f, _) = point_value(instruction).ok_or(Stop::Unknown)?;
@@ -1104,9 +1266,11 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(19);
         let mut problems = Vec::new();
         // Per formula: spans proven finite, unstated, all samples, inner bounds that are an
-        // interval.
-        let mut decided: std::collections::BTreeMap<String, (usize, usize, usize, usize)> =
-            Default::default();
+        // interval, ranges proven unbounded, ranges MPFR finds unbounded (or anything).
+        let mut decided: std::collections::BTreeMap<
+            String,
+            (usize, usize, usize, usize, usize, usize),
+        > = Default::default();
         for revision in [Revision::Spec2017, Revision::Spec2026] {
             for embedded in [false, true] {
                 let doubles = Doubles {
@@ -1135,6 +1299,20 @@ mod tests {
                             let proof = doubles.span(formula, &points, true);
                             let (range, unstated) = mpfr(formula, &args, embedded);
                             tally.2 += 1;
+                            let bounded = matches!(&range, Permitted::Between(lo, hi)
+                                if lo.is_finite() && hi.is_finite());
+                            tally.5 += usize::from(!bounded);
+                            if let Some(stated) = derived_unbounded(formula, &args, embedded) {
+                                if bounded || (stated && unstated) {
+                                    problems.push(format!(
+                                        "{key} at {args:?} (embedded {embedded}): proven \
+                                         unbounded (stated {stated}), MPFR {range:?} \
+                                         (unstated {unstated})"
+                                    ));
+                                } else {
+                                    tally.4 += 1;
+                                }
+                            }
                             let inner = doubles.inner(formula, &points, &points);
                             if let (Ok((l, h)), Permitted::Between(m_lo, m_hi)) = (inner, &range) {
                                 if *m_lo > l || *m_hi < h {
@@ -1195,6 +1373,18 @@ mod tests {
         };
         // Inner bounds that are an interval (wider than the exact value's enclosure): where
         // a product's or quotient's factors keep their signs, tan its branch.
+        // Proven unbounded, of the samples where MPFR's range is: asinh's x + sqrt(x·x + 1)
+        // where it may be 0 or overflows (x < 0, |x| >= 2^64), tanpi's tan beyond π.
+        for name in ["asinh", "tanpi"] {
+            let (proven, unbounded) = decided
+                .iter()
+                .filter(|(key, _)| key.starts_with(&format!("2026 {name} ")))
+                .fold((0, 0), |t, (_, c)| (t.0 + c.4, t.1 + c.5));
+            assert!(
+                proven as f64 > 0.9 * unbounded as f64 && unbounded > 500,
+                "{name}: proven unbounded on {proven} of {unbounded} inputs"
+            );
+        }
         for (name, least) in [
             ("atan2", 0.8),
             ("atan2pi", 0.8),

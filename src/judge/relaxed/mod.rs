@@ -292,8 +292,12 @@ fn growing_ulps(base: f64, factor: f64, x: f64) -> f64 {
 pub enum FastBounds {
     /// An `undefined` piece: `Undefined` before any reference is computed.
     Undefined,
-    /// An alternative bounds nothing (`unbounded`, an infinite x-dependent bound): `Undefined`
-    /// unless the exact value is NaN.
+    /// An alternative bounds nothing (`unbounded`, an infinite x-dependent bound, a derived
+    /// formula whose range module `bounded` proves anything or unbounded where no operation
+    /// states no bound), or every alternative is such a formula: `Undefined` where the exact
+    /// value is finite (neither NaN nor a pole's infinity, which a derived range inherits)
+    /// and the result is a number (`Judged::inherited_accepts` refuses a NaN before it looks
+    /// at the range).
     Unconstrained,
     /// Every alternative a ULP bound, the largest of them `bound`: each measures the same
     /// [`ulp_error`], so the first that passes passes exactly where `error <= bound` (or the
@@ -418,11 +422,32 @@ impl RelaxedRule {
                 if has_derived {
                     for bound in bounds() {
                         if let Bound::Derived(formula) = bound {
-                            derived = derived.or(bounded::derived_range(formula, args, embedded)?);
+                            match bounded::derived_range(formula, args, embedded) {
+                                Some(range) => derived = derived.or(range),
+                                // Unconstrained: the result is undefined whatever the rest.
+                                None if bounded::derived_unbounded(formula, args, embedded)
+                                    == Some(true) =>
+                                {
+                                    return Some(FastBounds::Unconstrained);
+                                }
+                                None => return None,
+                            }
                         }
                     }
                 }
                 Some(FastBounds::Within { bound, derived })
+            }
+            // Derived alternatives alone (tanpi beyond [-1, 1]): each unconstrained or
+            // unstated, none passes or fails the result, which is undefined.
+            (None, None)
+                if has_derived
+                    && bounds().all(|bound| {
+                        matches!(bound, Bound::Derived(formula)
+                            if bounded::derived_range(formula, args, embedded).is_none()
+                                && bounded::derived_unbounded(formula, args, embedded).is_some())
+                    }) =>
+            {
+                Some(FastBounds::Unconstrained)
             }
             (None, Some(bound)) if bounds_only_absolutely(pieces, embedded) => {
                 Some(FastBounds::Absolute(bound))
