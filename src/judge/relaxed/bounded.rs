@@ -26,7 +26,6 @@
 
 use super::*;
 use crate::reference::{binding, fast, FastFn};
-use crate::spec::relaxed_table::is_integer_of;
 
 /// A closed interval of doubles: finite, or [`EVERYTHING`].
 type Span = (f64, f64);
@@ -738,85 +737,10 @@ impl Doubles {
     }
 }
 
-/// `Condition::over` on spans, the same truth: each end compares with a bound exactly
-/// ([`Number::compare`]), as MPFR compares the span's ends as 53-bit values, with no MPFR
-/// value made per input.
+/// `Condition::over` on spans: each double end compares with a bound exactly
+/// ([`Number::compare`]), as MPFR compares the same value, with no MPFR value made per input.
 fn condition_over(condition: &Condition, spans: &[Span]) -> Truth {
-    use std::cmp::Ordering::{Equal, Greater, Less};
-    let decide = |yes: bool, no: bool| {
-        if yes {
-            Truth::Yes
-        } else if no {
-            Truth::No
-        } else {
-            Truth::Maybe
-        }
-    };
-    match condition {
-        Condition::Compare {
-            operand,
-            comparison,
-            bound,
-        } => {
-            let (lo, hi) = operand_span(operand, spans);
-            // `bound.compare(v)` orders the bound against v: `Greater` where v < bound.
-            let below = |v: f64| bound.compare(v) == Some(Greater);
-            let at_most = |v: f64| matches!(bound.compare(v), Some(Greater | Equal));
-            let above = |v: f64| bound.compare(v) == Some(Less);
-            let at_least = |v: f64| matches!(bound.compare(v), Some(Less | Equal));
-            let equal = decide(
-                bound.compare(lo) == Some(Equal) && bound.compare(hi) == Some(Equal),
-                below(hi) || above(lo),
-            );
-            match comparison {
-                Comparison::Less => decide(below(hi), at_least(lo)),
-                Comparison::LessEqual => decide(at_most(hi), above(lo)),
-                Comparison::Greater => decide(above(lo), at_most(hi)),
-                Comparison::GreaterEqual => decide(at_least(lo), below(hi)),
-                Comparison::Equal => equal,
-                Comparison::NotEqual => equal.not(),
-            }
-        }
-        Condition::Within {
-            operand,
-            low,
-            high,
-            open_low,
-            open_high,
-        } => {
-            let (lo, hi) = operand_span(operand, spans);
-            let above = |v: f64| match low.compare(v) {
-                Some(Less) => true,
-                Some(Equal) => !*open_low,
-                _ => false,
-            };
-            let below = |v: f64| match high.compare(v) {
-                Some(Greater) => true,
-                Some(Equal) => !*open_high,
-                _ => false,
-            };
-            decide(above(lo) && below(hi), !above(hi) || !below(lo))
-        }
-        Condition::Integer { operand, parity } => match operand_span(operand, spans) {
-            (lo, hi) if lo == hi => Truth::of(is_integer_of(lo, *parity)),
-            _ => Truth::Maybe,
-        },
-        Condition::Not(inner) => condition_over(inner, spans).not(),
-        Condition::And(a, b) => condition_over(a, spans).and(condition_over(b, spans)),
-        Condition::Or(a, b) => condition_over(a, spans).or(condition_over(b, spans)),
-    }
-}
-
-/// `Operand::range` on spans.
-fn operand_span(operand: &Operand, spans: &[Span]) -> Span {
-    let (lo, hi) = spans[operand.parameter];
-    if !operand.magnitude || lo >= 0.0 {
-        (lo, hi)
-    } else if hi <= 0.0 {
-        (-hi, -lo)
-    } else {
-        (0.0, (-lo).max(hi))
-    }
+    condition.over_ends(&|parameter| Some(spans[parameter]))
 }
 
 /// `interval::inherit` for a finite exact range.

@@ -43,34 +43,103 @@ impl Truth {
     }
 }
 
+/// An end of a range a condition is decided over: MPFR's, or a double
+/// (`bounded::Doubles`'s spans, which compare without an MPFR value per input).
+pub(super) trait End: Clone + PartialOrd {
+    /// How the end compares with `bound`, exactly.
+    fn against(&self, bound: &Number) -> Option<Ordering>;
+    fn negated(&self) -> Self;
+    fn zero(&self) -> Self;
+    /// Whether the end is a finite integer of the parity, if any.
+    fn is_integer_of(&self, parity: Option<Parity>) -> bool;
+}
+
+impl End for Float {
+    fn against(&self, bound: &Number) -> Option<Ordering> {
+        self.partial_cmp(&bound.value)
+    }
+
+    fn negated(&self) -> Float {
+        -self.clone()
+    }
+
+    fn zero(&self) -> Float {
+        Float::with_val(self.prec(), 0)
+    }
+
+    fn is_integer_of(&self, parity: Option<Parity>) -> bool {
+        let integer = self.to_integer().filter(|_| self.is_integer());
+        match (integer, parity) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(n), Some(Parity::Odd)) => n.is_odd(),
+            (Some(n), Some(Parity::Even)) => n.is_even(),
+        }
+    }
+}
+
+impl End for f64 {
+    fn against(&self, bound: &Number) -> Option<Ordering> {
+        bound.compare(*self).map(Ordering::reverse)
+    }
+
+    fn negated(&self) -> f64 {
+        -self
+    }
+
+    fn zero(&self) -> f64 {
+        0.0
+    }
+
+    fn is_integer_of(&self, parity: Option<Parity>) -> bool {
+        crate::spec::relaxed_table::is_integer_of(*self, parity)
+    }
+}
+
 impl Condition {
     /// Whether the condition holds for every, no, or some point of the input intervals.
     pub(super) fn over(&self, inputs: &[Permitted]) -> Truth {
+        self.over_ends(&|parameter| match &inputs[parameter] {
+            Permitted::Between(lo, hi) => Some((lo.clone(), hi.clone())),
+            Permitted::Anything => None,
+        })
+    }
+
+    /// [`Condition::over`] of the ranges `range` gives each parameter (`None`: anything).
+    pub(super) fn over_ends<E: End>(&self, range: &impl Fn(usize) -> Option<(E, E)>) -> Truth {
+        let decide = |yes: bool, no: bool| {
+            if yes {
+                Truth::Yes
+            } else if no {
+                Truth::No
+            } else {
+                Truth::Maybe
+            }
+        };
         match self {
             Condition::Compare {
                 operand,
                 comparison,
                 bound,
             } => {
-                let Some((lo, hi)) = operand.range(inputs) else {
+                let Some((lo, hi)) = operand.range(range) else {
                     return Truth::Maybe;
                 };
-                let c = &bound.value;
-                let decide = |yes: bool, no: bool| {
-                    if yes {
-                        Truth::Yes
-                    } else if no {
-                        Truth::No
-                    } else {
-                        Truth::Maybe
-                    }
+                let is = |v: &E, orders: &[Ordering]| {
+                    v.against(bound).is_some_and(|o| orders.contains(&o))
                 };
-                let equal = decide(lo == *c && hi == *c, hi < *c || lo > *c);
+                use Ordering::{Equal, Greater, Less};
+                let equal = decide(
+                    is(&lo, &[Equal]) && is(&hi, &[Equal]),
+                    is(&hi, &[Less]) || is(&lo, &[Greater]),
+                );
                 match comparison {
-                    Comparison::Less => decide(hi < *c, lo >= *c),
-                    Comparison::LessEqual => decide(hi <= *c, lo > *c),
-                    Comparison::Greater => decide(lo > *c, hi <= *c),
-                    Comparison::GreaterEqual => decide(lo >= *c, hi < *c),
+                    Comparison::Less => decide(is(&hi, &[Less]), is(&lo, &[Greater, Equal])),
+                    Comparison::LessEqual => decide(is(&hi, &[Less, Equal]), is(&lo, &[Greater])),
+                    Comparison::Greater => decide(is(&lo, &[Greater]), is(&hi, &[Less, Equal])),
+                    Comparison::GreaterEqual => {
+                        decide(is(&lo, &[Greater, Equal]), is(&hi, &[Less]))
+                    }
                     Comparison::Equal => equal,
                     Comparison::NotEqual => equal.not(),
                 }
@@ -82,64 +151,46 @@ impl Condition {
                 open_low,
                 open_high,
             } => {
-                let Some((lo, hi)) = operand.range(inputs) else {
+                let Some((lo, hi)) = operand.range(range) else {
                     return Truth::Maybe;
                 };
-                let above = |v: &Float| {
-                    if *open_low {
-                        *v > low.value
-                    } else {
-                        *v >= low.value
-                    }
+                let above = |v: &E| match v.against(low) {
+                    Some(Ordering::Greater) => true,
+                    Some(Ordering::Equal) => !*open_low,
+                    _ => false,
                 };
-                let below = |v: &Float| {
-                    if *open_high {
-                        *v < high.value
-                    } else {
-                        *v <= high.value
-                    }
+                let below = |v: &E| match v.against(high) {
+                    Some(Ordering::Less) => true,
+                    Some(Ordering::Equal) => !*open_high,
+                    _ => false,
                 };
-                if above(&lo) && below(&hi) {
-                    Truth::Yes
-                } else if !above(&hi) || !below(&lo) {
-                    Truth::No
-                } else {
-                    Truth::Maybe
-                }
+                decide(above(&lo) && below(&hi), !above(&hi) || !below(&lo))
             }
-            Condition::Integer { operand, parity } => match operand.range(inputs) {
-                Some((lo, hi)) if lo == hi => {
-                    let integer = lo.to_integer().filter(|_| lo.is_integer());
-                    Truth::of(match (integer, parity) {
-                        (None, _) => false,
-                        (Some(_), None) => true,
-                        (Some(n), Some(Parity::Odd)) => n.is_odd(),
-                        (Some(n), Some(Parity::Even)) => n.is_even(),
-                    })
-                }
+            Condition::Integer { operand, parity } => match operand.range(range) {
+                Some((lo, hi)) if lo == hi => Truth::of(lo.is_integer_of(*parity)),
                 _ => Truth::Maybe,
             },
-            Condition::Not(inner) => inner.over(inputs).not(),
-            Condition::And(a, b) => a.over(inputs).and(b.over(inputs)),
-            Condition::Or(a, b) => a.over(inputs).or(b.over(inputs)),
+            Condition::Not(inner) => inner.over_ends(range).not(),
+            Condition::And(a, b) => a.over_ends(range).and(b.over_ends(range)),
+            Condition::Or(a, b) => a.over_ends(range).or(b.over_ends(range)),
         }
     }
 }
 
 impl Operand {
-    /// The operand's range over interval inputs; `None` when it may be anything.
-    fn range(&self, inputs: &[Permitted]) -> Option<(Float, Float)> {
-        let Permitted::Between(lo, hi) = &inputs[self.parameter] else {
-            return None;
-        };
-        if !self.magnitude || *lo >= 0 {
-            return Some((lo.clone(), hi.clone()));
+    /// The operand's range, of its parameter's or of the magnitude; `None` when it may be
+    /// anything.
+    fn range<E: End>(&self, range: &impl Fn(usize) -> Option<(E, E)>) -> Option<(E, E)> {
+        let (lo, hi) = range(self.parameter)?;
+        let zero = lo.zero();
+        if !self.magnitude || lo >= zero {
+            return Some((lo, hi));
         }
-        if *hi <= 0 {
-            return Some((-hi.clone(), -lo.clone()));
+        if hi <= zero {
+            return Some((hi.negated(), lo.negated()));
         }
-        let zero = Float::with_val(lo.prec(), 0);
-        Some((zero, larger(-lo.clone(), hi.clone())))
+        let magnitude = if hi > lo.negated() { hi } else { lo.negated() };
+        Some((zero, magnitude))
     }
 }
 

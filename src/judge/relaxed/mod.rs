@@ -28,7 +28,7 @@ use crate::num::fp::FloatType;
 use crate::num::ulp::{ulp_error, ulp_of};
 use crate::reference::{self, ReferenceFn};
 use crate::spec::relaxed_table::{
-    catalog, Bound, Comparison, Condition, Formula, Operand, OperationError, Parity, Piece,
+    catalog, Bound, Comparison, Condition, Formula, Number, Operand, OperationError, Parity, Piece,
     RelaxedRule,
 };
 use crate::spec::table::Requirement;
