@@ -54,11 +54,7 @@ pub(super) fn derived_range(formula: &Formula, args: &[f64], embedded: bool) -> 
         return None;
     }
     let inputs: Vec<Span> = args.iter().map(|&a| (a, a)).collect();
-    let doubles = Doubles {
-        element: FloatType::Float,
-        embedded,
-        may_state_nothing: std::cell::Cell::new(false),
-    };
+    let doubles = Doubles::new(embedded);
     match doubles.span(formula, &inputs, true) {
         Ok((lo, hi)) if lo.is_finite() && hi.is_finite() => Some(Derived::Within(lo, hi)),
         Ok(_) => None,
@@ -68,9 +64,9 @@ pub(super) fn derived_range(formula: &Formula, args: &[f64], embedded: bool) -> 
 }
 
 /// Whether `formula`, a derived alternative at `args`, makes MPFR's judge accept
-/// `device_result`, a finite value, where the exact
-/// value lies within half a double ulp of `approximation` (or 2^-51 relative, rootn's near
-/// approximation): where MPFR's range [lo, hi] is finite ([`Doubles::span`] proves it),
+/// `device_result`, a finite value, where the exact value lies within half a double ulp of
+/// `approximation` (or 2^-51 relative, rootn's near approximation): where MPFR's range
+/// [lo, hi] is finite ([`Doubles::span`] proves it),
 /// "Inherited From" accepts a result within e = max(x − lo, hi − x) of the exact value x
 /// (`Judged::inherited_accepts`), with the same error as a ULP bound. [`Doubles::inner`]
 /// bounds lo from above and hi from below, so e from below; the distance is taken from the
@@ -82,23 +78,16 @@ pub(super) fn derived_accepts(
     device_result: f64,
     approximation: f64,
 ) -> bool {
-    let doubles = Doubles {
-        element: FloatType::Float,
-        embedded,
-        may_state_nothing: std::cell::Cell::new(false),
-    };
+    let doubles = Doubles::new(embedded);
     let points: Vec<Span> = args.iter().map(|&a| (a, a)).collect();
-    let finite = matches!(
-        doubles.span(formula, &points, true),
-        Ok((lo, hi)) if lo.is_finite() && hi.is_finite()
-    );
+    let finite = |(lo, hi): Span| lo.is_finite() && hi.is_finite();
+    if !doubles.span(formula, &points, true).is_ok_and(finite) {
+        return false;
+    }
     let Ok((lo, hi)) = doubles.inner(formula, &points, &points) else {
         return false;
     };
-    if !finite {
-        return false;
-    }
-    if !lo.is_finite() || !hi.is_finite() {
+    if !finite((lo, hi)) {
         return false;
     }
     let slack = 4.0 * f64::EPSILON * approximation.abs() + f64::MIN_POSITIVE;
@@ -109,20 +98,16 @@ pub(super) fn derived_accepts(
 
 /// Whether MPFR's judge finds `formula`, a derived alternative at `args` where the exact
 /// value is finite, bounding nothing: its range anything or unbounded (so "Inherited From"
-/// decides nothing for a result that is a number), as [`Doubles::inner`] proves it (asinh's formula for
-/// x < 0, where x + sqrt(x·x + 1) may be 0; tan(x·M_PI_F) beyond π, where sin states no
-/// bound). `Some(true)` where no operation of the formula may state no bound, so the
+/// decides nothing for a result that is a number), as [`Doubles::inner`] proves it (asinh's
+/// formula for x < 0, where x + sqrt(x·x + 1) may be 0; tan(x·M_PI_F) beyond π, where sin
+/// states no bound; tanh's beyond 88, where exp overflows). `Some(true)` where no operation of the formula may state no bound, so the
 /// alternative is unconstrained and the result undefined; `Some(false)` where it may be
 /// unstated instead; `None` where nothing is proven.
 pub(super) fn derived_unbounded(formula: &Formula, args: &[f64], embedded: bool) -> Option<bool> {
     if !args.iter().all(|a| a.is_finite()) {
         return None;
     }
-    let doubles = Doubles {
-        element: FloatType::Float,
-        embedded,
-        may_state_nothing: std::cell::Cell::new(false),
-    };
+    let doubles = Doubles::new(embedded);
     let points: Vec<Span> = args.iter().map(|&a| (a, a)).collect();
     match doubles.inner(formula, &points, &points) {
         Err(Stop::Anything) => {}
@@ -213,6 +198,15 @@ struct Doubles {
 }
 
 impl Doubles {
+    /// The proof for float, in the full (`embedded` false) or embedded profile.
+    fn new(embedded: bool) -> Doubles {
+        Doubles {
+            element: FloatType::Float,
+            embedded,
+            may_state_nothing: std::cell::Cell::new(false),
+        }
+    }
+
     /// A span holding `interval::evaluate(formula, ...)` over input ranges within `inputs`;
     /// `top` for the formula of the alternative itself, whose every operation MPFR reaches.
     fn span(&self, formula: &Formula, inputs: &[Span], top: bool) -> Result<Span, Stop> {
@@ -793,6 +787,15 @@ fn corners(f: FastFn, a: Span, b: Span) -> Result<Span, Stop> {
     result.ok_or(Stop::Unknown)
 }
 
+/// The registry's correctly rounded double of `instruction` (not a near approximation, whose
+/// values are no roundings to nearest).
+fn correctly_rounded(instruction: &str) -> Result<FastFn, Stop> {
+    match point_value(instruction) {
+        Some((f, false)) => Ok(f),
+        _ => Err(Stop::Unknown),
+    }
+}
+
 /// An operation's value at points, enclosed.
 fn at(instruction: &str, points: &[f64]) -> Result<Span, Stop> {
     let (f, near) = point_value(instruction).ok_or(Stop::Unknown)?;
@@ -993,13 +996,9 @@ fn inner_image(instruction: &str, outer: &[Span], inner: &[Span]) -> Result<Span
         "sqrt" | "log" | "log2" | "log10" if inner[0].0 < 0.0 => Err(Stop::Anything),
         "asin" | "acos" if inner[0].0 < -1.0 || inner[0].1 > 1.0 => Err(Stop::Anything),
         "sqrt" | "log" | "log2" | "log10" | "asin" | "acos" => {
-            let (f, _) = point_value(instruction).ok_or(Stop::Unknown)?;
-            monotonic(f, &[instruction != "acos"])
+            monotonic(correctly_rounded(instruction)?, &[instruction != "acos"])
         }
-        "exp" | "exp2" | "atan" => {
-            let (f, _) = point_value(instruction).ok_or(Stop::Unknown)?;
-            monotonic(f, &[true])
-        }
+        "exp" | "exp2" | "atan" => monotonic(correctly_rounded(instruction)?, &[true]),
         // Points of MPFR's range more than 4 apart: a pole lies between, so MPFR's exact range
         // is everything.
         "tan" if inner[0].0 <= inner[0].1 && inner[0].1 - inner[0].0 > 4.0 => Ok(EVERYTHING),
@@ -1281,11 +1280,7 @@ mod tests {
         > = Default::default();
         for revision in [Revision::Spec2017, Revision::Spec2026] {
             for embedded in [false, true] {
-                let doubles = Doubles {
-                    element: FloatType::Float,
-                    embedded,
-                    may_state_nothing: std::cell::Cell::new(false),
-                };
+                let doubles = Doubles::new(embedded);
                 for row in &builtin_in(revision).rows {
                     let RelaxedRule::Pieces { pieces, .. } = &row.float32 else {
                         continue;
