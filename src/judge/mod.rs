@@ -771,7 +771,8 @@ impl Rules {
                 let fails_beyond = self.failure_is_final(args, *device_result)
                     && derived.refuses(*device_result, approximation);
                 verdict(bound, fails_beyond).or_else(|| {
-                    let accepted = derived != Derived::Absent
+                    // Every derived range proven finite (an unstated one may not be).
+                    let accepted = matches!(derived, Derived::Within(..))
                         && device_result.is_finite()
                         && rule.derived_accepts(args, self.embedded, *device_result, approximation);
                     accepted.then(|| verdict(f64::INFINITY, false)).flatten()

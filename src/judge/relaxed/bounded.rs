@@ -63,11 +63,11 @@ pub(super) fn derived_range(formula: &Formula, args: &[f64], embedded: bool) -> 
     }
 }
 
-/// Whether `formula`, a derived alternative at `args`, makes MPFR's judge accept
-/// `device_result`, a finite value, where the exact value lies within half a double ulp of
-/// `approximation` (or 2^-51 relative, rootn's near approximation): where MPFR's range
-/// [lo, hi] is finite ([`Doubles::span`] proves it),
-/// "Inherited From" accepts a result within e = max(x − lo, hi − x) of the exact value x
+/// Whether `formula`, a derived alternative at `args` whose range [`derived_range`] has proven
+/// finite, makes MPFR's judge accept `device_result`, a finite value, where the exact value
+/// lies within half a double ulp of `approximation` (or 2^-51 relative, rootn's near
+/// approximation): there "Inherited From" accepts a result within e = max(x − lo, hi − x) of
+/// the exact value x
 /// (`Judged::inherited_accepts`), with the same error as a ULP bound. [`Doubles::inner`]
 /// bounds lo from above and hi from below, so e from below; the distance is taken from the
 /// approximation, widened as in [`Derived::refuses`].
@@ -78,16 +78,11 @@ pub(super) fn derived_accepts(
     device_result: f64,
     approximation: f64,
 ) -> bool {
-    let doubles = Doubles::new(embedded);
     let points: Vec<Span> = args.iter().map(|&a| (a, a)).collect();
-    let finite = |(lo, hi): Span| lo.is_finite() && hi.is_finite();
-    if !doubles.span(formula, &points, true).is_ok_and(finite) {
-        return false;
-    }
-    let Ok((lo, hi)) = doubles.inner(formula, &points, &points) else {
+    let Ok((lo, hi)) = Doubles::new(embedded).inner(formula, &points, &points) else {
         return false;
     };
-    if !finite((lo, hi)) {
+    if !lo.is_finite() || !hi.is_finite() {
         return false;
     }
     let slack = 4.0 * f64::EPSILON * approximation.abs() + f64::MIN_POSITIVE;
@@ -500,16 +495,9 @@ impl Doubles {
             return Ok(EVERYTHING);
         }
         let exact_outer = exact_outer.unwrap_or(EVERYTHING);
-        let element = self.element;
-        let half_gap = |v: f64| {
-            let binade = if v == 0.0 {
-                element.emin()
-            } else {
-                (v.abs().log2().floor() as i32).clamp(element.emin(), element.emax())
-            };
-            // log2 may round up to the next binade: take the gap below it, half as large.
-            crate::num::fp::pow2(binade - element.precision() as i32 - 1)
-        };
+        // `binade` may be one too high: the gap below it, half as large again.
+        let half_gap =
+            |v: f64| crate::num::fp::pow2(self.binade(v) - self.element.precision() as i32 - 1);
         let (l, h) = exact_inner;
         let lower_gap = if exact_outer.0 > 0.0 {
             half_gap(exact_outer.0)
@@ -720,16 +708,21 @@ impl Doubles {
         if !n.is_finite() {
             return Ok(EVERYTHING);
         }
-        let element = self.element;
         let widest = exact.0.abs().max(exact.1.abs());
-        let binade = if widest == 0.0 {
+        // `binade` may be one too high: that only widens.
+        let gap = crate::num::fp::pow2(self.binade(widest) - self.element.precision() as i32 + 1);
+        Ok((lower(exact.0 - gap * n)?, upper(exact.1 + gap * n)?))
+    }
+
+    /// The binade of |v| in the element type (its exponent, kept within the normal range), or
+    /// the one above where log2 rounds up at the top of a binade.
+    fn binade(&self, v: f64) -> i32 {
+        let element = self.element;
+        if v == 0.0 {
             element.emin()
         } else {
-            (widest.log2().floor() as i32).clamp(element.emin(), element.emax())
-        };
-        // log2 may round up to the next binade at its top: that only widens.
-        let gap = crate::num::fp::pow2(binade - element.precision() as i32 + 1) * n;
-        Ok((lower(exact.0 - gap)?, upper(exact.1 + gap)?))
+            (v.abs().log2().floor() as i32).clamp(element.emin(), element.emax())
+        }
     }
 }
 
@@ -1011,7 +1004,7 @@ fn inner_image(instruction: &str, outer: &[Span], inner: &[Span]) -> Result<Span
                     .iter()
                     .all(|v| outer[0].0 <= *v && *v <= outer[0].1) =>
         {
-            monotonic(fast::tan, &[true])
+            monotonic(correctly_rounded(instruction)?, &[true])
         }
         _ if inner.iter().all(|(l, h)| l <= h) => {
             let mut result: Option<Span> = None;

@@ -455,14 +455,13 @@ impl RelaxedRule {
             _ => None,
         }
     }
-}
 
-impl RelaxedRule {
     /// Whether a derived alternative of the piece at `args` accepts `device_result`, a finite
     /// result beyond its ULP bounds, as module `bounded` proves it ([`bounded::derived_accepts`]),
     /// where the exact value lies within half a double ulp of `approximation` (2^-51 relative,
-    /// rootn's). Where [`RelaxedRule::fast_bounds`] gave [`FastBounds::Within`], no
-    /// alternative leaves the result undefined, so MPFR's judge passes it with its error.
+    /// rootn's). Only where [`RelaxedRule::fast_bounds`] gave [`FastBounds::Within`] with
+    /// [`Derived::Within`]: every derived alternative's range is proven finite, and none
+    /// leaves the result undefined, so MPFR's judge passes it with its error.
     pub fn derived_accepts(
         &self,
         args: &[f64],
