@@ -26,6 +26,7 @@ use crate::judge::relaxed::{Derived, ErrorUnit, FastBounds, RelaxedOutcome};
 use crate::num::fp::FloatType;
 use crate::num::ulp::ulp_error;
 use crate::reference::binding;
+use crate::reference::column::ColumnFn;
 use crate::reference::exact::ExactFn;
 use crate::reference::{self, FastFn, ReferenceFn};
 use crate::report::stats::{Allowance, Case, FastVerdict, Outcome};
@@ -109,6 +110,9 @@ pub struct FastReference {
     /// The exact tier's value of a one-output function, where the caller already has it
     /// (`Some(None)`: the host declined): a sweep's bulk pass ([`Rules::exact_fns`]).
     exact: Option<Option<f64>>,
+    /// The correctly rounded result of a one-output function in the rule's format, where the
+    /// caller already has it: a sweep's column ([`Rules::correctly_rounded_fn`]).
+    correctly_rounded: Option<f64>,
     /// What a Table 5 rule applies to the input ([`RelaxedRule::fast_bounds`]), with the
     /// rule (by address) and profile it was found for: every width of a relaxed unit has the
     /// same rule, and a derived formula's proof costs more than the rest of a verdict.
@@ -138,6 +142,7 @@ impl FastReference {
             count: 0,
             state: FastState::Unknown,
             exact: None,
+            correctly_rounded: None,
             relaxed_bounds: None,
         }
     }
@@ -146,6 +151,7 @@ impl FastReference {
     pub fn clear(&mut self) {
         self.state = FastState::Unknown;
         self.exact = None;
+        self.correctly_rounded = None;
         self.relaxed_bounds = None;
     }
 
@@ -153,9 +159,16 @@ impl FastReference {
     /// [`Rules::exact_fns`] gives (`None` where it declined), so the verdict does not compute
     /// it again.
     pub fn clear_knowing_exact(&mut self, exact: Option<f64>) {
-        self.state = FastState::Unknown;
+        self.clear();
         self.exact = Some(exact);
-        self.relaxed_bounds = None;
+    }
+
+    /// Forgets the input, knowing the value `correctly_rounded` of the function
+    /// [`Rules::correctly_rounded_fn`] gives (a sweep's column), so the verdict does not
+    /// compute it again: the float version for float, the double tier for double.
+    pub fn clear_knowing_correctly_rounded(&mut self, correctly_rounded: f64) {
+        self.clear();
+        self.correctly_rounded = Some(correctly_rounded);
     }
 
     /// `rule.fast_bounds(args, embedded)`, found once per input.
@@ -902,6 +915,16 @@ impl Rules {
         self.correctly_rounded_tier(false)
     }
 
+    /// [`Rules::correctly_rounded_fn`] over a whole column of one-argument inputs, the same
+    /// values faster, where the function has one for the rule's format (float).
+    pub fn correctly_rounded_column_fn(&self) -> Option<ColumnFn> {
+        self.correctly_rounded_fn()?;
+        match (self.element, self.outputs.as_slice()) {
+            (FloatType::Float, [output]) => binding::float_column_tier(output),
+            _ => None,
+        }
+    }
+
     /// [`Rules::correctly_rounded_fn`] for a function of several outputs (sincos, lgamma_r):
     /// per checked output, its position and the function whose value is its correctly rounded
     /// result, where [`Rules::fast_verdict_with`] finds results that all equal theirs (and
@@ -1053,9 +1076,17 @@ impl Rules {
             if !double_tier && float_version.is_none() {
                 return;
             }
+            // A known correctly rounded result is `float_version`'s for float and the double
+            // tier's for double (the two functions `Rules::correctly_rounded_in_format` picks).
+            let known = reference
+                .correctly_rounded
+                .filter(|_| self.outputs.len() == 1);
             let values = &mut reference.values[position];
-            values.correctly_rounded = float_version.map(|float_version| float_version(args));
-            values.approximation = None;
+            values.correctly_rounded =
+                float_version.map(|float_version| known.unwrap_or_else(|| float_version(args)));
+            values.approximation = known.filter(|_| {
+                self.element == FloatType::Double && binding::fast_tier(output).is_some()
+            });
         }
         reference.count = self.outputs.len();
         reference.state = FastState::Known;

@@ -12,6 +12,7 @@
 use crate::num::fp::FloatType;
 
 pub mod binding;
+pub mod column;
 mod common;
 pub mod exact;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};

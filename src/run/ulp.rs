@@ -1124,6 +1124,11 @@ fn judge_rows(
         .iter()
         .map(|rules| rules.correctly_rounded_fn())
         .collect();
+    // And that column many lanes at a time, where the function has it (float sin).
+    let correctly_rounded_column_fns: Vec<_> = rules
+        .iter()
+        .map(|rules| rules.correctly_rounded_column_fn())
+        .collect();
     // And for a function of several outputs (sincos), a column per output.
     let correctly_rounded_fns_per_output: Vec<_> = rules
         .iter()
@@ -1186,10 +1191,17 @@ fn judge_rows(
                 }
             })
             .collect();
-        let correctly_rounded = judged_rows
-            .iter()
-            .find_map(|row| correctly_rounded_fns[*row])
-            .map(|correctly_rounded| column_of(columns, &inputs, correctly_rounded));
+        let correctly_rounded = judged_rows.iter().find_map(|row| {
+            let correctly_rounded = correctly_rounded_fns[*row]?;
+            Some(match (correctly_rounded_column_fns[*row], columns) {
+                (Some(column_fn), [x]) => {
+                    let mut column = Vec::new();
+                    column_fn(&x[inputs.clone()], &mut column);
+                    column
+                }
+                _ => column_of(columns, &inputs, correctly_rounded),
+            })
+        });
         // Inputs the column decides alone: where every judged row has the column, an input
         // whose every result equals it (and is finite) is correctly rounded in every row.
         let column_decides = judged_rows
@@ -1366,7 +1378,12 @@ fn judge_rows(
                 .filter(|correct| correct.is_finite());
             match exact_values.as_slice() {
                 [one] => fast_reference.clear_knowing_exact(one[i - inputs.start]),
-                _ => fast_reference.clear(),
+                _ => match &correctly_rounded {
+                    Some(column) => {
+                        fast_reference.clear_knowing_correctly_rounded(column[i - inputs.start])
+                    }
+                    None => fast_reference.clear(),
+                },
             }
             let mut exact_references = None;
             let mut previous: Option<Judged> = None;
