@@ -866,9 +866,11 @@ impl Rules {
     /// Whether a NaN from the device where [`Rules::correctly_rounded_fn`]'s value is NaN is
     /// what [`Rules::fast_verdict_with`] passes with no error: where the fast tier is a
     /// correctly rounded double, NaN exactly where the function is (rootn's near tier is not
-    /// NaN at rootn(0, 0), where its float function is).
+    /// NaN at rootn(0, 0), where its float function is); never under `-cl-finite-math-only`,
+    /// where MPFR's path makes such an input undefined.
     pub fn correctly_rounded_nan_passes(&self) -> bool {
-        self.correctly_rounded_fn().is_some()
+        self.fast_rule().is_some()
+            && self.correctly_rounded_fn().is_some()
             && self
                 .outputs
                 .first()
@@ -909,8 +911,10 @@ impl Rules {
     /// [`FastVerdict::CorrectlyRounded`] before anything else could decide: a rule of one
     /// table output, its own rule applied under round to nearest, no exact tier, and a
     /// correctly rounded fast tier in the format (the float version for float, the double
-    /// one for double). Lets a sweep compute a column of these once and compare
-    /// results to it, skipping the fast tiers' per-input work for the results that match.
+    /// one for double); under `-cl-finite-math-only` (no Table 5 rule) only where every
+    /// argument and the value are finite ([`Rules::bulk_needs_finite_arguments`]). Lets a
+    /// sweep compute a column of these once and compare results to it, skipping the fast
+    /// tiers' per-input work for the results that match.
     pub fn correctly_rounded_fn(&self) -> Option<FastFn> {
         self.correctly_rounded_tier(false)
     }
@@ -933,7 +937,7 @@ impl Rules {
     /// rule leaves unchecked (lgamma_r's sign in its implementation-defined cell), the rule
     /// applied by the fast tiers.
     pub fn correctly_rounded_fns(&self) -> Option<Vec<(usize, FastFn)>> {
-        let rule = self.fast_rule()?;
+        let rule = self.bulk_rule()?;
         if self.outputs.len() < 2 {
             return None;
         }
@@ -965,7 +969,7 @@ impl Rules {
         let [output] = self.outputs.as_slice() else {
             return None;
         };
-        if self.fast_rule().is_none()
+        if self.bulk_rule().is_none()
             || output.check != OutputCheck::Table
             || binding::exact(output.reference).is_some() != exact
         {
@@ -991,7 +995,7 @@ impl Rules {
     /// [`Rules::correctly_rounded_fn`]) and an exact tier for every output (frexp's two, or
     /// modf's). Lets a sweep decide the inputs whose every result is exact in one pass.
     pub fn exact_fns(&self) -> Option<Vec<(ExactFn, bool)>> {
-        self.fast_rule()?;
+        self.bulk_rule()?;
         self.outputs
             .iter()
             .map(|output| {
@@ -1010,10 +1014,30 @@ impl Rules {
     /// [`Rules::fast_verdict_with`] decides one by one, where it proves them defined), or no
     /// [`Rules::requirement_rule`].
     fn fast_rule(&self) -> Option<FastRule> {
-        if self.relaxed.is_some() || self.finite_math_only {
+        if self.finite_math_only {
+            return None;
+        }
+        self.bulk_rule()
+    }
+
+    /// The rule a sweep's bulk passes apply to a table output where every argument is finite
+    /// ([`Rules::bulk_needs_finite_arguments`]): [`Rules::fast_rule`]'s, and under
+    /// `-cl-finite-math-only` without a Table 5 rule the requirement's too. There
+    /// [`Rules::finite_math_verdict`] gives an input with finite arguments and a correctly
+    /// rounded (or exact) result that is finite the requirement's own verdict, which for a
+    /// result equal to that value is the bulk pass's.
+    fn bulk_rule(&self) -> Option<FastRule> {
+        if self.relaxed.is_some() {
             return None;
         }
         self.requirement_rule()
+    }
+
+    /// Whether a sweep's bulk passes may decide only inputs whose every argument is finite,
+    /// and only where the result they compare with is finite: under `-cl-finite-math-only`,
+    /// where MPFR's path makes every other input undefined ([`Rules::judge_exactly_with`]).
+    pub fn bulk_needs_finite_arguments(&self) -> bool {
+        self.finite_math_only
     }
 
     /// The requirement's rule as the fast tiers apply it to a table output. `None` where they

@@ -339,6 +339,11 @@ impl CorrectlyRoundedInputs {
         }
     }
 
+    /// Whether none were counted.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
     /// Whether these are overflows ([`UnitStats::add_overflowed`]), counted at −inf: no error.
     pub fn counts_overflows(&self) -> bool {
         self.error == f64::NEG_INFINITY

@@ -1148,6 +1148,11 @@ fn judge_rows(
         .iter()
         .map(|rules| rules.correctly_rounded_nan_passes())
         .collect();
+    // Where a row decides in bulk only inputs of finite arguments (finite math).
+    let finite_arguments: Vec<bool> = rules
+        .iter()
+        .map(|rules| rules.bulk_needs_finite_arguments())
+        .collect();
     // The rows share one element type.
     let element = rules
         .first()
@@ -1254,6 +1259,9 @@ fn judge_rows(
         // correctly rounded overflows, with no error; exact results at 0, and where the exact
         // tier declines, correctly rounded results at their bound.
         let nan_passes = judged_rows.iter().all(|row| nan_passes[*row]);
+        // Under finite math the classes decided hold finite results only (no NaN passes, no
+        // infinity verdict, an exact table value finite); they also need finite arguments.
+        let finite_only = judged_rows.iter().any(|row| finite_arguments[*row]);
         let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
             match (&correctly_rounded, exact) {
                 (Some(correct), _) if column_decides => (
@@ -1309,13 +1317,14 @@ fn judge_rows(
                         u8::from(exact_values.iter().zip(exact).enumerate().all(
                             |(output, (values, (_, integer)))| {
                                 values[k].is_some_and(|value| {
-                                    judged_rows.iter().all(|row| {
-                                        crate::judge::exact_output_matches(
-                                            slice_results[*row][output][k],
-                                            value,
-                                            *integer,
-                                        )
-                                    })
+                                    (*integer || !finite_only || value.is_finite())
+                                        && judged_rows.iter().all(|row| {
+                                            crate::judge::exact_output_matches(
+                                                slice_results[*row][output][k],
+                                                value,
+                                                *integer,
+                                            )
+                                        })
                                 })
                             },
                         ))
@@ -1344,6 +1353,11 @@ fn judge_rows(
                     None => (vec![0; inputs.len()], Vec::new()),
                 },
             };
+        let classes = if finite_only {
+            finite_arguments_only(columns, &inputs, classes)
+        } else {
+            classes
+        };
         CorrectlyRoundedInputs::record_decided(
             &mut bulk,
             columns,
@@ -1401,7 +1415,8 @@ fn judge_rows(
                         .zip(&previous_results)
                         .all(|(mine, theirs): (&f64, &f64)| mine.to_bits() == theirs.to_bits());
                 let matches_column = correctly_rounded_fns[row].is_some()
-                    && correct.is_some_and(|correct| results[0] == correct);
+                    && correct.is_some_and(|correct| results[0] == correct)
+                    && (!finite_arguments[row] || args.iter().all(|x| x.is_finite()));
                 let judged = match previous.take() {
                     Some(judged) if repeats => judged,
                     _ if matches_column => Judged::Fast(FastVerdict::CorrectlyRounded),
@@ -1440,10 +1455,11 @@ fn judge_rows(
         for &row in &judged_rows {
             for bulk in &bulk {
                 if bulk.counts_overflows() {
-                    let verdict = rules[row]
-                        .overflow_of_rule()
-                        .expect("a row with a correctly rounded column has fast rules");
-                    tally[row].add_overflowed(bulk, verdict);
+                    // No rule under finite math, where no overflow is decided in bulk.
+                    match rules[row].overflow_of_rule() {
+                        Some(verdict) => tally[row].add_overflowed(bulk, verdict),
+                        None => assert!(bulk.is_empty(), "overflows decided without a rule"),
+                    }
                     continue;
                 }
                 tally[row].add_correctly_rounded(bulk, |index| {
@@ -1524,6 +1540,20 @@ fn classify_finite_first(
         }
     }
     in_domain_only(function, columns, inputs, classes)
+}
+
+/// `classes` with the inputs that have an argument that is not finite made 0.
+fn finite_arguments_only(
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    mut classes: Vec<u8>,
+) -> Vec<u8> {
+    for column in columns {
+        for (class, x) in classes.iter_mut().zip(&column[inputs.clone()]) {
+            *class = if x.is_finite() { *class } else { 0 };
+        }
+    }
+    classes
 }
 
 /// `classes` with the inputs outside the function's domain made 0.
@@ -1715,6 +1745,120 @@ mod tests {
             assert_eq!(classes, expected, "{name}");
             assert_eq!(classes[10..12], [0, 1], "{name}");
             assert_eq!([classes[3], classes[64], classes[70]], [6, 5, 5], "{name}");
+        }
+    }
+
+    /// A sweep's bulk passes change no verdict: judging a batch gives the statistics that
+    /// judging each input alone gives (the fast tiers, else MPFR), with and without
+    /// `-cl-finite-math-only`, for a correctly rounded column (sin, exp, whose value at −inf
+    /// is finite, fma, double sqrt), exact tiers (fmod, NaN at finite arguments; fdim, which
+    /// declines inputs) and two exact outputs (frexp), on a sweep
+    /// with its special values (infinities and NaN arguments) and results that are correctly
+    /// rounded, one ulp off, NaN or infinite.
+    #[test]
+    fn bulk_passes_judge_as_each_input_alone_does() {
+        use crate::reference::{self, binding};
+        use crate::spec::table::Requirement;
+        let cases = [
+            ("sin", FloatType::Float, Requirement::Ulp(4.0)),
+            ("exp", FloatType::Float, Requirement::Ulp(3.0)),
+            ("fma", FloatType::Float, Requirement::CorrectlyRounded),
+            ("fmod", FloatType::Float, Requirement::Exact),
+            ("sqrt", FloatType::Double, Requirement::CorrectlyRounded),
+            ("fdim", FloatType::Float, Requirement::CorrectlyRounded),
+            ("frexp", FloatType::Float, Requirement::Exact),
+        ];
+        for (name, element, requirement) in cases {
+            let function = crate::spec::registry::find(name).unwrap();
+            let kinds = function.shape.signature().arguments;
+            let seed = sweep::unit_seed(5, name, element, 1);
+            let columns = sweep::generate(function, element, kinds, 3000, 1, seed);
+            let count = columns[0].len();
+            // Per output, a result per input: the correctly rounded one, or one moved off it.
+            let result_kinds: Vec<ValueKind> = function.shape.signature().results().collect();
+            let result_columns: Vec<ResultColumn> = function
+                .outputs
+                .iter()
+                .zip(&result_kinds)
+                .map(|(output, kind)| {
+                    let values: Vec<f64> = (0..count)
+                        .map(|k| {
+                            let args: Vec<f64> = columns.iter().map(|c| c[k]).collect();
+                            let operands: Vec<_> =
+                                args.iter().map(|x| reference::operand(*x)).collect();
+                            let mpfr = binding::mpfr(output.reference);
+                            let correct =
+                                reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                            match (k % 9, kind) {
+                                (5, ValueKind::FloatGentype) => {
+                                    element.from_bits(element.to_bits(correct).wrapping_add(1))
+                                }
+                                (5, _) => correct + 1.0,
+                                (6, ValueKind::FloatGentype) => f64::NAN,
+                                (7, ValueKind::FloatGentype) => f64::INFINITY,
+                                _ => correct,
+                            }
+                        })
+                        .collect();
+                    let mut bytes = vec![0; count * kind.component_bytes(element)];
+                    encode(*kind, element, &values, &mut bytes);
+                    ResultColumn::copied_from(*kind, element, &bytes, count)
+                })
+                .collect();
+            // The results as the batch reads them back.
+            let results: Vec<Vec<f64>> = result_columns.iter().map(|c| c.decoded_all()).collect();
+            for finite_math_only in [false, true] {
+                let rules = Rules {
+                    function: function.name,
+                    outputs: function.outputs.to_vec(),
+                    requirement: requirement.clone(),
+                    element,
+                    flushes_subnormals: false,
+                    rounding: Round::Nearest,
+                    relaxed: None,
+                    embedded: false,
+                    finite_math_only,
+                };
+                let batch = judge_rows(
+                    &[&rules],
+                    function,
+                    &Segments::one(0),
+                    &columns,
+                    std::slice::from_ref(&result_columns),
+                    count,
+                    1,
+                );
+                let mut alone = UnitStats::default();
+                let mut reference = FastReference::new();
+                for k in 0..count {
+                    let args: Vec<f64> = columns.iter().map(|c| c[k]).collect();
+                    let device_results: Vec<f64> = results.iter().map(|r| r[k]).collect();
+                    if !function.in_domain(&args) {
+                        alone.undefined += 1;
+                        continue;
+                    }
+                    let region = input_region(&args[..args.len().min(2)], element);
+                    reference.clear();
+                    let index = k as u64;
+                    match rules.fast_verdict_with(&mut reference, &args, &device_results) {
+                        Some(verdict) => alone.record_fast(verdict, index, region, || {
+                            rules.judge(index, &args, &device_results)
+                        }),
+                        None => {
+                            let case = rules.judge(index, &args, &device_results);
+                            alone.record_region(region, &case);
+                            alone.record(case);
+                        }
+                    }
+                }
+                let settled =
+                    |stats: UnitStats| format!("{:?}", RowStats::new(vec![stats]).into_rows());
+                assert_eq!(
+                    format!("{:?}", batch.into_rows()),
+                    settled(alone),
+                    "{name} {element:?}, finite math only: {finite_math_only}"
+                );
+            }
         }
     }
 
