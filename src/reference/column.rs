@@ -2,16 +2,16 @@
 //! float tier ([`super::binding::FastTiers::float`]), computed many lanes at a time.
 //!
 //! A sweep's bulk pass needs the correctly rounded float of every input to compare with the
-//! device's results. CORE-MATH's scalar `cr_sinf` costs 1 to 5 ns an input (5 past 2^26, where
-//! its argument reduction multiplies 128-bit integers), and calling it through the tier's
-//! function pointer added as much again: in an exhaustive float sin run that column was two
-//! thirds of the judging. Here each lane computes an approximation `y` with a proven error
-//! bound `e` in straight-line double arithmetic the compiler vectorizes, and keeps the float
-//! nearest `y` only where no float midpoint lies within `e` of `y` (a Ziv rounding test): the
-//! exact value then rounds to that float too. The few lanes the test refuses (about one in a
-//! million), and the inputs a lane does not handle (zero, infinities, NaN), get CORE-MATH's
-//! scalar value. Every value is therefore the correctly rounded float, bit for bit the scalar
-//! tier's; `every_float_sine_is_core_maths` checks all 2^32 floats (ignored: run it by name).
+//! device's results. CORE-MATH's scalar `cr_sinf` costs 1 to 5 ns an input here (5 past 2^26,
+//! where its argument reduction multiplies 128-bit integers), and calling it through the
+//! tier's function pointer added about 1 ns more: in an exhaustive float sin run that column
+//! was about two thirds of the judging's CPU. Here each lane computes an approximation `y`
+//! with a proven error bound `e` in straight-line double arithmetic the compiler vectorizes,
+//! and keeps the float nearest `y` only where every value within `e` of `y` rounds to it (a
+//! Ziv rounding test): the exact value then rounds to that float too. The lanes the test
+//! refuses (16 of every seventh float) and infinite or NaN inputs get CORE-MATH's scalar
+//! value. Every value is therefore the correctly rounded float, bit for bit the scalar
+//! tier's, and `every_float_sine_is_core_maths` checks that on all 2^32 floats.
 
 use std::sync::OnceLock;
 
