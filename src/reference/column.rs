@@ -125,12 +125,12 @@ fn estrin<const FUSED: bool>(z: f64, c: &[f64; 11]) -> f64 {
 /// it too), and `|P0 - k| <= 0.5 + |P1| + u·2^25 < 1.01` (`|P1| < 2^24·2^(L - 25)`) needs
 /// at most `27 - L` bits, at most 52 where `k ≠ 0` (then `m·T > 0.49`, so `L >= -25`); for
 /// `k = 0` it is `P0`. Then `f = RN(RN(RN(a + P1) + P2) + P3)`. With `M = m·T`:
-/// `|P2| + |P3| < 2^-50·M`, so the three roundings are within `u·(3|f| + 2^-49·M)` and the
+/// `|P2| + |P3| < 2^-50·M`, so the three roundings are within `u·(3|f| + 2^-48·M)` and the
 /// truncation `m·R` within `2^-103·M`: `f` is `M - k` (≡ x/π mod 2) within `3u·|f| +
-/// 2^-101·(|f| + k)`, and `|f| <= 0.5 + 2^-49`.
+/// 2^-100·(|f| + k)`, and `|f| <= 0.5 + 2^-49`.
 ///
 /// **Evaluation.** `r = RN(f·RN(π))` is `(M - k)·π` within a relative `5u` (plus the
-/// `2^-101·(|f| + k)` of `f`, times π) and `|r| <= π/2 + 2^-47`. sin(r) = `r + r·r²·S(r²)`,
+/// `2^-100·(|f| + k)` of `f`, times π) and `|r| <= π/2 + 2^-47`. sin(r) = `r + r·r²·S(r²)`,
 /// Taylor to r^23: the first term left out, `r^25/25!`, is below `2^-70` of `sin r` (`sin r
 /// >= 0.63·r` here); the rounding errors of `r²`, the Estrin scheme and the two products
 /// stay below `6u` of the correction `r·r²·S` (every coefficient's term is below a third of
@@ -138,20 +138,19 @@ fn estrin<const FUSED: bool>(z: f64, c: &[f64; 11]) -> f64 {
 /// within `5u` of sin(r) relative (`|r| <= 1.58·|sin r|`). A relative error `δ` of `r`
 /// moves sin(r) by at most `δ` relative (`r·cos r <= sin r`), an absolute one by at most
 /// itself. `(-1)^k` and the sign of `x` make `y` exactly ±that. So `y` is sin(x) within
-/// `10u·|y| + 2^-99·k` (`2^-49.7·|y|`, and `2^-101·|f|·π` is under `u·|y|`); the bound used,
-/// `e = 2^-48·|y| + 2^-98·k`, leaves more than a factor of three.
+/// `10u·|y| + 2^-98.3·k` (`2^-49.7·|y|`; `2^-100·|f|·π` is under `u·|y|`). The bound used,
+/// `e = 2^-48·|y| + 2^-96·k`, is more than three times that.
 ///
-/// **Rounding test.** `w = e·(1 + 2^-10)` exceeds `e` by at least `2^-58·|y|`, more than
-/// half an ulp of `y ± w`, so `RN(y - w) <= y - e` and `RN(y + w) >= y + e`. Where both round
-/// to the same float `F`, so does every value between them (rounding is monotonic), the
-/// exact sin(x) among them: `F` is the correctly rounded float. (That holds at `x = ±0` too,
-/// where `y = ±0` and `e = 0` exactly.)
+/// **Rounding test.** Rounding `y - e` moves it by at most `2^-53·|y - e|`, below `2^-4·e`
+/// (`e >= 2^-48·|y|`), so `RN(y - e) < y - e/3 <= sin(x)`, and likewise `RN(y + e) > sin(x)`.
+/// Where both round to the same float `F`, so does every value between them (rounding is
+/// monotonic), sin(x) among them: `F` is the correctly rounded float. (That holds at `x = ±0`
+/// too, where `y = ±0` and `e = 0` exactly.)
 #[inline(always)]
 fn sinf_lane<const FUSED: bool>(x: f64, windows: [f64; 2]) -> f64 {
     let (y, bound) = sine_within::<FUSED>(x, windows);
-    let widened = multiply_add::<FUSED>(bound, 2f64.powi(-10), bound);
-    let low = (y - widened) as f32;
-    let high = (y + widened) as f32;
+    let low = (y - bound) as f32;
+    let high = (y + bound) as f32;
     if low == high {
         f64::from(low)
     } else {
@@ -184,7 +183,7 @@ fn sine_within<const FUSED: bool>(x: f64, windows: [f64; 2]) -> (f64, f64) {
         (_, true) => -sine,
         (_, false) => sine,
     };
-    let bound = multiply_add::<FUSED>(y.abs(), 2f64.powi(-48), k * 2f64.powi(-98));
+    let bound = multiply_add::<FUSED>(y.abs(), 2f64.powi(-48), k * 2f64.powi(-96));
     (y, bound)
 }
 
@@ -421,9 +420,9 @@ mod tests {
         assert_eq!(mismatched, 0);
     }
 
-    /// The proof's bound holds against MPFR on random floats of every exponent, with room:
-    /// the largest error seen stays below a third of the bound (the proof's margin), and the
-    /// lanes decline (the rounding test refuses) about as rarely as the bound says.
+    /// The proof's bound holds against MPFR on random floats of every exponent with the
+    /// margin the rounding test relies on: the largest error seen stays below a third of the
+    /// bound.
     #[test]
     fn sine_bound_holds_against_mpfr() {
         use rand::{Rng, SeedableRng};
