@@ -1009,9 +1009,12 @@ impl Rules {
             .collect()
     }
 
-    /// The rule the fast tiers and a sweep's bulk passes apply to a table output. `None` where
+    /// The rule the fast tiers apply to a table output wherever the arguments and results may
+    /// be anything, as a sweep's bulk passes of NaN passes, poles and overflows need it
+    /// ([`Rules::correctly_rounded_nan_passes`], [`Rules::infinity_verdict`]). `None` where
     /// they apply none: a relaxed or finite-math-only build (whose inputs
-    /// [`Rules::fast_verdict_with`] decides one by one, where it proves them defined), or no
+    /// [`Rules::fast_verdict_with`] decides one by one, where it proves them defined, and whose
+    /// finite ones [`Rules::bulk_rule`] lets a sweep decide in bulk), or no
     /// [`Rules::requirement_rule`].
     fn fast_rule(&self) -> Option<FastRule> {
         if self.finite_math_only {

@@ -187,7 +187,7 @@ fn sine_within<const FUSED: bool>(x: f64, windows: [f64; 2]) -> (f64, f64) {
     (y, bound)
 }
 
-/// sin of every float of `inputs`, correctly rounded to float (see [`sinf_lane`]).
+/// sin of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
 pub fn sinf(inputs: &[f64], out: &mut Vec<f64>) {
     sine_column(sine_lanes(), inputs, out);
 }
