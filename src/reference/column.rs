@@ -23,8 +23,8 @@ pub type ColumnFn = fn(inputs: &[f64], out: &mut Vec<f64>);
 /// `T(e) = 2^(e - 150)/π mod 2` to 104 bits: `windows[0][e]` holds the 52 bits from its
 /// leading one down, `windows[1][e]` the next 52 (each truncated, each exact in a double). A
 /// float `x = m·2^(e - 150)` (`m` its integer significand) has `x/π ≡ m·T(e) (mod 2)` because
-/// `m` is an integer, which is all sine needs. Stored window-major, so a lane's two loads are
-/// gathers from two small tables; [`pieces`] splits each window in two.
+/// `m` is an integer, which is all sine needs. Stored window-major; [`look_up`] copies a
+/// block's entries before its lanes run, and [`pieces`] splits each window in two.
 struct Reduction {
     windows: [[f64; 256]; 2],
 }
@@ -221,10 +221,11 @@ const BLOCK: usize = 256;
 
 /// The [`Reduction`] windows of each float of `block`. Where the whole block shares one
 /// exponent field (an exhaustive sweep's blocks run through a binade in order), one entry
-/// fills it; else one scalar load per input. Kept out of the vectorized lanes: there they
-/// became gather instructions, which this project's AMD CPUs run as microcode that held back
-/// the rest of the loop (the lanes took 3.4 against 2.2 ns an input). Not inlined, so it keeps
-/// the baseline instruction set, which has no gather.
+/// fills it; else one scalar load per input. Kept out of the vectorized lanes: there the
+/// loads became gather instructions, which this project's AMD CPUs run as microcode that held
+/// back the rest of the loop (the column took 3.4 against 2.7 ns an input, an exhaustive sin
+/// shard 3.1 against 2.7 s of CPU). Not inlined, so it keeps the baseline instruction set,
+/// which has no gather.
 #[inline(never)]
 fn look_up(table: &Reduction, block: &[f64], windows: &mut [[f64; BLOCK]; 2]) {
     let exponent = |x: &f64| (((*x as f32).to_bits() >> 23) & 0xff) as usize;
