@@ -1,5 +1,6 @@
 //! Float tiers over a whole column of inputs: the same correctly rounded floats as the scalar
-//! float tier ([`super::binding::FastTiers::float`]), computed many lanes at a time.
+//! float tier ([`super::binding::FastTiers::float`]), computed many lanes at a time. Float sin
+//! and cos have one.
 //!
 //! A sweep's bulk pass needs the correctly rounded float of every input to compare with the
 //! device's results. CORE-MATH's scalar `cr_sinf` costs 1 to 5 ns an input here (5 past 2^26,
@@ -9,9 +10,9 @@
 //! with a proven error bound `e` in straight-line double arithmetic the compiler vectorizes,
 //! and keeps the float nearest `y` only where every value within `e` of `y` rounds to it (a
 //! Ziv rounding test): the exact value then rounds to that float too. The lanes the test
-//! refuses (16 of every seventh float) and infinite or NaN inputs get CORE-MATH's scalar
-//! value. Every value is therefore the correctly rounded float, bit for bit the scalar
-//! tier's, and `every_float_sine_is_core_maths` checks that on all 2^32 floats.
+//! refuses (16 of every seventh float, for sine) and infinite or NaN inputs get CORE-MATH's
+//! scalar value. Every value is therefore the correctly rounded float, bit for bit the scalar
+//! tier's, and `every_float_sine_and_cosine_are_core_maths` checks that on all 2^32 floats.
 
 use std::sync::OnceLock;
 
@@ -23,7 +24,7 @@ pub type ColumnFn = fn(inputs: &[f64], out: &mut Vec<f64>);
 /// `T(e) = 2^(e - 150)/π mod 2` to 104 bits: `windows[0][e]` holds the 52 bits from its
 /// leading one down, `windows[1][e]` the next 52 (each truncated, each exact in a double). A
 /// float `x = m·2^(e - 150)` (`m` its integer significand) has `x/π ≡ m·T(e) (mod 2)` because
-/// `m` is an integer, which is all sine needs. Stored window-major; [`look_up`] copies a
+/// `m` is an integer, which is all sine and cosine need. Stored window-major; [`look_up`] copies a
 /// block's entries before its lanes run, and [`pieces`] splits each window in two.
 struct Reduction {
     windows: [[f64; 256]; 2],
@@ -114,9 +115,9 @@ fn estrin<const FUSED: bool>(z: f64, c: &[f64; 11]) -> f64 {
     multiply_add::<FUSED>(multiply_add::<FUSED>(high, z4, middle), z4, low)
 }
 
-/// sin(x) correctly rounded to float for the float `x`, or NaN where this lane does not decide
-/// it (`x` infinite or NaN, or a float midpoint within the error bound). `RN` below is
-/// rounding to nearest double, `u = 2^-53`.
+/// sin(x) (cos(x) where `COSINE`) correctly rounded to float for the float `x`, or NaN where
+/// this lane does not decide it (`x` infinite or NaN, or a float midpoint within the error
+/// bound). `RN` below is rounding to nearest double, `u = 2^-53`.
 ///
 /// **Reduction.** With `x = ±m·2^(e - 150)` and `T = T(e)` ([`Reduction`]), the pieces
 /// `t0 + t1 + t2 + t3 = T - R` (`0 <= R < 2^-103·T`) give exact products `P_i = m·t_i`.
@@ -129,6 +130,13 @@ fn estrin<const FUSED: bool>(z: f64, c: &[f64; 11]) -> f64 {
 /// truncation `m·R` within `2^-103·M`: `f` is `M - k` (≡ x/π mod 2) within `3u·|f| +
 /// 2^-100·(|f| + k)`, and `|f| <= 0.5 + 2^-49`.
 ///
+/// **Cosine.** cos(x) = sin(|x| + π/2), and `(|x| + π/2)/π ≡ M + 1/2`: `P0` becomes `RN(P0 +
+/// 1/2)` and the rest is as above, with `M + 1/2` for `M`. The sum is exact where `L >= -27`
+/// (a multiple of `2^(L - 25)` below `2^50·2^(L - 25) + 2^51·2^(L - 25)`); elsewhere `M <
+/// 2^-3`, so `k = 1` and `f` lies in `[-0.5, -0.37]`, and its error of at most `u`
+/// (absolute) moves sin(fπ), whose slope `π·|cos(fπ)|` is below 1.3 there, by under `1.3u`,
+/// while |sin(fπ)| >= 0.92: one more `u` relative.
+///
 /// **Evaluation.** `r = RN(f·RN(π))` is `(M - k)·π` within a relative `5u` (plus the
 /// `2^-100·(|f| + k)` of `f`, times π) and `|r| <= π/2 + 2^-47`. sin(r) = `r + r·r²·S(r²)`,
 /// Taylor to r^23: the first term left out, `r^25/25!`, is below `2^-70` of `sin r` (`sin r
@@ -137,18 +145,19 @@ fn estrin<const FUSED: bool>(z: f64, c: &[f64; 11]) -> f64 {
 /// the previous one's, `|r²·S| <= 0.37`), so below `2.3u·|r|`, and the last sum adds `u`:
 /// within `5u` of sin(r) relative (`|r| <= 1.58·|sin r|`). A relative error `δ` of `r`
 /// moves sin(r) by at most `δ` relative (`r·cos r <= sin r`), an absolute one by at most
-/// itself. `(-1)^k` and the sign of `x` make `y` exactly ±that. So `y` is sin(x) within
-/// `10u·|y| + 2^-98.3·k` (`2^-49.7·|y|`; `2^-100·|f|·π` is under `u·|y|`). The bound used,
-/// `e = 2^-48·|y| + 2^-96·k`, is more than three times that.
+/// itself. `(-1)^k`, and for sine the sign of `x`, make `y` exactly ±that. So `y` is sin(x)
+/// (or cos(x)) within `11u·|y| + 2^-98.3·k` (`2^-49.5·|y|`; `2^-100·|f|·π` is under `u·|y|`).
+/// The bound used, `e = 2^-48·|y| + 2^-96·k`, is more than 2.9 times that.
 ///
 /// **Rounding test.** Rounding `y - e` moves it by at most `2^-53·|y - e|`, below `2^-4·e`
-/// (`e >= 2^-48·|y|`), so `RN(y - e) < y - e/3 <= sin(x)`, and likewise `RN(y + e) > sin(x)`.
-/// Where both round to the same float `F`, so does every value between them (rounding is
-/// monotonic), sin(x) among them: `F` is the correctly rounded float. (That holds at `x = ±0`
-/// too, where `y = ±0` and `e = 0` exactly.)
+/// (`e >= 2^-48·|y|`), so `RN(y - e) < y - e/2 <` the exact value, and likewise `RN(y + e)` is
+/// above it. Where both round to the same float `F`, so does every value between them
+/// (rounding is monotonic), the exact value among them: `F` is the correctly rounded float.
+/// (That holds at `x = ±0` too, where sine's `y = ±0` and `e = 0` exactly, and cosine's `y` is
+/// within `e` of 1.)
 #[inline(always)]
-fn sinf_lane<const FUSED: bool>(x: f64, windows: [f64; 2]) -> f64 {
-    let (y, bound) = sine_within::<FUSED>(x, windows);
+fn sinf_lane<const FUSED: bool, const COSINE: bool>(x: f64, windows: [f64; 2]) -> f64 {
+    let (y, bound) = sine_within::<FUSED, COSINE>(x, windows);
     let low = (y - bound) as f32;
     let high = (y + bound) as f32;
     if low == high {
@@ -158,10 +167,11 @@ fn sinf_lane<const FUSED: bool>(x: f64, windows: [f64; 2]) -> f64 {
     }
 }
 
-/// `(y, e)` with `y` within `e` of sin(x) for the finite float `x` ([`sinf_lane`] has the
-/// proof); `y` NaN for an infinite or NaN `x`. `windows`: [`Reduction`]'s for `x`'s exponent.
+/// `(y, e)` with `y` within `e` of sin(x) (cos(x) where `COSINE`) for the finite float `x`
+/// ([`sinf_lane`] has the proof); `y` NaN for an infinite or NaN `x`. `windows`:
+/// [`Reduction`]'s for `x`'s exponent.
 #[inline(always)]
-fn sine_within<const FUSED: bool>(x: f64, windows: [f64; 2]) -> (f64, f64) {
+fn sine_within<const FUSED: bool, const COSINE: bool>(x: f64, windows: [f64; 2]) -> (f64, f64) {
     let bits = (x as f32).to_bits();
     let exponent = (bits >> 23) & 0xff;
     let implicit = if exponent == 0 { 0 } else { 0x80_0000 };
@@ -169,6 +179,8 @@ fn sine_within<const FUSED: bool>(x: f64, windows: [f64; 2]) -> (f64, f64) {
     let (t0, t1) = pieces(windows[0]);
     let (t2, t3) = pieces(windows[1]);
     let [p0, p1, p2, p3] = [m * t0, m * t1, m * t2, m * t3];
+    // cos(x) = sin(|x| + π/2): half a half-turn more.
+    let p0 = if COSINE { p0 + 0.5 } else { p0 };
     let shifted = (p0 + p1) + ROUNDING_SHIFT;
     let k = shifted - ROUNDING_SHIFT;
     let odd = shifted.to_bits() & 1 == 1;
@@ -176,8 +188,12 @@ fn sine_within<const FUSED: bool>(x: f64, windows: [f64; 2]) -> (f64, f64) {
     let r = f * std::f64::consts::PI;
     let r2 = r * r;
     let sine = multiply_add::<FUSED>(r * r2, estrin::<FUSED>(r2, &SIN_TAYLOR), r);
-    // sin is odd: the sign of x times (-1)^k.
-    let negative = odd != (bits >> 31 == 1);
+    // sin is odd: the sign of x times (-1)^k; cos is even.
+    let negative = if COSINE {
+        odd
+    } else {
+        odd != (bits >> 31 == 1)
+    };
     let y = match (exponent, negative) {
         (0xff, _) => f64::NAN,
         (_, true) => -sine,
@@ -189,12 +205,17 @@ fn sine_within<const FUSED: bool>(x: f64, windows: [f64; 2]) -> (f64, f64) {
 
 /// sin of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
 pub fn sinf(inputs: &[f64], out: &mut Vec<f64>) {
-    sine_column(sine_lanes(), inputs, out);
+    sine_column(sine_lanes::<false>(), super::fast::sinf, inputs, out);
 }
 
-/// `lanes` over `inputs` into `out`, block by block, and CORE-MATH's scalar `cr_sinf` where
-/// they decline.
-fn sine_column(lanes: Lanes, inputs: &[f64], out: &mut Vec<f64>) {
+/// cos of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
+pub fn cosf(inputs: &[f64], out: &mut Vec<f64>) {
+    sine_column(sine_lanes::<true>(), super::fast::cosf, inputs, out);
+}
+
+/// `lanes` over `inputs` into `out`, block by block, and the scalar tier `scalar` (CORE-MATH's)
+/// where they decline.
+fn sine_column(lanes: Lanes, scalar: super::FastFn, inputs: &[f64], out: &mut Vec<f64>) {
     let table = reduction();
     out.clear();
     out.resize(inputs.len(), 0.0);
@@ -209,7 +230,7 @@ fn sine_column(lanes: Lanes, inputs: &[f64], out: &mut Vec<f64>) {
         {
             for (x, value) in block.iter().zip(values.iter_mut()) {
                 if value.is_nan() {
-                    *value = super::fast::sinf(&[*x]);
+                    *value = scalar(&[*x]);
                 }
             }
         }
@@ -252,7 +273,7 @@ fn look_up(table: &Reduction, block: &[f64], windows: &mut [[f64; BLOCK]; 2]) {
 type Lanes = fn(block: &[f64], windows: &[[f64; BLOCK]; 2], values: &mut [f64]);
 
 /// [`sinf_lane`] over a block, compiled for the widest vectors this CPU has.
-fn sine_lanes() -> Lanes {
+fn sine_lanes<const COSINE: bool>() -> Lanes {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f")
@@ -261,83 +282,98 @@ fn sine_lanes() -> Lanes {
             && std::arch::is_x86_feature_detected!("fma")
         {
             // SAFETY (the call): only where the CPU has the features it is compiled for.
-            return |block, windows, values| unsafe { sine_avx512(block, windows, values) };
+            return |block, windows, values| unsafe {
+                sine_avx512::<COSINE>(block, windows, values)
+            };
         }
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
         {
             // SAFETY: as above.
-            return |block, windows, values| unsafe { sine_avx2(block, windows, values) };
+            return |block, windows, values| unsafe { sine_avx2::<COSINE>(block, windows, values) };
         }
     }
-    sine::<false>
+    sine::<false, COSINE>
 }
 
 /// The lanes of a block, as two interleaved streams (its halves): one stream's chain of
-/// dependent operations left the CPU idle (3.4 against 2.2 ns an input).
+/// dependent operations left the CPU idle.
 #[inline(always)]
-fn sine<const FUSED: bool>(block: &[f64], windows: &[[f64; BLOCK]; 2], values: &mut [f64]) {
+fn sine<const FUSED: bool, const COSINE: bool>(
+    block: &[f64],
+    windows: &[[f64; BLOCK]; 2],
+    values: &mut [f64],
+) {
     let half = block.len() / 2;
     let (first, second) = values.split_at_mut(half);
     for k in 0..half {
         let j = k + half;
-        first[k] = sinf_lane::<FUSED>(block[k], [windows[0][k], windows[1][k]]);
-        second[k] = sinf_lane::<FUSED>(block[j], [windows[0][j], windows[1][j]]);
+        first[k] = sinf_lane::<FUSED, COSINE>(block[k], [windows[0][k], windows[1][k]]);
+        second[k] = sinf_lane::<FUSED, COSINE>(block[j], [windows[0][j], windows[1][j]]);
     }
     if block.len() % 2 == 1 {
         let last = block.len() - 1;
-        values[last] = sinf_lane::<FUSED>(block[last], [windows[0][last], windows[1][last]]);
+        values[last] =
+            sinf_lane::<FUSED, COSINE>(block[last], [windows[0][last], windows[1][last]]);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,fma")]
-unsafe fn sine_avx512(block: &[f64], windows: &[[f64; BLOCK]; 2], values: &mut [f64]) {
-    sine::<true>(block, windows, values);
+unsafe fn sine_avx512<const COSINE: bool>(
+    block: &[f64],
+    windows: &[[f64; BLOCK]; 2],
+    values: &mut [f64],
+) {
+    sine::<true, COSINE>(block, windows, values);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn sine_avx2(block: &[f64], windows: &[[f64; BLOCK]; 2], values: &mut [f64]) {
-    sine::<true>(block, windows, values);
+unsafe fn sine_avx2<const COSINE: bool>(
+    block: &[f64],
+    windows: &[[f64; BLOCK]; 2],
+    values: &mut [f64],
+) {
+    sine::<true, COSINE>(block, windows, values);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::{fast, FastFn};
     use rayon::prelude::*;
 
-    /// The block-lanes variants this CPU can run besides AVX-512, by name ([`sinf`] runs the
-    /// one [`sine_lanes`] picks, AVX-512 where the CPU has it).
-    fn variants() -> Vec<(&'static str, Lanes)> {
-        let mut variants: Vec<(&'static str, Lanes)> = vec![("portable", sine::<false>)];
+    /// sine and cosine: name, `COSINE`, the column and CORE-MATH's scalar function.
+    const FUNCTIONS: [(&str, bool, ColumnFn, FastFn); 2] = [
+        ("sin", false, sinf, fast::sinf),
+        ("cos", true, cosf, fast::cosf),
+    ];
+
+    /// The block-lanes variants this CPU can run besides AVX-512, by name ([`sinf`] and
+    /// [`cosf`] run the ones [`sine_lanes`] picks, AVX-512 where the CPU has it).
+    fn variants<const COSINE: bool>() -> Vec<(&'static str, Lanes)> {
+        let mut variants: Vec<(&'static str, Lanes)> = vec![("portable", sine::<false, COSINE>)];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
         {
             // SAFETY: the CPU has the features.
             variants.push(("avx2", |block, windows, values| unsafe {
-                sine_avx2(block, windows, values)
+                sine_avx2::<COSINE>(block, windows, values)
             }));
         }
         variants
     }
 
-    /// `lanes`'s column of `inputs`.
-    fn column_with(lanes: Lanes, inputs: &[f64]) -> Vec<f64> {
-        let mut out = Vec::new();
-        sine_column(lanes, inputs, &mut out);
-        out
-    }
-
-    /// Where the column's value differs from CORE-MATH's scalar `cr_sinf` (NaN equal to NaN).
-    fn mismatches(inputs: &[f64], column: &[f64]) -> Vec<(f64, f64, f64)> {
+    /// Where the column's value differs from CORE-MATH's scalar function (NaN equal to NaN).
+    fn mismatches(scalar: FastFn, inputs: &[f64], column: &[f64]) -> Vec<(f64, f64, f64)> {
         inputs
             .iter()
             .zip(column)
             .filter_map(|(x, value)| {
-                let scalar = crate::reference::fast::sinf(&[*x]);
+                let expected = scalar(&[*x]);
                 let same =
-                    value.to_bits() == scalar.to_bits() || (value.is_nan() && scalar.is_nan());
-                (!same).then_some((*x, *value, scalar))
+                    value.to_bits() == expected.to_bits() || (value.is_nan() && expected.is_nan());
+                (!same).then_some((*x, *value, expected))
             })
             .collect()
     }
@@ -361,11 +397,11 @@ mod tests {
             .collect()
     }
 
-    /// The column is CORE-MATH's correctly rounded sine, bit for bit, in every variant, on
-    /// every 509th float (8.4 million, every exponent and both signs), half of them in blocks
-    /// of mixed exponents, and on special values.
+    /// The columns are CORE-MATH's correctly rounded sine and cosine, bit for bit, in every
+    /// variant, on every 509th float (8.4 million, every exponent and both signs), half of
+    /// them in blocks of mixed exponents, and on special values.
     #[test]
-    fn sine_column_is_core_maths() {
+    fn sine_and_cosine_columns_are_core_maths() {
         let mut inputs = encodings(7, 509, 1000);
         inputs.extend([
             0.0,
@@ -378,7 +414,8 @@ mod tests {
             -f64::from(f32::from_bits(0x7f_ffff)),
             f64::from(f32::MAX),
             f64::from(f32::MIN),
-            // The floats nearest π and 2π, where sin(x) is tiny.
+            // The floats nearest π/2, π and 2π, where sin(x) or cos(x) is tiny.
+            f64::from(std::f32::consts::FRAC_PI_2),
             f64::from(std::f32::consts::PI),
             f64::from(std::f32::consts::TAU),
             // The four that CORE-MATH's `cr_sinf` lists as exceptions to its own fast path:
@@ -388,49 +425,59 @@ mod tests {
             f64::from(f32::from_bits(0x3fa7_832a)),
             f64::from(f32::from_bits(0x4116_cbe4)),
         ]);
-        for (name, lanes) in variants() {
-            let found = mismatches(&inputs, &column_with(lanes, &inputs));
-            assert!(
-                found.is_empty(),
-                "{name}: {} differ, first {:?}",
-                found.len(),
-                found[0]
-            );
-        }
-        let mut out = Vec::new();
-        sinf(&inputs, &mut out);
-        assert!(mismatches(&inputs, &out).is_empty());
-    }
-
-    /// Every one of the 2^32 floats: the column of [`sinf`] (the lanes this CPU runs) is
-    /// CORE-MATH's `cr_sinf`, which makes the column exact on this CPU whatever the proof's
-    /// margins. About 15 s on 2 cores.
-    #[test]
-    fn every_float_sine_is_core_maths() {
-        let mismatched: usize = (0..1u64 << 16)
-            .into_par_iter()
-            .map(|high| {
-                let inputs: Vec<f64> = (0..1u64 << 16)
-                    .map(|low| f64::from(f32::from_bits(((high << 16) | low) as u32)))
-                    .collect();
+        for (name, cosine, column, scalar) in FUNCTIONS {
+            let variants = if cosine {
+                variants::<true>()
+            } else {
+                variants::<false>()
+            };
+            for (variant, lanes) in variants {
                 let mut out = Vec::new();
-                sinf(&inputs, &mut out);
-                mismatches(&inputs, &out).len()
-            })
-            .sum();
-        assert_eq!(mismatched, 0);
+                sine_column(lanes, scalar, &inputs, &mut out);
+                let found = mismatches(scalar, &inputs, &out);
+                assert!(
+                    found.is_empty(),
+                    "{name}, {variant}: {} differ, first {:?}",
+                    found.len(),
+                    found[0]
+                );
+            }
+            let mut out = Vec::new();
+            column(&inputs, &mut out);
+            assert!(mismatches(scalar, &inputs, &out).is_empty(), "{name}");
+        }
     }
 
-    /// The proof's bound holds against MPFR on random floats of every exponent with the
-    /// margin the rounding test relies on: the largest error seen stays below a third of the
-    /// bound.
+    /// Every one of the 2^32 floats: the columns of [`sinf`] and [`cosf`] (the lanes this CPU
+    /// runs) are CORE-MATH's `cr_sinf` and `cr_cosf`, which makes them exact on this CPU
+    /// whatever the proof's margins. About 25 s on 2 cores.
     #[test]
-    fn sine_bound_holds_against_mpfr() {
+    fn every_float_sine_and_cosine_are_core_maths() {
+        for (name, _, column, scalar) in FUNCTIONS {
+            let mismatched: usize = (0..1u64 << 16)
+                .into_par_iter()
+                .map(|high| {
+                    let inputs: Vec<f64> = (0..1u64 << 16)
+                        .map(|low| f64::from(f32::from_bits(((high << 16) | low) as u32)))
+                        .collect();
+                    let mut out = Vec::new();
+                    column(&inputs, &mut out);
+                    mismatches(scalar, &inputs, &out).len()
+                })
+                .sum();
+            assert_eq!(mismatched, 0, "{name}");
+        }
+    }
+
+    /// The proof's bound holds against MPFR on random floats of every exponent with room to
+    /// spare: the largest error seen stays below a third of the bound.
+    #[test]
+    fn sine_and_cosine_bounds_hold_against_mpfr() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let table = reduction();
         let mut worst: f64 = 0.0;
-        for _ in 0..200_000 {
+        for _ in 0..100_000 {
             let x = loop {
                 let x = f32::from_bits(rng.random::<u32>());
                 if x.is_finite() {
@@ -439,15 +486,18 @@ mod tests {
             };
             let exponent = (((x as f32).to_bits() >> 23) & 0xff) as usize;
             let windows = [table.windows[0][exponent], table.windows[1][exponent]];
-            for (y, bound) in [
-                sine_within::<false>(x, windows),
-                sine_within::<true>(x, windows),
+            let sine = rug::Float::with_val(400, x).sin();
+            let cosine = rug::Float::with_val(400, x).cos();
+            for ((y, bound), exact) in [
+                (sine_within::<false, false>(x, windows), &sine),
+                (sine_within::<true, false>(x, windows), &sine),
+                (sine_within::<false, true>(x, windows), &cosine),
+                (sine_within::<true, true>(x, windows), &cosine),
             ] {
-                let exact = rug::Float::with_val(400, x).sin();
-                let error = (rug::Float::with_val(400, y) - &exact).abs().to_f64();
+                let error = (rug::Float::with_val(400, y) - exact).abs().to_f64();
                 assert!(
                     error <= bound,
-                    "sin({x:e}): y {y:e}, error {error:e} > {bound:e}"
+                    "x = {x:e}: y {y:e}, error {error:e} > {bound:e}"
                 );
                 if bound > 0.0 {
                     worst = worst.max(error / bound);
