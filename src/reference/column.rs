@@ -133,9 +133,10 @@ fn estrin<const FUSED: bool>(z: f64, c: &[f64; 11]) -> f64 {
 /// **Cosine.** cos(x) = sin(|x| + π/2), and `(|x| + π/2)/π ≡ M + 1/2`: `P0` becomes `RN(P0 +
 /// 1/2)` and the rest is as above, with `M + 1/2` for `M`. The sum is exact where `L >= -27`
 /// (a multiple of `2^(L - 25)` below `2^50·2^(L - 25) + 2^51·2^(L - 25)`); elsewhere `M <
-/// 2^-3`, so `k = 1` and `f` lies in `[-0.5, -0.37]`, and its error of at most `u`
-/// (absolute) moves sin(fπ), whose slope `π·|cos(fπ)|` is below 1.3 there, by under `1.3u`,
-/// while |sin(fπ)| >= 0.92: one more `u` relative.
+/// 2^-3`, so `k` is 1 (or 0, where `M + 1/2` rounds to 1/2) and `|f|` lies in `[0.37, 0.5 +
+/// 2^-49]`, and the sum's error of at most `u` (absolute) moves sin(fπ), whose slope
+/// `π·|cos(fπ)|` is below 1.3 there, by under `1.3u`, while |sin(fπ)| >= 0.92: one more `u`
+/// relative.
 ///
 /// **Evaluation.** `r = RN(f·RN(π))` is `(M - k)·π` within a relative `5u` (plus the
 /// `2^-100·(|f| + k)` of `f`, times π) and `|r| <= π/2 + 2^-47`. sin(r) = `r + r·r²·S(r²)`,
