@@ -1385,19 +1385,19 @@ fn judge_rows(
                 continue;
             }
             let region = input_region(&args[..args.len().min(2)], element);
-            // The correctly rounded result, where a finite one is known: the column's.
-            let correct = correctly_rounded
+            // The column's correctly rounded result, where the rows have one.
+            let column_value = correctly_rounded
                 .as_ref()
-                .map(|column| column[i - inputs.start])
-                .filter(|correct| correct.is_finite());
-            match exact_values.as_slice() {
-                [one] => fast_reference.clear_knowing_exact(one[i - inputs.start]),
-                _ => match &correctly_rounded {
-                    Some(column) => {
-                        fast_reference.clear_knowing_correctly_rounded(column[i - inputs.start])
-                    }
-                    None => fast_reference.clear(),
-                },
+                .map(|column| column[i - inputs.start]);
+            // The same, where a result equal to it is correctly rounded outright: finite, and
+            // under finite math only for finite arguments.
+            let correct = column_value.filter(|correct| {
+                correct.is_finite() && (!finite_only || args.iter().all(|x| x.is_finite()))
+            });
+            match (exact_values.as_slice(), column_value) {
+                ([one], _) => fast_reference.clear_knowing_exact(one[i - inputs.start]),
+                (_, Some(value)) => fast_reference.clear_knowing_correctly_rounded(value),
+                (_, None) => fast_reference.clear(),
             }
             let mut exact_references = None;
             let mut previous: Option<Judged> = None;
@@ -1415,8 +1415,7 @@ fn judge_rows(
                         .zip(&previous_results)
                         .all(|(mine, theirs): (&f64, &f64)| mine.to_bits() == theirs.to_bits());
                 let matches_column = correctly_rounded_fns[row].is_some()
-                    && correct.is_some_and(|correct| results[0] == correct)
-                    && (!finite_arguments[row] || args.iter().all(|x| x.is_finite()));
+                    && correct.is_some_and(|correct| results[0] == correct);
                 let judged = match previous.take() {
                     Some(judged) if repeats => judged,
                     _ if matches_column => Judged::Fast(FastVerdict::CorrectlyRounded),
