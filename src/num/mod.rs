@@ -6,3 +6,4 @@ pub mod float8;
 pub mod fp;
 pub mod hexfloat;
 pub mod ulp;
+pub mod wide;
