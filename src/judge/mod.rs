@@ -113,6 +113,9 @@ pub struct FastReference {
     /// The correctly rounded result of a one-output function in the rule's format, where the
     /// caller already has it: a sweep's column ([`Rules::correctly_rounded_fn`]).
     correctly_rounded: Option<f64>,
+    /// The double tier's value for a one-output function of float arguments, where the caller
+    /// already has it: a sweep's column ([`Rules::double_column_fn`]).
+    double: Option<f64>,
     /// What a Table 5 rule applies to the input ([`RelaxedRule::fast_bounds`]), with the
     /// rule (by address) and profile it was found for: every width of a relaxed unit has the
     /// same rule, and a derived formula's proof costs more than the rest of a verdict.
@@ -143,6 +146,7 @@ impl FastReference {
             state: FastState::Unknown,
             exact: None,
             correctly_rounded: None,
+            double: None,
             relaxed_bounds: None,
         }
     }
@@ -152,6 +156,7 @@ impl FastReference {
         self.state = FastState::Unknown;
         self.exact = None;
         self.correctly_rounded = None;
+        self.double = None;
         self.relaxed_bounds = None;
     }
 
@@ -169,6 +174,12 @@ impl FastReference {
     pub fn clear_knowing_correctly_rounded(&mut self, correctly_rounded: f64) {
         self.clear();
         self.correctly_rounded = Some(correctly_rounded);
+    }
+
+    /// Knows, for the input since the last clear, the value `double` of the function
+    /// [`Rules::double_column_fn`] gives, so the verdict does not compute it again.
+    pub fn know_double(&mut self, double: f64) {
+        self.double = Some(double);
     }
 
     /// `rule.fast_bounds(args, embedded)`, found once per input.
@@ -929,6 +940,19 @@ impl Rules {
         }
     }
 
+    /// The double tier ([`binding::fast_tier`], correctly rounded to double) of a float
+    /// function of one table output over a whole column of one-argument inputs, the same
+    /// values faster, where the function has one: the per-input verdicts' reference for a
+    /// float result that is not the correctly rounded float ([`FastReference::know_double`]).
+    pub fn double_column_fn(&self) -> Option<ColumnFn> {
+        match (self.element, self.outputs.as_slice()) {
+            (FloatType::Float, [output]) if output.check == OutputCheck::Table => {
+                binding::double_column_tier(output)
+            }
+            _ => None,
+        }
+    }
+
     /// [`Rules::correctly_rounded_fn`] for a function of several outputs (sincos, lgamma_r):
     /// per checked output, its position and the function whose value is its correctly rounded
     /// result, where [`Rules::fast_verdict_with`] finds results that all equal theirs (and
@@ -1111,9 +1135,13 @@ impl Rules {
             let values = &mut reference.values[position];
             values.correctly_rounded =
                 float_version.map(|float_version| known.unwrap_or_else(|| float_version(args)));
-            values.approximation = known.filter(|_| {
-                self.element == FloatType::Double && binding::fast_tier(output).is_some()
-            });
+            values.approximation = known
+                .filter(|_| {
+                    self.element == FloatType::Double && binding::fast_tier(output).is_some()
+                })
+                .or(reference
+                    .double
+                    .filter(|_| self.outputs.len() == 1 && binding::fast_tier(output).is_some()));
         }
         reference.count = self.outputs.len();
         reference.state = FastState::Known;

@@ -137,6 +137,9 @@ pub struct FastTiers {
     /// `float` over a whole column of one-argument float inputs, the same values many lanes
     /// at a time ([`super::column`]), where one is written.
     pub float_column: Option<ColumnFn>,
+    /// The correctly rounded double tier over a whole column of one-argument float inputs,
+    /// the same values many lanes at a time, where one is written.
+    pub double_column: Option<ColumnFn>,
 }
 
 /// A fast tier in double, for half and float results.
@@ -155,6 +158,7 @@ fn tiers(double: FastFn, float: FastFn) -> Option<FastTiers> {
         float,
         side: None,
         float_column: None,
+        double_column: None,
     })
 }
 
@@ -164,6 +168,7 @@ fn near(double: FastFn, float: FastFn) -> Option<FastTiers> {
         float,
         side: None,
         float_column: None,
+        double_column: None,
     })
 }
 
@@ -179,6 +184,14 @@ fn beside(tiers: Option<FastTiers>, side: SideFn) -> Option<FastTiers> {
 fn in_columns(tiers: Option<FastTiers>, float_column: ColumnFn) -> Option<FastTiers> {
     tiers.map(|tiers| FastTiers {
         float_column: Some(float_column),
+        ..tiers
+    })
+}
+
+/// `tiers` with the double tier over a column of float inputs `double_column`.
+fn in_double_columns(tiers: Option<FastTiers>, double_column: ColumnFn) -> Option<FastTiers> {
+    tiers.map(|tiers| FastTiers {
+        double_column: Some(double_column),
         ..tiers
     })
 }
@@ -224,7 +237,10 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         Id::Recip => tiers(f::recip, f::recipf),
         Id::Rootn => beside(near(f::rootn_near, f::rootnf), s::rootn),
         Id::Rsqrt => tiers(f::rsqrt, f::rsqrtf),
-        Id::Sin => in_columns(tiers(f::sin, f::sinf), c::sinf),
+        Id::Sin => in_double_columns(
+            in_columns(tiers(f::sin, f::sinf), c::sinf),
+            c::sin_of_floats,
+        ),
         Id::Sinh => tiers(f::sinh, f::sinhf),
         Id::Sinpi => tiers(f::sinpi, f::sinpif),
         Id::Sqrt => tiers(f::sqrt, f::sqrtf),
@@ -407,6 +423,12 @@ pub fn float_tier(output: &Output) -> Option<FastFn> {
 /// [`float_tier`] over a column of one-argument inputs ([`FastTiers::float_column`]).
 pub fn float_column_tier(output: &Output) -> Option<ColumnFn> {
     output_tiers(output)?.float_column
+}
+
+/// [`fast_tier`] over a column of one-argument float inputs ([`FastTiers::double_column`]),
+/// where it is correctly rounded.
+pub fn double_column_tier(output: &Output) -> Option<ColumnFn> {
+    output_tiers(output)?.double_column
 }
 
 /// [`fast_tier`]'s side rule at a power of two ([`FastTiers::side`]).
