@@ -212,7 +212,10 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         Id::Atanh => tiers(f::atanh, f::atanhf),
         Id::Atanpi => tiers(f::atanpi, f::atanpif),
         Id::Cbrt => tiers(f::cbrt, f::cbrtf),
-        Id::Cos => in_columns(beside(tiers(f::cos, f::cosf), s::cos), c::cosf),
+        Id::Cos => in_double_columns(
+            in_columns(beside(tiers(f::cos, f::cosf), s::cos), c::cosf),
+            c::cos_of_floats,
+        ),
         Id::Cosh => beside(tiers(f::cosh, f::coshf), s::cosh),
         Id::Cospi => beside(tiers(f::cospi, f::cospif), s::cospi),
         Id::Div => tiers(f::div, f::divf),

@@ -193,11 +193,15 @@ fn sine_within<const FUSED: bool, const COSINE: bool>(x: f64, windows: [f64; 2])
     (y, bound)
 }
 
-/// A float `x` reduced by its [`Reduction`] windows ([`sinf_lane`] has the proof): `x/π` (`x/π
-/// + 1/2` where `COSINE`) is `products` summed, minus the integer `k`, mod 2.
+/// A float `x` reduced by its [`Reduction`] windows ([`sinf_lane`] has the proof): `x/π`, or
+/// `x/π + 1/2` where `COSINE`, is `products` summed (and `carry`), minus the integer `k`,
+/// mod 2.
 struct Reduced {
     /// `P0`, …, `P3`: each exact, decreasing in magnitude; `P0 - k` is exact too.
     products: [f64; 4],
+    /// Where `COSINE`, what `P0` lost when 1/2 was added (`P0 + carry` is the exact sum; 0
+    /// where the sum is exact); 0 for sine.
+    carry: f64,
     k: f64,
     /// Whether the value is the negative of sin(fπ): `x`'s sign (sine) times `(-1)^k`.
     negative: bool,
@@ -217,12 +221,13 @@ fn reduce<const COSINE: bool>(x: f64, windows: [f64; 2]) -> Reduced {
     let (t2, t3) = pieces(windows[1]);
     let [p0, p1, p2, p3] = [m * t0, m * t1, m * t2, m * t3];
     // cos(x) = sin(|x| + π/2): half a half-turn more.
-    let p0 = if COSINE { p0 + 0.5 } else { p0 };
+    let (p0, carry) = if COSINE { two_sum(p0, 0.5) } else { (p0, 0.0) };
     let shifted = (p0 + p1) + ROUNDING_SHIFT;
     let k = shifted - ROUNDING_SHIFT;
     let odd = shifted.to_bits() & 1 == 1;
     Reduced {
         products: [p0, p1, p2, p3],
+        carry,
         k,
         // sin is odd: the sign of x times (-1)^k; cos is even.
         negative: if COSINE {
@@ -335,9 +340,10 @@ fn estrin8(z: f64, c: &[f64; 8]) -> f64 {
     high.mul_add(z4, low)
 }
 
-/// sin(x) correctly rounded to double for the float `x`, or NaN where this lane does not
-/// decide it (`x` infinite, NaN or zero, or a double midpoint within the error bound): the
-/// double tier (CORE-MATH's `cr_sin`) for the inputs whose float results a sweep measures.
+/// sin(x) (cos(x) where `COSINE`) correctly rounded to double for the float `x`, or NaN
+/// where this lane does not decide it (`x` infinite, NaN or zero, or a double midpoint within
+/// the error bound): the double tier (CORE-MATH's `cr_sin`, `cr_cos`) for the inputs whose
+/// float results a sweep measures.
 /// `u = 2^-53`; every operation runs with a fused multiply-add ([`two_product`]).
 ///
 /// **Reduction.** As in [`sinf_lane`]: `x/π ≡ M = P0 + P1 + P2 + P3 + m·R (mod 2)`, with
@@ -347,6 +353,13 @@ fn estrin8(z: f64, c: &[f64; 8]) -> f64 {
 /// the rounding off by `u·(|σ| + |q|)`. So `f` is `a + P1 + P2 + P3` within `u·(2|q| + |σ|)`,
 /// at most `2^-102·M + 2^-106·|f|` (`|σ| <= u·|s|`), and `M - k` within that plus
 /// `2^-103·M`: within `2^-101·(|f| + k)` (`M <= |f| + k + 2^-49`).
+///
+/// **Cosine.** `M + 1/2` for `M`, with `P0 + 1/2 = P0' + c` exactly (two-sum, `c` the
+/// carry), and `a = P0' - k`. Where `L >= -27` the sum is exact ([`sinf_lane`]), `c = 0`
+/// and all is as above. Elsewhere `M < 2^-3`, `P0'` lies in `[1/2, 0.63]` and `k` is 1 or 0,
+/// so `a` is exact (Sterbenz, or `a = P0'`), `|c| <= 2^-54` joins `q` in the low sum (off by
+/// `u·(|σ| + |c| + |q|)`, under `2^-105`), and `|f| >= 0.37`: `f` is still within
+/// `2^-101·(|f| + k)` of `M + 1/2 - k`.
 ///
 /// **Scaling.** `r = r_h + r_l = (f_h + f_l)·(π_h + π_l)` ([`product`], [`SeriesHead`]): off
 /// by `2^-104.4·|r|` from the product, `2^-106·|r|` from π's pair, and `π·2^-101·(|f| +
@@ -378,8 +391,8 @@ fn estrin8(z: f64, c: &[f64; 8]) -> f64 {
 /// exact value, and `y_h + RN(y_l + e)` above it. Where both sums round to the same double,
 /// so does every value between them: it is the correctly rounded sin(x).
 #[inline(always)]
-fn sin_double_lane(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64 {
-    let (high, low, bound) = sin_double_within(x, windows, constants);
+fn sin_double_lane<const COSINE: bool>(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64 {
+    let (high, low, bound) = sin_double_within::<COSINE>(x, windows, constants);
     let below = high + (low - bound);
     let above = high + (low + bound);
     if below == above {
@@ -389,20 +402,26 @@ fn sin_double_lane(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64 {
     }
 }
 
-/// `(h, l, e)` with `h + l` within `e` of sin(x) for the finite nonzero float `x`
+/// `(h, l, e)` with `h + l` within `e` of sin(x) (cos(x) where `COSINE`) for the finite
+/// nonzero float `x`
 /// ([`sin_double_lane`] has the proof); `h` NaN for an infinite, NaN or zero `x`. `windows`:
 /// [`Reduction`]'s for `x`'s exponent.
 #[inline(always)]
-fn sin_double_within(x: f64, windows: [f64; 2], constants: &SeriesHead) -> (f64, f64, f64) {
+fn sin_double_within<const COSINE: bool>(
+    x: f64,
+    windows: [f64; 2],
+    constants: &SeriesHead,
+) -> (f64, f64, f64) {
     let Reduced {
         products: [p0, p1, p2, p3],
+        carry,
         k,
         negative,
         finite,
         zero,
-    } = reduce::<false>(x, windows);
+    } = reduce::<COSINE>(x, windows);
     let (s, sigma) = two_sum(p0 - k, p1);
-    let f = two_sum(s, sigma + (p2 + p3));
+    let f = two_sum(s, sigma + (carry + (p2 + p3)));
     let (r_high, r_low) = product(f, constants.pi);
     let z = two_product(r_high, r_high);
     let mut acc = (estrin8(z.0, &SIN_TAIL), 0.0);
@@ -441,6 +460,12 @@ pub fn sinf(inputs: &[f64], out: &mut Vec<f64>) {
 /// [`sin_double_lane`]): the double tier, CORE-MATH's `cr_sin`, where the lanes decline.
 pub fn sin_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
     sine_column(sine_lanes::<false, true>(), super::fast::sin, inputs, out);
+}
+
+/// cos of every float of `inputs`, correctly rounded to double (the proof is at
+/// [`sin_double_lane`]): the double tier, CORE-MATH's `cr_cos`, where the lanes decline.
+pub fn cos_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
+    sine_column(sine_lanes::<true, true>(), super::fast::cos, inputs, out);
 }
 
 /// cos of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
@@ -583,16 +608,15 @@ fn sine_lanes<const COSINE: bool, const DOUBLE: bool>() -> Lanes {
     sine::<false, COSINE, DOUBLE>
 }
 
-/// One lane: [`sin_double_lane`] where `DOUBLE` (sine only), else [`sinf_lane`].
+/// One lane: [`sin_double_lane`] where `DOUBLE`, else [`sinf_lane`].
 #[inline(always)]
 fn lane<const FUSED: bool, const COSINE: bool, const DOUBLE: bool>(
     x: f64,
     windows: [f64; 2],
     constants: &SeriesHead,
 ) -> f64 {
-    const { assert!(!(COSINE && DOUBLE), "no double lane for cosine") };
     if DOUBLE {
-        sin_double_lane(x, windows, constants)
+        sin_double_lane::<COSINE>(x, windows, constants)
     } else {
         sinf_lane::<FUSED, COSINE>(x, windows)
     }
@@ -686,7 +710,7 @@ mod tests {
         fn() -> Vec<(&'static str, Lanes)>,
         usize,
     );
-    const COLUMNS: [Column; 3] = [
+    const COLUMNS: [Column; 4] = [
         ("sin", sinf, fast::sinf, variants::<false, false>, 1),
         ("cos", cosf, fast::cosf, variants::<true, false>, 1),
         // `cr_sin` costs about 18 ns a call here: every float would take 80 s of CPU.
@@ -695,7 +719,14 @@ mod tests {
             sin_of_floats,
             fast::sin,
             variants::<false, true>,
-            7,
+            13,
+        ),
+        (
+            "cos as double",
+            cos_of_floats,
+            fast::cos,
+            variants::<true, true>,
+            13,
         ),
     ];
 
@@ -797,7 +828,8 @@ mod tests {
 
     /// Every one of the 2^32 floats: the columns of [`sinf`] and [`cosf`] (the lanes this CPU
     /// runs) are CORE-MATH's `cr_sinf` and `cr_cosf`, which makes them exact on this CPU
-    /// whatever the proof's margins; every seventh float, [`sin_of_floats`] is its `cr_sin`.
+    /// whatever the proof's margins; on every 13th float, [`sin_of_floats`] and
+    /// [`cos_of_floats`] are its `cr_sin` and `cr_cos`.
     /// About 35 s on 2 cores.
     #[test]
     fn every_float_column_is_core_maths() {
@@ -859,11 +891,11 @@ mod tests {
         );
     }
 
-    /// The double lane's bound holds against MPFR with room to spare (the largest error seen
+    /// The double lanes' bound holds against MPFR with room to spare (the largest error seen
     /// below an eighth of it) on random floats of every exponent, floats just past multiples
     /// of π/2 (where the reduction cancels most) and tiny ones.
     #[test]
-    fn sine_in_double_bound_holds_against_mpfr() {
+    fn sine_and_cosine_in_double_bounds_hold_against_mpfr() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
         let table = reduction();
@@ -882,15 +914,20 @@ mod tests {
         for x in inputs {
             let exponent = (((x as f32).to_bits() >> 23) & 0xff) as usize;
             let windows = [table.windows[0][exponent], table.windows[1][exponent]];
-            let (high, low, bound) = sin_double_within(x, windows, constants);
-            let exact = rug::Float::with_val(400, x).sin();
-            let value = rug::Float::with_val(400, high) + low;
-            let error = (value - &exact).abs().to_f64();
-            assert!(
-                error <= bound,
-                "x = {x:e}: {high:e} + {low:e}, error {error:e} > {bound:e}"
-            );
-            worst = worst.max(error / bound);
+            let sine = rug::Float::with_val(400, x).sin();
+            let cosine = rug::Float::with_val(400, x).cos();
+            for ((high, low, bound), exact) in [
+                (sin_double_within::<false>(x, windows, constants), &sine),
+                (sin_double_within::<true>(x, windows, constants), &cosine),
+            ] {
+                let value = rug::Float::with_val(400, high) + low;
+                let error = (value - exact).abs().to_f64();
+                assert!(
+                    error <= bound,
+                    "x = {x:e}: {high:e} + {low:e}, error {error:e} > {bound:e}"
+                );
+                worst = worst.max(error / bound);
+            }
         }
         assert!(
             worst < 1.0 / 8.0,
