@@ -353,6 +353,7 @@ impl CorrectlyRoundedInputs {
     /// `decided` (one per input of the range): an input of class `c` > 0 goes to
     /// `classes[c - 1]`, in its input region, what [`Grid::log`] would record for it, counted
     /// per cell; class 0 is not decided. One pass over the inputs serves every class.
+    #[inline(always)]
     pub fn record_decided(
         classes: &mut [CorrectlyRoundedInputs],
         columns: &[Vec<f64>],
@@ -361,155 +362,142 @@ impl CorrectlyRoundedInputs {
         index: impl Fn(usize) -> u64,
         element: FloatType,
     ) {
-        // Its passes over bytes and doubles in the widest vectors: in SSE2 they were 0.45 ns an
-        // input of an exhaustive sweep.
-        crate::num::wide::widest(
-            #[inline(always)]
-            || record_decided_in(classes, columns, range, decided, index, element),
-        );
-    }
-}
-
-/// [`CorrectlyRoundedInputs::record_decided`], inlined into the copies [`widest`] compiles.
-///
-/// [`widest`]: crate::num::wide::widest
-#[inline(always)]
-fn record_decided_in(
-    classes: &mut [CorrectlyRoundedInputs],
-    columns: &[Vec<f64>],
-    range: std::ops::Range<usize>,
-    decided: &[u8],
-    index: impl Fn(usize) -> u64,
-    element: FloatType,
-) {
-    let kinds = classes.len() + 1;
-    // Counted class by class in vectorized passes: one counter per class, incremented input by
-    // input, makes each increment wait for the last.
-    let mut counted = vec![0u64; kinds];
-    count_by_class(decided, kinds, |class, count| counted[class] = count);
-    if counted[1..].iter().all(|count| *count == 0) {
-        return;
-    }
-    for (class, (inputs, count)) in classes.iter_mut().zip(&counted[1..]).enumerate() {
-        if *count == 0 {
-            continue;
+        let kinds = classes.len() + 1;
+        // Counted class by class in vectorized passes: one counter per class, incremented input by
+        // input, makes each increment wait for the last.
+        let mut counted = vec![0u64; kinds];
+        count_by_class(decided, kinds, |class, count| counted[class] = count);
+        if counted[1..].iter().all(|count| *count == 0) {
+            return;
         }
-        let class = class as u8 + 1;
-        let first = decided
-            .iter()
-            .position(|held| *held == class)
-            .expect("a class counted is held");
-        let first_index = index(range.start + first);
-        inputs.first_index = Some(
-            inputs
-                .first_index
-                .map_or(first_index, |f| f.min(first_index)),
-        );
-        inputs.count += count;
-    }
-    // Every input of a class counts the same error, so a cell needs only how many fell in it:
-    // counted first, then added once per cell.
-    let axis = AxisCells::of(element);
-    const SIDE: usize = GRID_SIDE + 1;
-    // Inputs are counted in blocks of RUN, where a block's values on an axis share one cell
-    // ([`AxisCells::shared`]), with no lookup per input: an exhaustive sweep's blocks nearly
-    // all do (its inputs run through a binade in order), and the check is a vectorized pass
-    // over a random sweep's blocks that fail it.
-    const RUN: usize = 64;
-    // Class 0's inputs (the undecided ones) are counted too and dropped, which costs less than
-    // a branch on every input.
-    match columns {
-        [] => {}
-        [x] => {
-            // Every input is in the zero row. Four counters per cell, taken in turn, keep
-            // neighbours (which mostly share a cell) from waiting on each other: class c's turn
-            // t counts at (4c + t) * SIDE.
-            let mut counts = vec![0u64; kinds * 4 * SIDE];
-            let count_span = |counts: &mut [u64], cell: usize, span: &[u8]| {
-                count_by_class(span, kinds, |class, count| {
-                    counts[class * 4 * SIDE + cell] += count;
-                });
-            };
-            // An exhaustive sweep's whole slice mostly lies in one cell: one check and one
-            // count. Else runs of one cell in a row are counted as one span (a count per run
-            // cost more than the run's compares); `span`: the cell and the positions it covers.
-            if let Some(cell) = axis.shared(&x[range.clone()]) {
-                count_span(&mut counts, cell, decided);
-            } else {
-                let mut span: Option<(usize, std::ops::Range<usize>)> = None;
-                for (number, (x, run)) in x[range].chunks(RUN).zip(decided.chunks(RUN)).enumerate()
-                {
-                    let positions = number * RUN..number * RUN + run.len();
-                    if let Some(cell) = axis.shared(x) {
-                        match &mut span {
-                            Some((open, covered)) if *open == cell => covered.end = positions.end,
-                            _ => {
-                                if let Some((open, covered)) = span.replace((cell, positions)) {
-                                    count_span(&mut counts, open, &decided[covered]);
+        for (class, (inputs, count)) in classes.iter_mut().zip(&counted[1..]).enumerate() {
+            if *count == 0 {
+                continue;
+            }
+            let class = class as u8 + 1;
+            let first = decided
+                .iter()
+                .position(|held| *held == class)
+                .expect("a class counted is held");
+            let first_index = index(range.start + first);
+            inputs.first_index = Some(
+                inputs
+                    .first_index
+                    .map_or(first_index, |f| f.min(first_index)),
+            );
+            inputs.count += count;
+        }
+        // Every input of a class counts the same error, so a cell needs only how many fell in it:
+        // counted first, then added once per cell.
+        let axis = AxisCells::of(element);
+        const SIDE: usize = GRID_SIDE + 1;
+        // Inputs are counted in blocks of RUN, where a block's values on an axis share one cell
+        // ([`AxisCells::shared`]), with no lookup per input: an exhaustive sweep's blocks nearly
+        // all do (its inputs run through a binade in order), and the check is a vectorized pass
+        // over a random sweep's blocks that fail it.
+        const RUN: usize = 64;
+        // Class 0's inputs (the undecided ones) are counted too and dropped, which costs less than
+        // a branch on every input.
+        match columns {
+            [] => {}
+            [x] => {
+                // Every input is in the zero row. Four counters per cell, taken in turn, keep
+                // neighbours (which mostly share a cell) from waiting on each other: class c's turn
+                // t counts at (4c + t) * SIDE.
+                let mut counts = vec![0u64; kinds * 4 * SIDE];
+                let count_span = |counts: &mut [u64], cell: usize, span: &[u8]| {
+                    count_by_class(span, kinds, |class, count| {
+                        counts[class * 4 * SIDE + cell] += count;
+                    });
+                };
+                // An exhaustive sweep's whole slice mostly lies in one cell: one check and one
+                // count. Else runs of one cell in a row are counted as one span (a count per run
+                // cost more than the run's compares); `span`: the cell and the positions it covers.
+                if let Some(cell) = axis.shared(&x[range.clone()]) {
+                    count_span(&mut counts, cell, decided);
+                } else {
+                    let mut span: Option<(usize, std::ops::Range<usize>)> = None;
+                    for (number, (x, run)) in
+                        x[range].chunks(RUN).zip(decided.chunks(RUN)).enumerate()
+                    {
+                        let positions = number * RUN..number * RUN + run.len();
+                        if let Some(cell) = axis.shared(x) {
+                            match &mut span {
+                                Some((open, covered)) if *open == cell => {
+                                    covered.end = positions.end
+                                }
+                                _ => {
+                                    if let Some((open, covered)) = span.replace((cell, positions)) {
+                                        count_span(&mut counts, open, &decided[covered]);
+                                    }
                                 }
                             }
+                            continue;
                         }
-                        continue;
+                        if let Some((open, covered)) = span.take() {
+                            count_span(&mut counts, open, &decided[covered]);
+                        }
+                        for (turn, (x, class)) in x.iter().zip(run).enumerate() {
+                            counts[(usize::from(*class) * 4 + turn % 4) * SIDE + axis.cell(*x)] +=
+                                1;
+                        }
                     }
-                    if let Some((open, covered)) = span.take() {
+                    if let Some((open, covered)) = span {
                         count_span(&mut counts, open, &decided[covered]);
                     }
-                    for (turn, (x, class)) in x.iter().zip(run).enumerate() {
-                        counts[(usize::from(*class) * 4 + turn % 4) * SIDE + axis.cell(*x)] += 1;
-                    }
                 }
-                if let Some((open, covered)) = span {
-                    count_span(&mut counts, open, &decided[covered]);
-                }
-            }
-            for (class, inputs) in classes.iter_mut().enumerate() {
-                let turns = &counts[(class + 1) * 4 * SIDE..(class + 2) * 4 * SIDE];
-                if turns.iter().all(|count| *count == 0) {
-                    continue;
-                }
-                let error = inputs.error;
-                let row = inputs.grid.row(ZERO_ROW);
-                for (cell, stats) in row.iter_mut().enumerate() {
-                    let total: u64 = turns.chunks_exact(SIDE).map(|turn| turn[cell]).sum();
-                    if total > 0 {
-                        stats.count_many(total, error);
-                    }
-                }
-            }
-        }
-        [x, y, ..] => {
-            // Cells of the first two arguments, counted row by row of the second: class c's
-            // counts start at c * SIDE * SIDE. An input with a NaN among them has no region and
-            // lands off the grid, uncounted.
-            let mut counts = vec![0u64; kinds * SIDE * SIDE];
-            let blocks = x[range.clone()]
-                .chunks(RUN)
-                .zip(y[range].chunks(RUN))
-                .zip(decided.chunks(RUN));
-            for ((x, y), decided) in blocks {
-                if let (Some(x_cell), Some(y_cell)) = (axis.shared(x), axis.shared(y)) {
-                    count_by_class(decided, kinds, |class, count| {
-                        counts[class * SIDE * SIDE + y_cell * SIDE + x_cell] += count;
-                    });
-                    continue;
-                }
-                for ((x, y), class) in x.iter().zip(y).zip(decided) {
-                    let cell = axis.cell(*y) * SIDE + axis.cell(*x);
-                    counts[usize::from(*class) * SIDE * SIDE + cell] += 1;
-                }
-            }
-            for (class, inputs) in classes.iter_mut().enumerate() {
-                let class_counts = &counts[(class + 1) * SIDE * SIDE..(class + 2) * SIDE * SIDE];
-                let error = inputs.error;
-                for (y, row_counts) in class_counts.chunks_exact(SIDE).take(GRID_SIDE).enumerate() {
-                    let row_counts = &row_counts[..GRID_SIDE];
-                    if row_counts.iter().all(|count| *count == 0) {
+                for (class, inputs) in classes.iter_mut().enumerate() {
+                    let turns = &counts[(class + 1) * 4 * SIDE..(class + 2) * 4 * SIDE];
+                    if turns.iter().all(|count| *count == 0) {
                         continue;
                     }
-                    let row = inputs.grid.row(y as u8);
-                    for (stats, count) in row.iter_mut().zip(row_counts) {
-                        if *count > 0 {
-                            stats.count_many(*count, error);
+                    let error = inputs.error;
+                    let row = inputs.grid.row(ZERO_ROW);
+                    for (cell, stats) in row.iter_mut().enumerate() {
+                        let total: u64 = turns.chunks_exact(SIDE).map(|turn| turn[cell]).sum();
+                        if total > 0 {
+                            stats.count_many(total, error);
+                        }
+                    }
+                }
+            }
+            [x, y, ..] => {
+                // Cells of the first two arguments, counted row by row of the second: class c's
+                // counts start at c * SIDE * SIDE. An input with a NaN among them has no region and
+                // lands off the grid, uncounted.
+                let mut counts = vec![0u64; kinds * SIDE * SIDE];
+                let blocks = x[range.clone()]
+                    .chunks(RUN)
+                    .zip(y[range].chunks(RUN))
+                    .zip(decided.chunks(RUN));
+                for ((x, y), decided) in blocks {
+                    if let (Some(x_cell), Some(y_cell)) = (axis.shared(x), axis.shared(y)) {
+                        count_by_class(decided, kinds, |class, count| {
+                            counts[class * SIDE * SIDE + y_cell * SIDE + x_cell] += count;
+                        });
+                        continue;
+                    }
+                    for ((x, y), class) in x.iter().zip(y).zip(decided) {
+                        let cell = axis.cell(*y) * SIDE + axis.cell(*x);
+                        counts[usize::from(*class) * SIDE * SIDE + cell] += 1;
+                    }
+                }
+                for (class, inputs) in classes.iter_mut().enumerate() {
+                    let class_counts =
+                        &counts[(class + 1) * SIDE * SIDE..(class + 2) * SIDE * SIDE];
+                    let error = inputs.error;
+                    for (y, row_counts) in
+                        class_counts.chunks_exact(SIDE).take(GRID_SIDE).enumerate()
+                    {
+                        let row_counts = &row_counts[..GRID_SIDE];
+                        if row_counts.iter().all(|count| *count == 0) {
+                            continue;
+                        }
+                        let row = inputs.grid.row(y as u8);
+                        for (stats, count) in row.iter_mut().zip(row_counts) {
+                            if *count > 0 {
+                                stats.count_many(*count, error);
+                            }
                         }
                     }
                 }

@@ -1371,13 +1371,20 @@ fn judge_rows(
         } else {
             classes
         };
-        CorrectlyRoundedInputs::record_decided(
-            &mut bulk,
-            columns,
-            inputs.clone(),
-            &classes,
-            |position| segments.index(position),
-            element,
+        // The tally's passes over bytes and doubles in the widest vectors: in SSE2 they were
+        // 0.45 ns an input of an exhaustive sweep.
+        crate::num::wide::widest(
+            #[inline(always)]
+            || {
+                CorrectlyRoundedInputs::record_decided(
+                    &mut bulk,
+                    columns,
+                    inputs.clone(),
+                    &classes,
+                    |position| segments.index(position),
+                    element,
+                )
+            },
         );
         let mut tally = vec![UnitStats::default(); rules.len()];
         let mut args = vec![0.0; columns.len()];
