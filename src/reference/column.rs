@@ -464,13 +464,13 @@ pub fn sinf(inputs: &[f64], out: &mut Vec<f64>) {
 }
 
 /// sin of every float of `inputs`, correctly rounded to double (the proof is at
-/// [`sin_double_lane`]): the double tier, CORE-MATH's `cr_sin`, where the lanes decline.
+/// `sin_double_lane`): the double tier, CORE-MATH's `cr_sin`, where the lanes decline.
 pub fn sin_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
     sine_column(sine_lanes::<false, true>(), super::fast::sin, inputs, out);
 }
 
 /// cos of every float of `inputs`, correctly rounded to double (the proof is at
-/// [`sin_double_lane`]): the double tier, CORE-MATH's `cr_cos`, where the lanes decline.
+/// `sin_double_lane`): the double tier, CORE-MATH's `cr_cos`, where the lanes decline.
 pub fn cos_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
     sine_column(sine_lanes::<true, true>(), super::fast::cos, inputs, out);
 }
