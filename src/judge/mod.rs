@@ -1123,25 +1123,27 @@ impl Rules {
             // (`Rules::near_verdict`; never double results).
             let near_tier =
                 self.element != FloatType::Double && binding::near_tier(output).is_some();
-            let double_tier = binding::fast_tier(output).is_some() || near_tier;
+            let correctly_rounded_double = binding::fast_tier(output).is_some();
+            let double_tier = correctly_rounded_double || near_tier;
             if !double_tier && float_version.is_none() {
                 return;
             }
             // A known correctly rounded result is `float_version`'s for float and the double
             // tier's for double (the two functions `Rules::correctly_rounded_in_format` picks).
-            let known = reference
-                .correctly_rounded
-                .filter(|_| self.outputs.len() == 1);
+            // A known double tier value is that result for double, and a sweep's double column
+            // ([`FastReference::know_double`]) for float.
+            let one_output = self.outputs.len() == 1;
+            let known = reference.correctly_rounded.filter(|_| one_output);
             let values = &mut reference.values[position];
             values.correctly_rounded =
                 float_version.map(|float_version| known.unwrap_or_else(|| float_version(args)));
-            values.approximation = known
-                .filter(|_| {
-                    self.element == FloatType::Double && binding::fast_tier(output).is_some()
-                })
-                .or(reference
-                    .double
-                    .filter(|_| self.outputs.len() == 1 && binding::fast_tier(output).is_some()));
+            values.approximation = if one_output && correctly_rounded_double {
+                known
+                    .filter(|_| self.element == FloatType::Double)
+                    .or(reference.double)
+            } else {
+                None
+            };
         }
         reference.count = self.outputs.len();
         reference.state = FastState::Known;
