@@ -10,9 +10,10 @@
 //! with a proven error bound `e` in straight-line double arithmetic the compiler vectorizes,
 //! and keeps the float nearest `y` only where every value within `e` of `y` rounds to it (a
 //! Ziv rounding test): the exact value then rounds to that float too. The lanes the test
-//! refuses (16 of every seventh float, for sine) and infinite or NaN inputs get CORE-MATH's
-//! scalar value. Every value is therefore the correctly rounded float, bit for bit the scalar
-//! tier's, and `every_float_column_is_core_maths` checks that on all 2^32 floats.
+//! refuses (about one float in 300,000, for sine and for cosine) and infinite or NaN inputs
+//! get CORE-MATH's scalar value. Every value is therefore the correctly rounded float, bit for
+//! bit the scalar tier's, and `every_float_column_is_core_maths` checks that on all 2^32
+//! floats.
 //!
 //! The results that are not the correctly rounded float are measured against the correctly
 //! rounded double (about 3% of an exhaustive sin run's inputs on the Intel CPU device, where
@@ -83,9 +84,9 @@ fn pieces(window: f64) -> (f64, f64) {
 /// nearest, ties to even) whose low bits are then the low bits of the sum's significand.
 const ROUNDING_SHIFT: f64 = 6_755_399_441_055_744.0;
 
-/// sin(r) = r + r³·(S[0] + r²·(S[1] + …)): the Taylor coefficients -1/3!, 1/5!, … -1/23!
+/// sin(r) = r + r³·(S[0] + r²·(S[1] + …)): the Taylor coefficients -1/3!, 1/5!, … 1/25!
 /// (`1.0 / n!` rounds the exact integer n!, which a double holds up to 22!, once more).
-const SIN_TAYLOR: [f64; 11] = [
+const SIN_TAYLOR: [f64; 12] = [
     -1.0 / 6.0,
     1.0 / 120.0,
     -1.0 / 5040.0,
@@ -97,6 +98,19 @@ const SIN_TAYLOR: [f64; 11] = [
     -1.0 / 121_645_100_408_832_000.0,
     1.0 / 51_090_942_171_709_440_000.0,
     -1.0 / 25_852_016_738_884_976_640_000.0,
+    1.0 / 15_511_210_043_330_985_984_000_000.0,
+];
+
+/// The float lanes' series: [`SIN_TAYLOR`] to 1/17! (terms to r^17; [`sinf_lane`] has why).
+const SIN_FLOAT: [f64; 8] = [
+    SIN_TAYLOR[0],
+    SIN_TAYLOR[1],
+    SIN_TAYLOR[2],
+    SIN_TAYLOR[3],
+    SIN_TAYLOR[4],
+    SIN_TAYLOR[5],
+    SIN_TAYLOR[6],
+    SIN_TAYLOR[7],
 ];
 
 /// `a·b + c`, fused where `FUSED` (the CPU has FMA), else with two roundings.
@@ -107,19 +121,6 @@ fn multiply_add<const FUSED: bool>(a: f64, b: f64, c: f64) -> f64 {
     } else {
         a * b + c
     }
-}
-
-/// `c[0] + c[1]·z + … + c[10]·z^10` by Estrin's scheme (pairs, then pairs of pairs: a chain
-/// four operations deep instead of Horner's ten).
-#[inline(always)]
-fn estrin<const FUSED: bool>(z: f64, c: &[f64; 11]) -> f64 {
-    let z2 = z * z;
-    let z4 = z2 * z2;
-    let pair = |low: usize| multiply_add::<FUSED>(c[low + 1], z, c[low]);
-    let low = multiply_add::<FUSED>(pair(2), z2, pair(0));
-    let middle = multiply_add::<FUSED>(pair(6), z2, pair(4));
-    let high = multiply_add::<FUSED>(c[10], z2, pair(8));
-    multiply_add::<FUSED>(multiply_add::<FUSED>(high, z4, middle), z4, low)
 }
 
 /// sin(x) (cos(x) where `COSINE`) correctly rounded to float for the float `x`, or NaN where
@@ -147,18 +148,22 @@ fn estrin<const FUSED: bool>(z: f64, c: &[f64; 11]) -> f64 {
 ///
 /// **Evaluation.** `r = RN(f·RN(π))` is `(M - k)·π` within a relative `5u` (plus the
 /// `2^-100·(|f| + k)` of `f`, times π) and `|r| <= π/2 + 2^-47`. sin(r) = `r + r·r²·S(r²)`,
-/// Taylor to r^23: the first term left out, `r^25/25!`, is below `2^-70` of `sin r` (`sin r
-/// >= 0.63·r` here); the rounding errors of `r²`, the Estrin scheme and the two products
-/// stay below `6u` of the correction `r·r²·S` (every coefficient's term is below a third of
-/// the previous one's, `|r²·S| <= 0.37`), so below `2.3u·|r|`, and the last sum adds `u`:
-/// within `5u` of sin(r) relative (`|r| <= 1.58·|sin r|`). A relative error `δ` of `r`
+/// Taylor to r^17: the series alternates with shrinking terms, so the first term left out,
+/// `|r|^19/19!`, bounds what is left out, below `2^-44.3` of `sin r` (`sin r >= 0.63·r`
+/// here); the rounding errors of `r²`, the Estrin scheme and the two products stay below
+/// `6u` of the correction `r·r²·S` (every coefficient's term is below a third of the
+/// previous one's, `|r²·S| <= 0.37`), so below `2.3u·|r|`, and the last sum adds `u`: within
+/// `5u + 2^-44.3` of sin(r) relative (`|r| <= 1.58·|sin r|`). A relative error `δ` of `r`
 /// moves sin(r) by at most `δ` relative (`r·cos r <= sin r`), an absolute one by at most
 /// itself. `(-1)^k`, and for sine the sign of `x`, make `y` exactly ±that. So `y` is sin(x)
-/// (or cos(x)) within `11u·|y| + 2^-98.3·k` (`2^-49.5·|y|`; `2^-100·|f|·π` is under `u·|y|`).
-/// The bound used, `e = 2^-48·|y| + 2^-96·k`, is more than 2.9 times that.
+/// (or cos(x)) within `(11u + 2^-44.3)·|y| + 2^-98.3·k`, below `2^-44.2·|y| + 2^-98.3·k`
+/// (`11u` is `2^-49.5`; `2^-100·|f|·π` is under `u·|y|`). The bound used, `e = 2^-42·|y| +
+/// 2^-96·k`, is more than 4.5 times that. (Terms to r^23 made the error `2^-49.5·|y|` and
+/// let a bound of `2^-48·|y|` refuse fewer lanes, but the three more operations a lane cost
+/// more than the refused lanes' CORE-MATH calls they saved.)
 ///
-/// **Rounding test.** Rounding `y - e` moves it by at most `2^-53·|y - e|`, below `2^-4·e`
-/// (`e >= 2^-48·|y|`), so `RN(y - e) < y - e/2 <` the exact value, and likewise `RN(y + e)` is
+/// **Rounding test.** Rounding `y - e` moves it by at most `2^-53·|y - e|`, below `2^-10·e`
+/// (`e >= 2^-42·|y|`), so `RN(y - e) < y - e/2 <` the exact value, and likewise `RN(y + e)` is
 /// above it. Where both round to the same float `F`, so does every value between them
 /// (rounding is monotonic), the exact value among them: `F` is the correctly rounded float.
 /// (That holds at `x = ±0` too, where sine's `y = ±0` and `e = 0` exactly, and cosine's `y` is
@@ -190,13 +195,13 @@ fn sine_within<const FUSED: bool, const COSINE: bool>(x: f64, windows: [f64; 2])
     let f = (((p0 - k) + p1) + p2) + p3;
     let r = f * std::f64::consts::PI;
     let r2 = r * r;
-    let sine = multiply_add::<FUSED>(r * r2, estrin::<FUSED>(r2, &SIN_TAYLOR), r);
+    let sine = multiply_add::<FUSED>(r * r2, estrin8::<FUSED>(r2, &SIN_FLOAT), r);
     let y = match (finite, negative) {
         (false, _) => f64::NAN,
         (_, true) => -sine,
         (_, false) => sine,
     };
-    let bound = multiply_add::<FUSED>(y.abs(), 2f64.powi(-48), k * 2f64.powi(-96));
+    let bound = multiply_add::<FUSED>(y.abs(), 2f64.powi(-42), k * 2f64.powi(-96));
     (y, bound)
 }
 
@@ -290,7 +295,7 @@ const SIN_TAIL: [f64; 8] = [
     SIN_TAYLOR[8],
     SIN_TAYLOR[9],
     SIN_TAYLOR[10],
-    1.0 / 15_511_210_043_330_985_984_000_000.0,
+    SIN_TAYLOR[11],
 ];
 
 /// cos(r) − 1 = r²·(C[0] + r²·(C[1] + …)): −1/2!, 1/4!, … 1/12!.
@@ -336,15 +341,16 @@ fn product(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
     (high, error + a.0.mul_add(b.1, a.1 * b.0))
 }
 
-/// `c[0] + c[1]·z + … + c[7]·z^7` by Estrin's scheme.
+/// `c[0] + c[1]·z + … + c[7]·z^7` by Estrin's scheme (pairs, then pairs of pairs: a chain
+/// three operations deep instead of Horner's seven).
 #[inline(always)]
-fn estrin8(z: f64, c: &[f64; 8]) -> f64 {
+fn estrin8<const FUSED: bool>(z: f64, c: &[f64; 8]) -> f64 {
     let z2 = z * z;
     let z4 = z2 * z2;
-    let pair = |low: usize| c[low + 1].mul_add(z, c[low]);
-    let low = pair(2).mul_add(z2, pair(0));
-    let high = pair(6).mul_add(z2, pair(4));
-    high.mul_add(z4, low)
+    let pair = |low: usize| multiply_add::<FUSED>(c[low + 1], z, c[low]);
+    let low = multiply_add::<FUSED>(pair(2), z2, pair(0));
+    let high = multiply_add::<FUSED>(pair(6), z2, pair(4));
+    multiply_add::<FUSED>(high, z4, low)
 }
 
 /// sin(x) (cos(x) where `COSINE`) correctly rounded to double for the float `x`, or NaN
@@ -431,7 +437,7 @@ fn sin_double_within<const COSINE: bool>(
     let f = two_sum(s, sigma + (carry + (p2 + p3)));
     let (r_high, r_low) = product(f, constants.pi);
     let z = two_product(r_high, r_high);
-    let mut acc = (estrin8(z.0, &SIN_TAIL), 0.0);
+    let mut acc = (estrin8::<true>(z.0, &SIN_TAIL), 0.0);
     for term in constants.head.iter().rev() {
         let (high, low) = product(z, acc);
         let (sum, error) = fast_two_sum(term.0, high);
