@@ -466,28 +466,79 @@ fn estrin6(z: f64, c: &[f64; 6]) -> f64 {
 
 /// sin of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
 pub fn sinf(inputs: &[f64], out: &mut Vec<f64>) {
-    sine_column(sine_lanes::<false, false>(), super::fast::sinf, inputs, out);
+    let tiny: Tiny = |block, values| values.copy_from_slice(block);
+    sine_column(
+        sine_lanes::<false, false>(),
+        Some(tiny),
+        super::fast::sinf,
+        inputs,
+        out,
+    );
 }
 
 /// sin of every float of `inputs`, correctly rounded to double (the proof is at
 /// `sin_double_lane`): the double tier, CORE-MATH's `cr_sin`, where the lanes decline.
 pub fn sin_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
-    sine_column(sine_lanes::<false, true>(), super::fast::sin, inputs, out);
+    sine_column(
+        sine_lanes::<false, true>(),
+        None,
+        super::fast::sin,
+        inputs,
+        out,
+    );
 }
 
 /// cos of every float of `inputs`, correctly rounded to double (the proof is at
 /// `sin_double_lane`): the double tier, CORE-MATH's `cr_cos`, where the lanes decline.
 pub fn cos_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
-    sine_column(sine_lanes::<true, true>(), super::fast::cos, inputs, out);
+    sine_column(
+        sine_lanes::<true, true>(),
+        None,
+        super::fast::cos,
+        inputs,
+        out,
+    );
 }
 
 /// cos of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
 pub fn cosf(inputs: &[f64], out: &mut Vec<f64>) {
-    sine_column(sine_lanes::<true, false>(), super::fast::cosf, inputs, out);
+    let tiny: Tiny = |_, values| values.fill(1.0);
+    sine_column(
+        sine_lanes::<true, false>(),
+        Some(tiny),
+        super::fast::cosf,
+        inputs,
+        out,
+    );
+}
+
+/// A float column's values on a block of tiny floats, below [`TINY`] in magnitude: there
+/// sin(x) rounds to `x` and cos(x) to 1, so no lane needs to run (nearly half of all floats
+/// are tiny: an exhaustive sweep's column took 45% less time).
+///
+/// **Sine.** For `0 < x < 2^-12`, `x - x³/6 <= sin x < x`, so sin(x) lies below `x` by less
+/// than `x³/6 < 2^-26.5·x`. The float below `x` lies at least `2^-24·x` below it (exactly that
+/// where `x` is a power of two, where the gap below is half the gap above; more for a
+/// subnormal `x`, whose gap is `2^-149`), so the midpoint between them lies at least
+/// `2^-25·x` below `x`: sin(x) lies strictly between that midpoint and `x` and rounds to `x`.
+/// sin is odd, and sin(±0) = ±0.
+///
+/// **Cosine.** For `|x| < 2^-12`, `1 - x²/2 <= cos x <= 1` and `x²/2 < 2^-25`: cos(x) lies
+/// strictly above `1 - 2^-25`, the midpoint between 1 and the float below it (`1 - 2^-24`),
+/// and at most 1, so it rounds to 1.
+type Tiny = fn(block: &[f64], values: &mut [f64]);
+
+/// The magnitude below which a float is tiny ([`Tiny`]).
+const TINY: f64 = 1.0 / 4096.0;
+
+/// Whether every value of `block` is below [`TINY`] in magnitude (a vectorized pass; NaN is
+/// not).
+fn all_tiny(block: &[f64]) -> bool {
+    block.iter().fold(true, |tiny, x| tiny & (x.abs() < TINY))
 }
 
 /// `lanes` over `inputs` into `out`, block by block, and the scalar tier `scalar` (CORE-MATH's)
-/// where they decline.
+/// where they decline; `tiny`, where it is given, on a block of tiny floats.
 ///
 /// A block whose floats share one exponent field gets that field's windows for every lane: an
 /// exhaustive sweep's blocks run through a binade in order, so after a block that shared one,
@@ -496,13 +547,23 @@ pub fn cosf(inputs: &[f64], out: &mut Vec<f64>) {
 /// memory, 0.7 ns an input, and the lanes wait on nothing in the cache). Where they declined,
 /// the block is checked, and a block of mixed exponents (a random sweep's) gets each float's
 /// windows ([`look_up`]), as does the block after it.
-fn sine_column(lanes: Lanes, scalar: super::FastFn, inputs: &[f64], out: &mut Vec<f64>) {
+fn sine_column(
+    lanes: Lanes,
+    tiny: Option<Tiny>,
+    scalar: super::FastFn,
+    inputs: &[f64],
+    out: &mut Vec<f64>,
+) {
     let table = reduction();
     out.clear();
     out.resize(inputs.len(), 0.0);
     let mut each = [[0.0; BLOCK]; 2];
     let mut last_shared = true;
     for (block, values) in inputs.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+        if let Some(tiny) = tiny.filter(|_| all_tiny(block)) {
+            tiny(block, values);
+            continue;
+        }
         let shared = if last_shared {
             Some(exponent_field(block[0]))
         } else {
@@ -795,7 +856,8 @@ mod tests {
     /// The columns are CORE-MATH's correctly rounded sine and cosine (in float, and sine in
     /// double), bit for bit, in every variant, on every 509th float (8.4 million, every
     /// exponent and both signs), half of them in blocks of mixed exponents, and on special
-    /// values.
+    /// values. The variants' lanes run on every block, tiny ones too; the columns take
+    /// [`Tiny`]'s values where they have them.
     #[test]
     fn sine_and_cosine_columns_are_core_maths() {
         let mut inputs = encodings(7, 509, 1000);
@@ -824,7 +886,7 @@ mod tests {
         for (name, column, scalar, variants, _) in COLUMNS {
             for (variant, lanes) in variants() {
                 let mut out = Vec::new();
-                sine_column(lanes, scalar, &inputs, &mut out);
+                sine_column(lanes, None, scalar, &inputs, &mut out);
                 let found = mismatches(scalar, &inputs, &out);
                 assert!(
                     found.is_empty(),
