@@ -533,6 +533,7 @@ const TINY: f64 = 1.0 / 4096.0;
 
 /// Whether every value of `block` is below [`TINY`] in magnitude (a vectorized pass; NaN is
 /// not).
+#[inline(always)]
 fn all_tiny(block: &[f64]) -> bool {
     block.iter().fold(true, |tiny, x| tiny & (x.abs() < TINY))
 }
@@ -547,6 +548,9 @@ fn all_tiny(block: &[f64]) -> bool {
 /// memory, 0.7 ns an input, and the lanes wait on nothing in the cache). Where they declined,
 /// the block is checked, and a block of mixed exponents (a random sweep's) gets each float's
 /// windows ([`look_up`]), as does the block after it.
+///
+/// The passes over a block (tiny, shared exponent, NaN) run in the widest vectors, and the
+/// block [`AHEAD`] blocks on is fetched into the cache while this one runs.
 fn sine_column(
     lanes: Lanes,
     tiny: Option<Tiny>,
@@ -557,9 +561,26 @@ fn sine_column(
     let table = reduction();
     out.clear();
     out.resize(inputs.len(), 0.0);
+    crate::num::wide::widest(
+        #[inline(always)]
+        || blocks(table, lanes, tiny, scalar, inputs, out),
+    );
+}
+
+/// [`sine_column`]'s loop over the blocks of `inputs`, `out` as long.
+#[inline(always)]
+fn blocks(
+    table: &Reduction,
+    lanes: Lanes,
+    tiny: Option<Tiny>,
+    scalar: super::FastFn,
+    inputs: &[f64],
+    out: &mut [f64],
+) {
     let mut each = [[0.0; BLOCK]; 2];
     let mut last_shared = true;
-    for (block, values) in inputs.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+    for (number, (block, values)) in inputs.chunks(BLOCK).zip(out.chunks_mut(BLOCK)).enumerate() {
+        prefetch(inputs, (number + AHEAD) * BLOCK);
         if let Some(tiny) = tiny.filter(|_| all_tiny(block)) {
             tiny(block, values);
             continue;
@@ -596,7 +617,28 @@ fn sine_column(
     }
 }
 
+/// Blocks between the one a column computes and the one it fetches ([`prefetch`]).
+const AHEAD: usize = 4;
+
+/// Asks the CPU to bring the block of `inputs` at `start` (if any) into its cache. A sweep's
+/// inputs were written a batch or two before (by another core, or evicted since), and a block
+/// of tiny floats is read and copied faster than the hardware's own prefetching fetched the
+/// next one: waiting on the reads was most of the column's time on such blocks.
+#[inline(always)]
+fn prefetch(inputs: &[f64], start: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // One address in each 64-byte line (8 doubles).
+        for line in (start..inputs.len().min(start + BLOCK)).step_by(8) {
+            // SAFETY: SSE is part of the x86-64 baseline, and `line` is within `inputs`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(inputs.as_ptr().add(line).cast()) };
+        }
+    }
+}
+
 /// Whether a value of `values` is NaN (a vectorized pass).
+#[inline(always)]
 fn any_nan(values: &[f64]) -> bool {
     values
         .iter()
@@ -615,6 +657,7 @@ fn exponent_field(x: f64) -> usize {
 /// The exponent field every float of `block` has, where they share one (one double exponent
 /// and sign for all is the test: floats of one double exponent share a float field; a block
 /// of subnormals fails it and gets [`look_up`]'s windows, the same ones).
+#[inline(always)]
 fn shared_exponent_field(block: &[f64]) -> Option<usize> {
     let key = block[0].to_bits() >> 52;
     let differ = block
