@@ -466,50 +466,28 @@ fn estrin6(z: f64, c: &[f64; 6]) -> f64 {
 
 /// sin of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
 pub fn sinf(inputs: &[f64], out: &mut Vec<f64>) {
-    let tiny: Tiny = |block, values| values.copy_from_slice(block);
-    sine_column(
-        sine_lanes::<false, false>(),
-        Some(tiny),
-        super::fast::sinf,
-        inputs,
-        out,
-    );
+    let lanes = sine_lanes::<false, false>();
+    sine_column(lanes, Some(tiny_sine), super::fast::sinf, inputs, out);
 }
 
 /// sin of every float of `inputs`, correctly rounded to double (the proof is at
 /// `sin_double_lane`): the double tier, CORE-MATH's `cr_sin`, where the lanes decline.
 pub fn sin_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
-    sine_column(
-        sine_lanes::<false, true>(),
-        None,
-        super::fast::sin,
-        inputs,
-        out,
-    );
+    let lanes = sine_lanes::<false, true>();
+    sine_column(lanes, None, super::fast::sin, inputs, out);
 }
 
 /// cos of every float of `inputs`, correctly rounded to double (the proof is at
 /// `sin_double_lane`): the double tier, CORE-MATH's `cr_cos`, where the lanes decline.
 pub fn cos_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
-    sine_column(
-        sine_lanes::<true, true>(),
-        None,
-        super::fast::cos,
-        inputs,
-        out,
-    );
+    let lanes = sine_lanes::<true, true>();
+    sine_column(lanes, None, super::fast::cos, inputs, out);
 }
 
 /// cos of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
 pub fn cosf(inputs: &[f64], out: &mut Vec<f64>) {
-    let tiny: Tiny = |_, values| values.fill(1.0);
-    sine_column(
-        sine_lanes::<true, false>(),
-        Some(tiny),
-        super::fast::cosf,
-        inputs,
-        out,
-    );
+    let lanes = sine_lanes::<true, false>();
+    sine_column(lanes, Some(tiny_cosine), super::fast::cosf, inputs, out);
 }
 
 /// A float column's values on a block of tiny floats, below [`TINY`] in magnitude: there
@@ -527,6 +505,16 @@ pub fn cosf(inputs: &[f64], out: &mut Vec<f64>) {
 /// strictly above `1 - 2^-25`, the midpoint between 1 and the float below it (`1 - 2^-24`),
 /// and at most 1, so it rounds to 1.
 type Tiny = fn(block: &[f64], values: &mut [f64]);
+
+/// sinf's [`Tiny`] values: each float itself.
+fn tiny_sine(block: &[f64], values: &mut [f64]) {
+    values.copy_from_slice(block);
+}
+
+/// cosf's [`Tiny`] values: 1.
+fn tiny_cosine(_: &[f64], values: &mut [f64]) {
+    values.fill(1.0);
+}
 
 /// The magnitude below which a float is tiny ([`Tiny`]).
 const TINY: f64 = 1.0 / 4096.0;
