@@ -135,6 +135,48 @@ enum FastState {
 /// get no fast tier (MPFR judges it).
 const MAX_FAST_OUTPUTS: usize = 4;
 
+/// A row's [`Rules::fast_verdict_with`] for inputs whose correctly rounded float and double are
+/// known ([`Rules::known_columns_verdict`]): an exhaustive float sin sweep leaves about one
+/// input in 25 to judge one by one, and finding the rule and the tiers again for each was most
+/// of their cost.
+#[derive(Clone, Copy)]
+pub struct KnownColumnsVerdict<'a> {
+    rules: &'a Rules,
+    output: &'a Output,
+    double_tier: FastFn,
+    rule: FastRule,
+}
+
+impl KnownColumnsVerdict<'_> {
+    /// `fast_verdict_with`'s verdict on `device_result` at `args`, whose correctly rounded
+    /// float is `correctly_rounded` and correctly rounded double `double`: the steps
+    /// [`Rules::tier_verdict`] takes for its one output.
+    #[inline]
+    pub fn verdict(
+        &self,
+        args: &[f64],
+        correctly_rounded: f64,
+        double: f64,
+        device_result: f64,
+    ) -> Option<FastVerdict> {
+        if correctly_rounded.is_finite() && device_result == correctly_rounded {
+            return Some(FastVerdict::CorrectlyRounded);
+        }
+        let rule = FastRule {
+            fails_beyond: self.rules.failure_is_final(args, device_result),
+            ..self.rule
+        };
+        self.rules.double_tier_verdict(
+            self.output,
+            self.double_tier,
+            args,
+            double,
+            device_result,
+            rule,
+        )
+    }
+}
+
 impl FastReference {
     pub fn new() -> FastReference {
         FastReference {
@@ -504,6 +546,40 @@ impl Rules {
             return self.finite_math_verdict(reference, args, device_results);
         }
         self.requirement_verdict(reference, args, device_results)
+    }
+
+    /// [`Rules::fast_verdict_with`] found once for a row instead of once per input, where a
+    /// sweep knows each input's correctly rounded float and double from its columns: a float
+    /// function of one table output with a correctly rounded double tier and no exact tier,
+    /// judged by its requirement's own rule (not relaxed, not finite-math-only, no remquo or
+    /// mad requirement). There `fast_verdict_with` always reaches [`Rules::tier_verdict`]'s
+    /// one output, whose steps [`KnownColumnsVerdict::verdict`] takes with the lookups made;
+    /// `None` elsewhere. The test `known_columns_verdicts_are_fast_verdicts` holds the two
+    /// equal on every function and profile that has one.
+    pub fn known_columns_verdict(&self) -> Option<KnownColumnsVerdict<'_>> {
+        let [output] = self.outputs.as_slice() else {
+            return None;
+        };
+        let requirement_only = self.relaxed.is_none()
+            && !self.finite_math_only
+            && !matches!(
+                self.requirement,
+                Requirement::RemquoExact { .. } | Requirement::MadFmaOrMulAdd
+            );
+        if !requirement_only
+            || self.element != FloatType::Float
+            || output.check != OutputCheck::Table
+            || binding::exact(output.reference).is_some()
+        {
+            return None;
+        }
+        binding::float_tier(output)?;
+        Some(KnownColumnsVerdict {
+            rules: self,
+            output,
+            double_tier: binding::fast_tier(output)?,
+            rule: self.requirement_rule()?,
+        })
     }
 
     /// The verdict of the requirement's own rule, by the tiers of the function's outputs, then
@@ -2873,6 +2949,134 @@ mod tests {
             Outcome::Fail
         );
         assert_eq!(sin.judge(0, &[1.0], &[f64::NAN]).outcome, Outcome::Fail);
+    }
+
+    /// A row's verdict with its lookups made once ([`Rules::known_columns_verdict`]) is
+    /// [`Rules::fast_verdict_with`]'s on every input and result: every float function of the
+    /// registry that has one, under a ULP bound, a 0-ulp, correctly rounded and
+    /// implementation-defined cell, with and without flushing subnormals, on sampled inputs
+    /// and extremes, with the correctly rounded result, its neighbours, results a few and
+    /// many ulp away, zeros, the largest finite value, infinities and NaN as the device's.
+    /// Rows it must refuse (relaxed, finite math, a directed rounding) have none.
+    #[test]
+    fn known_columns_verdicts_are_fast_verdicts() {
+        use crate::spec::registry::FUNCTIONS;
+        use crate::spec::signature::{Shape, ValueKind};
+        let element = FloatType::Float;
+        let mut compared = 0;
+        let mut functions = Vec::new();
+        for function in FUNCTIONS {
+            let kinds = match function.shape {
+                Shape::Unary => vec![ValueKind::FloatGentype],
+                Shape::Binary => vec![ValueKind::FloatGentype; 2],
+                Shape::Ternary => vec![ValueKind::FloatGentype; 3],
+                Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
+                _ => continue,
+            };
+            let seed = crate::sweep::unit_seed(9, function.name, element, 1);
+            let mut columns = crate::sweep::generate(function, element, &kinds, 300, 1, seed);
+            for extreme in [0.0, -0.0, 1.0, -1.0, 0.5, 1e-30, 1e9, 3e38, f64::INFINITY] {
+                for column in columns.iter_mut() {
+                    column.push(element.round(extreme));
+                }
+            }
+            for requirement in [
+                Requirement::Ulp(4.0),
+                Requirement::Ulp(0.0),
+                Requirement::CorrectlyRounded,
+                Requirement::ImplementationDefined,
+            ] {
+                for flushes_subnormals in [false, true] {
+                    let rules = Rules {
+                        function: function.name,
+                        flushes_subnormals,
+                        ..with_outputs(function.outputs.to_vec(), requirement.clone())
+                    };
+                    let Some(known) = rules.known_columns_verdict() else {
+                        continue;
+                    };
+                    let [output] = function.outputs else {
+                        unreachable!("one output")
+                    };
+                    let float_version = binding::float_tier(output).expect("has one");
+                    let double_tier = binding::fast_tier(output).expect("has one");
+                    functions.push(function.name);
+                    for index in 0..columns[0].len() {
+                        let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
+                        let correct = float_version(&args);
+                        let double = double_tier(&args);
+                        let step = |steps: i64| {
+                            if !correct.is_finite() {
+                                return correct;
+                            }
+                            let bits = element.to_bits(correct) as i64;
+                            element.from_bits((bits + steps).max(0) as u64)
+                        };
+                        let max = element.max_finite();
+                        for device_result in [
+                            correct,
+                            step(1),
+                            step(-1),
+                            step(2),
+                            step(3),
+                            step(-4),
+                            step(5),
+                            step(1000),
+                            -correct,
+                            0.0,
+                            -0.0,
+                            max,
+                            -max,
+                            f64::INFINITY,
+                            f64::NEG_INFINITY,
+                            f64::NAN,
+                        ] {
+                            let expected = rules.fast_verdict_with(
+                                &mut FastReference::new(),
+                                &args,
+                                &[device_result],
+                            );
+                            assert_eq!(
+                                known.verdict(&args, correct, double, device_result),
+                                expected,
+                                "{}({args:?}) = {device_result:e}, {requirement:?}, \
+                                 flushing {flushes_subnormals}",
+                                function.name
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        for expected in ["sin", "cos", "exp", "log", "pow", "tan"] {
+            assert!(functions.contains(&expected), "{expected}: {functions:?}");
+        }
+        assert!(compared > 100_000, "{compared}");
+        // The rows it refuses: another rounding, a relaxed build, finite math.
+        let sin = FUNCTIONS.iter().find(|f| f.name == "sin").expect("sin");
+        let full = Rules {
+            function: "sin",
+            ..with_outputs(sin.outputs.to_vec(), Requirement::Ulp(4.0))
+        };
+        assert!(full.known_columns_verdict().is_some());
+        for refused in [
+            Rules {
+                rounding: Round::Zero,
+                requirement: Requirement::CorrectlyRounded,
+                ..full.clone()
+            },
+            Rules {
+                finite_math_only: true,
+                ..full.clone()
+            },
+            Rules {
+                element: FloatType::Half,
+                ..full.clone()
+            },
+        ] {
+            assert!(refused.known_columns_verdict().is_none(), "{refused:?}");
+        }
     }
 
     pub(super) fn with_outputs(outputs: Vec<Output>, requirement: Requirement) -> Rules {
