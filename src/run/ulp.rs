@@ -3,7 +3,7 @@
 //! [`pipeline`]: table row → kernel → device → references → judgement → report row.
 
 use crate::device::{BuiltKernel, DeviceError, Launch, Session};
-use crate::judge::{FastReference, Rules};
+use crate::judge::{FastReference, KnownColumnsVerdict, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{
@@ -1438,90 +1438,123 @@ fn judge_rows(
             }
             _ => Vec::new(),
         };
-        for (number, &k) in undecided.iter().enumerate() {
-            let i = inputs.start + k;
-            let index = segments.index(i);
-            read_input(columns, i, &mut args);
-            if !function.in_domain(&args) {
-                for row in &judged_rows {
-                    tally[*row].undefined += 1;
-                }
-                continue;
+        // One judged row whose verdict takes both columns' values (float sin and cos, where
+        // the device's widths agree) is judged by a loop of its own, without the rows'
+        // bookkeeping below: that loop took two thirds of an exhaustive float sin run's
+        // per-input time.
+        let known_columns = match (judged_rows.as_slice(), &correctly_rounded, columns) {
+            ([row], Some(correct), [x])
+                if doubles.len() == undecided.len()
+                    && exact_values.is_empty()
+                    && slice_results[*row].len() == 1 =>
+            {
+                known_columns_verdicts[*row].map(|verdict| KnownColumns {
+                    verdict,
+                    x,
+                    correct,
+                    doubles: &doubles,
+                    results: &slice_results[*row][0],
+                    row: *row,
+                })
             }
-            let region = input_region(&args[..args.len().min(2)], element);
-            // The column's correctly rounded result, where the rows have one.
-            let column_value = correctly_rounded
-                .as_ref()
-                .map(|column| column[i - inputs.start]);
-            // The same, where a result equal to it is correctly rounded outright: finite, and
-            // under finite math only for finite arguments.
-            let correct = column_value.filter(|correct| {
-                correct.is_finite() && (!finite_only || args.iter().all(|x| x.is_finite()))
-            });
-            match (exact_values.as_slice(), column_value) {
-                ([one], _) => fast_reference.clear_knowing_exact(one[i - inputs.start]),
-                (_, Some(value)) => fast_reference.clear_knowing_correctly_rounded(value),
-                (_, None) => fast_reference.clear(),
-            }
-            let double = doubles.get(number).copied();
-            if let Some(double) = double {
-                fast_reference.know_double(double);
-            }
-            let mut exact_references = None;
-            let mut previous: Option<Judged> = None;
-            for (position, &row) in judged_rows.iter().enumerate() {
-                let rules = rules[row];
-                let stats = &mut tally[row];
-                results.clear();
-                results.extend(slice_results[row].iter().map(|output| output[k]));
-                // Repeating the last judged row's results under its rules, this row has its
-                // verdict.
-                let repeats = position > 0
-                    && same_rules[row][judged_rows[position - 1]]
-                    && results
-                        .iter()
-                        .zip(&previous_results)
-                        .all(|(mine, theirs): (&f64, &f64)| mine.to_bits() == theirs.to_bits());
-                let matches_column = correctly_rounded_fns[row].is_some()
-                    && correct.is_some_and(|correct| results[0] == correct);
-                let judged = match previous.take() {
-                    Some(judged) if repeats => judged,
-                    _ if matches_column => Judged::Fast(FastVerdict::CorrectlyRounded),
-                    _ => match match (known_columns_verdicts[row], column_value, double) {
-                        (Some(known), Some(correct), Some(double)) => {
-                            known.verdict(&args, correct, double, results[0])
-                        }
-                        _ => rules.fast_verdict_with(&mut fast_reference, &args, &results),
-                    } {
-                        Some(verdict) => Judged::Fast(verdict),
-                        None => {
-                            let references = exact_references
-                                .get_or_insert_with(|| rules.exact_references(&args));
-                            Judged::Exact(Box::new(
-                                rules.judge_exactly_with(index, &args, &results, references),
-                            ))
-                        }
-                    },
-                };
-                // Kept only where the next judged row may repeat it: a unit of one width never
-                // copies a case.
-                let next_may_repeat = judged_rows
-                    .get(position + 1)
-                    .is_some_and(|next| same_rules[*next][row]);
-                match judged {
-                    Judged::Fast(verdict) => {
-                        stats.record_fast(verdict, index, region, || {
-                            rules.judge(index, &args, &results)
-                        });
-                        previous = next_may_repeat.then_some(Judged::Fast(verdict));
+            _ => None,
+        };
+        if let Some(known) = known_columns {
+            let row = known.row;
+            known.judge(
+                rules[row],
+                function,
+                &mut tally[row],
+                &undecided,
+                |k| segments.index(inputs.start + k),
+                inputs.start,
+            );
+        } else {
+            for (number, &k) in undecided.iter().enumerate() {
+                let i = inputs.start + k;
+                let index = segments.index(i);
+                read_input(columns, i, &mut args);
+                if !function.in_domain(&args) {
+                    for row in &judged_rows {
+                        tally[*row].undefined += 1;
                     }
-                    Judged::Exact(case) => {
-                        stats.record_region(region, &case);
-                        previous = next_may_repeat.then(|| Judged::Exact(case.clone()));
-                        stats.record(*case);
-                    }
+                    continue;
                 }
-                std::mem::swap(&mut results, &mut previous_results);
+                let region = input_region(&args[..args.len().min(2)], element);
+                // The column's correctly rounded result, where the rows have one.
+                let column_value = correctly_rounded
+                    .as_ref()
+                    .map(|column| column[i - inputs.start]);
+                // The same, where a result equal to it is correctly rounded outright: finite, and
+                // under finite math only for finite arguments.
+                let correct = column_value.filter(|correct| {
+                    correct.is_finite() && (!finite_only || args.iter().all(|x| x.is_finite()))
+                });
+                match (exact_values.as_slice(), column_value) {
+                    ([one], _) => fast_reference.clear_knowing_exact(one[i - inputs.start]),
+                    (_, Some(value)) => fast_reference.clear_knowing_correctly_rounded(value),
+                    (_, None) => fast_reference.clear(),
+                }
+                let double = doubles.get(number).copied();
+                if let Some(double) = double {
+                    fast_reference.know_double(double);
+                }
+                let mut exact_references = None;
+                let mut previous: Option<Judged> = None;
+                for (position, &row) in judged_rows.iter().enumerate() {
+                    let rules = rules[row];
+                    let stats = &mut tally[row];
+                    results.clear();
+                    results.extend(slice_results[row].iter().map(|output| output[k]));
+                    // Repeating the last judged row's results under its rules, this row has its
+                    // verdict.
+                    let repeats = position > 0
+                        && same_rules[row][judged_rows[position - 1]]
+                        && results
+                            .iter()
+                            .zip(&previous_results)
+                            .all(|(mine, theirs): (&f64, &f64)| mine.to_bits() == theirs.to_bits());
+                    let matches_column = correctly_rounded_fns[row].is_some()
+                        && correct.is_some_and(|correct| results[0] == correct);
+                    let judged = match previous.take() {
+                        Some(judged) if repeats => judged,
+                        _ if matches_column => Judged::Fast(FastVerdict::CorrectlyRounded),
+                        _ => match match (known_columns_verdicts[row], column_value, double) {
+                            (Some(known), Some(correct), Some(double)) => {
+                                known.verdict(&args, correct, double, results[0])
+                            }
+                            _ => rules.fast_verdict_with(&mut fast_reference, &args, &results),
+                        } {
+                            Some(verdict) => Judged::Fast(verdict),
+                            None => {
+                                let references = exact_references
+                                    .get_or_insert_with(|| rules.exact_references(&args));
+                                Judged::Exact(Box::new(
+                                    rules.judge_exactly_with(index, &args, &results, references),
+                                ))
+                            }
+                        },
+                    };
+                    // Kept only where the next judged row may repeat it: a unit of one width never
+                    // copies a case.
+                    let next_may_repeat = judged_rows
+                        .get(position + 1)
+                        .is_some_and(|next| same_rules[*next][row]);
+                    match judged {
+                        Judged::Fast(verdict) => {
+                            stats.record_fast(verdict, index, region, || {
+                                rules.judge(index, &args, &results)
+                            });
+                            previous = next_may_repeat.then_some(Judged::Fast(verdict));
+                        }
+                        Judged::Exact(case) => {
+                            stats.record_region(region, &case);
+                            previous = next_may_repeat.then(|| Judged::Exact(case.clone()));
+                            stats.record(*case);
+                        }
+                    }
+                    std::mem::swap(&mut results, &mut previous_results);
+                }
             }
         }
         for &row in &judged_rows {
@@ -1554,6 +1587,61 @@ fn judge_rows(
         }
         rows
     })
+}
+
+/// The undecided inputs of a slice that one row judges, whose correctly rounded float and
+/// double the sweep's columns hold (`correct` over the slice, `doubles` per undecided input),
+/// with the row's [`KnownColumnsVerdict`]: [`judge_rows`]' per-input loop for that case.
+struct KnownColumns<'a> {
+    verdict: KnownColumnsVerdict<'a>,
+    /// The argument column of the whole batch.
+    x: &'a [f64],
+    correct: &'a [f64],
+    doubles: &'a [f64],
+    results: &'a [f64],
+    row: usize,
+}
+
+impl KnownColumns<'_> {
+    /// Judges the slice's `undecided` inputs (counted from the slice's first, at batch
+    /// position `start`; `index_of` gives their input indices) into `stats`, each as
+    /// `judge_rows`' loop over rows judges an input of one row: out of the function's domain
+    /// undefined, else the fast verdict, or MPFR's where it gives none.
+    fn judge(
+        &self,
+        rules: &Rules,
+        function: &Function,
+        stats: &mut UnitStats,
+        undecided: &[usize],
+        index_of: impl Fn(usize) -> u64,
+        start: usize,
+    ) {
+        let element = rules.element;
+        for (&k, &double) in undecided.iter().zip(self.doubles) {
+            let args = [self.x[start + k]];
+            if !function.in_domain(&args) {
+                stats.undefined += 1;
+                continue;
+            }
+            let region = input_region(&args, element);
+            let index = index_of(k);
+            let device_results = [self.results[k]];
+            match self
+                .verdict
+                .verdict(&args, self.correct[k], double, device_results[0])
+            {
+                Some(verdict) => stats.record_fast(verdict, index, region, || {
+                    rules.judge(index, &args, &device_results)
+                }),
+                None => {
+                    let references = rules.exact_references(&args);
+                    let case = rules.judge_exactly_with(index, &args, &device_results, &references);
+                    stats.record_region(region, &case);
+                    stats.record(case);
+                }
+            }
+        }
+    }
 }
 
 /// Per input of `inputs`, its class `class_of(k)` (`k` counts from the first) where the input
