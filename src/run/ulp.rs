@@ -2003,7 +2003,8 @@ mod tests {
     /// is finite, fma, double sqrt), exact tiers (fmod, NaN at finite arguments; fdim, which
     /// declines inputs) and two exact outputs (frexp), on a sweep
     /// with its special values (infinities and NaN arguments) and results that are correctly
-    /// rounded, one ulp off, NaN or infinite.
+    /// rounded, one ulp off, NaN or infinite; for one width, and for two whose results differ
+    /// on some inputs (so both rows are judged input by input, the loop over rows).
     #[test]
     fn bulk_passes_judge_as_each_input_alone_does() {
         use crate::reference::{self, binding};
@@ -2023,39 +2024,43 @@ mod tests {
             let seed = sweep::unit_seed(5, name, element, 1);
             let columns = sweep::generate(function, element, kinds, 3000, 1, seed);
             let count = columns[0].len();
-            // Per output, a result per input: the correctly rounded one, or one moved off it.
+            // Per output, a result per input: the correctly rounded one, or one moved off it;
+            // a second width's results (`second`) move 3 ulp off where k % 9 is 2 too.
             let result_kinds: Vec<ValueKind> = function.shape.signature().results().collect();
-            let result_columns: Vec<ResultColumn> = function
-                .outputs
-                .iter()
-                .zip(&result_kinds)
-                .map(|(output, kind)| {
-                    let values: Vec<f64> = (0..count)
-                        .map(|k| {
-                            let args: Vec<f64> = columns.iter().map(|c| c[k]).collect();
-                            let operands: Vec<_> =
-                                args.iter().map(|x| reference::operand(*x)).collect();
-                            let mpfr = binding::mpfr(output.reference);
-                            let correct =
-                                reference::correctly_rounded(mpfr, &operands, element).to_f64();
-                            match (k % 9, kind) {
-                                (5, ValueKind::FloatGentype) => {
-                                    element.from_bits(element.to_bits(correct).wrapping_add(1))
+            let result_columns = |second: bool| -> Vec<ResultColumn> {
+                function
+                    .outputs
+                    .iter()
+                    .zip(&result_kinds)
+                    .map(|(output, kind)| {
+                        let values: Vec<f64> = (0..count)
+                            .map(|k| {
+                                let args: Vec<f64> = columns.iter().map(|c| c[k]).collect();
+                                let operands: Vec<_> =
+                                    args.iter().map(|x| reference::operand(*x)).collect();
+                                let mpfr = binding::mpfr(output.reference);
+                                let correct =
+                                    reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                                let moved = |ulps: u64| {
+                                    element.from_bits(element.to_bits(correct).wrapping_add(ulps))
+                                };
+                                match (k % 9, kind) {
+                                    (5, ValueKind::FloatGentype) => moved(1),
+                                    (2, ValueKind::FloatGentype) if second => moved(3),
+                                    (5, _) => correct + 1.0,
+                                    (6, ValueKind::FloatGentype) => f64::NAN,
+                                    (7, ValueKind::FloatGentype) => f64::INFINITY,
+                                    _ => correct,
                                 }
-                                (5, _) => correct + 1.0,
-                                (6, ValueKind::FloatGentype) => f64::NAN,
-                                (7, ValueKind::FloatGentype) => f64::INFINITY,
-                                _ => correct,
-                            }
-                        })
-                        .collect();
-                    let mut bytes = vec![0; count * kind.component_bytes(element)];
-                    encode(*kind, element, &values, &mut bytes);
-                    ResultColumn::copied_from(*kind, element, &bytes, count)
-                })
-                .collect();
-            // The results as the batch reads them back.
-            let results: Vec<Vec<f64>> = result_columns.iter().map(|c| c.decoded_all()).collect();
+                            })
+                            .collect();
+                        let mut bytes = vec![0; count * kind.component_bytes(element)];
+                        encode(*kind, element, &values, &mut bytes);
+                        ResultColumn::copied_from(*kind, element, &bytes, count)
+                    })
+                    .collect()
+            };
+            let widths = [result_columns(false), result_columns(true)];
             for finite_math_only in [false, true] {
                 let rules = Rules {
                     function: function.name,
@@ -2068,45 +2073,54 @@ mod tests {
                     embedded: false,
                     finite_math_only,
                 };
-                let batch = judge_rows(
-                    &[&rules],
-                    function,
-                    &Segments::one(0),
-                    &columns,
-                    std::slice::from_ref(&result_columns),
-                    count,
-                    1,
-                );
-                let mut alone = UnitStats::default();
-                let mut reference = FastReference::new();
-                for k in 0..count {
-                    let args: Vec<f64> = columns.iter().map(|c| c[k]).collect();
-                    let device_results: Vec<f64> = results.iter().map(|r| r[k]).collect();
-                    if !function.in_domain(&args) {
-                        alone.undefined += 1;
-                        continue;
-                    }
-                    let region = input_region(&args[..args.len().min(2)], element);
-                    reference.clear();
-                    let index = k as u64;
-                    match rules.fast_verdict_with(&mut reference, &args, &device_results) {
-                        Some(verdict) => alone.record_fast(verdict, index, region, || {
-                            rules.judge(index, &args, &device_results)
-                        }),
-                        None => {
-                            let case = rules.judge(index, &args, &device_results);
-                            alone.record_region(region, &case);
-                            alone.record(case);
+                // Each width's results judged input by input, as the batch reads them back.
+                let alone = |result_columns: &[ResultColumn]| {
+                    let results: Vec<Vec<f64>> =
+                        result_columns.iter().map(|c| c.decoded_all()).collect();
+                    let mut alone = UnitStats::default();
+                    let mut reference = FastReference::new();
+                    for k in 0..count {
+                        let args: Vec<f64> = columns.iter().map(|c| c[k]).collect();
+                        let device_results: Vec<f64> = results.iter().map(|r| r[k]).collect();
+                        if !function.in_domain(&args) {
+                            alone.undefined += 1;
+                            continue;
+                        }
+                        let region = input_region(&args[..args.len().min(2)], element);
+                        reference.clear();
+                        let index = k as u64;
+                        match rules.fast_verdict_with(&mut reference, &args, &device_results) {
+                            Some(verdict) => alone.record_fast(verdict, index, region, || {
+                                rules.judge(index, &args, &device_results)
+                            }),
+                            None => {
+                                let case = rules.judge(index, &args, &device_results);
+                                alone.record_region(region, &case);
+                                alone.record(case);
+                            }
                         }
                     }
+                    alone
+                };
+                // One width alone, then both: the second row differs from the first on some
+                // inputs, so both rows are judged input by input.
+                for rows in [1, 2] {
+                    let batch = judge_rows(
+                        &vec![&rules; rows],
+                        function,
+                        &Segments::one(0),
+                        &columns,
+                        &widths[..rows],
+                        count,
+                        1,
+                    );
+                    let settled = RowStats::new(widths[..rows].iter().map(|w| alone(w)).collect());
+                    assert_eq!(
+                        format!("{:?}", batch.into_rows()),
+                        format!("{:?}", settled.into_rows()),
+                        "{name} {element:?}, {rows} rows, finite math only: {finite_math_only}"
+                    );
                 }
-                let settled =
-                    |stats: UnitStats| format!("{:?}", RowStats::new(vec![stats]).into_rows());
-                assert_eq!(
-                    format!("{:?}", batch.into_rows()),
-                    settled(alone),
-                    "{name} {element:?}, finite math only: {finite_math_only}"
-                );
             }
         }
     }
