@@ -2030,6 +2030,31 @@ mod tests {
     use crate::report::stats::{input_region, UnitStats};
     use crate::spec::reference_id::ReferenceId;
 
+    /// The argument kinds of a function of `shape` whose arguments a fast-tier test samples
+    /// (float arguments, and pown's and rootn's int); `None` for the shapes it skips.
+    fn argument_kinds(
+        shape: crate::spec::signature::Shape,
+    ) -> Option<Vec<crate::spec::signature::ValueKind>> {
+        use crate::spec::signature::{Shape, ValueKind};
+        Some(match shape {
+            Shape::Unary => vec![ValueKind::FloatGentype],
+            Shape::Binary => vec![ValueKind::FloatGentype; 2],
+            Shape::Ternary => vec![ValueKind::FloatGentype; 3],
+            Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
+            _ => return None,
+        })
+    }
+
+    /// `value` moved `steps` encodings of `element` up (down where negative; no further down
+    /// than the encoding 0), as a device result near it; a value that is not finite as it is.
+    fn ulps_away(value: f64, element: FloatType, steps: i64) -> f64 {
+        if !value.is_finite() {
+            return value;
+        }
+        let bits = element.to_bits(value) as i64;
+        element.from_bits((bits + steps).max(0) as u64)
+    }
+
     /// Every verdict the fast tiers give is MPFR's verdict on the same result: for sampled
     /// inputs (special values included) of every one-output function with a fast reference,
     /// in every format, under a ULP bound and a correctly rounded cell, with the correctly
@@ -2038,7 +2063,6 @@ mod tests {
     #[test]
     fn fast_tiers_decide_as_mpfr_does() {
         use crate::spec::registry::FUNCTIONS;
-        use crate::spec::signature::Shape;
         let mut decided = [0usize; 4];
         let mut failed = 0;
         let mut column_matches = 0;
@@ -2055,12 +2079,8 @@ mod tests {
                 continue;
             }
             use crate::spec::signature::ValueKind;
-            let kinds = match function.shape {
-                Shape::Unary => vec![ValueKind::FloatGentype],
-                Shape::Binary => vec![ValueKind::FloatGentype; 2],
-                Shape::Ternary => vec![ValueKind::FloatGentype; 3],
-                Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
-                _ => continue,
+            let Some(kinds) = argument_kinds(function.shape) else {
+                continue;
             };
             for element in FloatType::ALL {
                 let seed = crate::sweep::unit_seed(5, function.name, element, 1);
@@ -2109,13 +2129,7 @@ mod tests {
                             element,
                         )
                         .to_f64();
-                        let step = |steps: i64| {
-                            if !correct.is_finite() {
-                                return correct;
-                            }
-                            let bits = element.to_bits(correct) as i64;
-                            element.from_bits((bits + steps).max(0) as u64)
-                        };
+                        let step = |steps: i64| ulps_away(correct, element, steps);
                         let max = element.max_finite();
                         for device in [
                             correct,
@@ -2961,17 +2975,12 @@ mod tests {
     #[test]
     fn known_columns_verdicts_are_fast_verdicts() {
         use crate::spec::registry::FUNCTIONS;
-        use crate::spec::signature::{Shape, ValueKind};
         let element = FloatType::Float;
         let mut compared = 0;
         let mut functions = Vec::new();
         for function in FUNCTIONS {
-            let kinds = match function.shape {
-                Shape::Unary => vec![ValueKind::FloatGentype],
-                Shape::Binary => vec![ValueKind::FloatGentype; 2],
-                Shape::Ternary => vec![ValueKind::FloatGentype; 3],
-                Shape::FloatInt => vec![ValueKind::FloatGentype, ValueKind::IntGentype],
-                _ => continue,
+            let Some(kinds) = argument_kinds(function.shape) else {
+                continue;
             };
             let seed = crate::sweep::unit_seed(9, function.name, element, 1);
             let mut columns = crate::sweep::generate(function, element, &kinds, 300, 1, seed);
@@ -3005,13 +3014,7 @@ mod tests {
                         let args: Vec<f64> = columns.iter().map(|c| c[index]).collect();
                         let correct = float_version(&args);
                         let double = double_tier(&args);
-                        let step = |steps: i64| {
-                            if !correct.is_finite() {
-                                return correct;
-                            }
-                            let bits = element.to_bits(correct) as i64;
-                            element.from_bits((bits + steps).max(0) as u64)
-                        };
+                        let step = |steps: i64| ulps_away(correct, element, steps);
                         let max = element.max_finite();
                         for device_result in [
                             correct,
