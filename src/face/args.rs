@@ -40,7 +40,7 @@ pub(crate) enum Command {
     Compare(CompareArgs),
     /// Check everything that applies to the device (every kind, function, type and width, its
     /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
-    Certify(Box<RunArgs>),
+    Certify(Box<CertifyArgs>),
     /// List every cell that differs between the 2017 and the 2026 text of the spec (Tables
     /// 3, 4, 5 and the edge-case rules): why a verdict changes with --spec.
     SpecDiff {
@@ -59,6 +59,9 @@ pub(crate) enum Command {
         module: PathBuf,
         #[arg(long)]
         name: String,
+        /// What clBuildProgram is given (how a run checks --build-options before it starts).
+        #[arg(long = "with-options", default_value = "", allow_hyphen_values = true)]
+        options: String,
     },
 }
 
@@ -126,6 +129,64 @@ pub(crate) struct RunArgs {
     /// device's CL_DEVICE_PROFILE).
     #[arg(long, default_value = "auto", value_parser = ByName::<ProfileChoice>::new())]
     pub(crate) profile: ProfileChoice,
+    /// What to check, comma-separated: ulp (accuracy against the ULP tables), edge (exact
+    /// special-value results), conversion (OpFConvert, OpConvert*, correctly rounded or
+    /// exact), extension (SPIR-V float8, float_controls2, arithmetic_fence); default: all.
+    #[arg(long, value_delimiter = ',', value_parser = ByName::<KindChoice>::new())]
+    pub(crate) kind: Vec<KindChoice>,
+    /// Run exactly these inputs instead of the sweep: one case per line, C99 hex floats,
+    /// comma-separated arguments, `#` comments.
+    #[arg(long)]
+    pub(crate) input_file: Option<PathBuf>,
+    /// Run exactly one input: its arguments as C99 hex floats, comma-separated (what a
+    /// failure's reproduce line uses).
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
+    pub(crate) input: Option<String>,
+    /// Run your own SPIR-V module for a function instead of clacc's (`sin=my_sin.spv`;
+    /// repeatable): same entry point and buffers as clacc's kernels (see kernels/README.md),
+    /// judged by the same table. Needs one --type and one --width.
+    #[arg(long, value_name = "FUNCTION=FILE")]
+    pub(crate) kernel: Vec<String>,
+    /// Build with -cl-fp32-correctly-rounded-divide-sqrt (when the device reports
+    /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT): float divide and sqrt must be correctly rounded.
+    #[arg(long)]
+    pub(crate) correctly_rounded_divide_sqrt: bool,
+    /// Run the kernels and judge nothing: the device's own time, which scripts/bench compares
+    /// with a full run's.
+    #[arg(long)]
+    pub(crate) device_only: bool,
+    #[command(flatten)]
+    pub(crate) campaign: CampaignArgs,
+}
+
+/// A plain run reads the flags it shares with `clacc certify` as its own (`args.inputs`).
+impl std::ops::Deref for RunArgs {
+    type Target = CampaignArgs;
+    fn deref(&self) -> &CampaignArgs {
+        &self.campaign
+    }
+}
+
+impl std::ops::DerefMut for RunArgs {
+    fn deref_mut(&mut self) -> &mut CampaignArgs {
+        &mut self.campaign
+    }
+}
+
+/// `clacc certify`'s flags: the device and how the campaign runs; what it checks is not a
+/// choice (every kind, function, type and width; the device's profile and Table 5).
+#[derive(Args, Clone)]
+pub(crate) struct CertifyArgs {
+    #[command(flatten)]
+    pub(crate) device: DeviceArgs,
+    #[command(flatten)]
+    pub(crate) campaign: CampaignArgs,
+}
+
+/// The flags a plain run and `clacc certify` share: the spec, the sweep, where the results go
+/// and how units are run.
+#[derive(Args, Clone)]
+pub(crate) struct CampaignArgs {
     /// Which text of the spec judges: 2026 (the "OpenCL Numerical Compliance" chapter as
     /// maintained today, what devices are certified against) or 2017 (the text clacc first
     /// transcribed). Chooses Tables 3, 4, 5 and the edge cases; `clacc spec-diff` lists what
@@ -135,14 +196,6 @@ pub(crate) struct RunArgs {
     /// Inputs per unit, special values included (at most 2^40).
     #[arg(long, default_value = "65536", value_parser = parse_inputs, allow_hyphen_values = true)]
     pub(crate) inputs: usize,
-    /// Run exactly these inputs instead of the sweep: one case per line, C99 hex floats,
-    /// comma-separated arguments, `#` comments.
-    #[arg(long)]
-    pub(crate) input_file: Option<PathBuf>,
-    /// Run exactly one input: its arguments as C99 hex floats, comma-separated (what a
-    /// failure's reproduce line uses).
-    #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
-    pub(crate) input: Option<String>,
     /// Seed of the random inputs (decimal or 0x hex).
     #[arg(long, value_parser = parse_seed, allow_hyphen_values = true)]
     pub(crate) seed: Option<u64>,
@@ -157,11 +210,6 @@ pub(crate) struct RunArgs {
     /// `clacc merge` combines the shards' CSVs.
     #[arg(long, value_parser = parse_shard, default_value = "0/1", allow_hyphen_values = true)]
     pub(crate) shard: Shard,
-    /// Run your own SPIR-V module for a function instead of clacc's (`sin=my_sin.spv`;
-    /// repeatable): same entry point and buffers as clacc's kernels (see kernels/README.md),
-    /// judged by the same table. Needs one --type and one --width.
-    #[arg(long, value_name = "FUNCTION=FILE")]
-    pub(crate) kernel: Vec<String>,
     /// Also write the results as JUnit XML (a testcase per CSV row) for CI systems.
     #[arg(long)]
     pub(crate) junit: Option<PathBuf>,
@@ -169,32 +217,20 @@ pub(crate) struct RunArgs {
     /// functions) or a heat map over the two inputs' exponents, with the bound.
     #[arg(long)]
     pub(crate) plot: Option<PathBuf>,
-    /// What to check, comma-separated: ulp (accuracy against the ULP tables), edge (exact
-    /// special-value results), conversion (OpFConvert, OpConvert*, correctly rounded or
-    /// exact), extension (SPIR-V float8, float_controls2, arithmetic_fence); default: all.
-    #[arg(long, value_delimiter = ',', value_parser = ByName::<KindChoice>::new())]
-    pub(crate) kind: Vec<KindChoice>,
     /// Options passed to the driver's clBuildProgram as they are, recorded in the CSV; they do
     /// not change which table judges (e.g. `-cl-fast-relaxed-math` judged by --profile full).
     #[arg(long, default_value = "", allow_hyphen_values = true)]
     pub(crate) build_options: String,
-    /// Build with -cl-fp32-correctly-rounded-divide-sqrt (when the device reports
-    /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT): float divide and sqrt must be correctly rounded.
-    #[arg(long)]
-    pub(crate) correctly_rounded_divide_sqrt: bool,
     /// Build with -cl-denorms-are-zero: float subnormals may flush (the FTZ rules apply).
     #[arg(long)]
     pub(crate) denorms_are_zero: bool,
-    /// Run the kernels and judge nothing: the device's own time, which scripts/bench compares
-    /// with a full run's.
-    #[arg(long)]
-    pub(crate) device_only: bool,
     /// Keep the units already in --csv (from an interrupted run with the same options) and run
     /// only the rest, appending to it.
     #[arg(long)]
     pub(crate) resume: bool,
-    /// Run units in this process instead of a worker process (a driver crash then ends the run).
-    #[arg(long)]
+    /// Run units in this process instead of a worker process (a driver crash then ends the run,
+    /// and no unit can be timed out).
+    #[arg(long, conflicts_with = "unit_timeout")]
     pub(crate) no_isolate: bool,
     /// Seconds a unit may take in its worker, all of it, before it is recorded as `timeout`.
     #[arg(long, default_value = "3600", value_parser = parse_seconds, allow_hyphen_values = true)]
@@ -469,7 +505,7 @@ impl Choice for ProfileChoice {
     }
 
     fn refusal(text: &str) -> String {
-        format!("unknown profile `{text}`; use full, embedded or auto")
+        format!("unknown profile `{text}`; use full, embedded, relaxed or auto")
     }
 }
 
@@ -586,7 +622,7 @@ mod tests {
         );
         assert_eq!(
             refusal(&["--profile", "quantum"]),
-            "unknown profile `quantum`; use full, embedded or auto"
+            "unknown profile `quantum`; use full, embedded, relaxed or auto"
         );
         assert_eq!(
             refusal(&["--spec", "1999"]),

@@ -20,12 +20,13 @@ pub(crate) fn probe_build(
     device: &DeviceArgs,
     module: &std::path::Path,
     name: &str,
+    options: &str,
 ) -> Result<ExitCode, UsageError> {
     let info = open_device(device)?;
     let spirv = std::fs::read(module)
         .map_err(|e| UsageError(format!("cannot read {}: {e}", module.display())))?;
     let session = Session::open(info)?;
-    match extension::build_in_this_process(&session, name, &spirv) {
+    match extension::build_in_this_process(&session, name, &spirv, options) {
         IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
         IsolatedOutcome::Refused(why) => {
             println!("{why}");
@@ -42,7 +43,17 @@ pub(crate) fn probe_build(
 /// process, for devices that cannot be asked (no cl_khr_spirv_queries): a driver that dies on
 /// an extension it does not know takes only that process with it.
 pub(crate) fn isolated_builder(info: &DeviceInfo) -> impl Fn(&str, &[u8]) -> IsolatedOutcome + '_ {
-    move |name: &str, spirv: &[u8]| {
+    move |name: &str, spirv: &[u8]| build_isolated(info, name, spirv, "")
+}
+
+/// Builds `spirv` with `options` in a `clacc probe-build` process of its own.
+pub(crate) fn build_isolated(
+    info: &DeviceInfo,
+    name: &str,
+    spirv: &[u8],
+    options: &str,
+) -> IsolatedOutcome {
+    {
         let Ok(executable) = std::env::current_exe() else {
             return IsolatedOutcome::Crashed("cannot find clacc's own executable".to_string());
         };
@@ -65,6 +76,8 @@ pub(crate) fn isolated_builder(info: &DeviceInfo) -> impl Fn(&str, &[u8]) -> Iso
                 &info.device_index.to_string(),
                 "--name",
                 name,
+                "--with-options",
+                options,
             ])
             .arg(&path)
             .output();

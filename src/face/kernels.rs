@@ -23,7 +23,8 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
     let mut written = 0;
     for function in &functions {
         for element in &types {
-            for width in &widths {
+            // The geometric instructions take their own widths (length 1 to 4, cross 3 and 4).
+            for width in widths.iter().filter(|w| function.shape.widths().contains(w)) {
                 let spec = KernelSpec {
                     instruction: function.instruction,
                     shape: function.shape,
@@ -46,6 +47,12 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                 written += 1;
             }
         }
+    }
+    if written == 0 {
+        return usage(format!(
+            "nothing to emit: --width {} selects none of the widths the functions run at",
+            args.selection.width.join(",")
+        ));
     }
     println!(
         "wrote {written} modules (.spv and .spvasm) to {}",

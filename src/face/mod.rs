@@ -67,9 +67,11 @@ pub fn dispatch(cli: &Cli) -> Result<ExitCode, UsageError> {
         Some(Command::Compare(args)) => compare::compare_csvs(args),
         Some(Command::SpecDiff { markdown }) => Ok(compare::spec_diff(*markdown)),
         Some(Command::Certify(args)) => certify::certify(args.as_ref()),
-        Some(Command::ProbeBuild { module, name }) => {
-            devices::probe_build(&cli.run.device, module, name)
-        }
+        Some(Command::ProbeBuild {
+            module,
+            name,
+            options,
+        }) => devices::probe_build(&cli.run.device, module, name, options),
         Some(Command::Worker) => match campaign::serve_worker(&run::print_refused) {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(error) => Err(UsageError(error.to_string())),

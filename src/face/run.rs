@@ -98,14 +98,13 @@ impl campaign::Watch for ProgressBars {
 /// What one campaign did, for the summary files and the exit status.
 pub(crate) struct CampaignOutcome {
     pub(crate) units: Vec<UnitReport>,
-    pub(crate) facts: RunFacts,
     pub(crate) failed: bool,
 }
 
 /// The plain run: the campaign, then the summary files, then the exit code.
 pub(crate) fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let outcome = run_campaign(args)?;
-    let written = write_summary_files(args, &outcome.units, &outcome.facts);
+    let written = write_summary_files(args, &outcome.units);
     Ok(exit_after_run(outcome.failed, written))
 }
 
@@ -128,20 +127,25 @@ pub(crate) fn exit_after_run(failed: bool, written: Result<(), UsageError>) -> E
     }
 }
 
-/// --junit and --plot, written from the units of the run.
-pub(crate) fn write_summary_files(
-    args: &RunArgs,
-    units: &[UnitReport],
-    facts: &RunFacts,
-) -> Result<(), UsageError> {
+/// --junit from the CSV's rows (a testcase per row, those of an earlier invocation that
+/// --resume kept too) and --plot from the units run now (a plot needs every input's error, which
+/// the CSV does not hold).
+pub(crate) fn write_summary_files(args: &RunArgs, units: &[UnitReport]) -> Result<(), UsageError> {
     if let Some(path) = &args.junit {
-        crate::report::junit::write(path, units, facts)
+        let rows = crate::report::merge::read(&args.csv)?;
+        crate::report::junit::write(path, &rows)
             .map_err(|e| UsageError(format!("cannot write --junit {}: {e}", path.display())))?;
     }
     if let Some(dir) = &args.plot {
         let written = crate::report::plot::write_all(dir, units)
             .map_err(|e| UsageError(format!("cannot write --plot {}: {e}", dir.display())))?;
         println!("{} plots in {}", written.len(), dir.display());
+        if args.resume {
+            println!(
+                "  (units an earlier run wrote to {} have no plot: a plot needs every input's error, which only the run that measured them has)",
+                args.csv.display()
+            );
+        }
     }
     Ok(())
 }
@@ -166,6 +170,26 @@ fn edge_only(name: &str) -> bool {
 /// One run of the checks: the flags checked, the device opened, the units planned, the
 /// campaign driven and its summary printed.
 pub(crate) fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
+    prepare_campaign(args)?.drive(args)
+}
+
+/// A campaign whose flags are checked and whose units are planned, ready to run.
+pub(crate) struct PreparedCampaign {
+    pub(crate) plan: Plan,
+    facts: RunFacts,
+    /// In-process runs share one session; isolated runs open theirs in the worker.
+    session: Option<Session>,
+}
+
+impl PreparedCampaign {
+    /// Runs the plan with progress bars and prints the summary.
+    pub(crate) fn drive(self, args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
+        drive(args, &self.plan, self.facts, self.session.as_ref())
+    }
+}
+
+/// Checks the flags, opens the device and plans the units, running nothing yet.
+pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, UsageError> {
     refuse_empty_names(args)?;
     let selection = read_selection(args)?;
     let explicit_cases = read_cases(args)?;
@@ -191,7 +215,9 @@ pub(crate) fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError
         ));
     }
     let facts = run_facts(args, &info, relaxed);
-    announce(args, &facts, profile, relaxed);
+    if !args.build_options.trim().is_empty() {
+        check_build_options(&info, &facts.build_options)?;
+    }
     let mut provenance = provenance(args, explicit_cases.as_deref(), &user_kernels);
     let settings = run_settings(
         args,
@@ -204,25 +230,26 @@ pub(crate) fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError
         user_kernels,
     );
     let isolation = isolation(args)?;
-    let info_for_units = info.clone();
-    // In-process runs share one session; isolated runs open theirs in the worker.
+    let units = plan_units(args, &selection, &types, &info, &settings)?;
     let session = match isolation {
         None => Some(Session::open(info)?),
         Some(_) => None,
     };
-    let units = plan_units(args, &selection, &types, &info_for_units, &settings)?;
     provenance.planned_units = units.len() as u64;
-    let plan = Plan {
-        units,
-        provenance,
-        settings,
-        platform: args.device.platform.clone(),
-        device: args.device.device.clone(),
-        csv: args.csv.clone(),
-        resume: args.resume,
-        isolation,
-    };
-    drive(args, &plan, facts, session.as_ref())
+    Ok(PreparedCampaign {
+        plan: Plan {
+            units,
+            provenance,
+            settings,
+            platform: args.device.platform.clone(),
+            device: args.device.device.clone(),
+            csv: args.csv.clone(),
+            resume: args.resume,
+            isolation,
+        },
+        facts,
+        session,
+    })
 }
 
 /// An empty name in a list flag (`--function sin,`) is a stray comma; --type and --kind refuse
@@ -350,6 +377,33 @@ fn check_what_judges(
     Ok(())
 }
 
+/// Builds one small module with the run's options in a process of its own, so that options the
+/// driver does not take are a usage error before anything runs, not an error row per unit.
+fn check_build_options(info: &DeviceInfo, options: &str) -> Result<(), UsageError> {
+    let add = registry::find("OpFAdd").expect("the registry has OpFAdd");
+    let spec = crate::kernel::KernelSpec {
+        instruction: add.instruction,
+        shape: add.shape,
+        element: FloatType::Float,
+        width: 1,
+        address_bits: info.address_bits,
+    };
+    let words = crate::kernel::build(&spec)
+        .map_err(|e| UsageError(format!("cannot build the module that checks --build-options: {e}")))?;
+    let module = crate::kernel::words_to_bytes(&words);
+    match super::devices::build_isolated(info, &spec.file_stem(), &module, options) {
+        crate::run::extension::probe::IsolatedOutcome::Built => Ok(()),
+        crate::run::extension::probe::IsolatedOutcome::Refused(why) => usage(format!(
+            "--build-options: {} does not build a plain module with `{options}`: {why}",
+            info.name
+        )),
+        crate::run::extension::probe::IsolatedOutcome::Crashed(why) => usage(format!(
+            "--build-options: building a plain module with `{options}` on {} failed: {why}",
+            info.name
+        )),
+    }
+}
+
 /// The options the kernels are built with: the profile's, the flags', then --build-options.
 fn build_options(args: &RunArgs, relaxed: bool) -> String {
     let mut build_options: Vec<&str> = Vec::new();
@@ -380,18 +434,32 @@ fn run_facts(args: &RunArgs, info: &DeviceInfo, relaxed: bool) -> RunFacts {
     }
 }
 
-/// The run's first line on stderr: version, device, spec, profile, seed, inputs, shard.
-fn announce(args: &RunArgs, facts: &RunFacts, profile: Profile, relaxed: bool) {
-    let seed = facts.seed;
-    let profile_text = if relaxed {
-        format!("relaxed (Table 5, else {})", profile.name())
+/// The run's first line on stderr: version, device, spec, profile, seed, what each unit runs,
+/// shard.
+fn announce(args: &RunArgs, facts: &RunFacts, plan: &Plan) {
+    let settings = &plan.settings;
+    let profile_text = if settings.relaxed {
+        format!("relaxed (Table 5, else {})", settings.profile.name())
     } else {
-        profile.name().to_string()
+        settings.profile.name().to_string()
     };
-    let exhaustive_text = if args.exhaustive {
-        "exhaustive where it fits, else "
+    let inputs_text = if let Some(cases) = &settings.explicit_cases {
+        match cases.len() {
+            1 => "the 1 input given".to_string(),
+            count => format!("the {count} inputs given"),
+        }
+    } else if plan.units.iter().all(|unit| unit.kind() == Kind::Edge) {
+        "the spec's edge cases".to_string()
     } else {
-        ""
+        format!(
+            "{}{} inputs per unit",
+            if args.exhaustive {
+                "exhaustive where it fits, else "
+            } else {
+                ""
+            },
+            args.inputs
+        )
     };
     let shard_text = if args.shard == Shard::WHOLE {
         String::new()
@@ -399,12 +467,12 @@ fn announce(args: &RunArgs, facts: &RunFacts, profile: Profile, relaxed: bool) {
         format!(", shard {}", args.shard)
     };
     eprintln!(
-        "clacc {}: {} (driver {}), spec {}, profile {profile_text}, seed {seed:#x}, {exhaustive_text}{} inputs per unit{shard_text}",
+        "clacc {}: {} (driver {}), spec {}, profile {profile_text}, seed {:#x}, {inputs_text}{shard_text}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
         args.spec.revision(),
-        args.inputs,
+        facts.seed,
     );
 }
 
@@ -553,6 +621,46 @@ fn plan_units(
     // A name given twice (`sin,sin`, `fadd,OpFAdd`) runs once.
     let mut seen = std::collections::HashSet::new();
     units.retain(|unit| seen.insert(unit.key(settings)));
+    // Given inputs reach an edge unit only where they are its edge cases.
+    let mut missed_edge_cases = std::collections::BTreeSet::new();
+    if let Some(given) = &settings.explicit_cases {
+        units.retain(|unit| match unit {
+            UnitId::Edge {
+                function, element, ..
+            } => {
+                let meets =
+                    crate::run::edge::given_inputs_meet_an_edge_case(settings.spec, function, *element, given);
+                if !meets {
+                    missed_edge_cases.insert(format!("{function} ({element})"));
+                }
+                meets
+            }
+            _ => true,
+        });
+    }
+    if let Some(given) = settings.explicit_cases.as_ref().and_then(|cases| cases.first()) {
+        for unit in &units {
+            let UnitId::Ulp { function, .. } = unit else {
+                continue;
+            };
+            let entry = registry::find(function).expect("units name registered functions");
+            let takes = entry.shape.signature().arguments.len();
+            if given.len() != takes {
+                return usage(format!(
+                    "{} gives {} argument{} a case; {function} takes {takes}",
+                    if args.input.is_some() { "--input" } else { "--input-file" },
+                    given.len(),
+                    if given.len() == 1 { "" } else { "s" },
+                ));
+            }
+        }
+    }
+    if units.is_empty() && !missed_edge_cases.is_empty() {
+        return usage(format!(
+            "nothing to run: the inputs given are none of the edge cases of {} (the rules in tables/edge_cases.csv); judge them by the ULP table with --kind ulp",
+            missed_edge_cases.into_iter().collect::<Vec<_>>().join(", ")
+        ));
+    }
     if units.is_empty() {
         return usage(format!(
             "nothing to run: {}",
@@ -569,6 +677,7 @@ fn drive(
     facts: RunFacts,
     session: Option<&Session>,
 ) -> Result<CampaignOutcome, UsageError> {
+    announce(args, &facts, plan);
     let bars = ProgressBars::new();
     let results = campaign::run(plan, &facts, session, &bars)
         .map_err(|error| UsageError(error.to_string()))?;
@@ -589,7 +698,6 @@ fn drive(
             .any(|u| !matches!(u.status, Status::Pass | Status::Skip));
     Ok(CampaignOutcome {
         units: results.units,
-        facts,
         failed,
     })
 }

@@ -10,25 +10,28 @@
 //! outside (device names, notes, driver build logs) goes through [`escape`], which also keeps
 //! line breaks inside attributes and replaces the characters XML 1.0 cannot carry at all.
 
-use crate::report::{bound_column, format_ulp, Kind, RunFacts, Status, UnitReport, WorstCase};
+use crate::num::hexfloat;
+use crate::report::merge::Row;
+use crate::report::Kind;
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// Writes [`render`]'s XML to `path`.
-pub fn write(path: &Path, units: &[UnitReport], facts: &RunFacts) -> std::io::Result<()> {
-    std::fs::write(path, render(units, facts))
+pub fn write(path: &Path, rows: &[Row]) -> std::io::Result<()> {
+    std::fs::write(path, render(rows))
 }
 
-/// The JUnit XML document for `units`, in their order within each kind's suite.
-pub fn render(units: &[UnitReport], facts: &RunFacts) -> String {
+/// The JUnit XML document for a CSV's `rows` (every unit of the run, those an earlier
+/// invocation wrote before `--resume` too), in their order within each kind's suite.
+pub fn render(rows: &[Row]) -> String {
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let totals = Counts::of(units.iter());
+    let totals = Counts::of(rows.iter());
     let _ = writeln!(xml, "<testsuites name=\"clacc\" {}>", totals.attributes());
     for kind in Kind::ALL {
-        let members: Vec<&UnitReport> = units.iter().filter(|u| u.kind == kind).collect();
-        if members.is_empty() {
+        let members: Vec<&Row> = rows.iter().filter(|r| r.get("kind") == kind.name()).collect();
+        let Some(first) = members.first() else {
             continue;
-        }
+        };
         let counts = Counts::of(members.iter().copied());
         let _ = writeln!(
             xml,
@@ -36,9 +39,9 @@ pub fn render(units: &[UnitReport], facts: &RunFacts) -> String {
             kind.name(),
             counts.attributes()
         );
-        write_properties(&mut xml, facts);
-        for unit in members {
-            write_testcase(&mut xml, unit);
+        write_properties(&mut xml, first);
+        for row in members {
+            write_testcase(&mut xml, row);
         }
         xml.push_str("  </testsuite>\n");
     }
@@ -55,20 +58,21 @@ struct Counts {
 }
 
 impl Counts {
-    fn of<'a>(units: impl Iterator<Item = &'a UnitReport>) -> Counts {
+    fn of<'a>(rows: impl Iterator<Item = &'a Row>) -> Counts {
         let mut counts = Counts {
             tests: 0,
             failures: 0,
             errors: 0,
             skipped: 0,
         };
-        for unit in units {
+        for row in rows {
             counts.tests += 1;
-            match unit.status {
-                Status::Pass => {}
-                Status::Fail => counts.failures += 1,
-                Status::Error | Status::Crash | Status::Timeout => counts.errors += 1,
-                Status::Skip => counts.skipped += 1,
+            match row.get("status") {
+                "pass" => {}
+                "fail" => counts.failures += 1,
+                "skip" => counts.skipped += 1,
+                // error, crash, timeout
+                _ => counts.errors += 1,
             }
         }
         counts
@@ -82,153 +86,162 @@ impl Counts {
     }
 }
 
-fn write_properties(xml: &mut String, facts: &RunFacts) {
-    let properties = [
-        ("seed", format!("{:#x}", facts.seed)),
-        ("spec", facts.spec.name().to_string()),
-        ("device", facts.device.clone()),
-        ("driver_version", facts.driver_version.clone()),
-        ("clacc_version", env!("CARGO_PKG_VERSION").to_string()),
-        ("build_options", facts.build_options.clone()),
-    ];
+/// The run's columns, which every row of one run holds alike.
+fn write_properties(xml: &mut String, row: &Row) {
     xml.push_str("    <properties>\n");
-    for (name, value) in properties {
+    for name in [
+        "seed",
+        "spec",
+        "device",
+        "driver_version",
+        "clacc_version",
+        "shard",
+        "requested_inputs",
+        "options",
+    ] {
         let _ = writeln!(
             xml,
             "      <property name=\"{name}\" value=\"{}\"/>",
-            attribute(&value)
+            attribute(row.get(name))
         );
     }
     xml.push_str("    </properties>\n");
 }
 
-fn write_testcase(xml: &mut String, unit: &UnitReport) {
+/// `sin float w4`, with the build options where the run gave some (a certification holds
+/// float divide both with and without -cl-fp32-correctly-rounded-divide-sqrt).
+fn testcase_name(row: &Row) -> String {
+    let mut name = format!(
+        "{} {} w{}",
+        row.get("function"),
+        row.get("type"),
+        row.get("width")
+    );
+    if !row.get("build_options").is_empty() {
+        let _ = write!(name, " [{}]", row.get("build_options"));
+    }
+    name
+}
+
+fn write_testcase(xml: &mut String, row: &Row) {
     let _ = write!(
         xml,
         "    <testcase name=\"{}\" classname=\"clacc.{}.{}\"",
-        attribute(&format!(
-            "{} {} w{}",
-            unit.function,
-            unit.element.name(),
-            unit.width
-        )),
-        unit.kind.name(),
-        unit.profile.name(),
+        attribute(&testcase_name(row)),
+        row.get("kind"),
+        row.get("profile"),
     );
-    match unit.status {
-        Status::Pass => {
+    let note = row.get("note");
+    match row.get("status") {
+        "pass" => {
             let _ = write!(
                 xml,
                 ">\n      <system-out>{}</system-out>\n    </testcase>\n",
-                text(&measured_line(unit))
+                text(&measured_line(row))
             );
         }
-        Status::Fail => {
+        "fail" => {
             let _ = write!(
                 xml,
                 ">\n      <failure message=\"{}\">{}</failure>\n      <system-out>{}</system-out>\n    </testcase>\n",
-                attribute(&failure_message(unit)),
-                text(&failure_details(unit)),
-                text(&measured_line(unit)),
+                attribute(&failure_message(row)),
+                text(&failure_details(row)),
+                text(&measured_line(row)),
             );
         }
-        Status::Error | Status::Crash | Status::Timeout => {
-            let _ = write!(
-                xml,
-                ">\n      <error type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
-                unit.status.name(),
-                attribute(if unit.note.is_empty() {
-                    unit.status.name()
-                } else {
-                    &unit.note
-                })
-            );
-        }
-        Status::Skip => {
+        "skip" => {
             let _ = write!(
                 xml,
                 ">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
-                attribute(&unit.note)
+                attribute(note)
+            );
+        }
+        status => {
+            let _ = write!(
+                xml,
+                ">\n      <error type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
+                attribute(status),
+                attribute(if note.is_empty() { status } else { note })
             );
         }
     }
 }
 
-/// One line for a measured unit: what a CSV row says about it, for CI pages that show output.
-fn measured_line(unit: &UnitReport) -> String {
-    let bound = bound_column(unit.requirement.as_ref());
+/// One line for a measured unit: what its CSV row says, for CI pages that show output.
+fn measured_line(row: &Row) -> String {
     let mut line = format!(
         "{} inputs, {} failures, max {} ulp",
-        unit.stats.inputs,
-        unit.stats.failures,
-        format_ulp(unit.stats.max_error)
+        row.get("inputs"),
+        row.get("failures"),
+        row.get("max_ulp")
     );
-    if !bound.is_empty() {
-        let _ = write!(line, ", bound {bound} ulp");
+    if !row.get("bound_ulp").is_empty() {
+        let _ = write!(line, ", bound {} ulp", row.get("bound_ulp"));
     }
-    let _ = write!(line, " ({})", unit.rule_text());
-    let allowed = unit.stats.allowances_text();
-    if !allowed.is_empty() {
-        let _ = write!(line, "; allowed {allowed}");
+    let _ = write!(line, " ({})", row.get("rule"));
+    if !row.get("allowed").is_empty() {
+        let _ = write!(line, "; allowed {}", row.get("allowed"));
     }
-    if !unit.note.is_empty() {
-        let _ = write!(line, "; {}", unit.note);
+    if !row.get("note").is_empty() {
+        let _ = write!(line, "; {}", row.get("note"));
     }
     line
 }
 
-/// The failure on one line: the counts, then the worst case.
-fn failure_message(unit: &UnitReport) -> String {
-    let mut message = format!(
+/// The hex values of a worst-case column (space-separated) each with its decimal value:
+/// `0x1p+0 (1e0)`; integers (an integer output) stay as they are.
+fn with_decimals(values: &str) -> String {
+    values
+        .split_whitespace()
+        .map(|value| match hexfloat::parse(value) {
+            Some(number) if value.contains("0x") => format!("{value} ({number:e})"),
+            _ => value.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The worst case's facts, each `name value`, as the failure message and details give them.
+fn worst_case(row: &Row) -> Option<[(&'static str, String); 4]> {
+    if row.get("worst_input").is_empty() {
+        return None;
+    }
+    Some([
+        ("worst input", with_decimals(row.get("worst_input"))),
+        ("device", with_decimals(row.get("worst_device"))),
+        ("reference", with_decimals(row.get("worst_reference"))),
+        ("error", format!("{} ulp", row.get("worst_ulp"))),
+    ])
+}
+
+/// The counts and the rule, as the terminal summary states them.
+fn headline(row: &Row) -> String {
+    format!(
         "{} of {} inputs fail ({}); max {} ulp",
-        unit.stats.failures,
-        unit.stats.inputs,
-        unit.rule_text(),
-        format_ulp(unit.stats.max_error)
-    );
-    if let Some(case) = &unit.stats.worst {
-        let worst = WorstCase::of(case, unit);
-        let _ = write!(
-            message,
-            "; worst input {}; device {} ({}); reference {} ({}); error {} ulp",
-            worst.inputs,
-            worst.device_hex,
-            worst.device_decimal,
-            worst.reference_hex,
-            worst.reference_decimal,
-            worst.error
-        );
+        row.get("failures"),
+        row.get("inputs"),
+        row.get("rule"),
+        row.get("max_ulp")
+    )
+}
+
+/// The failure on one line: the counts, then the worst case.
+fn failure_message(row: &Row) -> String {
+    let mut message = headline(row);
+    for (name, value) in worst_case(row).into_iter().flatten() {
+        let _ = write!(message, "; {name} {value}");
     }
     message
 }
 
 /// The failure as the terminal summary lays it out, one fact per line, plus the note.
-fn failure_details(unit: &UnitReport) -> String {
-    let mut details = format!(
-        "{} {} w{}: {} of {} inputs fail ({}); max {} ulp",
-        unit.function,
-        unit.element.name(),
-        unit.width,
-        unit.stats.failures,
-        unit.stats.inputs,
-        unit.rule_text(),
-        format_ulp(unit.stats.max_error)
-    );
-    if let Some(case) = &unit.stats.worst {
-        let worst = WorstCase::of(case, unit);
-        let _ = write!(
-            details,
-            "\nworst input {}\ndevice    {} ({})\nreference {} ({})\nerror     {} ulp",
-            worst.inputs,
-            worst.device_hex,
-            worst.device_decimal,
-            worst.reference_hex,
-            worst.reference_decimal,
-            worst.error
-        );
+fn failure_details(row: &Row) -> String {
+    let mut details = format!("{}: {}", testcase_name(row), headline(row));
+    for (name, value) in worst_case(row).into_iter().flatten() {
+        let _ = write!(details, "\n{name:<9} {value}");
     }
-    if !unit.note.is_empty() {
-        let _ = write!(details, "\nnote      {}", unit.note);
+    if !row.get("note").is_empty() {
+        let _ = write!(details, "\n{:<9} {}", "note", row.get("note"));
     }
     details
 }
@@ -279,8 +292,8 @@ fn escape(value: &str, in_attribute: bool) -> String {
 mod tests {
     use super::*;
     use crate::num::fp::FloatType;
-    use crate::num::hexfloat;
     use crate::report::stats::{Case, Outcome, UnitStats};
+    use crate::report::{csv_record, Provenance, RunFacts, Status, UnitReport};
     use crate::spec::table::{Profile, Requirement};
     use rug::Float;
 
@@ -352,6 +365,20 @@ mod tests {
         ]
     }
 
+    /// The units' CSV rows, as a run writes them.
+    fn rows() -> Vec<Row> {
+        let provenance = Provenance {
+            shard: "0/1".into(),
+            requested_inputs: 100,
+            options: "exhaustive=no cases=sweep kernels=clacc device_only=no".into(),
+            planned_units: 7,
+        };
+        units()
+            .iter()
+            .map(|unit| Row::from_fields(csv_record(unit, &facts(), &provenance).to_vec()))
+            .collect()
+    }
+
     fn attribute_of<'a>(node: roxmltree::Node<'a, '_>, name: &str) -> &'a str {
         node.attribute(name)
             .unwrap_or_else(|| panic!("{} has no {name}", node.tag_name().name()))
@@ -363,7 +390,7 @@ mod tests {
 
     #[test]
     fn suites_per_kind_with_counts_and_one_testcase_per_unit() {
-        let xml = render(&units(), &facts());
+        let xml = render(&rows());
         let document = roxmltree::Document::parse(&xml).unwrap();
         let root = document.root_element();
         assert_eq!(root.tag_name().name(), "testsuites");
@@ -430,7 +457,7 @@ mod tests {
 
     #[test]
     fn a_failure_names_its_worst_case() {
-        let xml = render(&units(), &facts());
+        let xml = render(&rows());
         let document = roxmltree::Document::parse(&xml).unwrap();
         let failures: Vec<_> = document
             .descendants()
@@ -451,7 +478,7 @@ mod tests {
             format!("device {} ({device:e})", hexfloat::format_f64(device)),
             // The reference at 2 * 24 + 10 bits, and its decimal value.
             "reference 0x1.aed548f090cee08p-1".to_string(),
-            "(8.4147098480789651e-1)".to_string(),
+            format!("({:e})", hexfloat::parse("0x1.aed548f090cee08p-1").unwrap()),
             "error 6 ulp".to_string(),
         ] {
             assert!(message.contains(&fact), "{fact:?} not in {message:?}");
@@ -472,7 +499,7 @@ mod tests {
 
     #[test]
     fn notes_are_escaped_and_read_back_intact() {
-        let xml = render(&units(), &facts());
+        let xml = render(&rows());
         let document = roxmltree::Document::parse(&xml).unwrap();
         let errors: Vec<_> = document
             .descendants()
@@ -501,7 +528,7 @@ mod tests {
 
     #[test]
     fn an_empty_run_is_a_valid_document() {
-        let xml = render(&[], &facts());
+        let xml = render(&[]);
         let document = roxmltree::Document::parse(&xml).unwrap();
         let root = document.root_element();
         assert_eq!(count(root, "tests"), 0);
@@ -512,10 +539,10 @@ mod tests {
     fn write_puts_the_document_in_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("clacc.xml");
-        write(&path, &units(), &facts()).unwrap();
+        write(&path, &rows()).unwrap();
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
-            render(&units(), &facts())
+            render(&rows())
         );
     }
 }

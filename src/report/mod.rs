@@ -412,6 +412,65 @@ fn lock_holder(file: &File) -> Option<u32> {
     })
 }
 
+/// A unit's CSV row, column by column ([`COLUMNS`]).
+pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) -> [String; 30] {
+    let worst = unit.stats.worst.as_ref();
+    let measured = matches!(unit.status, Status::Pass | Status::Fail);
+    [
+        unit.function.clone(),
+        unit.element.name().to_string(),
+        unit.width.to_string(),
+        unit.profile_label(),
+        unit.stats.inputs.to_string(),
+        unit.stats.failures.to_string(),
+        if measured {
+            format_ulp(unit.stats.max_error)
+        } else {
+            String::new()
+        },
+        bound_column(unit.requirement.as_ref()),
+        worst.map(format_inputs).unwrap_or_default(),
+        worst
+            .map(|c| {
+                format_outputs(&c.device_results, &unit.integer_outputs, unit.element, None)
+            })
+            .unwrap_or_default(),
+        worst
+            .map(|c| {
+                format_outputs(
+                    &c.device_results,
+                    &unit.integer_outputs,
+                    unit.element,
+                    Some(&c.references),
+                )
+            })
+            .unwrap_or_default(),
+        unit.status.name().to_string(),
+        unit.note.clone(),
+        unit.kind.name().to_string(),
+        unit.rule_text(),
+        unit.stats.allowances_text(),
+        unit.stats.undefined.to_string(),
+        worst.map(|c| exact_ulp(c.error)).unwrap_or_default(),
+        worst.map(|c| c.index.to_string()).unwrap_or_default(),
+        if unit.stats.max_abs_error > 0.0 {
+            format!("{:e}", unit.stats.max_abs_error)
+        } else {
+            String::new()
+        },
+        format!("{:#x}", facts.seed),
+        facts.device.clone(),
+        facts.driver_version.clone(),
+        facts.build_options.clone(),
+        env!("CARGO_PKG_VERSION").to_string(),
+        provenance.shard.clone(),
+        provenance.requested_inputs.to_string(),
+        provenance.options.clone(),
+        facts.spec.name().to_string(),
+        provenance.planned_units.to_string(),
+    ]
+}
+
 /// Writes the CSV: header first, then one row per unit, flushed as each unit finishes so that
 /// an interrupted run keeps every finished unit. Every write appends.
 pub struct CsvReport {
@@ -438,61 +497,7 @@ impl CsvReport {
     }
 
     pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
-        let worst = unit.stats.worst.as_ref();
-        let measured = matches!(unit.status, Status::Pass | Status::Fail);
-        let record = [
-            unit.function.clone(),
-            unit.element.name().to_string(),
-            unit.width.to_string(),
-            unit.profile_label(),
-            unit.stats.inputs.to_string(),
-            unit.stats.failures.to_string(),
-            if measured {
-                format_ulp(unit.stats.max_error)
-            } else {
-                String::new()
-            },
-            bound_column(unit.requirement.as_ref()),
-            worst.map(format_inputs).unwrap_or_default(),
-            worst
-                .map(|c| {
-                    format_outputs(&c.device_results, &unit.integer_outputs, unit.element, None)
-                })
-                .unwrap_or_default(),
-            worst
-                .map(|c| {
-                    format_outputs(
-                        &c.device_results,
-                        &unit.integer_outputs,
-                        unit.element,
-                        Some(&c.references),
-                    )
-                })
-                .unwrap_or_default(),
-            unit.status.name().to_string(),
-            unit.note.clone(),
-            unit.kind.name().to_string(),
-            unit.rule_text(),
-            unit.stats.allowances_text(),
-            unit.stats.undefined.to_string(),
-            worst.map(|c| exact_ulp(c.error)).unwrap_or_default(),
-            worst.map(|c| c.index.to_string()).unwrap_or_default(),
-            if unit.stats.max_abs_error > 0.0 {
-                format!("{:e}", unit.stats.max_abs_error)
-            } else {
-                String::new()
-            },
-            format!("{:#x}", facts.seed),
-            facts.device.clone(),
-            facts.driver_version.clone(),
-            facts.build_options.clone(),
-            env!("CARGO_PKG_VERSION").to_string(),
-            self.provenance.shard.clone(),
-            self.provenance.requested_inputs.to_string(),
-            self.provenance.options.clone(),
-            facts.spec.name().to_string(),
-            self.provenance.planned_units.to_string(),
-        ];
+        let record = csv_record(unit, facts, &self.provenance);
         self.writer.write_record(&record)?;
         self.writer.flush()
     }

@@ -401,6 +401,16 @@ fn rows_from_outcomes(
                 continue;
             }
             Outcome::Crashed(how) => (Status::Crash, format!("crashed: {how}")),
+            // A group of widths shares one limit: the units' limits added up.
+            Outcome::TimedOut if rows.len() > 1 => (
+                Status::Timeout,
+                format!(
+                    "the {} widths run together did not finish within {}s (--unit-timeout {}s each); the worker was killed",
+                    rows.len(),
+                    unit_timeout.as_secs() * rows.len() as u64,
+                    unit_timeout.as_secs()
+                ),
+            ),
             Outcome::TimedOut => (
                 Status::Timeout,
                 format!(
@@ -431,7 +441,11 @@ fn expected_columns(plan: &Plan, facts: &RunFacts) -> Vec<(&'static str, String)
             plan.provenance.requested_inputs.to_string(),
         ),
         ("options", plan.provenance.options.clone()),
-        ("planned_units", plan.units.len().to_string()),
+        // A run in parts (`clacc certify`) plans more units than each part holds.
+        (
+            "planned_units",
+            plan.provenance.planned_units.to_string(),
+        ),
     ];
     expected.retain(|(name, _)| crate::report::COLUMNS.contains(name));
     expected
@@ -667,7 +681,13 @@ mod tests {
         assert!(lost);
         assert_eq!(reports.len(), 3);
         assert!(reports.iter().all(|r| r.status == Status::Timeout
-            && r.note == "did not finish within --unit-timeout 7s; the worker was killed"));
+            && r.note == "the 3 widths run together did not finish within 21s (--unit-timeout 7s each); the worker was killed"));
+        let (reports, _) =
+            rows_from_outcomes(&rows[..1], vec![Outcome::TimedOut], &whole, timeout);
+        assert_eq!(
+            reports[0].note,
+            "did not finish within --unit-timeout 7s; the worker was killed"
+        );
         let (reports, lost) = rows_from_outcomes(
             &rows,
             vec![reported(1), reported(2), reported(4)],

@@ -429,6 +429,21 @@ fn user_kernel<'a>(settings: &'a RunSettings, function: &str) -> Option<&'a User
         .find(|user| user.function == function)
 }
 
+/// Whether some of `given` (`--input`, `--input-file`) is one of `function`'s edge cases for
+/// `element` in the revision `spec`, flushing or not: an edge unit with none judges nothing.
+pub fn given_inputs_meet_an_edge_case(
+    spec: crate::spec::table::Revision,
+    function: &str,
+    element: FloatType,
+    given: &[Vec<f64>],
+) -> bool {
+    [false, true].into_iter().any(|flush_to_zero| {
+        edge::cases_in(spec, function, element, flush_to_zero)
+            .iter()
+            .any(|case| given.iter().any(|wanted| same_args(wanted, &case.args)))
+    })
+}
+
 /// Whether two argument lists are the same values (NaN equal to NaN, −0 apart from +0): how
 /// `--input` picks the cases a reproduce line names.
 fn same_args(a: &[f64], b: &[f64]) -> bool {

@@ -47,6 +47,27 @@ pub enum UnitError {
     Check(String),
 }
 
+/// What a row's note says of a build log: the first line naming an error; else every line,
+/// joined (a log without one, "Compilation failed" above the reason, says why only together),
+/// cut short.
+pub fn telling_line(log: &str) -> String {
+    const MOST: usize = 300;
+    let lines: Vec<&str> = log
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let text = match lines.iter().find(|l| l.to_lowercase().contains("error")) {
+        Some(line) => line.to_string(),
+        None if lines.is_empty() => "(empty build log)".to_string(),
+        None => lines.join("; "),
+    };
+    match text.char_indices().nth(MOST) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
 /// A driver's refusal of a module, with its whole build log, for the command line to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefusedBuild {

@@ -480,33 +480,12 @@ pub(crate) fn build_unit_kernel(
         .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
         .map_err(|error| match error {
             DeviceError::Build { log, .. } => UnitError::Refused {
-                note: format!("driver refused the module: {}", telling_line(&log)),
+                note: format!("driver refused the module: {}", pipeline::telling_line(&log)),
                 module: module_name,
                 log,
             },
             other => UnitError::Device(other),
         })
-}
-
-/// The build log line that says why: the first naming an error, else the first naming a
-/// failure, else the last line.
-fn telling_line(log: &str) -> String {
-    let lines: Vec<&str> = log
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let find = |word: &str| {
-        lines
-            .iter()
-            .find(|l| l.to_lowercase().contains(word))
-            .copied()
-    };
-    find("error")
-        .or_else(|| find("fail"))
-        .or_else(|| lines.last().copied())
-        .unwrap_or("(empty build log)")
-        .to_string()
 }
 
 /// A chunk the device has computed: its first input's index, its argument columns and the

@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
 use std::sync::OnceLock;
 
 use crate::num::fp::FloatType;
@@ -824,18 +823,6 @@ pub fn changes(before: Revision, after: Revision) -> Vec<CellChange> {
     changes
 }
 
-/// Reads a table from a file, for a user who overrides the built-in one.
-pub fn load_file(path: &Path, profile: Profile) -> Result<UlpTable, TableError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| TableError {
-        file: name.clone(),
-        line: 0,
-        field: String::new(),
-        message: format!("cannot read the file: {e}"),
-    })?;
-    parse(&name, profile, &text)
-}
-
 /// The 2026 text as the table tests read it: its path, and its prose with the AsciiDoc markup
 /// removed, so that every test compares the data files with one reading of the text.
 #[cfg(test)]
@@ -1615,35 +1602,5 @@ sincos,sincos: <= 4 ulp each,-,<= 0 ulp\n";
         let table = parse("crlf.csv", Profile::Full, text).unwrap();
         assert_eq!(table.rows[0].line, 3);
         assert_eq!(table.rows[0].float32, Requirement::Ulp(4.0));
-    }
-
-    // ---- Loading a user's file ----
-
-    #[test]
-    fn load_file_reads_and_names_the_path() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("mine.csv");
-        std::fs::write(&path, format!("{HEADER}sin,-,<= 1 ulp,-\n")).unwrap();
-        let table = load_file(&path, Profile::Embedded).unwrap();
-        assert_eq!(table.profile, Profile::Embedded);
-        assert_eq!(table.source, path.display().to_string());
-        assert_eq!(table.row("sin").unwrap().float32, Requirement::Ulp(1.0));
-
-        std::fs::write(&path, format!("{HEADER}sin,-,<= 1 ulps,-\n")).unwrap();
-        let e = load_file(&path, Profile::Full).unwrap_err();
-        assert!(
-            e.to_string()
-                .starts_with(&format!("{}:2: field `float32`", path.display())),
-            "{e}"
-        );
-
-        let missing = dir.path().join("absent.csv");
-        let e = load_file(&missing, Profile::Full).unwrap_err();
-        assert_eq!(e.line, 0);
-        assert!(
-            e.to_string()
-                .starts_with(&format!("{}: cannot read the file", missing.display())),
-            "{e}"
-        );
     }
 }

@@ -58,6 +58,7 @@ pub fn build_in_this_process(
     session: &Session,
     module_name: &str,
     spirv: &[u8],
+    options: &str,
 ) -> IsolatedOutcome {
     let words: Vec<u32> = spirv
         .chunks_exact(4)
@@ -66,15 +67,11 @@ pub fn build_in_this_process(
     if let Err(problems) = validate::check_module(&words) {
         return IsolatedOutcome::Refused(format!("clacc's validation: {}", problems.join("; ")));
     }
-    match session.build(module_name, spirv, ENTRY_POINT, "") {
+    match session.build(module_name, spirv, ENTRY_POINT, options) {
         Ok(_) => IsolatedOutcome::Built,
-        Err(DeviceError::Build { log, .. }) => IsolatedOutcome::Refused(
-            log.lines()
-                .find(|line| !line.trim().is_empty())
-                .unwrap_or("no build log")
-                .trim()
-                .to_string(),
-        ),
+        Err(DeviceError::Build { log, .. }) => {
+            IsolatedOutcome::Refused(crate::run::pipeline::telling_line(&log))
+        }
         Err(other) => IsolatedOutcome::Refused(other.to_string()),
     }
 }

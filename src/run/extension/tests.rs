@@ -609,11 +609,11 @@ fn device_building_in_this_process_validates_first() {
     let plain =
         crate::kernel::conversion::build_module(&conversion, session.info.address_bits).unwrap();
     assert_eq!(
-        build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain)),
+        build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain), ""),
         IsolatedOutcome::Built
     );
     let (what, broken, _) = broken_modules().remove(0);
-    match build_in_this_process(&session, what, &kernel::words_to_bytes(&broken)) {
+    match build_in_this_process(&session, what, &kernel::words_to_bytes(&broken), "") {
         IsolatedOutcome::Refused(why) => assert!(why.starts_with("clacc's validation"), "{why}"),
         other => panic!("{other:?}"),
     }
