@@ -24,7 +24,10 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
     for function in &functions {
         for element in &types {
             // The geometric instructions take their own widths (length 1 to 4, cross 3 and 4).
-            for width in widths.iter().filter(|w| function.shape.widths().contains(w)) {
+            for width in widths
+                .iter()
+                .filter(|w| function.shape.widths().contains(w))
+            {
                 let spec = KernelSpec {
                     instruction: function.instruction,
                     shape: function.shape,

@@ -388,8 +388,11 @@ fn check_build_options(info: &DeviceInfo, options: &str) -> Result<(), UsageErro
         width: 1,
         address_bits: info.address_bits,
     };
-    let words = crate::kernel::build(&spec)
-        .map_err(|e| UsageError(format!("cannot build the module that checks --build-options: {e}")))?;
+    let words = crate::kernel::build(&spec).map_err(|e| {
+        UsageError(format!(
+            "cannot build the module that checks --build-options: {e}"
+        ))
+    })?;
     let module = crate::kernel::words_to_bytes(&words);
     match super::devices::build_isolated(info, &spec.file_stem(), &module, options) {
         crate::run::extension::probe::IsolatedOutcome::Built => Ok(()),
@@ -628,8 +631,12 @@ fn plan_units(
             UnitId::Edge {
                 function, element, ..
             } => {
-                let meets =
-                    crate::run::edge::given_inputs_meet_an_edge_case(settings.spec, function, *element, given);
+                let meets = crate::run::edge::given_inputs_meet_an_edge_case(
+                    settings.spec,
+                    function,
+                    *element,
+                    given,
+                );
                 if !meets {
                     missed_edge_cases.insert(format!("{function} ({element})"));
                 }
@@ -638,7 +645,11 @@ fn plan_units(
             _ => true,
         });
     }
-    if let Some(given) = settings.explicit_cases.as_ref().and_then(|cases| cases.first()) {
+    if let Some(given) = settings
+        .explicit_cases
+        .as_ref()
+        .and_then(|cases| cases.first())
+    {
         for unit in &units {
             let UnitId::Ulp { function, .. } = unit else {
                 continue;
@@ -648,7 +659,11 @@ fn plan_units(
             if given.len() != takes {
                 return usage(format!(
                     "{} gives {} argument{} a case; {function} takes {takes}",
-                    if args.input.is_some() { "--input" } else { "--input-file" },
+                    if args.input.is_some() {
+                        "--input"
+                    } else {
+                        "--input-file"
+                    },
                     given.len(),
                     if given.len() == 1 { "" } else { "s" },
                 ));

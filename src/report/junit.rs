@@ -28,7 +28,10 @@ pub fn render(rows: &[Row]) -> String {
     let totals = Counts::of(rows.iter());
     let _ = writeln!(xml, "<testsuites name=\"clacc\" {}>", totals.attributes());
     for kind in Kind::ALL {
-        let members: Vec<&Row> = rows.iter().filter(|r| r.get("kind") == kind.name()).collect();
+        let members: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.get("kind") == kind.name())
+            .collect();
         let Some(first) = members.first() else {
             continue;
         };
@@ -540,9 +543,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("clacc.xml");
         write(&path, &rows()).unwrap();
-        assert_eq!(
-            std::fs::read_to_string(&path).unwrap(),
-            render(&rows())
-        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), render(&rows()));
     }
 }

@@ -431,9 +431,7 @@ pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) 
         bound_column(unit.requirement.as_ref()),
         worst.map(format_inputs).unwrap_or_default(),
         worst
-            .map(|c| {
-                format_outputs(&c.device_results, &unit.integer_outputs, unit.element, None)
-            })
+            .map(|c| format_outputs(&c.device_results, &unit.integer_outputs, unit.element, None))
             .unwrap_or_default(),
         worst
             .map(|c| {

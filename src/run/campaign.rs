@@ -442,10 +442,7 @@ fn expected_columns(plan: &Plan, facts: &RunFacts) -> Vec<(&'static str, String)
         ),
         ("options", plan.provenance.options.clone()),
         // A run in parts (`clacc certify`) plans more units than each part holds.
-        (
-            "planned_units",
-            plan.provenance.planned_units.to_string(),
-        ),
+        ("planned_units", plan.provenance.planned_units.to_string()),
     ];
     expected.retain(|(name, _)| crate::report::COLUMNS.contains(name));
     expected
@@ -682,8 +679,7 @@ mod tests {
         assert_eq!(reports.len(), 3);
         assert!(reports.iter().all(|r| r.status == Status::Timeout
             && r.note == "the 3 widths run together did not finish within 21s (--unit-timeout 7s each); the worker was killed"));
-        let (reports, _) =
-            rows_from_outcomes(&rows[..1], vec![Outcome::TimedOut], &whole, timeout);
+        let (reports, _) = rows_from_outcomes(&rows[..1], vec![Outcome::TimedOut], &whole, timeout);
         assert_eq!(
             reports[0].note,
             "did not finish within --unit-timeout 7s; the worker was killed"

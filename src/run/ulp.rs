@@ -480,7 +480,10 @@ pub(crate) fn build_unit_kernel(
         .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
         .map_err(|error| match error {
             DeviceError::Build { log, .. } => UnitError::Refused {
-                note: format!("driver refused the module: {}", pipeline::telling_line(&log)),
+                note: format!(
+                    "driver refused the module: {}",
+                    pipeline::telling_line(&log)
+                ),
                 module: module_name,
                 log,
             },
