@@ -118,8 +118,14 @@ pub(crate) fn why_nothing(
     let kind_list = kinds.iter().map(|k| k.name()).collect::<Vec<_>>().join(",");
     let per_function = kinds.contains(&Kind::Ulp) || kinds.contains(&Kind::Edge);
     if !names.is_empty() && !per_function {
+        let others: Vec<&str> = names
+            .iter()
+            .filter(|name| !is_conversion_or_extension(name))
+            .map(String::as_str)
+            .collect();
         return format!(
-            "--kind {kind_list} has no --function selection (conversions and extension checks run only without --function); drop --function, or add --kind ulp or edge"
+            "with --kind {kind_list}, --function takes conversion and extension unit names (e.g. convert_float_to_half_rte, float_controls2_ieee: a summary's reproduce line gives them), and {} names none; drop --function to run them all, or add --kind ulp or edge",
+            others.join(", ")
         );
     }
     let edge_functions = crate::spec::edge_table::functions();

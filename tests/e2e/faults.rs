@@ -335,7 +335,7 @@ fn a_selection_with_nothing_in_it_is_a_usage_error_naming_why() {
         ),
         (
             vec!["--kind", "conversion", "--function", "sin"],
-            "no --function selection",
+            "--function takes conversion and extension unit names (e.g. convert_float_to_half_rte, float_controls2_ieee: a summary's reproduce line gives them), and sin names none",
         ),
         (
             vec!["--kind", "edge", "--function", "OpFAdd"],
