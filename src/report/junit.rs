@@ -10,7 +10,7 @@
 //! outside (device names, notes, driver build logs) goes through [`escape`], which also keeps
 //! line breaks inside attributes and replaces the characters XML 1.0 cannot carry at all.
 
-use crate::report::{bound_column, format_ulp, Kind, RunFacts, Status, UnitReport, WorstCase};
+use crate::report::{maxima, ErrorFigures, Kind, RunFacts, Status, UnitReport, WorstCase};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -38,7 +38,7 @@ pub fn render(units: &[UnitReport], facts: &RunFacts) -> String {
         );
         write_properties(&mut xml, facts);
         for unit in members {
-            write_testcase(&mut xml, unit);
+            write_testcase(&mut xml, unit, &ErrorFigures::of(unit, facts.spec));
         }
         xml.push_str("  </testsuite>\n");
     }
@@ -102,7 +102,7 @@ fn write_properties(xml: &mut String, facts: &RunFacts) {
     xml.push_str("    </properties>\n");
 }
 
-fn write_testcase(xml: &mut String, unit: &UnitReport) {
+fn write_testcase(xml: &mut String, unit: &UnitReport, figures: &ErrorFigures) {
     let _ = write!(
         xml,
         "    <testcase name=\"{}\" classname=\"clacc.{}.{}\"",
@@ -120,16 +120,16 @@ fn write_testcase(xml: &mut String, unit: &UnitReport) {
             let _ = write!(
                 xml,
                 ">\n      <system-out>{}</system-out>\n    </testcase>\n",
-                text(&measured_line(unit))
+                text(&measured_line(unit, figures))
             );
         }
         Status::Fail => {
             let _ = write!(
                 xml,
                 ">\n      <failure message=\"{}\">{}</failure>\n      <system-out>{}</system-out>\n    </testcase>\n",
-                attribute(&failure_message(unit)),
-                text(&failure_details(unit)),
-                text(&measured_line(unit)),
+                attribute(&failure_message(unit, figures)),
+                text(&failure_details(unit, figures)),
+                text(&measured_line(unit, figures)),
             );
         }
         Status::Error | Status::Crash | Status::Timeout => {
@@ -155,42 +155,42 @@ fn write_testcase(xml: &mut String, unit: &UnitReport) {
 }
 
 /// One line for a measured unit: what a CSV row says about it, for CI pages that show output.
-fn measured_line(unit: &UnitReport) -> String {
-    let bound = bound_column(unit.requirement.as_ref());
+fn measured_line(unit: &UnitReport, figures: &ErrorFigures) -> String {
     let mut line = format!(
-        "{} inputs, {} failures, max {} ulp",
+        "{} inputs, {} failures, {}",
         unit.stats.inputs,
         unit.stats.failures,
-        format_ulp(unit.stats.max_error)
+        maxima(unit, figures)
     );
-    if !bound.is_empty() {
-        let _ = write!(line, ", bound {bound} ulp");
+    if !figures.bound_ulp.is_empty() {
+        let _ = write!(line, ", bound {} ulp", figures.bound_ulp);
     }
     let _ = write!(line, " ({})", unit.rule_text());
     let allowed = unit.stats.allowances_text();
     if !allowed.is_empty() {
         let _ = write!(line, "; allowed {allowed}");
     }
-    if !unit.note.is_empty() {
-        let _ = write!(line, "; {}", unit.note);
+    let note = figures.note(unit);
+    if !note.is_empty() {
+        let _ = write!(line, "; {note}");
     }
     line
 }
 
 /// The failure on one line: the counts, then the worst case.
-fn failure_message(unit: &UnitReport) -> String {
+fn failure_message(unit: &UnitReport, figures: &ErrorFigures) -> String {
     let mut message = format!(
-        "{} of {} inputs fail ({}); max {} ulp",
+        "{} of {} inputs fail ({}); {}",
         unit.stats.failures,
         unit.stats.inputs,
         unit.rule_text(),
-        format_ulp(unit.stats.max_error)
+        maxima(unit, figures)
     );
     if let Some(case) = &unit.stats.worst {
         let worst = WorstCase::of(case, unit);
         let _ = write!(
             message,
-            "; worst input {}; device {} ({}); reference {} ({}); error {} ulp",
+            "; worst input {}; device {} ({}); reference {} ({}); error {}",
             worst.inputs,
             worst.device_hex,
             worst.device_decimal,
@@ -203,22 +203,22 @@ fn failure_message(unit: &UnitReport) -> String {
 }
 
 /// The failure as the terminal summary lays it out, one fact per line, plus the note.
-fn failure_details(unit: &UnitReport) -> String {
+fn failure_details(unit: &UnitReport, figures: &ErrorFigures) -> String {
     let mut details = format!(
-        "{} {} w{}: {} of {} inputs fail ({}); max {} ulp",
+        "{} {} w{}: {} of {} inputs fail ({}); {}",
         unit.function,
         unit.element.name(),
         unit.width,
         unit.stats.failures,
         unit.stats.inputs,
         unit.rule_text(),
-        format_ulp(unit.stats.max_error)
+        maxima(unit, figures)
     );
     if let Some(case) = &unit.stats.worst {
         let worst = WorstCase::of(case, unit);
         let _ = write!(
             details,
-            "\nworst input {}\ndevice    {} ({})\nreference {} ({})\nerror     {} ulp",
+            "\nworst input {}\ndevice    {} ({})\nreference {} ({})\nerror     {}",
             worst.inputs,
             worst.device_hex,
             worst.device_decimal,
@@ -227,8 +227,9 @@ fn failure_details(unit: &UnitReport) -> String {
             worst.error
         );
     }
-    if !unit.note.is_empty() {
-        let _ = write!(details, "\nnote      {}", unit.note);
+    let note = figures.note(unit);
+    if !note.is_empty() {
+        let _ = write!(details, "\nnote      {note}");
     }
     details
 }
