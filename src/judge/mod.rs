@@ -441,6 +441,12 @@ fn subnormal_before_rounding(exact: &Float, element: FloatType) -> bool {
     exact.is_finite() && !exact.is_zero() && exact.get_exp().is_some_and(|e| e - 1 < element.emin())
 }
 
+/// [`Rules::stricter_than_cts`]'s note.
+pub const NEXTAFTER_STRICTER_THAN_CTS: &str =
+    "stricter than the Khronos CTS: under flush to zero it accepts nextafter(x, y) = \
+     copysign(FLT_MIN, y) for every zero or subnormal x; clacc not where y is a zero (x, read \
+     as zero, equals y, which nextafter returns) or NaN (a NaN operand gives a NaN)";
+
 /// How bad an outcome is, for combining several outputs' outcomes into one.
 fn severity(outcome: Outcome) -> u8 {
     match outcome {
@@ -1764,6 +1770,14 @@ impl Rules {
     /// nextafter's own flush-to-zero results ("Edge Case Behavior in Flush To Zero Mode": "a
     /// device may choose to conform to the following edge cases for OpExtInst nextafter"),
     /// for the inputs as given or with subnormal operands read as zeros (FTZ result 3).
+    ///
+    /// The text's last two replace "smallest denormal" by "smallest normal" in the two steps
+    /// off zero that "Additional Requirements" lists (the ones crossing the sign of zero):
+    /// on a flushing device zero's neighbours are ±smallest normal. The same step from the
+    /// other zero, nextafter(+0, y > 0) and nextafter(-0, y < 0), lands there too (README,
+    /// "Readings clacc takes"), as the Khronos CTS accepts. Not where y is a zero (x == y
+    /// returns y) or NaN (a NaN operand gives a NaN), which the CTS accepts as well
+    /// ([`Rules::stricter_than_cts`]).
     fn nextafter_flush_result(&self, args: &[f64], device_result: f64) -> bool {
         if self.function != "nextafter" || args.len() != 2 {
             return false;
@@ -1776,16 +1790,34 @@ impl Rules {
                 // nextafter(+smallest normal, y < +smallest normal) = +0, and its mirror.
                 (x == smallest_normal && y < x && device_result == 0.0)
                     || (x == -smallest_normal && y > x && device_result == 0.0)
-                    // nextafter(-0, y > 0) = smallest positive normal, and its mirror.
+                    // nextafter(-0, y > 0) = smallest positive normal, its mirror, and the
+                    // same steps from the other zero: copysign(smallest normal, y).
                     || (x == 0.0
-                        && x.is_sign_negative()
-                        && y > 0.0
-                        && device_result == smallest_normal)
-                    || (x == 0.0
-                        && x.is_sign_positive()
-                        && y < 0.0
-                        && device_result == -smallest_normal)
+                        && y != 0.0
+                        && !y.is_nan()
+                        && device_result == smallest_normal.copysign(y))
             })
+    }
+
+    /// The note for a failing unit whose worst case the Khronos CTS accepts under flush to
+    /// zero: its float test takes nextafter(x, y) = copysign(smallest normal, y) for every
+    /// zero or subnormal x (`binary_float.cpp`, "nextafter on FTZ platforms may return the
+    /// smallest normal"), where y is a zero or NaN too, which clacc refuses
+    /// ([`Rules::nextafter_flush_result`]). A vendor whose device passes the CTS learns why
+    /// clacc fails it. `None` for every other case.
+    pub fn stricter_than_cts(&self, worst: &Case) -> Option<&'static str> {
+        let (&[x, y], &[device_result]) = (worst.args.as_slice(), worst.device_results.as_slice())
+        else {
+            return None;
+        };
+        let smallest_normal = 2f64.powi(self.element.emin());
+        let cts_accepts = self.function == "nextafter"
+            && self.flushes_subnormals
+            && self.element == FloatType::Float
+            && worst.outcome == Outcome::Fail
+            && (x == 0.0 || self.element.is_subnormal(x))
+            && device_result.to_bits() == smallest_normal.copysign(y).to_bits();
+        cts_accepts.then_some(NEXTAFTER_STRICTER_THAN_CTS)
     }
 
     /// A Table 5 rule's verdict, with the flush-to-zero alternatives on devices without
@@ -2897,14 +2929,73 @@ mod tests {
             allowed(0.0, -1.0, -min),
             Outcome::Allowed(Allowance::FlushedResult)
         );
-        // Only where the spec names them: +0 towards +1 is not one of them.
-        assert_eq!(allowed(0.0, 1.0, min), Outcome::Fail);
+        // Not away from zero: nextafter(+smallest normal, 1) is its successor.
         assert_eq!(allowed(min, 1.0, 0.0), Outcome::Fail);
+        // Wrong sign: the step goes towards y.
+        assert_eq!(allowed(-0.0, 1.0, -min), Outcome::Fail);
         nextafter.flushes_subnormals = false;
         assert_eq!(
             nextafter.judge(0, &[min, 0.0], &[0.0]).outcome,
             Outcome::Fail
         );
+    }
+
+    /// The same step off zero from the other zero lands on the smallest normal too, as the
+    /// Khronos CTS accepts: nextafter(+0, 0x1p-126) = 0x1p-126 (y normal, x not flushed, the
+    /// exact result 2^-149 flushes to zero, and zero's neighbour is the smallest normal). Not
+    /// where y is a zero or NaN, which the CTS accepts and clacc says it refuses.
+    #[test]
+    fn nextafter_steps_off_either_zero_to_the_smallest_normal_under_ftz() {
+        let mut nextafter = rules(ReferenceId::Nextafter, Requirement::Exact, true);
+        nextafter.function = "nextafter";
+        let min = f64::from(f32::MIN_POSITIVE);
+        let subnormal = 2f64.powi(-140);
+        let case = |x: f64, y: f64, d: f64| nextafter.judge(0, &[x, y], &[d]);
+        let allowed = Outcome::Allowed(Allowance::FlushedResult);
+        for (x, y, d) in [
+            (0.0, min, min),
+            (0.0, 1.0, min),
+            (-0.0, -1.0, -min),
+            (0.0, f64::INFINITY, min),
+            // y subnormal, not flushed: the step off zero still goes to y's side.
+            (0.0, subnormal, min),
+        ] {
+            assert_eq!(
+                case(x, y, d).outcome,
+                allowed,
+                "nextafter({x:e}, {y:e}) = {d:e}"
+            );
+        }
+        // A subnormal x read as either zero: the same step.
+        assert_ne!(case(subnormal, 1.0, min).outcome, Outcome::Fail);
+        assert_ne!(case(subnormal, -1.0, -min).outcome, Outcome::Fail);
+        // x == y returns y; a NaN operand gives a NaN: the CTS accepts these, clacc does not,
+        // and its failing row says so.
+        for (x, y, d) in [
+            (0.0, 0.0, min),
+            (0.0, -0.0, -min),
+            (subnormal, 0.0, min),
+            (0.0, f64::NAN, min),
+        ] {
+            let judged = case(x, y, d);
+            assert_eq!(
+                judged.outcome,
+                Outcome::Fail,
+                "nextafter({x:e}, {y:e}) = {d:e}"
+            );
+            assert_eq!(
+                nextafter.stricter_than_cts(&judged),
+                Some(NEXTAFTER_STRICTER_THAN_CTS)
+            );
+        }
+        // A failure the CTS refuses too gets no such note: a wrong sign, a normal x.
+        assert_eq!(nextafter.stricter_than_cts(&case(0.0, 0.0, -min)), None);
+        assert_eq!(nextafter.stricter_than_cts(&case(1.0, 0.0, min)), None);
+        // Without flushing the CTS takes no such result either: fails, no note.
+        nextafter.flushes_subnormals = false;
+        let plain = nextafter.judge(0, &[0.0, 1.0], &[min]);
+        assert_eq!(plain.outcome, Outcome::Fail);
+        assert_eq!(nextafter.stricter_than_cts(&plain), None);
     }
 
     #[test]

@@ -170,13 +170,29 @@ fn write_testcase(xml: &mut String, row: &Row) {
     }
 }
 
+/// The row's largest errors: `max 6 ulp`, `max absolute error 1.2e-4`, or both (Table 5's
+/// log judges some inputs by each).
+fn maxima(row: &Row) -> String {
+    let mut parts = Vec::new();
+    if !row.get("max_ulp").is_empty() {
+        parts.push(format!("max {} ulp", row.get("max_ulp")));
+    }
+    if !row.get("max_abs_error").is_empty() {
+        parts.push(format!("max absolute error {}", row.get("max_abs_error")));
+    }
+    if parts.is_empty() {
+        parts.push("no error measured".to_string());
+    }
+    parts.join(", ")
+}
+
 /// One line for a measured unit: what its CSV row says, for CI pages that show output.
 fn measured_line(row: &Row) -> String {
     let mut line = format!(
-        "{} inputs, {} failures, max {} ulp",
+        "{} inputs, {} failures, {}",
         row.get("inputs"),
         row.get("failures"),
-        row.get("max_ulp")
+        maxima(row)
     );
     if !row.get("bound_ulp").is_empty() {
         let _ = write!(line, ", bound {} ulp", row.get("bound_ulp"));
@@ -213,18 +229,27 @@ fn worst_case(row: &Row) -> Option<[(&'static str, String); 4]> {
         ("worst input", with_decimals(row.get("worst_input"))),
         ("device", with_decimals(row.get("worst_device"))),
         ("reference", with_decimals(row.get("worst_reference"))),
-        ("error", format!("{} ulp", row.get("worst_ulp"))),
+        (
+            "error",
+            // Only a row no ULP piece judged has an absolute worst case (a case judged in
+            // ulp outranks every absolute one).
+            if row.get("max_ulp").is_empty() && !row.get("max_abs_error").is_empty() {
+                format!("{} (absolute)", row.get("worst_ulp"))
+            } else {
+                format!("{} ulp", row.get("worst_ulp"))
+            },
+        ),
     ])
 }
 
 /// The counts and the rule, as the terminal summary states them.
 fn headline(row: &Row) -> String {
     format!(
-        "{} of {} inputs fail ({}); max {} ulp",
+        "{} of {} inputs fail ({}); {}",
         row.get("failures"),
         row.get("inputs"),
         row.get("rule"),
-        row.get("max_ulp")
+        maxima(row)
     )
 }
 

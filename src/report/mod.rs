@@ -11,7 +11,8 @@ pub mod stats;
 use crate::num::fp::FloatType;
 use crate::num::hexfloat;
 use crate::report::stats::{Case, UnitStats};
-use crate::spec::table::{Profile, Requirement};
+use crate::spec::relaxed_table::{Bound, Condition, RelaxedRule};
+use crate::spec::table::{Profile, Requirement, Revision};
 use rug::Float;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -228,6 +229,255 @@ pub fn bound_column(requirement: Option<&Requirement>) -> String {
     }
 }
 
+/// What a row says about its error against its bound: the `max_ulp` and `bound_ulp` columns,
+/// and the clause that leads the note where an absolute bound judged some inputs (Table 5's
+/// sin, cos, sinpi, cospi and log's [0.5, 2]; the 2026 text's mix, smoothstep, OpDot, cross).
+/// Such a bound measures no error in ulp: those inputs leave `max_ulp` and `bound_ulp` to the
+/// inputs a ULP bound judged (empty where there are none) and the note says
+/// `max abs error 1.15e-4 (bound 2^-11 = 4.88e-4 if x in [-pi,pi])`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorFigures {
+    pub max_ulp: String,
+    pub bound_ulp: String,
+    /// Empty unless an absolute bound judged some of the row's inputs.
+    pub absolute: String,
+}
+
+impl ErrorFigures {
+    /// The figures of `unit`, judged by the `spec` revision's tables.
+    pub fn of(unit: &UnitReport, spec: Revision) -> ErrorFigures {
+        let measured = matches!(unit.status, Status::Pass | Status::Fail);
+        let bounds = (unit.kind == Kind::Ulp)
+            .then(|| RuleBounds::of(unit, spec))
+            .flatten();
+        let Some(bounds) = bounds else {
+            return ErrorFigures {
+                max_ulp: if measured {
+                    format_ulp(unit.stats.max_error)
+                } else {
+                    String::new()
+                },
+                bound_ulp: bound_column(unit.requirement.as_ref()),
+                absolute: String::new(),
+            };
+        };
+        let stats = &unit.stats;
+        // A case judged in ulp outranks every absolute one as the worst (`stats::Case`).
+        let worst_absolute = stats.worst.as_ref().map(|case| case.absolute);
+        let judged_in_ulp =
+            bounds.ulp != UlpPart::None && (stats.max_error > 0.0 || worst_absolute == Some(false));
+        let judged_absolutely = stats.max_abs_error > 0.0 || worst_absolute == Some(true);
+        let mut absolute = String::new();
+        if measured && judged_absolutely {
+            let described: Vec<String> = bounds
+                .absolute
+                .iter()
+                .map(|bound| bound.describe(unit))
+                .collect();
+            absolute = format!(
+                "max abs error {} (bound {})",
+                short_decimal(stats.max_abs_error),
+                described.join(", ")
+            );
+            if judged_in_ulp {
+                absolute.push_str(", max_ulp over the other inputs");
+            }
+        }
+        ErrorFigures {
+            max_ulp: if measured && judged_in_ulp {
+                format_ulp(stats.max_error)
+            } else {
+                String::new()
+            },
+            bound_ulp: match bounds.ulp {
+                UlpPart::Bound(bound) => format_ulp(bound),
+                UlpPart::None | UlpPart::Other => String::new(),
+            },
+            absolute,
+        }
+    }
+
+    /// The row's note: the absolute clause first (after a `not conformant:` reason, which
+    /// leads), then the unit's own.
+    pub fn note(&self, unit: &UnitReport) -> String {
+        match (self.absolute.is_empty(), unit.note.is_empty()) {
+            (true, _) => unit.note.clone(),
+            (false, true) => self.absolute.clone(),
+            (false, false) if unit.note.starts_with("not conformant:") => {
+                format!("{}; {}", unit.note, self.absolute)
+            }
+            (false, false) => format!("{}; {}", self.absolute, unit.note),
+        }
+    }
+}
+
+/// `note` with the figure of its `max abs error` clause ([`ErrorFigures`]) restated as
+/// `max_abs_error`. For `clacc merge`: a row's note comes with its worst case's shard, and
+/// under a mixed rule (log's) that shard need not hold the largest absolute error.
+pub fn restate_max_abs_error(note: &str, max_abs_error: f64) -> String {
+    const LEAD: &str = "max abs error ";
+    let Some(start) = note.find(LEAD).map(|at| at + LEAD.len()) else {
+        return note.to_string();
+    };
+    let end = note[start..].find(' ').map_or(note.len(), |at| start + at);
+    format!(
+        "{}{}{}",
+        &note[..start],
+        short_decimal(max_abs_error),
+        &note[end..]
+    )
+}
+
+/// Three significant digits, `0` for zero: `1.15e-4`.
+fn short_decimal(value: f64) -> String {
+    if value == 0.0 {
+        "0".to_string()
+    } else {
+        format!("{value:.2e}")
+    }
+}
+
+/// The bounds of a row whose rule has an absolute bound ([`ErrorFigures`]).
+struct RuleBounds {
+    absolute: Vec<AbsoluteBound>,
+    ulp: UlpPart,
+}
+
+/// What the pieces judged in ulp bound their inputs by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum UlpPart {
+    /// No piece judges in ulp.
+    None,
+    /// Every such piece by `<= N ulp`.
+    Bound(f64),
+    /// Some by another rule (growing with x, derived, several numbers).
+    Other,
+}
+
+impl UlpPart {
+    fn and(self, other: UlpPart) -> UlpPart {
+        match (self, other) {
+            (UlpPart::None, part) | (part, UlpPart::None) => part,
+            (UlpPart::Bound(a), UlpPart::Bound(b)) if a == b => UlpPart::Bound(a),
+            _ => UlpPart::Other,
+        }
+    }
+}
+
+/// One absolute bound: `2^-11` (value 4.88e-4) where `x in [-pi,pi]`, or a tolerance that
+/// depends on the input (`max*max*5*FLT_EPSILON`: no value of its own).
+struct AbsoluteBound {
+    text: String,
+    value: Option<f64>,
+    condition: Option<String>,
+}
+
+impl AbsoluteBound {
+    /// `2^-11 = 4.88e-4 if x in [-pi,pi]`, `1e-3`, `max*max*5*FLT_EPSILON = 1.07e-6 at the
+    /// worst input`.
+    fn describe(&self, unit: &UnitReport) -> String {
+        let mut text = self.text.clone();
+        let value = self.value.or_else(|| {
+            let worst = unit.stats.worst.as_ref().filter(|case| case.absolute)?;
+            unit.requirement.as_ref()?.absolute_tolerance(&worst.args)
+        });
+        if let Some(value) = value {
+            if text.parse::<f64>().ok() != Some(value) {
+                let _ = write!(text, " = {}", short_decimal(value));
+                if self.value.is_none() {
+                    text.push_str(" at the worst input");
+                }
+            }
+        }
+        if let Some(condition) = &self.condition {
+            let _ = write!(text, " if {condition}");
+        }
+        text
+    }
+}
+
+impl RuleBounds {
+    /// `None` where no absolute bound judges the row: Table 5's rule where it judged the row,
+    /// else the table cell.
+    fn of(unit: &UnitReport, spec: Revision) -> Option<RuleBounds> {
+        let embedded = unit.profile == Profile::Embedded;
+        let relaxed_rule = unit
+            .relaxed
+            .then(|| {
+                crate::spec::relaxed_table::builtin_in(spec).rule(&unit.function, unit.element)
+            })
+            .flatten();
+        let mut bounds = RuleBounds {
+            absolute: Vec::new(),
+            ulp: UlpPart::None,
+        };
+        match relaxed_rule {
+            Some(rule) => bounds.add_rule(rule, embedded),
+            None => match unit.requirement.as_ref()? {
+                Requirement::Absolute(bound) => bounds.absolute.push(AbsoluteBound {
+                    text: format!("{bound:e}"),
+                    value: Some(*bound),
+                    condition: None,
+                }),
+                requirement @ Requirement::AbsoluteMaxSquared { .. } => {
+                    let described = requirement.describe();
+                    bounds.absolute.push(AbsoluteBound {
+                        text: described
+                            .strip_prefix("abs <= ")
+                            .unwrap_or(&described)
+                            .to_string(),
+                        value: None,
+                        condition: None,
+                    });
+                }
+                _ => {}
+            },
+        }
+        (!bounds.absolute.is_empty()).then_some(bounds)
+    }
+
+    fn add_rule(&mut self, rule: &RelaxedRule, embedded: bool) {
+        match rule {
+            RelaxedRule::Pieces { pieces, .. } => {
+                for piece in pieces {
+                    for alternative in &piece.alternatives {
+                        self.add_bound(alternative.bound(embedded), piece.condition.as_ref());
+                    }
+                }
+            }
+            RelaxedRule::PerOutput { outputs, .. } => {
+                for output in outputs {
+                    self.add_rule(output, embedded);
+                }
+            }
+        }
+    }
+
+    fn add_bound(&mut self, bound: &Bound, condition: Option<&Condition>) {
+        match bound {
+            Bound::Absolute(number) => {
+                let condition = condition.map(ToString::to_string);
+                let known = self
+                    .absolute
+                    .iter()
+                    .any(|b| b.text == number.text && b.condition == condition);
+                if !known {
+                    self.absolute.push(AbsoluteBound {
+                        text: number.text.clone(),
+                        value: Some(number.value.to_f64()),
+                        condition,
+                    });
+                }
+            }
+            Bound::Ulp(n) => self.ulp = self.ulp.and(UlpPart::Bound(*n)),
+            Bound::Unbounded | Bound::Undefined => {}
+            Bound::UlpGrowing { .. } | Bound::Derived(_) | Bound::FmaOrMulAdd | Bound::Table(_) => {
+                self.ulp = self.ulp.and(UlpPart::Other)
+            }
+        }
+    }
+}
+
 /// The reference printed with enough bits to show how far the device is: the format's
 /// precision twice over plus a margin.
 fn format_reference(reference: &Float, element: FloatType) -> String {
@@ -415,7 +665,7 @@ fn lock_holder(file: &File) -> Option<u32> {
 /// A unit's CSV row, column by column ([`COLUMNS`]).
 pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) -> [String; 30] {
     let worst = unit.stats.worst.as_ref();
-    let measured = matches!(unit.status, Status::Pass | Status::Fail);
+    let figures = ErrorFigures::of(unit, facts.spec);
     [
         unit.function.clone(),
         unit.element.name().to_string(),
@@ -423,12 +673,8 @@ pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) 
         unit.profile_label(),
         unit.stats.inputs.to_string(),
         unit.stats.failures.to_string(),
-        if measured {
-            format_ulp(unit.stats.max_error)
-        } else {
-            String::new()
-        },
-        bound_column(unit.requirement.as_ref()),
+        figures.max_ulp.clone(),
+        figures.bound_ulp.clone(),
         worst.map(format_inputs).unwrap_or_default(),
         worst
             .map(|c| format_outputs(&c.device_results, &unit.integer_outputs, unit.element, None))
@@ -444,7 +690,7 @@ pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) 
             })
             .unwrap_or_default(),
         unit.status.name().to_string(),
-        unit.note.clone(),
+        figures.note(unit),
         unit.kind.name().to_string(),
         unit.rule_text(),
         unit.stats.allowances_text(),
@@ -514,7 +760,8 @@ pub struct WorstCase {
     pub device_decimal: String,
     pub reference_hex: String,
     pub reference_decimal: String,
-    /// The error in ulp.
+    /// The error with its unit: `6 ulp`, or `1.2e-3 (absolute)` where an absolute bound
+    /// (Table 5's, the 2026 text's mix, smoothstep, OpDot and cross) judged it.
     pub error: String,
 }
 
@@ -551,9 +798,29 @@ impl WorstCase {
                 .map(|r| r.to_string_radix(10, Some(17)))
                 .collect::<Vec<_>>()
                 .join(" "),
-            error: format_ulp(case.error),
+            error: if case.absolute {
+                format!("{:e} (absolute)", case.error)
+            } else {
+                format!("{} ulp", format_ulp(case.error))
+            },
         }
     }
+}
+
+/// A failing unit's largest errors, as its figures give them: `max 6 ulp`, `max absolute
+/// error 1.2e-3`, or both.
+pub fn maxima(unit: &UnitReport, figures: &ErrorFigures) -> String {
+    let mut parts = Vec::new();
+    if !figures.max_ulp.is_empty() {
+        parts.push(format!("max {} ulp", figures.max_ulp));
+    }
+    if unit.stats.max_abs_error > 0.0 {
+        parts.push(format!("max absolute error {:e}", unit.stats.max_abs_error));
+    }
+    if parts.is_empty() {
+        parts.push("no error measured".to_string());
+    }
+    parts.join(", ")
 }
 
 fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
@@ -573,18 +840,15 @@ fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
         );
     }
     let mut text = format!(
-        "{} {} w{}: {} of {} inputs fail ({}); max {} ulp",
+        "{} {} w{}: {} of {} inputs fail ({}); {}",
         unit.function,
         unit.element,
         unit.width,
         unit.stats.failures,
         unit.stats.inputs,
         unit.rule_text(),
-        format_ulp(unit.stats.max_error),
+        maxima(unit, &ErrorFigures::of(unit, facts.spec)),
     );
-    if unit.stats.max_abs_error > 0.0 {
-        let _ = write!(text, ", max absolute error {:e}", unit.stats.max_abs_error);
-    }
     if let Some(case) = &unit.stats.worst {
         let worst = WorstCase::of(case, unit);
         let _ = write!(
@@ -595,12 +859,7 @@ fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
             worst.device_decimal,
             worst.reference_hex,
             worst.reference_decimal,
-            // An absolute tolerance (Table 5's, the 2026 text's mix and smoothstep) judged it.
-            if case.absolute {
-                format!("{:e} (absolute)", case.error)
-            } else {
-                format!("{} ulp", worst.error)
-            },
+            worst.error,
         );
     }
     text.push_str(&reproduce);
@@ -657,7 +916,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
             "function", "kind", "width", "inputs", "failures", "max_ulp", "bound", "status"
         );
         for unit in of_type {
-            let measured = matches!(unit.status, Status::Pass | Status::Fail);
+            let figures = ErrorFigures::of(unit, facts.spec);
             let _ = writeln!(
                 text,
                 "  {:<26} {:<10} {:>5} {:>10} {:>8} {:>10} {:>6}  {:<7} {}",
@@ -666,14 +925,14 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
                 unit.width,
                 unit.stats.inputs,
                 unit.stats.failures,
-                if measured {
-                    format_ulp(unit.stats.max_error)
+                if figures.max_ulp.is_empty() {
+                    "-"
                 } else {
-                    "-".to_string()
+                    &figures.max_ulp
                 },
-                bound_column(unit.requirement.as_ref()),
+                figures.bound_ulp,
                 unit.status.name(),
-                unit.note,
+                figures.note(unit),
             );
         }
         text.push('\n');
@@ -717,6 +976,174 @@ mod tests {
         assert_eq!(bound_column(Some(&Requirement::CorrectlyRounded)), "0.5");
         assert_eq!(bound_column(Some(&Requirement::ImplementationDefined)), "");
         assert_eq!(bound_column(None), "");
+    }
+
+    /// A passing unit whose worst case (`absolute`: an absolute bound judged it) has `error`.
+    fn judged_unit(function: &str, requirement: Requirement, relaxed: bool) -> UnitReport {
+        UnitReport {
+            kind: Kind::Ulp,
+            function: function.into(),
+            element: FloatType::Float,
+            width: 1,
+            profile: Profile::Full,
+            requirement: Some(requirement),
+            rule: String::new(),
+            relaxed,
+            integer_outputs: vec![false],
+            stats: UnitStats {
+                inputs: 256,
+                ..UnitStats::default()
+            },
+            status: Status::Pass,
+            note: "inputs where the spec leaves the result undefined are not judged".into(),
+        }
+    }
+
+    fn worst(args: &[f64], error: f64, absolute: bool) -> Option<Case> {
+        Some(Case {
+            index: 3,
+            args: args.to_vec(),
+            device_results: vec![0.5],
+            references: vec![Float::with_val(53, 0.5)],
+            error,
+            absolute,
+            outcome: crate::report::stats::Outcome::Pass,
+            output: 0,
+        })
+    }
+
+    /// Table 5's sin bounds the absolute error on [-pi, pi] and nothing elsewhere: no input is
+    /// judged in ulp, so neither ulp column holds a figure (they held max_ulp 0 and Table 3's
+    /// bound 4), and the note leads with what was measured against what bound.
+    #[test]
+    fn an_absolute_bound_reports_its_error_not_ulp_figures() {
+        let mut sin = judged_unit("sin", Requirement::Ulp(4.0), true);
+        sin.stats.max_abs_error = 1.1538560231492899e-4;
+        sin.stats.worst = worst(&[1.5], sin.stats.max_abs_error, true);
+        for spec in [Revision::Spec2017, Revision::Spec2026] {
+            let figures = ErrorFigures::of(&sin, spec);
+            assert_eq!(figures.max_ulp, "");
+            assert_eq!(figures.bound_ulp, "");
+            assert_eq!(
+                figures.note(&sin),
+                "max abs error 1.15e-4 (bound 2^-11 = 4.88e-4 if x in [-pi,pi]); \
+                 inputs where the spec leaves the result undefined are not judged"
+            );
+        }
+        // sincos: each output by its own rule, both absolute.
+        let mut sincos = sin.clone();
+        sincos.function = "sincos".into();
+        sincos.requirement = Some(Requirement::UlpEachOutput(4.0));
+        let figures = ErrorFigures::of(&sincos, Revision::Spec2026);
+        assert_eq!(
+            (figures.max_ulp.as_str(), figures.bound_ulp.as_str()),
+            ("", "")
+        );
+        assert!(figures
+            .absolute
+            .starts_with("max abs error 1.15e-4 (bound 2^-11"));
+        // Not measured: no figures, no clause.
+        sin.status = Status::Error;
+        sin.note = "driver refused the module".into();
+        let figures = ErrorFigures::of(&sin, Revision::Spec2026);
+        assert_eq!(
+            (figures.max_ulp.as_str(), figures.bound_ulp.as_str()),
+            ("", "")
+        );
+        assert_eq!(figures.note(&sin), "driver refused the module");
+        // The same function outside --profile relaxed is Table 3's ULP row, as before.
+        let mut plain = judged_unit("sin", Requirement::Ulp(4.0), false);
+        plain.stats.max_error = 0.5;
+        plain.stats.worst = worst(&[1.5], 0.5, false);
+        let figures = ErrorFigures::of(&plain, Revision::Spec2026);
+        assert_eq!(
+            figures,
+            ErrorFigures {
+                max_ulp: "0.5".into(),
+                bound_ulp: "4".into(),
+                absolute: String::new(),
+            }
+        );
+        assert_eq!(figures.note(&plain), plain.note);
+    }
+
+    /// log under Table 5: absolute inside [0.5, 2], ulp outside: both, each in its place.
+    #[test]
+    fn a_mixed_rule_reports_both_measures() {
+        let mut log = judged_unit("log", Requirement::Ulp(3.0), true);
+        log.status = Status::Fail;
+        log.note = String::new();
+        log.stats.max_error = 366.52745078434606;
+        log.stats.max_abs_error = 2.871150934846401e-5;
+        log.stats.worst = worst(&[2.5], log.stats.max_error, false);
+        let figures = ErrorFigures::of(&log, Revision::Spec2026);
+        assert_eq!(figures.max_ulp, "366.5275");
+        assert_eq!(figures.bound_ulp, "3");
+        assert_eq!(
+            figures.note(&log),
+            "max abs error 2.87e-5 (bound 2^-21 = 4.77e-7 if x in [0.5,2]), max_ulp over the \
+             other inputs"
+        );
+        // The embedded profile's ULP piece.
+        log.profile = Profile::Embedded;
+        assert_eq!(ErrorFigures::of(&log, Revision::Spec2026).bound_ulp, "4");
+        // Every input inside [0.5, 2]: nothing judged in ulp.
+        log.stats.max_error = 0.0;
+        log.stats.worst = worst(&[1.5], log.stats.max_abs_error, true);
+        let figures = ErrorFigures::of(&log, Revision::Spec2026);
+        assert_eq!(figures.max_ulp, "");
+        assert!(
+            !figures.absolute.contains("max_ulp"),
+            "{}",
+            figures.absolute
+        );
+        // A not-conformant reason still leads the note.
+        log.note = "not conformant: full-profile float without round to nearest even".into();
+        assert!(figures.note(&log).starts_with("not conformant: "));
+        assert!(figures
+            .note(&log)
+            .ends_with("; max abs error 2.87e-5 (bound 2^-21 = 4.77e-7 if x in [0.5,2])"));
+    }
+
+    #[test]
+    fn a_merged_rows_clause_can_take_the_largest_error_of_every_shard() {
+        let note = "max abs error 3.42e-5 (bound 2^-21 = 4.77e-7 if x in [0.5,2]), max_ulp over \
+                    the other inputs; -cl-fast-relaxed-math: FTZ rules applied";
+        assert_eq!(
+            restate_max_abs_error(note, 3.9588730112945716e-5),
+            note.replace("3.42e-5", "3.96e-5")
+        );
+        assert_eq!(restate_max_abs_error("no clause", 1.0), "no clause");
+    }
+
+    /// The 2026 text's absolute cells: a number (mix), or one that depends on the input (OpDot).
+    #[test]
+    fn table_3_absolute_cells_report_their_error_too() {
+        let mut mix = judged_unit("mix", Requirement::Absolute(1e-3), false);
+        mix.stats.max_abs_error = 3.5e-8;
+        mix.stats.worst = worst(&[1.0, 2.0, 0.5], 3.5e-8, true);
+        let figures = ErrorFigures::of(&mix, Revision::Spec2026);
+        assert_eq!(
+            (figures.max_ulp.as_str(), figures.bound_ulp.as_str()),
+            ("", "")
+        );
+        assert_eq!(figures.absolute, "max abs error 3.50e-8 (bound 1e-3)");
+        let dot = Requirement::AbsoluteMaxSquared {
+            operations: crate::spec::table::Linear {
+                constant: 5.0,
+                per_component: 0.0,
+            },
+            epsilon: crate::spec::table::Epsilon::Flt,
+        };
+        let mut dot = judged_unit("OpDot", dot, false);
+        dot.width = 3;
+        dot.stats.max_abs_error = 2.0e-7;
+        dot.stats.worst = worst(&[1.0, -2.0, 0.5, 3.0, 1.0, 1.0], 2.0e-7, true);
+        // max = 3: 9 * 5 * 2^-23.
+        assert_eq!(
+            ErrorFigures::of(&dot, Revision::Spec2026).absolute,
+            "max abs error 2.00e-7 (bound max*max*5*FLT_EPSILON = 5.36e-6 at the worst input)"
+        );
     }
 
     #[test]

@@ -440,6 +440,14 @@ impl UlpUnit<'_> {
                 {
                     notes.push(correction.to_string());
                 }
+                if let Some(note) = stats
+                    .worst
+                    .as_ref()
+                    .filter(|_| stats.failures > 0)
+                    .and_then(|worst| self.rules.stricter_than_cts(worst))
+                {
+                    notes.push(note.to_string());
+                }
                 if let Some(reason) = &self.not_conformant {
                     // Judged as the spec requires; whatever was measured, the unit cannot pass.
                     report.status = Status::Fail;
