@@ -80,7 +80,9 @@ pub(crate) struct MergeArgs {
 
 #[derive(Args, Clone, Debug)]
 pub(crate) struct CompareArgs {
-    /// Result CSVs of clacc runs, one or more per device (the device comes from each row).
+    /// Result CSVs of clacc runs, one or more per device (the device comes from each row; runs
+    /// of one device that differ in seed, inputs, options, spec, versions or path are columns
+    /// of their own).
     #[arg(required = true)]
     pub(crate) inputs: Vec<PathBuf>,
     /// Mark a device whose max error is more than this many ulp above the median of the other
@@ -93,6 +95,9 @@ pub(crate) struct CompareArgs {
     /// Also write the table as an SVG image.
     #[arg(long)]
     pub(crate) svg: Option<PathBuf>,
+    /// Replace an existing --csv or --svg that is not a table clacc compare wrote.
+    #[arg(long)]
+    pub(crate) force: bool,
 }
 
 #[derive(Args, Clone)]

@@ -1,16 +1,20 @@
 //! `clacc compare` and `clacc spec-diff`: the tables the report and spec layers render, printed.
 
 use super::args::CompareArgs;
-use super::UsageError;
+use super::destinations::same_file;
+use super::{usage, UsageError};
 use crate::report::compare;
 use crate::spec::diff;
 use crate::spec::table::Revision;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
-/// `clacc compare`: prints the table, writes the CSV and SVG asked for. Exit 0: differences are
-/// what the table reports, not an error of the command.
+/// `clacc compare`: checks where the table goes, reads the CSVs, writes the CSV and SVG asked
+/// for, prints the table. Exit 0: differences and failures are what the table reports, not an
+/// error of the command.
 pub(crate) fn compare_csvs(args: &CompareArgs) -> Result<ExitCode, UsageError> {
+    check_outputs(args)?;
     let table = compare::compare(&args.inputs, args.margin)?;
     if let Some(path) = &args.csv {
         compare::write_csv(&table, path)?;
@@ -18,17 +22,102 @@ pub(crate) fn compare_csvs(args: &CompareArgs) -> Result<ExitCode, UsageError> {
     if let Some(path) = &args.svg {
         compare::write_svg(&table, path)?;
     }
-    let mut stdout = std::io::stdout().lock();
-    // A reader that went away (`| head`) is not an error of the comparison.
-    let _ = stdout.write_all(compare::render(&table).as_bytes());
+    print_stdout(&compare::render(&table))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks --csv and --svg before anything is read or written, as a run checks its --csv: a
+/// regular file (or none yet) in an existing folder, neither one of the inputs nor the other
+/// output; an existing file that compare did not write (its header or title tells) is
+/// replaced only with --force.
+fn check_outputs(args: &CompareArgs) -> Result<(), UsageError> {
+    type WrittenByCompare = fn(&Path) -> bool;
+    let outputs: [(&str, Option<&Path>, WrittenByCompare); 2] = [
+        ("--csv", args.csv.as_deref(), compare::is_compare_csv),
+        ("--svg", args.svg.as_deref(), compare::is_compare_svg),
+    ];
+    if let (Some(csv), Some(svg)) = (&args.csv, &args.svg) {
+        if same_file(csv, svg) {
+            return usage(format!(
+                "--csv {} and --svg {} are one file; give each its own path",
+                csv.display(),
+                svg.display()
+            ));
+        }
+    }
+    for (flag, path, written_by_compare) in outputs {
+        let Some(path) = path else { continue };
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            // Writing a FIFO or a device (`/dev/full`) loses the table; a folder is a typo.
+            return usage(format!(
+                "{flag} {} exists and is not a regular file; give a file path",
+                path.display()
+            ));
+        }
+        if let Some(input) = args.inputs.iter().find(|input| same_file(input, path)) {
+            return usage(format!(
+                "{flag} {} is also one of the CSVs to compare ({}); give the table another path",
+                path.display(),
+                input.display()
+            ));
+        }
+        let has_content = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
+        if has_content && !args.force && !written_by_compare(path) {
+            return usage(format!(
+                "{flag} {} exists and is not what clacc compare writes; give another {flag}, or --force to replace it",
+                path.display()
+            ));
+        }
+        check_writable(path, flag)?;
+    }
+    Ok(())
+}
+
+/// An output that will be written: an existing file opens for writing (without truncating it
+/// yet), a new one's folder exists.
+fn check_writable(path: &Path, flag: &str) -> Result<(), UsageError> {
+    if path.exists() {
+        return std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .map(|_| ())
+            .map_err(|e| UsageError(format!("{flag} {}: cannot write it: {e}", path.display())));
+    }
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return usage(format!(
+            "{flag} {}: the folder {} does not exist",
+            path.display(),
+            folder.display()
+        ));
+    }
+    Ok(())
+}
+
+/// Writes `text` to stdout. A reader that went away ends clacc by SIGPIPE (main restores its
+/// default), or quietly where that signal is ignored; any other failure (a full disk) is an
+/// error: the table did not reach its reader.
+fn print_stdout(text: &str) -> Result<(), UsageError> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(UsageError(format!("cannot write to stdout: {error}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `clacc spec-diff`: every cell that differs between the two texts of the spec.
 pub(crate) fn spec_diff(markdown: bool) -> ExitCode {
-    print!(
-        "{}",
-        diff::render(Revision::Spec2017, Revision::Spec2026, markdown)
-    );
-    ExitCode::SUCCESS
+    let text = diff::render(Revision::Spec2017, Revision::Spec2026, markdown);
+    match print_stdout(&text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => super::exit_code(Err(error)),
+    }
 }

@@ -6,7 +6,11 @@
 //! better than the others is not marked; with two devices only the worse one is.
 //!
 //! The CSVs are read by column name, so files of clacc versions whose later columns differ still
-//! compare; each device is named by its rows' `device` column.
+//! compare; each device is named by its rows' `device` column. Every row of every file is read
+//! and none replaces another: rows of one device from runs that differ (seed, inputs, options,
+//! spec, versions, build path) are columns of their own, and whatever would put two rows in one
+//! cell (a file given twice, a unit twice, a shard of a run) is refused, so a failure is never
+//! hidden behind a pass.
 
 use std::collections::HashMap;
 use std::fs;
@@ -30,6 +34,34 @@ const NEEDED_COLUMNS: [&str; 9] = [
     "device",
 ];
 
+/// The columns whose values tell runs of one device apart, each with the word a column label
+/// names it by: rows of one device from runs that differ in one of them are columns of their
+/// own. A column the CSV lacks (older versions; `path` before runs had one) reads as empty.
+/// `planned_units` is not one: runs of one device over other selections complete each other.
+const RUN_COLUMNS: [(&str, &str); 7] = [
+    ("seed", "seed"),
+    ("requested_inputs", "inputs"),
+    ("options", "options"),
+    ("spec", "spec"),
+    ("clacc_version", "clacc"),
+    ("driver_version", "driver"),
+    ("path", "path"),
+];
+
+/// The first columns of the table [`write_csv`] writes, before the devices' columns.
+const TABLE_COLUMNS: [&str; 7] = [
+    "kind",
+    "function",
+    "type",
+    "width",
+    "profile",
+    "build_options",
+    "bound_ulp",
+];
+
+/// What starts every SVG [`write_svg`] writes, after the `<svg ...>` line.
+const SVG_TITLE: &str = "<title>clacc compare";
+
 /// Why the comparison could not be made or written.
 #[derive(Debug, thiserror::Error)]
 pub enum CompareError {
@@ -44,6 +76,51 @@ pub enum CompareError {
     BadMargin(f64),
     #[error("cannot write {}: {detail}", path.display())]
     Write { path: PathBuf, detail: String },
+    #[error(
+        "{} is given twice{}; give each CSV once",
+        path.display(),
+        if first == path { String::new() } else { format!(" (also as {})", first.display()) }
+    )]
+    GivenTwice { first: PathBuf, path: PathBuf },
+    #[error(
+        "{} holds the same bytes as {}: the same results given twice; give each CSV once",
+        path.display(),
+        first.display()
+    )]
+    SameContent { first: PathBuf, path: PathBuf },
+    #[error(
+        "{}:{line} is a row of shard {shard} of a sharded run; combine the shards with `clacc merge --csv MERGED.csv SHARDS...` and compare MERGED.csv",
+        path.display()
+    )]
+    Shard {
+        path: PathBuf,
+        line: u64,
+        shard: String,
+    },
+    #[error(
+        "{}:{line} repeats {unit} of {device}, already at line {first_line}; a run writes each unit once: give a CSV as clacc wrote it",
+        path.display()
+    )]
+    UnitTwiceInFile {
+        path: PathBuf,
+        line: u64,
+        first_line: u64,
+        unit: String,
+        device: String,
+    },
+    #[error(
+        "{}:{line} and {}:{first_line} both hold {unit} of {device}, from runs with the same seed, inputs, options, spec, versions and path; compare only one of the two files",
+        path.display(),
+        first.display()
+    )]
+    UnitTwiceInRuns {
+        first: PathBuf,
+        first_line: u64,
+        path: PathBuf,
+        line: u64,
+        unit: String,
+        device: String,
+    },
 }
 
 /// One device's result for one unit, as its CSV row gave it.
@@ -81,53 +158,104 @@ pub struct UnitKey {
     pub build_options: String,
 }
 
-/// One row of the comparison: a unit and each device's cell (`None`: the device has no row).
+impl UnitKey {
+    /// `sin float w1 (ulp, full)`, for messages.
+    fn label(&self) -> String {
+        let options = if self.build_options.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", self.build_options)
+        };
+        format!(
+            "{} {} w{} ({}, {}{options})",
+            self.function, self.element_type, self.width, self.kind, self.profile
+        )
+    }
+}
+
+/// One column of the table: a device, or one of its runs where the device's rows come from
+/// runs that differ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// The rows' `device`.
+    pub device: String,
+    /// The device, and where it has several columns what tells this one's run apart:
+    /// `Intel(R) OpenCL / CPU [seed 0x1]`.
+    pub label: String,
+}
+
+/// One row of the comparison: a unit and each column's cell (`None`: the column has no row).
 #[derive(Clone, Debug)]
 pub struct Comparison {
     pub key: UnitKey,
     pub bound_ulp: String,
     pub cells: Vec<Option<Cell>>,
-    /// Per device: its max error is more than the margin above the median of the others'.
+    /// Per column: its max error is more than the margin above the median of the others'.
     pub differs: Vec<bool>,
 }
 
-/// The whole table: device names (column order) and rows (first-seen order).
+/// The whole table: columns (first-seen order) and rows (first-seen order).
 #[derive(Clone, Debug)]
 pub struct Table {
-    pub devices: Vec<String>,
+    pub columns: Vec<Column>,
     pub rows: Vec<Comparison>,
     pub margin: f64,
 }
 
-/// Reads one CSV into (device, key, bound, cell) rows, by column name.
-fn read_rows(path: &Path) -> Result<Vec<(String, UnitKey, String, Cell)>, CompareError> {
+/// One row of an input CSV, with where it was and the run that wrote it.
+struct SourceRow {
+    line: u64,
+    device: String,
+    /// The values of [`RUN_COLUMNS`], in their order.
+    run: Vec<String>,
+    key: UnitKey,
+    bound: String,
+    cell: Cell,
+}
+
+/// Reads one CSV's rows, by column name; refuses a row of a shard.
+fn read_rows(path: &Path, bytes: &[u8]) -> Result<Vec<SourceRow>, CompareError> {
     let read_error = |detail: String| CompareError::Read {
         path: path.to_path_buf(),
         detail,
     };
-    let mut reader = csv::Reader::from_path(path).map_err(|e| read_error(e.to_string()))?;
+    let mut reader = csv::Reader::from_reader(bytes);
     let header = reader
         .headers()
         .map_err(|e| read_error(e.to_string()))?
         .clone();
-    let position = |column: &'static str| {
-        header
-            .iter()
-            .position(|name| name == column)
-            .ok_or(CompareError::MissingColumn {
-                path: path.to_path_buf(),
-                column,
-            })
-    };
+    let position = |column: &str| header.iter().position(|name| name == column);
     let mut at = HashMap::new();
     for column in NEEDED_COLUMNS {
-        at.insert(column, position(column)?);
+        let index = position(column).ok_or(CompareError::MissingColumn {
+            path: path.to_path_buf(),
+            column,
+        })?;
+        at.insert(column, index);
     }
-    // Older CSVs may lack build options; they were then built without any.
-    let options_at = header.iter().position(|name| name == "build_options");
+    // Older CSVs may lack these; they were then built without options, unsharded, and so on.
+    let options_at = position("build_options");
+    let shard_at = position("shard");
+    let run_at: Vec<Option<usize>> = RUN_COLUMNS
+        .iter()
+        .map(|(column, _)| position(column))
+        .collect();
     let mut rows = Vec::new();
     for (number, record) in reader.records().enumerate() {
         let record = record.map_err(|e| read_error(format!("row {}: {e}", number + 2)))?;
+        let line = record
+            .position()
+            .map_or(number as u64 + 2, |position| position.line());
+        let optional =
+            |index: Option<usize>| index.and_then(|i| record.get(i)).unwrap_or("").to_string();
+        let shard = optional(shard_at);
+        if !matches!(shard.as_str(), "" | "0/1") {
+            return Err(CompareError::Shard {
+                path: path.to_path_buf(),
+                line,
+                shard,
+            });
+        }
         let get = |column: &str| record.get(at[column]).unwrap_or("").to_string();
         let key = UnitKey {
             kind: get("kind"),
@@ -135,18 +263,132 @@ fn read_rows(path: &Path) -> Result<Vec<(String, UnitKey, String, Cell)>, Compar
             element_type: get("type"),
             width: get("width"),
             profile: get("profile"),
-            build_options: options_at
-                .and_then(|i| record.get(i))
-                .unwrap_or("")
-                .to_string(),
+            build_options: optional(options_at),
         };
         let cell = Cell {
             max_ulp: get("max_ulp"),
             status: get("status"),
         };
-        rows.push((get("device"), key, get("bound_ulp"), cell));
+        rows.push(SourceRow {
+            line,
+            device: get("device"),
+            run: run_at.iter().map(|index| optional(*index)).collect(),
+            key,
+            bound: get("bound_ulp"),
+            cell,
+        });
     }
     Ok(rows)
+}
+
+/// Reads every input whole, refusing one given twice: by another name of the same file (a
+/// symbolic or hard link), or as a copy (the same bytes).
+fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<Vec<u8>>, CompareError> {
+    use std::os::unix::fs::MetadataExt;
+    let mut contents: Vec<Vec<u8>> = Vec::new();
+    let mut files: Vec<Option<(u64, u64)>> = Vec::new();
+    for path in inputs {
+        let bytes = fs::read(path).map_err(|e| CompareError::Read {
+            path: path.clone(),
+            detail: e.to_string(),
+        })?;
+        let file = fs::metadata(path).ok().map(|m| (m.dev(), m.ino()));
+        for (earlier, earlier_bytes) in contents.iter().enumerate() {
+            let first = inputs[earlier].clone();
+            if file.is_some() && files[earlier] == file {
+                return Err(CompareError::GivenTwice {
+                    first,
+                    path: path.clone(),
+                });
+            }
+            if *earlier_bytes == bytes {
+                return Err(CompareError::SameContent {
+                    first,
+                    path: path.clone(),
+                });
+            }
+        }
+        contents.push(bytes);
+        files.push(file);
+    }
+    Ok(contents)
+}
+
+/// `exhaustive=no cases=sweep` → pairs.
+fn option_pairs(text: &str) -> Vec<(&str, &str)> {
+    text.split_whitespace()
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+        .collect()
+}
+
+/// What tells `run` apart from the other runs of its device (`runs`, itself among them): each
+/// run column whose value differs among them, with this run's value; of `options` only the
+/// options that differ.
+fn run_difference(run: &[String], runs: &[&Vec<String>]) -> Vec<String> {
+    let mut parts = Vec::new();
+    for (index, (column, word)) in RUN_COLUMNS.iter().enumerate() {
+        if runs.iter().all(|other| other[index] == run[index]) {
+            continue;
+        }
+        if *column != "options" {
+            let value = if run[index].is_empty() {
+                "(none)"
+            } else {
+                &run[index]
+            };
+            parts.push(format!("{word} {value}"));
+            continue;
+        }
+        let all: Vec<Vec<(&str, &str)>> = runs.iter().map(|r| option_pairs(&r[index])).collect();
+        let mine = option_pairs(&run[index]);
+        let mut keys: Vec<&str> = Vec::new();
+        for (key, _) in all.iter().flatten() {
+            if !keys.contains(key) {
+                keys.push(key);
+            }
+        }
+        let value_of = |pairs: &[(&str, &str)], key: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.to_string())
+        };
+        for key in keys {
+            let wanted = value_of(&mine, key);
+            if all.iter().all(|pairs| value_of(pairs, key) == wanted) {
+                continue;
+            }
+            // A key only some runs name (`work_group`, named only off its default).
+            parts.push(wanted.map_or_else(
+                || format!("{key} at its default"),
+                |value| format!("{key}={value}"),
+            ));
+        }
+    }
+    parts
+}
+
+/// The columns' labels: the device alone, or the device and what tells its runs apart.
+fn labelled(columns: &[(String, Vec<String>)]) -> Vec<Column> {
+    columns
+        .iter()
+        .map(|(device, run)| {
+            let runs: Vec<&Vec<String>> = columns
+                .iter()
+                .filter(|(other, _)| other == device)
+                .map(|(_, run)| run)
+                .collect();
+            let label = if runs.len() == 1 {
+                device.clone()
+            } else {
+                format!("{device} [{}]", run_difference(run, &runs).join(", "))
+            };
+            Column {
+                device: device.clone(),
+                label,
+            }
+        })
+        .collect()
 }
 
 fn median(values: &mut [f64]) -> Option<f64> {
@@ -174,53 +416,84 @@ fn exceeds_by_more_than(value: f64, reference: f64, margin: f64) -> bool {
     value - reference > margin
 }
 
-/// Builds the table from the CSVs. Devices are named by their rows' `device` column; the same
-/// device in two files is one column (a later file's row for a unit replaces an earlier one's).
+/// Builds the table from the CSVs. A column is a device (its rows' `device` column) and the run
+/// that wrote its rows: rows of one device from runs that differ in a [`RUN_COLUMNS`] value get a
+/// column each, named by what differs; files of one device and one run's settings (other
+/// selections) fill one column. Nothing is replaced: a file given twice, a unit twice in one
+/// column, and a shard's row are refused.
 pub fn compare(inputs: &[PathBuf], margin: f64) -> Result<Table, CompareError> {
     if margin.is_nan() || margin < 0.0 {
         return Err(CompareError::BadMargin(margin));
     }
-    let mut devices: Vec<String> = Vec::new();
+    let contents = read_inputs(inputs)?;
+    let mut columns: Vec<(String, Vec<String>)> = Vec::new();
     let mut order: Vec<UnitKey> = Vec::new();
     let mut bounds: HashMap<UnitKey, String> = HashMap::new();
-    let mut cells: HashMap<(UnitKey, usize), Cell> = HashMap::new();
-    for path in inputs {
-        for (device, key, bound, cell) in read_rows(path)? {
-            let device_index = match devices.iter().position(|d| *d == device) {
+    // Each cell with the file (its index in `inputs`) and line that gave it.
+    let mut cells: HashMap<(UnitKey, usize), (Cell, usize, u64)> = HashMap::new();
+    for (file, (path, bytes)) in inputs.iter().zip(&contents).enumerate() {
+        for row in read_rows(path, bytes)? {
+            let identity = (row.device, row.run);
+            let column = match columns.iter().position(|c| *c == identity) {
                 Some(index) => index,
                 None => {
-                    devices.push(device);
-                    devices.len() - 1
+                    columns.push(identity);
+                    columns.len() - 1
                 }
             };
-            if !bounds.contains_key(&key) {
-                order.push(key.clone());
-                bounds.insert(key.clone(), bound);
-            } else if bounds[&key].is_empty() && !bound.is_empty() {
-                bounds.insert(key.clone(), bound);
+            if !bounds.contains_key(&row.key) {
+                order.push(row.key.clone());
+                bounds.insert(row.key.clone(), row.bound);
+            } else if bounds[&row.key].is_empty() && !row.bound.is_empty() {
+                bounds.insert(row.key.clone(), row.bound);
             }
-            cells.insert((key, device_index), cell);
+            if let Some((_, first_file, first_line)) = cells.get(&(row.key.clone(), column)) {
+                let (unit, device) = (row.key.label(), columns[column].0.clone());
+                return Err(if *first_file == file {
+                    CompareError::UnitTwiceInFile {
+                        path: path.clone(),
+                        line: row.line,
+                        first_line: *first_line,
+                        unit,
+                        device,
+                    }
+                } else {
+                    CompareError::UnitTwiceInRuns {
+                        first: inputs[*first_file].clone(),
+                        first_line: *first_line,
+                        path: path.clone(),
+                        line: row.line,
+                        unit,
+                        device,
+                    }
+                });
+            }
+            cells.insert((row.key, column), (row.cell, file, row.line));
         }
     }
     let rows = order
         .into_iter()
         .map(|key| {
-            let row_cells: Vec<Option<Cell>> = (0..devices.len())
-                .map(|device| cells.get(&(key.clone(), device)).cloned())
+            let row_cells: Vec<Option<Cell>> = (0..columns.len())
+                .map(|column| {
+                    cells
+                        .get(&(key.clone(), column))
+                        .map(|(cell, _, _)| cell.clone())
+                })
                 .collect();
             let errors: Vec<Option<f64>> = row_cells
                 .iter()
                 .map(|cell| cell.as_ref().and_then(Cell::error))
                 .collect();
-            let differs = (0..devices.len())
-                .map(|device| {
-                    let Some(value) = errors[device] else {
+            let differs = (0..columns.len())
+                .map(|column| {
+                    let Some(value) = errors[column] else {
                         return false;
                     };
                     let mut others: Vec<f64> = errors
                         .iter()
                         .enumerate()
-                        .filter(|(other, _)| *other != device)
+                        .filter(|(other, _)| *other != column)
                         .filter_map(|(_, error)| *error)
                         .collect();
                     median(&mut others)
@@ -236,7 +509,7 @@ pub fn compare(inputs: &[PathBuf], margin: f64) -> Result<Table, CompareError> {
         })
         .collect();
     Ok(Table {
-        devices,
+        columns: labelled(&columns),
         rows,
         margin,
     })
@@ -278,8 +551,8 @@ fn terminal_cell(row: &Comparison, device: usize) -> String {
 /// The table as text: a legend naming the devices, then one line per unit.
 pub fn render(table: &Table) -> String {
     let mut text = String::new();
-    for (index, device) in table.devices.iter().enumerate() {
-        text.push_str(&format!("device {}: {device}\n", index + 1));
+    for (index, column) in table.columns.iter().enumerate() {
+        text.push_str(&format!("device {}: {}\n", index + 1, column.label));
     }
     let mut header = vec![
         "kind".to_string(),
@@ -289,7 +562,7 @@ pub fn render(table: &Table) -> String {
         "profile".to_string(),
         "bound".to_string(),
     ];
-    header.extend((1..=table.devices.len()).map(|index| format!("device {index}")));
+    header.extend((1..=table.columns.len()).map(|index| format!("device {index}")));
     let mut lines: Vec<Vec<String>> = vec![header];
     for row in &table.rows {
         let profile = if row.key.build_options.is_empty() {
@@ -305,7 +578,7 @@ pub fn render(table: &Table) -> String {
             profile,
             row.bound_ulp.clone(),
         ];
-        line.extend((0..table.devices.len()).map(|device| terminal_cell(row, device)));
+        line.extend((0..table.columns.len()).map(|column| terminal_cell(row, column)));
         lines.push(line);
     }
     let columns = lines[0].len();
@@ -331,13 +604,64 @@ pub fn render(table: &Table) -> String {
         row.cells[device].as_ref().is_some_and(Cell::failed)
     });
     let differing = count(table, |row, device| row.differs[device]);
+    let mut devices: Vec<&str> = table.columns.iter().map(|c| c.device.as_str()).collect();
+    devices.sort_unstable();
+    devices.dedup();
+    let columns = if devices.len() == table.columns.len() {
+        format!("{} devices", devices.len())
+    } else {
+        format!(
+            "{} columns of {} devices",
+            table.columns.len(),
+            devices.len()
+        )
+    };
     text.push_str(&format!(
-        "{} units, {} devices; cells failing: {failing}; cells more than {} ulp above the other devices' median: {differing}\n",
+        "{} units, {columns}; cells failing: {failing}; cells more than {} ulp above the other devices' median: {differing}\n",
         table.rows.len(),
-        table.devices.len(),
         table.margin
     ));
+    for column in 0..table.columns.len() {
+        text.push_str(&column_summary(table, column));
+    }
     text
+}
+
+/// One column's line under the table: `device 1 (NAME): 2 of 4 units not passing (fail 1,
+/// crash 1); 1 DIFFERS`.
+fn column_summary(table: &Table, column: usize) -> String {
+    let cells: Vec<&Cell> = table
+        .rows
+        .iter()
+        .filter_map(|row| row.cells[column].as_ref())
+        .collect();
+    let mut statuses: Vec<(&str, usize)> = Vec::new();
+    for cell in cells.iter().filter(|cell| cell.failed()) {
+        match statuses
+            .iter_mut()
+            .find(|(status, _)| *status == cell.status)
+        {
+            Some((_, count)) => *count += 1,
+            None => statuses.push((&cell.status, 1)),
+        }
+    }
+    let failing: usize = statuses.iter().map(|(_, count)| count).sum();
+    let breakdown = if statuses.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = statuses
+            .iter()
+            .map(|(status, count)| format!("{status} {count}"))
+            .collect();
+        format!(" ({})", parts.join(", "))
+    };
+    let differing = table.rows.iter().filter(|row| row.differs[column]).count();
+    format!(
+        "device {} ({}): {failing} of {} units not passing{breakdown}; {differing} DIFFERS\n",
+        column + 1,
+        table.columns[column].label,
+        cells.len()
+    )
 }
 
 fn count(table: &Table, predicate: impl Fn(&Comparison, usize) -> bool) -> usize {
@@ -345,15 +669,15 @@ fn count(table: &Table, predicate: impl Fn(&Comparison, usize) -> bool) -> usize
         .rows
         .iter()
         .map(|row| {
-            (0..table.devices.len())
-                .filter(|&device| predicate(row, device))
+            (0..table.columns.len())
+                .filter(|&column| predicate(row, column))
                 .count()
         })
         .sum()
 }
 
-/// The table as CSV: the unit's columns, then per device `max_ulp <device>`, `status <device>`
-/// and `mark <device>` (space-separated marks; empty where none). A device without a row for a
+/// The table as CSV: the unit's columns, then per column `max_ulp <label>`, `status <label>`
+/// and `mark <label>` (space-separated marks; empty where none). A column without a row for a
 /// unit has empty cells there.
 pub fn write_csv(table: &Table, path: &Path) -> Result<(), CompareError> {
     let write_error = |detail: String| CompareError::Write {
@@ -361,22 +685,11 @@ pub fn write_csv(table: &Table, path: &Path) -> Result<(), CompareError> {
         detail,
     };
     let mut writer = csv::Writer::from_path(path).map_err(|e| write_error(e.to_string()))?;
-    let mut header: Vec<String> = [
-        "kind",
-        "function",
-        "type",
-        "width",
-        "profile",
-        "build_options",
-        "bound_ulp",
-    ]
-    .iter()
-    .map(|name| name.to_string())
-    .collect();
-    for device in &table.devices {
-        header.push(format!("max_ulp {device}"));
-        header.push(format!("status {device}"));
-        header.push(format!("mark {device}"));
+    let mut header: Vec<String> = TABLE_COLUMNS.iter().map(|name| name.to_string()).collect();
+    for column in &table.columns {
+        header.push(format!("max_ulp {}", column.label));
+        header.push(format!("status {}", column.label));
+        header.push(format!("mark {}", column.label));
     }
     writer
         .write_record(&header)
@@ -391,7 +704,7 @@ pub fn write_csv(table: &Table, path: &Path) -> Result<(), CompareError> {
             row.key.build_options.clone(),
             row.bound_ulp.clone(),
         ];
-        for device in 0..table.devices.len() {
+        for device in 0..table.columns.len() {
             let (max_ulp, status) = row.cells[device]
                 .as_ref()
                 .map_or((String::new(), String::new()), |cell| {
@@ -422,27 +735,29 @@ pub fn write_svg(table: &Table, path: &Path) -> Result<(), CompareError> {
     const ROW_HEIGHT: usize = 18;
     const LABEL_WIDTH: usize = 330;
     const CELL_WIDTH: usize = 190;
-    let top = 20 + ROW_HEIGHT * (table.devices.len() + 1);
-    let width = LABEL_WIDTH + CELL_WIDTH * table.devices.len() + 10;
+    let top = 20 + ROW_HEIGHT * (table.columns.len() + 1);
+    let width = LABEL_WIDTH + CELL_WIDTH * table.columns.len() + 10;
     let height = top + ROW_HEIGHT * table.rows.len() + 10;
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         font-family=\"monospace\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+         font-family=\"monospace\" font-size=\"12\">\n{SVG_TITLE}: {} units, {} columns</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+        table.rows.len(),
+        table.columns.len()
     );
-    for (index, device) in table.devices.iter().enumerate() {
+    for (index, column) in table.columns.iter().enumerate() {
         svg.push_str(&format!(
             "<text x=\"10\" y=\"{}\">device {}: {}</text>\n",
             16 + ROW_HEIGHT * index,
             index + 1,
-            escape_xml(device)
+            escape_xml(&column.label)
         ));
     }
-    let header_y = 16 + ROW_HEIGHT * table.devices.len();
+    let header_y = 16 + ROW_HEIGHT * table.columns.len();
     svg.push_str(&format!(
         "<text x=\"10\" y=\"{header_y}\" font-weight=\"bold\">unit (bound ulp; margin {} ulp)</text>\n",
         table.margin
     ));
-    for index in 0..table.devices.len() {
+    for index in 0..table.columns.len() {
         svg.push_str(&format!(
             "<text x=\"{}\" y=\"{header_y}\" font-weight=\"bold\">device {}</text>\n",
             LABEL_WIDTH + CELL_WIDTH * index + 4,
@@ -474,7 +789,7 @@ pub fn write_svg(table: &Table, path: &Path) -> Result<(), CompareError> {
             y + 13,
             escape_xml(&label)
         ));
-        for device in 0..table.devices.len() {
+        for device in 0..table.columns.len() {
             let x = LABEL_WIDTH + CELL_WIDTH * device;
             let fill = match row.cells[device].as_ref().map(|c| c.status.as_str()) {
                 Some("pass") => "#b7e1b0",
@@ -505,6 +820,39 @@ pub fn write_svg(table: &Table, path: &Path) -> Result<(), CompareError> {
     })
 }
 
+/// The first `count` lines of `path` (within its first 4 KiB), `None` where it cannot be read.
+fn first_lines(path: &Path, count: usize) -> Option<Vec<String>> {
+    use std::io::{BufRead, Read};
+    let file = fs::File::open(path).ok()?;
+    let mut reader = std::io::BufReader::new(file.take(4096));
+    let mut lines = Vec::new();
+    for _ in 0..count {
+        let mut line = String::new();
+        reader.read_line(&mut line).ok()?;
+        lines.push(line);
+    }
+    Some(lines)
+}
+
+/// Whether `path` holds a table [`write_csv`] wrote (its header starts with the unit's
+/// columns), which a later `clacc compare --csv` may replace without losing anything else.
+pub fn is_compare_csv(path: &Path) -> bool {
+    let start = TABLE_COLUMNS.join(",");
+    first_lines(path, 1).is_some_and(|lines| {
+        let header = lines[0].trim_end_matches(['\r', '\n']);
+        header == start || header.starts_with(&format!("{start},"))
+    })
+}
+
+/// Whether `path` holds an image [`write_svg`] wrote (its title says so), which a later
+/// `clacc compare --svg` may replace without losing anything else.
+pub fn is_compare_svg(path: &Path) -> bool {
+    first_lines(path, 2).is_some_and(|lines| {
+        lines[0].starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"")
+            && lines[1].starts_with(SVG_TITLE)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,6 +872,33 @@ mod tests {
         assert!(exceeds_by_more_than(3.5, 2.0, 1.0));
         assert!(!exceeds_by_more_than(3.0, 2.0, 1.0));
         assert!(!exceeds_by_more_than(0.5, 2.0, 1.0));
+    }
+
+    #[test]
+    fn runs_of_one_device_are_labelled_by_what_differs_and_only_that() {
+        let run = |seed: &str, options: &str| -> (String, Vec<String>) {
+            let mut values: Vec<String> = RUN_COLUMNS.iter().map(|_| "x".to_string()).collect();
+            values[0] = seed.to_string();
+            values[2] = options.to_string();
+            ("dev".to_string(), values)
+        };
+        let clacc = "exhaustive=no kernels=clacc";
+        let columns = [
+            run("0x1", clacc),
+            run("0x2", clacc),
+            run("0x1", "exhaustive=no kernels=sin:ab work_group=64"),
+            ("other".to_string(), run("0x9", clacc).1),
+        ];
+        let labels: Vec<String> = labelled(&columns).into_iter().map(|c| c.label).collect();
+        assert_eq!(
+            labels,
+            [
+                "dev [seed 0x1, kernels=clacc, work_group at its default]",
+                "dev [seed 0x2, kernels=clacc, work_group at its default]",
+                "dev [seed 0x1, kernels=sin:ab, work_group=64]",
+                "other",
+            ]
+        );
     }
 
     #[test]
