@@ -4,6 +4,7 @@ use super::args::KernelArgs;
 use super::selection::{select_functions, select_types, select_widths};
 use super::{usage, UsageError};
 use crate::kernel::{self, KernelSpec};
+use crate::num::fp::FloatType;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,7 +23,11 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
         .map_err(|e| UsageError(format!("cannot create {}: {e}", args.emit.display())))?;
     let mut written = 0;
     for function in &functions {
-        for element in &types {
+        // The fast_ geometric instructions exist for float only.
+        for element in types
+            .iter()
+            .filter(|t| !function.instruction.float_only() || **t == FloatType::Float)
+        {
             // The geometric instructions take their own widths (length 1 to 4, cross 3 and 4).
             for width in widths
                 .iter()

@@ -188,13 +188,11 @@ fn certify_takes_no_selection() {
         assert!(stderr.contains(flag), "{flag}: {stderr}");
     }
     let help = text(&clacc(&["certify", "--help"]).stdout);
+    let offers = |flag: &str| help.lines().any(|line| line.trim_start().starts_with(flag));
     for flag in ["--function", "--type", "--width", "--kind", "--profile"] {
-        assert!(
-            !help.contains(flag),
-            "certify --help offers {flag}:\n{help}"
-        );
+        assert!(!offers(flag), "certify --help offers {flag}:\n{help}");
     }
-    assert!(help.contains("--resume") && help.contains("--shard"));
+    assert!(offers("--resume") && offers("--shard"));
 }
 
 /// kernels/examples/taylor_sin.spvasm assembled into `dir`.
