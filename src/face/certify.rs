@@ -1,6 +1,7 @@
 //! `clacc certify`: every check that applies to the device, into one CSV, and a verdict.
 
 use super::args::{KindChoice, ProfileChoice, RunArgs, TypeChoice};
+use super::console::out;
 use super::devices::open_device;
 use super::run::{exit_after_run, run_campaign, write_summary_files};
 use super::{usage, UsageError};
@@ -43,11 +44,13 @@ pub(crate) fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
     }
     let mut units = Vec::new();
     let mut facts = None;
+    let mut printed = Ok(());
     for (index, variant) in variants.iter_mut().enumerate() {
         // The first variant starts (or resumes) the CSV; the others append their rows to it.
         variant.resume = args.resume || index > 0;
         let outcome = run_campaign(variant)?;
         units.extend(outcome.units);
+        printed = printed.and(outcome.printed);
         facts.get_or_insert(outcome.facts);
     }
     let facts = facts.expect("at least one variant ran");
@@ -67,16 +70,15 @@ pub(crate) fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
             )
         })
         .collect();
-    println!();
-    if not_passing.is_empty() {
-        println!(
-            "VERDICT: PASS — all {} units in {} passed or do not apply",
+    let verdict = if not_passing.is_empty() {
+        format!(
+            "\nVERDICT: PASS — all {} units in {} passed or do not apply\n",
             rows.len(),
             args.csv.display()
-        );
+        )
     } else {
-        println!(
-            "VERDICT: FAIL — {} of {} units in {} did not pass: {}",
+        format!(
+            "\nVERDICT: FAIL — {} of {} units in {} did not pass: {}\n",
             not_passing.len(),
             rows.len(),
             args.csv.display(),
@@ -87,7 +89,8 @@ pub(crate) fn certify(args: &RunArgs) -> Result<ExitCode, UsageError> {
                 .collect::<Vec<_>>()
                 .join(", ")
                 + if not_passing.len() > 20 { ", …" } else { "" }
-        );
-    }
-    Ok(exit_after_run(!not_passing.is_empty(), written))
+        )
+    };
+    let printed = printed.and_then(|()| out("the verdict", &verdict));
+    Ok(exit_after_run(!not_passing.is_empty(), [printed, written]))
 }

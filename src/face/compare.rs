@@ -1,11 +1,11 @@
 //! `clacc compare` and `clacc spec-diff`: the tables the report and spec layers render, printed.
 
 use super::args::CompareArgs;
+use super::console::out;
 use super::UsageError;
 use crate::report::compare;
 use crate::spec::diff;
 use crate::spec::table::Revision;
-use std::io::Write;
 use std::process::ExitCode;
 
 /// `clacc compare`: prints the table, writes the CSV and SVG asked for. Exit 0: differences are
@@ -18,17 +18,15 @@ pub(crate) fn compare_csvs(args: &CompareArgs) -> Result<ExitCode, UsageError> {
     if let Some(path) = &args.svg {
         compare::write_svg(&table, path)?;
     }
-    let mut stdout = std::io::stdout().lock();
-    // A reader that went away (`| head`) is not an error of the comparison.
-    let _ = stdout.write_all(compare::render(&table).as_bytes());
+    out("the table", &compare::render(&table))?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `clacc spec-diff`: every cell that differs between the two texts of the spec.
-pub(crate) fn spec_diff(markdown: bool) -> ExitCode {
-    print!(
-        "{}",
-        diff::render(Revision::Spec2017, Revision::Spec2026, markdown)
-    );
-    ExitCode::SUCCESS
+pub(crate) fn spec_diff(markdown: bool) -> Result<ExitCode, UsageError> {
+    out(
+        "the table",
+        &diff::render(Revision::Spec2017, Revision::Spec2026, markdown),
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
