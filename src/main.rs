@@ -37,9 +37,8 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     keep_freed_memory_mapped();
-    face::reexec_with_local_runtime();
-    let outcome = face::args::parse()
-        .map_err(face::UsageError::from)
+    let outcome = face::reexec_with_local_runtime()
+        .and_then(|()| face::args::parse().map_err(face::UsageError::from))
         .and_then(|cli| face::dispatch(&cli));
     face::exit_code(outcome)
 }

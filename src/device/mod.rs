@@ -49,6 +49,26 @@ pub enum DeviceError {
         pattern: String,
         available: Vec<String>,
     },
+    /// `--platform` / `--device` names several (a substring of each name, the whole name of
+    /// none or several).
+    #[error(
+        "`{pattern}` names several {what}s: {}; give the {what}'s index, or enough of its name to name one",
+        matched.join("; ")
+    )]
+    Ambiguous {
+        what: &'static str,
+        pattern: String,
+        matched: Vec<String>,
+    },
+    /// `--platform ''` / `--device ''`.
+    #[error(
+        "--{what} is empty; give an index or a name, from: {}",
+        available.join("; ")
+    )]
+    EmptyPattern {
+        what: &'static str,
+        available: Vec<String>,
+    },
     /// The chosen device reports no SPIR-V IL version.
     #[error(
         "device {device} cannot take SPIR-V (it reports no IL version for clCreateProgramWithIL); {}",
@@ -271,6 +291,8 @@ pub fn enumerate() -> Result<Vec<DeviceInfo>, DeviceError> {
     Ok(devices)
 }
 
+/// Whether `pattern` names the entry at `index` called `name`: a number is an index, anything
+/// else a case-insensitive substring of the name.
 fn matches(pattern: &str, index: usize, name: &str) -> bool {
     match pattern.parse::<usize>() {
         Ok(wanted) => wanted == index,
@@ -278,9 +300,78 @@ fn matches(pattern: &str, index: usize, name: &str) -> bool {
     }
 }
 
-/// Picks the device a run uses: `platform` and `device` each by index or case-insensitive name
-/// substring; with neither, the first device that accepts SPIR-V. A device that cannot take
-/// SPIR-V is an error naming the devices that can.
+/// The entries `pattern` names among `candidates`, as `key` (the platform's index, or the
+/// device itself) tells them apart: an index, a substring that names one, or the one whose
+/// whole name it is (case-insensitive) where a substring names several. An empty pattern, a
+/// pattern that names none, or one that names several is an error that lists them.
+fn narrow<'a, K: PartialEq>(
+    what: &'static str,
+    pattern: &str,
+    candidates: Vec<&'a DeviceInfo>,
+    key: impl Fn(&DeviceInfo) -> K,
+    index_and_name: impl Fn(&DeviceInfo) -> (usize, &str),
+    describe: impl Fn(&DeviceInfo) -> String,
+) -> Result<Vec<&'a DeviceInfo>, DeviceError> {
+    let describe_distinct = |entries: &[&DeviceInfo]| {
+        let mut seen: Vec<K> = Vec::new();
+        let mut described = Vec::new();
+        for entry in entries {
+            let entry_key = key(entry);
+            if !seen.contains(&entry_key) {
+                seen.push(entry_key);
+                described.push(describe(entry));
+            }
+        }
+        described
+    };
+    if pattern.trim().is_empty() {
+        return Err(DeviceError::EmptyPattern {
+            what,
+            available: describe_distinct(&candidates),
+        });
+    }
+    let matched: Vec<&DeviceInfo> = candidates
+        .iter()
+        .copied()
+        .filter(|d| {
+            let (index, name) = index_and_name(d);
+            matches(pattern, index, name)
+        })
+        .collect();
+    let named = describe_distinct(&matched);
+    let is_index = pattern.parse::<usize>().is_ok();
+    if named.is_empty() {
+        return Err(DeviceError::NoMatch {
+            what,
+            pattern: pattern.to_string(),
+            available: describe_distinct(&candidates),
+        });
+    }
+    // An index names the entry of that number in each platform left: the first usable of
+    // them is taken, as without the flag.
+    if named.len() == 1 || is_index {
+        return Ok(matched);
+    }
+    let whole_name: Vec<&DeviceInfo> = matched
+        .iter()
+        .copied()
+        .filter(|d| index_and_name(d).1.to_lowercase() == pattern.to_lowercase())
+        .collect();
+    if describe_distinct(&whole_name).len() == 1 {
+        return Ok(whole_name);
+    }
+    Err(DeviceError::Ambiguous {
+        what,
+        pattern: pattern.to_string(),
+        matched: named,
+    })
+}
+
+/// Picks the device a run uses: `platform` and `device` each by index or by a case-insensitive
+/// name that names one platform (device): a substring only it has, or its whole name. With
+/// neither, the first device that accepts SPIR-V. A device that cannot take SPIR-V is an error
+/// naming the devices that can; an empty name, or one that several platforms (devices) have,
+/// is an error naming them.
 pub fn select<'a>(
     devices: &'a [DeviceInfo],
     platform: Option<&str>,
@@ -291,30 +382,24 @@ pub fn select<'a>(
     }
     let mut candidates: Vec<&DeviceInfo> = devices.iter().collect();
     if let Some(pattern) = platform {
-        candidates.retain(|d| matches(pattern, d.platform_index, &d.platform_name));
-        if candidates.is_empty() {
-            let mut available: Vec<String> = devices
-                .iter()
-                .map(|d| format!("{} {}", d.platform_index, d.platform_name))
-                .collect();
-            available.dedup();
-            return Err(DeviceError::NoMatch {
-                what: "platform",
-                pattern: pattern.to_string(),
-                available,
-            });
-        }
+        candidates = narrow(
+            "platform",
+            pattern,
+            candidates,
+            |d| d.platform_index,
+            |d| (d.platform_index, &d.platform_name),
+            |d| format!("{} {}", d.platform_index, d.platform_name),
+        )?;
     }
     if let Some(pattern) = device {
-        let before = candidates.clone();
-        candidates.retain(|d| matches(pattern, d.device_index, &d.name));
-        if candidates.is_empty() {
-            return Err(DeviceError::NoMatch {
-                what: "device",
-                pattern: pattern.to_string(),
-                available: before.iter().map(|d| d.label()).collect(),
-            });
-        }
+        candidates = narrow(
+            "device",
+            pattern,
+            candidates,
+            |d| (d.platform_index, d.device_index),
+            |d| (d.device_index, &d.name),
+            DeviceInfo::label,
+        )?;
     }
     if let Some(usable) = candidates.iter().find(|d| d.unusable_reason().is_none()) {
         return Ok(usable);
@@ -806,6 +891,68 @@ mod tests {
             .unusable_reason()
             .is_some_and(|r| r.contains("without cl_khr_il_program")));
         assert_eq!(device("OpenCL 3.0", &[], &[]).il_entry_point(), None);
+    }
+
+    /// A SPIR-V device `name` at `[platform:device]` of platform `platform_name`.
+    fn listed(platform: usize, platform_name: &str, index: usize, name: &str) -> DeviceInfo {
+        DeviceInfo {
+            platform_index: platform,
+            device_index: index,
+            platform_name: platform_name.into(),
+            name: name.into(),
+            ..device("OpenCL 3.0", &["SPIR-V_1.0"], &[])
+        }
+    }
+
+    /// Where `select` lands (`[platform:device]`), or its refusal.
+    fn selected(devices: &[DeviceInfo], platform: Option<&str>, device: Option<&str>) -> String {
+        match select(devices, platform, device) {
+            Ok(info) => format!("[{}:{}]", info.platform_index, info.device_index),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_name_that_several_platforms_or_devices_have_is_refused_naming_them() {
+        let devices = [
+            listed(0, "Intel(R) OpenCL", 0, "AMD EPYC"),
+            listed(1, "rusticl", 0, "llvmpipe"),
+            listed(2, "Intel(R) OpenCL Graphics", 0, "Arc A770"),
+            listed(2, "Intel(R) OpenCL Graphics", 1, "Arc A770"),
+        ];
+        let refusal = selected(&devices, Some("cl"), None);
+        assert!(
+            refusal.starts_with("`cl` names several platforms: 0 Intel(R) OpenCL; 1 rusticl; 2 Intel(R) OpenCL Graphics;"),
+            "{refusal}"
+        );
+        // A whole name (any case) wins over the longer names it is part of.
+        assert_eq!(selected(&devices, Some("intel(r) opencl"), None), "[0:0]");
+        assert_eq!(selected(&devices, Some("Graphics"), None), "[2:0]");
+        assert_eq!(selected(&devices, Some("rust"), Some("LLVM")), "[1:0]");
+        // Two devices of one name: only their indices tell them apart.
+        let refusal = selected(&devices, Some("2"), Some("Arc A770"));
+        assert!(refusal.contains("names several devices"), "{refusal}");
+        assert!(
+            refusal.contains("--platform 2 --device 0")
+                && refusal.contains("--platform 2 --device 1"),
+            "{refusal}"
+        );
+        assert_eq!(selected(&devices, Some("2"), Some("1")), "[2:1]");
+        // An index names that entry of each platform left; the first is taken, as before.
+        assert_eq!(selected(&devices, None, Some("0")), "[0:0]");
+        assert!(
+            selected(&devices, Some("nvidia"), None).starts_with("no platform matches `nvidia`")
+        );
+    }
+
+    #[test]
+    fn an_empty_name_is_refused() {
+        let devices = [listed(0, "Intel(R) OpenCL", 0, "AMD EPYC")];
+        assert_eq!(
+            selected(&devices, Some(""), None),
+            "--platform is empty; give an index or a name, from: 0 Intel(R) OpenCL"
+        );
+        assert!(selected(&devices, None, Some(" ")).starts_with("--device is empty;"));
     }
 
     #[test]

@@ -39,7 +39,7 @@ const RUSTICL_VARIABLES: [(&str, &str); 2] = [
 /// source tree this binary was built from (so `cargo install --path .` keeps working).
 pub fn candidate_runtime_dirs() -> Vec<PathBuf> {
     let mut candidates = Vec::new();
-    if let Some(dir) = env::var_os(RUNTIME_DIR_VARIABLE) {
+    if let Some(dir) = env::var_os(RUNTIME_DIR_VARIABLE).filter(|dir| !dir.is_empty()) {
         candidates.push(PathBuf::from(dir));
     }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".deps/intel-opencl"));
@@ -50,14 +50,14 @@ pub fn candidate_runtime_dirs() -> Vec<PathBuf> {
 pub fn find_runtime_lib_dir() -> Option<PathBuf> {
     candidate_runtime_dirs()
         .into_iter()
+        .find(|dir| dir.join(RUNTIME_DIR_CONTENT).is_file())
         .map(|dir| dir.join("lib"))
-        .find(|lib| lib.join(ICD_LIBRARY).is_file())
 }
 
 /// rusticl's ICD library: under the override variable, else under the source tree's `.deps`.
 pub fn find_rusticl_icd() -> Option<PathBuf> {
     let mut candidates = Vec::new();
-    if let Some(dir) = env::var_os(RUSTICL_DIR_VARIABLE) {
+    if let Some(dir) = env::var_os(RUSTICL_DIR_VARIABLE).filter(|dir| !dir.is_empty()) {
         candidates.push(PathBuf::from(dir));
     }
     candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(".deps/rusticl"));
@@ -105,19 +105,71 @@ fn append_path(list: Option<OsString>, last: &Path) -> OsString {
     env::join_paths(entries).expect("paths from the environment join back")
 }
 
-/// The re-execution with the local runtime failed; clacc goes on without it.
+/// Why clacc did not re-execute itself with the local runtimes.
 #[derive(Debug, thiserror::Error)]
-#[error("could not re-execute with the local OpenCL runtime: {0}")]
-pub struct ReexecError(#[from] std::io::Error);
+pub enum ReexecError {
+    /// `CLACC_OPENCL_RUNTIME` or `CLACC_RUSTICL` names a folder without the runtime: clacc
+    /// refuses rather than run on whatever else the loader finds.
+    #[error("{variable}={}: {problem}; point it at a folder holding {expected}, or unset it", dir.display())]
+    NoRuntime {
+        variable: &'static str,
+        dir: PathBuf,
+        /// What is wrong with the folder.
+        problem: String,
+        /// The file it should hold, relative to it.
+        expected: &'static str,
+    },
+    /// The exec failed; clacc goes on without the local runtime.
+    #[error("could not re-execute with the local OpenCL runtime: {0}")]
+    Exec(#[from] std::io::Error),
+}
+
+/// `lib/libintelocl.so`: what `CLACC_OPENCL_RUNTIME`'s folder holds.
+const RUNTIME_DIR_CONTENT: &str = "lib/libintelocl.so";
+
+/// Checks the folder a runtime variable names, where it is set (an empty value counts as
+/// unset): it must hold `expected`.
+fn check_override(variable: &'static str, expected: &'static str) -> Result<(), ReexecError> {
+    match env::var_os(variable) {
+        Some(dir) if !dir.is_empty() => check_runtime_dir(variable, Path::new(&dir), expected),
+        _ => Ok(()),
+    }
+}
+
+/// `dir`, named by `variable`, holds the file `expected` (a path relative to it).
+fn check_runtime_dir(
+    variable: &'static str,
+    dir: &Path,
+    expected: &'static str,
+) -> Result<(), ReexecError> {
+    let problem = if !dir.exists() {
+        "no such folder".to_string()
+    } else if !dir.is_dir() {
+        "not a folder".to_string()
+    } else if !dir.join(expected).is_file() {
+        format!("{} does not exist", dir.join(expected).display())
+    } else {
+        return Ok(());
+    };
+    Err(ReexecError::NoRuntime {
+        variable,
+        dir: dir.to_path_buf(),
+        problem,
+        expected,
+    })
+}
 
 /// Re-executes the current binary with the local runtimes' variables set, if a local runtime
 /// exists and the environment does not already point at it. Returns `Ok` when no re-exec is
-/// needed (or possible); on success it does not return; an error when exec failed, for the
-/// command line to note.
+/// needed (or possible); on success it does not return. An error when `CLACC_OPENCL_RUNTIME`
+/// or `CLACC_RUSTICL` names a folder without its runtime (the command line refuses to go on),
+/// or when exec failed (the command line notes it).
 pub fn reexec_with_local_runtime() -> Result<(), ReexecError> {
     if env::var_os(REEXEC_GUARD).is_some() {
         return Ok(());
     }
+    check_override(RUNTIME_DIR_VARIABLE, RUNTIME_DIR_CONTENT)?;
+    check_override(RUSTICL_DIR_VARIABLE, RUSTICL_ICD)?;
     let mut icd_filenames = env::var_os("OCL_ICD_FILENAMES");
     let mut changes: Vec<(&str, OsString)> = Vec::new();
     // rusticl is only reachable through the Intel runtime's loader (see the module comment).
@@ -159,7 +211,7 @@ pub fn reexec_with_local_runtime() -> Result<(), ReexecError> {
     command.envs(changes);
     // exec only returns on failure; then clacc goes on without the local runtime, and device
     // selection reports what it does see.
-    Err(ReexecError(command.exec()))
+    Err(ReexecError::Exec(command.exec()))
 }
 
 #[cfg(test)]
@@ -177,6 +229,38 @@ mod tests {
         assert!(!may_use("--kind ulp --function sin --type float"));
         assert!(!may_use("--device-only --function exp"));
         assert!(!may_use("merge a.csv b.csv"));
+    }
+
+    #[test]
+    fn a_runtime_folder_must_hold_its_runtime() {
+        let dir = tempfile::tempdir().unwrap();
+        let refusal = |path: &Path| {
+            check_runtime_dir(RUNTIME_DIR_VARIABLE, path, RUNTIME_DIR_CONTENT)
+                .unwrap_err()
+                .to_string()
+        };
+        let missing = dir.path().join("nowhere");
+        assert_eq!(
+            refusal(&missing),
+            format!(
+                "CLACC_OPENCL_RUNTIME={}: no such folder; point it at a folder holding lib/libintelocl.so, or unset it",
+                missing.display()
+            )
+        );
+        let empty = refusal(dir.path());
+        assert!(
+            empty.contains(&format!(
+                "{}/lib/libintelocl.so does not exist",
+                dir.path().display()
+            )),
+            "{empty}"
+        );
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"").unwrap();
+        assert!(refusal(&file).contains(": not a folder;"));
+        std::fs::create_dir(dir.path().join("lib")).unwrap();
+        std::fs::write(dir.path().join("lib/libintelocl.so"), b"").unwrap();
+        assert!(check_runtime_dir(RUNTIME_DIR_VARIABLE, dir.path(), RUNTIME_DIR_CONTENT).is_ok());
     }
 
     #[test]

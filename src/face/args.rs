@@ -56,6 +56,8 @@ pub(crate) enum Command {
     /// cl_khr_spirv_queries.
     #[command(hide = true)]
     ProbeBuild {
+        #[command(flatten)]
+        device: DeviceArgs,
         module: PathBuf,
         #[arg(long)]
         name: String,
@@ -100,13 +102,16 @@ pub(crate) struct CompareArgs {
     pub(crate) force: bool,
 }
 
+/// The device a run uses; only the commands that open one take these (`clacc devices` lists
+/// every device, and merge, compare, kernels and spec-diff use none).
 #[derive(Args, Clone)]
 pub(crate) struct DeviceArgs {
-    /// Platform by index or name substring (e.g. `0`, `Intel`, `Portable`).
-    #[arg(long, global = true)]
+    /// Platform by index or name (a substring that names one platform, or its whole name),
+    /// e.g. `0`, `Intel`, `rusticl`.
+    #[arg(long)]
     pub(crate) platform: Option<String>,
-    /// Device by index within the platform or name substring.
-    #[arg(long, global = true)]
+    /// Device by index within the platform, or by name as --platform.
+    #[arg(long)]
     pub(crate) device: Option<String>,
 }
 

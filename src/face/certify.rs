@@ -1,6 +1,7 @@
 //! `clacc certify`: every check that applies to the device, into one CSV, and a verdict.
 
 use super::args::{CertifyArgs, KindChoice, ProfileChoice, RunArgs, SelectionArgs, TypeChoice};
+use super::console::out;
 use super::devices::open_device;
 use super::run::{exit_after_run, prepare_campaign, write_summary_files, PreparedCampaign};
 use super::UsageError;
@@ -28,8 +29,11 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
         part.plan.resume |= index > 0;
     }
     let mut units = Vec::new();
+    let mut printed = Ok(());
     for (part, args) in prepared.into_iter().zip(&parts) {
-        units.extend(part.drive(args)?.units);
+        let outcome = part.drive(args)?;
+        units.extend(outcome.units);
+        printed = printed.and(outcome.printed);
     }
     let written = write_summary_files(&parts[0], &units);
     let rows = merge::read(&args.campaign.csv)?;
@@ -60,17 +64,16 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
             args.campaign.shard
         )
     };
-    println!();
-    if not_passing.is_empty() {
-        println!(
-            "VERDICT: PASS — all {} units in {} passed or do not apply{shard_text}",
+    let verdict = if not_passing.is_empty() {
+        format!(
+            "\nVERDICT: PASS — all {} units in {} passed or do not apply{shard_text}\n",
             rows.len(),
             args.campaign.csv.display()
-        );
+        )
     } else {
         let listed: Vec<String> = not_passing.iter().take(20).cloned().collect();
-        println!(
-            "VERDICT: FAIL — {} of {} units in {} did not pass{shard_text}: {}{}",
+        format!(
+            "\nVERDICT: FAIL — {} of {} units in {} did not pass{shard_text}: {}{}\n",
             not_passing.len(),
             rows.len(),
             args.campaign.csv.display(),
@@ -80,9 +83,10 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
             } else {
                 ""
             }
-        );
-    }
-    Ok(exit_after_run(!not_passing.is_empty(), written))
+        )
+    };
+    let printed = printed.and_then(|()| out("the verdict", &verdict));
+    Ok(exit_after_run(!not_passing.is_empty(), [printed, written]))
 }
 
 /// The certification's parts, each a plain run's flags: the device's profile, every kind;

@@ -1,12 +1,12 @@
 //! `clacc compare` and `clacc spec-diff`: the tables the report and spec layers render, printed.
 
 use super::args::CompareArgs;
+use super::console::out;
 use super::destinations::same_file;
 use super::{usage, UsageError};
 use crate::report::compare;
 use crate::spec::diff;
 use crate::spec::table::Revision;
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -22,7 +22,7 @@ pub(crate) fn compare_csvs(args: &CompareArgs) -> Result<ExitCode, UsageError> {
     if let Some(path) = &args.svg {
         compare::write_svg(&table, path)?;
     }
-    print_stdout(&compare::render(&table))?;
+    out("the table", &compare::render(&table))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -97,27 +97,11 @@ fn check_writable(path: &Path, flag: &str) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// Writes `text` to stdout. A reader that went away ends clacc by SIGPIPE (main restores its
-/// default), or quietly where that signal is ignored; any other failure (a full disk) is an
-/// error: the table did not reach its reader.
-fn print_stdout(text: &str) -> Result<(), UsageError> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(UsageError(format!("cannot write to stdout: {error}")))
-        }
-        _ => Ok(()),
-    }
-}
-
 /// `clacc spec-diff`: every cell that differs between the two texts of the spec.
-pub(crate) fn spec_diff(markdown: bool) -> ExitCode {
-    let text = diff::render(Revision::Spec2017, Revision::Spec2026, markdown);
-    match print_stdout(&text) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => super::exit_code(Err(error)),
-    }
+pub(crate) fn spec_diff(markdown: bool) -> Result<ExitCode, UsageError> {
+    out(
+        "the table",
+        &diff::render(Revision::Spec2017, Revision::Spec2026, markdown),
+    )?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -2,6 +2,7 @@
 //! probe-build`).
 
 use super::args::DeviceArgs;
+use super::console::{out, out_line};
 use super::{usage, UsageError};
 use crate::device::{self, DeviceInfo, Session};
 use crate::run::extension::probe::{self as extension, IsolatedOutcome};
@@ -29,11 +30,11 @@ pub(crate) fn probe_build(
     match extension::build_in_this_process(&session, name, &spirv, options) {
         IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
         IsolatedOutcome::Refused(why) => {
-            println!("{why}");
+            out_line("the build's outcome", why)?;
             Ok(ExitCode::from(3))
         }
         IsolatedOutcome::Crashed(why) => {
-            println!("{why}");
+            out_line("the build's outcome", why)?;
             Ok(ExitCode::from(4))
         }
     }
@@ -126,32 +127,39 @@ pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
             None => "yes".to_string(),
             Some(reason) => format!("no: {reason}"),
         };
-        println!(
-            "[{}:{}] {} / {}",
-            info.platform_index, info.device_index, info.platform_name, info.name
-        );
-        println!("    profile        {}", info.profile);
-        println!("    version        {}", info.version);
-        println!("    driver         {}", info.driver_version);
-        println!(
-            "    IL versions    {}",
-            if info.il_versions.is_empty() {
-                "no SPIR-V".to_string()
-            } else {
-                info.il_versions.join(" ")
-            }
-        );
+        let il_versions = if info.il_versions.is_empty() {
+            "no SPIR-V".to_string()
+        } else {
+            info.il_versions.join(" ")
+        };
+        let mut lines = vec![
+            format!(
+                "[{}:{}] {} / {}",
+                info.platform_index, info.device_index, info.platform_name, info.name
+            ),
+            format!("    profile        {}", info.profile),
+            format!("    version        {}", info.version),
+            format!("    driver         {}", info.driver_version),
+            format!("    IL versions    {il_versions}"),
+        ];
         if let Some(entry_point) = info.il_entry_point() {
-            println!("    IL entry point {}", entry_point.call_name());
+            lines.push(format!("    IL entry point {}", entry_point.call_name()));
         }
-        println!("    float          {}", fp(Some(info.single_fp)));
-        println!("    double         {}", fp(info.double_fp));
-        println!("    half           {}", fp(info.half_fp));
-        println!("    address bits   {}", info.address_bits);
+        lines.push(format!("    float          {}", fp(Some(info.single_fp))));
+        lines.push(format!("    double         {}", fp(info.double_fp)));
+        lines.push(format!("    half           {}", fp(info.half_fp)));
+        lines.push(format!("    address bits   {}", info.address_bits));
+        // What is known is shown before the probe, which may take a while.
+        out("the device list", &(lines.join("\n") + "\n"))?;
         let builder = isolated_builder(info);
         let probe = extension::probe(info, Some(&builder));
-        println!("    SPIR-V ext.    {}", probe.describe());
-        println!("    usable         {usable}");
+        out(
+            "the device list",
+            &format!(
+                "    SPIR-V ext.    {}\n    usable         {usable}\n",
+                probe.describe()
+            ),
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

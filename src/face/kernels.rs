@@ -1,6 +1,7 @@
 //! `clacc kernels --emit`: the SPIR-V modules clacc would send to the driver, written out.
 
 use super::args::KernelArgs;
+use super::console::out_line;
 use super::selection::{select_functions, select_types, select_widths};
 use super::{usage, UsageError};
 use crate::kernel::{self, KernelSpec};
@@ -62,9 +63,12 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             args.selection.width.join(",")
         ));
     }
-    println!(
-        "wrote {written} modules (.spv and .spvasm) to {}",
-        args.emit.display()
-    );
+    out_line(
+        "the count of modules",
+        format!(
+            "wrote {written} modules (.spv and .spvasm) to {}",
+            args.emit.display()
+        ),
+    )?;
     Ok(ExitCode::SUCCESS)
 }

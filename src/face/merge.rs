@@ -1,6 +1,7 @@
 //! `clacc merge`: the CSVs of a sharded run combined into what one unsharded run writes.
 
 use super::args::MergeArgs;
+use super::console::out_line;
 use super::destinations::same_file;
 use super::{usage, UsageError};
 use crate::report::merge;
@@ -35,16 +36,16 @@ pub(crate) fn merge_csvs(args: &MergeArgs) -> Result<ExitCode, UsageError> {
         .iter()
         .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
         .count();
-    println!(
-        "merged {} files into {} ({} units, {} not passing)",
-        inputs.len(),
-        args.csv.display(),
-        merged.len(),
-        failing
+    let printed = out_line(
+        "the merge's line",
+        format!(
+            "merged {} files into {} ({} units, {} not passing)",
+            inputs.len(),
+            args.csv.display(),
+            merged.len(),
+            failing
+        ),
     );
-    Ok(if failing > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    // The merged CSV is complete: a line that could not be printed keeps a failing merge's 1.
+    Ok(super::run::exit_after_run(failing > 0, [printed]))
 }

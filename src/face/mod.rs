@@ -6,6 +6,7 @@
 pub mod args;
 mod certify;
 mod compare;
+mod console;
 mod destinations;
 mod devices;
 mod kernels;
@@ -51,10 +52,16 @@ usage_from!(
 );
 
 /// Re-executes clacc with the local OpenCL runtimes' variables set (see
-/// [`runtime::reexec_with_local_runtime`]); when that fails clacc goes on, with a note.
-pub fn reexec_with_local_runtime() {
-    if let Err(error) = runtime::reexec_with_local_runtime() {
-        eprintln!("clacc: note: {error}");
+/// [`runtime::reexec_with_local_runtime`]). A variable that names no runtime is an environment
+/// error; when only the exec fails clacc goes on, with a note.
+pub fn reexec_with_local_runtime() -> Result<(), UsageError> {
+    match runtime::reexec_with_local_runtime() {
+        Ok(()) => Ok(()),
+        Err(error @ runtime::ReexecError::NoRuntime { .. }) => usage(error.to_string()),
+        Err(error @ runtime::ReexecError::Exec(_)) => {
+            console::err_line(format!("clacc: note: {error}"));
+            Ok(())
+        }
     }
 }
 
@@ -65,13 +72,14 @@ pub fn dispatch(cli: &Cli) -> Result<ExitCode, UsageError> {
         Some(Command::Kernels(args)) => kernels::emit_kernels(args),
         Some(Command::Merge(args)) => merge::merge_csvs(args),
         Some(Command::Compare(args)) => compare::compare_csvs(args),
-        Some(Command::SpecDiff { markdown }) => Ok(compare::spec_diff(*markdown)),
+        Some(Command::SpecDiff { markdown }) => compare::spec_diff(*markdown),
         Some(Command::Certify(args)) => certify::certify(args.as_ref()),
         Some(Command::ProbeBuild {
+            device,
             module,
             name,
             options,
-        }) => devices::probe_build(&cli.run.device, module, name, options),
+        }) => devices::probe_build(device, module, name, options),
         Some(Command::Worker) => match campaign::serve_worker(&run::print_refused) {
             Ok(()) => Ok(ExitCode::SUCCESS),
             Err(error) => Err(UsageError(error.to_string())),
@@ -85,7 +93,7 @@ pub fn exit_code(outcome: Result<ExitCode, UsageError>) -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(UsageError(message)) => {
-            eprintln!("clacc: error: {message}");
+            console::err_line(format!("clacc: error: {message}"));
             ExitCode::from(2)
         }
     }

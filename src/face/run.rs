@@ -2,6 +2,7 @@
 //! with progress bars, the summary printed. [`run_campaign`] reads as its steps.
 
 use super::args::{ProfileChoice, RunArgs};
+use super::console::{err_line, out, out_line};
 use super::destinations::check_destinations;
 use super::devices::{isolated_builder, open_device};
 use super::selection::{
@@ -99,25 +100,30 @@ impl campaign::Watch for ProgressBars {
 pub(crate) struct CampaignOutcome {
     pub(crate) units: Vec<UnitReport>,
     pub(crate) failed: bool,
+    /// Whether the summary reached stdout.
+    pub(crate) printed: Result<(), UsageError>,
 }
 
 /// The plain run: the campaign, then the summary files, then the exit code.
 pub(crate) fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let outcome = run_campaign(args)?;
     let written = write_summary_files(args, &outcome.units);
-    Ok(exit_after_run(outcome.failed, written))
+    Ok(exit_after_run(outcome.failed, [outcome.printed, written]))
 }
 
-/// The run's own status stays: a --junit or --plot that could not be written after the run is
-/// reported, and turns only a passing run's exit into 2.
-pub(crate) fn exit_after_run(failed: bool, written: Result<(), UsageError>) -> ExitCode {
-    let unwritten = match written {
-        Ok(()) => false,
-        Err(UsageError(message)) => {
-            eprintln!("clacc: error: {message} (the CSV holds every result)");
-            true
-        }
-    };
+/// The run's own status stays: a summary, --junit or --plot that could not be written after
+/// the run is reported, and turns only a passing run's exit into 2.
+pub(crate) fn exit_after_run(
+    failed: bool,
+    written: impl IntoIterator<Item = Result<(), UsageError>>,
+) -> ExitCode {
+    let mut unwritten = false;
+    for UsageError(message) in written.into_iter().filter_map(Result::err) {
+        err_line(format!(
+            "clacc: error: {message} (the CSV holds every result)"
+        ));
+        unwritten = true;
+    }
     if failed {
         ExitCode::from(1)
     } else if unwritten {
@@ -139,12 +145,18 @@ pub(crate) fn write_summary_files(args: &RunArgs, units: &[UnitReport]) -> Resul
     if let Some(dir) = &args.plot {
         let written = crate::report::plot::write_all(dir, units)
             .map_err(|e| UsageError(format!("cannot write --plot {}: {e}", dir.display())))?;
-        println!("{} plots in {}", written.len(), dir.display());
+        out_line(
+            "the count of plots",
+            format!("{} plots in {}", written.len(), dir.display()),
+        )?;
         if args.resume {
-            println!(
-                "  (units an earlier run wrote to {} have no plot: a plot needs every input's error, which only the run that measured them has)",
-                args.csv.display()
-            );
+            out_line(
+                "the count of plots",
+                format!(
+                    "  (units an earlier run wrote to {} have no plot: a plot needs every input's error, which only the run that measured them has)",
+                    args.csv.display()
+                ),
+            )?;
         }
     }
     Ok(())
@@ -198,10 +210,10 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     let selection = with_user_kernels(selection, &user_kernels, args);
     check_what_judges(&selection, &user_kernels, explicit_cases.is_some())?;
     if args.resume && !args.csv.is_file() {
-        eprintln!(
+        err_line(format!(
             "clacc: note: --resume: {} does not exist yet; starting a new run",
             args.csv.display()
-        );
+        ));
     }
     let info = open_device(&args.device)?;
     check_user_interfaces(&user_kernels, &args.selection, info.address_bits)?;
@@ -469,14 +481,14 @@ fn announce(args: &RunArgs, facts: &RunFacts, plan: &Plan) {
     } else {
         format!(", shard {}", args.shard)
     };
-    eprintln!(
+    err_line(format!(
         "clacc {}: {} (driver {}), spec {}, profile {profile_text}, seed {:#x}, {inputs_text}{shard_text}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
         args.spec.revision(),
         facts.seed,
-    );
+    ));
 }
 
 /// The CSV's provenance columns (the planned units are counted once the units are planned).
@@ -697,13 +709,19 @@ fn drive(
     let results = campaign::run(plan, &facts, session, &bars)
         .map_err(|error| UsageError(error.to_string()))?;
     bars.finish();
-    print!("{}", report::summary(&results.units, &facts, &args.csv));
-    if results.resumed > 0 {
-        println!(
-            "{} units were already in {} from an earlier run ({} of them not passing)",
-            results.resumed,
-            args.csv.display(),
-            results.resumed_failures
+    let mut printed = out(
+        "the summary",
+        &report::summary(&results.units, &facts, &args.csv),
+    );
+    if results.resumed > 0 && printed.is_ok() {
+        printed = out_line(
+            "the summary",
+            format!(
+                "{} units were already in {} from an earlier run ({} of them not passing)",
+                results.resumed,
+                args.csv.display(),
+                results.resumed_failures
+            ),
         );
     }
     let failed = results.resumed_failures > 0
@@ -714,6 +732,7 @@ fn drive(
     Ok(CampaignOutcome {
         units: results.units,
         failed,
+        printed,
     })
 }
 
@@ -753,8 +772,8 @@ fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
 
 /// The whole build log of a module the driver refused (the unit's row holds one line of it).
 pub(crate) fn print_refused(refused: &crate::run::pipeline::RefusedBuild) {
-    eprintln!(
+    err_line(format!(
         "clacc: the driver refused {}:\n{}",
         refused.module, refused.log
-    );
+    ));
 }

@@ -2,6 +2,7 @@
 //! interface of clacc's kernel before any reaches a driver.
 
 use super::args::SelectionArgs;
+use super::console::err_line;
 use super::selection::known_function_names;
 use super::{usage, UsageError};
 use crate::kernel::KernelSpec;
@@ -54,11 +55,8 @@ pub(crate) fn read_user_kernels(
             }
             let spirv = std::fs::read(path)
                 .map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
-            if spirv.len() < 20 || spirv.len() % 4 != 0 || spirv[..4] != [0x03, 0x02, 0x23, 0x07] {
-                return usage(format!(
-                    "--kernel {path}: not a SPIR-V module (no little-endian SPIR-V magic number)"
-                ));
-            }
+            crate::kernel::validate::check_binary(&spirv)
+                .map_err(|e| UsageError(format!("--kernel {path}: {e}")))?;
             validate_with_spirv_val(path, element)?;
             Ok(UserKernel {
                 function: function.to_string(),
@@ -84,7 +82,7 @@ fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageEr
             String::from_utf8_lossy(&output.stderr).trim().replace('\n', " ")
         )),
         Err(_) => {
-            eprintln!("clacc: note: spirv-val not found (scripts/setup installs it): {path} goes to the driver unvalidated");
+            err_line(format!("clacc: note: spirv-val not found (scripts/setup installs it): {path} goes to the driver unvalidated"));
             Ok(())
         }
     }

@@ -101,6 +101,47 @@ pub enum LoadError {
     Parse(rspirv::binary::ParseState),
 }
 
+/// The SPIR-V magic number's bytes in a little-endian module: 0x07230203.
+const MAGIC_LITTLE_ENDIAN: [u8; 4] = [0x03, 0x02, 0x23, 0x07];
+
+/// The fewest bytes a module has: the 5-word header and one instruction.
+const SMALLEST_MODULE: usize = 24;
+
+/// Why bytes cannot be a little-endian SPIR-V module, from its size and magic number alone
+/// ([`check_binary`]).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BinaryError {
+    #[error("not a SPIR-V module: it does not start with the SPIR-V magic number 0x07230203 (the bytes 03 02 23 07); its first bytes are {0}")]
+    NoMagic(String),
+    #[error("a big-endian SPIR-V module (the magic number's bytes are 07 23 02 03); clacc takes little-endian modules, as spirv-as writes them")]
+    BigEndian,
+    #[error("{0} bytes is too short for a SPIR-V module, which has a 20-byte header and at least one instruction (24 bytes or more)")]
+    TooShort(usize),
+    #[error("{0} bytes is not a whole number of 32-bit words, which a SPIR-V module is")]
+    NotWords(usize),
+}
+
+/// Whether `bytes` can be a little-endian SPIR-V module: the magic number first (a file that
+/// lacks it is something else), then the size (a truncated module has it).
+pub fn check_binary(bytes: &[u8]) -> Result<(), BinaryError> {
+    if let Some(magic) = bytes.get(..4) {
+        if magic == [0x07, 0x23, 0x02, 0x03] {
+            return Err(BinaryError::BigEndian);
+        }
+        if magic != MAGIC_LITTLE_ENDIAN {
+            let first = bytes.iter().take(8).map(|b| format!("{b:02x}"));
+            return Err(BinaryError::NoMagic(first.collect::<Vec<_>>().join(" ")));
+        }
+    }
+    if bytes.len() < SMALLEST_MODULE {
+        return Err(BinaryError::TooShort(bytes.len()));
+    }
+    if !bytes.len().is_multiple_of(4) {
+        return Err(BinaryError::NotWords(bytes.len()));
+    }
+    Ok(())
+}
+
 /// Parses a module. rspirv 0.13's loader refuses `OpExecutionModeId` ("not inside block"), so
 /// those instructions are read as `OpExecutionMode` (same layout) and restored afterwards,
 /// their parameters as the ids they are.
@@ -516,5 +557,33 @@ impl<'a> Facts<'a> {
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod binary_tests {
+    use super::*;
+
+    #[test]
+    fn a_binary_is_refused_for_what_is_wrong_with_it() {
+        let module = |length: usize| {
+            let mut bytes = MAGIC_LITTLE_ENDIAN.to_vec();
+            bytes.resize(length, 0);
+            bytes
+        };
+        // The magic number is there: the size is what is wrong.
+        assert_eq!(check_binary(&module(22)), Err(BinaryError::TooShort(22)));
+        assert_eq!(check_binary(&module(20)), Err(BinaryError::TooShort(20)));
+        assert_eq!(check_binary(&module(26)), Err(BinaryError::NotWords(26)));
+        assert_eq!(check_binary(&module(24)), Ok(()));
+        assert_eq!(
+            check_binary(&[0x07, 0x23, 0x02, 0x03, 0, 0, 0, 0]),
+            Err(BinaryError::BigEndian)
+        );
+        assert_eq!(
+            check_binary(b"\x7fELF\x02\x01\x01\x00\x00"),
+            Err(BinaryError::NoMagic("7f 45 4c 46 02 01 01 00".into()))
+        );
+        assert_eq!(check_binary(&[0x03, 0x02]), Err(BinaryError::TooShort(2)));
     }
 }

@@ -17,7 +17,7 @@ use rug::Float;
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A unit's verdict.
 #[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -614,6 +614,91 @@ fn busy_text(pid: Option<u32>) -> String {
 /// that two runs never write one file. Nothing is truncated before the lock is held.
 pub struct LockedCsv {
     file: File,
+    /// The path it was opened by, and which file that was: see [`FileAtPath`].
+    at: FileAtPath,
+}
+
+/// The path a CSV was opened by, and the (device, inode) of the file it named then. A file
+/// removed or replaced while the run writes it (`rm`, `mv`, an editor's save) takes every later
+/// row with it, out of reach of that path: a run checks before each row that the path still
+/// names its file.
+struct FileAtPath {
+    path: PathBuf,
+    identity: (u64, u64),
+}
+
+impl FileAtPath {
+    fn of(path: &Path, file: &File) -> io::Result<FileAtPath> {
+        Ok(FileAtPath {
+            path: path.to_path_buf(),
+            identity: identity(&file.metadata()?),
+        })
+    }
+
+    /// `Ok` while the path names the file; else whether the path names nothing now.
+    fn check(&self) -> Result<(), bool> {
+        match std::fs::metadata(&self.path) {
+            Ok(metadata) if identity(&metadata) == self.identity => Ok(()),
+            Ok(_) => Err(false),
+            Err(_) => Err(true),
+        }
+    }
+}
+
+fn identity(metadata: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (metadata.dev(), metadata.ino())
+}
+
+/// The CSV's path no longer names the file the run writes: the run stops, and says which
+/// units' rows went where.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", replaced_text(*removed, written, unwritten))]
+pub struct CsvReplaced {
+    /// The path names nothing now (else another file).
+    removed: bool,
+    /// The units whose rows went to the file the run opened.
+    written: Vec<String>,
+    /// The unit whose row was to be written now.
+    unwritten: String,
+}
+
+/// How a unit is named in [`CsvReplaced`]: `ulp sin float w4`.
+fn unit_label(unit: &UnitReport) -> String {
+    format!(
+        "{} {} {} w{}",
+        unit.kind.name(),
+        unit.function,
+        unit.element.name(),
+        unit.width
+    )
+}
+
+fn replaced_text(removed: bool, written: &[String], unwritten: &str) -> String {
+    let what = if removed {
+        "it was removed during the run"
+    } else {
+        "another file took its path during the run"
+    };
+    let before = if written.is_empty() {
+        "no unit's row had been written yet".to_string()
+    } else {
+        const SHOWN: usize = 20;
+        let mut listed = written
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        if written.len() > SHOWN {
+            listed.push_str(", …");
+        }
+        format!(
+            "the rows of the {} units done before ({listed}) went to the file the run had opened, which that path no longer names",
+            written.len()
+        )
+    };
+    format!("{what}, so the run stopped: {before}; the row of {unwritten}, done, and those of the units after it were written nowhere; run them again")
 }
 
 impl LockedCsv {
@@ -635,7 +720,8 @@ impl LockedCsv {
             }
             return Err(CsvOpenError::Io(error));
         }
-        Ok(LockedCsv { file })
+        let at = FileAtPath::of(path, &file)?;
+        Ok(LockedCsv { file, at })
     }
 }
 
@@ -716,10 +802,14 @@ pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) 
 }
 
 /// Writes the CSV: header first, then one row per unit, flushed as each unit finishes so that
-/// an interrupted run keeps every finished unit. Every write appends.
+/// an interrupted run keeps every finished unit. Every write appends, and only while the path
+/// still names the file ([`CsvReplaced`]).
 pub struct CsvReport {
     writer: csv::Writer<File>,
     provenance: Provenance,
+    at: FileAtPath,
+    /// The units whose rows this report wrote, for [`CsvReplaced`].
+    written: Vec<String>,
 }
 
 impl CsvReport {
@@ -729,7 +819,12 @@ impl CsvReport {
         let mut writer = csv::Writer::from_writer(locked.file);
         writer.write_record(COLUMNS)?;
         writer.flush()?;
-        Ok(CsvReport { writer, provenance })
+        Ok(CsvReport {
+            writer,
+            provenance,
+            at: locked.at,
+            written: Vec::new(),
+        })
     }
 
     /// Appends to a CSV that already has its header (`--resume`).
@@ -737,13 +832,26 @@ impl CsvReport {
         CsvReport {
             writer: csv::Writer::from_writer(locked.file),
             provenance,
+            at: locked.at,
+            written: Vec::new(),
         }
     }
 
+    /// Appends the unit's row, if the path still names the file (else an [`io::Error`] holding
+    /// a [`CsvReplaced`], and nothing is written).
     pub fn write(&mut self, unit: &UnitReport, facts: &RunFacts) -> io::Result<()> {
+        if let Err(removed) = self.at.check() {
+            return Err(io::Error::other(CsvReplaced {
+                removed,
+                written: self.written.clone(),
+                unwritten: unit_label(unit),
+            }));
+        }
         let record = csv_record(unit, facts, &self.provenance);
         self.writer.write_record(&record)?;
-        self.writer.flush()
+        self.writer.flush()?;
+        self.written.push(unit_label(unit));
+        Ok(())
     }
 }
 
@@ -1200,6 +1308,60 @@ mod tests {
             "2017",
             "the spec column names the revision"
         );
+    }
+
+    #[test]
+    fn a_csv_removed_or_replaced_during_the_run_gets_no_more_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let provenance = Provenance {
+            shard: "0/1".into(),
+            requested_inputs: 10,
+            options: options_text(false, None, &[], false),
+            planned_units: 3,
+        };
+        let mut report = CsvReport::create(LockedCsv::open(&path).unwrap(), provenance).unwrap();
+        let unit = |function: &str| UnitReport {
+            kind: Kind::Ulp,
+            function: function.into(),
+            element: FloatType::Float,
+            width: 4,
+            profile: Profile::Full,
+            requirement: Some(Requirement::Ulp(4.0)),
+            rule: String::new(),
+            relaxed: false,
+            integer_outputs: vec![false],
+            stats: UnitStats::default(),
+            status: Status::Skip,
+            note: String::new(),
+        };
+        let facts = RunFacts {
+            seed: 7,
+            command: "clacc".into(),
+            device: "Dev".into(),
+            driver_version: "1".into(),
+            build_options: String::new(),
+            spec: crate::spec::table::Revision::Spec2026,
+        };
+        report.write(&unit("sin"), &facts).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let removed = report.write(&unit("cos"), &facts).unwrap_err().to_string();
+        assert!(
+            removed.starts_with("it was removed during the run, so the run stopped: the rows of the 1 units done before (ulp sin float w4) went to the file the run had opened"),
+            "{removed}"
+        );
+        assert!(
+            removed.contains("the row of ulp cos float w4, done,"),
+            "{removed}"
+        );
+        // Recreated (an editor's save, `rm` then a new run's file): that file is not written.
+        std::fs::write(&path, "someone else's\n").unwrap();
+        let replaced = report.write(&unit("tan"), &facts).unwrap_err().to_string();
+        assert!(
+            replaced.starts_with("another file took its path during the run"),
+            "{replaced}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "someone else's\n");
     }
 
     #[test]

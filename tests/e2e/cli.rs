@@ -497,3 +497,88 @@ fn a_refused_module_is_an_error_row_with_its_build_log_on_stderr() {
         );
     }
 }
+
+/// The platforms `clacc devices` lists, by index: `[0:0] Intel(R) OpenCL / AMD EPYC`.
+fn platform_names() -> Vec<String> {
+    let output = clacc(&["devices"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let mut names: Vec<String> = text(&output.stdout)
+        .lines()
+        .filter_map(|line| line.strip_prefix('['))
+        .filter_map(|line| Some(line.split_once("] ")?.1.split(" / ").next()?.to_string()))
+        .collect();
+    names.dedup();
+    names
+}
+
+#[test]
+fn a_platform_name_that_several_platforms_have_is_refused_naming_them() {
+    let names = platform_names();
+    let sharing_cl: Vec<&String> = names
+        .iter()
+        .filter(|name| name.to_lowercase().contains("cl"))
+        .collect();
+    assert!(
+        sharing_cl.len() >= 2,
+        "Intel(R) OpenCL and rusticl both have `cl`: {names:?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("x.csv");
+    let run = |platform: &str| {
+        clacc(&[
+            "--platform",
+            platform,
+            "--kind",
+            "ulp",
+            "--function",
+            "sin",
+            "--type",
+            "float",
+            "--width",
+            "1",
+            "--inputs",
+            "64",
+            "--csv",
+            csv.to_str().unwrap(),
+        ])
+    };
+    let output = run("cl");
+    common::assert_refused(&output, "`cl` names several platforms");
+    for name in sharing_cl {
+        assert!(text(&output.stderr).contains(name.as_str()), "{name}");
+    }
+    assert!(!csv.exists());
+    common::assert_refused(&run(""), "--platform is empty");
+    common::assert_refused(
+        &clacc(&["--device", "", "--function", "sin"]),
+        "--device is empty",
+    );
+    // The whole name, in any case, names its platform.
+    let output = run(&names[0].to_uppercase());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains(&format!(": {} / ", names[0])));
+}
+
+#[test]
+fn commands_that_open_no_device_refuse_device_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("m.csv");
+    let csv = csv.to_str().unwrap();
+    for args in [
+        &["devices", "--platform", "0"][..],
+        &["spec-diff", "--device", "0"],
+        &["merge", "a.csv", "--csv", csv, "--platform", "0"],
+        &["compare", "a.csv", "--device", "0"],
+        &["kernels", "--emit", csv, "--platform", "0"],
+        &["--platform", "0", "devices"],
+    ] {
+        let output = clacc(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = text(&output.stderr);
+        assert!(
+            stderr.contains("unexpected argument") || stderr.contains("cannot be used with"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert!(!std::path::Path::new(csv).exists());
+}

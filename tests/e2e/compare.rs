@@ -551,7 +551,7 @@ fn a_table_that_cannot_be_printed_is_an_error_of_one_line() {
         vec!["spec-diff", "--markdown"],
     ] {
         let output = onto_full_disk(&args);
-        assert_refused(&output, "cannot write to stdout: No space left on device");
+        assert_refused(&output, "to stdout: No space left on device");
         assert_eq!(text(&output.stderr).lines().count(), 1, "{args:?}");
     }
 }

@@ -696,3 +696,200 @@ fn a_unit_that_judges_nothing_never_passes_whole_or_merged() {
         std::fs::read_to_string(&whole).unwrap()
     );
 }
+
+/// Runs clacc with `args` and stdout on /dev/full (`> /dev/full`); stderr as `stderr` says.
+fn with_full_stdout(args: &[&str], stderr: Stdio) -> Output {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args(args)
+        .stdout(full)
+        .stderr(stderr)
+        .output()
+        .unwrap()
+}
+
+/// A write error on stdout is not a panic (exit 101 and a backtrace); it is one line, exit 2.
+#[test]
+fn a_full_stdout_is_an_error_of_the_command_not_a_panic() {
+    for (args, what) in [
+        (&["devices"][..], "cannot write the device list to stdout"),
+        (&["spec-diff"][..], "cannot write the table to stdout"),
+    ] {
+        let output = with_full_stdout(args, Stdio::piped());
+        let stderr = text(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_refused(&output, what);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+/// A run whose summary cannot be printed keeps its CSV whole and its own status: a passing run
+/// exits 2 (as when --junit cannot be written), a failing one stays 1; with stderr closed too
+/// the status is all that tells, and it still does.
+#[test]
+fn a_run_whose_summary_cannot_be_printed_keeps_its_csv_and_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("full.csv");
+    let run: Vec<&str> = vec![
+        "--kind",
+        "ulp",
+        "--function",
+        "sin",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "64",
+        "--csv",
+        csv.to_str().unwrap(),
+    ];
+    let output = with_full_stdout(&run, Stdio::piped());
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        stderr.contains("cannot write the summary to stdout")
+            && stderr.contains("the CSV holds every result"),
+        "{stderr}"
+    );
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(Results::read(&csv).first("status"), "pass");
+
+    // stderr closed as well (`2>&-`).
+    std::fs::remove_file(&csv).unwrap();
+    let closed = Command::new("sh")
+        .arg("-c")
+        .arg(r#"exec "$0" "$@" >/dev/full 2>&-"#)
+        .arg(env!("CARGO_BIN_EXE_clacc"))
+        .args(&run)
+        .output()
+        .unwrap();
+    assert_eq!(closed.status.code(), Some(2));
+    assert_eq!(Results::read(&csv).first("status"), "pass");
+
+    // stderr full, stdout fine: the summary is printed and the run passes.
+    let output = Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args(&run)
+        .stderr(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(text(&output.stdout).contains("1 units: 1 passed"));
+
+    // A failing run (its module crashes) stays 1.
+    let module = assemble_text(dir.path(), "segv", SEGFAULTING_SIN);
+    let kernel = format!("sin={}", module.display());
+    let mut failing = run.clone();
+    failing.extend(["--kernel", &kernel]);
+    let output = with_full_stdout(&failing, Stdio::piped());
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("cannot write the summary"), "{stderr}");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(Results::read(&csv).first("status"), "crash");
+}
+
+/// A CSV removed and made again while the run writes it took the rows that followed to the
+/// removed file: the run stops at the next row, exit 2, saying so and which units were done.
+#[test]
+fn a_csv_replaced_during_the_run_stops_it_saying_where_the_rows_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("moving.csv");
+    let child = Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args(["--kind", "ulp", "--function", "sin,cos,tan,exp"])
+        .args(["--type", "float", "--width", "all", "--inputs", "200000"])
+        .arg("--csv")
+        .arg(&csv)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    // The first group's rows (sin, every width), then three groups still to run.
+    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no row");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::remove_file(&csv).unwrap();
+    std::fs::write(&csv, "someone else's file\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot write --csv {}", csv.display()))
+            && stderr.contains("during the run, so the run stopped")
+            && stderr.contains("ulp sin float w1")
+            && stderr.contains("written nowhere"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        "someone else's file\n",
+        "the new file at the path is not the run's"
+    );
+}
+
+/// `CLACC_OPENCL_RUNTIME` naming no runtime is refused, not ignored for whatever the loader
+/// finds.
+#[test]
+fn a_runtime_folder_without_the_runtime_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    for (folder, problem) in [
+        (missing.clone(), "no such folder".to_string()),
+        (
+            dir.path().to_path_buf(),
+            format!("{}/lib/libintelocl.so does not exist", dir.path().display()),
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_clacc"))
+            .arg("devices")
+            .env("CLACC_OPENCL_RUNTIME", &folder)
+            .output()
+            .unwrap();
+        assert_refused(
+            &output,
+            &format!("CLACC_OPENCL_RUNTIME={}: {problem}", folder.display()),
+        );
+        assert_eq!(text(&output.stderr).lines().count(), 1);
+        assert!(output.stdout.is_empty());
+    }
+}
+
+/// A 22-byte module that starts with the magic number is refused for its size, not for a magic
+/// number it has.
+#[test]
+fn a_truncated_module_is_refused_for_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = dir.path().join("short.spv");
+    let mut bytes = 0x0723_0203u32.to_le_bytes().to_vec();
+    bytes.resize(22, 0);
+    std::fs::write(&module, &bytes).unwrap();
+    let kernel = format!("sin={}", module.display());
+    let csv = dir.path().join("k.csv");
+    let output = clacc(&[
+        "--kind",
+        "ulp",
+        "--function",
+        "sin",
+        "--kernel",
+        &kernel,
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_refused(&output, "22 bytes is too short for a SPIR-V module");
+    assert!(!text(&output.stderr).contains("magic"));
+    assert!(!csv.exists());
+}
