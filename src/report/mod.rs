@@ -369,23 +369,34 @@ pub struct LockedCsv {
 impl LockedCsv {
     pub fn open(path: &Path) -> Result<LockedCsv, CsvOpenError> {
         use std::os::fd::AsRawFd;
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)?;
-        // SAFETY: flock on a descriptor this function owns.
-        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if locked != 0 {
-            let error = io::Error::last_os_error();
-            if error.raw_os_error() == Some(libc::EWOULDBLOCK) {
-                return Err(CsvOpenError::Busy {
-                    pid: lock_holder(&file),
-                });
+        use std::os::unix::fs::MetadataExt;
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .append(true)
+                .create(true)
+                .open(path)?;
+            // SAFETY: flock on a descriptor this function owns.
+            let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if locked != 0 {
+                let error = io::Error::last_os_error();
+                if error.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                    return Err(CsvOpenError::Busy {
+                        pid: lock_holder(&file),
+                    });
+                }
+                return Err(CsvOpenError::Io(error));
             }
-            return Err(CsvOpenError::Io(error));
+            // `merge::resume_retrying` renames a new file over the path while it holds the
+            // old one's lock: a lock won on the old file, once that is released, guards
+            // nothing, so the path is opened again.
+            let opened = file.metadata()?;
+            let named = std::fs::metadata(path).ok();
+            if named.is_some_and(|named| (named.dev(), named.ino()) == (opened.dev(), opened.ino()))
+            {
+                return Ok(LockedCsv { file });
+            }
         }
-        Ok(LockedCsv { file })
     }
 }
 
