@@ -238,6 +238,10 @@ pub(crate) struct CampaignArgs {
     /// only the rest, appending to it.
     #[arg(long)]
     pub(crate) resume: bool,
+    /// With --resume: also run again the units whose rows say error, timeout or crash (their
+    /// rows are removed first, the CSV replaced whole under its lock).
+    #[arg(long, requires = "resume")]
+    pub(crate) retry_failed: bool,
     /// Run units in this process instead of a worker process (a driver crash then ends the run,
     /// and no unit can be timed out).
     #[arg(long, conflicts_with = "unit_timeout")]

@@ -23,7 +23,20 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
         .map(prepare_campaign)
         .collect::<Result<Vec<PreparedCampaign>, UsageError>>()?;
     let planned: u64 = prepared.iter().map(|p| p.plan.units.len() as u64).sum();
+    let keys: Vec<Vec<String>> = prepared
+        .iter()
+        .map(|part| {
+            let settings = &part.plan.settings;
+            part.plan.units.iter().map(|u| u.key(settings)).collect()
+        })
+        .collect();
     for (index, part) in prepared.iter_mut().enumerate() {
+        part.plan.companion_keys = keys
+            .iter()
+            .enumerate()
+            .filter(|(other, _)| *other != index)
+            .flat_map(|(_, keys)| keys.iter().cloned())
+            .collect();
         part.plan.provenance.planned_units = planned;
         // The first part starts (or resumes) the CSV; the others continue it.
         part.plan.resume |= index > 0;

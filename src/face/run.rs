@@ -257,6 +257,8 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
             device: args.device.device.clone(),
             csv: args.csv.clone(),
             resume: args.resume,
+            retry_failed: args.retry_failed,
+            companion_keys: Vec::new(),
             isolation,
         },
         facts,

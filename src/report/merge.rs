@@ -5,18 +5,26 @@
 //! failing worst case outranks a passing one, then the larger error it was ranked at
 //! (`worst_ulp`, or 0.5 for a correctly rounded result ranked at its bound), then the smaller
 //! `worst_index`. The status is the worst of the shards' (crash, timeout, error, fail, pass,
-//! skip): a unit that crashed in one shard never merges into a pass.
+//! skip): a unit that crashed in one shard never merges into a pass, and one that could not be
+//! measured in a shard (error, timeout, crash) merges into that shard's row, as it stands in
+//! the unsharded CSV.
+//!
+//! Every row read back is checked against what clacc writes (`check_row`): a row edited into a
+//! pass, or one whose numbers do not parse, is refused with its file and line.
 //!
 //! Nothing is merged that is not provably the shards of one run: every row must agree on the
 //! run's columns (`RUN_COLUMNS`), every shard `0..N` must be there exactly once, and every
 //! shard must hold every unit exactly once.
 
+use crate::num::fp::FloatType;
+use crate::num::hexfloat;
 use crate::report::shard::Shard;
 use crate::report::stats::BOUND_OF_CORRECTLY_ROUNDED;
 use crate::report::CsvOpenError;
 use crate::report::{
-    format_ulp, ALL_UNDEFINED_NOTE, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
+    format_ulp, Kind, LockedCsv, ALL_UNDEFINED_NOTE, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
 };
+use crate::spec::table::Revision;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -33,17 +41,28 @@ pub enum MergeError {
         env!("CARGO_PKG_VERSION")
     )]
     OtherVersion { path: PathBuf },
-    #[error("{}: row {row}: {source}", path.display())]
+    #[error("cannot read {}: {source}", path.display())]
+    ReadText {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}: {source}", path.display())]
     BadRecord {
         path: PathBuf,
-        row: usize,
+        line: u64,
         source: csv::Error,
     },
-    #[error("{}: row {row}: unknown status `{status}`", path.display())]
-    UnknownStatus {
+    #[error(
+        "{}:{line}: {column} `{}` {}; clacc never writes such a row (was the file edited?): restore it or rerun the unit into a fresh --csv",
+        path.display(),
+        bad.value,
+        bad.problem,
+        column = bad.column
+    )]
+    BadRow {
         path: PathBuf,
-        row: usize,
-        status: String,
+        line: u64,
+        bad: BadCell,
     },
     #[error(
         "{} holds two rows for {unit} (two runs wrote it at once?); rerun that unit into a fresh --csv",
@@ -150,6 +169,16 @@ pub enum MergeError {
         was: String,
         unit: String,
         now: String,
+    },
+    #[error(
+        "--resume: the rows of {} were written by a run of another selection ({} planned there, {planned_here} here); rerun with the same selection (--kind, --function, --type, --width) or give another --csv",
+        path.display(),
+        units(*planned_there)
+    )]
+    ResumeOtherSelection {
+        path: PathBuf,
+        planned_there: u64,
+        planned_here: u64,
     },
     #[error("cannot read --csv {} to resume: {source}", path.display())]
     ResumeRead {
@@ -279,6 +308,192 @@ impl Row {
     }
 }
 
+/// `1 unit`, `3 units`.
+fn units(count: u64) -> String {
+    format!("{count} unit{}", if count == 1 { "" } else { "s" })
+}
+
+/// What is wrong with one cell of a row read back: its column, its text and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadCell {
+    pub column: &'static str,
+    pub value: String,
+    pub problem: String,
+}
+
+/// The widths a unit has (`UnitId` widths; conversions and extension checks are 1).
+const WIDTHS: [&str; 6] = ["1", "2", "3", "4", "8", "16"];
+
+/// A count: decimal digits only (no sign, no exponent), within `u64`.
+fn count(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A decimal figure as `format_ulp` and `{:e}` write it: non-negative and finite, or `inf`
+/// where `infinite` allows it. (Rust's own parse would take `nan`, `-0` and `infinity`.)
+fn figure(text: &str, infinite: bool) -> Option<f64> {
+    if text == "inf" {
+        return infinite.then_some(f64::INFINITY);
+    }
+    if !text.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|value| value.is_finite())
+}
+
+/// An input as `hexfloat::format_f64` writes it: `[-]0x…p…`, `[-]inf` or `[-]nan`.
+fn is_hex_float(text: &str) -> bool {
+    let body = text.strip_prefix('-').unwrap_or(text);
+    match body {
+        "inf" | "nan" => true,
+        _ => body.starts_with("0x") && hexfloat::parse(body).is_some(),
+    }
+}
+
+/// Checks a row read back against what `report::CsvReport` and `merge` write: every number
+/// parses, every name is one clacc knows, and the status agrees with the numbers, so that a
+/// row edited into a pass (or cut and glued) never merges or resumes as one.
+fn check_row(row: &Row) -> Result<(), BadCell> {
+    let bad = |column: &'static str, problem: String| BadCell {
+        column,
+        value: row.get(column).to_string(),
+        problem,
+    };
+    let one_of = |column: &'static str, known: &[&str]| {
+        if known.contains(&row.get(column)) {
+            Ok(())
+        } else {
+            Err(bad(column, format!("is not one of {}", known.join(", "))))
+        }
+    };
+    if row.get("function").is_empty() {
+        return Err(bad("function", "is empty".to_string()));
+    }
+    let types: Vec<&str> = FloatType::ALL.iter().map(|t| t.name()).collect();
+    one_of("type", &types)?;
+    one_of("width", &WIDTHS)?;
+    one_of("profile", &["full", "embedded", "relaxed"])?;
+    let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+    one_of("kind", &kinds)?;
+    one_of("status", &STATUS_RANK)?;
+    let spec: Vec<&str> = Revision::ALL.iter().map(|r| r.name()).collect();
+    one_of("spec", &spec)?;
+    let mut counts = HashMap::new();
+    for column in [
+        "inputs",
+        "failures",
+        "undefined",
+        "requested_inputs",
+        "planned_units",
+    ] {
+        let value = count(row.get(column))
+            .ok_or_else(|| bad(column, "is not a count (decimal digits)".to_string()))?;
+        counts.insert(column, value);
+    }
+    if counts["failures"] > counts["inputs"] {
+        return Err(bad(
+            "failures",
+            format!("exceeds inputs ({})", row.get("inputs")),
+        ));
+    }
+    // Empty where nothing was measured; `inf` where a NaN met a number.
+    let optional = |column: &'static str, infinite: bool| match row.get(column) {
+        "" => Ok(None),
+        text => figure(text, infinite).map(Some).ok_or_else(|| {
+            bad(
+                column,
+                format!(
+                    "is not a non-negative decimal{}",
+                    if infinite { ", `inf`" } else { "" }
+                ) + " or empty",
+            )
+        }),
+    };
+    let max_ulp = optional("max_ulp", true)?;
+    let bound_ulp = optional("bound_ulp", false)?;
+    optional("worst_ulp", true)?;
+    optional("max_abs_error", true)?;
+    let worst = row.get("worst_input");
+    if !worst.is_empty() && !worst.split(' ').all(is_hex_float) {
+        return Err(bad(
+            "worst_input",
+            "is not C99 hex floats (`%a`) separated by spaces".to_string(),
+        ));
+    }
+    if !row.get("worst_index").is_empty() && count(row.get("worst_index")).is_none() {
+        return Err(bad(
+            "worst_index",
+            "is not a count (decimal digits) or empty".to_string(),
+        ));
+    }
+    // A worst case is written whole or not at all.
+    for column in ["worst_ulp", "worst_index"] {
+        if row.get(column).is_empty() != worst.is_empty() {
+            return Err(bad(
+                column,
+                format!(
+                    "is {} while worst_input is {}",
+                    if row.get(column).is_empty() {
+                        "empty"
+                    } else {
+                        "given"
+                    },
+                    if worst.is_empty() { "empty" } else { "given" }
+                ),
+            ));
+        }
+    }
+    let status = row.get("status");
+    let measured = matches!(status, "pass" | "fail");
+    match (measured, max_ulp) {
+        (true, None) => {
+            return Err(bad(
+                "max_ulp",
+                format!("is empty in a `{status}` row, which was measured"),
+            ))
+        }
+        (false, Some(_)) => {
+            return Err(bad(
+                "max_ulp",
+                format!("is given in a `{status}` row, which was not measured"),
+            ))
+        }
+        _ => {}
+    }
+    if status == "pass" {
+        if counts["failures"] > 0 {
+            return Err(bad(
+                "status",
+                format!("contradicts failures {}", row.get("failures")),
+            ));
+        }
+        // Where bound_ulp judged the unit (its rule is the table cell's own: a Table 5 rule,
+        // `<=4096 ulp` or `derived:…`, judges by another). A correctly rounded or exact result
+        // ranks at 0.5 ulp (`record_fast`), and correctly rounded toward zero is within 1: no
+        // bound below 1 ulp is read as tighter than that.
+        let rule = row.get("rule");
+        let judged_by_bound = rule.starts_with(&format!("<= {} ulp", row.get("bound_ulp")))
+            || rule.starts_with("correctly rounded")
+            || rule.starts_with("0 ulp");
+        if let (Some(max), Some(bound), true) = (max_ulp, bound_ulp, judged_by_bound) {
+            if max > bound.max(1.0) {
+                return Err(bad(
+                    "status",
+                    format!(
+                        "contradicts max_ulp {} above bound_ulp {}",
+                        row.get("max_ulp"),
+                        row.get("bound_ulp")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Refuses a path that exists and is not a regular file (a FIFO, `/dev/full`, a folder):
 /// reading one may never end, writing one loses the rows.
 pub fn refuse_irregular(path: &Path, what: &str) -> Result<(), MergeError> {
@@ -291,11 +506,21 @@ pub fn refuse_irregular(path: &Path, what: &str) -> Result<(), MergeError> {
     }
 }
 
-fn parse_rows(
-    path: &Path,
-    reader: csv::Reader<impl std::io::Read>,
-) -> Result<Vec<Row>, MergeError> {
-    let mut reader = reader;
+/// A UTF-8 byte order mark, which some editors put before a CSV they save.
+const BOM: &str = "\u{feff}";
+
+/// `text` without a leading byte order mark.
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix(BOM).unwrap_or(text)
+}
+
+/// The rows of a clacc CSV's text (its BOM already stripped): the header must be clacc's
+/// (same columns, same order) and every row one clacc writes ([`check_row`]). The one reader
+/// of rows, for `merge`, `--resume` and `certify`'s verdict.
+fn parse_rows(path: &Path, text: &str) -> Result<Vec<Row>, MergeError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(false)
+        .from_reader(text.as_bytes());
     let header: Vec<String> = reader
         .headers()
         .map_err(|source| MergeError::Read {
@@ -311,38 +536,41 @@ fn parse_rows(
         });
     }
     let mut rows = Vec::new();
-    for (number, record) in reader.records().enumerate() {
-        let record = record.map_err(|source| MergeError::BadRecord {
-            path: path.to_path_buf(),
-            row: number + 2,
-            source,
-        })?;
+    let mut record = csv::StringRecord::new();
+    loop {
+        let line = reader.position().line();
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(source) => {
+                return Err(MergeError::BadRecord {
+                    path: path.to_path_buf(),
+                    line: source.position().map_or(line, csv::Position::line),
+                    source,
+                })
+            }
+        }
         let row = Row {
             values: record.iter().map(str::to_string).collect(),
         };
-        if rank(row.get("status")) == STATUS_RANK.len() {
-            return Err(MergeError::UnknownStatus {
-                path: path.to_path_buf(),
-                row: number + 2,
-                status: row.get("status").to_string(),
-            });
-        }
+        check_row(&row).map_err(|bad| MergeError::BadRow {
+            path: path.to_path_buf(),
+            line: record.position().map_or(line, csv::Position::line),
+            bad,
+        })?;
         rows.push(row);
     }
     Ok(rows)
 }
 
-/// Reads a clacc CSV; the header must be clacc's (same columns, same order).
+/// Reads a clacc CSV (see [`parse_rows`]).
 pub fn read(path: &Path) -> Result<Vec<Row>, MergeError> {
     refuse_irregular(path, "CSV")?;
-    let reader = csv::ReaderBuilder::new()
-        .flexible(false)
-        .from_path(path)
-        .map_err(|source| MergeError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    parse_rows(path, reader)
+    let text = std::fs::read_to_string(path).map_err(|source| MergeError::ReadText {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_rows(path, without_bom(&text))
 }
 
 /// Refuses a file holding two rows of one unit.
@@ -420,6 +648,17 @@ fn merge_row(merged: &mut Row, other: &Row) {
         }
         return;
     }
+    // A unit that could not be measured in a shard (error, timeout, crash) merges into that
+    // shard's row whole, as the unsharded run writes it: no measurements, the note saying why.
+    // Between two such rows of one status, the lower shard's, whatever the order of the files.
+    let (was, came) = (rank(merged.get("status")), rank(other.get("status")));
+    if was.max(came) >= rank("error") {
+        let shard_index = |row: &Row| Shard::parse(row.get("shard")).map_or(u64::MAX, |s| s.index);
+        if came > was || (came == was && shard_index(other) < shard_index(merged)) {
+            *merged = other.clone();
+        }
+        return;
+    }
     let before = merged.clone();
     // Decide the worst case on the rows as they were, before their counts are summed.
     let other_worst_outranks = worst_outranks(other, merged);
@@ -451,16 +690,9 @@ fn merge_row(merged: &mut Row, other: &Row) {
     if before.is_empty_shard_row() && !other.is_empty_shard_row() {
         merged.set("note", other.get("note").to_string());
     }
-    // The worst status wins, and a unit that could not be measured keeps the note saying why.
-    let (was, came) = (rank(before.get("status")), rank(other.get("status")));
-    let unmeasured = rank("error");
+    // The worst status wins.
     if came > was {
         merged.set("status", other.get("status").to_string());
-        if came >= unmeasured {
-            merged.set("note", other.get("note").to_string());
-        }
-    } else if was >= unmeasured {
-        merged.set("note", before.get("note").to_string());
     }
     // A unit that failed in one shard fails; a passing shard beside it does not change that.
     if merged.get("status") == "pass" && merged.number("failures") > 0 {
@@ -489,6 +721,51 @@ fn one_revision(files: &[(PathBuf, Vec<Row>)]) -> Result<(), MergeError> {
         }
     }
     Ok(())
+}
+
+/// The unit columns a whole run shares (every row of a `--profile relaxed` run's ULP units is
+/// `relaxed`, every row of a `--build-options` run has them), which are not `RUN_COLUMNS`
+/// because `clacc certify` writes several into one CSV.
+const VARIANT_COLUMNS: [&str; 2] = ["profile", "build_options"];
+
+/// Where the first file lacks a unit the second holds, or the other way round (`missing`, a
+/// unit key): the variant column in which the two files' rows differ, with the first file's
+/// value and the second's, when the lacking file holds the same unit under another variant
+/// that the holder lacks (shards of another `--profile` or `--build-options`, not a shard
+/// that stopped early). Files are (rows, unit keys).
+fn other_variant(
+    missing: &str,
+    first: (&[Row], &BTreeSet<String>),
+    second: (&[Row], &BTreeSet<String>),
+) -> Option<(&'static str, String, String)> {
+    let (holder, lacking, first_holds) = if first.1.contains(missing) {
+        (first, second, true)
+    } else {
+        (second, first, false)
+    };
+    let held = holder.0.iter().find(|row| row.unit_key() == missing)?;
+    let same_unit = |row: &&Row| {
+        ["kind", "function", "type", "width"]
+            .iter()
+            .all(|name| row.get(name) == held.get(name))
+    };
+    let counterpart = lacking
+        .0
+        .iter()
+        .filter(same_unit)
+        .find(|row| !holder.1.contains(&row.unit_key()))?;
+    let column = VARIANT_COLUMNS
+        .into_iter()
+        .find(|name| held.get(name) != counterpart.get(name))?;
+    let (held_value, other_value) = (
+        held.get(column).to_string(),
+        counterpart.get(column).to_string(),
+    );
+    Some(if first_holds {
+        (column, held_value, other_value)
+    } else {
+        (column, other_value, held_value)
+    })
 }
 
 /// Checks that `files` are the complete shards of one run; returns the shard count.
@@ -550,6 +827,17 @@ fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, MergeError> {
         }
         let file_keys: BTreeSet<String> = rows.iter().map(Row::unit_key).collect();
         if let Some(missing) = keys.symmetric_difference(&file_keys).next() {
+            if let Some((column, first_value, value)) =
+                other_variant(missing, (first_rows, &keys), (rows, &file_keys))
+            {
+                return Err(MergeError::OtherRun {
+                    first: first_path.clone(),
+                    path: path.clone(),
+                    column,
+                    first_value,
+                    value,
+                });
+            }
             let (holder, lacking) = if keys.contains(missing) {
                 (first_path, path)
             } else {
@@ -659,7 +947,7 @@ pub fn is_clacc_csv(path: &Path) -> bool {
     {
         return false;
     }
-    first.starts_with(&COLUMNS[..13].join(","))
+    without_bom(&first).starts_with(&COLUMNS[..13].join(","))
 }
 
 use std::io::Read as _;
@@ -683,6 +971,16 @@ fn refuse_other_runs(
             let found = row.get(name);
             if found == value {
                 continue;
+            }
+            // Another count of planned units: the rows are of another selection of units.
+            if *name == "planned_units" {
+                if let (Some(there), Some(here)) = (count(found), count(value)) {
+                    return Err(MergeError::ResumeOtherSelection {
+                        path: path.to_path_buf(),
+                        planned_there: there,
+                        planned_here: here,
+                    });
+                }
             }
             let (was, now) = if *name == "options" {
                 let (was_pairs, now_pairs) = (option_pairs(found), option_pairs(value));
@@ -723,6 +1021,8 @@ pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, Merg
         path: path.to_path_buf(),
         source,
     })?;
+    // A byte order mark (an editor's) is no part of the header; a repair drops it.
+    let text = without_bom(&text);
     let repair_failure = |source: std::io::Error| MergeError::Repair {
         path: path.to_path_buf(),
         source,
@@ -733,7 +1033,7 @@ pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, Merg
         std::fs::write(path, format!("{header}\n")).map_err(repair_failure)?;
         return Ok(Vec::new());
     }
-    if !text.contains('\n') && header.starts_with(&text) {
+    if !text.contains('\n') && header.starts_with(text) {
         // Cut off inside the header: nothing was measured yet.
         std::fs::write(path, format!("{header}\n")).map_err(repair_failure)?;
         return Ok(Vec::new());
@@ -748,12 +1048,7 @@ pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, Merg
         Some(end) => &text[..=end],
         None => "",
     };
-    let rows = parse_rows(
-        path,
-        csv::ReaderBuilder::new()
-            .flexible(false)
-            .from_reader(complete.as_bytes()),
-    )?;
+    let rows = parse_rows(path, complete)?;
     refuse_duplicates(path, &rows)?;
     refuse_other_runs(path, &rows, expected)?;
     if complete.len() != text.len() {
@@ -765,6 +1060,89 @@ pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, Merg
         std::fs::write(path, repaired).map_err(repair_failure)?;
     }
     Ok(rows)
+}
+
+/// Whether a row is of a unit that did not complete (`error`, `timeout`, `crash`): what
+/// [`resume_retrying`] runs again.
+pub fn did_not_complete(row: &Row) -> bool {
+    rank(row.get("status")) >= rank("error")
+}
+
+/// `--resume` that also runs again the units that did not complete ([`did_not_complete`]: a
+/// crash, a time-out, an error), whose rows [`resume`] would keep for ever. Checks and repairs
+/// `path` as [`resume`] does, then, where such rows are there, replaces the file by one
+/// without them: the kept rows are written to a temporary file beside it, which is locked,
+/// synced and renamed over `path`, so an interruption leaves either the old file or the new
+/// one, never a part of either. `locked` is the caller's lock on `path`; the lock returned is
+/// on the file `path` names afterwards (the one to append the units' new rows to). Returns the
+/// rows kept.
+pub fn resume_retrying(
+    path: &Path,
+    expected: &[(&str, String)],
+    locked: LockedCsv,
+) -> Result<(LockedCsv, Vec<Row>), MergeError> {
+    let rows = resume(path, expected)?;
+    if !rows.iter().any(did_not_complete) {
+        return Ok((locked, rows));
+    }
+    let kept: Vec<Row> = rows
+        .into_iter()
+        .filter(|row| !did_not_complete(row))
+        .collect();
+    // A link to the CSV stays a link: the file it names is the one replaced.
+    let target = std::fs::canonicalize(path).map_err(|source| MergeError::Repair {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let name = target
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = target.with_file_name(format!(".{name}.clacc-retry"));
+    let replaced = replace_rows(&target, &temporary, &kept);
+    if replaced.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    // The old file's lock is held until the new file is in place (`locked` drops here), so a
+    // run that opened the old one finds it busy, and `LockedCsv::open` then opens the path
+    // again.
+    drop(locked);
+    let renamed = replaced?
+        .renamed_to(path)
+        .map_err(|source| MergeError::Repair {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok((renamed, kept))
+}
+
+/// Writes `rows` under clacc's header to `temporary`, locked, and renames it over `path`.
+fn replace_rows(path: &Path, temporary: &Path, rows: &[Row]) -> Result<LockedCsv, MergeError> {
+    let failure = |source: std::io::Error| MergeError::Repair {
+        path: path.to_path_buf(),
+        source,
+    };
+    let locked = LockedCsv::open(temporary).map_err(|error| match error {
+        CsvOpenError::Io(source) => failure(source),
+        busy @ CsvOpenError::Busy { .. } => failure(std::io::Error::other(format!(
+            "{}: {busy}",
+            temporary.display()
+        ))),
+    })?;
+    locked.file.set_len(0).map_err(failure)?;
+    let mut writer = csv::Writer::from_writer(&locked.file);
+    let csv_failure = |source: csv::Error| failure(std::io::Error::other(source));
+    writer.write_record(COLUMNS).map_err(csv_failure)?;
+    for row in rows {
+        writer.write_record(row.fields()).map_err(csv_failure)?;
+    }
+    writer.flush().map_err(failure)?;
+    drop(writer);
+    let permissions = std::fs::metadata(path).map_err(failure)?.permissions();
+    std::fs::set_permissions(temporary, permissions).map_err(failure)?;
+    locked.file.sync_all().map_err(failure)?;
+    std::fs::rename(temporary, path).map_err(failure)?;
+    Ok(locked)
 }
 
 #[cfg(test)]
@@ -805,6 +1183,9 @@ mod tests {
             ("allowed", "overflow:2"),
             ("shard", "0/1"),
             ("seed", "0x1"),
+            ("requested_inputs", "10"),
+            ("spec", "2026"),
+            ("planned_units", "1"),
         ])
     }
 
@@ -929,14 +1310,13 @@ mod tests {
             assert_eq!(merged[0].get("status"), "crash");
             assert!(merged[0].get("note").contains("SIGSEGV"));
         }
-        // A timeout outranks a fail, whose worst case is kept.
+        // A timeout outranks a fail.
         let mut timeout = unit("0", "0", "", "", "", "", "timeout");
         timeout.set("note", "did not finish".into());
         let failed = unit("10", "1", "9", "0x1p+0", "9", "3", "fail");
         let merged = merge(&shards(vec![vec![failed], vec![timeout]])).unwrap();
         assert_eq!(merged[0].get("status"), "timeout");
         assert_eq!(merged[0].get("note"), "did not finish");
-        assert_eq!(merged[0].get("worst_input"), "0x1p+0");
         // Every shard empty: nothing judged, no pass.
         let mut nothing = empty.clone();
         nothing.set("undefined", "0".into());
@@ -1050,6 +1430,262 @@ mod tests {
                 .len(),
             1
         );
+    }
+
+    /// A CSV at `path` holding a sin and a cos row (`cos` as `edit` leaves it), as text.
+    fn csv_with_cos(path: &Path, edit: impl FnOnce(&mut Row)) -> String {
+        let mut sin = unit("10", "0", "2", "0x1p+1", "2", "5", "pass");
+        sin.set("bound_ulp", "4".into());
+        sin.set("rule", "<= 4 ulp".into());
+        sin.set("planned_units", "2".into());
+        let mut cos = sin.clone();
+        cos.set("function", "cos".into());
+        edit(&mut cos);
+        write(path, &[sin, cos]).unwrap();
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn rows_that_contradict_themselves_are_refused_naming_file_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let bad: [(&str, &str, &str, &str); 16] = [
+            // (column set, value, column named, words of the refusal)
+            ("max_ulp", "7.1362e44", "status", "above bound_ulp 4"),
+            ("max_ulp", "nan", "max_ulp", "non-negative decimal"),
+            ("max_ulp", "-1", "max_ulp", "non-negative decimal"),
+            ("max_ulp", "infinity", "max_ulp", "`infinity`"),
+            ("failures", "11", "failures", "exceeds inputs (10)"),
+            ("failures", "1", "status", "contradicts failures 1"),
+            ("inputs", "ten", "inputs", "not a count"),
+            ("undefined", "-1", "undefined", "not a count"),
+            ("worst_input", "0x1p+0 zz", "worst_input", "hex floats"),
+            ("worst_input", "1.5", "worst_input", "hex floats"),
+            ("kind", "bogus", "kind", "not one of ulp, edge"),
+            ("type", "quad", "type", "not one of half, float, double"),
+            ("width", "5", "width", "not one of"),
+            ("profile", "strict", "profile", "not one of full"),
+            ("status", "passed", "status", "not one of"),
+            (
+                "worst_ulp",
+                "",
+                "worst_ulp",
+                "empty while worst_input is given",
+            ),
+        ];
+        for (column, value, named, words) in bad {
+            let text = csv_with_cos(&path, |cos| cos.set(column, value.into()));
+            for message in [
+                read(&path).unwrap_err().to_string(),
+                resume(&path, &[]).unwrap_err().to_string(),
+            ] {
+                let wanted = format!("{}:3: {named} `", path.display());
+                assert!(
+                    message.starts_with(&wanted) && message.contains(words),
+                    "{column}={value}: {message}"
+                );
+            }
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        }
+        // Measured rows have a max_ulp; unmeasured ones none.
+        let text = csv_with_cos(&path, |cos| cos.set("max_ulp", String::new()));
+        assert!(read(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("max_ulp `` is empty in a `pass` row"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        csv_with_cos(&path, |cos| cos.set("status", "crash".into()));
+        assert!(read(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("max_ulp `2` is given in a `crash` row"));
+        // What clacc writes passes: correctly rounded toward zero within 1 ulp of a 0.5
+        // bound, an exact result ranked at 0.5, `inf` in a failing row, an integer output, a
+        // Table 5 rule looser than the table's bound_ulp.
+        for (rule, bound, max, status) in [
+            ("correctly rounded", "0.5", "0.9", "pass"),
+            ("0 ulp", "0", "0.5", "pass"),
+            ("<= 4 ulp", "4", "inf", "fail"),
+            ("<=4096 ulp", "4", "376.738", "pass"),
+            (
+                "derived:sin(x)*(1/cos(x)) or <=8192 ulp",
+                "5",
+                "5.6242",
+                "pass",
+            ),
+        ] {
+            csv_with_cos(&path, |cos| {
+                cos.set("rule", rule.into());
+                cos.set("bound_ulp", bound.into());
+                cos.set("max_ulp", max.into());
+                cos.set("status", status.into());
+                cos.set("worst_input", "-0x1.8p-3 inf -nan".into());
+                cos.set("worst_device", "3".into());
+            });
+            assert_eq!(read(&path).unwrap().len(), 2, "{rule} {max} {status}");
+        }
+    }
+
+    #[test]
+    fn a_csv_with_a_byte_order_mark_is_read_resumed_and_recognised() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bom.csv");
+        let text = csv_with_cos(&path, |_| {});
+        std::fs::write(&path, format!("{BOM}{text}")).unwrap();
+        assert!(is_clacc_csv(&path));
+        assert_eq!(read(&path).unwrap().len(), 2);
+        assert_eq!(resume(&path, &[]).unwrap().len(), 2);
+        // A row cut off behind it is dropped as without it.
+        std::fs::write(&path, format!("{BOM}{text}ulp,tan,fl")).unwrap();
+        assert_eq!(resume(&path, &[]).unwrap().len(), 2);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn a_unit_not_measured_in_a_shard_merges_into_that_shard_s_row() {
+        // What `UnitId::lost` writes: no requirement, no measurement.
+        let mut crashed = unit("0", "0", "", "", "", "", "crash");
+        crashed.set("note", "crashed: killed by signal 11 (SIGSEGV)".into());
+        crashed.set("allowed", String::new());
+        crashed.set("undefined", "0".into());
+        let mut empty = unit("0", "0", "0", "", "", "", "pass");
+        empty.set("note", EMPTY_SHARD_NOTE.into());
+        empty.set("bound_ulp", "4".into());
+        empty.set("rule", "<= 4 ulp".into());
+        let mut measured = unit("10", "1", "9", "0x1p+0", "9", "3", "fail");
+        measured.set("bound_ulp", "4".into());
+        for other in [empty, measured] {
+            for files in [
+                vec![vec![crashed.clone()], vec![other.clone()]],
+                vec![vec![other.clone()], vec![crashed.clone()]],
+            ] {
+                let merged = merge(&shards(files)).unwrap();
+                let mut whole = crashed.clone();
+                whole.set("shard", "0/1".into());
+                assert_eq!(merged[0].fields(), whole.fields());
+            }
+        }
+        // Two shards that timed out give the lower shard's row, whatever the order.
+        let mut late = crashed.clone();
+        late.set("status", "timeout".into());
+        let mut early = late.clone();
+        early.set("note", "the first".into());
+        let mut files = shards(vec![vec![early], vec![late]]);
+        let merged = merge(&files).unwrap();
+        files.reverse();
+        assert_eq!(merge(&files).unwrap()[0].fields(), merged[0].fields());
+        assert_eq!(merged[0].get("note"), "the first");
+    }
+
+    #[test]
+    fn shards_of_another_profile_or_build_options_name_the_column() {
+        let full = unit("10", "0", "1", "0x1p+0", "1", "1", "pass");
+        let mut relaxed = full.clone();
+        relaxed.set("profile", "relaxed".into());
+        relaxed.set("build_options", "-cl-fast-relaxed-math".into());
+        let message = merge(&shards(vec![vec![full.clone()], vec![relaxed.clone()]]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains(
+                "not shards of one run: profile is `full` in one and `relaxed` in the other"
+            ),
+            "{message}"
+        );
+        let mut mad = full.clone();
+        mad.set("build_options", "-cl-mad-enable".into());
+        let message = merge(&shards(vec![vec![mad], vec![full.clone()]]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("build_options is `-cl-mad-enable` in one and `` in the other"),
+            "{message}"
+        );
+        // A certify shard that stopped before its relaxed rows did not finish.
+        let message = merge(&shards(vec![vec![full.clone(), relaxed], vec![full]]))
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("a shard that did not finish"), "{message}");
+    }
+
+    #[test]
+    fn resume_after_another_selection_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        write(&path, &[unit("10", "0", "2", "0x1p+1", "2", "5", "pass")]).unwrap();
+        let message = resume(&path, &[("planned_units", "2".to_string())])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message
+                .contains("written by a run of another selection (1 unit planned there, 2 here)")
+                && message.contains("rerun with the same selection")
+                && !message.contains("planned_units"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn resume_retrying_drops_the_rows_of_units_that_did_not_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let done = unit("10", "0", "2", "0x1p+1", "2", "5", "pass");
+        let unfinished: Vec<Row> = ["crash", "timeout", "error"]
+            .iter()
+            .zip(["cos", "tan", "exp"])
+            .map(|(status, function)| {
+                let mut row = unit("0", "0", "", "", "", "", status);
+                row.set("function", function.into());
+                row
+            })
+            .collect();
+        let mut all = vec![unfinished[0].clone(), done.clone()];
+        all.extend(unfinished[1..].iter().cloned());
+        write(&path, &all).unwrap();
+        let locked = LockedCsv::open(&path).unwrap();
+        let (locked, rows) = resume_retrying(&path, &[], locked).unwrap();
+        assert_eq!(
+            rows.iter().map(Row::unit_key).collect::<Vec<_>>(),
+            vec![done.unit_key()]
+        );
+        let only_done = dir.path().join("done.csv");
+        write(&only_done, std::slice::from_ref(&done)).unwrap();
+        let kept = std::fs::read_to_string(&only_done).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), kept);
+        // The lock returned holds the file the path names, and rows go there.
+        assert!(matches!(
+            LockedCsv::open(&path),
+            Err(CsvOpenError::Busy { .. })
+        ));
+        use std::io::Write as _;
+        (&locked.file).write_all(b"appended\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{kept}appended\n")
+        );
+        drop(locked);
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "a temporary file stayed"
+        );
+        // Nothing to retry: the file and its lock stay as they are.
+        std::fs::write(&path, &kept).unwrap();
+        let locked = LockedCsv::open(&path).unwrap();
+        let (locked, rows) = resume_retrying(&path, &[], locked).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), kept);
+        drop(locked);
+        assert!(LockedCsv::open(&path).is_ok());
+        // Through a link, the file it names is replaced and the link stays.
+        write(&path, &all).unwrap();
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let (locked, rows) = resume_retrying(&link, &[], LockedCsv::open(&link).unwrap()).unwrap();
+        drop(locked);
+        assert_eq!(rows.len(), 1);
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), kept);
     }
 
     #[test]

@@ -704,24 +704,47 @@ fn replaced_text(removed: bool, written: &[String], unwritten: &str) -> String {
 impl LockedCsv {
     pub fn open(path: &Path) -> Result<LockedCsv, CsvOpenError> {
         use std::os::fd::AsRawFd;
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)?;
-        // SAFETY: flock on a descriptor this function owns.
-        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-        if locked != 0 {
-            let error = io::Error::last_os_error();
-            if error.raw_os_error() == Some(libc::EWOULDBLOCK) {
-                return Err(CsvOpenError::Busy {
-                    pid: lock_holder(&file),
-                });
+        use std::os::unix::fs::MetadataExt;
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .append(true)
+                .create(true)
+                .open(path)?;
+            // SAFETY: flock on a descriptor this function owns.
+            let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if locked != 0 {
+                let error = io::Error::last_os_error();
+                if error.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                    return Err(CsvOpenError::Busy {
+                        pid: lock_holder(&file),
+                    });
+                }
+                return Err(CsvOpenError::Io(error));
             }
-            return Err(CsvOpenError::Io(error));
+            // `merge::resume_retrying` renames a new file over the path while it holds the
+            // old one's lock: a lock won on the old file, once that is released, guards
+            // nothing, so the path is opened again.
+            let opened = file.metadata()?;
+            let named = std::fs::metadata(path).ok();
+            if named.is_some_and(|named| (named.dev(), named.ino()) == (opened.dev(), opened.ino()))
+            {
+                let at = FileAtPath::of(path, &file)?;
+                return Ok(LockedCsv { file, at });
+            }
         }
-        let at = FileAtPath::of(path, &file)?;
-        Ok(LockedCsv { file, at })
+    }
+}
+
+impl LockedCsv {
+    /// The same locked file, now that it has been renamed to `path` (a CSV rewritten whole
+    /// under its lock): the rows it takes are checked against `path` from now on.
+    pub(crate) fn renamed_to(self, path: &Path) -> io::Result<LockedCsv> {
+        let at = FileAtPath::of(path, &self.file)?;
+        Ok(LockedCsv {
+            file: self.file,
+            at,
+        })
     }
 }
 

@@ -197,6 +197,12 @@ pub struct Plan {
     pub csv: PathBuf,
     /// Keep the rows already in `csv` and run only the missing units.
     pub resume: bool,
+    /// With `resume`: drop the rows of units that did not complete (error, timeout, crash)
+    /// first, so that they run again.
+    pub retry_failed: bool,
+    /// The unit keys the other parts of one run plan (`clacc certify`'s): rows a resumed CSV
+    /// may hold besides this plan's own.
+    pub companion_keys: Vec<String>,
     /// Run units in a worker process (`None`: in this process).
     pub isolation: Option<Isolation>,
     /// The bookkeeping columns of every row this run writes.
@@ -240,6 +246,8 @@ pub enum RunError {
         found: String,
         wanted: String,
     },
+    #[error("--resume: {} holds a row of {unit}, which this run does not plan: it was written by a run of another selection; rerun with the same selection (--kind, --function, --type, --width) or give another --csv", path.display())]
+    OtherSelection { path: PathBuf, unit: String },
     #[error("no device session to run units in")]
     NoSession,
     #[error("cannot start a worker process: {0}")]
@@ -290,8 +298,13 @@ pub fn run(
         CsvOpenError::Io(error) => csv_error(error),
     })?;
     let (mut csv, done, resumed_failures) = if plan.resume {
-        let rows = crate::report::merge::resume(&plan.csv, &expected_columns(plan, facts))
-            .map_err(RunError::Csv)?;
+        let expected = expected_columns(plan, facts);
+        let (locked, rows) = if plan.retry_failed {
+            crate::report::merge::resume_retrying(&plan.csv, &expected, locked)
+        } else {
+            crate::report::merge::resume(&plan.csv, &expected).map(|rows| (locked, rows))
+        }
+        .map_err(RunError::Csv)?;
         let spec = plan.settings.spec.name();
         if let Some(row) = rows.iter().find(|row| row.get("spec") != spec) {
             return Err(RunError::ResumeSpec {
@@ -304,6 +317,20 @@ pub fn run(
             .iter()
             .map(crate::report::merge::Row::unit_key)
             .collect();
+        // Another selection of as many units has the same planned_units: its rows name units
+        // this run does not plan.
+        let planned: HashSet<String> = plan
+            .units
+            .iter()
+            .map(|unit| unit.key(&plan.settings))
+            .chain(plan.companion_keys.iter().cloned())
+            .collect();
+        if let Some(stray) = done.iter().find(|key| !planned.contains(*key)) {
+            return Err(RunError::OtherSelection {
+                path: plan.csv.clone(),
+                unit: stray.replace('|', " ").trim_end().to_string(),
+            });
+        }
         let failures = rows
             .iter()
             .filter(|row| !matches!(row.get("status"), "pass" | "skip"))

@@ -371,3 +371,128 @@ fn devices_lists_every_platform_and_which_device_clacc_can_use() {
     }
     assert!(stdout.contains("usable"), "{stdout}");
 }
+
+/// `--kind ulp --function sin,cos --type float --width 1,2 --inputs 2000000 --csv CSV` plus
+/// `extra`: units long enough to be caught running.
+fn long_units(csv: &Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_clacc"));
+    command
+        .args([
+            "--kind",
+            "ulp",
+            "--function",
+            "sin,cos",
+            "--type",
+            "float",
+            "--width",
+            "1,2",
+            "--inputs",
+            "2000000",
+            "--csv",
+        ])
+        .arg(csv)
+        .args(extra);
+    command
+}
+
+#[test]
+fn a_unit_whose_worker_died_runs_again_with_retry_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.csv");
+    let output = long_units(&whole, &[]).output().unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)));
+
+    // A worker killed from outside (a driver that died once): its unit is a crash row.
+    let csv = dir.path().join("crashed.csv");
+    let mut run = long_units(&csv, &[])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let killed = loop {
+        let children = Command::new("pgrep")
+            .args(["-P", &run.id().to_string()])
+            .output()
+            .unwrap();
+        if let Some(worker) = text(&children.stdout).split_whitespace().next() {
+            break Command::new("kill")
+                .args(["-9", worker])
+                .status()
+                .unwrap()
+                .success();
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "no worker");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(killed);
+    assert_eq!(run.wait().unwrap().code(), Some(1));
+    let crashed = Results::read(&csv);
+    assert!(crashed
+        .rows
+        .iter()
+        .any(|row| crashed.cell(row, "status") == "crash"));
+
+    // --resume keeps the crash; --retry-failed runs it again, into the uninterrupted CSV.
+    assert_eq!(
+        long_units(&csv, &["--resume"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(1)
+    );
+    let refused = long_units(&csv, &["--retry-failed"]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("--resume"));
+    let retried = long_units(&csv, &["--resume", "--retry-failed"])
+        .output()
+        .unwrap();
+    assert_eq!(retried.status.code(), output.status.code());
+    let mut retried_rows = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+    let mut whole_rows = std::fs::read_to_string(&whole)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+    // The retried unit's row comes last: the same rows, in another order.
+    retried_rows.sort();
+    whole_rows.sort();
+    assert_eq!(retried_rows, whole_rows);
+}
+
+#[test]
+fn resume_refuses_the_rows_of_another_selection_of_as_many_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("run.csv");
+    let run = |function: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--kind",
+            "ulp",
+            "--function",
+            function,
+            "--type",
+            "float",
+            "--width",
+            "1",
+            "--inputs",
+            "64",
+            "--csv",
+        ];
+        args.push(csv.to_str().unwrap());
+        args.extend_from_slice(extra);
+        clacc(&args)
+    };
+    assert!(matches!(run("sin", &[]).status.code(), Some(0 | 1)));
+    let refused = run("cos", &["--resume"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stderr).contains("another selection"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
