@@ -153,6 +153,11 @@ pub(crate) struct RunArgs {
     /// float for one-argument float functions (the others keep the sweep).
     #[arg(long)]
     pub(crate) exhaustive: bool,
+    /// Draw and enumerate only inputs in [LO, HI]: `LO:HI` for every argument, or one range
+    /// per argument, comma-separated (`0x1p-10:0x1p10,-1:1`); C99 hex floats or decimals.
+    /// Special values outside it are left out. Applies to the ULP units' sweeps.
+    #[arg(long, value_name = "LO:HI", value_parser = parse_range, allow_hyphen_values = true)]
+    pub(crate) range: Option<crate::sweep::InputRanges>,
     /// Run a deterministic 1/N of the work: chunk k of every unit belongs to shard k mod N.
     /// `clacc merge` combines the shards' CSVs.
     #[arg(long, value_parser = parse_shard, default_value = "0/1", allow_hyphen_values = true)]
@@ -280,6 +285,10 @@ fn parse_work_group(text: &str) -> Result<WorkGroup, BadValue> {
             "`{text}` is not a work-group size: give a whole number from 1 to 65536 (e.g. 256), or `device` to leave the groups to the device"
         ))),
     }
+}
+
+fn parse_range(text: &str) -> Result<crate::sweep::InputRanges, BadValue> {
+    crate::sweep::InputRanges::parse(text).map_err(BadValue)
 }
 
 fn parse_seed(text: &str) -> Result<u64, BadValue> {

@@ -303,6 +303,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
             &self.spec.result_kinds(),
             &columns,
             self.settings.work_group,
+            false,
         )?;
         Ok(EdgeChunk {
             device_results: device_results
