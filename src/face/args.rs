@@ -165,6 +165,11 @@ pub(crate) struct RunArgs {
     /// with a full run's.
     #[arg(long)]
     pub(crate) device_only: bool,
+    /// Draw and enumerate only inputs in [LO, HI]: `LO:HI` for every argument, or one range
+    /// per argument, comma-separated (`0x1p-10:0x1p10,-1:1`); C99 hex floats or decimals.
+    /// Special values outside it are left out. Applies to the ULP units' sweeps.
+    #[arg(long, value_name = "LO:HI", value_parser = parse_range, allow_hyphen_values = true)]
+    pub(crate) range: Option<crate::sweep::InputRanges>,
     #[command(flatten)]
     pub(crate) campaign: CampaignArgs,
 }
@@ -330,6 +335,10 @@ fn parse_work_group(text: &str) -> Result<WorkGroup, BadValue> {
             "`{text}` is not a work-group size: give a whole number from 1 to 65536 (e.g. 256), or `device` to leave the groups to the device"
         ))),
     }
+}
+
+fn parse_range(text: &str) -> Result<crate::sweep::InputRanges, BadValue> {
+    crate::sweep::InputRanges::parse(text).map_err(BadValue)
 }
 
 fn parse_seed(text: &str) -> Result<u64, BadValue> {

@@ -120,6 +120,7 @@ fn parts(args: &CertifyArgs) -> Result<Vec<RunArgs>, UsageError> {
         kernel: Vec::new(),
         correctly_rounded_divide_sqrt: false,
         device_only: false,
+        range: None,
         campaign: args.campaign.clone(),
     };
     let mut parts = vec![everything.clone()];

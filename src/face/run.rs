@@ -20,7 +20,7 @@ use crate::run::unit::UnitId;
 use crate::run::{RunSettings, UserKernel, WorkGroup};
 use crate::spec::registry::{self, Function};
 use crate::spec::table::Profile;
-use crate::sweep;
+use crate::sweep::{self, Cases};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -218,6 +218,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     let info = open_device(&args.device)?;
     check_user_interfaces(&user_kernels, &args.selection, info.address_bits)?;
     let types = select_types(&args.selection.types, Some(&info));
+    check_inputs_fit(args, &selection, &types, explicit_cases.as_ref())?;
     let profile = select_profile(args.profile, &info)?;
     let relaxed = args.profile == ProfileChoice::Relaxed;
     if args.correctly_rounded_divide_sqrt && !info.single_fp.correctly_rounded_divide_sqrt() {
@@ -230,7 +231,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     if !args.build_options.trim().is_empty() {
         check_build_options(&info, &facts.build_options)?;
     }
-    let mut provenance = provenance(args, explicit_cases.as_deref(), &user_kernels);
+    let mut provenance = provenance(args, explicit_cases.as_ref(), &user_kernels);
     let settings = run_settings(
         args,
         &info,
@@ -320,15 +321,92 @@ fn read_selection(args: &RunArgs) -> Result<Selection, UsageError> {
     })
 }
 
-/// --input-file or --input: the cases to run instead of the sweep.
-fn read_cases(args: &RunArgs) -> Result<Option<Vec<Vec<f64>>>, UsageError> {
-    Ok(match (&args.input_file, &args.input) {
-        (Some(path), _) => Some(sweep::parse_input_file(path).map_err(UsageError)?),
-        (None, Some(input)) => Some(vec![
-            sweep::parse_case(input).map_err(|e| UsageError(format!("--input: {e}")))?
-        ]),
-        (None, None) => None,
-    })
+/// --input-file or --input: the cases to run instead of the sweep (which --exhaustive and
+/// --range shape, so they are refused beside them).
+fn read_cases(args: &RunArgs) -> Result<Option<Cases>, UsageError> {
+    if args.input_file.is_none() && args.input.is_none() {
+        return Ok(None);
+    }
+    for (flag, set, what) in [
+        (
+            "--exhaustive",
+            args.exhaustive,
+            "runs every input of the type",
+        ),
+        ("--range", args.range.is_some(), "narrows the sweep"),
+    ] {
+        if set {
+            return usage(format!(
+                "{flag} {what}, and --input/--input-file run only the cases given: use one or the other"
+            ));
+        }
+    }
+    Ok(Some(match (&args.input_file, &args.input) {
+        (Some(path), _) => sweep::parse_input_file(path).map_err(UsageError)?,
+        (None, Some(input)) => Cases::single(
+            sweep::parse_case(input).map_err(|e| UsageError(format!("--input: {e}")))?,
+        ),
+        (None, None) => unreachable!("checked above"),
+    }))
+}
+
+/// --range and the explicit cases against the units they reach, before anything runs: each
+/// selected ULP function takes as many ranges as it has arguments (or one), each holding a value
+/// of every selected type; each case's argument is a value of every selected type (or integer)
+/// the argument takes, since clacc runs inputs exactly as written.
+fn check_inputs_fit(
+    args: &RunArgs,
+    selection: &Selection,
+    types: &[FloatType],
+    cases: Option<&Cases>,
+) -> Result<(), UsageError> {
+    if let Some(ranges) = args
+        .range
+        .as_ref()
+        .filter(|_| selection.kinds.contains(&Kind::Ulp))
+    {
+        for function in &selection.functions {
+            for element in types {
+                ranges
+                    .check(
+                        function.name,
+                        *element,
+                        function.shape.signature().arguments,
+                    )
+                    .map_err(|error| UsageError(error.to_string()))?;
+            }
+        }
+    }
+    let Some(cases) = cases else {
+        return Ok(());
+    };
+    let table_units = selection.kinds.contains(&Kind::Ulp) || selection.kinds.contains(&Kind::Edge);
+    let wanted = sweep::cases::wanted_values(
+        cases.arity(),
+        types,
+        if table_units {
+            &selection.functions
+        } else {
+            &[]
+        },
+        selection.kinds.contains(&Kind::Edge) && !selection.edge_only_names.is_empty(),
+        &selection.unit_names,
+    );
+    let Err((index, argument, error)) = sweep::cases::check_cases(cases, &wanted) else {
+        return Ok(());
+    };
+    let place = match &args.input_file {
+        Some(path) => format!(
+            "{}:{}",
+            path.display(),
+            sweep::cases::line_of_case(path, index).unwrap_or(0)
+        ),
+        None => "--input".to_string(),
+    };
+    usage(format!(
+        "{place}: argument {}: {error}; clacc runs each input exactly as written, never rounded (choose --type to match the inputs)",
+        argument + 1
+    ))
 }
 
 /// --kernel without --function: the functions of the modules given.
@@ -496,7 +574,7 @@ fn announce(args: &RunArgs, facts: &RunFacts, plan: &Plan) {
 /// The CSV's provenance columns (the planned units are counted once the units are planned).
 fn provenance(
     args: &RunArgs,
-    explicit_cases: Option<&[Vec<f64>]>,
+    explicit_cases: Option<&Cases>,
     user_kernels: &[UserKernel],
 ) -> Provenance {
     Provenance {
@@ -506,12 +584,13 @@ fn provenance(
         // with its own (named where not the default, which earlier CSVs hold).
         options: report::options_text(
             args.exhaustive,
-            explicit_cases,
+            explicit_cases.map(|cases| (cases.len(), cases.values())),
             &user_kernels
                 .iter()
                 .map(|k| (k.function.clone(), k.spirv.clone()))
                 .collect::<Vec<_>>(),
             args.device_only,
+            args.range.as_ref().map(sweep::InputRanges::text).as_deref(),
         ) + &if args.work_group == WorkGroup::default() {
             String::new()
         } else {
@@ -530,7 +609,7 @@ fn run_settings(
     profile: Profile,
     relaxed: bool,
     facts: &RunFacts,
-    explicit_cases: Option<Vec<Vec<f64>>>,
+    explicit_cases: Option<Cases>,
     user_kernels: Vec<UserKernel>,
 ) -> RunSettings {
     let threads = args
@@ -548,6 +627,7 @@ fn run_settings(
         spec: args.spec.revision(),
         inputs: args.inputs,
         explicit_cases,
+        range: args.range.clone(),
         exhaustive: args.exhaustive,
         shard: args.shard,
         seed: facts.seed,
@@ -659,18 +739,14 @@ fn plan_units(
             _ => true,
         });
     }
-    if let Some(given) = settings
-        .explicit_cases
-        .as_ref()
-        .and_then(|cases| cases.first())
-    {
+    if let Some(arity) = settings.explicit_cases.as_ref().map(|cases| cases.arity()) {
         for unit in &units {
             let UnitId::Ulp { function, .. } = unit else {
                 continue;
             };
             let entry = registry::find(function).expect("units name registered functions");
             let takes = entry.shape.signature().arguments.len();
-            if given.len() != takes {
+            if arity != takes {
                 return usage(format!(
                     "{} gives {} argument{} a case; {function} takes {takes}",
                     if args.input.is_some() {
@@ -678,8 +754,8 @@ fn plan_units(
                     } else {
                         "--input-file"
                     },
-                    given.len(),
-                    if given.len() == 1 { "" } else { "s" },
+                    arity,
+                    if arity == 1 { "" } else { "s" },
                 ));
             }
         }

@@ -141,7 +141,12 @@ impl RunFacts {
     /// One command line that runs just `unit`'s worst input again.
     pub fn reproduce(&self, unit: &UnitReport) -> Option<String> {
         let case = unit.stats.worst.as_ref()?;
-        let input: Vec<String> = case.args.iter().map(|x| hexfloat::format_f64(*x)).collect();
+        let element = input_type(unit);
+        let input: Vec<String> = case
+            .args
+            .iter()
+            .map(|x| hexfloat::format_input(element, *x))
+            .collect();
         Some(format!(
             "{} --kind {} --function {} --type {} --width {} --input {}",
             self.command,
@@ -509,12 +514,31 @@ fn format_outputs(
         .join(" ")
 }
 
-fn format_inputs(case: &Case) -> String {
+/// A case's inputs as `--input` reads them back (NaNs as `nan(0x…)`, see
+/// [`hexfloat::format_input`]), space-separated.
+fn format_inputs(case: &Case, element: FloatType) -> String {
     case.args
         .iter()
-        .map(|x| hexfloat::format_f64(*x))
+        .map(|x| hexfloat::format_input(element, *x))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The type whose values a unit's inputs are: the unit's own, but a conversion's source type
+/// (its `type` column is the destination's).
+fn input_type(unit: &UnitReport) -> FloatType {
+    use crate::spec::conversion::Conversion;
+    if unit.kind == Kind::Conversion {
+        let source = Conversion::all()
+            .into_iter()
+            .find(|conversion| conversion.name() == unit.function);
+        if let Some(Conversion::FloatToFloat { from, .. } | Conversion::FloatToInt { from, .. }) =
+            source
+        {
+            return from;
+        }
+    }
+    unit.element
 }
 
 /// The note of a passing row whose shard judged none of the unit's inputs (it held none, or
@@ -546,22 +570,22 @@ pub struct Provenance {
 
 /// The `options` column: `key=value` pairs, space-separated, in a fixed order, for the options
 /// that change what a row measures and are not in a column of their own (seed, device, driver,
-/// build options, profile and kind are).
+/// build options, profile and kind are). `cases` is the number of explicit cases and every
+/// argument of every case, case after case (hashed as they are parsed: a NaN's payload as
+/// written); `range` the canonical `--range` text, named only where given.
 pub fn options_text(
     exhaustive: bool,
-    cases: Option<&[Vec<f64>]>,
+    cases: Option<(usize, &[f64])>,
     kernels: &[(String, Vec<u8>)],
     device_only: bool,
+    range: Option<&str>,
 ) -> String {
     let yes_no = |flag: bool| if flag { "yes" } else { "no" };
     let cases = match cases {
         None => "sweep".to_string(),
-        Some(cases) => {
-            let bytes: Vec<u8> = cases
-                .iter()
-                .flat_map(|case| case.iter().flat_map(|x| x.to_bits().to_le_bytes()))
-                .collect();
-            format!("{}x{}", cases.len(), content_hash(&bytes))
+        Some((count, values)) => {
+            let bytes = values.iter().flat_map(|x| x.to_bits().to_le_bytes());
+            format!("{count}x{:016x}", fnv1a(bytes))
         }
     };
     let kernels = if kernels.is_empty() {
@@ -574,8 +598,9 @@ pub fn options_text(
         named.sort();
         named.join(",")
     };
+    let range = range.map_or_else(String::new, |range| format!(" range={range}"));
     format!(
-        "exhaustive={} cases={cases} kernels={kernels} device_only={}",
+        "exhaustive={} cases={cases} kernels={kernels} device_only={}{range}",
         yes_no(exhaustive),
         yes_no(device_only)
     )
@@ -584,12 +609,17 @@ pub fn options_text(
 /// A stable 64-bit FNV-1a hash in hex: the same bytes give the same text with any build (std's
 /// hasher promises no such thing).
 pub fn content_hash(bytes: &[u8]) -> String {
+    format!("{:016x}", fnv1a(bytes.iter().copied()))
+}
+
+/// 64-bit FNV-1a of `bytes`, taken as they come (2^24 cases need not be copied to be hashed).
+fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in bytes {
-        hash ^= u64::from(*byte);
+        hash ^= u64::from(byte);
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    format!("{hash:016x}")
+    hash
 }
 
 /// Why a CSV could not be opened for a run.
@@ -784,7 +814,9 @@ pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) 
         unit.stats.failures.to_string(),
         figures.max_ulp.clone(),
         figures.bound_ulp.clone(),
-        worst.map(format_inputs).unwrap_or_default(),
+        worst
+            .map(|c| format_inputs(c, input_type(unit)))
+            .unwrap_or_default(),
         worst
             .map(|c| format_outputs(&c.device_results, &unit.integer_outputs, unit.element, None))
             .unwrap_or_default(),
@@ -898,10 +930,11 @@ pub struct WorstCase {
 
 impl WorstCase {
     pub fn of(case: &Case, unit: &UnitReport) -> WorstCase {
+        let element = input_type(unit);
         let inputs: Vec<String> = case
             .args
             .iter()
-            .map(|x| format!("{} ({})", hexfloat::format_f64(*x), decimal(*x)))
+            .map(|x| format!("{} ({})", hexfloat::format_input(element, *x), decimal(*x)))
             .collect();
         WorstCase {
             inputs: inputs.join(", "),
@@ -1286,7 +1319,7 @@ mod tests {
             Provenance {
                 shard: "0/1".into(),
                 requested_inputs: 10,
-                options: options_text(false, None, &[], false),
+                options: options_text(false, None, &[], false, None),
                 planned_units: 1,
             },
         )
@@ -1340,7 +1373,7 @@ mod tests {
         let provenance = Provenance {
             shard: "0/1".into(),
             requested_inputs: 10,
-            options: options_text(false, None, &[], false),
+            options: options_text(false, None, &[], false, None),
             planned_units: 3,
         };
         let mut report = CsvReport::create(LockedCsv::open(&path).unwrap(), provenance).unwrap();
@@ -1411,19 +1444,28 @@ mod tests {
 
     #[test]
     fn options_name_what_changes_the_numbers_and_nothing_else() {
-        let plain = options_text(false, None, &[], false);
+        let plain = options_text(false, None, &[], false, None);
         assert_eq!(
             plain,
             "exhaustive=no cases=sweep kernels=clacc device_only=no"
         );
-        let cases = vec![vec![1.0, 2.0]];
-        let with_cases = options_text(false, Some(&cases), &[], false);
-        assert!(with_cases.contains("cases=1x"), "{with_cases}");
+        let with_cases = options_text(false, Some((1, &[1.0, 2.0])), &[], false, None);
+        // The cases' count and the FNV-1a of their values' bytes, as CSVs written before the
+        // cases were held flat name them (so those CSVs still resume).
+        let bytes: Vec<u8> = [1.0f64, 2.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert!(
+            with_cases.contains(&format!("cases=1x{} ", content_hash(&bytes))),
+            "{with_cases}"
+        );
         assert_ne!(
             with_cases,
-            options_text(false, Some(&[vec![1.0, 3.0]]), &[], false)
+            options_text(false, Some((1, &[1.0, 3.0])), &[], false, None)
         );
-        let kernel = options_text(false, None, &[("sin".into(), vec![1, 2, 3])], false);
+        assert_eq!(
+            options_text(false, None, &[], false, Some("0x0p+0:0x1p+0")),
+            "exhaustive=no cases=sweep kernels=clacc device_only=no range=0x0p+0:0x1p+0"
+        );
+        let kernel = options_text(false, None, &[("sin".into(), vec![1, 2, 3])], false, None);
         assert!(kernel.contains(&format!("kernels=sin:{}", content_hash(&[1, 2, 3]))));
         // The hash is FNV-1a: stable across builds and machines.
         assert_eq!(content_hash(b""), "cbf29ce484222325");

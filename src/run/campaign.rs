@@ -592,6 +592,7 @@ mod tests {
             spec: crate::spec::table::Revision::Spec2026,
             inputs: 10,
             explicit_cases: None,
+            range: None,
             seed: 1,
             build_options: String::new(),
             threads: 1,

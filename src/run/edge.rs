@@ -303,6 +303,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
             &self.spec.result_kinds(),
             &columns,
             self.settings.work_group,
+            false,
         )?;
         Ok(EdgeChunk {
             device_results: device_results
@@ -435,7 +436,7 @@ pub fn given_inputs_meet_an_edge_case(
     spec: crate::spec::table::Revision,
     function: &str,
     element: FloatType,
-    given: &[Vec<f64>],
+    given: &crate::sweep::cases::Cases,
 ) -> bool {
     [false, true].into_iter().any(|flush_to_zero| {
         edge::cases_in(spec, function, element, flush_to_zero)

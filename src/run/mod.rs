@@ -60,7 +60,10 @@ pub struct RunSettings {
     /// Inputs per unit (special values included; rounded up to whole vectors).
     pub inputs: usize,
     /// Explicit cases (`--input-file`) run instead of the sweep, when given.
-    pub explicit_cases: Option<Vec<Vec<f64>>>,
+    pub explicit_cases: Option<crate::sweep::Cases>,
+    /// The ranges the sweeps draw and enumerate in (`--range`), when given.
+    #[serde(default)]
+    pub range: Option<crate::sweep::InputRanges>,
     pub seed: u64,
     /// Options passed to clBuildProgram.
     pub build_options: String,

@@ -6,6 +6,7 @@ use crate::device::{BuiltKernel, DeviceError, Launch, Session};
 use crate::judge::{FastReference, KnownColumnsVerdict, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
+use crate::num::hexfloat;
 use crate::report::stats::{
     input_region, Case, CorrectlyRoundedInputs, FastVerdict, RowStats, UnitStats,
     BOUND_OF_CORRECTLY_ROUNDED,
@@ -291,6 +292,7 @@ impl pipeline::Unit for UlpUnit<'_> {
             &self.result_kinds,
             &columns,
             self.settings.work_group,
+            self.settings.explicit_cases.is_some(),
         )?;
         Ok(DeviceChunk {
             start,
@@ -515,10 +517,10 @@ pub(crate) fn input_plan(
 ) -> Result<InputPlan, UnitError> {
     let element = spec.element;
     if let Some(cases) = &settings.explicit_cases {
-        if cases[0].len() != argument_kinds.len() {
+        if cases.arity() != argument_kinds.len() {
             return Err(UnitError::InputArity {
                 function: function.name.to_string(),
-                given: cases[0].len(),
+                given: cases.arity(),
                 takes: argument_kinds.len(),
             });
         }
@@ -530,23 +532,29 @@ pub(crate) fn input_plan(
             spec.width,
         ));
     }
+    let range = settings.range.as_ref();
     if settings.exhaustive {
-        if let Some(plan) = InputPlan::exhaustive(function, element, argument_kinds, spec.width) {
+        if let Some(plan) =
+            InputPlan::exhaustive_in(function, element, argument_kinds, spec.width, range)
+        {
             return Ok(plan);
         }
     }
     let seed = sweep::unit_seed(settings.seed, function.name, element, spec.width);
-    Ok(InputPlan::sweep(
+    Ok(InputPlan::sweep_in(
         function,
         element,
         argument_kinds,
         settings.inputs,
         spec.width,
         seed,
+        range,
     ))
 }
 
 /// Encodes one chunk, runs the kernel (of width `kernel.1`) on it and returns every output.
+/// `nan_payloads`: the chunk may hold signalling NaNs (the user's cases), sent as they are.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_chunk(
     session: &Session,
     kernel: (&BuiltKernel, u64),
@@ -555,6 +563,7 @@ pub(crate) fn run_chunk(
     result_kinds: &[ValueKind],
     columns: &[Vec<f64>],
     work_group: WorkGroup,
+    nan_payloads: bool,
 ) -> Result<Vec<ResultColumn>, DeviceError> {
     let mut results = run_kernels(
         session,
@@ -564,6 +573,7 @@ pub(crate) fn run_chunk(
         result_kinds,
         columns,
         work_group,
+        nan_payloads,
     )?;
     Ok(results.pop().expect("one kernel's results"))
 }
@@ -575,7 +585,9 @@ pub(crate) fn run_chunk(
 /// enqueued before the first result is read.
 /// A kernel's outputs hold the values its work-items write, at most the chunk's length: the
 /// padding's results are dropped (a non-geometric kernel computes each component from that
-/// component's arguments alone).
+/// component's arguments alone). With `nan_payloads`, every NaN input keeps its payload and
+/// stays signalling where it is ([`keep_nan_payloads`]).
+#[allow(clippy::too_many_arguments)]
 fn run_kernels(
     session: &Session,
     kernels: &[(&BuiltKernel, u64)],
@@ -584,6 +596,7 @@ fn run_kernels(
     result_kinds: &[ValueKind],
     columns: &[Vec<f64>],
     work_group: WorkGroup,
+    nan_payloads: bool,
 ) -> Result<Vec<Vec<ResultColumn>>, DeviceError> {
     let length = columns[0].len();
     // Each kernel's local size, and its work-items padded to whole groups of it.
@@ -628,7 +641,13 @@ fn run_kernels(
     let mut kept: Vec<ResultColumn> = Vec::with_capacity(output_bytes.len());
     session.run_launches(
         &input_bytes,
-        |argument, bytes| encode(argument_kinds[argument], element, &columns[argument], bytes),
+        |argument, bytes| {
+            let (kind, values) = (argument_kinds[argument], &columns[argument]);
+            encode(kind, element, values, bytes);
+            if nan_payloads {
+                keep_nan_payloads(kind, element, values, bytes);
+            }
+        },
         &launches,
         &output_bytes,
         |output, bytes| {
@@ -671,6 +690,30 @@ fn encode(kind: ValueKind, element: FloatType, values: &[f64], bytes: &mut [u8])
     if let Some(last) = body.len().checked_sub(size).map(|at| &body[at..]) {
         for slot in padding.chunks_exact_mut(size) {
             slot.copy_from_slice(last);
+        }
+    }
+}
+
+/// Rewrites the NaNs [`encode`] wrote from `values` with their own bits: narrowing a double
+/// quiets a signalling NaN, and a user's `nan(0x1)` must reach the device as written. Only for
+/// the user's cases: the sweeps' NaNs are quiet already (widening quieted them), and their
+/// encoding loop stays one conversion a value.
+fn keep_nan_payloads(kind: ValueKind, element: FloatType, values: &[f64], bytes: &mut [u8]) {
+    if !matches!(kind, ValueKind::FloatGentype | ValueKind::FloatScalar) || values.is_empty() {
+        return;
+    }
+    let size = element.bytes();
+    let slot_bits = |value: f64| hexfloat::element_bits(element, value).to_le_bytes();
+    for (slot, value) in bytes.chunks_exact_mut(size).zip(values) {
+        if value.is_nan() {
+            slot.copy_from_slice(&slot_bits(*value)[..size]);
+        }
+    }
+    // The padding repeats the last value.
+    let last = values[values.len() - 1];
+    if last.is_nan() {
+        for slot in bytes.chunks_exact_mut(size).skip(values.len()) {
+            slot.copy_from_slice(&slot_bits(last)[..size]);
         }
     }
 }
@@ -985,6 +1028,7 @@ impl pipeline::Unit for WidthGroup<'_> {
             &self.members[0].result_kinds,
             &columns,
             self.settings.work_group,
+            self.settings.explicit_cases.is_some(),
         )?;
         Ok(GroupChunk {
             segments: Segments::of_chunks(starts),

@@ -40,7 +40,7 @@ pub struct ConversionSettings {
     pub threads: usize,
     /// Source values to run instead of the unit's own inputs (`--input`, `--input-file`: a
     /// summary's reproduce line); each case's first value.
-    pub explicit: Option<Vec<Vec<f64>>>,
+    pub explicit: Option<crate::sweep::Cases>,
 }
 
 /// The per-unit seed of a conversion unit.
@@ -99,11 +99,17 @@ pub(crate) fn plan(conversion: &Conversion, settings: &ConversionSettings) -> Pl
 }
 
 /// The source bit pattern of `value` (a CSV's `worst_input`): a float source takes the value
-/// in its own format, an integer source the value truncated and wrapped to its width.
+/// in its own format (a NaN with the payload written, see [`crate::num::hexfloat::parse`]), an
+/// integer source the value truncated and wrapped to its width.
 pub(crate) fn source_bits(conversion: &Conversion, value: f64) -> u64 {
     match *conversion {
         Conversion::FloatToFloat { from, .. } | Conversion::FloatToInt { from, .. } => {
-            from.to_bits(value)
+            let value = crate::sweep::cases::explicit_value(
+                from,
+                crate::spec::signature::ValueKind::FloatGentype,
+                value,
+            );
+            crate::num::hexfloat::element_bits(from, value)
         }
         Conversion::IntToFloat { from, .. } => int_bits(value as i128, from),
     }

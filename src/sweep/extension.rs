@@ -25,7 +25,14 @@ impl Float8Check {
             Float8Check::To {
                 from: Other::Float(element),
                 ..
-            } => element.to_bits(value),
+            } => crate::num::hexfloat::element_bits(
+                element,
+                crate::sweep::cases::explicit_value(
+                    element,
+                    crate::spec::signature::ValueKind::FloatGentype,
+                    value,
+                ),
+            ),
             Float8Check::To {
                 from: Other::Int(int),
                 ..

@@ -3,14 +3,20 @@
 //! Deterministic: the same seed gives the same inputs on any machine, because each unit's
 //! random stream is seeded from the run's seed and the unit's name through a fixed hash.
 
+pub mod cases;
 pub mod conversion;
 pub mod extension;
+pub mod range;
+
+pub use cases::{parse_case, parse_input_file, Cases};
+pub use range::{InputRange, InputRanges};
 
 use crate::num::fp::{pow2, FloatType};
 use crate::spec::registry::Function;
 use crate::spec::signature::ValueKind;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use range::Keys;
 
 /// The seed a run uses unless `--seed` says otherwise (printed in every summary).
 pub const DEFAULT_SEED: u64 = 0x00c1_acc0;
@@ -147,6 +153,7 @@ pub fn empty_columns(count: usize, capacity: usize) -> Vec<Vec<f64>> {
 
 /// Where [`random_value`] draws an argument's values: the interval and, for each sign, the
 /// range of binades it spans, worked out once per block rather than once per value.
+#[derive(Clone, Copy, Debug)]
 struct Sampler {
     element: FloatType,
     /// The bits of an encoding of the format.
@@ -197,12 +204,20 @@ impl Sampler {
 /// half the time a value of the function's interesting interval spread evenly over its
 /// exponents (log-uniform), so small and large magnitudes are tried alike.
 fn random_value(rng: &mut ChaCha8Rng, sampler: &Sampler) -> f64 {
+    if rng.random::<bool>() {
+        return sampler
+            .element
+            .from_bits(rng.random::<u64>() & sampler.mask);
+    }
+    log_uniform(rng, sampler)
+}
+
+/// A value of the sampler's interval spread evenly over its exponents.
+#[inline]
+fn log_uniform(rng: &mut ChaCha8Rng, sampler: &Sampler) -> f64 {
     let Sampler {
         element, low, high, ..
     } = *sampler;
-    if rng.random::<bool>() {
-        return element.from_bits(rng.random::<u64>() & sampler.mask);
-    }
     for _ in 0..16 {
         // The sign's coin feeds selections, not branches: a branch on it is mispredicted half
         // the time.
@@ -225,6 +240,92 @@ fn random_value(rng: &mut ChaCha8Rng, sampler: &Sampler) -> f64 {
     element.round(low + (high - low) * rng.random::<f64>())
 }
 
+/// How one argument's random values are drawn within its `--range`.
+#[derive(Clone, Debug)]
+enum RangedDraw {
+    /// Half the time one of the type's values in the range, each alike (as the uniform bit
+    /// pattern covers the whole type), half the time a log-uniform value of the range's finite
+    /// part inside the function's interesting interval (or of the range's finite part where
+    /// they do not meet; never where the range holds only infinities).
+    Float { keys: Keys, log: Option<Sampler> },
+    /// One of the range's integers, each alike.
+    Integer { low: i64, high: i64 },
+}
+
+impl RangedDraw {
+    /// How argument `index` (of `kind`) draws in `range`; `None` where the range holds none of
+    /// its values (a run refuses that before it starts).
+    fn new(
+        function: &Function,
+        element: FloatType,
+        kind: ValueKind,
+        index: usize,
+        range: InputRange,
+    ) -> Option<RangedDraw> {
+        match kind {
+            ValueKind::FloatGentype | ValueKind::FloatScalar => {
+                let keys = range::keys(element, range)?;
+                let max = element.max_finite();
+                let (sample_low, sample_high) = function.sample_range(index);
+                let inner = InputRange {
+                    low: range.low.max(sample_low),
+                    high: range.high.min(sample_high),
+                };
+                let log = [inner, range]
+                    .into_iter()
+                    .filter(|r| r.low <= r.high)
+                    .find_map(|r| {
+                        let finite = InputRange {
+                            low: r.low.max(-max),
+                            high: r.high.min(max),
+                        };
+                        (finite.low <= finite.high)
+                            .then(|| range::keys(element, finite))
+                            .flatten()
+                    })
+                    .map(|k| {
+                        Sampler::new(
+                            element,
+                            (
+                                range::value_of_key(element, k.low),
+                                range::value_of_key(element, k.high),
+                            ),
+                        )
+                    });
+                Some(RangedDraw::Float { keys, log })
+            }
+            ValueKind::IntGentype | ValueKind::UintGentype => {
+                let (low, high) = range::integers(range, range::integer_bounds(element, kind))?;
+                Some(RangedDraw::Integer { low, high })
+            }
+        }
+    }
+
+    fn draw(&self, rng: &mut ChaCha8Rng, element: FloatType) -> f64 {
+        match self {
+            RangedDraw::Float { keys, log } => {
+                let uniform = |rng: &mut ChaCha8Rng| {
+                    range::value_of_key(element, rng.random_range(keys.low..=keys.high))
+                };
+                match log {
+                    Some(sampler) if rng.random::<bool>() => {
+                        let value = log_uniform(rng, sampler);
+                        // The sampler's own fallback could leave an interval as wide as the
+                        // type (its width overflows): such a draw is taken uniformly instead.
+                        if (sampler.low..=sampler.high).contains(&value) {
+                            value
+                        } else {
+                            uniform(rng)
+                        }
+                    }
+                    _ => uniform(rng),
+                }
+            }
+            RangedDraw::Integer { low, high } => rng.random_range(*low..=*high) as f64,
+        }
+    }
+}
+
 /// Random values are drawn in blocks of this many inputs, each block seeded from the unit seed
 /// and its own number, so any chunk of a sweep (and so any shard) can be generated alone.
 const RANDOM_BLOCK: u64 = 4096;
@@ -232,13 +333,22 @@ const RANDOM_BLOCK: u64 = 4096;
 /// How a unit's inputs are enumerated.
 #[derive(Clone, Debug)]
 enum Source {
-    /// Special values (all combinations) first, then seeded random values.
-    Sweep { specials: Vec<Vec<f64>>, seed: u64 },
+    /// Special values (all combinations) first, then seeded random values; with `--range`,
+    /// only the specials in it and values drawn in it (one draw per argument).
+    Sweep {
+        specials: Vec<Vec<f64>>,
+        seed: u64,
+        ranged: Option<Vec<RangedDraw>>,
+    },
     /// Every value of the format for one argument (input i is the encoding i), or every pair
     /// for two half arguments (input i is (i mod 2^16, i / 2^16)).
     Exhaustive,
+    /// Every value of the format in each argument's `--range`: input i is the value at key
+    /// `low + i` for one argument, (`low + i mod n`, `low' + i / n`) for two (n values in the
+    /// first range).
+    ExhaustiveInRanges(Vec<Keys>),
     /// Cases given by the user.
-    Explicit(Vec<Vec<f64>>),
+    Explicit(Cases),
 }
 
 /// The inputs of one unit, generated chunk by chunk on demand: memory stays bounded whatever
@@ -278,13 +388,43 @@ impl InputPlan {
         width: u32,
         seed: u64,
     ) -> InputPlan {
-        let specials = special_columns(function, element, kinds);
-        let judged = (count.max(specials[0].len())) as u64;
+        InputPlan::sweep_in(function, element, kinds, count, width, seed, None)
+    }
+
+    /// Specials then random values, at least `count` in all, each argument's in its range of
+    /// `ranges` where given (none at all where a range holds none of the argument's values).
+    pub fn sweep_in(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        count: usize,
+        width: u32,
+        seed: u64,
+        ranges: Option<&InputRanges>,
+    ) -> InputPlan {
+        let specials = special_columns(function, element, kinds, ranges);
+        let ranged: Option<Option<Vec<RangedDraw>>> = ranges.map(|ranges| {
+            kinds
+                .iter()
+                .enumerate()
+                .map(|(index, kind)| {
+                    RangedDraw::new(function, element, *kind, index, ranges.of(index))
+                })
+                .collect()
+        });
+        let judged = match ranged {
+            Some(None) => 0,
+            _ => (count.max(specials[0].len())) as u64,
+        };
         InputPlan::new(
             function,
             element,
             kinds,
-            Source::Sweep { specials, seed },
+            Source::Sweep {
+                specials,
+                seed,
+                ranged: ranged.flatten(),
+            },
             judged,
             width,
         )
@@ -297,14 +437,31 @@ impl InputPlan {
         kinds: &[ValueKind],
         width: u32,
     ) -> Option<InputPlan> {
+        InputPlan::exhaustive_in(function, element, kinds, width, None)
+    }
+
+    /// Every input in `ranges` (every input where none), when [`exhaustive_count`] allows it and
+    /// every range holds a value of the type.
+    pub fn exhaustive_in(
+        function: &Function,
+        element: FloatType,
+        kinds: &[ValueKind],
+        width: u32,
+        ranges: Option<&InputRanges>,
+    ) -> Option<InputPlan> {
         let count = exhaustive_count(element, kinds)?;
+        let (source, count) = match ranges {
+            None => (Source::Exhaustive, count),
+            Some(ranges) => {
+                let keys: Vec<Keys> = (0..kinds.len())
+                    .map(|index| range::keys(element, ranges.of(index)))
+                    .collect::<Option<_>>()?;
+                let count = keys.iter().map(Keys::count).product();
+                (Source::ExhaustiveInRanges(keys), count)
+            }
+        };
         Some(InputPlan::new(
-            function,
-            element,
-            kinds,
-            Source::Exhaustive,
-            count,
-            width,
+            function, element, kinds, source, count, width,
         ))
     }
 
@@ -313,7 +470,7 @@ impl InputPlan {
         function: &Function,
         element: FloatType,
         kinds: &[ValueKind],
-        cases: Vec<Vec<f64>>,
+        cases: Cases,
         width: u32,
     ) -> InputPlan {
         let judged = cases.len() as u64;
@@ -402,15 +559,24 @@ impl InputPlan {
         match &self.source {
             Source::Explicit(cases) => {
                 for index in range {
-                    let case = &cases[index as usize];
+                    let case = cases.case(index as usize);
                     for ((column, kind), value) in columns.iter_mut().zip(&self.kinds).zip(case) {
-                        column.push(match kind {
-                            ValueKind::FloatGentype | ValueKind::FloatScalar => {
-                                self.element.round(*value)
-                            }
-                            ValueKind::IntGentype | ValueKind::UintGentype => value.trunc(),
-                        });
+                        column.push(cases::explicit_value(self.element, *kind, *value));
                     }
+                }
+            }
+            Source::ExhaustiveInRanges(keys) => {
+                let value = |key: i64| range::value_of_key(self.element, key);
+                match (&mut *columns, keys.as_slice()) {
+                    ([x], [only]) => x.extend(range.map(|index| value(only.low + index as i64))),
+                    ([x, y], [first, second]) => {
+                        let n = first.count();
+                        for index in range {
+                            x.push(value(first.low + (index % n) as i64));
+                            y.push(value(second.low + (index / n) as i64));
+                        }
+                    }
+                    _ => unreachable!("exhaustive sweeps take one or two arguments"),
                 }
             }
             Source::Exhaustive => match columns {
@@ -421,7 +587,11 @@ impl InputPlan {
                 }
                 _ => unreachable!("exhaustive sweeps take one or two arguments"),
             },
-            Source::Sweep { specials, seed } => {
+            Source::Sweep {
+                specials,
+                seed,
+                ranged,
+            } => {
                 let special_count = specials[0].len() as u64;
                 let special_end = range.end.min(special_count);
                 for (column, values) in columns.iter_mut().zip(specials) {
@@ -432,20 +602,29 @@ impl InputPlan {
                 }
                 let random = range.start.max(special_count) - special_count
                     ..range.end.max(special_count) - special_count;
-                self.push_random(*seed, random, columns);
+                self.push_random(*seed, ranged.as_deref(), random, columns);
             }
         }
     }
 
     /// Appends the random inputs of offsets `offsets` (counted from the first random input),
     /// block by block.
-    fn push_random(&self, seed: u64, offsets: std::ops::Range<u64>, columns: &mut [Vec<f64>]) {
+    fn push_random(
+        &self,
+        seed: u64,
+        ranged: Option<&[RangedDraw]>,
+        offsets: std::ops::Range<u64>,
+        columns: &mut [Vec<f64>],
+    ) {
         if offsets.is_empty() {
             return;
         }
         let mut block = empty_columns(self.kinds.len(), RANDOM_BLOCK as usize);
         for number in offsets.start / RANDOM_BLOCK..=(offsets.end - 1) / RANDOM_BLOCK {
-            self.random_block(seed, number, &mut block);
+            match ranged {
+                None => self.random_block(seed, number, &mut block),
+                Some(draws) => self.ranged_block(seed, number, draws, &mut block),
+            }
             let block_start = number * RANDOM_BLOCK;
             let low = (offsets.start.max(block_start) - block_start) as usize;
             let high = (offsets.end.min(block_start + RANDOM_BLOCK) - block_start) as usize;
@@ -471,6 +650,20 @@ impl InputPlan {
                     *kind,
                     sampler,
                 ));
+            }
+        }
+    }
+}
+
+impl InputPlan {
+    /// Random block `number` of a sweep in `--range` into `block`: seeded as
+    /// [`InputPlan::random_block`], each argument drawn by its [`RangedDraw`].
+    fn ranged_block(&self, seed: u64, number: u64, draws: &[RangedDraw], block: &mut [Vec<f64>]) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        block.iter_mut().for_each(Vec::clear);
+        for _ in 0..RANDOM_BLOCK {
+            for (column, draw) in block.iter_mut().zip(draws) {
+                column.push(draw.draw(&mut rng, self.element));
             }
         }
     }
@@ -506,8 +699,14 @@ fn random_argument(
     }
 }
 
-/// Every combination of the arguments' special values, as columns.
-fn special_columns(function: &Function, element: FloatType, kinds: &[ValueKind]) -> Vec<Vec<f64>> {
+/// Every combination of the arguments' special values (those in each argument's range of
+/// `ranges`, where given), as columns.
+fn special_columns(
+    function: &Function,
+    element: FloatType,
+    kinds: &[ValueKind],
+    ranges: Option<&InputRanges>,
+) -> Vec<Vec<f64>> {
     let float_arguments = kinds
         .iter()
         .filter(|k| **k == ValueKind::FloatGentype)
@@ -522,6 +721,14 @@ fn special_columns(function: &Function, element: FloatType, kinds: &[ValueKind])
             ValueKind::IntGentype => special_integers(function.int_range),
             ValueKind::UintGentype => special_codes(element),
         })
+        .enumerate()
+        .map(|(index, values): (usize, Vec<f64>)| match ranges {
+            None => values,
+            Some(ranges) => values
+                .into_iter()
+                .filter(|value| ranges.of(index).contains(*value))
+                .collect(),
+        })
         .collect();
     let mut columns: Vec<Vec<f64>> = vec![Vec::new(); kinds.len()];
     let combinations: usize = specials.iter().map(Vec::len).product();
@@ -532,52 +739,6 @@ fn special_columns(function: &Function, element: FloatType, kinds: &[ValueKind])
         }
     }
     columns
-}
-
-/// One case: its arguments as C99 hex floats (or decimals), comma-separated.
-pub fn parse_case(text: &str) -> Result<Vec<f64>, String> {
-    text.split(',')
-        .map(|field| {
-            crate::num::hexfloat::parse(field).ok_or_else(|| {
-                format!(
-                    "`{}` is not a number; write C99 hex floats like 0x1.8p+1, comma-separated",
-                    field.trim()
-                )
-            })
-        })
-        .collect()
-}
-
-/// Cases read from a file: one per line, each argument a C99 hex float (or decimal), several
-/// arguments separated by commas; `#` starts a comment. The format CORE-MATH uses for worst cases.
-pub fn parse_input_file(path: &std::path::Path) -> Result<Vec<Vec<f64>>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read --input-file {}: {e}", path.display()))?;
-    let mut cases = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let content = line.split('#').next().unwrap_or("").trim();
-        if content.is_empty() {
-            continue;
-        }
-        let case =
-            parse_case(content).map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
-        if let Some(first) = cases.first().map(Vec::len) {
-            if case.len() != first {
-                return Err(format!(
-                    "{}:{}: {} arguments where the first case has {}",
-                    path.display(),
-                    number + 1,
-                    case.len(),
-                    first
-                ));
-            }
-        }
-        cases.push(case);
-    }
-    if cases.is_empty() {
-        return Err(format!("--input-file {} holds no case", path.display()));
-    }
-    Ok(cases)
 }
 
 #[cfg(test)]
@@ -689,9 +850,10 @@ mod tests {
         )
         .unwrap();
         let cases = parse_input_file(&path).unwrap();
+        assert_eq!(cases.arity(), 2);
         assert_eq!(
-            cases,
-            vec![vec![3.0, -(2f64.powi(-149))], vec![0.0, f64::INFINITY]]
+            cases.values(),
+            [3.0, -(2f64.powi(-149)), 0.0, f64::INFINITY]
         );
         std::fs::write(&path, "0x1p+0\n0x1p+0, 2\n").unwrap();
         assert!(parse_input_file(&path)
@@ -784,6 +946,105 @@ mod tests {
         assert_eq!(pairs.columns(0x3c00_4000, 1), vec![vec![2.0], vec![1.0]]);
         assert!(InputPlan::exhaustive(pow, FloatType::Float, &pair, 1).is_none());
         assert!(InputPlan::exhaustive(sin, FloatType::Double, &one, 1).is_none());
+    }
+
+    #[test]
+    fn ranged_sweeps_draw_and_list_only_inputs_in_the_range() {
+        let ldexp = registry::find("ldexp").unwrap();
+        let kinds = [ValueKind::FloatGentype, ValueKind::IntGentype];
+        let ranges = InputRanges::parse("-0x1p-10:0x1p+3,-5:5").unwrap();
+        let plan =
+            InputPlan::sweep_in(ldexp, FloatType::Float, &kinds, 20000, 4, 11, Some(&ranges));
+        assert!(plan.draws_random());
+        let whole = plan.columns(0, plan.total());
+        let (x, k) = (&whole[0], &whole[1]);
+        assert!(x.iter().all(|v| (-2f64.powi(-10)..=8.0).contains(v)));
+        assert!(x.iter().all(|v| FloatType::Float.round(*v) == *v));
+        assert!(k
+            .iter()
+            .all(|v| (-5.0..=5.0).contains(v) && v.fract() == 0.0));
+        // The specials in the range lead (1, 3, ...), the others are left out (10, NaN, infinity).
+        assert!(x.contains(&1.0) && x.contains(&3.0) && !x.contains(&10.0));
+        // Spread over the range: small magnitudes, negatives, and values near the top.
+        assert!(x.iter().filter(|v| v.abs() < 1.0e-20).count() > 100);
+        assert!(x.iter().filter(|v| **v < 0.0).count() > 100);
+        assert!(x.iter().filter(|v| **v > 4.0).count() > 20);
+        // Any chunk is the same drawn alone (shards and resumed runs draw chunks alone).
+        for (start, length) in [(0, 10), (4000, 5000), (19_990, 100)] {
+            assert_same_bits(&plan.columns(start, length), &whole, start, "ranged chunk");
+        }
+        // The same plan without a range is the plain sweep, bit for bit.
+        let plain = InputPlan::sweep(ldexp, FloatType::Float, &kinds, 20000, 4, 11);
+        let unranged = InputPlan::sweep_in(ldexp, FloatType::Float, &kinds, 20000, 4, 11, None);
+        assert_eq!(
+            fingerprint(&plain.columns(0, plain.total())),
+            fingerprint(&unranged.columns(0, unranged.total()))
+        );
+        // A range of infinities only draws them.
+        let sin = registry::find("sin").unwrap();
+        let infinite = InputRanges::parse("inf:inf").unwrap();
+        let plan = InputPlan::sweep_in(
+            sin,
+            FloatType::Half,
+            &kinds[..1],
+            100,
+            1,
+            3,
+            Some(&infinite),
+        );
+        assert!(plan.columns(0, 100)[0].iter().all(|v| *v == f64::INFINITY));
+        // A range holding no value of the type gives no input (a run refuses it first).
+        let empty = InputRanges::parse("0x1.0001p+0:0x1.0002p+0").unwrap();
+        let plan = InputPlan::sweep_in(sin, FloatType::Half, &kinds[..1], 100, 1, 3, Some(&empty));
+        assert_eq!(plan.judged(), 0);
+    }
+
+    #[test]
+    fn ranged_exhaustive_plans_list_every_value_in_the_range() {
+        let sin = registry::find("sin").unwrap();
+        let one = [ValueKind::FloatGentype];
+        let unit = InputRanges::parse("0:1").unwrap();
+        let plan = InputPlan::exhaustive_in(sin, FloatType::Half, &one, 4, Some(&unit)).unwrap();
+        // Both zeros, every positive subnormal and normal half up to 1.
+        assert_eq!(plan.judged(), 0x3c00 + 2);
+        let values = &plan.columns(0, plan.judged())[0];
+        assert_eq!(values[0].to_bits(), (-0.0f64).to_bits());
+        assert_eq!(values[values.len() - 1], 1.0);
+        assert!(values
+            .windows(2)
+            .all(|pair| pair[0] <= pair[1] && pair[0].to_bits() != pair[1].to_bits()));
+        // Two half arguments: every pair of the two ranges, the first argument fastest.
+        let pow = registry::find("pow").unwrap();
+        let pair = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let ranges = InputRanges::parse("1:2,-1:-0x1.ffcp-1").unwrap();
+        let plan = InputPlan::exhaustive_in(pow, FloatType::Half, &pair, 1, Some(&ranges)).unwrap();
+        assert_eq!(plan.judged(), 1025 * 2);
+        assert_eq!(
+            plan.columns(1025, 1),
+            vec![vec![1.0], vec![-(1.0 - 2f64.powi(-11))]]
+        );
+        // Float keeps to one argument; a range without a value of the type has no plan.
+        let float = InputPlan::exhaustive_in(sin, FloatType::Float, &one, 1, Some(&unit)).unwrap();
+        assert_eq!(float.judged(), 0x3f80_0000 + 2);
+        let empty = InputRanges::parse("0x1.0001p+0:0x1.0002p+0").unwrap();
+        assert!(InputPlan::exhaustive_in(sin, FloatType::Half, &one, 1, Some(&empty)).is_none());
+    }
+
+    #[test]
+    fn explicit_nans_keep_their_payload_in_the_columns() {
+        let sin = registry::find("sin").unwrap();
+        let one = [ValueKind::FloatGentype];
+        let cases = Cases::flat(
+            1,
+            vec![crate::num::hexfloat::parse("-nan(0x1)").unwrap(), f64::NAN],
+        );
+        let plan = InputPlan::explicit(sin, FloatType::Float, &one, cases, 1);
+        let column = &plan.columns(0, 2)[0];
+        let bits: Vec<u64> = column
+            .iter()
+            .map(|v| crate::num::hexfloat::element_bits(FloatType::Float, *v))
+            .collect();
+        assert_eq!(bits, [0xff80_0001, 0x7fc0_0000]);
     }
 
     #[test]
@@ -896,7 +1157,7 @@ mod tests {
                 let whole = plan.columns(0, plan.total());
                 assert_eq!(whole[0].len() as u64, plan.total());
                 *hash = fingerprint(&whole);
-                let specials = special_columns(function, element, kinds)[0].len() as u64;
+                let specials = special_columns(function, element, kinds, None)[0].len() as u64;
                 let windows = [
                     (0, 1),
                     (specials - 1, 2),
@@ -944,14 +1205,17 @@ mod tests {
         let half = InputPlan::exhaustive(sin, FloatType::Half, &one, 1).unwrap();
         let float = InputPlan::exhaustive(sin, FloatType::Float, &one, 8).unwrap();
         let pairs = InputPlan::exhaustive(pow, FloatType::Half, &pair, 4).unwrap();
-        let cases: Vec<Vec<f64>> = (0..1000)
-            .map(|i| {
-                vec![
-                    f64::from(i) * 0.123_456_789 - 61.0,
-                    f64::from(i) * 0.7 - 350.2,
-                ]
-            })
-            .collect();
+        let cases = Cases::flat(
+            2,
+            (0..1000)
+                .flat_map(|i| {
+                    [
+                        f64::from(i) * 0.123_456_789 - 61.0,
+                        f64::from(i) * 0.7 - 350.2,
+                    ]
+                })
+                .collect(),
+        );
         let kinds = [ValueKind::FloatGentype, ValueKind::IntGentype];
         let explicit = InputPlan::explicit(ldexp, FloatType::Half, &kinds, cases, 3);
         let actual = [
