@@ -448,7 +448,11 @@ fn check_row(row: &Row) -> Result<(), BadCell> {
     }
     let status = row.get("status");
     let measured = matches!(status, "pass" | "fail");
+    // A row every input of which an absolute bound judged measured nothing in ulp
+    // (`report::ErrorFigures`): its measure is max_abs_error (empty where every error was 0).
+    let judged_absolutely = !row.get("max_abs_error").is_empty() || row.get("rule").contains("abs");
     match (measured, max_ulp) {
+        (true, None) if judged_absolutely => {}
         (true, None) => {
             return Err(bad(
                 "max_ulp",
@@ -622,8 +626,21 @@ fn worst_outranks(candidate: &Row, current: &Row) -> bool {
         (false, true) => return false,
         _ => {}
     }
+    // Errors in ulp and absolute errors are not comparable: ulp ones rank first
+    // (`stats::Case`'s rule).
+    match (worst_is_absolute(candidate), worst_is_absolute(current)) {
+        (false, true) => return true,
+        (true, false) => return false,
+        _ => {}
+    }
     let (a, b) = (ranked_error(candidate), ranked_error(current));
     a > b || (a == b && candidate.number("worst_index") < current.number("worst_index"))
+}
+
+/// Whether a row's worst case was judged by an absolute bound: nothing in its row was measured
+/// in ulp, and an absolute error was (`report::ErrorFigures`).
+fn worst_is_absolute(row: &Row) -> bool {
+    row.get("max_ulp").is_empty() && !row.get("max_abs_error").is_empty()
 }
 
 /// The error a row's worst case was ranked at in its run: `worst_ulp`, MPFR's confirmation,
@@ -674,6 +691,10 @@ fn merge_row(merged: &mut Row, other: &Row) {
     if max.is_finite() || max == f64::INFINITY {
         merged.set("max_ulp", format_ulp(max));
     }
+    let max_abs_error = merged.ulp("max_abs_error").max(other.ulp("max_abs_error"));
+    if max_abs_error.is_finite() {
+        merged.set("max_abs_error", format!("{max_abs_error:e}"));
+    }
     if other_worst_outranks {
         // The note of a failing unit describes its worst case: it travels with it.
         for name in [
@@ -689,6 +710,12 @@ fn merge_row(merged: &mut Row, other: &Row) {
     }
     if before.is_empty_shard_row() && !other.is_empty_shard_row() {
         merged.set("note", other.get("note").to_string());
+    }
+    // The note came with the worst case's shard, which need not hold the largest absolute
+    // error (Table 5's log judges some inputs in ulp, some absolutely).
+    if max_abs_error.is_finite() {
+        let note = crate::report::restate_max_abs_error(merged.get("note"), max_abs_error);
+        merged.set("note", note);
     }
     // The worst status wins.
     if came > was {
@@ -1228,6 +1255,48 @@ mod tests {
         // Order does not matter.
         let other = merge(&shards(vec![vec![c], vec![b], vec![a]])).unwrap();
         assert_eq!(other[0].fields(), m.fields());
+    }
+
+    /// Rows judged by an absolute bound: the largest absolute error of every shard, restated
+    /// in the note, and a worst case judged in ulp outranks an absolute one.
+    #[test]
+    fn absolute_errors_merge_to_their_maximum_and_rank_below_ulp_errors() {
+        let absolute = |max_abs: &str, worst_abs: &str, index: &str| {
+            let mut row = unit("100", "0", "", "0x1p+0", worst_abs, index, "pass");
+            row.set("max_abs_error", max_abs.to_string());
+            row.set(
+                "note",
+                format!("max abs error {max_abs} (bound 2^-11 = 4.88e-4 if x in [-pi,pi])"),
+            );
+            row
+        };
+        let small = absolute("1.5e-5", "1.5e-5", "4");
+        let large = absolute("1.50381e-4", "1.50381e-4", "9");
+        for order in [
+            vec![vec![small.clone()], vec![large.clone()]],
+            vec![vec![large.clone()], vec![small.clone()]],
+        ] {
+            let merged = merge(&shards(order)).unwrap();
+            let m = &merged[0];
+            assert_eq!(m.get("max_abs_error"), "1.50381e-4");
+            assert_eq!(m.get("max_ulp"), "");
+            assert_eq!(m.get("worst_index"), "9");
+            assert!(m.get("note").starts_with("max abs error 1.50e-4 "), "{m:?}");
+        }
+        // Under a mixed rule, a shard whose worst case was judged in ulp gives the worst case,
+        // whatever the other's absolute error; the note still states the largest one.
+        let mut in_ulp = unit("100", "0", "2.5", "0x1p+2", "2.5", "11", "pass");
+        in_ulp.set("max_abs_error", "1e-6".to_string());
+        in_ulp.set(
+            "note",
+            "max abs error 1.00e-6 (bound 2^-21), max_ulp over the other inputs".to_string(),
+        );
+        let merged = merge(&shards(vec![vec![large.clone()], vec![in_ulp]])).unwrap();
+        let m = &merged[0];
+        assert_eq!(m.get("worst_input"), "0x1p+2");
+        assert_eq!(m.get("max_ulp"), "2.5");
+        assert_eq!(m.get("max_abs_error"), "1.50381e-4");
+        assert!(m.get("note").starts_with("max abs error 1.50e-4 "), "{m:?}");
     }
 
     /// Correctly rounded results ranked at their bound (max_ulp 0.5): the earlier input is

@@ -147,6 +147,13 @@ fn absolute_bound_rows_still_merge() {
     );
     let rows = rows_by_function(&merged);
     assert_shapes(&rows);
+    // The merged shards are the unsharded run's CSV, largest absolute errors included.
+    let whole = dir.path().join("whole.csv");
+    run_to(&whole, "150000", &[]);
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
     let parts: Vec<_> = shards.iter().map(|s| rows_by_function(s)).collect();
     for function in ["sin", "log"] {
         let inputs: u64 = parts
