@@ -349,6 +349,8 @@ fn is_hex_float(text: &str) -> bool {
     let body = text.strip_prefix('-').unwrap_or(text);
     match body {
         "inf" | "nan" => true,
+        // A NaN input with its payload, as `report::format_inputs` writes it.
+        _ if body.starts_with("nan(") => hexfloat::parse(body).is_some(),
         _ => body.starts_with("0x") && hexfloat::parse(body).is_some(),
     }
 }

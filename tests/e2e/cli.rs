@@ -325,7 +325,7 @@ fn an_input_file_runs_exactly_the_listed_cases() {
     for row in rows {
         assert_eq!(&row[results.column("inputs")], "3");
     }
-    // A case whose arity does not fit the function is an error for that unit, named.
+    // A case whose arity does not fit the function is a usage error before anything runs.
     let output = clacc(&[
         "--kind",
         "ulp",
@@ -340,11 +340,11 @@ fn an_input_file_runs_exactly_the_listed_cases() {
         "--csv",
         csv_path.to_str().unwrap(),
     ]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert!(
-        text(&output.stdout).contains("sin takes 1"),
+        text(&output.stderr).contains("--input-file gives 2 arguments a case; sin takes 1"),
         "{}",
-        text(&output.stdout)
+        text(&output.stderr)
     );
     std::fs::write(&cases, "0x1p+0\nbanana\n").unwrap();
     let output = clacc(&["--function", "sin", "--input-file", cases.to_str().unwrap()]);
