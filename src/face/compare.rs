@@ -2,7 +2,7 @@
 
 use super::args::CompareArgs;
 use super::console::out;
-use super::destinations::same_file;
+use super::destinations::{check_writable_file, same_file};
 use super::{usage, UsageError};
 use crate::report::compare;
 use crate::spec::diff;
@@ -68,31 +68,7 @@ fn check_outputs(args: &CompareArgs) -> Result<(), UsageError> {
                 path.display()
             ));
         }
-        check_writable(path, flag)?;
-    }
-    Ok(())
-}
-
-/// An output that will be written: an existing file opens for writing (without truncating it
-/// yet), a new one's folder exists.
-fn check_writable(path: &Path, flag: &str) -> Result<(), UsageError> {
-    if path.exists() {
-        return std::fs::OpenOptions::new()
-            .append(true)
-            .open(path)
-            .map(|_| ())
-            .map_err(|e| UsageError(format!("{flag} {}: cannot write it: {e}", path.display())));
-    }
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return usage(format!(
-            "{flag} {}: the folder {} does not exist",
-            path.display(),
-            folder.display()
-        ));
+        check_writable_file(path, flag)?;
     }
     Ok(())
 }

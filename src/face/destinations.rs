@@ -77,7 +77,7 @@ pub(crate) fn check_destinations(args: &RunArgs) -> Result<(), UsageError> {
 }
 
 /// A file clacc will write later: a regular file or nothing yet, in a writable folder.
-fn check_writable_file(path: &Path, flag: &str) -> Result<(), UsageError> {
+pub(crate) fn check_writable_file(path: &Path, flag: &str) -> Result<(), UsageError> {
     match std::fs::metadata(path) {
         Ok(metadata) if !metadata.is_file() => usage(format!(
             "{flag} {} exists and is not a regular file; give a file path",
