@@ -575,10 +575,34 @@ pub fn parse() -> Result<Cli, BadName> {
                 .map(|bad| BadName(bad.0.clone()));
             match bad_name {
                 Some(bad) => Err(bad),
-                None => error.exit(),
+                None => exit_with_clap_text(error),
             }
         }
     }
+}
+
+/// Prints clap's text and exits as clap does, except that help or a version that cannot be
+/// written to stdout (`clacc --help > /dev/full`) is an error (exit 2), not a silent success.
+fn exit_with_clap_text(error: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    use std::io::{IsTerminal, Write};
+    let to_stdout = matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    );
+    if !to_stdout || std::io::stdout().is_terminal() {
+        error.exit()
+    }
+    let mut stdout = std::io::stdout().lock();
+    let written = write!(stdout, "{}", error.render()).and_then(|()| stdout.flush());
+    if let Err(write_error) = written {
+        let _ = writeln!(
+            std::io::stderr(),
+            "clacc: error: cannot write the help to stdout: {write_error}"
+        );
+        std::process::exit(2);
+    }
+    std::process::exit(0)
 }
 
 #[cfg(test)]

@@ -717,6 +717,12 @@ fn a_full_stdout_is_an_error_of_the_command_not_a_panic() {
     for (args, what) in [
         (&["devices"][..], "cannot write the device list to stdout"),
         (&["spec-diff"][..], "cannot write the table to stdout"),
+        (&["--help"][..], "cannot write the help to stdout"),
+        (
+            &["certify", "--help"][..],
+            "cannot write the help to stdout",
+        ),
+        (&["--version"][..], "cannot write the help to stdout"),
     ] {
         let output = with_full_stdout(args, Stdio::piped());
         let stderr = text(&output.stderr);
