@@ -149,6 +149,7 @@ fn conversion_settings(settings: &RunSettings) -> crate::sweep::conversion::Conv
         exhaustive: settings.exhaustive,
         threads: settings.threads,
         explicit: settings.explicit_cases.clone(),
+        profile: settings.profile,
     }
 }
 

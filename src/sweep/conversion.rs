@@ -41,6 +41,9 @@ pub struct ConversionSettings {
     /// Source values to run instead of the unit's own inputs (`--input`, `--input-file`: a
     /// summary's reproduce line); each case's first value.
     pub explicit: Option<crate::sweep::Cases>,
+    /// The profile that judges the run (`--profile`): what the rows record, and so what
+    /// `--resume` and `clacc merge` key them by, as every other unit's.
+    pub profile: crate::spec::table::Profile,
 }
 
 /// The per-unit seed of a conversion unit.

@@ -496,3 +496,53 @@ fn resume_refuses_the_rows_of_another_selection_of_as_many_units() {
         text(&refused.stderr)
     );
 }
+
+/// Conversion and extension rows record the profile the run judges by (`--profile`), as every
+/// other row does, so a resumed run knows them: on this full-profile device, `--profile
+/// embedded` rows said `full` and ran again (or were refused) at every `--resume`.
+#[test]
+fn conversion_rows_record_the_runs_profile_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("embedded.csv");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--profile",
+            "embedded",
+            "--kind",
+            "conversion,ulp",
+            "--function",
+            "convert_float_to_half_rte,sin",
+            "--type",
+            "float",
+            "--width",
+            "1",
+            "--inputs",
+            "16",
+            "--csv",
+            csv.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        clacc(&args)
+    };
+    let first = run(&[]);
+    assert!(
+        matches!(first.status.code(), Some(0 | 1)),
+        "{}",
+        text(&first.stderr)
+    );
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let results = Results::read(&csv);
+    assert_eq!(results.rows.len(), 2);
+    for row in &results.rows {
+        assert_eq!(results.cell(row, "profile"), "embedded", "{row:?}");
+    }
+    let resumed = run(&["--resume"]);
+    assert_eq!(
+        resumed.status.code(),
+        first.status.code(),
+        "{}",
+        text(&resumed.stderr)
+    );
+    assert!(text(&resumed.stdout).contains("2 units were already in"));
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), written);
+}

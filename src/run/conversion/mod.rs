@@ -173,7 +173,7 @@ pub fn run_conversion(
     settings: &ConversionSettings,
     progress: &dyn Fn(u64, u64),
 ) -> Ran {
-    let report = skeleton(unit, profile_of(&session.info));
+    let report = skeleton(unit, settings.profile);
     if let Some(reason) = &unit.skip {
         let mut report = report;
         report.note = reason.clone();
@@ -452,7 +452,7 @@ pub(crate) fn run_tampered(
         judge: Judge::for_device(unit.conversion, &session.info),
         settings,
         tamper: Some(tamper),
-        report: skeleton(unit, profile_of(&session.info)),
+        report: skeleton(unit, settings.profile),
     };
     let kernel = pipeline::Unit::build(&run)?;
     let plan = pipeline::Unit::prepare(&run)?;

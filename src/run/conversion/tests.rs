@@ -50,6 +50,7 @@ fn settings(inputs: usize) -> ConversionSettings {
         exhaustive: false,
         threads: 2,
         explicit: None,
+        profile: crate::spec::table::Profile::Full,
     }
 }
 

@@ -152,8 +152,7 @@ pub fn run_extension(
     settings: &ConversionSettings,
     progress: &dyn Fn(u64, u64),
 ) -> Ran {
-    let profile = Profile::parse(&session.info.profile).unwrap_or(Profile::Full);
-    let mut report = skeleton(unit, profile);
+    let mut report = skeleton(unit, settings.profile);
     if let Some(reason) = &unit.skip {
         report.note = reason.clone();
         return Ran::settled(report);

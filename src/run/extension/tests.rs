@@ -47,6 +47,7 @@ fn settings() -> ConversionSettings {
         exhaustive: false,
         threads: 1,
         explicit: None,
+        profile: crate::spec::table::Profile::Full,
     }
 }
 
