@@ -5,7 +5,7 @@
 //! the outputs it will not overwrite, and write errors on stdout.
 
 mod common;
-use common::{assemble_file, assert_refused, clacc, repository, text, Results};
+use common::{assert_refused, clacc, taylor_sin, text, Results};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -325,11 +325,7 @@ fn two_seeds_of_one_device_are_two_columns_named_by_their_seeds() {
 #[test]
 fn a_failing_run_of_a_device_shows_beside_its_passing_run_in_either_order() {
     let dir = tempfile::tempdir().unwrap();
-    let module = dir.path().join("taylor_sin.spv");
-    assemble_file(
-        &repository().join("kernels/examples/taylor_sin.spvasm"),
-        &module,
-    );
+    let module = taylor_sin(dir.path());
     let kernel = format!("sin={}", module.display());
     let selection = ["--function", "sin", "--width", "1"];
     let poor_csv = dir.path().join("poor.csv");

@@ -4,7 +4,7 @@
 //! sweeps, the real Intel device, modules whose behaviour is known.
 
 mod common;
-use common::{assemble_text, assert_refused, clacc, text, Results};
+use common::{assemble_text, assert_refused, clacc, merge, text, Results, SEGFAULTING_SIN};
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -29,48 +29,6 @@ fn quick(csv: &Path, extra: &[&str]) -> Output {
     }
     args.extend(["--csv", csv.to_str().unwrap()]);
     args.extend(extra);
-    clacc(&args)
-}
-
-/// clacc's sin float w1 kernel, except that it stores 2^40 elements past the output buffer:
-/// a real SIGSEGV in the worker as soon as a chunk runs (it builds and validates fine).
-const SEGFAULTING_SIN: &str = r#"
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-%17 = OpExtInstImport "OpenCL.std"
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %9 "clacc_kernel" %4
-OpDecorate %4 BuiltIn GlobalInvocationId
-%1 = OpTypeInt 64 0
-%2 = OpTypeVector %1 3
-%3 = OpTypePointer Input %2
-%4 = OpVariable %3 Input
-%5 = OpTypeFloat 32
-%6 = OpTypePointer CrossWorkgroup %5
-%7 = OpTypeVoid
-%8 = OpTypeFunction %7 %6 %6
-%far = OpConstant %1 1099511627776
-%9 = OpFunction %7 None %8
-%10 = OpFunctionParameter %6
-%11 = OpFunctionParameter %6
-%12 = OpLabel
-%13 = OpLoad %2 %4
-%14 = OpCompositeExtract %1 %13 0
-%15 = OpInBoundsPtrAccessChain %6 %10 %14
-%16 = OpLoad %5 %15 Aligned 4
-%18 = OpExtInst %5 %17 sin %16
-%idx = OpIAdd %1 %14 %far
-%19 = OpPtrAccessChain %6 %11 %idx
-OpStore %19 %18 Aligned 4
-OpReturn
-OpFunctionEnd
-"#;
-
-fn merge(inputs: &[&Path], out: &Path) -> Output {
-    let mut args = vec!["merge"];
-    args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
-    args.extend(["--csv", out.to_str().unwrap()]);
     clacc(&args)
 }
 

@@ -5,7 +5,7 @@
 //! module in reports.rs.
 
 mod common;
-use common::{assemble_file, clacc, repository, text, Results};
+use common::{clacc, taylor_sin, text, Results};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -193,16 +193,6 @@ fn certify_takes_no_selection() {
         assert!(!offers(flag), "certify --help offers {flag}:\n{help}");
     }
     assert!(offers("--resume") && offers("--shard"));
-}
-
-/// kernels/examples/taylor_sin.spvasm assembled into `dir`.
-fn taylor_sin(dir: &Path) -> PathBuf {
-    let module = dir.join("taylor_sin.spv");
-    assemble_file(
-        &repository().join("kernels/examples/taylor_sin.spvasm"),
-        &module,
-    );
-    module
 }
 
 #[test]

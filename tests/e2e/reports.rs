@@ -2,19 +2,9 @@
 //! reproduce line, and checking a user's own SPIR-V implementation — on the real Intel device.
 
 mod common;
-use common::{assemble_file, clacc, repository, text, Results};
+use common::{clacc, taylor_sin, text, Results};
 
 use std::path::Path;
-
-/// kernels/examples/taylor_sin.spvasm: sin(x) = x - x³/6, good near 0 and bad beyond.
-fn taylor_sin(dir: &Path) -> std::path::PathBuf {
-    let module = dir.join("taylor_sin.spv");
-    assemble_file(
-        &repository().join("kernels/examples/taylor_sin.spvasm"),
-        &module,
-    );
-    module
-}
 
 /// A sweep of `taylor_sin` (float, width 1, 3000 inputs) into `dir/sweep.csv`, with `extra`
 /// options: the run and its CSV.

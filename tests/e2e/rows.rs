@@ -5,7 +5,7 @@
 //! edited, never the device's numbers asserted.
 
 mod common;
-use common::{assemble_text, assert_refused, clacc, text};
+use common::{assemble_text, assert_refused, clacc, merge, text, SEGFAULTING_SIN};
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -35,13 +35,6 @@ fn run_ok(csv: &Path, functions: &str, extra: &[&str]) -> String {
     let output = run(csv, functions, "64", extra);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     std::fs::read_to_string(csv).unwrap()
-}
-
-fn merge(inputs: &[&Path], out: &Path) -> Output {
-    let mut args = vec!["merge"];
-    args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
-    args.extend(["--csv", out.to_str().unwrap()]);
-    clacc(&args)
 }
 
 /// Cells to change: (column, value).
@@ -166,41 +159,6 @@ fn a_csv_saved_with_a_byte_order_mark_resumes_is_replaced_and_is_merged_over() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(std::fs::read_to_string(&marked).unwrap(), whole_text);
 }
-
-/// clacc's sin float w1 kernel, except that it stores 2^40 elements past the output buffer:
-/// a real SIGSEGV in the worker as soon as a chunk runs (as in faults.rs).
-const SEGFAULTING_SIN: &str = r#"
-OpCapability Addresses
-OpCapability Kernel
-OpCapability Int64
-%17 = OpExtInstImport "OpenCL.std"
-OpMemoryModel Physical64 OpenCL
-OpEntryPoint Kernel %9 "clacc_kernel" %4
-OpDecorate %4 BuiltIn GlobalInvocationId
-%1 = OpTypeInt 64 0
-%2 = OpTypeVector %1 3
-%3 = OpTypePointer Input %2
-%4 = OpVariable %3 Input
-%5 = OpTypeFloat 32
-%6 = OpTypePointer CrossWorkgroup %5
-%7 = OpTypeVoid
-%8 = OpTypeFunction %7 %6 %6
-%far = OpConstant %1 1099511627776
-%9 = OpFunction %7 None %8
-%10 = OpFunctionParameter %6
-%11 = OpFunctionParameter %6
-%12 = OpLabel
-%13 = OpLoad %2 %4
-%14 = OpCompositeExtract %1 %13 0
-%15 = OpInBoundsPtrAccessChain %6 %10 %14
-%16 = OpLoad %5 %15 Aligned 4
-%18 = OpExtInst %5 %17 sin %16
-%idx = OpIAdd %1 %14 %far
-%19 = OpPtrAccessChain %6 %11 %idx
-OpStore %19 %18 Aligned 4
-OpReturn
-OpFunctionEnd
-"#;
 
 #[test]
 fn a_merged_crash_row_is_the_unsharded_run_s_row() {

@@ -127,3 +127,57 @@ pub fn assemble_text(dir: &Path, name: &str, source: &str) -> PathBuf {
     assemble_file(&source_path, &binary);
     binary
 }
+
+/// clacc's sin float w1 kernel, except that it stores 2^40 elements past the output buffer:
+/// a real SIGSEGV in the worker as soon as a chunk runs (it builds and validates fine).
+pub const SEGFAULTING_SIN: &str = r#"
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+%17 = OpExtInstImport "OpenCL.std"
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %9 "clacc_kernel" %4
+OpDecorate %4 BuiltIn GlobalInvocationId
+%1 = OpTypeInt 64 0
+%2 = OpTypeVector %1 3
+%3 = OpTypePointer Input %2
+%4 = OpVariable %3 Input
+%5 = OpTypeFloat 32
+%6 = OpTypePointer CrossWorkgroup %5
+%7 = OpTypeVoid
+%8 = OpTypeFunction %7 %6 %6
+%far = OpConstant %1 1099511627776
+%9 = OpFunction %7 None %8
+%10 = OpFunctionParameter %6
+%11 = OpFunctionParameter %6
+%12 = OpLabel
+%13 = OpLoad %2 %4
+%14 = OpCompositeExtract %1 %13 0
+%15 = OpInBoundsPtrAccessChain %6 %10 %14
+%16 = OpLoad %5 %15 Aligned 4
+%18 = OpExtInst %5 %17 sin %16
+%idx = OpIAdd %1 %14 %far
+%19 = OpPtrAccessChain %6 %11 %idx
+OpStore %19 %18 Aligned 4
+OpReturn
+OpFunctionEnd
+"#;
+
+/// `clacc merge INPUTS --csv OUT`.
+pub fn merge(inputs: &[&Path], out: &Path) -> Output {
+    let mut args = vec!["merge"];
+    args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+    args.extend(["--csv", out.to_str().unwrap()]);
+    clacc(&args)
+}
+
+/// kernels/examples/taylor_sin.spvasm (sin(x) = x - x³/6, good near 0 and bad beyond)
+/// assembled into `dir/taylor_sin.spv`, as a user would.
+pub fn taylor_sin(dir: &Path) -> PathBuf {
+    let module = dir.join("taylor_sin.spv");
+    assemble_file(
+        &repository().join("kernels/examples/taylor_sin.spvasm"),
+        &module,
+    );
+    module
+}
