@@ -28,8 +28,9 @@
 //! How results are judged: [`crate::judge::conversion`]; which inputs:
 //! [`crate::sweep::conversion`]; the modules: [`crate::kernel::conversion`].
 
-#[cfg(test)]
-pub(crate) mod tests;
+// Every conversion test drives the Intel device: the device tier (`--features device-tests`).
+#[cfg(all(test, feature = "device-tests"))]
+pub(crate) mod on_device;
 
 use crate::device::BuiltKernel;
 use crate::device::{DeviceError, DeviceInfo, Session};
@@ -439,8 +440,8 @@ pub(crate) fn build_error(module: &str, error: DeviceError) -> UnitError {
 /// Replaces device results before judging; tests use it to check that a wrong result fails.
 pub(crate) type Tamper<'a> = &'a (dyn Fn(u64, &mut u64) + Sync);
 
-/// [`run_conversion`] with device results replaced by `tamper` before judging (tests).
-#[cfg(test)]
+/// [`run_conversion`] with device results replaced by `tamper` before judging (device tests).
+#[cfg(all(test, feature = "device-tests"))]
 pub(crate) fn run_tampered(
     session: &Session,
     unit: &ConversionUnit,

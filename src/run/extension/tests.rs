@@ -1,10 +1,8 @@
-use rspirv::spirv::Capability;
-
-use super::probe::{build_in_this_process, probe_isolated, probe_module, IsolatedOutcome};
+use super::probe::{probe_isolated, probe_module, IsolatedOutcome};
 use super::*;
 use crate::device::probe::spirv_extensions;
 use crate::kernel::extension::fence_module;
-use crate::kernel::extension::tests::{accepting_probe, broken_modules};
+use crate::kernel::extension::tests::accepting_probe;
 use crate::num::convert::{IntType, Rounding};
 use crate::num::float8::Float8Format;
 use crate::report::stats::Allowance;
@@ -552,70 +550,80 @@ fn the_fence_must_keep_the_fenced_order() {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The Intel device: what the probe finds, and that nothing is risked
+/// The Intel device: what the probe finds, and that nothing is risked (the device tier).
+#[cfg(feature = "device-tests")]
+mod on_device {
+    use rspirv::spirv::Capability;
 
-#[test]
-fn device_probe_reads_the_intel_queries_and_skips_every_check() {
-    let session = crate::run::conversion::tests::intel_session();
-    let probe = spirv_extensions(&session.info);
-    assert_eq!(probe.source, ProbeSource::SpirvQueries, "{probe:?}");
-    assert!(probe
-        .extended_instruction_sets
-        .contains(&"OpenCL.std".to_string()));
-    assert!(
-        probe.accepts_capability(Capability::Kernel) == Some(true),
-        "{probe:?}"
-    );
-    eprintln!("Intel CPU probe: {}", probe.describe());
-    for extension in EXTENSIONS {
-        match probe.acceptance(extension) {
-            Acceptance::NotAccepted(why) => {
-                assert!(why.contains("CL_DEVICE_SPIRV_EXTENSIONS_KHR"), "{why}")
+    use super::super::probe::build_in_this_process;
+    use super::*;
+    use crate::kernel::extension::tests::broken_modules;
+    use crate::run::conversion::on_device::intel_session;
+
+    #[test]
+    fn device_probe_reads_the_intel_queries_and_skips_every_check() {
+        let session = intel_session();
+        let probe = spirv_extensions(&session.info);
+        assert_eq!(probe.source, ProbeSource::SpirvQueries, "{probe:?}");
+        assert!(probe
+            .extended_instruction_sets
+            .contains(&"OpenCL.std".to_string()));
+        assert!(
+            probe.accepts_capability(Capability::Kernel) == Some(true),
+            "{probe:?}"
+        );
+        eprintln!("Intel CPU probe: {}", probe.describe());
+        for extension in EXTENSIONS {
+            match probe.acceptance(extension) {
+                Acceptance::NotAccepted(why) => {
+                    assert!(why.contains("CL_DEVICE_SPIRV_EXTENSIONS_KHR"), "{why}")
+                }
+                other => panic!("{extension}: {other:?}"),
             }
-            other => panic!("{extension}: {other:?}"),
         }
+        for unit in extension_units(&session.info, &probe) {
+            let report = run_extension(&session, &unit, &probe, &settings(), &|_, _| {}).report;
+            assert_eq!(report.status, Status::Skip, "{}", unit.name());
+            assert_eq!(report.kind, Kind::Extension);
+            assert!(report.note.contains("does not accept"), "{}", report.note);
+        }
+        // Even a unit forced past its skip is stopped by the guard, not by the driver.
+        let forced = ExtensionUnit {
+            check: ExtensionCheck::ArithmeticFence,
+            skip: None,
+        };
+        let report = run_extension(&session, &forced, &probe, &settings(), &|_, _| {}).report;
+        assert_eq!(report.status, Status::Error);
+        assert!(
+            report.note.contains("clacc does not hand the driver"),
+            "{}",
+            report.note
+        );
     }
-    for unit in extension_units(&session.info, &probe) {
-        let report = run_extension(&session, &unit, &probe, &settings(), &|_, _| {}).report;
-        assert_eq!(report.status, Status::Skip, "{}", unit.name());
-        assert_eq!(report.kind, Kind::Extension);
-        assert!(report.note.contains("does not accept"), "{}", report.note);
-    }
-    // Even a unit forced past its skip is stopped by the guard, not by the driver.
-    let forced = ExtensionUnit {
-        check: ExtensionCheck::ArithmeticFence,
-        skip: None,
-    };
-    let report = run_extension(&session, &forced, &probe, &settings(), &|_, _| {}).report;
-    assert_eq!(report.status, Status::Error);
-    assert!(
-        report.note.contains("clacc does not hand the driver"),
-        "{}",
-        report.note
-    );
-}
 
-/// The worker's side of an isolated probe builds what is safe and refuses, before the driver,
-/// what breaks the rules. (Nothing here hands the driver an unknown extension: that would end
-/// the test process.)
-#[test]
-fn device_building_in_this_process_validates_first() {
-    let session = crate::run::conversion::tests::intel_session();
-    let conversion = crate::spec::conversion::Conversion::IntToFloat {
-        from: IntType::I32,
-        to: FloatType::Float,
-        rounding: Some(Rounding::Rtz),
-    };
-    let plain =
-        crate::kernel::conversion::build_module(&conversion, session.info.address_bits).unwrap();
-    assert_eq!(
-        build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain), ""),
-        IsolatedOutcome::Built
-    );
-    let (what, broken, _) = broken_modules().remove(0);
-    match build_in_this_process(&session, what, &kernel::words_to_bytes(&broken), "") {
-        IsolatedOutcome::Refused(why) => assert!(why.starts_with("clacc's validation"), "{why}"),
-        other => panic!("{other:?}"),
+    /// The worker's side of an isolated probe builds what is safe and refuses, before the driver,
+    /// what breaks the rules. (Nothing here hands the driver an unknown extension: that would end
+    /// the test process.)
+    #[test]
+    fn device_building_in_this_process_validates_first() {
+        let session = intel_session();
+        let conversion = crate::spec::conversion::Conversion::IntToFloat {
+            from: IntType::I32,
+            to: FloatType::Float,
+            rounding: Some(Rounding::Rtz),
+        };
+        let plain = crate::kernel::conversion::build_module(&conversion, session.info.address_bits)
+            .unwrap();
+        assert_eq!(
+            build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain), ""),
+            IsolatedOutcome::Built
+        );
+        let (what, broken, _) = broken_modules().remove(0);
+        match build_in_this_process(&session, what, &kernel::words_to_bytes(&broken), "") {
+            IsolatedOutcome::Refused(why) => {
+                assert!(why.starts_with("clacc's validation"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

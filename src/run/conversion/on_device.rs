@@ -1,3 +1,6 @@
+//! The conversion units on the Intel OpenCL CPU device, and the session every device-tier unit
+//! test opens ([`intel_session`]).
+
 use std::path::Path;
 use std::sync::Once;
 
@@ -9,7 +12,7 @@ use crate::kernel::tests::spirv_val;
 static RUNTIME: Once = Once::new();
 
 /// A session on the Intel OpenCL CPU device. The variables are set before the first OpenCL
-/// call, as `tests/device.rs` does: `LD_LIBRARY_PATH` must already hold the runtime's lib
+/// call, as `tests/device/device.rs` does: `LD_LIBRARY_PATH` must already hold the runtime's lib
 /// folder when the test process starts (scripts/test sets it).
 pub(crate) fn intel_session() -> Session {
     RUNTIME.call_once(|| {
@@ -171,8 +174,8 @@ fn units_respect_device_support() {
     assert!(report.note.contains("cl_khr_fp16"), "{}", report.note);
 }
 
-/// The exhaustive float sweep's cost: `cargo test --release --lib conversion::tests::timing --
-/// --ignored --nocapture`.
+/// The exhaustive float sweep's cost: `cargo test --release --features device-tests --lib
+/// conversion::on_device::timing -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn timing_exhaustive_float_to_half() {
@@ -192,7 +195,8 @@ fn timing_exhaustive_float_to_half() {
 }
 
 /// Every conversion unit on the Intel device at the default 65,536 inputs, with the time:
-/// `cargo test --release --lib conversion::tests::every_unit -- --ignored --nocapture`.
+/// `cargo test --release --features device-tests --lib conversion::on_device::every_unit --
+/// --ignored --nocapture`.
 ///
 /// About 6 s for the 198 units (two cores). The Intel CPU runtime that scripts/setup
 /// installs (driver 2026.22.10.0.01_160000 when written) converts NaN to `uint` under
