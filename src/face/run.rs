@@ -1,12 +1,12 @@
 //! The plain run: the flags checked and turned into the library's plan, the campaign driven
 //! with progress bars, the summary printed. [`run_campaign`] reads as its steps.
 
-use super::args::{ProfileChoice, RunArgs};
+use super::args::RunArgs;
 use super::console::{err_line, out, out_line};
 use super::destinations::check_destinations;
 use super::devices::{isolated_builder, open_device};
 use super::selection::{
-    is_conversion_or_extension, select_functions, select_kinds, select_profile, select_types,
+    is_conversion_or_extension, select_functions, select_judging, select_kinds, select_types,
     select_widths, why_nothing,
 };
 use super::user_kernels::{check_user_interfaces, read_user_kernels};
@@ -19,7 +19,7 @@ use crate::run::campaign::{self, Isolation, Plan};
 use crate::run::unit::UnitId;
 use crate::run::{RunSettings, UserKernel, WorkGroup};
 use crate::spec::registry::{self, Function};
-use crate::spec::table::Profile;
+use crate::spec::table::Judging;
 use crate::sweep::{self, Cases};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -219,15 +219,14 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     check_user_interfaces(&user_kernels, &args.selection, info.address_bits)?;
     let types = select_types(&args.selection.types, Some(&info));
     check_inputs_fit(args, &selection, &types, explicit_cases.as_ref())?;
-    let profile = select_profile(args.profile, &info)?;
-    let relaxed = args.profile == ProfileChoice::Relaxed;
+    let judging = select_judging(args.profile, &info)?;
     if args.correctly_rounded_divide_sqrt && !info.single_fp.correctly_rounded_divide_sqrt() {
         return usage(format!(
             "--correctly-rounded-divide-sqrt: {} does not report CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT, so -cl-fp32-correctly-rounded-divide-sqrt promises nothing there",
             info.name
         ));
     }
-    let facts = run_facts(args, &info, relaxed);
+    let facts = run_facts(args, &info, judging);
     if !args.build_options.trim().is_empty() {
         check_build_options(&info, &facts.build_options)?;
     }
@@ -236,8 +235,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         args,
         &info,
         &selection.kinds,
-        profile,
-        relaxed,
+        judging,
         &facts,
         explicit_cases,
         user_kernels,
@@ -500,9 +498,9 @@ fn check_build_options(info: &DeviceInfo, options: &str) -> Result<(), UsageErro
 }
 
 /// The options the kernels are built with: the profile's, the flags', then --build-options.
-fn build_options(args: &RunArgs, relaxed: bool) -> String {
+fn build_options(args: &RunArgs, judging: Judging) -> String {
     let mut build_options: Vec<&str> = Vec::new();
-    if relaxed {
+    if judging.relaxed() {
         build_options.push("-cl-fast-relaxed-math");
     }
     if args.correctly_rounded_divide_sqrt {
@@ -518,12 +516,12 @@ fn build_options(args: &RunArgs, relaxed: bool) -> String {
 }
 
 /// What every row and summary of the run records about it.
-fn run_facts(args: &RunArgs, info: &DeviceInfo, relaxed: bool) -> RunFacts {
+fn run_facts(args: &RunArgs, info: &DeviceInfo, judging: Judging) -> RunFacts {
     RunFacts {
         seed: args.seed.unwrap_or(sweep::DEFAULT_SEED),
         device: format!("{} / {}", info.platform_name, info.name),
         driver_version: info.driver_version.clone(),
-        build_options: build_options(args, relaxed),
+        build_options: build_options(args, judging),
         command: reproduce_prefix(info, args),
         spec: args.spec.revision(),
     }
@@ -533,10 +531,9 @@ fn run_facts(args: &RunArgs, info: &DeviceInfo, relaxed: bool) -> RunFacts {
 /// shard.
 fn announce(args: &RunArgs, facts: &RunFacts, plan: &Plan) {
     let settings = &plan.settings;
-    let profile_text = if settings.relaxed {
-        format!("relaxed (Table 5, else {})", settings.profile.name())
-    } else {
-        settings.profile.name().to_string()
+    let profile_text = match settings.judging {
+        Judging::Relaxed { otherwise } => format!("relaxed (Table 5, else {})", otherwise.name()),
+        Judging::Table(profile) => profile.name().to_string(),
     };
     let inputs_text = if let Some(cases) = &settings.explicit_cases {
         match cases.len() {
@@ -601,13 +598,11 @@ fn provenance(
 }
 
 /// The library's settings of the run.
-#[allow(clippy::too_many_arguments)]
 fn run_settings(
     args: &RunArgs,
     info: &DeviceInfo,
     kinds: &[Kind],
-    profile: Profile,
-    relaxed: bool,
+    judging: Judging,
     facts: &RunFacts,
     explicit_cases: Option<Cases>,
     user_kernels: Vec<UserKernel>,
@@ -623,7 +618,7 @@ fn run_settings(
         crate::run::extension::probe::probe(info, Some(&builder))
     });
     RunSettings {
-        profile,
+        judging,
         spec: args.spec.revision(),
         inputs: args.inputs,
         explicit_cases,
@@ -634,7 +629,6 @@ fn run_settings(
         build_options: facts.build_options.clone(),
         threads,
         user_kernels,
-        relaxed,
         correctly_rounded_divide_sqrt: args.correctly_rounded_divide_sqrt,
         denorms_are_zero: args.denorms_are_zero,
         device_only: args.device_only,

@@ -7,7 +7,7 @@ use crate::device::DeviceInfo;
 use crate::num::fp::FloatType;
 use crate::report::Kind;
 use crate::spec::registry::{self, Function};
-use crate::spec::table::Profile;
+use crate::spec::table::{Judging, Profile};
 
 /// Every name `--function` takes: the registry's, then the edge-only functions.
 pub(crate) fn known_function_names() -> String {
@@ -77,26 +77,26 @@ pub(crate) fn select_widths(names: &[String]) -> Result<Vec<u32>, UsageError> {
         .collect()
 }
 
-/// The table that judges: the one named, or the device's own for auto and relaxed (relaxed
-/// judges by Table 5 and falls back to the device's own table).
-pub(crate) fn select_profile(
+/// What judges: the table named, or the device's own for auto; relaxed judges by Table 5 and
+/// falls back to the device's own table.
+pub(crate) fn select_judging(
     choice: ProfileChoice,
     device: &DeviceInfo,
-) -> Result<Profile, UsageError> {
-    match choice {
-        ProfileChoice::Auto | ProfileChoice::Relaxed => Profile::parse(&device.profile)
-            .map_or_else(
-                || {
-                    usage(format!(
-                        "device reports an unknown profile `{}`; pass --profile full or embedded",
-                        device.profile
-                    ))
-                },
-                Ok,
-            ),
-        ProfileChoice::Full => Ok(Profile::Full),
-        ProfileChoice::Embedded => Ok(Profile::Embedded),
-    }
+) -> Result<Judging, UsageError> {
+    let own = || {
+        Profile::parse(&device.profile).ok_or_else(|| {
+            UsageError(format!(
+                "device reports an unknown profile `{}`; pass --profile full or embedded",
+                device.profile
+            ))
+        })
+    };
+    Ok(match choice {
+        ProfileChoice::Auto => Judging::Table(own()?),
+        ProfileChoice::Relaxed => Judging::Relaxed { otherwise: own()? },
+        ProfileChoice::Full => Judging::Table(Profile::Full),
+        ProfileChoice::Embedded => Judging::Table(Profile::Embedded),
+    })
 }
 
 /// The selected kinds of check; none given: every kind.

@@ -322,7 +322,7 @@ mod tests {
     use crate::num::fp::FloatType;
     use crate::report::stats::{Case, Outcome, UnitStats};
     use crate::report::{csv_record, Provenance, RunFacts, Status, UnitReport};
-    use crate::spec::table::{Profile, Requirement};
+    use crate::spec::table::{Judging, Profile, Requirement};
     use rug::Float;
 
     fn unit(function: &str, kind: Kind, status: Status, note: &str) -> UnitReport {
@@ -331,10 +331,9 @@ mod tests {
             function: function.into(),
             element: FloatType::Float,
             width: 1,
-            profile: Profile::Full,
+            judging: Judging::Table(Profile::Full),
             requirement: Some(Requirement::Ulp(4.0)),
             rule: String::new(),
-            relaxed: false,
             integer_outputs: vec![false],
             stats: UnitStats {
                 inputs: 100,

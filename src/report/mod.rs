@@ -12,7 +12,7 @@ use crate::num::fp::FloatType;
 use crate::num::hexfloat;
 use crate::report::stats::{Case, UnitStats};
 use crate::spec::relaxed_table::{Bound, Condition, RelaxedRule};
-use crate::spec::table::{Profile, Requirement, Revision};
+use crate::spec::table::{Judging, Profile, Requirement, Revision};
 use rug::Float;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -84,15 +84,13 @@ pub struct UnitReport {
     pub function: String,
     pub element: FloatType,
     pub width: u32,
-    pub profile: Profile,
+    /// The profile's table, or Table 5 first (a ULP unit of a relaxed run).
+    pub judging: Judging,
     pub requirement: Option<Requirement>,
     /// The rule that judged the unit when it is not the table cell's own wording (a Table 5
     /// rule, an option's override); empty otherwise.
     #[serde(default)]
     pub rule: String,
-    /// Built with `-cl-fast-relaxed-math` and judged by Table 5 where it lists the function.
-    #[serde(default)]
-    pub relaxed: bool,
     /// Per output, whether it is an integer (frexp's exponent, remquo's quotient, ilogb).
     pub integer_outputs: Vec<bool>,
     pub stats: UnitStats,
@@ -101,16 +99,6 @@ pub struct UnitReport {
 }
 
 impl UnitReport {
-    /// The CSV's `profile`: `full`, `embedded`, or `relaxed` (Table 5, falling back to the
-    /// device's table).
-    pub fn profile_label(&self) -> String {
-        if self.relaxed {
-            "relaxed".to_string()
-        } else {
-            self.profile.name().to_string()
-        }
-    }
-
     /// The rule that judged the unit, for the CSV's `rule` column and the summary.
     pub fn rule_text(&self) -> String {
         if !self.rule.is_empty() {
@@ -405,9 +393,10 @@ impl RuleBounds {
     /// `None` where no absolute bound judges the row: Table 5's rule where it judged the row,
     /// else the table cell.
     fn of(unit: &UnitReport, spec: Revision) -> Option<RuleBounds> {
-        let embedded = unit.profile == Profile::Embedded;
+        let embedded = unit.judging.profile() == Profile::Embedded;
         let relaxed_rule = unit
-            .relaxed
+            .judging
+            .relaxed()
             .then(|| {
                 crate::spec::relaxed_table::builtin_in(spec).rule(&unit.function, unit.element)
             })
@@ -809,7 +798,7 @@ pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) 
         unit.function.clone(),
         unit.element.name().to_string(),
         unit.width.to_string(),
-        unit.profile_label(),
+        unit.judging.name().to_string(),
         unit.stats.inputs.to_string(),
         unit.stats.failures.to_string(),
         figures.max_ulp.clone(),
@@ -1142,17 +1131,21 @@ mod tests {
         assert_eq!(bound_column(None), "");
     }
 
+    const FULL: Judging = Judging::Table(Profile::Full);
+    const RELAXED: Judging = Judging::Relaxed {
+        otherwise: Profile::Full,
+    };
+
     /// A passing unit whose worst case (`absolute`: an absolute bound judged it) has `error`.
-    fn judged_unit(function: &str, requirement: Requirement, relaxed: bool) -> UnitReport {
+    fn judged_unit(function: &str, requirement: Requirement, judging: Judging) -> UnitReport {
         UnitReport {
             kind: Kind::Ulp,
             function: function.into(),
             element: FloatType::Float,
             width: 1,
-            profile: Profile::Full,
+            judging,
             requirement: Some(requirement),
             rule: String::new(),
-            relaxed,
             integer_outputs: vec![false],
             stats: UnitStats {
                 inputs: 256,
@@ -1181,7 +1174,7 @@ mod tests {
     /// bound 4), and the note leads with what was measured against what bound.
     #[test]
     fn an_absolute_bound_reports_its_error_not_ulp_figures() {
-        let mut sin = judged_unit("sin", Requirement::Ulp(4.0), true);
+        let mut sin = judged_unit("sin", Requirement::Ulp(4.0), RELAXED);
         sin.stats.max_abs_error = 1.1538560231492899e-4;
         sin.stats.worst = worst(&[1.5], sin.stats.max_abs_error, true);
         for spec in [Revision::Spec2017, Revision::Spec2026] {
@@ -1216,7 +1209,7 @@ mod tests {
         );
         assert_eq!(figures.note(&sin), "driver refused the module");
         // The same function outside --profile relaxed is Table 3's ULP row, as before.
-        let mut plain = judged_unit("sin", Requirement::Ulp(4.0), false);
+        let mut plain = judged_unit("sin", Requirement::Ulp(4.0), FULL);
         plain.stats.max_error = 0.5;
         plain.stats.worst = worst(&[1.5], 0.5, false);
         let figures = ErrorFigures::of(&plain, Revision::Spec2026);
@@ -1234,7 +1227,7 @@ mod tests {
     /// log under Table 5: absolute inside [0.5, 2], ulp outside: both, each in its place.
     #[test]
     fn a_mixed_rule_reports_both_measures() {
-        let mut log = judged_unit("log", Requirement::Ulp(3.0), true);
+        let mut log = judged_unit("log", Requirement::Ulp(3.0), RELAXED);
         log.status = Status::Fail;
         log.note = String::new();
         log.stats.max_error = 366.52745078434606;
@@ -1249,7 +1242,9 @@ mod tests {
              other inputs"
         );
         // The embedded profile's ULP piece.
-        log.profile = Profile::Embedded;
+        log.judging = Judging::Relaxed {
+            otherwise: Profile::Embedded,
+        };
         assert_eq!(ErrorFigures::of(&log, Revision::Spec2026).bound_ulp, "4");
         // Every input inside [0.5, 2]: nothing judged in ulp.
         log.stats.max_error = 0.0;
@@ -1283,7 +1278,7 @@ mod tests {
     /// The 2026 text's absolute cells: a number (mix), or one that depends on the input (OpDot).
     #[test]
     fn table_3_absolute_cells_report_their_error_too() {
-        let mut mix = judged_unit("mix", Requirement::Absolute(1e-3), false);
+        let mut mix = judged_unit("mix", Requirement::Absolute(1e-3), FULL);
         mix.stats.max_abs_error = 3.5e-8;
         mix.stats.worst = worst(&[1.0, 2.0, 0.5], 3.5e-8, true);
         let figures = ErrorFigures::of(&mix, Revision::Spec2026);
@@ -1299,7 +1294,7 @@ mod tests {
             },
             epsilon: crate::spec::table::Epsilon::Flt,
         };
-        let mut dot = judged_unit("OpDot", dot, false);
+        let mut dot = judged_unit("OpDot", dot, FULL);
         dot.width = 3;
         dot.stats.max_abs_error = 2.0e-7;
         dot.stats.worst = worst(&[1.0, -2.0, 0.5, 3.0, 1.0, 1.0], 2.0e-7, true);
@@ -1329,10 +1324,9 @@ mod tests {
             function: "sin".into(),
             element: FloatType::Float,
             width: 1,
-            profile: Profile::Full,
+            judging: Judging::Table(Profile::Full),
             requirement: Some(Requirement::Ulp(4.0)),
             rule: String::new(),
-            relaxed: false,
             integer_outputs: vec![false],
             stats: UnitStats::default(),
             status: Status::Skip,
@@ -1382,10 +1376,9 @@ mod tests {
             function: function.into(),
             element: FloatType::Float,
             width: 4,
-            profile: Profile::Full,
+            judging: Judging::Table(Profile::Full),
             requirement: Some(Requirement::Ulp(4.0)),
             rule: String::new(),
-            relaxed: false,
             integer_outputs: vec![false],
             stats: UnitStats::default(),
             status: Status::Skip,

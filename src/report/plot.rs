@@ -186,7 +186,7 @@ impl View {
         let arguments = argument_count(unit);
         let mut subtitle = format!(
             "{} profile, {rule}; {} inputs, {} failures; failures in {failing} of {} input regions",
-            unit.profile.name(),
+            unit.judging.profile().name(),
             unit.stats.inputs,
             unit.stats.failures,
             map.len()
@@ -682,7 +682,7 @@ fn draw_heat_map(unit: &UnitReport, view: &View) -> Drawn {
 mod tests {
     use super::*;
     use crate::report::stats::{input_bin, Case, Outcome, UnitStats};
-    use crate::spec::table::Profile;
+    use crate::spec::table::{Judging, Profile};
 
     fn case(args: Vec<f64>, error: f64) -> Case {
         Case {
@@ -727,10 +727,9 @@ mod tests {
             function: "sin".into(),
             element: float,
             width: 1,
-            profile: Profile::Full,
+            judging: Judging::Table(Profile::Full),
             requirement: Some(Requirement::Ulp(4.0)),
             rule: String::new(),
-            relaxed: false,
             integer_outputs: vec![false],
             stats: UnitStats {
                 inputs: 243,

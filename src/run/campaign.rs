@@ -149,7 +149,7 @@ fn conversion_settings(settings: &RunSettings) -> crate::sweep::conversion::Conv
         exhaustive: settings.exhaustive,
         threads: settings.threads,
         explicit: settings.explicit_cases.clone(),
-        profile: settings.profile,
+        profile: settings.judging.profile(),
     }
 }
 
@@ -585,11 +585,11 @@ pub fn current_executable() -> Result<PathBuf, RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::table::Profile;
+    use crate::spec::table::{Judging, Profile};
 
     fn settings(shard: Shard) -> RunSettings {
         RunSettings {
-            profile: Profile::Full,
+            judging: Judging::Table(Profile::Full),
             spec: crate::spec::table::Revision::Spec2026,
             inputs: 10,
             explicit_cases: None,
@@ -600,7 +600,6 @@ mod tests {
             exhaustive: false,
             shard,
             user_kernels: Vec::new(),
-            relaxed: false,
             correctly_rounded_divide_sqrt: false,
             denorms_are_zero: false,
             device_only: false,

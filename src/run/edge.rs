@@ -16,7 +16,7 @@ use crate::run::{ulp, RunSettings, UserKernel};
 use crate::spec::edge_table;
 use crate::spec::registry;
 use crate::spec::signature::{Instruction, ValueKind};
-use crate::spec::table::Profile;
+use crate::spec::table::{Judging, Profile};
 use rug::Float;
 
 /// The value every lane that holds no case gets, per kind: ordinary, far from any special value.
@@ -33,11 +33,10 @@ fn report(function: &str, element: FloatType, width: u32, profile: Profile) -> U
         function: function.to_string(),
         element,
         width,
-        profile,
+        judging: Judging::Table(profile),
         // Edge cases are exact: 0 ulp, the prescribed result and no other.
         requirement: Some(crate::spec::table::Requirement::Exact),
         rule: "edge-case rules (tables/edge_cases.csv)".to_string(),
-        relaxed: false,
         integer_outputs: Vec::new(),
         stats: UnitStats::default(),
         status: Status::Skip,
@@ -143,7 +142,7 @@ impl<'a> EdgeUnit<'a> {
         element: FloatType,
         width: u32,
     ) -> Result<EdgeUnit<'a>, Box<UnitReport>> {
-        let mut unit = report(function, element, width, settings.profile);
+        let mut unit = report(function, element, width, settings.judging.profile());
         let Some(fp_config) = session.info.fp_config(element) else {
             unit.note = format!("device does not support {element}");
             return Err(Box::new(unit));

@@ -15,7 +15,8 @@ pub mod unit;
 
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
-use crate::spec::table::Profile;
+use crate::report::Kind;
+use crate::spec::table::Judging;
 
 /// The work-groups a ULP or edge unit's kernels run in (`--work-group`). A device may compute a
 /// result differently by where its work-item lies: the Intel CPU runtime runs a group's
@@ -53,7 +54,9 @@ impl WorkGroup {
 /// Settings shared by every unit of a run.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RunSettings {
-    pub profile: Profile,
+    /// The profile's table, or Table 5 first (`--profile relaxed`, built with
+    /// `-cl-fast-relaxed-math`).
+    pub judging: Judging,
     /// The revision of the spec's text whose Tables 3, 4, 5 and edge cases judge (`--spec`).
     #[serde(default)]
     pub spec: crate::spec::table::Revision,
@@ -75,8 +78,6 @@ pub struct RunSettings {
     pub shard: Shard,
     /// User modules run in place of clacc's own kernel for a function (`--kernel NAME=FILE`).
     pub user_kernels: Vec<UserKernel>,
-    /// Kernels built with `-cl-fast-relaxed-math`, judged by Table 5 where it lists them.
-    pub relaxed: bool,
     /// Built with `-cl-fp32-correctly-rounded-divide-sqrt`: float divide and sqrt must be
     /// correctly rounded.
     pub correctly_rounded_divide_sqrt: bool,
@@ -94,6 +95,15 @@ pub struct RunSettings {
 }
 
 impl RunSettings {
+    /// What judges a unit of `kind`: Table 5 bounds ULP units alone, so under relaxed math the
+    /// other kinds are judged, and recorded, by the profile's table.
+    pub fn judging_of(&self, kind: Kind) -> Judging {
+        match self.judging {
+            Judging::Relaxed { otherwise } if kind != Kind::Ulp => Judging::Table(otherwise),
+            judging => judging,
+        }
+    }
+
     /// Why the flush-to-zero rules apply to `element` in this run's units, or `None`
     /// ([`crate::judge::flush_to_zero_reason`], the one reading for ULP and edge units): the
     /// device's config, `--denorms-are-zero` or the same build option given by hand, and a
@@ -103,7 +113,7 @@ impl RunSettings {
         fp_config: crate::spec::fp_config::FpConfig,
         element: FloatType,
     ) -> Option<String> {
-        let relaxed_build = self.relaxed
+        let relaxed_build = self.judging.relaxed()
             || self.build_options.contains("-cl-fast-relaxed-math")
             || self.build_options.contains("-cl-unsafe-math-optimizations");
         crate::judge::flush_to_zero_reason(

@@ -17,7 +17,7 @@ use crate::run::{geometric, RunSettings, WorkGroup, CHUNK_SCALARS};
 use crate::spec::registry::{Function, Output};
 use crate::spec::relaxed_table::RelaxedRule;
 use crate::spec::signature::ValueKind;
-use crate::spec::table::{self, Profile, Requirement};
+use crate::spec::table::{self, Judging, Profile, Requirement};
 use crate::sweep::{self, empty_columns, InputPlan};
 use rug::float::Round;
 
@@ -36,10 +36,9 @@ fn skeleton(function: &Function, element: FloatType, width: u32, profile: Profil
         function: function.name.to_string(),
         element,
         width,
-        profile,
+        judging: Judging::Table(profile),
         requirement: None,
         rule: String::new(),
-        relaxed: false,
         integer_outputs: function.outputs.iter().map(Output::is_integer).collect(),
         stats: UnitStats::default(),
         status: Status::Skip,
@@ -103,13 +102,14 @@ impl<'a> UlpUnit<'a> {
         element: FloatType,
         width: u32,
     ) -> Result<UlpUnit<'a>, Box<UnitReport>> {
-        let mut report = skeleton(function, element, width, settings.profile);
-        let ulp_table = table::builtin_in(settings.spec, settings.profile);
+        let mut report = skeleton(function, element, width, settings.judging.profile());
+        let ulp_table = table::builtin_in(settings.spec, settings.judging.profile());
         let table_5_only = function.table_5_only;
         let row = ulp_table.row(function.name);
         let table_5_rule =
             crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element);
-        if row.is_none() && table_5_only && !(settings.relaxed && table_5_rule.is_some()) {
+        if row.is_none() && table_5_only && !(settings.judging.relaxed() && table_5_rule.is_some())
+        {
             report.note = format!(
                 "only Table 5 bounds {} (relaxed math, float only): run float with --profile relaxed",
                 function.name
@@ -139,14 +139,14 @@ impl<'a> UlpUnit<'a> {
             report.rule = "correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt)".to_string();
         }
         report.requirement = Some(requirement.clone());
-        let relaxed_rule = if settings.relaxed {
+        let relaxed_rule = if settings.judging.relaxed() {
             crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element)
         } else {
             None
         };
-        report.relaxed = settings.relaxed;
+        report.judging = settings.judging;
         if let Some(rule) = relaxed_rule {
-            report.rule = rule.describe(settings.profile == Profile::Embedded);
+            report.rule = rule.describe(settings.judging.profile() == Profile::Embedded);
         }
         if requirement == Requirement::NotApplicable && relaxed_rule.is_none() {
             report.note = format!(
@@ -169,8 +169,8 @@ impl<'a> UlpUnit<'a> {
         // (allowed for embedded-profile float and for half: "Rounding Modes"). A config the
         // spec forbids gets no allowance: it is judged as the spec requires and the unit fails
         // as not conformant.
-        let full_profile =
-            settings.profile == Profile::Full || session.info.profile.contains("FULL_PROFILE");
+        let full_profile = settings.judging.profile() == Profile::Full
+            || session.info.profile.contains("FULL_PROFILE");
         let not_conformant = crate::judge::nonconformance(fp_config, element, full_profile);
         let rounding = if fp_config.round_to_nearest() || not_conformant.is_some() {
             Round::Nearest
@@ -206,8 +206,8 @@ impl<'a> UlpUnit<'a> {
             flushes_subnormals,
             rounding,
             relaxed: relaxed_rule,
-            embedded: settings.profile == Profile::Embedded,
-            finite_math_only: settings.relaxed
+            embedded: settings.judging.profile() == Profile::Embedded,
+            finite_math_only: settings.judging.relaxed()
                 || settings.build_options.contains("-cl-fast-relaxed-math")
                 || settings.build_options.contains("-cl-finite-math-only"),
         };
@@ -426,7 +426,7 @@ impl UlpUnit<'_> {
                         "default {element} rounding is toward zero: correctly rounded means RTZ"
                     ));
                 }
-                if self.settings.relaxed && self.relaxed_rule.is_none() {
+                if self.settings.judging.relaxed() && self.relaxed_rule.is_none() {
                     notes.push(format!("not in Table 5: judged by {}", self.table_source));
                 }
                 if let Some(correction) =

@@ -105,11 +105,7 @@ impl UnitId {
     /// The key `merge::Row::unit_key` reads back from a CSV row.
     pub fn key(&self, settings: &RunSettings) -> String {
         let (function, element, width) = self.parts();
-        let profile = if settings.relaxed && self.kind() == Kind::Ulp {
-            "relaxed"
-        } else {
-            settings.profile.name()
-        };
+        let profile = settings.judging_of(self.kind()).name();
         format!(
             "{}|{function}|{element}|{width}|{profile}|{}",
             self.kind().name(),
@@ -126,10 +122,9 @@ impl UnitId {
             function: function.to_string(),
             element,
             width,
-            profile: settings.profile,
+            judging: settings.judging_of(self.kind()),
             requirement: None,
             rule: String::new(),
-            relaxed: settings.relaxed && self.kind() == Kind::Ulp,
             integer_outputs: entry
                 .map(|f| f.outputs.iter().map(|o| o.is_integer()).collect())
                 .unwrap_or_default(),

@@ -47,6 +47,38 @@ impl fmt::Display for Profile {
     }
 }
 
+/// What judges a unit: the profile's table, or under relaxed math (`-cl-fast-relaxed-math`)
+/// Table 5 where it lists the function, the profile's table otherwise.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash)]
+pub enum Judging {
+    /// Table 3 or Table 4.
+    Table(Profile),
+    /// Table 5, else `otherwise`'s table.
+    Relaxed { otherwise: Profile },
+}
+
+impl Judging {
+    /// The profile whose table (3 or 4) judges what Table 5 does not.
+    pub fn profile(self) -> Profile {
+        match self {
+            Judging::Table(profile) | Judging::Relaxed { otherwise: profile } => profile,
+        }
+    }
+
+    /// Whether Table 5 judges the functions it lists.
+    pub fn relaxed(self) -> bool {
+        matches!(self, Judging::Relaxed { .. })
+    }
+
+    /// The CSV's `profile`: `full`, `embedded` or `relaxed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Judging::Table(profile) => profile.name(),
+            Judging::Relaxed { .. } => "relaxed",
+        }
+    }
+}
+
 /// Which text of the specification clacc judges by: the tables of Tables 3, 4, 5 and the edge
 /// cases all come from the same revision, chosen with `--spec`.
 #[derive(

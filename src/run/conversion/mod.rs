@@ -43,7 +43,7 @@ use crate::report::stats::{Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::spec::conversion::Conversion;
-use crate::spec::table::{Profile, Requirement};
+use crate::spec::table::{Judging, Profile, Requirement};
 use crate::sweep::conversion::{self as inputs, ConversionSettings};
 
 /// Elements per device launch: 2^22 (16 MiB of `float` in, 8 MiB of `half` out), so an
@@ -150,14 +150,13 @@ fn skeleton(unit: &ConversionUnit, profile: Profile) -> UnitReport {
         function: conversion.name(),
         element: conversion.element(),
         width: 1,
-        profile,
+        judging: Judging::Table(profile),
         requirement: Some(if integer {
             Requirement::Exact
         } else {
             Requirement::CorrectlyRounded
         }),
         rule: rule(conversion),
-        relaxed: false,
         integer_outputs: vec![integer],
         stats: UnitStats::default(),
         status: Status::Skip,

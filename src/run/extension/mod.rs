@@ -53,7 +53,7 @@ use crate::run::conversion::{build_error, decode_bits, encode_bits};
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::spec::extension::{Arithmetic, ExtensionCheck, Fc2Check, Float8Check, Other};
 use crate::spec::probe::{Acceptance, Probe};
-use crate::spec::table::{Profile, Requirement};
+use crate::spec::table::{Judging, Profile, Requirement};
 use crate::sweep;
 use crate::sweep::conversion::ConversionSettings;
 use crate::sweep::extension::{fence_inputs, SAMPLE_CAP};
@@ -131,10 +131,9 @@ fn skeleton(unit: &ExtensionUnit, profile: Profile) -> UnitReport {
         function: unit.name(),
         element: unit.check.element(),
         width: 1,
-        profile,
+        judging: Judging::Table(profile),
         requirement: Some(requirement),
         rule,
-        relaxed: false,
         integer_outputs: vec![integer],
         stats: UnitStats::default(),
         status: Status::Skip,
