@@ -269,3 +269,39 @@ fn denorms_are_zero_applies_the_flush_to_zero_rules() {
         assert_eq!(results.cell(row, "build_options"), "-cl-denorms-are-zero");
     }
 }
+
+/// Conversion and extension rows record the run's `--profile`, not the device's own: on this
+/// full-profile device, `--profile embedded` writes `embedded` in both kinds of row (they wrote
+/// `full` before, so `--resume` ran them again).
+#[test]
+fn conversion_and_extension_rows_record_the_runs_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("embedded.csv");
+    let output = clacc(&[
+        "--profile",
+        "embedded",
+        "--kind",
+        "conversion,extension",
+        "--function",
+        "convert_float_to_half_rte,float_controls2_ieee",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "16",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = Results::read(&csv).maps();
+    let kinds: Vec<&str> = rows.iter().map(|row| row["kind"].as_str()).collect();
+    assert_eq!(kinds, ["conversion", "extension"], "{rows:?}");
+    for row in &rows {
+        assert_eq!(row["profile"], "embedded", "{row:?}");
+    }
+}
