@@ -64,16 +64,6 @@ impl Rounding {
         }
     }
 
-    /// The `FPRoundingMode` operand value: RTE 0, RTZ 1, RTP 2, RTN 3.
-    pub fn spirv_value(self) -> u32 {
-        match self {
-            Rounding::Rte => 0,
-            Rounding::Rtz => 1,
-            Rounding::Rtp => 2,
-            Rounding::Rtn => 3,
-        }
-    }
-
     /// Whether an inexact value of sign `negative` is rounded to the neighbour farther from
     /// zero by a directed mode (never asked for `Rte`, which decides by distance).
     fn rounds_away(self, negative: bool) -> bool {
@@ -607,11 +597,9 @@ mod tests {
     }
 
     #[test]
-    fn rounding_names_and_spirv_values() {
+    fn rounding_names_and_defaults() {
         let names: Vec<String> = Rounding::ALL.iter().map(|r| r.to_string()).collect();
         assert_eq!(names, ["rte", "rtz", "rtp", "rtn"]);
-        let values: Vec<u32> = Rounding::ALL.iter().map(|r| r.spirv_value()).collect();
-        assert_eq!(values, [0, 1, 2, 3]);
         assert_eq!(Rounding::TO_FLOAT_DEFAULT, Rounding::Rte);
         assert_eq!(Rounding::TO_INT_DEFAULT, Rounding::Rtz);
     }

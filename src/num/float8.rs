@@ -43,17 +43,15 @@
 //!   the environment specification: "How the rest of the NaN payload bits or the sign of NaN is
 //!   converted is undefined"). [`Float8Format::encode`] answers the canonical code of
 //!   [`Float8Format::canonical_nan`] (E4M3 S.1111.111; E5M2 the quiet S.11111.10, the source's
-//!   sign kept for NaN sources and for E4M3 overflow); every code of [`Float8Format::nan_codes`]
-//!   is equally right, which [`Float8Format::accepts`] implements.
+//!   sign kept for NaN sources and for E4M3 overflow); every NaN code
+//!   ([`Float8Format::is_nan_code`]) is equally right, which [`Float8Format::accepts`] implements.
 
 use std::cmp::Ordering;
 use std::fmt;
 
 use rug::Float;
 
-use crate::num::convert::{
-    exact_f64, round_to, split_f64, BinaryFormat, IntType, Rounded, Rounding,
-};
+use crate::num::convert::{exact_f64, round_to, split_f64, BinaryFormat, Rounded, Rounding};
 
 /// One of the two float8 encodings of SPV_EXT_float8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,14 +78,6 @@ impl Float8Format {
         match self {
             Float8Format::E4M3 => "Float8E4M3EXT",
             Float8Format::E5M2 => "Float8E5M2EXT",
-        }
-    }
-
-    /// The SPIR-V FP Encoding's value: 4214, 4215.
-    pub fn spirv_encoding(self) -> u32 {
-        match self {
-            Float8Format::E4M3 => 4214,
-            Float8Format::E5M2 => 4215,
         }
     }
 
@@ -163,14 +153,6 @@ impl Float8Format {
     /// Whether `code` encodes an infinity (E5M2 0x7C and 0xFC).
     pub fn is_infinite_code(self, code: u8) -> bool {
         self.has_infinities() && code & 0x7f == 0x7c
-    }
-
-    /// Every NaN code, each as right as another for a NaN result.
-    pub fn nan_codes(self) -> &'static [u8] {
-        match self {
-            Float8Format::E4M3 => &[0x7f, 0xff],
-            Float8Format::E5M2 => &[0x7d, 0x7e, 0x7f, 0xfd, 0xfe, 0xff],
-        }
     }
 
     /// The NaN code [`Self::encode`] answers: S.1111.111 (E4M3), the quiet S.11111.10 (E5M2).
@@ -249,8 +231,7 @@ impl Float8Format {
     }
 
     /// [`Self::encode`] of the exact value an `f64` holds (so a half, float or double source
-    /// rounds once; an integer wider than 53 bits must go through [`Self::encode`] or
-    /// [`int_to_float8`] instead).
+    /// rounds once; an integer wider than 53 bits must go through [`Self::encode`] instead).
     pub fn encode_f64(self, value: f64, rounding: Rounding, saturate: bool) -> u8 {
         let negative = value.is_sign_negative();
         if value.is_nan() {
@@ -347,28 +328,6 @@ impl fmt::Display for Float8Format {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
-}
-
-/// `OpFConvert` of the exact value `value` (any half, float or double) to a float8 encoding:
-/// see [`Float8Format::encode`].
-pub fn float_to_float8(value: f64, to: Float8Format, rounding: Rounding, saturate: bool) -> u8 {
-    to.encode_f64(value, rounding, saturate)
-}
-
-/// `OpConvertSToF` / `OpConvertUToF` of `value`, a value of `from`, to a float8 encoding: see
-/// [`Float8Format::encode`].
-///
-/// # Panics
-/// When `value` is not a value of `from`.
-pub fn int_to_float8(
-    value: i128,
-    from: IntType,
-    to: Float8Format,
-    rounding: Rounding,
-    saturate: bool,
-) -> u8 {
-    assert!(from.contains(value), "{value} is not a {from} value");
-    to.encode_parts(value < 0, value.unsigned_abs(), 0, rounding, saturate)
 }
 
 #[cfg(test)]
@@ -509,11 +468,14 @@ mod tests {
         assert_eq!(E5M2.max_finite(), 57344.0);
         assert_eq!(E4M3.min_subnormal(), 2f64.powi(-9));
         assert_eq!(E5M2.min_subnormal(), 2f64.powi(-16));
-        assert_eq!((E4M3.spirv_encoding(), E5M2.spirv_encoding()), (4214, 4215));
         assert_eq!(E4M3.to_string(), "E4M3");
         for format in Float8Format::ALL {
             let nans: Vec<u8> = (0..=255).filter(|c| format.is_nan_code(*c)).collect();
-            assert_eq!(nans, format.nan_codes());
+            let every: &[u8] = match format {
+                Float8Format::E4M3 => &[0x7f, 0xff],
+                Float8Format::E5M2 => &[0x7d, 0x7e, 0x7f, 0xfd, 0xfe, 0xff],
+            };
+            assert_eq!(nans, every);
             assert!(format.is_nan_code(format.canonical_nan(false)));
             assert!(format.is_nan_code(format.canonical_nan(true)));
         }
@@ -775,34 +737,14 @@ mod tests {
         }
         assert!(!E4M3.accepts(&above, Rounding::Rtz, false, 0x7d));
         assert!(!E4M3.accepts(&above, Rounding::Rtz, true, 0x7f));
-        // Integers wider than a double's significand.
+        // Integers, those wider than a double's significand included.
+        let int = |value: i128| Float::with_val(200, value);
         let big = (1i128 << 62) + 1;
-        assert_eq!(
-            super::int_to_float8(big, crate::num::convert::IntType::I64, E5M2, rte, false),
-            0x7c
-        );
-        assert_eq!(
-            super::int_to_float8(-big, crate::num::convert::IntType::I64, E5M2, rte, true),
-            0xfb
-        );
-        assert_eq!(
-            super::int_to_float8(17, crate::num::convert::IntType::U8, E4M3, rte, false),
-            0x58
-        );
-        assert_eq!(
-            super::int_to_float8(
-                17,
-                crate::num::convert::IntType::U8,
-                E4M3,
-                Rounding::Rtp,
-                false
-            ),
-            0x59
-        );
-        assert_eq!(
-            super::int_to_float8(-300, crate::num::convert::IntType::I16, E4M3, rte, false),
-            0xf9
-        );
+        assert_eq!(E5M2.encode(&int(big), rte, false), 0x7c);
+        assert_eq!(E5M2.encode(&int(-big), rte, true), 0xfb);
+        assert_eq!(E4M3.encode(&int(17), rte, false), 0x58);
+        assert_eq!(E4M3.encode(&int(17), Rounding::Rtp, false), 0x59);
+        assert_eq!(E4M3.encode(&int(-300), rte, false), 0xf9);
         assert_eq!(E4M3.decode(0xf9), -288.0);
     }
 }

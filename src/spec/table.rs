@@ -112,14 +112,6 @@ impl Revision {
     pub fn parse(text: &str) -> Option<Revision> {
         Revision::ALL.into_iter().find(|r| r.name() == text.trim())
     }
-
-    /// The file (beside the repository) each revision's tables are transcribed from.
-    pub fn source_text(self) -> &'static str {
-        match self {
-            Revision::Spec2017 => "shared/spec/003_606d5394990817d6.txt",
-            Revision::Spec2026 => "shared/spec/numerical_compliance_2026.asciidoc",
-        }
-    }
 }
 
 impl fmt::Display for Revision {
