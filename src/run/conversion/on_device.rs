@@ -68,7 +68,7 @@ fn validated(session: &Session, unit: &ConversionUnit) {
 }
 
 #[test]
-fn device_conversions_pass_on_the_intel_cpu() {
+fn conversions_pass_on_the_intel_cpu() {
     let session = intel_session();
     for name in [
         "convert_half_to_float",
@@ -98,7 +98,7 @@ fn device_conversions_pass_on_the_intel_cpu() {
 }
 
 #[test]
-fn device_exhaustive_units_cover_every_source_value() {
+fn exhaustive_units_cover_every_source_value() {
     let session = intel_session();
     let unit = unit_named(&session, "convert_half_to_double_rtp");
     validated(&session, &unit);

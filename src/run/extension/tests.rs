@@ -561,7 +561,7 @@ mod on_device {
     use crate::run::conversion::on_device::intel_session;
 
     #[test]
-    fn device_probe_reads_the_intel_queries_and_skips_every_check() {
+    fn the_probe_reads_the_intel_queries_and_skips_every_check() {
         let session = intel_session();
         let probe = spirv_extensions(&session.info);
         assert_eq!(probe.source, ProbeSource::SpirvQueries, "{probe:?}");
@@ -605,7 +605,7 @@ mod on_device {
     /// what breaks the rules. (Nothing here hands the driver an unknown extension: that would end
     /// the test process.)
     #[test]
-    fn device_building_in_this_process_validates_first() {
+    fn building_in_this_process_validates_first() {
         let session = intel_session();
         let conversion = crate::spec::conversion::Conversion::IntToFloat {
             from: IntType::I32,
