@@ -480,7 +480,7 @@ fn check_build_options(info: &DeviceInfo, options: &str) -> Result<(), UsageErro
         width: 1,
         address_bits: info.address_bits,
     };
-    let words = crate::kernel::build(&spec).map_err(|e| {
+    let words = crate::kernel::spirv_opencl::build(&spec).map_err(|e| {
         UsageError(format!(
             "cannot build the module that checks --build-options: {e}"
         ))

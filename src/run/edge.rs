@@ -232,7 +232,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
         let (module_name, spirv) = match user_kernel(self.settings, self.function) {
             Some(user) => (user.path.clone(), user.spirv.clone()),
             None => {
-                let words = kernel::build(&self.spec)?;
+                let words = kernel::spirv_opencl::build(&self.spec)?;
                 (self.spec.file_stem(), kernel::words_to_bytes(&words))
             }
         };

@@ -482,7 +482,7 @@ pub(crate) fn build_unit_kernel(
     {
         Some(user) => (user.path.clone(), user.spirv.clone()),
         None => {
-            let words = kernel::build(spec)?;
+            let words = kernel::spirv_opencl::build(spec)?;
             (spec.file_stem(), kernel::words_to_bytes(&words))
         }
     };

@@ -46,7 +46,7 @@ fn spirv_session() -> Session {
 }
 
 fn run_kernel(session: &Session, spec: &KernelSpec, columns: &[Vec<f64>]) -> Vec<f64> {
-    let words = kernel::build(spec).expect("build the module");
+    let words = kernel::spirv_opencl::build(spec).expect("build the module");
     let built = session
         .build(
             &spec.file_stem(),
@@ -232,7 +232,7 @@ fn kernels_of_every_width_share_one_write_and_reused_buffers_hold_nothing_stale(
                 width: *width,
                 address_bits: session.info.address_bits,
             };
-            let words = kernel::build(&spec).expect("build the module");
+            let words = kernel::spirv_opencl::build(&spec).expect("build the module");
             session
                 .build(
                     &spec.file_stem(),

@@ -26,7 +26,7 @@
 //! `convert_float_to_uchar_sat`) and the name says the direction. `width` is 1.
 //!
 //! How results are judged: [`crate::judge::conversion`]; which inputs:
-//! [`crate::sweep::conversion`]; the modules: [`crate::kernel::conversion`].
+//! [`crate::sweep::conversion`]; the modules: [`crate::kernel::spirv_opencl::conversion`].
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -34,7 +34,7 @@ pub(crate) mod tests;
 use crate::device::BuiltKernel;
 use crate::device::{DeviceError, DeviceInfo, Session};
 use crate::judge::conversion::{judge_chunk, Judge};
-use crate::kernel::conversion::{build_module, file_stem};
+use crate::kernel::spirv_opencl::conversion::{build_module, file_stem};
 use crate::kernel::{self, ENTRY_POINT};
 use crate::num::convert::IntType;
 use crate::num::fp::FloatType;

@@ -3,8 +3,8 @@ use std::sync::Once;
 
 use super::*;
 use crate::device;
-use crate::kernel::conversion::tests::target_env;
-use crate::kernel::tests::spirv_val;
+use crate::kernel::spirv_opencl::conversion::tests::target_env;
+use crate::kernel::spirv_opencl::tests::spirv_val;
 
 static RUNTIME: Once = Once::new();
 

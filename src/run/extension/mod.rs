@@ -45,7 +45,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::device::{BuiltKernel, DeviceInfo, Session};
 use crate::judge::extension::{fence_verdict, fenced, Verdict8};
-use crate::kernel::{self, validate, ENTRY_POINT};
+use crate::kernel::spirv_opencl::validate;
+use crate::kernel::{self, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};

@@ -18,9 +18,9 @@
 
 use crate::device::probe::spirv_extensions;
 use crate::device::{DeviceError, DeviceInfo, Session};
-use crate::kernel::conversion::BuildError;
-use crate::kernel::extension::probe_kernel;
-use crate::kernel::validate;
+use crate::kernel::spirv_opencl::conversion::BuildError;
+use crate::kernel::spirv_opencl::extension::probe_kernel;
+use crate::kernel::spirv_opencl::validate;
 use crate::kernel::ENTRY_POINT;
 use crate::spec::extension::EXTENSIONS;
 use crate::spec::probe::{Probe, ProbeSource};

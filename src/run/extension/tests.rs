@@ -3,8 +3,8 @@ use rspirv::spirv::Capability;
 use super::probe::{build_in_this_process, probe_isolated, probe_module, IsolatedOutcome};
 use super::*;
 use crate::device::probe::spirv_extensions;
-use crate::kernel::extension::fence_module;
-use crate::kernel::extension::tests::{accepting_probe, broken_modules};
+use crate::kernel::spirv_opencl::extension::fence_module;
+use crate::kernel::spirv_opencl::extension::tests::{accepting_probe, broken_modules};
 use crate::num::convert::{IntType, Rounding};
 use crate::num::float8::Float8Format;
 use crate::report::stats::Allowance;
@@ -607,8 +607,11 @@ fn device_building_in_this_process_validates_first() {
         to: FloatType::Float,
         rounding: Some(Rounding::Rtz),
     };
-    let plain =
-        crate::kernel::conversion::build_module(&conversion, session.info.address_bits).unwrap();
+    let plain = crate::kernel::spirv_opencl::conversion::build_module(
+        &conversion,
+        session.info.address_bits,
+    )
+    .unwrap();
     assert_eq!(
         build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain), ""),
         IsolatedOutcome::Built

@@ -3,6 +3,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::*;
+use crate::kernel::*;
 
 /// Where the checked-in disassembly snapshots live.
 fn snapshot_dir() -> PathBuf {

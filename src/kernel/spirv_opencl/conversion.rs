@@ -377,7 +377,7 @@ pub(crate) mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/conversions")
     }
 
-    use crate::kernel::tests::spirv_val;
+    use crate::kernel::spirv_opencl::tests::spirv_val;
 
     pub(crate) fn target_env(conversion: &Conversion) -> &'static str {
         if conversion.float_types().contains(&FloatType::Half) {
@@ -506,7 +506,7 @@ pub(crate) mod tests {
         let mut expected_files = Vec::new();
         for (conversion, address_bits) in snapshot_conversions() {
             let words = build_module(&conversion, address_bits).unwrap();
-            let text = crate::kernel::disassemble(&words);
+            let text = crate::kernel::spirv_opencl::disassemble(&words);
             let file = format!("{}.spvasm", file_stem(&conversion, address_bits));
             let path = dir.join(&file);
             expected_files.push(file);
@@ -535,7 +535,7 @@ pub(crate) mod tests {
     #[test]
     fn modules_apply_the_decoration_of_their_unit() {
         let text = |conversion: Conversion| {
-            crate::kernel::disassemble(&build_module(&conversion, 64).unwrap())
+            crate::kernel::spirv_opencl::disassemble(&build_module(&conversion, 64).unwrap())
         };
         let rtn = text(Conversion::IntToFloat {
             from: IntType::I64,
