@@ -11,7 +11,7 @@ use super::selection::{
 };
 use super::user_kernels::{check_user_interfaces, read_user_kernels};
 use super::{usage, UsageError};
-use crate::device::{DeviceInfo, Session};
+use crate::device::opencl::{DeviceInfo, Session};
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};

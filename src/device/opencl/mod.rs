@@ -1,15 +1,21 @@
-//! The OpenCL side: what the ICD loader sees, which device a run uses, and running one kernel
+//! The OpenCL device: what the ICD loader sees, which device a run uses, and running one kernel
 //! built from SPIR-V (`clCreateProgramWithIL`, or `clCreateProgramWithILKHR` on an OpenCL 1.2
 //! or 2.0 device with `cl_khr_il_program`) over byte buffers.
+//!
+//! [`Session`] is this environment's [`Device`]. What only OpenCL has stays OpenCL-typed here
+//! and is used as such by the layers above: the platform and device lists ([`enumerate`],
+//! [`select`], [`DeviceInfo`] with its extensions, profile and IL versions), the SPIR-V queries
+//! ([`probe`]) and the local runtimes' re-execution ([`runtime`]).
 
 pub mod probe;
 pub mod runtime;
 
+use super::{BuiltKernel, Device, DeviceError, KernelForm, Launch};
 use crate::num::fp::FloatType;
 use crate::spec::fp_config::FpConfig;
 use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
-use opencl3::device::{Device, CL_DEVICE_TYPE_ALL};
+use opencl3::device::{Device as ClDevice, CL_DEVICE_TYPE_ALL};
 use opencl3::error_codes::ClError;
 use opencl3::kernel::Kernel;
 use opencl3::memory::{
@@ -20,14 +26,14 @@ use opencl3::platform::get_platforms;
 use opencl3::types::{
     cl_context, cl_device_id, cl_int, cl_map_flags, cl_platform_id, cl_program, CL_BLOCKING,
 };
+use std::any::Any;
 use std::ffi::{c_void, CString};
-use std::ops::Range;
 use std::ptr;
 use std::sync::{Mutex, PoisonError};
 
-/// Errors of the OpenCL layer, each naming the call or the device concerned.
+/// Errors only OpenCL has, each naming the call or the device concerned.
 #[derive(Debug, thiserror::Error)]
-pub enum DeviceError {
+pub enum OpenclError {
     /// No OpenCL ICD loader (`libOpenCL.so.1`) could be loaded.
     #[error("no OpenCL ICD loader could be loaded ({0}); run scripts/setup to install one")]
     NoLoader(String),
@@ -39,45 +45,12 @@ pub enum DeviceError {
         "the OpenCL loader sees no device; run scripts/setup to install the Intel CPU runtime"
     )]
     NoDevices,
-    /// `--platform` / `--device` matched nothing.
-    #[error(
-        "no {what} matches `{pattern}` (by index or name substring); available: {}",
-        available.join("; ")
-    )]
-    NoMatch {
-        what: &'static str,
-        pattern: String,
-        available: Vec<String>,
-    },
-    /// `--platform` / `--device` names several (a substring of each name, the whole name of
-    /// none or several).
-    #[error(
-        "`{pattern}` names several {what}s: {}; give the {what}'s index, or enough of its name to name one",
-        matched.join("; ")
-    )]
-    Ambiguous {
-        what: &'static str,
-        pattern: String,
-        matched: Vec<String>,
-    },
-    /// `--platform ''` / `--device ''`.
-    #[error(
-        "--{what} is empty; give an index or a name, from: {}",
-        available.join("; ")
-    )]
-    EmptyPattern {
-        what: &'static str,
-        available: Vec<String>,
-    },
     /// The chosen device reports no SPIR-V IL version.
     #[error(
         "device {device} cannot take SPIR-V (it reports no IL version for clCreateProgramWithIL); {}",
         spirv_devices(usable)
     )]
     NoSpirv { device: String, usable: Vec<String> },
-    /// The driver refused a module; the build log says why.
-    #[error("the driver refused module {module}; build log:\n{log}")]
-    Build { module: String, log: String },
 }
 
 /// Where a device without SPIR-V sends the user: the devices that take it, or the setup.
@@ -90,9 +63,11 @@ fn spirv_devices(usable: &[String]) -> String {
 }
 
 fn call_error(call: &'static str) -> impl Fn(ClError) -> DeviceError {
-    move |error| DeviceError::Call {
-        call,
-        code: error.0,
+    move |error| {
+        DeviceError::from(OpenclError::Call {
+            call,
+            code: error.0,
+        })
     }
 }
 
@@ -209,7 +184,7 @@ fn read_device(
     device_index: usize,
     id: cl_device_id,
 ) -> Result<DeviceInfo, DeviceError> {
-    let device = Device::new(id);
+    let device = ClDevice::new(id);
     let extensions: Vec<String> = device
         .extensions()
         .map_err(call_error("clGetDeviceInfo(CL_DEVICE_EXTENSIONS)"))?
@@ -264,7 +239,7 @@ fn read_device(
 /// Every device on every platform the ICD loader sees, in loader order.
 pub fn enumerate() -> Result<Vec<DeviceInfo>, DeviceError> {
     if let Err(error) = cl3::load_library() {
-        return Err(DeviceError::NoLoader(error.to_string()));
+        return Err(OpenclError::NoLoader(error.to_string()).into());
     }
     let platforms = match get_platforms() {
         Ok(platforms) => platforms,
@@ -378,7 +353,7 @@ pub fn select<'a>(
     device: Option<&str>,
 ) -> Result<&'a DeviceInfo, DeviceError> {
     if devices.is_empty() {
-        return Err(DeviceError::NoDevices);
+        return Err(OpenclError::NoDevices.into());
     }
     let mut candidates: Vec<&DeviceInfo> = devices.iter().collect();
     if let Some(pattern) = platform {
@@ -404,14 +379,15 @@ pub fn select<'a>(
     if let Some(usable) = candidates.iter().find(|d| d.unusable_reason().is_none()) {
         return Ok(usable);
     }
-    Err(DeviceError::NoSpirv {
+    Err(OpenclError::NoSpirv {
         device: candidates[0].label(),
         usable: devices
             .iter()
             .filter(|d| d.unusable_reason().is_none())
             .map(DeviceInfo::label)
             .collect(),
-    })
+    }
+    .into())
 }
 
 /// A context and in-order queue on one device.
@@ -433,20 +409,9 @@ const SPARE_BUFFERS: usize = 32;
 /// than the last (an input padded to whole 3-vectors) still finds a spare one.
 const BUFFER_STEP: usize = 1 << 16;
 
-/// One kernel launch of [`Session::run_launches`]: its kernel, how many work-items in groups
-/// of how many, and which of the call's outputs it writes. Its arguments are every input, then
-/// those outputs.
-pub struct Launch<'a> {
-    pub kernel: &'a BuiltKernel,
-    pub work_items: usize,
-    /// The local size, which divides `work_items`; `None` leaves the groups to the device.
-    pub work_group: Option<usize>,
-    pub outputs: Range<usize>,
-}
-
 // SAFETY: OpenCL contexts, queues and device ids are thread-safe handles (OpenCL 3.0 "Multiple
 // Host Threads": all API calls are thread-safe except clSetKernelArg on one kernel object,
-// which clacc only calls from the one thread that owns the `BuiltKernel`).
+// which clacc only calls from the one thread that owns the `OpenclKernel`).
 unsafe impl Send for Session {}
 unsafe impl Sync for Session {}
 
@@ -466,8 +431,8 @@ impl Drop for ProgramHandle {
     }
 }
 
-/// A built program and its one kernel.
-pub struct BuiltKernel {
+/// A built program and its one kernel: this environment's [`BuiltKernel`].
+pub struct OpenclKernel {
     // Dropped after the kernel: fields drop in declaration order.
     kernel: Kernel,
     _program: ProgramHandle,
@@ -478,11 +443,10 @@ pub struct BuiltKernel {
     largest_work_group: usize,
 }
 
-impl BuiltKernel {
-    /// The work-group size of launches that ask for groups of `preferred` work-items: the size
-    /// the module requires, or else `preferred` halved until the device takes it for this
-    /// kernel.
-    pub fn work_group(&self, preferred: usize) -> usize {
+impl BuiltKernel for OpenclKernel {
+    /// The size the module requires, or else `preferred` halved until the device takes it for
+    /// this kernel.
+    fn work_group(&self, preferred: usize) -> usize {
         if let Some(required) = self.required_work_group {
             return required;
         }
@@ -522,14 +486,17 @@ fn create_program_with_il_khr(
     device: cl_device_id,
     context: cl_context,
     il: &[u8],
-) -> Result<cl_program, DeviceError> {
-    let not_found = DeviceError::Call {
+) -> Result<cl_program, OpenclError> {
+    let not_found = OpenclError::Call {
         call: "clGetExtensionFunctionAddressForPlatform(clCreateProgramWithILKHR)",
         code: -30,
     };
-    let platform = Device::new(device)
+    let platform = ClDevice::new(device)
         .platform()
-        .map_err(call_error("clGetDeviceInfo(CL_DEVICE_PLATFORM)"))?;
+        .map_err(|error| OpenclError::Call {
+            call: "clGetDeviceInfo(CL_DEVICE_PLATFORM)",
+            code: error.0,
+        })?;
     // SAFETY: dlopen/dlsym with NUL-terminated names; RTLD_NOLOAD only finds the loader cl3
     // already loaded (the same soname resolves to the same object).
     let lookup = unsafe {
@@ -559,7 +526,7 @@ fn create_program_with_il_khr(
     // SAFETY: `il` is live for the call, which copies it.
     let program = unsafe { create(context, il.as_ptr().cast(), il.len(), &mut status) };
     if status != 0 || program.is_null() {
-        return Err(DeviceError::Call {
+        return Err(OpenclError::Call {
             call: "clCreateProgramWithILKHR",
             code: if status != 0 { status } else { -30 },
         });
@@ -569,7 +536,7 @@ fn create_program_with_il_khr(
 
 impl Session {
     pub fn open(info: DeviceInfo) -> Result<Session, DeviceError> {
-        let device = Device::new(info.id);
+        let device = ClDevice::new(info.id);
         let context = Context::from_device(&device).map_err(call_error("clCreateContext"))?;
         #[allow(deprecated)] // clCreateCommandQueue works on every OpenCL version.
         let queue = CommandQueue::create_default(&context, 0)
@@ -580,165 +547,6 @@ impl Session {
             queue,
             spare_buffers: Mutex::new(Vec::new()),
         })
-    }
-
-    /// Hands a SPIR-V module to the driver and builds it with `options`. `module_name` names it
-    /// in errors (the build log is part of the error).
-    pub fn build(
-        &self,
-        module_name: &str,
-        spirv: &[u8],
-        entry_point: &str,
-        options: &str,
-    ) -> Result<BuiltKernel, DeviceError> {
-        let entry_point_call = self.info.il_entry_point().unwrap_or(IlEntryPoint::Core);
-        let created = match entry_point_call {
-            IlEntryPoint::Core => cl3::program::create_program_with_il(self.context.get(), spirv)
-                .map_err(|code| DeviceError::Call {
-                    call: "clCreateProgramWithIL",
-                    code,
-                }),
-            IlEntryPoint::Khr => {
-                create_program_with_il_khr(self.info.id, self.context.get(), spirv)
-            }
-        };
-        let program = match created {
-            Ok(program) => ProgramHandle(program),
-            Err(DeviceError::Call { code, .. }) if code == -30 || code == -42 => {
-                // CL_INVALID_VALUE / CL_INVALID_BINARY: the usual answer of a device without IL.
-                return Err(DeviceError::NoSpirv {
-                    device: self.info.label(),
-                    usable: Vec::new(),
-                });
-            }
-            Err(error) => return Err(error),
-        };
-        let options_c = CString::new(options).map_err(|_| DeviceError::Build {
-            module: module_name.to_string(),
-            log: "build options contain a NUL character".to_string(),
-        })?;
-        if let Err(code) = cl3::program::build_program(
-            program.0,
-            &[self.info.id],
-            &options_c,
-            None,
-            ptr::null_mut(),
-        ) {
-            let log = cl3::program::get_program_build_info(
-                program.0,
-                self.info.id,
-                cl3::program::CL_PROGRAM_BUILD_LOG,
-            )
-            .map(String::from)
-            .unwrap_or_default();
-            return Err(DeviceError::Build {
-                module: module_name.to_string(),
-                log: format!(
-                    "{}\n({} {})",
-                    log.trim(),
-                    "clBuildProgram returned",
-                    ClError(code)
-                ),
-            });
-        }
-        let entry_name = CString::new(entry_point).expect("kernel names hold no NUL");
-        let kernel = cl3::kernel::create_kernel(program.0, &entry_name).map_err(|code| {
-            DeviceError::Call {
-                call: "clCreateKernel",
-                code,
-            }
-        })?;
-        let kernel = Kernel::new(kernel);
-        let (required_work_group, largest_work_group) = work_groups_of(&kernel, self.info.id);
-        Ok(BuiltKernel {
-            kernel,
-            _program: program,
-            required_work_group,
-            largest_work_group,
-        })
-    }
-
-    /// Runs `kernel` over `work_items` items: the inputs are copied in as kernel arguments
-    /// 0..n, the outputs follow them as arguments and are read back into `outputs`.
-    pub fn run(
-        &self,
-        built: &BuiltKernel,
-        inputs: &[&[u8]],
-        outputs: &mut [&mut [u8]],
-        work_items: usize,
-    ) -> Result<(), DeviceError> {
-        let input_bytes: Vec<usize> = inputs.iter().map(|input| input.len()).collect();
-        let output_bytes: Vec<usize> = outputs.iter().map(|output| output.len()).collect();
-        let launch = Launch {
-            kernel: built,
-            work_items,
-            work_group: None,
-            outputs: 0..outputs.len(),
-        };
-        self.run_launches(
-            &input_bytes,
-            |input, bytes| bytes.copy_from_slice(inputs[input]),
-            &[launch],
-            &output_bytes,
-            |output, bytes| outputs[output].copy_from_slice(bytes),
-        )
-    }
-
-    /// Runs several kernels on the same inputs with one wait: input `i` (`input_bytes[i]`
-    /// long) is written by `fill(i, bytes)` straight into its mapped device buffer, every
-    /// launch is enqueued, and then each output `o` (`output_bytes[o]` long) is handed mapped
-    /// to `take(o, bytes)` in order. Buffers come from the session's spares and go back to them.
-    pub fn run_launches(
-        &self,
-        input_bytes: &[usize],
-        mut fill: impl FnMut(usize, &mut [u8]),
-        launches: &[Launch<'_>],
-        output_bytes: &[usize],
-        mut take: impl FnMut(usize, &[u8]),
-    ) -> Result<(), DeviceError> {
-        let inputs = self.spare_buffers_for(input_bytes)?;
-        let outputs = self.spare_buffers_for(output_bytes)?;
-        for (input, (buffer, bytes)) in inputs.iter().zip(input_bytes).enumerate() {
-            self.mapped(
-                &buffer.1,
-                *bytes,
-                CL_MAP_WRITE_INVALIDATE_REGION,
-                |mapped| fill(input, mapped),
-            )?;
-        }
-        for launch in launches {
-            let arguments = inputs.iter().chain(&outputs[launch.outputs.clone()]);
-            for (index, (_, buffer)) in arguments.enumerate() {
-                // SAFETY: every argument of clacc's kernels is a global buffer pointer.
-                unsafe { launch.kernel.kernel.set_arg(index as u32, &buffer.get()) }
-                    .map_err(call_error("clSetKernelArg"))?;
-            }
-            let global_size = [launch.work_items];
-            let work_group = launch.work_group.map(|size| [size]);
-            let local_size = work_group
-                .as_ref()
-                .map_or(ptr::null(), |size| size.as_ptr());
-            // SAFETY: one-dimensional range over buffers sized for the launch by the caller.
-            unsafe {
-                self.queue.enqueue_nd_range_kernel(
-                    launch.kernel.kernel.get(),
-                    1,
-                    ptr::null(),
-                    global_size.as_ptr(),
-                    local_size,
-                    &[],
-                )
-            }
-            .map_err(call_error("clEnqueueNDRangeKernel"))?;
-        }
-        for (output, (buffer, bytes)) in outputs.iter().zip(output_bytes).enumerate() {
-            self.mapped(&buffer.1, *bytes, CL_MAP_READ, |mapped| {
-                take(output, mapped)
-            })?;
-        }
-        self.queue.finish().map_err(call_error("clFinish"))?;
-        self.keep_spare(inputs.into_iter().chain(outputs));
-        Ok(())
     }
 
     /// Maps the first `bytes` of `buffer` (blocking, so after every command before it), hands
@@ -828,6 +636,157 @@ impl Session {
             spares.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
             spares.truncate(SPARE_BUFFERS);
         }
+    }
+}
+
+impl Device for Session {
+    fn fp_config(&self, element: FloatType) -> Option<FpConfig> {
+        self.info.fp_config(element)
+    }
+
+    fn full_profile(&self) -> bool {
+        self.info.profile.contains("FULL_PROFILE")
+    }
+
+    fn address_bits(&self) -> u32 {
+        self.info.address_bits
+    }
+
+    /// Hands a SPIR-V module to the driver and builds it with `options`.
+    fn build(
+        &self,
+        module_name: &str,
+        form: KernelForm<'_>,
+        entry_point: &str,
+        options: &str,
+    ) -> Result<Box<dyn BuiltKernel>, DeviceError> {
+        let KernelForm::SpirvOpencl(spirv) = form;
+        let entry_point_call = self.info.il_entry_point().unwrap_or(IlEntryPoint::Core);
+        let created = match entry_point_call {
+            IlEntryPoint::Core => cl3::program::create_program_with_il(self.context.get(), spirv)
+                .map_err(|code| OpenclError::Call {
+                    call: "clCreateProgramWithIL",
+                    code,
+                }),
+            IlEntryPoint::Khr => {
+                create_program_with_il_khr(self.info.id, self.context.get(), spirv)
+            }
+        };
+        let program = match created {
+            Ok(program) => ProgramHandle(program),
+            Err(OpenclError::Call { code, .. }) if code == -30 || code == -42 => {
+                // CL_INVALID_VALUE / CL_INVALID_BINARY: the usual answer of a device without IL.
+                return Err(OpenclError::NoSpirv {
+                    device: self.info.label(),
+                    usable: Vec::new(),
+                }
+                .into());
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let options_c = CString::new(options).map_err(|_| DeviceError::Build {
+            module: module_name.to_string(),
+            log: "build options contain a NUL character".to_string(),
+        })?;
+        if let Err(code) = cl3::program::build_program(
+            program.0,
+            &[self.info.id],
+            &options_c,
+            None,
+            ptr::null_mut(),
+        ) {
+            let log = cl3::program::get_program_build_info(
+                program.0,
+                self.info.id,
+                cl3::program::CL_PROGRAM_BUILD_LOG,
+            )
+            .map(String::from)
+            .unwrap_or_default();
+            return Err(DeviceError::Build {
+                module: module_name.to_string(),
+                log: format!(
+                    "{}\n({} {})",
+                    log.trim(),
+                    "clBuildProgram returned",
+                    ClError(code)
+                ),
+            });
+        }
+        let entry_name = CString::new(entry_point).expect("kernel names hold no NUL");
+        let kernel = cl3::kernel::create_kernel(program.0, &entry_name).map_err(|code| {
+            OpenclError::Call {
+                call: "clCreateKernel",
+                code,
+            }
+        })?;
+        let kernel = Kernel::new(kernel);
+        let (required_work_group, largest_work_group) = work_groups_of(&kernel, self.info.id);
+        Ok(Box::new(OpenclKernel {
+            kernel,
+            _program: program,
+            required_work_group,
+            largest_work_group,
+        }))
+    }
+
+    /// Writes each input straight into its mapped device buffer, enqueues every launch, and
+    /// hands each output mapped to `take`. Buffers come from the session's spares and go back
+    /// to them.
+    fn run_launches(
+        &self,
+        input_bytes: &[usize],
+        fill: &mut dyn FnMut(usize, &mut [u8]),
+        launches: &[Launch<'_>],
+        output_bytes: &[usize],
+        take: &mut dyn FnMut(usize, &[u8]),
+    ) -> Result<(), DeviceError> {
+        let inputs = self.spare_buffers_for(input_bytes)?;
+        let outputs = self.spare_buffers_for(output_bytes)?;
+        for (input, (buffer, bytes)) in inputs.iter().zip(input_bytes).enumerate() {
+            self.mapped(
+                &buffer.1,
+                *bytes,
+                CL_MAP_WRITE_INVALIDATE_REGION,
+                |mapped| fill(input, mapped),
+            )?;
+        }
+        for launch in launches {
+            let kernel = &(launch.kernel as &dyn Any)
+                .downcast_ref::<OpenclKernel>()
+                .expect("an OpenCL session runs the kernels it built")
+                .kernel;
+            let arguments = inputs.iter().chain(&outputs[launch.outputs.clone()]);
+            for (index, (_, buffer)) in arguments.enumerate() {
+                // SAFETY: every argument of clacc's kernels is a global buffer pointer.
+                unsafe { kernel.set_arg(index as u32, &buffer.get()) }
+                    .map_err(call_error("clSetKernelArg"))?;
+            }
+            let global_size = [launch.work_items];
+            let work_group = launch.work_group.map(|size| [size]);
+            let local_size = work_group
+                .as_ref()
+                .map_or(ptr::null(), |size| size.as_ptr());
+            // SAFETY: one-dimensional range over buffers sized for the launch by the caller.
+            unsafe {
+                self.queue.enqueue_nd_range_kernel(
+                    kernel.get(),
+                    1,
+                    ptr::null(),
+                    global_size.as_ptr(),
+                    local_size,
+                    &[],
+                )
+            }
+            .map_err(call_error("clEnqueueNDRangeKernel"))?;
+        }
+        for (output, (buffer, bytes)) in outputs.iter().zip(output_bytes).enumerate() {
+            self.mapped(&buffer.1, *bytes, CL_MAP_READ, |mapped| {
+                take(output, mapped)
+            })?;
+        }
+        self.queue.finish().map_err(call_error("clFinish"))?;
+        self.keep_spare(inputs.into_iter().chain(outputs));
+        Ok(())
     }
 }
 
