@@ -2,10 +2,11 @@
 //! one scalar from each input buffer, lets the caller emit the instructions under test, and
 //! stores one scalar into each output buffer.
 //!
-//! The convention is the one of `kernel` (see its module doc and `kernels/README.md`): entry
-//! point `clacc_kernel`, execution model `Kernel`, `Physical32`/`Physical64 OpenCL` after the
-//! device's address bits, `CrossWorkgroup` pointer parameters with the inputs first, one
-//! work-item per element (`GlobalInvocationId.x`), packed buffers. Every kernel here is scalar
+//! The convention is the one of `kernel` and `kernel::spirv_opencl` (see their module docs and
+//! `kernels/README.md`): entry point `clacc_kernel`, execution model `Kernel`,
+//! `Physical32`/`Physical64 OpenCL` after the device's address bits, `CrossWorkgroup` pointer
+//! parameters with the inputs first, one work-item per element (`GlobalInvocationId.x`),
+//! packed buffers. Every kernel here is scalar
 //! (width 1), so a buffer is simply an array of its element type.
 //!
 //! Float8 values (SPV_EXT_float8) travel through `uchar` buffers: the kernel loads an 8-bit

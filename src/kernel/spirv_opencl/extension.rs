@@ -15,8 +15,8 @@ use crate::spec::extension::{
 };
 
 impl ExtensionCheck {
-    /// The module the device is handed (unchecked: [`crate::kernel::validate::guard`] comes before any
-    /// driver).
+    /// The module the device is handed (unchecked: [`crate::kernel::spirv_opencl::validate::guard`]
+    /// comes before any driver).
     pub fn module(&self, address_bits: u32) -> Result<Vec<u32>, BuildError> {
         match self {
             ExtensionCheck::Float8(check) => check.module(address_bits),

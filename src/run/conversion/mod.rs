@@ -104,7 +104,7 @@ fn profile_of(info: &DeviceInfo) -> Profile {
 }
 
 /// Every conversion unit, in report order, each with the reason it is skipped on this device
-/// (a type the device lacks) or runnable.
+/// (a type the device lacks) or runnable; read from its OpenCL facts (extensions, profile).
 pub fn conversion_units(info: &DeviceInfo) -> Vec<ConversionUnit> {
     Conversion::all()
         .into_iter()
