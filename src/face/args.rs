@@ -44,7 +44,7 @@ pub(crate) enum Command {
     /// List every cell that differs between the 2017 and the 2026 text of the spec (Tables
     /// 3, 4, 5 and the edge-case rules): why a verdict changes with --spec.
     SpecDiff {
-        /// Print a Markdown table (what README.md shows) instead of aligned columns.
+        /// Print a Markdown table (what docs/spec-revisions.md shows) instead of aligned columns.
         #[arg(long)]
         markdown: bool,
     },

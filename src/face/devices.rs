@@ -4,15 +4,15 @@
 use super::args::DeviceArgs;
 use super::console::{out, out_line};
 use super::{usage, UsageError};
-use crate::device::{self, DeviceInfo, Session};
+use crate::device::opencl::{self, DeviceInfo, Session};
 use crate::run::extension::probe::{self as extension, IsolatedOutcome};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The device --platform and --device name (the default: the first that takes SPIR-V).
 pub(crate) fn open_device(args: &DeviceArgs) -> Result<DeviceInfo, UsageError> {
-    let devices = device::enumerate()?;
-    Ok(device::select(&devices, args.platform.as_deref(), args.device.as_deref())?.clone())
+    let devices = opencl::enumerate()?;
+    Ok(opencl::select(&devices, args.platform.as_deref(), args.device.as_deref())?.clone())
 }
 
 /// `clacc probe-build`: builds one module on the device in this process; exit 0 built, 3
@@ -113,11 +113,11 @@ fn tempfile_dir() -> std::io::Result<PathBuf> {
 
 /// `clacc devices`: every platform and device, what it offers and whether clacc can use it.
 pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
-    let devices = device::enumerate()?;
+    let devices = opencl::enumerate()?;
     if devices.is_empty() {
         return usage("the OpenCL loader sees no platform; run scripts/setup to install the Intel CPU runtime");
     }
-    let default = device::select(&devices, None, None).ok().map(|d| d.id);
+    let default = opencl::select(&devices, None, None).ok().map(|d| d.id);
     for info in &devices {
         let fp = |config: Option<crate::spec::fp_config::FpConfig>| {
             config.map_or("not supported".to_string(), |c| c.describe())

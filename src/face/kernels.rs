@@ -41,7 +41,7 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                     width: *width,
                     address_bits: args.address_bits,
                 };
-                let words = kernel::build(&spec)
+                let words = kernel::spirv_opencl::build(&spec)
                     .map_err(|e| UsageError(format!("{}: {e}", spec.file_stem())))?;
                 let base = args.emit.join(spec.file_stem());
                 let write = |path: PathBuf, bytes: &[u8]| {
@@ -51,7 +51,7 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                 write(base.with_extension("spv"), &kernel::words_to_bytes(&words))?;
                 write(
                     base.with_extension("spvasm"),
-                    kernel::disassemble(&words).as_bytes(),
+                    kernel::spirv_opencl::disassemble(&words).as_bytes(),
                 )?;
                 written += 1;
             }

@@ -15,7 +15,7 @@ mod run;
 mod selection;
 mod user_kernels;
 
-use crate::device::runtime;
+use crate::device::opencl::runtime;
 use crate::run::campaign;
 use args::{BadName, Cli, Command};
 use std::process::ExitCode;

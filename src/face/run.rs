@@ -11,7 +11,7 @@ use super::selection::{
 };
 use super::user_kernels::{check_user_interfaces, read_user_kernels};
 use super::{usage, UsageError};
-use crate::device::{DeviceInfo, Session};
+use crate::device::opencl::{DeviceInfo, Session};
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};
@@ -478,7 +478,7 @@ fn check_build_options(info: &DeviceInfo, options: &str) -> Result<(), UsageErro
         width: 1,
         address_bits: info.address_bits,
     };
-    let words = crate::kernel::build(&spec).map_err(|e| {
+    let words = crate::kernel::spirv_opencl::build(&spec).map_err(|e| {
         UsageError(format!(
             "cannot build the module that checks --build-options: {e}"
         ))

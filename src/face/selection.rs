@@ -3,7 +3,7 @@
 
 use super::args::{KindChoice, ProfileChoice, RunArgs, TypeChoice};
 use super::{usage, UsageError};
-use crate::device::DeviceInfo;
+use crate::device::opencl::DeviceInfo;
 use crate::num::fp::FloatType;
 use crate::report::Kind;
 use crate::spec::registry::{self, Function};

@@ -55,7 +55,7 @@ pub(crate) fn read_user_kernels(
             }
             let spirv = std::fs::read(path)
                 .map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
-            crate::kernel::validate::check_binary(&spirv)
+            crate::kernel::spirv_opencl::validate::check_binary(&spirv)
                 .map_err(|e| UsageError(format!("--kernel {path}: {e}")))?;
             validate_with_spirv_val(path, element)?;
             Ok(UserKernel {
@@ -113,7 +113,7 @@ pub(crate) fn check_user_interfaces(
             None => crate::run::edge::kernel_spec(&user.function, element, width, address_bits)
                 .expect("read_user_kernels accepts only functions with a kernel"),
         };
-        crate::kernel::interface::check(&spec, &user.spirv).map_err(|e| {
+        crate::kernel::spirv_opencl::interface::check(&spec, &user.spirv).map_err(|e| {
             UsageError(format!(
                 "--kernel {}: does not fit {} {element} w{width} on this device: {e}",
                 user.path, user.function

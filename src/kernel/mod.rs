@@ -1,33 +1,31 @@
-//! Builds the SPIR-V module that applies one instruction to every element of its input buffers,
-//! for `clCreateProgramWithIL`.
+//! The kernels clacc runs, by environment: what a kernel is, whatever the environment writes
+//! it in, and one emitter per environment beside it.
 //!
-//! One module per [`KernelSpec`]: instruction, signature class ([`Shape`]), element type, vector
-//! width and the device's address bits. Writing SPIR-V directly (instead of OpenCL C) means the
-//! device runs exactly the instruction the accuracy tables talk about, with nothing in between.
+//! One kernel per [`KernelSpec`]: instruction, signature class ([`Shape`]), element type, vector
+//! width and the device's address bits. Each environment's emitter writes it in the form its
+//! devices take:
+//! - [`spirv_opencl`]: SPIR-V for the OpenCL SPIR-V environment (`clCreateProgramWithIL`),
+//!   OpenCL.std extended instructions, so the device runs exactly the instruction the accuracy
+//!   tables talk about, with nothing in between.
+//!
+//! OpenCL C source (#44) and Vulkan SPIR-V (#45) join as `kernel/opencl_c/` and
+//! `kernel/spirv_vulkan/`, beside it; no environment's emitter imports another's.
 //!
 //! # Kernel convention
 //!
-//! - One kernel, entry point [`ENTRY_POINT`], execution model `Kernel`, SPIR-V 1.0 (the oldest
-//!   version, so every driver that takes IL at all takes it), `OpMemoryModel Physical32` or
-//!   `Physical64 OpenCL` after the device's `CL_DEVICE_ADDRESS_BITS`.
-//! - Parameters are `CrossWorkgroup` (`__global`) pointers: the inputs first, in the
-//!   instruction's operand order, then the outputs. [`KernelSpec::input_count`] and
-//!   [`KernelSpec::output_count`] say how many of each.
-//! - One work-item per vector: work-item `g` (`GlobalInvocationId.x`) reads vector `g` of each
-//!   input, applies the instruction once and writes vector `g` of each output.
+//! What the host side ([`crate::run`]) relies on, in every environment:
+//! - One kernel, entry point [`ENTRY_POINT`].
+//! - Parameters are global buffers: the inputs first, in the instruction's operand order, then
+//!   the outputs. [`KernelSpec::input_count`] and [`KernelSpec::output_count`] say how many of
+//!   each.
+//! - One work-item per vector: work-item `g` reads vector `g` of each input, applies the
+//!   instruction once and writes vector `g` of each output.
 //! - Buffers are packed for every width: component `i` of work-item `g` is at element index
-//!   `g * width + i`. Widths 1, 2, 4, 8 and 16 get there naturally with pointers to the vector
-//!   type (their size equals their stride). A 3-component vector, however, occupies 4 elements
-//!   in memory, so width 3 moves through OpenCL.std `vloadn`/`vstoren` with `n = 3` on pointers
-//!   to the scalar type, which address in units of 3 elements. The host then never needs a
-//!   padded layout or a special case for width 3. The rule holds for every buffer, the integer
-//!   ones included.
+//!   `g * width + i`, width 3 included (the host never needs a padded layout). The rule holds
+//!   for every buffer, the integer ones included.
 //! - An instruction's result goes to the first output buffer. Instructions with a pointer
 //!   out-argument (`frexp`, `sincos`, `remquo`, ...) write a second result through it, which goes
-//!   to the second output buffer: for widths other than 3 the instruction is handed a pointer to
-//!   that buffer's element itself (`OpInBoundsPtrAccessChain`, storage class `CrossWorkgroup`,
-//!   which OpenCL.std allows for these operands); for width 3 it writes a `Function`-storage
-//!   3-vector variable, which is then stored with `vstoren` like any other width-3 value.
+//!   to the second output buffer.
 //! - Buffers other than the element type's hold 32-bit integers (`int`: `ldexp`'s exponent,
 //!   `ilogb`'s result, `frexp`'s exponent) or unsigned integers as wide as the element (`nan`'s
 //!   argument: `ushort`, `uint`, `ulong`), see [`ValueKind`].
@@ -36,19 +34,11 @@
 //!   `distance` return one scalar per work-item whatever the width, so their result buffer holds
 //!   one element per work-item ([`ValueKind::FloatScalar`]): element `g` is work-item `g`'s.
 
-pub mod conversion;
-mod emit;
-pub mod extension;
-pub mod interface;
-#[cfg(test)]
-pub(crate) mod tests;
-pub mod validate;
+pub mod spirv_opencl;
 
-use std::collections::HashMap;
 use std::fmt;
 
-use rspirv::grammar::{self, OperandKind};
-use rspirv::spirv::Word;
+use rspirv::grammar::OperandKind;
 
 use crate::num::fp::FloatType;
 use crate::spec::signature::{
@@ -328,66 +318,6 @@ impl std::error::Error for KernelError {
 impl From<rspirv::dr::Error> for KernelError {
     fn from(error: rspirv::dr::Error) -> Self {
         KernelError::Builder(error)
-    }
-}
-
-/// Builds the kernel module for `spec` as SPIR-V words (see the module doc for its convention).
-pub fn build(spec: &KernelSpec) -> Result<Vec<u32>, KernelError> {
-    spec.validate()?;
-    emit::module(spec)
-}
-
-/// Readable text of a module, for snapshots and debugging. Deterministic: the same words always
-/// give the same text. Words that do not parse give a one-line `;` comment saying why.
-pub fn disassemble(words: &[u32]) -> String {
-    use rspirv::binary::Disassemble;
-    match rspirv::dr::load_words(words) {
-        Ok(mut module) => {
-            restore_ext_inst_literals(&mut module);
-            module.disassemble() + "\n"
-        }
-        Err(error) => format!("; not a SPIR-V module: {error}\n"),
-    }
-}
-
-/// rspirv's parser reads every `OpExtInst` operand as an id, so `vloadn`'s literal `n` would
-/// print as `%3`, which reads like a reference to id 3. This turns the operands the extended
-/// set's grammar declares literal back into literals.
-fn restore_ext_inst_literals(module: &mut rspirv::dr::Module) {
-    use rspirv::dr::Operand;
-    let sets: HashMap<Word, &grammar::InstructionTable<grammar::ExtInstOp>> = module
-        .ext_inst_imports
-        .iter()
-        .filter_map(|import| match import.operands.first() {
-            Some(Operand::LiteralString(name)) => {
-                Some((import.result_id?, grammar::ext_inst_table(name)?))
-            }
-            _ => None,
-        })
-        .collect();
-    let instructions = module
-        .functions
-        .iter_mut()
-        .flat_map(|function| function.blocks.iter_mut())
-        .flat_map(|block| block.instructions.iter_mut());
-    for instruction in instructions {
-        let (Some(&Operand::IdRef(set)), Some(&Operand::LiteralExtInstInteger(opcode))) =
-            (instruction.operands.first(), instruction.operands.get(1))
-        else {
-            continue;
-        };
-        let Some(ext_grammar) = sets.get(&set).and_then(|table| table.lookup_opcode(opcode)) else {
-            continue;
-        };
-        for (operand, logical) in instruction.operands[2..]
-            .iter_mut()
-            .zip(ext_grammar.operands)
-        {
-            if let (Operand::IdRef(value), OperandKind::LiteralInteger) = (&*operand, logical.kind)
-            {
-                *operand = Operand::LiteralBit32(*value);
-            }
-        }
     }
 }
 

@@ -147,7 +147,7 @@ impl RunFacts {
     }
 }
 
-/// The CSV columns, in order (documented in README.md).
+/// The CSV columns, in order (documented in docs/csv-columns.md).
 pub const COLUMNS: [&str; 30] = [
     "function",
     "type",

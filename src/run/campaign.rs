@@ -1,7 +1,7 @@
 //! A run of many units: which units, in which order, in this process or in isolated workers,
 //! skipping the ones a resumed CSV already holds, writing each row as its unit finishes.
 
-use crate::device::Session;
+use crate::device::opencl::Session;
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{
@@ -17,7 +17,8 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Measures one unit in this process.
+/// Measures one unit in this process. The session is OpenCL's: the conversion and extension
+/// units are chosen by its OpenCL facts (extensions, profile, SPIR-V queries).
 pub fn run_unit_here(
     session: &Session,
     settings: &RunSettings,
@@ -66,10 +67,11 @@ pub fn run_unit_here(
             let probe = settings
                 .extension_probe
                 .clone()
-                .unwrap_or_else(|| crate::device::probe::spirv_extensions(&session.info));
+                .unwrap_or_else(|| crate::device::opencl::probe::spirv_extensions(&session.info));
             match crate::run::extension::find_unit(&session.info, &probe, name) {
                 Some(check) => crate::run::extension::run_extension(
                     session,
+                    &session.info,
                     &check,
                     &probe,
                     &conversion_settings(settings),
@@ -156,7 +158,7 @@ fn conversion_settings(settings: &RunSettings) -> crate::sweep::conversion::Conv
 /// The conversion and extension units that apply to a device, in report order (those the
 /// device cannot run are kept: their rows say why they are skipped).
 pub fn conversion_and_extension_units(
-    info: &crate::device::DeviceInfo,
+    info: &crate::device::opencl::DeviceInfo,
     conversions: bool,
     extensions: bool,
     probe: Option<&crate::spec::probe::Probe>,
@@ -175,7 +177,7 @@ pub fn conversion_and_extension_units(
         let probe = match probe {
             Some(probe) => probe,
             None => {
-                queried = crate::device::probe::spirv_extensions(info);
+                queried = crate::device::opencl::probe::spirv_extensions(info);
                 &queried
             }
         };
@@ -501,9 +503,13 @@ pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> 
     let mut output = isolate::WorkerOutput::take_stdout().map_err(RunError::Worker)?;
     let mut input = std::io::BufReader::new(std::io::stdin());
     let setup = isolate::read_setup(&mut input).map_err(RunError::Worker)?;
-    let devices = crate::device::enumerate()?;
-    let info = crate::device::select(&devices, setup.platform.as_deref(), setup.device.as_deref())?
-        .clone();
+    let devices = crate::device::opencl::enumerate()?;
+    let info = crate::device::opencl::select(
+        &devices,
+        setup.platform.as_deref(),
+        setup.device.as_deref(),
+    )?
+    .clone();
     let session = Session::open(info)?;
     let output = std::cell::RefCell::new(&mut output);
     while let Some(unit) = isolate::read_unit(&mut input).map_err(RunError::Worker)? {

@@ -5,7 +5,7 @@
 //! values, the lane moving from case to case, so a driver that mixes up lanes is caught.
 //! Geometric functions take the case's vector as the kernel's vector.
 
-use crate::device::{BuiltKernel, Session};
+use crate::device::{BuiltKernel, Device, KernelForm};
 use crate::judge::edge::{self, EdgeCase, Expected};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
@@ -101,7 +101,7 @@ pub fn widths_for(function: &str, element: FloatType, selected: &[u32]) -> Vec<u
 
 /// Checks every edge case of `function` for `element` at `width` on the device.
 pub fn run_edge_unit(
-    session: &Session,
+    session: &dyn Device,
     settings: &RunSettings,
     function: &str,
     element: FloatType,
@@ -116,7 +116,7 @@ pub fn run_edge_unit(
 
 /// An edge unit set up for the pipeline: its cases, one chunk.
 pub struct EdgeUnit<'a> {
-    session: &'a Session,
+    session: &'a dyn Device,
     settings: &'a RunSettings,
     function: &'a str,
     spec: KernelSpec,
@@ -136,14 +136,14 @@ pub struct EdgeChunk {
 impl<'a> EdgeUnit<'a> {
     /// The unit's cases; `Err` is the finished row of a unit that does not run.
     pub fn set_up(
-        session: &'a Session,
+        session: &'a dyn Device,
         settings: &'a RunSettings,
         function: &'a str,
         element: FloatType,
         width: u32,
     ) -> Result<EdgeUnit<'a>, Box<UnitReport>> {
         let mut unit = report(function, element, width, settings.judging.profile());
-        let Some(fp_config) = session.info.fp_config(element) else {
+        let Some(fp_config) = session.fp_config(element) else {
             unit.note = format!("device does not support {element}");
             return Err(Box::new(unit));
         };
@@ -184,7 +184,7 @@ impl<'a> EdgeUnit<'a> {
             };
             return Err(Box::new(unit));
         }
-        let Some(spec) = kernel_spec(function, element, width, session.info.address_bits) else {
+        let Some(spec) = kernel_spec(function, element, width, session.address_bits()) else {
             unit.note = format!("no kernel shape for {function}");
             return Err(Box::new(unit));
         };
@@ -213,14 +213,14 @@ impl<'a> EdgeUnit<'a> {
 
 impl pipeline::Unit for EdgeUnit<'_> {
     /// `None` in a shard that does not own the unit's one chunk: nothing is built there.
-    type Kernel = Option<BuiltKernel>;
+    type Kernel = Option<Box<dyn BuiltKernel>>;
     type Prepared = ();
     /// Made with the chunk on the device thread.
     type Inputs = ();
     type Chunk = EdgeChunk;
     type Tally = UnitStats;
 
-    fn build(&self) -> Result<Option<BuiltKernel>, UnitError> {
+    fn build(&self) -> Result<Option<Box<dyn BuiltKernel>>, UnitError> {
         // The cases of a unit are one chunk: shard 0 owns it; the other shards write an empty
         // row that `clacc merge` folds in.
         if !self.settings.shard.owns(0) {
@@ -231,13 +231,13 @@ impl pipeline::Unit for EdgeUnit<'_> {
         let (module_name, spirv) = match user_kernel(self.settings, self.function) {
             Some(user) => (user.path.clone(), user.spirv.clone()),
             None => {
-                let words = kernel::build(&self.spec)?;
+                let words = kernel::spirv_opencl::build(&self.spec)?;
                 (self.spec.file_stem(), kernel::words_to_bytes(&words))
             }
         };
         let built = self.session.build(
             &module_name,
-            &spirv,
+            KernelForm::SpirvOpencl(&spirv),
             ENTRY_POINT,
             &self.settings.build_options,
         )?;
@@ -260,7 +260,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
 
     fn device(
         &self,
-        built: &Option<BuiltKernel>,
+        built: &Option<Box<dyn BuiltKernel>>,
         _prepared: &(),
         _number: u64,
         _inputs: (),
@@ -296,7 +296,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
             .collect();
         let device_results = ulp::run_chunk(
             self.session,
-            (built, width as u64),
+            (built.as_ref(), width as u64),
             self.spec.element,
             &argument_kinds,
             &self.spec.result_kinds(),

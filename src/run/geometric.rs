@@ -75,7 +75,8 @@ pub(crate) fn judge_items(
 /// judged on this work-item: where every component is finite and max² is a normal value of
 /// the type. Beyond the largest finite value the tolerance overflows and bounds nothing; below
 /// the smallest normal it is finer than the subnormal spacing the products round to (or flush
-/// to), so even exact arithmetic rounded per operation could not meet it (README, "Readings").
+/// to), so even exact arithmetic rounded per operation could not meet it (docs/judging.md,
+/// "Readings").
 /// Other rows bound every input.
 fn tolerance_is_attainable(rules: &Rules, args: &[f64]) -> bool {
     if !matches!(rules.requirement, Requirement::AbsoluteMaxSquared { .. }) {

@@ -2,7 +2,7 @@
 //! 5 and the relaxed rules) on inputs the sweep plans, chunk by chunk through the
 //! [`pipeline`]: table row → kernel → device → references → judgement → report row.
 
-use crate::device::{BuiltKernel, DeviceError, Launch, Session};
+use crate::device::{BuiltKernel, Device, DeviceError, KernelForm, Launch};
 use crate::judge::{FastReference, KnownColumnsVerdict, Rules};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
@@ -49,7 +49,7 @@ fn skeleton(function: &Function, element: FloatType, width: u32, profile: Profil
 /// Measures one unit on the device and judges it. Never panics on device trouble: an OpenCL
 /// or build failure becomes `status = error` with the reason in `note`.
 pub fn run_unit<'a>(
-    session: &'a Session,
+    session: &'a dyn Device,
     settings: &'a RunSettings,
     function: &'a Function,
     element: FloatType,
@@ -66,7 +66,7 @@ pub fn run_unit<'a>(
 /// notes report. Geometric functions judge one work-item as one case
 /// ([`crate::run::geometric`]); every other function one component.
 pub struct UlpUnit<'a> {
-    session: &'a Session,
+    session: &'a dyn Device,
     settings: &'a RunSettings,
     function: &'a Function,
     spec: KernelSpec,
@@ -96,7 +96,7 @@ impl<'a> UlpUnit<'a> {
     /// The unit's rules from the tables, the options and the device's config; `Err` is the
     /// finished row of a unit that does not run (no bound, no type support).
     pub fn set_up(
-        session: &'a Session,
+        session: &'a dyn Device,
         settings: &'a RunSettings,
         function: &'a Function,
         element: FloatType,
@@ -157,7 +157,7 @@ impl<'a> UlpUnit<'a> {
             );
             return Err(Box::new(report));
         }
-        let Some(fp_config) = session.info.fp_config(element) else {
+        let Some(fp_config) = session.fp_config(element) else {
             report.note = format!(
                 "device does not support {element} ({})",
                 type_extension(element)
@@ -169,8 +169,7 @@ impl<'a> UlpUnit<'a> {
         // (allowed for embedded-profile float and for half: "Rounding Modes"). A config the
         // spec forbids gets no allowance: it is judged as the spec requires and the unit fails
         // as not conformant.
-        let full_profile = settings.judging.profile() == Profile::Full
-            || session.info.profile.contains("FULL_PROFILE");
+        let full_profile = settings.judging.profile() == Profile::Full || session.full_profile();
         let not_conformant = crate::judge::nonconformance(fp_config, element, full_profile);
         let rounding = if fp_config.round_to_nearest() || not_conformant.is_some() {
             Round::Nearest
@@ -188,7 +187,7 @@ impl<'a> UlpUnit<'a> {
             shape: function.shape,
             element,
             width,
-            address_bits: session.info.address_bits,
+            address_bits: session.address_bits(),
         };
         let flush_reason = settings.flush_to_zero_reason(fp_config, element);
         let flushes_subnormals = flush_reason.is_some();
@@ -239,14 +238,14 @@ impl<'a> UlpUnit<'a> {
 }
 
 impl pipeline::Unit for UlpUnit<'_> {
-    type Kernel = BuiltKernel;
+    type Kernel = Box<dyn BuiltKernel>;
     type Prepared = Prepared;
     /// The chunk's columns, one per argument.
     type Inputs = Vec<Vec<f64>>;
     type Chunk = DeviceChunk;
     type Tally = UnitStats;
 
-    fn build(&self) -> Result<BuiltKernel, UnitError> {
+    fn build(&self) -> Result<Box<dyn BuiltKernel>, UnitError> {
         build_unit_kernel(self.session, self.settings, self.function, &self.spec)
     }
 
@@ -278,7 +277,7 @@ impl pipeline::Unit for UlpUnit<'_> {
 
     fn device(
         &self,
-        built: &BuiltKernel,
+        built: &Box<dyn BuiltKernel>,
         _prepared: &Prepared,
         number: u64,
         columns: Vec<Vec<f64>>,
@@ -286,7 +285,7 @@ impl pipeline::Unit for UlpUnit<'_> {
         let start = number * self.chunk;
         let device_results = run_chunk(
             self.session,
-            (built, u64::from(self.spec.width)),
+            (built.as_ref(), u64::from(self.spec.width)),
             self.spec.element,
             &self.argument_kinds,
             &self.result_kinds,
@@ -470,11 +469,11 @@ impl UlpUnit<'_> {
 /// The unit's module (the user's `--kernel` for the function, else clacc's own), built for
 /// the device.
 pub(crate) fn build_unit_kernel(
-    session: &Session,
+    session: &dyn Device,
     settings: &RunSettings,
     function: &Function,
     spec: &KernelSpec,
-) -> Result<BuiltKernel, UnitError> {
+) -> Result<Box<dyn BuiltKernel>, UnitError> {
     let (module_name, spirv) = match settings
         .user_kernels
         .iter()
@@ -482,12 +481,17 @@ pub(crate) fn build_unit_kernel(
     {
         Some(user) => (user.path.clone(), user.spirv.clone()),
         None => {
-            let words = kernel::build(spec)?;
+            let words = kernel::spirv_opencl::build(spec)?;
             (spec.file_stem(), kernel::words_to_bytes(&words))
         }
     };
     session
-        .build(&module_name, &spirv, ENTRY_POINT, &settings.build_options)
+        .build(
+            &module_name,
+            KernelForm::SpirvOpencl(&spirv),
+            ENTRY_POINT,
+            &settings.build_options,
+        )
         .map_err(|error| match error {
             DeviceError::Build { log, .. } => UnitError::Refused {
                 note: format!(
@@ -556,8 +560,8 @@ pub(crate) fn input_plan(
 /// `nan_payloads`: the chunk may hold signalling NaNs (the user's cases), sent as they are.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_chunk(
-    session: &Session,
-    kernel: (&BuiltKernel, u64),
+    session: &dyn Device,
+    kernel: (&dyn BuiltKernel, u64),
     element: FloatType,
     argument_kinds: &[ValueKind],
     result_kinds: &[ValueKind],
@@ -589,8 +593,8 @@ pub(crate) fn run_chunk(
 /// stays signalling where it is ([`keep_nan_payloads`]).
 #[allow(clippy::too_many_arguments)]
 fn run_kernels(
-    session: &Session,
-    kernels: &[(&BuiltKernel, u64)],
+    session: &dyn Device,
+    kernels: &[(&dyn BuiltKernel, u64)],
     element: FloatType,
     argument_kinds: &[ValueKind],
     result_kinds: &[ValueKind],
@@ -600,17 +604,17 @@ fn run_kernels(
 ) -> Result<Vec<Vec<ResultColumn>>, DeviceError> {
     let length = columns[0].len();
     // Each kernel's local size, and its work-items padded to whole groups of it.
-    let work_group = |built: &BuiltKernel| match work_group {
+    let work_group = |built: &dyn BuiltKernel| match work_group {
         WorkGroup::Size(preferred) => Some(built.work_group(preferred)),
         WorkGroup::Device => None,
     };
-    let work_items = |built: &BuiltKernel, width: u64| {
+    let work_items = |built: &dyn BuiltKernel, width: u64| {
         let items = length.div_ceil(width as usize);
         work_group(built).map_or(items, |size| items.div_ceil(size) * size)
     };
     let padded = kernels
         .iter()
-        .map(|(built, width)| work_items(built, *width) * *width as usize)
+        .map(|(built, width)| work_items(*built, *width) * *width as usize)
         .max()
         .unwrap_or(length);
     let input_bytes: Vec<usize> = argument_kinds
@@ -624,11 +628,11 @@ fn run_kernels(
     let mut output_bytes = Vec::with_capacity(kernels.len() * outputs);
     let mut output_values = Vec::with_capacity(kernels.len() * outputs);
     for (position, (built, width)) in kernels.iter().enumerate() {
-        let items = work_items(built, *width);
+        let items = work_items(*built, *width);
         launches.push(Launch {
-            kernel: built,
+            kernel: *built,
             work_items: items,
-            work_group: work_group(built),
+            work_group: work_group(*built),
             outputs: position * outputs..(position + 1) * outputs,
         });
         for kind in result_kinds {
@@ -641,7 +645,7 @@ fn run_kernels(
     let mut kept: Vec<ResultColumn> = Vec::with_capacity(output_bytes.len());
     session.run_launches(
         &input_bytes,
-        |argument, bytes| {
+        &mut |argument, bytes| {
             let (kind, values) = (argument_kinds[argument], &columns[argument]);
             encode(kind, element, values, bytes);
             if nan_payloads {
@@ -650,7 +654,7 @@ fn run_kernels(
         },
         &launches,
         &output_bytes,
-        |output, bytes| {
+        &mut |output, bytes| {
             kept.push(ResultColumn::copied_from(
                 output_kinds[output],
                 element,
@@ -830,7 +834,7 @@ pub fn runs_in_width_group(settings: &RunSettings, function: &Function) -> bool 
 /// no type support) or whose module the driver refuses has its row as alone; the others run as
 /// one [`WidthGroup`].
 pub fn run_widths(
-    session: &Session,
+    session: &dyn Device,
     settings: &RunSettings,
     function: &Function,
     element: FloatType,
@@ -936,14 +940,14 @@ pub struct GroupChunk {
 }
 
 impl pipeline::Unit for WidthGroup<'_> {
-    type Kernel = Vec<BuiltKernel>;
+    type Kernel = Vec<Box<dyn BuiltKernel>>;
     type Prepared = Prepared;
     /// The batch's chunk starts and its columns, the chunks one after the other.
     type Inputs = (Vec<u64>, Vec<Vec<f64>>);
     type Chunk = GroupChunk;
     type Tally = RowStats;
 
-    fn build(&self) -> Result<Vec<BuiltKernel>, UnitError> {
+    fn build(&self) -> Result<Vec<Box<dyn BuiltKernel>>, UnitError> {
         self.members
             .iter()
             .map(|unit| pipeline::Unit::build(*unit))
@@ -1009,16 +1013,16 @@ impl pipeline::Unit for WidthGroup<'_> {
 
     fn device(
         &self,
-        kernels: &Vec<BuiltKernel>,
+        kernels: &Vec<Box<dyn BuiltKernel>>,
         _prepared: &Prepared,
         _batch: u64,
         (starts, columns): (Vec<u64>, Vec<Vec<f64>>),
     ) -> Result<GroupChunk, UnitError> {
         let chunks = starts.len() as u64;
-        let widths: Vec<(&BuiltKernel, u64)> = kernels
+        let widths: Vec<(&dyn BuiltKernel, u64)> = kernels
             .iter()
             .zip(&self.members)
-            .map(|(built, unit)| (built, u64::from(unit.spec.width)))
+            .map(|(built, unit)| (built.as_ref(), u64::from(unit.spec.width)))
             .collect();
         let device_results = run_kernels(
             self.session(),
@@ -1078,7 +1082,7 @@ impl pipeline::Unit for WidthGroup<'_> {
 }
 
 impl WidthGroup<'_> {
-    fn session(&self) -> &Session {
+    fn session(&self) -> &dyn Device {
         self.members[0].session
     }
 

@@ -1,6 +1,6 @@
 //! The conversions clacc checks, as data: which instruction, which types, which decoration,
 //! what the unit is called and what its buffers hold. The module is built in
-//! [`crate::kernel::conversion`], its inputs planned in [`crate::sweep::conversion`], its
+//! [`crate::kernel::spirv_opencl::conversion`], its inputs planned in [`crate::sweep::conversion`], its
 //! results judged in [`crate::judge::conversion`]; the units themselves are
 //! [`crate::run::conversion`]'s.
 

@@ -92,8 +92,8 @@ fn short(source: &str) -> String {
     }
 }
 
-/// The differences as aligned text columns, or as a Markdown table (`markdown`), for the
-/// README.
+/// The differences as aligned text columns, or as a Markdown table (`markdown`), for
+/// docs/spec-revisions.md.
 pub fn render(before: Revision, after: Revision, markdown: bool) -> String {
     let rows = differences(before, after);
     let header = [

@@ -1,5 +1,5 @@
 //! The SPIR-V floating-point extension checks, as data: which extension, which conversion or
-//! flags, what each unit is called. Their modules are built in [`crate::kernel::extension`],
+//! flags, what each unit is called. Their modules are built in [`crate::kernel::spirv_opencl::extension`],
 //! their inputs planned in [`crate::sweep::extension`], their results judged in
 //! [`crate::judge::extension`]; the units and how they run are [`crate::run::extension`]'s.
 

@@ -1,9 +1,11 @@
-//! The specification as data: the function registry and the loaders of `tables/`.
+//! The specification as data: the function registry, the environments
+//! ([`environment`]) and the loaders of their data in `tables/`.
 
 pub mod cell;
 pub mod conversion;
 pub mod diff;
 pub mod edge_table;
+pub mod environment;
 pub mod extension;
 pub mod fp_config;
 pub mod probe;

@@ -1,5 +1,5 @@
 //! What a device's driver accepts of SPIR-V, as far as it could be found out: the answer of
-//! [`crate::device::probe`]'s queries or of [`crate::run::extension::probe`]'s isolated builds.
+//! [`crate::device::opencl::probe`]'s queries or of [`crate::run::extension::probe`]'s isolated builds.
 
 use std::fmt;
 

@@ -232,7 +232,7 @@ fn all_finite(args: &[f64]) -> bool {
 /// mix: "If a is not in the range 0.0 … 1.0, the return values are undefined". And the
 /// 2026 text's absolute 1e-3 is judged only where it is attainable: beyond |x|, |y| = 2^14
 /// half a float ulp of the result exceeds 1e-3, so even the correctly rounded result would
-/// fail (README, "Spec revisions": the reading clacc takes); infinite x or y give a NaN or an
+/// fail (docs/judging.md, "Readings": the reading clacc takes); infinite x or y give a NaN or an
 /// infinity no absolute tolerance judges.
 fn mix_defined(args: &[f64]) -> bool {
     const ATTAINABLE: f64 = 16384.0;
@@ -244,7 +244,7 @@ fn mix_defined(args: &[f64]) -> bool {
 /// smoothstep: "Results are undefined if edge0 >= edge1 or if x, edge0 or edge1 is a NaN";
 /// and only where OpenCL C's own formula, (x − edge0) / (edge1 − edge0), has finite terms in
 /// float, the one type the 2026 text bounds (edge1 − edge0 beyond FLT_MAX makes it 0 or
-/// ∞/∞ however exactly a device computes): the reading README's "Spec revisions" states.
+/// ∞/∞ however exactly a device computes): the reading docs/judging.md's "Readings" states.
 fn smoothstep_defined(args: &[f64]) -> bool {
     let float_max = f64::from(f32::MAX);
     all_finite(args)
@@ -948,8 +948,8 @@ fn difference_not_nan_and_infinity(args: &[f64]) -> bool {
 /// The `fast_` forms (float only): judged where Σ pᵢ² is zero or a normal float, or p has a
 /// component that is not finite. Without the "no overflow, no underflow" sentence the plain
 /// forms have, clacc reads them as the plain sum of squares OpenCL C computes them with, as
-/// the CTS does: a sum that overflows or underflows float is not judged (README, "Spec
-/// revisions").
+/// the CTS does: a sum that overflows or underflows float is not judged (docs/judging.md,
+/// "Readings").
 fn fast_length_defined(components: &[f64]) -> bool {
     if !components.iter().all(|x| x.is_finite()) {
         return not_nan_and_infinity(components);

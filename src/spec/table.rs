@@ -1,7 +1,8 @@
 //! The spec's accuracy tables as data: Table 3 (full profile) and Table 4 (embedded profile) of
 //! the OpenCL SPIR-V Environment Specification, one set of files per [`Revision`] of the text
-//! (`tables/ulp_full.csv` and `tables/ulp_embedded.csv` for 2017, `tables/ulp_full_2026.csv` and
-//! `tables/ulp_embedded_2026.csv` for the text maintained today) so a reviewer can diff each
+//! (`ulp_full.csv` and `ulp_embedded.csv` for 2017, `ulp_full_2026.csv` and
+//! `ulp_embedded_2026.csv` for the text maintained today, in `tables/opencl_spirv/`,
+//! [`crate::spec::environment`]) so a reviewer can diff each
 //! against its text, read here by the one loader, [`parse`]. The cell grammar is described in
 //! `tables/README.md`; the tests `data_files_match_the_spec` and
 //! `data_files_match_the_2026_text` re-read both texts and check every cell of every file.
@@ -11,6 +12,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::num::fp::FloatType;
+use crate::spec::environment::OPENCL_SPIRV;
 
 /// The OpenCL device profile, which decides which of the spec's two tables applies.
 #[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash)]
@@ -759,8 +761,10 @@ pub fn builtin(profile: Profile) -> &'static UlpTable {
     builtin_in(Revision::Spec2017, profile)
 }
 
-/// The checked-in table of a profile in one revision: the `tables/` file compiled into the
-/// binary, parsed once. Panics, naming the file, if that file is malformed; the tests
+/// The checked-in table of a profile in one revision: the file of [`OPENCL_SPIRV`]'s folder
+/// compiled into the binary, parsed once. Its `source` is the path it had before each
+/// environment got a folder (`tables/ulp_full.csv`), kept so that notes and rows stay the same
+/// from version to version. Panics, naming the file, if that file is malformed; the tests
 /// guarantee it is not.
 pub fn builtin_in(revision: Revision, profile: Profile) -> &'static UlpTable {
     static TABLES: [OnceLock<UlpTable>; 4] = [
@@ -770,25 +774,23 @@ pub fn builtin_in(revision: Revision, profile: Profile) -> &'static UlpTable {
         OnceLock::new(),
     ];
     let (index, source, text) = match (revision, profile) {
-        (Revision::Spec2017, Profile::Full) => (
-            0,
-            "tables/ulp_full.csv",
-            include_str!("../../tables/ulp_full.csv"),
-        ),
+        (Revision::Spec2017, Profile::Full) => {
+            (0, "tables/ulp_full.csv", OPENCL_SPIRV.data("ulp_full.csv"))
+        }
         (Revision::Spec2017, Profile::Embedded) => (
             1,
             "tables/ulp_embedded.csv",
-            include_str!("../../tables/ulp_embedded.csv"),
+            OPENCL_SPIRV.data("ulp_embedded.csv"),
         ),
         (Revision::Spec2026, Profile::Full) => (
             2,
             "tables/ulp_full_2026.csv",
-            include_str!("../../tables/ulp_full_2026.csv"),
+            OPENCL_SPIRV.data("ulp_full_2026.csv"),
         ),
         (Revision::Spec2026, Profile::Embedded) => (
             3,
             "tables/ulp_embedded_2026.csv",
-            include_str!("../../tables/ulp_embedded_2026.csv"),
+            OPENCL_SPIRV.data("ulp_embedded_2026.csv"),
         ),
     };
     TABLES[index].get_or_init(|| {

@@ -1,7 +1,8 @@
 //! Device tests: real kernels on the Intel OpenCL CPU runtime that scripts/setup installs
 //! (found by clacc's own runtime lookup), never a mock.
 
-use clacc::device::{self, DeviceError, Session};
+use clacc::device::opencl::{self, Session};
+use clacc::device::{self, Device, DeviceError, KernelForm};
 use clacc::judge::Rules;
 use clacc::kernel::{self, KernelSpec, ENTRY_POINT};
 use clacc::num::fp::FloatType;
@@ -21,7 +22,7 @@ static RUNTIME: Once = Once::new();
 /// re-exec itself, so the variables are set before the first OpenCL call.
 fn spirv_session() -> Session {
     RUNTIME.call_once(|| {
-        let lib = clacc::device::runtime::find_runtime_lib_dir()
+        let lib = clacc::device::opencl::runtime::find_runtime_lib_dir()
             .expect("the Intel OpenCL runtime is missing: run scripts/setup");
         let library_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
         assert!(
@@ -40,17 +41,17 @@ fn spirv_session() -> Session {
     // PoCL's clGetDeviceInfo is not safe to call from two threads at once: enumerate in turn.
     static ENUMERATION: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _turn = ENUMERATION.lock().unwrap_or_else(|e| e.into_inner());
-    let devices = device::enumerate().expect("enumerate OpenCL devices");
-    let info = device::select(&devices, Some("Intel"), None).expect("the Intel CPU device");
+    let devices = opencl::enumerate().expect("enumerate OpenCL devices");
+    let info = opencl::select(&devices, Some("Intel"), None).expect("the Intel CPU device");
     Session::open(info.clone()).expect("open a session on the Intel device")
 }
 
-fn run_kernel(session: &Session, spec: &KernelSpec, columns: &[Vec<f64>]) -> Vec<f64> {
-    let words = kernel::build(spec).expect("build the module");
+fn run_kernel(session: &dyn Device, spec: &KernelSpec, columns: &[Vec<f64>]) -> Vec<f64> {
+    let words = kernel::spirv_opencl::build(spec).expect("build the module");
     let built = session
         .build(
             &spec.file_stem(),
-            &kernel::words_to_bytes(&words),
+            KernelForm::SpirvOpencl(&kernel::words_to_bytes(&words)),
             ENTRY_POINT,
             "",
         )
@@ -60,7 +61,7 @@ fn run_kernel(session: &Session, spec: &KernelSpec, columns: &[Vec<f64>]) -> Vec
     let mut output = vec![0u8; columns[0].len() * spec.element.bytes()];
     session
         .run(
-            &built,
+            built.as_ref(),
             &inputs,
             &mut [output.as_mut_slice()],
             columns[0].len() / spec.width as usize,
@@ -204,7 +205,12 @@ fn a_rejected_module_reports_the_build_log() {
     );
 
     let session = spirv_session();
-    let error = match session.build("bad", &kernel::words_to_bytes(&words), ENTRY_POINT, "") {
+    let error = match session.build(
+        "bad",
+        KernelForm::SpirvOpencl(&kernel::words_to_bytes(&words)),
+        ENTRY_POINT,
+        "",
+    ) {
         Ok(_) => panic!("the driver built a module with an unresolved import"),
         Err(error) => error,
     };
@@ -232,11 +238,11 @@ fn kernels_of_every_width_share_one_write_and_reused_buffers_hold_nothing_stale(
                 width: *width,
                 address_bits: session.info.address_bits,
             };
-            let words = kernel::build(&spec).expect("build the module");
+            let words = kernel::spirv_opencl::build(&spec).expect("build the module");
             session
                 .build(
                     &spec.file_stem(),
-                    &kernel::words_to_bytes(&words),
+                    KernelForm::SpirvOpencl(&kernel::words_to_bytes(&words)),
                     ENTRY_POINT,
                     "",
                 )
@@ -255,7 +261,7 @@ fn kernels_of_every_width_share_one_write_and_reused_buffers_hold_nothing_stale(
             .zip(widths)
             .enumerate()
             .map(|(position, (kernel, width))| device::Launch {
-                kernel,
+                kernel: kernel.as_ref(),
                 work_items: length.div_ceil(width as usize),
                 work_group: None,
                 outputs: position..position + 1,
@@ -270,7 +276,7 @@ fn kernels_of_every_width_share_one_write_and_reused_buffers_hold_nothing_stale(
         session
             .run_launches(
                 &[padded * 4, padded * 4],
-                |input, bytes| {
+                &mut |input, bytes| {
                     let column = if input == 0 { &x } else { &y };
                     for (slot, value) in bytes.chunks_exact_mut(4).zip(column) {
                         slot.copy_from_slice(&value.to_le_bytes());
@@ -278,7 +284,7 @@ fn kernels_of_every_width_share_one_write_and_reused_buffers_hold_nothing_stale(
                 },
                 &launches,
                 &output_bytes,
-                |_, bytes| {
+                &mut |_, bytes| {
                     results.push(
                         bytes
                             .chunks_exact(4)

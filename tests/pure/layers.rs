@@ -3,6 +3,10 @@
 //! import each other, directly or through others. Pure: reads the sources, runs nothing.
 //!
 //! face → run → {device, kernel, sweep, reference, judge} → report → spec → num
+//!
+//! Within the layers, each environment clacc judges has its own modules ([`ENVIRONMENTS`]), and
+//! none imports another's: an environment is added beside the others, not threaded through
+//! them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -36,7 +40,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "num",
         ],
     ),
-    // OpenCL only: it runs modules it is handed.
+    // Runs the modules it is handed; each environment's device in a folder of its own.
     ("device", &["spec", "num"]),
     ("kernel", &["spec", "num"]),
     ("sweep", &["spec", "num"]),
@@ -48,6 +52,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("spec", &["num"]),
     ("num", &[]),
 ];
+
+/// Every environment's module, as `layer::module`: the OpenCL device and the OpenCL SPIR-V
+/// emitter today. A new environment's modules join the list (OpenCL C: `kernel::opencl_c`;
+/// Vulkan: `device::vulkan`, `kernel::spirv_vulkan`); each must exist, and every folder of
+/// [`ENVIRONMENT_LAYERS`] must be one of them.
+const ENVIRONMENTS: &[&str] = &["device::opencl", "kernel::spirv_opencl"];
+
+/// The layers whose folders are environments (their `mod.rs` is what every environment shares).
+const ENVIRONMENT_LAYERS: &[&str] = &["device", "kernel"];
 
 fn source_files(dir: &Path, files: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -276,4 +289,64 @@ fn no_two_files_import_each_other() {
         "import cycles:\n{}",
         described.join("\n")
     );
+}
+
+/// The environment of `module` (an entry of [`ENVIRONMENTS`] it lies in), if any.
+fn environment_of(module: &[String]) -> Option<&'static str> {
+    ENVIRONMENTS.iter().copied().find(|environment| {
+        let path: Vec<&str> = environment.split("::").collect();
+        module.len() >= path.len() && module.iter().zip(&path).all(|(a, b)| a == b)
+    })
+}
+
+#[test]
+fn every_environment_is_a_module_and_every_environment_folder_is_listed() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = graph();
+    for environment in ENVIRONMENTS {
+        let path: Vec<String> = environment.split("::").map(str::to_string).collect();
+        assert!(
+            graph.modules.contains_key(&path),
+            "{environment} is listed as an environment but is no module"
+        );
+    }
+    // A file in a folder of a layer: `src/<layer>/<folder>/….rs`.
+    let in_a_folder = |file: &&PathBuf| file.strip_prefix(&src).unwrap().components().count() >= 3;
+    let unlisted: BTreeSet<String> = graph
+        .modules
+        .values()
+        .filter(in_a_folder)
+        .map(|file| module_of(&src, file))
+        .filter(|module| ENVIRONMENT_LAYERS.contains(&module[0].as_str()))
+        .filter(|module| environment_of(module).is_none())
+        .map(|module| format!("{}::{}", module[0], module[1]))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "folders of {ENVIRONMENT_LAYERS:?} that ENVIRONMENTS does not list: {unlisted:?}"
+    );
+}
+
+#[test]
+fn no_environment_imports_another() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = graph();
+    let mut crossings = Vec::new();
+    for (file, targets) in &graph.edges {
+        let Some(from) = environment_of(&module_of(&src, file)) else {
+            continue;
+        };
+        for target in targets {
+            if let Some(to) = environment_of(&module_of(&src, target)) {
+                if to != from {
+                    crossings.push(format!(
+                        "{} imports {} ({from} may not import {to})",
+                        file.strip_prefix(&src).unwrap().display(),
+                        target.strip_prefix(&src).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(crossings.is_empty(), "{}", crossings.join("\n"));
 }

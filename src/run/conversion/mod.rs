@@ -26,16 +26,16 @@
 //! `convert_float_to_uchar_sat`) and the name says the direction. `width` is 1.
 //!
 //! How results are judged: [`crate::judge::conversion`]; which inputs:
-//! [`crate::sweep::conversion`]; the modules: [`crate::kernel::conversion`].
+//! [`crate::sweep::conversion`]; the modules: [`crate::kernel::spirv_opencl::conversion`].
 
 // Every conversion test drives the Intel device: the device tier (`--features device-tests`).
 #[cfg(all(test, feature = "device-tests"))]
 pub(crate) mod on_device;
 
-use crate::device::BuiltKernel;
-use crate::device::{DeviceError, DeviceInfo, Session};
+use crate::device::opencl::DeviceInfo;
+use crate::device::{BuiltKernel, Device, DeviceError, KernelForm};
 use crate::judge::conversion::{judge_chunk, Judge};
-use crate::kernel::conversion::{build_module, file_stem};
+use crate::kernel::spirv_opencl::conversion::{build_module, file_stem};
 use crate::kernel::{self, ENTRY_POINT};
 use crate::num::convert::IntType;
 use crate::num::fp::FloatType;
@@ -105,7 +105,7 @@ fn profile_of(info: &DeviceInfo) -> Profile {
 }
 
 /// Every conversion unit, in report order, each with the reason it is skipped on this device
-/// (a type the device lacks) or runnable.
+/// (a type the device lacks) or runnable; read from its OpenCL facts (extensions, profile).
 pub fn conversion_units(info: &DeviceInfo) -> Vec<ConversionUnit> {
     Conversion::all()
         .into_iter()
@@ -168,7 +168,7 @@ fn skeleton(unit: &ConversionUnit, profile: Profile) -> UnitReport {
 /// driver or OpenCL failure is `status = error` with the reason in `note`; a unit the device
 /// cannot run is `skip` with the reason. `progress` is told (position, length) in inputs.
 pub fn run_conversion(
-    session: &Session,
+    session: &dyn Device,
     unit: &ConversionUnit,
     settings: &ConversionSettings,
     progress: &dyn Fn(u64, u64),
@@ -179,7 +179,7 @@ pub fn run_conversion(
         report.note = reason.clone();
         return Ran::settled(report);
     }
-    let judge = Judge::for_device(unit.conversion, &session.info);
+    let judge = Judge::for_device(unit.conversion, session);
     pipeline::run(
         ConversionRun {
             session,
@@ -195,7 +195,7 @@ pub fn run_conversion(
 /// A conversion unit set up for the pipeline: chunks of [`CHUNK_ELEMENTS`] sources, every
 /// chunk judged bit for bit.
 struct ConversionRun<'a> {
-    session: &'a Session,
+    session: &'a dyn Device,
     judge: Judge,
     settings: &'a ConversionSettings,
     tamper: Option<Tamper<'a>>,
@@ -211,21 +211,26 @@ struct ConversionChunk {
 }
 
 impl pipeline::Unit for ConversionRun<'_> {
-    type Kernel = BuiltKernel;
+    type Kernel = Box<dyn BuiltKernel>;
     type Prepared = inputs::Plan;
     /// The chunk's source encodings.
     type Inputs = Vec<u64>;
     type Chunk = ConversionChunk;
     type Tally = UnitStats;
 
-    fn build(&self) -> Result<BuiltKernel, UnitError> {
+    fn build(&self) -> Result<Box<dyn BuiltKernel>, UnitError> {
         let conversion = &self.judge.conversion;
-        let address_bits = self.session.info.address_bits;
+        let address_bits = self.session.address_bits();
         let words =
             build_module(conversion, address_bits).map_err(|e| UnitError::Check(e.to_string()))?;
         let name = file_stem(conversion, address_bits);
         self.session
-            .build(&name, &kernel::words_to_bytes(&words), ENTRY_POINT, "")
+            .build(
+                &name,
+                KernelForm::SpirvOpencl(&kernel::words_to_bytes(&words)),
+                ENTRY_POINT,
+                "",
+            )
             .map_err(|error| build_error(&name, error))
     }
 
@@ -248,7 +253,7 @@ impl pipeline::Unit for ConversionRun<'_> {
 
     fn device(
         &self,
-        built: &BuiltKernel,
+        built: &Box<dyn BuiltKernel>,
         _plan: &inputs::Plan,
         number: u64,
         sources: Vec<u64>,
@@ -259,7 +264,7 @@ impl pipeline::Unit for ConversionRun<'_> {
         let input = encode_bits(&sources, conversion.source().bytes());
         let mut output = vec![0u8; sources.len() * destination_bytes];
         self.session.run(
-            built,
+            built.as_ref(),
             &[input.as_slice()],
             &mut [output.as_mut_slice()],
             sources.len(),
@@ -393,9 +398,9 @@ fn notes(judge: &Judge, measured: &Measured) -> String {
 impl Judge {
     /// The judge of `conversion` on this device: its flush-to-zero facts decide the FTZ
     /// allowances.
-    pub(crate) fn for_device(conversion: Conversion, info: &DeviceInfo) -> Judge {
+    pub(crate) fn for_device(conversion: Conversion, device: &dyn Device) -> Judge {
         Judge::new(conversion, |element: FloatType| {
-            info.fp_config(element).is_some_and(|c| !c.denormals())
+            device.fp_config(element).is_some_and(|c| !c.denormals())
         })
     }
 }
@@ -442,14 +447,14 @@ pub(crate) type Tamper<'a> = &'a (dyn Fn(u64, &mut u64) + Sync);
 /// [`run_conversion`] with device results replaced by `tamper` before judging (device tests).
 #[cfg(all(test, feature = "device-tests"))]
 pub(crate) fn run_tampered(
-    session: &Session,
+    session: &dyn Device,
     unit: &ConversionUnit,
     settings: &ConversionSettings,
     tamper: Tamper,
 ) -> Result<UnitStats, UnitError> {
     let run = ConversionRun {
         session,
-        judge: Judge::for_device(unit.conversion, &session.info),
+        judge: Judge::for_device(unit.conversion, session),
         settings,
         tamper: Some(tamper),
         report: skeleton(unit, settings.profile),

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::sync::Once;
 
 use super::*;
-use crate::device;
-use crate::kernel::conversion::tests::target_env;
-use crate::kernel::tests::spirv_val;
+use crate::device::opencl::{self as device, Session};
+use crate::kernel::spirv_opencl::conversion::tests::target_env;
+use crate::kernel::spirv_opencl::tests::spirv_val;
 
 static RUNTIME: Once = Once::new();
 
@@ -16,7 +16,7 @@ static RUNTIME: Once = Once::new();
 /// folder when the test process starts (scripts/test sets it).
 pub(crate) fn intel_session() -> Session {
     RUNTIME.call_once(|| {
-        let lib = crate::device::runtime::find_runtime_lib_dir()
+        let lib = crate::device::opencl::runtime::find_runtime_lib_dir()
             .expect("the Intel OpenCL runtime is missing: run scripts/setup");
         let library_path = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
         assert!(

@@ -6,7 +6,7 @@
 //! A module declaring an extension the driver does not know may end the process inside
 //! `clBuildProgram` (the Intel CPU runtime calls `exit(10)`). So a check runs only where the
 //! [`Probe`] says the device accepts its extension
-//! ([`crate::device::probe::spirv_extensions`] reads `cl_khr_spirv_queries`; without it the
+//! ([`crate::device::opencl::probe::spirv_extensions`] reads `cl_khr_spirv_queries`; without it the
 //! answer is "unknown" and the check is skipped, unless the caller probed through an
 //! [`probe::IsolatedBuilder`] with [`probe::probe`]), and every module passes
 //! [`validate::guard`] (clacc's own validation of the extensions' rules, the device's SPIR-V
@@ -43,9 +43,11 @@ use rug::Float;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::device::{BuiltKernel, DeviceInfo, Session};
+use crate::device::opencl::DeviceInfo;
+use crate::device::{BuiltKernel, Device, KernelForm};
 use crate::judge::extension::{fence_verdict, fenced, Verdict8};
-use crate::kernel::{self, validate, ENTRY_POINT};
+use crate::kernel::spirv_opencl::validate;
+use crate::kernel::{self, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
@@ -141,11 +143,13 @@ fn skeleton(unit: &ExtensionUnit, profile: Profile) -> UnitReport {
     }
 }
 
-/// Runs one extension unit and judges it; a skipped unit comes back `skip` with its reason.
-/// The module passes [`validate::guard`] against `probe` before the driver sees it. Never
-/// panics on device trouble (`error` with the reason).
+/// Runs one extension unit on `session` and judges it; a skipped unit comes back `skip` with
+/// its reason. The module passes [`validate::guard`] against `probe` and the IL versions of
+/// `info` (the OpenCL facts of the same device) before the driver sees it. Never panics on
+/// device trouble (`error` with the reason).
 pub fn run_extension(
-    session: &Session,
+    session: &dyn Device,
+    info: &DeviceInfo,
     unit: &ExtensionUnit,
     probe: &Probe,
     settings: &ConversionSettings,
@@ -159,9 +163,13 @@ pub fn run_extension(
     pipeline::run(
         ExtensionRun {
             check: &unit.check,
-            flushing: flushing(&session.info),
+            flushing: flushing(info),
             settings,
-            launch: Launch::Device { session, probe },
+            launch: Launch::Device {
+                session,
+                il_versions: &info.il_versions,
+                probe,
+            },
             report,
         },
         progress,
@@ -203,7 +211,9 @@ pub(crate) type DeviceRun<'a> =
 enum Launch<'a> {
     /// Built for the device, after [`validate::guard`] passes it against the probe.
     Device {
-        session: &'a Session,
+        session: &'a dyn Device,
+        /// The SPIR-V versions the device takes.
+        il_versions: &'a [String],
         probe: &'a Probe,
     },
     /// A synthetic device (tests).
@@ -406,29 +416,37 @@ impl ExtensionRun<'_> {
 
 impl pipeline::Unit for ExtensionRun<'_> {
     /// `None` on a synthetic device.
-    type Kernel = Option<BuiltKernel>;
+    type Kernel = Option<Box<dyn BuiltKernel>>;
     type Prepared = Planned;
     /// Made with the chunk on the device thread.
     type Inputs = ();
     type Chunk = Launched;
     type Tally = UnitStats;
 
-    fn build(&self) -> Result<Option<BuiltKernel>, UnitError> {
-        let (session, probe) = match self.launch {
-            Launch::Device { session, probe } => (session, probe),
+    fn build(&self) -> Result<Option<Box<dyn BuiltKernel>>, UnitError> {
+        let (session, il_versions, probe) = match self.launch {
+            Launch::Device {
+                session,
+                il_versions,
+                probe,
+            } => (session, il_versions, probe),
             #[cfg(test)]
             Launch::Given(_) => return Ok(None),
         };
-        let address_bits = session.info.address_bits;
+        let address_bits = session.address_bits();
         let words = self
             .check
             .module(address_bits)
             .map_err(|e| UnitError::Check(e.to_string()))?;
-        validate::guard(&words, &session.info.il_versions, probe)
-            .map_err(|e| UnitError::Check(e.to_string()))?;
+        validate::guard(&words, il_versions, probe).map_err(|e| UnitError::Check(e.to_string()))?;
         let name = self.check.file_stem(address_bits);
         session
-            .build(&name, &kernel::words_to_bytes(&words), ENTRY_POINT, "")
+            .build(
+                &name,
+                KernelForm::SpirvOpencl(&kernel::words_to_bytes(&words)),
+                ENTRY_POINT,
+                "",
+            )
             .map(Some)
             .map_err(|error| build_error(&name, error))
     }
@@ -451,7 +469,7 @@ impl pipeline::Unit for ExtensionRun<'_> {
 
     fn device(
         &self,
-        built: &Option<BuiltKernel>,
+        built: &Option<Box<dyn BuiltKernel>>,
         planned: &Planned,
         _number: u64,
         _inputs: (),
@@ -491,7 +509,7 @@ impl pipeline::Unit for ExtensionRun<'_> {
                     .collect();
                 let mut output_slices: Vec<&mut [u8]> =
                     outputs.iter_mut().map(Vec::as_mut_slice).collect();
-                session.run(built, &slices, &mut output_slices, items)?;
+                session.run(built.as_ref(), &slices, &mut output_slices, items)?;
                 outputs
             }
             (Launch::Device { .. }, None) => unreachable!("a device launch builds its kernel"),

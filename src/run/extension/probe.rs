@@ -8,7 +8,7 @@
 //!    (0x12BA, an array of `const char*`) lists the extensions, and
 //!    `CL_DEVICE_SPIRV_CAPABILITIES_KHR` (0x12BB, `cl_uint[]`) and
 //!    `CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR` (0x12B9) complete the picture
-//!    ([`crate::device::probe::spirv_extensions`]).
+//!    ([`crate::device::opencl::probe::spirv_extensions`]).
 //! 2. Elsewhere the answer is unknown, and clacc builds nothing that declares an extension,
 //!    unless the caller supplies an [`IsolatedBuilder`]: something that hands a module to the
 //!    driver in a process whose death costs nothing (the command line's worker process). Then
@@ -16,11 +16,12 @@
 //!    that extension and no other ([`probe_module`]), and reads the outcome: built means
 //!    accepted; refused or crashed means not.
 
-use crate::device::probe::spirv_extensions;
-use crate::device::{DeviceError, DeviceInfo, Session};
-use crate::kernel::conversion::BuildError;
-use crate::kernel::extension::probe_kernel;
-use crate::kernel::validate;
+use crate::device::opencl::probe::spirv_extensions;
+use crate::device::opencl::DeviceInfo;
+use crate::device::{Device, DeviceError, KernelForm};
+use crate::kernel::spirv_opencl::conversion::BuildError;
+use crate::kernel::spirv_opencl::extension::probe_kernel;
+use crate::kernel::spirv_opencl::validate;
 use crate::kernel::ENTRY_POINT;
 use crate::spec::extension::EXTENSIONS;
 use crate::spec::probe::{Probe, ProbeSource};
@@ -55,7 +56,7 @@ impl<F: Fn(&str, &[u8]) -> IsolatedOutcome> IsolatedBuilder for F {
 /// extension the driver does not know may end it inside `clBuildProgram`. The parent reads a
 /// dead process as [`IsolatedOutcome::Crashed`].
 pub fn build_in_this_process(
-    session: &Session,
+    session: &dyn Device,
     module_name: &str,
     spirv: &[u8],
     options: &str,
@@ -67,7 +68,12 @@ pub fn build_in_this_process(
     if let Err(problems) = validate::check_module(&words) {
         return IsolatedOutcome::Refused(format!("clacc's validation: {}", problems.join("; ")));
     }
-    match session.build(module_name, spirv, ENTRY_POINT, options) {
+    match session.build(
+        module_name,
+        KernelForm::SpirvOpencl(spirv),
+        ENTRY_POINT,
+        options,
+    ) {
         Ok(_) => IsolatedOutcome::Built,
         Err(DeviceError::Build { log, .. }) => {
             IsolatedOutcome::Refused(crate::run::pipeline::telling_line(&log))

@@ -1,8 +1,8 @@
 use super::probe::{probe_isolated, probe_module, IsolatedOutcome};
 use super::*;
-use crate::device::probe::spirv_extensions;
-use crate::kernel::extension::fence_module;
-use crate::kernel::extension::tests::accepting_probe;
+use crate::device::opencl::probe::spirv_extensions;
+use crate::kernel::spirv_opencl::extension::fence_module;
+use crate::kernel::spirv_opencl::extension::tests::accepting_probe;
 use crate::num::convert::{IntType, Rounding};
 use crate::num::float8::Float8Format;
 use crate::report::stats::Allowance;
@@ -58,7 +58,7 @@ fn a_device_without_the_queries_is_unknown_and_nothing_is_built() {
     let probe = spirv_extensions(&info);
     assert_eq!(
         probe.source,
-        ProbeSource::Unavailable(crate::device::probe::NO_QUERIES.to_string())
+        ProbeSource::Unavailable(crate::device::opencl::probe::NO_QUERIES.to_string())
     );
     assert!(probe
         .describe()
@@ -557,7 +557,7 @@ mod on_device {
 
     use super::super::probe::build_in_this_process;
     use super::*;
-    use crate::kernel::extension::tests::broken_modules;
+    use crate::kernel::spirv_opencl::extension::tests::broken_modules;
     use crate::run::conversion::on_device::intel_session;
 
     #[test]
@@ -582,7 +582,15 @@ mod on_device {
             }
         }
         for unit in extension_units(&session.info, &probe) {
-            let report = run_extension(&session, &unit, &probe, &settings(), &|_, _| {}).report;
+            let report = run_extension(
+                &session,
+                &session.info,
+                &unit,
+                &probe,
+                &settings(),
+                &|_, _| {},
+            )
+            .report;
             assert_eq!(report.status, Status::Skip, "{}", unit.name());
             assert_eq!(report.kind, Kind::Extension);
             assert!(report.note.contains("does not accept"), "{}", report.note);
@@ -592,7 +600,15 @@ mod on_device {
             check: ExtensionCheck::ArithmeticFence,
             skip: None,
         };
-        let report = run_extension(&session, &forced, &probe, &settings(), &|_, _| {}).report;
+        let report = run_extension(
+            &session,
+            &session.info,
+            &forced,
+            &probe,
+            &settings(),
+            &|_, _| {},
+        )
+        .report;
         assert_eq!(report.status, Status::Error);
         assert!(
             report.note.contains("clacc does not hand the driver"),
@@ -612,8 +628,11 @@ mod on_device {
             to: FloatType::Float,
             rounding: Some(Rounding::Rtz),
         };
-        let plain = crate::kernel::conversion::build_module(&conversion, session.info.address_bits)
-            .unwrap();
+        let plain = crate::kernel::spirv_opencl::conversion::build_module(
+            &conversion,
+            session.info.address_bits,
+        )
+        .unwrap();
         assert_eq!(
             build_in_this_process(&session, "plain", &kernel::words_to_bytes(&plain), ""),
             IsolatedOutcome::Built

@@ -1,5 +1,5 @@
 //! The spec's special-value ("edge case") rules as data. The rules live in
-//! `tables/edge_cases.csv`, one row per rule, each citing its source: a sentence of the OpenCL
+//! `tables/opencl_spirv/edge_cases.csv` (and `edge_cases_2026.csv`), one row per rule, each citing its source: a sentence of the OpenCL
 //! SPIR-V Environment Specification ("Additional Requirements Beyond ISO/IEC 9899:TC2",
 //! "Changes to ISO/IEC 9899: TC2 Behavior", "Edge Case Behavior in Flush To Zero Mode") or a
 //! clause of C99 Annex F.9, which the spec's "Edge Case Behavior" adopts. The row grammar is
@@ -15,9 +15,12 @@ use rug::float::Constant;
 use rug::Float;
 
 use crate::num::fp::FloatType;
+use crate::spec::environment::OPENCL_SPIRV;
 use crate::spec::table::{read_data, DataRecord};
 
-/// The name the built-in rules are known by in errors and messages.
+/// The name the built-in rules are known by in errors, messages and the CSV: the path they had
+/// before each environment got a folder, kept so that notes and rows stay the same from version
+/// to version. The file is `edge_cases.csv` of [`OPENCL_SPIRV`]'s folder.
 pub const BUILTIN_SOURCE: &str = "tables/edge_cases.csv";
 
 /// The header every rules file starts with; its names are the `field` of an [`EdgeError`].
@@ -659,21 +662,18 @@ pub struct EdgeRule {
 /// An edge-case file that cannot be read: the one error type of the files in `tables/`.
 pub type EdgeError = crate::spec::table::TableError;
 
-/// The rules compiled into clacc (`tables/edge_cases.csv`), parsed once. Panics, naming file,
+/// The rules compiled into clacc (`tables/opencl_spirv/edge_cases.csv`), parsed once. Panics, naming file,
 /// line and field, if that file is malformed; the tests guarantee it is not.
 pub fn builtin() -> &'static [EdgeRule] {
     static RULES: OnceLock<Vec<EdgeRule>> = OnceLock::new();
     RULES.get_or_init(|| {
-        parse(
-            BUILTIN_SOURCE,
-            include_str!("../../../tables/edge_cases.csv"),
-        )
-        .unwrap_or_else(|e| panic!("the built-in edge-case rules are malformed: {e}"))
+        parse(BUILTIN_SOURCE, OPENCL_SPIRV.data("edge_cases.csv"))
+            .unwrap_or_else(|e| panic!("the built-in edge-case rules are malformed: {e}"))
     })
 }
 
-/// The rules of one revision of the text: `tables/edge_cases.csv` (2017) or
-/// `tables/edge_cases_2026.csv`, compiled into clacc, parsed once.
+/// The rules of one revision of the text: `edge_cases.csv` (2017) or `edge_cases_2026.csv` of
+/// [`OPENCL_SPIRV`]'s folder, compiled into clacc, parsed once; named as [`BUILTIN_SOURCE`] is.
 pub fn builtin_in(revision: crate::spec::table::Revision) -> &'static [EdgeRule] {
     static CURRENT: OnceLock<Vec<EdgeRule>> = OnceLock::new();
     match revision {
@@ -681,7 +681,7 @@ pub fn builtin_in(revision: crate::spec::table::Revision) -> &'static [EdgeRule]
         crate::spec::table::Revision::Spec2026 => CURRENT.get_or_init(|| {
             parse(
                 "tables/edge_cases_2026.csv",
-                include_str!("../../../tables/edge_cases_2026.csv"),
+                OPENCL_SPIRV.data("edge_cases_2026.csv"),
             )
             .unwrap_or_else(|e| panic!("the built-in 2026 edge-case rules are malformed: {e}"))
         }),

@@ -460,7 +460,7 @@ pub fn builtin() -> &'static RelaxedTable {
     TABLE.get_or_init(|| {
         parse(
             "tables/ulp_relaxed.csv",
-            include_str!("../../../tables/ulp_relaxed.csv"),
+            crate::spec::environment::OPENCL_SPIRV.data("ulp_relaxed.csv"),
         )
         .unwrap_or_else(|e| panic!("the built-in relaxed-math table is malformed: {e}"))
     })
@@ -475,7 +475,7 @@ pub fn builtin_in(revision: crate::spec::table::Revision) -> &'static RelaxedTab
         crate::spec::table::Revision::Spec2026 => CURRENT.get_or_init(|| {
             parse(
                 "tables/ulp_relaxed_2026.csv",
-                include_str!("../../../tables/ulp_relaxed_2026.csv"),
+                crate::spec::environment::OPENCL_SPIRV.data("ulp_relaxed_2026.csv"),
             )
             .unwrap_or_else(|e| panic!("the built-in 2026 relaxed-math table is malformed: {e}"))
         }),

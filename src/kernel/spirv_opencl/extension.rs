@@ -15,8 +15,8 @@ use crate::spec::extension::{
 };
 
 impl ExtensionCheck {
-    /// The module the device is handed (unchecked: [`crate::kernel::validate::guard`] comes before any
-    /// driver).
+    /// The module the device is handed (unchecked: [`crate::kernel::spirv_opencl::validate::guard`]
+    /// comes before any driver).
     pub fn module(&self, address_bits: u32) -> Result<Vec<u32>, BuildError> {
         match self {
             ExtensionCheck::Float8(check) => check.module(address_bits),
@@ -223,7 +223,9 @@ pub(crate) mod tests {
     use rspirv::binary::Assemble;
 
     use super::*;
-    use crate::kernel::validate::{self, check_module, guard, load_module, version_name};
+    use crate::kernel::spirv_opencl::validate::{
+        self, check_module, guard, load_module, version_name,
+    };
     use crate::num::convert::IntType;
     use crate::spec::extension::EXTENSIONS;
     use crate::spec::probe::{Probe, ProbeSource};
@@ -360,8 +362,13 @@ pub(crate) mod tests {
     }
 
     fn spirv_val(validator: &str, words: &[u32], target_env: &str) -> Result<(), String> {
-        crate::kernel::tests::run_validator(validator, "the module", words, target_env)
-            .unwrap_or_else(|| Err(format!("{validator} is not installed")))
+        crate::kernel::spirv_opencl::tests::run_validator(
+            validator,
+            "the module",
+            words,
+            target_env,
+        )
+        .unwrap_or_else(|| Err(format!("{validator} is not installed")))
     }
 
     /// The environment a module validates in: plain SPIR-V of its version (the OpenCL 2.2

@@ -2,10 +2,11 @@
 //! one scalar from each input buffer, lets the caller emit the instructions under test, and
 //! stores one scalar into each output buffer.
 //!
-//! The convention is the one of `kernel` (see its module doc and `kernels/README.md`): entry
-//! point `clacc_kernel`, execution model `Kernel`, `Physical32`/`Physical64 OpenCL` after the
-//! device's address bits, `CrossWorkgroup` pointer parameters with the inputs first, one
-//! work-item per element (`GlobalInvocationId.x`), packed buffers. Every kernel here is scalar
+//! The convention is the one of `kernel` and `kernel::spirv_opencl` (see their module docs and
+//! `kernels/README.md`): entry point `clacc_kernel`, execution model `Kernel`,
+//! `Physical32`/`Physical64 OpenCL` after the device's address bits, `CrossWorkgroup` pointer
+//! parameters with the inputs first, one work-item per element (`GlobalInvocationId.x`),
+//! packed buffers. Every kernel here is scalar
 //! (width 1), so a buffer is simply an array of its element type.
 //!
 //! Float8 values (SPV_EXT_float8) travel through `uchar` buffers: the kernel loads an 8-bit
@@ -377,7 +378,7 @@ pub(crate) mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/conversions")
     }
 
-    use crate::kernel::tests::spirv_val;
+    use crate::kernel::spirv_opencl::tests::spirv_val;
 
     pub(crate) fn target_env(conversion: &Conversion) -> &'static str {
         if conversion.float_types().contains(&FloatType::Half) {
@@ -506,7 +507,7 @@ pub(crate) mod tests {
         let mut expected_files = Vec::new();
         for (conversion, address_bits) in snapshot_conversions() {
             let words = build_module(&conversion, address_bits).unwrap();
-            let text = crate::kernel::disassemble(&words);
+            let text = crate::kernel::spirv_opencl::disassemble(&words);
             let file = format!("{}.spvasm", file_stem(&conversion, address_bits));
             let path = dir.join(&file);
             expected_files.push(file);
@@ -535,7 +536,7 @@ pub(crate) mod tests {
     #[test]
     fn modules_apply_the_decoration_of_their_unit() {
         let text = |conversion: Conversion| {
-            crate::kernel::disassemble(&build_module(&conversion, 64).unwrap())
+            crate::kernel::spirv_opencl::disassemble(&build_module(&conversion, 64).unwrap())
         };
         let rtn = text(Conversion::IntToFloat {
             from: IntType::I64,

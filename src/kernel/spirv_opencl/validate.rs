@@ -187,7 +187,7 @@ pub fn load_module(words: &[u32]) -> Result<Module, LoadError> {
     Ok(module)
 }
 
-/// Readable text of a module (`kernel::disassemble` cannot load `OpExecutionModeId`).
+/// Readable text of a module (`kernel::spirv_opencl::disassemble` cannot load `OpExecutionModeId`).
 pub fn disassemble(words: &[u32]) -> String {
     use rspirv::binary::Disassemble;
     match load_module(words) {

@@ -3,6 +3,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::*;
+use crate::kernel::*;
 
 /// Where the checked-in disassembly snapshots live.
 fn snapshot_dir() -> PathBuf {
@@ -71,10 +72,10 @@ fn sample(shape: Shape, element: FloatType, width: u32, address_bits: u32) -> Ke
 }
 
 /// The instruction names of the spec's Table 3 (full profile), from the transcription in
-/// `tables/ulp_full.csv`: the first cell of every record after the header.
+/// `tables/opencl_spirv/ulp_full.csv`: the first cell of every record after the header.
 fn table_3_names() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/ulp_full.csv");
-    let text = std::fs::read_to_string(&path).expect("read tables/ulp_full.csv");
+    let path = crate::spec::environment::OPENCL_SPIRV.path("ulp_full.csv");
+    let text = std::fs::read_to_string(&path).expect("read tables/opencl_spirv/ulp_full.csv");
     text.lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))

@@ -4,7 +4,7 @@
 //! differs would read or write its buffers out of bounds, or crash the driver, and its results
 //! would be judged as if they were the function's.
 
-use super::{KernelSpec, ENTRY_POINT};
+use crate::kernel::{KernelSpec, ENTRY_POINT};
 use crate::spec::signature::ValueKind;
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{AddressingModel, Op, StorageClass, Word};
@@ -244,7 +244,8 @@ pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), InterfaceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::{build, reference_shapes, words_to_bytes};
+    use crate::kernel::spirv_opencl::build;
+    use crate::kernel::{reference_shapes, words_to_bytes};
     use crate::num::fp::FloatType;
 
     fn spec(function: &str, element: FloatType, width: u32) -> KernelSpec {

@@ -15,7 +15,7 @@ use rspirv::spirv::{
     FunctionParameterAttribute, MemoryAccess, MemoryModel, StorageClass, Word,
 };
 
-use super::{KernelError, KernelSpec, ENTRY_POINT};
+use crate::kernel::{KernelError, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::spec::signature::{Instruction, OpenclStd100Op, ValueKind, OPENCL_STD};
 
