@@ -782,6 +782,11 @@ fn corners(f: FastFn, a: Span, b: Span) -> Result<Span, Stop> {
     result.ok_or(Stop::Unknown)
 }
 
+/// How `instruction`'s exact value moves with its argument (its Table 5 catalog row).
+fn direction(instruction: &str) -> Direction {
+    catalog(instruction).map_or(Direction::Other, |entry| entry.direction)
+}
+
 /// The registry's correctly rounded double of `instruction` (not a near approximation, whose
 /// values are no roundings to nearest).
 fn correctly_rounded(instruction: &str) -> Result<FastFn, Stop> {
@@ -834,25 +839,24 @@ fn exact_span(instruction: &str, spans: &[Span]) -> Result<Span, Stop> {
                 (0.0, hi.max(-lo))
             })
         }
-        "sqrt" | "log" | "log2" | "log10" if spans[0].0 >= 0.0 => increasing(spans[0]),
-        "asin" | "acos" if spans[0].0 >= -1.0 && spans[0].1 <= 1.0 => {
-            let (lo, hi) = spans[0];
-            if instruction == "asin" {
-                increasing(spans[0])
-            } else {
+        _ => match direction(instruction) {
+            Direction::Monotonic { domain, .. } if domain.excludes(&spans[0].0, &spans[0].1) => {
+                Err(Stop::Unknown)
+            }
+            Direction::Monotonic { rising: true, .. } => increasing(spans[0]),
+            Direction::Monotonic { rising: false, .. } => {
+                let (lo, hi) = spans[0];
                 Ok((at(instruction, &[hi])?.0, at(instruction, &[lo])?.1))
             }
-        }
-        "sqrt" | "log" | "log2" | "log10" | "asin" | "acos" => Err(Stop::Unknown),
-        "exp" | "exp2" | "atan" => increasing(spans[0]),
-        "sin" | "cos" | "tan" => periodic(instruction, spans[0]),
-        _ if spans.iter().all(is_point) => {
-            let points: Vec<f64> = spans.iter().map(|s| s.0).collect();
-            at(instruction, &points)
-        }
-        // MPFR's box for atan2, exactly.
-        "atan2" => Ok((-3.5, 3.5)),
-        _ => Err(Stop::Unknown),
+            Direction::Periodic => periodic(instruction, spans[0]),
+            Direction::Other if spans.iter().all(is_point) => {
+                let points: Vec<f64> = spans.iter().map(|s| s.0).collect();
+                at(instruction, &points)
+            }
+            // MPFR's box for atan2, exactly.
+            Direction::Other if instruction == "atan2" => Ok((-3.5, 3.5)),
+            Direction::Other => Err(Stop::Unknown),
+        },
     }
 }
 
@@ -985,42 +989,50 @@ fn inner_image(instruction: &str, outer: &[Span], inner: &[Span]) -> Result<Span
                 Err(Stop::Unknown)
             }
         }
-        // MPFR's range of a negative argument, or of one beyond ±1, is anything. Elsewhere
-        // its argument's range lies in the domain, where it is a range at all: where it is
-        // anything, so is the formula's, and no bound given here is relied on (`inner`).
-        "sqrt" | "log" | "log2" | "log10" if inner[0].0 < 0.0 => Err(Stop::Anything),
-        "asin" | "acos" if inner[0].0 < -1.0 || inner[0].1 > 1.0 => Err(Stop::Anything),
-        "sqrt" | "log" | "log2" | "log10" | "asin" | "acos" => {
-            monotonic(correctly_rounded(instruction)?, &[instruction != "acos"])
-        }
-        "exp" | "exp2" | "atan" => monotonic(correctly_rounded(instruction)?, &[true]),
-        // Points of MPFR's range more than 4 apart: a pole lies between, so MPFR's exact range
-        // is everything.
-        "tan" if inner[0].0 <= inner[0].1 && inner[0].1 - inner[0].0 > 4.0 => Ok(EVERYTHING),
-        // Rising on a span without a pole, which holds MPFR's range and the bounds.
-        "tan"
-            if periodic("tan", outer[0]).is_ok()
+        _ => match direction(instruction) {
+            // MPFR's range of an argument outside the domain (a negative one, or one beyond
+            // ±1) is anything. Elsewhere its argument's range lies in the domain, where it is
+            // a range at all: where it is anything, so is the formula's, and no bound given
+            // here is relied on (`inner`).
+            Direction::Monotonic { domain, .. } if domain.excludes(&inner[0].0, &inner[0].1) => {
+                Err(Stop::Anything)
+            }
+            Direction::Monotonic { rising, .. } => {
+                monotonic(correctly_rounded(instruction)?, &[rising])
+            }
+            // Points of MPFR's range more than 4 apart: a pole lies between, so MPFR's exact
+            // range is everything.
+            _ if instruction == "tan"
+                && inner[0].0 <= inner[0].1
+                && inner[0].1 - inner[0].0 > 4.0 =>
+            {
+                Ok(EVERYTHING)
+            }
+            // Rising on a span without a pole, which holds MPFR's range and the bounds.
+            _ if instruction == "tan"
+                && periodic("tan", outer[0]).is_ok()
                 && [inner[0].0, inner[0].1]
                     .iter()
                     .all(|v| outer[0].0 <= *v && *v <= outer[0].1) =>
-        {
-            monotonic(correctly_rounded(instruction)?, &[true])
-        }
-        _ if inner.iter().all(|(l, h)| l <= h) => {
-            let mut result: Option<Span> = None;
-            let corners = 1usize << inner.len();
-            for corner in 0..corners {
-                let points: Vec<f64> = inner
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(l, h))| if corner >> i & 1 == 0 { l } else { h })
-                    .collect();
-                let (lo, hi) = at(instruction, &points)?;
-                result = Some(result.map_or((hi, lo), |(l, h): Span| (l.min(hi), h.max(lo))));
+            {
+                monotonic(correctly_rounded(instruction)?, &[true])
             }
-            result.ok_or(Stop::Unknown)
-        }
-        _ => Err(Stop::Unknown),
+            _ if inner.iter().all(|(l, h)| l <= h) => {
+                let mut result: Option<Span> = None;
+                let corners = 1usize << inner.len();
+                for corner in 0..corners {
+                    let points: Vec<f64> = inner
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &(l, h))| if corner >> i & 1 == 0 { l } else { h })
+                        .collect();
+                    let (lo, hi) = at(instruction, &points)?;
+                    result = Some(result.map_or((hi, lo), |(l, h): Span| (l.min(hi), h.max(lo))));
+                }
+                result.ok_or(Stop::Unknown)
+            }
+            _ => Err(Stop::Unknown),
+        },
     }
 }
 

@@ -26,15 +26,16 @@ use rug::{Float, Integer};
 use crate::judge::allowance::overflow_allowed;
 use crate::num::fp::FloatType;
 use crate::num::ulp::{ulp_error, ulp_of};
-use crate::reference::{self, ReferenceFn};
+use crate::reference::{self, binding, ReferenceFn};
 use crate::spec::relaxed_table::{
-    catalog, Bound, Comparison, Condition, Formula, Number, Operand, OperationError, Parity, Piece,
-    RelaxedRule,
+    catalog, Bound, Comparison, Condition, Direction, Formula, Number, Operand, OperationError,
+    Parity, Piece, RelaxedRule,
 };
 use crate::spec::table::Requirement;
 
 mod bounded;
 mod interval;
+mod rules;
 
 use interval::*;
 
@@ -62,60 +63,10 @@ pub enum RelaxedOutcome {
     Undefined,
 }
 
-/// The exact reference of every instruction a Table 5 rule or formula can name
-/// ([`crate::spec::relaxed_table::CATALOG`]).
-const REFERENCES: &[(&str, ReferenceFn)] = &[
-    ("OpFDiv", reference::div),
-    ("acos", reference::acos),
-    ("acosh", reference::acosh),
-    ("acospi", reference::acospi),
-    ("asin", reference::asin),
-    ("asinh", reference::asinh),
-    ("asinpi", reference::asinpi),
-    ("atan", reference::atan),
-    ("atanh", reference::atanh),
-    ("atanpi", reference::atanpi),
-    ("atan2", reference::atan2),
-    ("atan2pi", reference::atan2pi),
-    ("cbrt", reference::cbrt),
-    ("cos", reference::cos),
-    ("cosh", reference::cosh),
-    ("cospi", reference::cospi),
-    ("exp", reference::exp),
-    ("exp2", reference::exp2),
-    ("exp10", reference::exp10),
-    ("expm1", reference::expm1),
-    ("log", reference::log),
-    ("log2", reference::log2),
-    ("log10", reference::log10),
-    ("log1p", reference::log1p),
-    ("pow", reference::pow),
-    // pown(x, n) = pow(x, n) for an integer n; its y is an int.
-    ("pown", reference::pow),
-    ("powr", reference::powr),
-    ("rootn", reference::rootn),
-    ("sin", reference::sin),
-    // Judged per output through the sin and cos rows.
-    ("sincos", reference::sin),
-    ("sinh", reference::sinh),
-    ("sinpi", reference::sinpi),
-    ("tan", reference::tan),
-    ("tanh", reference::tanh),
-    ("tanpi", reference::tanpi),
-    ("OpFMul_OpFAdd", reference::fma),
-    ("OpFAdd", reference::add),
-    ("OpFSub", reference::sub),
-    ("OpFMul", reference::mul),
-    ("sqrt", reference::sqrt),
-    ("fabs", reference::fabs),
-];
-
-/// The exact reference of `instruction`; `None` when no rule can name it.
+/// The exact reference of `instruction`, as its Table 5 catalog row names it; `None` when no
+/// rule can name it.
 fn reference_of(instruction: &str) -> Option<ReferenceFn> {
-    REFERENCES
-        .iter()
-        .find(|(name, _)| *name == instruction)
-        .map(|(_, reference)| *reference)
+    catalog(instruction).map(|entry| binding::mpfr(entry.reference))
 }
 
 // ---- Judging one result ----
