@@ -19,6 +19,8 @@
 //! flush-to-zero allowances; [`relaxed`] applies Table 5 (`-cl-fast-relaxed-math`); [`edge`],
 //! [`conversion`] and [`extension`] judge the edge-case, conversion and extension units.
 
+#[cfg(test)]
+mod absolute_tests;
 pub mod allowance;
 pub mod conversion;
 pub mod edge;
