@@ -33,12 +33,12 @@ pub mod relaxed;
 mod tests;
 mod tiers;
 
-pub use allowance::{flush_to_zero_reason, NEXTAFTER_STRICTER_THAN_CTS};
+pub use allowance::flush_to_zero_reason;
 pub use tiers::{FastReference, KnownColumnsVerdict};
 
 use crate::num::fp::FloatType;
-use crate::reference::{self};
-use crate::report::stats::{Allowance, Case};
+use crate::reference;
+use crate::report::stats::Case;
 use crate::spec::fp_config::FpConfig;
 use crate::spec::registry::Output;
 use crate::spec::relaxed_table::RelaxedRule;
@@ -131,6 +131,7 @@ pub fn nonconformance(
     (!reasons.is_empty()).then(|| format!("not conformant: {}", reasons.join("; ")))
 }
 
+/// `args` as MPFR operands.
 pub(in crate::judge) fn to_floats(args: &[f64]) -> Vec<Float> {
     args.iter().map(|x| reference::operand(*x)).collect()
 }

@@ -1,11 +1,12 @@
 //! Tests of the judge: the fast tiers against MPFR, the allowances, the outputs' own rules.
 
 use super::*;
+use crate::judge::allowance::NEXTAFTER_STRICTER_THAN_CTS;
 use crate::judge::mpfr::rounds_to_infinity;
 use crate::reference as r;
 use crate::reference::binding;
 use crate::report::stats::{input_region, UnitStats};
-use crate::report::stats::{FastVerdict, Outcome};
+use crate::report::stats::{Allowance, FastVerdict, Outcome};
 use crate::spec::reference_id::ReferenceId;
 use crate::spec::registry::OutputCheck;
 

@@ -282,46 +282,7 @@ fn meaning(instruction: &str, rows: &[&SpecRow]) -> Meaning {
         otherwise: Vec::new(),
     };
     if instruction == "OpFDiv" {
-        for row in rows {
-            let text = row.text.trim_end_matches('.');
-            let (full, rest) = text
-                .strip_prefix("<= ")
-                .and_then(|t| t.split_once(" ulp for "))
-                .expect("OpFDiv: `<= N ulp for ...`");
-            let (domains, embedded) = rest
-                .split_once(" for the full profile, and <= ")
-                .expect("OpFDiv: `... for the full profile, and <= M ulp ...`");
-            let embedded = embedded
-                .strip_suffix(" ulp for the embedded profile")
-                .expect("OpFDiv: `... ulp for the embedded profile`");
-            let range = |d: &str| {
-                let (low, high) = d.split_once(" to ").expect("`domain of a to b`");
-                (spec_number(low), spec_number(high))
-            };
-            let within = |v: f64, (low, high): (f64, f64)| (low..=high).contains(&v.abs());
-            let when: Predicate = if row.heading == "OpFDiv for 1.0 / x" {
-                // The spec's x is the divisor here: the dividend is exactly 1.0.
-                let domain = rest
-                    .strip_prefix("x in the domain of ")
-                    .and_then(|d| d.split_once(" for the full profile"))
-                    .map(|(d, _)| range(d))
-                    .expect("OpFDiv 1.0 / x: `x in the domain of a to b`");
-                Box::new(move |a: &[f64]| a[0] == 1.0 && within(a[1], domain))
-            } else {
-                let (x_domain, y_domain) = domains
-                    .strip_prefix("x in the domain of ")
-                    .and_then(|d| d.split_once(" and y in the domain of "))
-                    .expect("OpFDiv x / y: two domains");
-                let (x_domain, y_domain) = (range(x_domain), range(y_domain));
-                Box::new(move |a: &[f64]| within(a[0], x_domain) && within(a[1], y_domain))
-            };
-            meaning.cases.push(Case {
-                when,
-                expect: vec![Expect::Ulp(spec_number(full), spec_number(embedded))],
-            });
-        }
-        // Outside both domains the spec gives no bound.
-        meaning.otherwise = vec![Expect::Unbounded];
+        division_meaning(rows, &mut meaning);
         return meaning;
     }
 
@@ -331,203 +292,10 @@ fn meaning(instruction: &str, rows: &[&SpecRow]) -> Meaning {
     let text = text.split(" [On some implementations").next().unwrap();
     let text = text.strip_suffix('.').unwrap_or(text);
     let mut only_listed = false;
-    let derived = |f: &str| vec![Expect::Derived(spec_formula(f))];
-    for sentence in text.split(". ") {
-        let s = sentence;
-        let mut case =
-            |when: Predicate, expect: Vec<Expect>| meaning.cases.push(Case { when, expect });
-        if let Some(n) = s.strip_prefix("<= ").and_then(|t| t.strip_suffix(" ulp")) {
-            if !n.contains(' ') {
-                case(always(), vec![Expect::Ulp(spec_number(n), spec_number(n))]);
-                continue;
-            }
-        }
-        if let Some(rest) =
-            s.strip_prefix("<= 3 + floor( fabs(2 * x) ) ulp for the full profile, and <= ")
-        {
-            let n = rest
-                .strip_suffix(" ulp for the embedded profile")
-                .expect("exp: embedded bound");
-            case(always(), vec![Expect::Growing(3.0, 2.0, spec_number(n))]);
-            continue;
-        }
-        if s == "Implemented either as a correctly rounded fma or as a multiply and an add \
-                 both of which are correctly rounded"
-        {
-            case(always(), vec![Expect::FmaOrMulAdd]);
-            continue;
-        }
-        if s == "ulp values as defined for sin(x) and cos(x)" {
-            case(
-                always(),
-                vec![Expect::Outputs(vec!["sin".into(), "cos".into()])],
-            );
-            continue;
-        }
-        if let Some(rest) = s.strip_prefix("For non-derived implementations, the error is <= ") {
-            let (n, domain) = match rest.split_once(" for x in the domain ") {
-                Some((n, d)) => (n, Some(d)),
-                None => (rest, None),
-            };
-            let n = n
-                .strip_suffix(" ulp")
-                .or_else(|| n.strip_suffix(" ULP"))
-                .expect("`N ulp`");
-            let applies = match domain {
-                Some(d) => spec_interval(instruction, "x", d),
-                None => always(),
-            };
-            meaning.non_derived = Some((spec_number(n), applies));
-            continue;
-        }
-        if instruction == "atan2" {
-            // "Implemented as F1 for C1, F2 for C2 and F3 for C3": each formula starts with
-            // `atan(`.
-            let rest = s
-                .strip_prefix("Implemented as ")
-                .expect("atan2: `Implemented as`");
-            let parts: Vec<&str> = rest.split(" for ").collect();
-            let mut formula = parts[0];
-            for (i, part) in parts.iter().enumerate().skip(1) {
-                let (condition, next) = if i + 1 < parts.len() {
-                    let at = part.find("atan(").expect("atan2: next formula");
-                    let condition = part[..at]
-                        .trim_end()
-                        .trim_end_matches(',')
-                        .trim_end_matches(" and");
-                    (condition, &part[at..])
-                } else {
-                    (*part, "")
-                };
-                case(spec_condition(instruction, condition), derived(formula));
-                formula = next;
-            }
-            continue;
-        }
-        if let Some(f) = s
-            .strip_prefix("Implemented as ")
-            .or_else(|| s.strip_prefix("Derived implementations implement this as "))
-        {
-            case(always(), derived(f));
-            continue;
-        }
-        if let Some(rest) = s.strip_prefix("For x in the domain ") {
-            let (domain, rest) = rest.split_once(']').expect("`[a, b]`");
-            let domain = format!("{domain}]");
-            let rest = rest.trim_start_matches(',');
-            let (bound, otherwise) = if let Some(b) = rest
-                .strip_prefix(" the maximum absolute error is <= ")
-                .and_then(|b| b.strip_suffix(" and larger otherwise"))
-            {
-                (b, vec![Expect::Unbounded])
-            } else {
-                let (b, o) = rest
-                    .strip_prefix(" the maximum absolute error is <= ")
-                    .and_then(|r| r.split_once("; otherwise the maximum error is <="))
-                    .expect("`the maximum absolute error is <= B; otherwise ...`");
-                let (full, embedded) = o
-                    .strip_suffix(" ulp for the embedded profile")
-                    .and_then(|o| o.split_once(" ulp for the full profile and <= "))
-                    .expect("`N ulp for the full profile and <= M ulp ...`");
-                (
-                    b,
-                    vec![Expect::Ulp(spec_number(full), spec_number(embedded))],
-                )
-            };
-            case(
-                spec_interval(instruction, "x", &domain),
-                vec![Expect::Absolute(spec_number(bound))],
-            );
-            meaning.otherwise = otherwise;
-            continue;
-        }
-        if let Some(rest) = s.strip_prefix("Defined for x in the domain ") {
-            let (domain, formula) = match rest.split_once(" and implemented as ") {
-                Some((d, f)) => (d, Some(f)),
-                None => (rest, None),
-            };
-            let inside = spec_interval(instruction, "x", domain);
-            case(
-                Box::new(move |a: &[f64]| !inside(a)),
-                vec![Expect::Undefined],
-            );
-            if let Some(f) = formula {
-                case(always(), derived(f));
-            }
-            continue;
-        }
-        if let Some(rest) = s.strip_prefix("For x in ") {
-            let (domain, f) = rest.split_once("], ").expect("`For x in [a, b], ...`");
-            let f = f
-                .strip_prefix("implemented as ")
-                .or_else(|| f.strip_prefix("derived implementations implement as "))
-                .expect("`implemented as F`");
-            case(
-                spec_interval(instruction, "x", &format!("{domain}]")),
-                derived(f),
-            );
-            continue;
-        }
-        if let Some(rest) = s.strip_prefix("For x outside of ") {
-            let (domain, f) = rest.split_once("], ").expect("`[a, b], ...`");
-            let f = [
-                "implemented as ",
-                "derived implement as ",
-                "derived implementations implement as ",
-            ]
-            .iter()
-            .find_map(|p| f.strip_prefix(p))
-            .expect("`implemented as F`");
-            let inside = spec_interval(instruction, "x", &format!("{domain}]"));
-            case(Box::new(move |a: &[f64]| !inside(a)), derived(f));
-            continue;
-        }
-        if let Some(condition) = s.strip_prefix("Undefined for ") {
-            case(
-                spec_condition(instruction, condition),
-                vec![Expect::Undefined],
-            );
-            continue;
-        }
-        if let Some(condition) = s.strip_prefix("Defined only for ") {
-            let defined = spec_condition(instruction, condition);
-            case(
-                Box::new(move |a: &[f64]| !defined(a)),
-                vec![Expect::Undefined],
-            );
-            continue;
-        }
-        if let Some(rest) = s.strip_prefix("Defined for ") {
-            // rootn: the listed cases are the defined ones.
-            only_listed = true;
-            let (condition, action) = rest
-                .split_once(", derived implementations ")
-                .expect("`Defined for C, derived implementations ...`");
-            let expect = match action.strip_prefix("implement this case as ") {
-                Some(f) => derived(f),
-                None => {
-                    assert_eq!(action, "will return +0 in this case");
-                    derived("0")
-                }
-            };
-            case(spec_condition(instruction, condition), expect);
-            continue;
-        }
-        if let Some(rest) = s.strip_prefix("For ") {
-            let (condition, action) = rest
-                .split_once(", derived implementations ")
-                .unwrap_or_else(|| panic!("`{instruction}`: unrecognised sentence `{s}`"));
-            let expect = match action.strip_prefix("implement this as ") {
-                Some(f) => derived(f),
-                None => {
-                    assert_eq!(action, "return zero");
-                    derived("0")
-                }
-            };
-            case(spec_condition(instruction, condition), expect);
-            continue;
-        }
-        panic!("`{instruction}`: unrecognised sentence `{s}`");
+    for s in text.split(". ") {
+        let handled = bound_sentence(instruction, s, &mut meaning)
+            || formula_sentence(instruction, s, &mut meaning, &mut only_listed);
+        assert!(handled, "`{instruction}`: unrecognised sentence `{s}`");
     }
     if meaning.otherwise.is_empty() {
         meaning.otherwise = if only_listed {
@@ -553,6 +321,269 @@ fn meaning(instruction: &str, rows: &[&SpecRow]) -> Meaning {
         }
     }
     meaning
+}
+
+/// OpFDiv's spec rows (x / y and 1.0 / x): a ULP bound per profile over domains of x and y;
+/// outside both the spec gives no bound.
+fn division_meaning(rows: &[&SpecRow], meaning: &mut Meaning) {
+    for row in rows {
+        let text = row.text.trim_end_matches('.');
+        let (full, rest) = text
+            .strip_prefix("<= ")
+            .and_then(|t| t.split_once(" ulp for "))
+            .expect("OpFDiv: `<= N ulp for ...`");
+        let (domains, embedded) = rest
+            .split_once(" for the full profile, and <= ")
+            .expect("OpFDiv: `... for the full profile, and <= M ulp ...`");
+        let embedded = embedded
+            .strip_suffix(" ulp for the embedded profile")
+            .expect("OpFDiv: `... ulp for the embedded profile`");
+        let range = |d: &str| {
+            let (low, high) = d.split_once(" to ").expect("`domain of a to b`");
+            (spec_number(low), spec_number(high))
+        };
+        let within = |v: f64, (low, high): (f64, f64)| (low..=high).contains(&v.abs());
+        let when: Predicate = if row.heading == "OpFDiv for 1.0 / x" {
+            // The spec's x is the divisor here: the dividend is exactly 1.0.
+            let domain = rest
+                .strip_prefix("x in the domain of ")
+                .and_then(|d| d.split_once(" for the full profile"))
+                .map(|(d, _)| range(d))
+                .expect("OpFDiv 1.0 / x: `x in the domain of a to b`");
+            Box::new(move |a: &[f64]| a[0] == 1.0 && within(a[1], domain))
+        } else {
+            let (x_domain, y_domain) = domains
+                .strip_prefix("x in the domain of ")
+                .and_then(|d| d.split_once(" and y in the domain of "))
+                .expect("OpFDiv x / y: two domains");
+            let (x_domain, y_domain) = (range(x_domain), range(y_domain));
+            Box::new(move |a: &[f64]| within(a[0], x_domain) && within(a[1], y_domain))
+        };
+        meaning.cases.push(Case {
+            when,
+            expect: vec![Expect::Ulp(spec_number(full), spec_number(embedded))],
+        });
+    }
+    // Outside both domains the spec gives no bound.
+    meaning.otherwise = vec![Expect::Unbounded];
+}
+
+/// A sentence of a bound (ulp, absolute, non-derived, mad, sincos), read into `meaning`;
+/// `false` where it is none.
+fn bound_sentence(instruction: &str, s: &str, meaning: &mut Meaning) -> bool {
+    let mut case = |when: Predicate, expect: Vec<Expect>| meaning.cases.push(Case { when, expect });
+    if let Some(n) = s.strip_prefix("<= ").and_then(|t| t.strip_suffix(" ulp")) {
+        if !n.contains(' ') {
+            case(always(), vec![Expect::Ulp(spec_number(n), spec_number(n))]);
+            return true;
+        }
+    }
+    if let Some(rest) =
+        s.strip_prefix("<= 3 + floor( fabs(2 * x) ) ulp for the full profile, and <= ")
+    {
+        let n = rest
+            .strip_suffix(" ulp for the embedded profile")
+            .expect("exp: embedded bound");
+        case(always(), vec![Expect::Growing(3.0, 2.0, spec_number(n))]);
+        return true;
+    }
+    if s == "Implemented either as a correctly rounded fma or as a multiply and an add \
+             both of which are correctly rounded"
+    {
+        case(always(), vec![Expect::FmaOrMulAdd]);
+        return true;
+    }
+    if s == "ulp values as defined for sin(x) and cos(x)" {
+        case(
+            always(),
+            vec![Expect::Outputs(vec!["sin".into(), "cos".into()])],
+        );
+        return true;
+    }
+    if let Some(rest) = s.strip_prefix("For non-derived implementations, the error is <= ") {
+        let (n, domain) = match rest.split_once(" for x in the domain ") {
+            Some((n, d)) => (n, Some(d)),
+            None => (rest, None),
+        };
+        let n = n
+            .strip_suffix(" ulp")
+            .or_else(|| n.strip_suffix(" ULP"))
+            .expect("`N ulp`");
+        let applies = match domain {
+            Some(d) => spec_interval(instruction, "x", d),
+            None => always(),
+        };
+        meaning.non_derived = Some((spec_number(n), applies));
+        return true;
+    }
+    false
+}
+
+/// atan2's sentence "Implemented as F1 for C1, F2 for C2 and F3 for C3", read into `case`.
+fn atan2_sentence(s: &str, mut case: impl FnMut(Predicate, Vec<Expect>)) {
+    let derived = |f: &str| vec![Expect::Derived(spec_formula(f))];
+    // "Implemented as F1 for C1, F2 for C2 and F3 for C3": each formula starts with
+    // `atan(`.
+    let rest = s
+        .strip_prefix("Implemented as ")
+        .expect("atan2: `Implemented as`");
+    let parts: Vec<&str> = rest.split(" for ").collect();
+    let mut formula = parts[0];
+    for (i, part) in parts.iter().enumerate().skip(1) {
+        let (condition, next) = if i + 1 < parts.len() {
+            let at = part.find("atan(").expect("atan2: next formula");
+            let condition = part[..at]
+                .trim_end()
+                .trim_end_matches(',')
+                .trim_end_matches(" and");
+            (condition, &part[at..])
+        } else {
+            (*part, "")
+        };
+        case(spec_condition("atan2", condition), derived(formula));
+        formula = next;
+    }
+}
+
+/// A sentence of a formula or a domain (derived, defined, undefined, for x in), read into
+/// `meaning`; `false` where it is none. `only_listed`: the listed cases are the only defined
+/// ones (rootn).
+fn formula_sentence(
+    instruction: &str,
+    s: &str,
+    meaning: &mut Meaning,
+    only_listed: &mut bool,
+) -> bool {
+    let derived = |f: &str| vec![Expect::Derived(spec_formula(f))];
+    let mut case = |when: Predicate, expect: Vec<Expect>| meaning.cases.push(Case { when, expect });
+    if instruction == "atan2" {
+        atan2_sentence(s, &mut case);
+        return true;
+    }
+    if let Some(f) = s
+        .strip_prefix("Implemented as ")
+        .or_else(|| s.strip_prefix("Derived implementations implement this as "))
+    {
+        case(always(), derived(f));
+        return true;
+    }
+    if let Some(rest) = s.strip_prefix("For x in the domain ") {
+        let (domain, rest) = rest.split_once(']').expect("`[a, b]`");
+        let domain = format!("{domain}]");
+        let rest = rest.trim_start_matches(',');
+        let (bound, otherwise) = if let Some(b) = rest
+            .strip_prefix(" the maximum absolute error is <= ")
+            .and_then(|b| b.strip_suffix(" and larger otherwise"))
+        {
+            (b, vec![Expect::Unbounded])
+        } else {
+            let (b, o) = rest
+                .strip_prefix(" the maximum absolute error is <= ")
+                .and_then(|r| r.split_once("; otherwise the maximum error is <="))
+                .expect("`the maximum absolute error is <= B; otherwise ...`");
+            let (full, embedded) = o
+                .strip_suffix(" ulp for the embedded profile")
+                .and_then(|o| o.split_once(" ulp for the full profile and <= "))
+                .expect("`N ulp for the full profile and <= M ulp ...`");
+            (
+                b,
+                vec![Expect::Ulp(spec_number(full), spec_number(embedded))],
+            )
+        };
+        case(
+            spec_interval(instruction, "x", &domain),
+            vec![Expect::Absolute(spec_number(bound))],
+        );
+        meaning.otherwise = otherwise;
+        return true;
+    }
+    if let Some(rest) = s.strip_prefix("Defined for x in the domain ") {
+        let (domain, formula) = match rest.split_once(" and implemented as ") {
+            Some((d, f)) => (d, Some(f)),
+            None => (rest, None),
+        };
+        let inside = spec_interval(instruction, "x", domain);
+        case(
+            Box::new(move |a: &[f64]| !inside(a)),
+            vec![Expect::Undefined],
+        );
+        if let Some(f) = formula {
+            case(always(), derived(f));
+        }
+        return true;
+    }
+    if let Some(rest) = s.strip_prefix("For x in ") {
+        let (domain, f) = rest.split_once("], ").expect("`For x in [a, b], ...`");
+        let f = f
+            .strip_prefix("implemented as ")
+            .or_else(|| f.strip_prefix("derived implementations implement as "))
+            .expect("`implemented as F`");
+        case(
+            spec_interval(instruction, "x", &format!("{domain}]")),
+            derived(f),
+        );
+        return true;
+    }
+    if let Some(rest) = s.strip_prefix("For x outside of ") {
+        let (domain, f) = rest.split_once("], ").expect("`[a, b], ...`");
+        let f = [
+            "implemented as ",
+            "derived implement as ",
+            "derived implementations implement as ",
+        ]
+        .iter()
+        .find_map(|p| f.strip_prefix(p))
+        .expect("`implemented as F`");
+        let inside = spec_interval(instruction, "x", &format!("{domain}]"));
+        case(Box::new(move |a: &[f64]| !inside(a)), derived(f));
+        return true;
+    }
+    if let Some(condition) = s.strip_prefix("Undefined for ") {
+        case(
+            spec_condition(instruction, condition),
+            vec![Expect::Undefined],
+        );
+        return true;
+    }
+    if let Some(condition) = s.strip_prefix("Defined only for ") {
+        let defined = spec_condition(instruction, condition);
+        case(
+            Box::new(move |a: &[f64]| !defined(a)),
+            vec![Expect::Undefined],
+        );
+        return true;
+    }
+    if let Some(rest) = s.strip_prefix("Defined for ") {
+        // rootn: the listed cases are the defined ones.
+        *only_listed = true;
+        let (condition, action) = rest
+            .split_once(", derived implementations ")
+            .expect("`Defined for C, derived implementations ...`");
+        let expect = match action.strip_prefix("implement this case as ") {
+            Some(f) => derived(f),
+            None => {
+                assert_eq!(action, "will return +0 in this case");
+                derived("0")
+            }
+        };
+        case(spec_condition(instruction, condition), expect);
+        return true;
+    }
+    if let Some(rest) = s.strip_prefix("For ") {
+        let (condition, action) = rest
+            .split_once(", derived implementations ")
+            .unwrap_or_else(|| panic!("`{instruction}`: unrecognised sentence `{s}`"));
+        let expect = match action.strip_prefix("implement this as ") {
+            Some(f) => derived(f),
+            None => {
+                assert_eq!(action, "return zero");
+                derived("0")
+            }
+        };
+        case(spec_condition(instruction, condition), expect);
+        return true;
+    }
+    false
 }
 
 /// What the data file's rule demands for the inputs.
