@@ -18,10 +18,10 @@ use crate::spec::table::Requirement;
 /// of their cost.
 #[derive(Clone, Copy)]
 pub struct KnownColumnsVerdict<'a> {
-    pub(in crate::judge) rules: &'a Rules,
-    pub(in crate::judge) output: &'a Output,
-    pub(in crate::judge) double_tier: FastFn,
-    pub(in crate::judge) rule: FastRule,
+    rules: &'a Rules,
+    output: &'a Output,
+    double_tier: FastFn,
+    rule: FastRule,
 }
 
 impl KnownColumnsVerdict<'_> {

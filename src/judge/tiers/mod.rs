@@ -28,21 +28,21 @@ use rug::Float;
 #[derive(Clone, Debug)]
 pub struct FastReference {
     pub(in crate::judge) values: [FastValues; MAX_FAST_OUTPUTS],
-    pub(in crate::judge) count: usize,
+    count: usize,
     pub(in crate::judge) state: FastState,
     /// The exact tier's value of a one-output function, where the caller already has it
     /// (`Some(None)`: the host declined): a sweep's bulk pass ([`Rules::exact_fns`]).
-    pub(in crate::judge) exact: Option<Option<f64>>,
+    exact: Option<Option<f64>>,
     /// The correctly rounded result of a one-output function in the rule's format, where the
     /// caller already has it: a sweep's column ([`Rules::correctly_rounded_fn`]).
-    pub(in crate::judge) correctly_rounded: Option<f64>,
+    correctly_rounded: Option<f64>,
     /// The double tier's value for a one-output function of float arguments, where the caller
     /// already has it: a sweep's column ([`Rules::double_column_fn`]).
-    pub(in crate::judge) double: Option<f64>,
+    double: Option<f64>,
     /// What a Table 5 rule applies to the input ([`RelaxedRule::fast_bounds`]), with the
     /// rule (by address) and profile it was found for: every width of a relaxed unit has the
     /// same rule, and a derived formula's proof costs more than the rest of a verdict.
-    pub(in crate::judge) relaxed_bounds: Option<(*const RelaxedRule, bool, Option<FastBounds>)>,
+    relaxed_bounds: Option<(*const RelaxedRule, bool, Option<FastBounds>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
