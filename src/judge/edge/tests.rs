@@ -1,3 +1,6 @@
+//! Tests of the edge-case expansion and judging: signed zeros and NaNs, integer arguments,
+//! vectors, overlapping rules, and the flush-to-zero alternatives.
+
 use super::*;
 use crate::spec::edge_table::{functions, parse, Class, BUILTIN_SOURCE};
 

@@ -1,3 +1,6 @@
+//! Tests of Table 5's application: the data file against the spec's English, read sentence by
+//! sentence, and each kind of rule (absolute, growing, derived, undefined, per output) judged.
+
 use super::*;
 use crate::spec::relaxed_table::builtin;
 

@@ -1,3 +1,6 @@
+//! Tests of the double-arithmetic proof: its conditions and spans hold MPFR's, poles within
+//! MPFR's slack included.
+
 use super::image::periodic;
 use super::*;
 use crate::spec::relaxed_table::{builtin_in, Number};
