@@ -2,7 +2,7 @@
 //! allowance of a ULP bound, and on a device without denormals the flush-to-zero results
 //! ("Edge Case Behavior in Flush To Zero Mode", 003_606d5394990817d6.txt) — a flushed
 //! result, flushed operands, nextafter's own — with why they apply to a unit
-//! ([`flush_to_zero_reason`]). MPFR's path ([`crate::judge::mpfr`]) tries them, in order,
+//! ([`flush_to_zero_reason`]). MPFR's path (`crate::judge::mpfr`) tries them, in order,
 //! on a result its rule refuses.
 
 use crate::judge::{to_floats, Rules};
@@ -39,10 +39,11 @@ pub fn overflow_allowed(exact: &Float, bound: f64, device_result: f64, element: 
 /// Why the flush-to-zero rules ("Edge Case Behavior in Flush To Zero Mode") apply to `element`
 /// in a unit, or `None` when subnormals must be honoured. "Support for denormalized numbers is
 /// required for double precision", so never for double: a double config without
-/// CL_FP_DENORM is a [`nonconformance`], not an allowance. For float and half, a config
-/// without CL_FP_DENORM; for float also `-cl-denorms-are-zero`, and `-cl-fast-relaxed-math`
-/// (which implies `-cl-unsafe-math-optimizations`: clacc reads the FTZ rules as the bound on
-/// what flushing may change there, see docs/judging.md, "Flush to zero and relaxed math").
+/// CL_FP_DENORM is a [`crate::judge::nonconformance`], not an allowance. For float and half, a
+/// config without CL_FP_DENORM; for float also `-cl-denorms-are-zero`, and
+/// `-cl-fast-relaxed-math` (which implies `-cl-unsafe-math-optimizations`: clacc reads the FTZ
+/// rules as the bound on what flushing may change there, see docs/judging.md, "Flush to zero
+/// and relaxed math").
 pub fn flush_to_zero_reason(
     fp_config: FpConfig,
     element: FloatType,
@@ -163,9 +164,9 @@ impl Rules {
     /// off zero that "Additional Requirements" lists (the ones crossing the sign of zero):
     /// on a flushing device zero's neighbours are ±smallest normal. The same step from the
     /// other zero, nextafter(+0, y > 0) and nextafter(-0, y < 0), lands there too
-    /// (docs/judging.md, "Readings clacc takes"), as the Khronos CTS accepts. Not where y is a zero (x == y
-    /// returns y) or NaN (a NaN operand gives a NaN), which the CTS accepts as well
-    /// ([`Rules::stricter_than_cts`]).
+    /// (docs/judging.md, "Readings clacc takes"), as the Khronos CTS accepts. Not where y is a
+    /// zero (x == y returns y) or NaN (a NaN operand gives a NaN), which the CTS accepts as
+    /// well ([`Rules::stricter_than_cts`]).
     fn nextafter_flush_result(&self, args: &[f64], device_result: f64) -> bool {
         if self.function != "nextafter" || args.len() != 2 {
             return false;

@@ -1,8 +1,9 @@
 //! Judging device results against the spec's requirement for one (function, type).
 //!
 //! Per input: compare with the reference by the requirement's own rule (bits for correctly
-//! rounded and exact results, [`crate::num::ulp::ulp_error`] against a bound otherwise); when that fails, try the
-//! allowances the spec grants, in order, and record which one accepted the result:
+//! rounded and exact results, [`crate::num::ulp::ulp_error`] against a bound otherwise); when
+//! that fails, try the allowances the spec grants, in order, and record which one accepted the
+//! result:
 //! - overflow: "Where the range of allowed return values includes any value of magnitude larger
 //!   than that of the largest representable finite floating-point number, operations may,
 //!   additionally, return either an infinity of the appropriate sign or the finite number with
@@ -54,7 +55,8 @@ pub struct Rules {
     pub function: &'static str,
     /// The function's results, in the kernel's order, each with its reference and check.
     pub outputs: Vec<Output>,
-    /// The table cell for the function and type (judges [`OutputCheck::Table`] results).
+    /// The table cell for the function and type (judges
+    /// [`crate::spec::registry::OutputCheck::Table`] results).
     pub requirement: Requirement,
     pub element: FloatType,
     /// The device does not support denormals for `element` (CL_FP_DENORM unset), so the flush

@@ -158,7 +158,8 @@ impl Rules {
     /// The double tier ([`binding::fast_tier`], correctly rounded to double) of a float
     /// function of one table output over a whole column of one-argument inputs, the same
     /// values faster, where the function has one: the per-input verdicts' reference for a
-    /// float result that is not the correctly rounded float ([`FastReference::know_double`]).
+    /// float result that is not the correctly rounded float
+    /// ([`crate::judge::FastReference::know_double`]).
     pub fn double_column_fn(&self) -> Option<ColumnFn> {
         match (self.element, self.outputs.as_slice()) {
             (FloatType::Float, [output]) if output.check == OutputCheck::Table => {
@@ -229,10 +230,10 @@ impl Rules {
 
     /// Per output, the function whose value is the exact result and whether the output is an
     /// integer, where [`Rules::fast_verdict_with`] would find device results that are all
-    /// those values `Pass(0.0)` before anything else could decide (see [`exact_output_matches`]
-    /// for what is the same): the rule's own rule applied (as for
-    /// [`Rules::correctly_rounded_fn`]) and an exact tier for every output (frexp's two, or
-    /// modf's). Lets a sweep decide the inputs whose every result is exact in one pass.
+    /// those values `Pass(0.0)` before anything else could decide (see
+    /// [`crate::judge::exact_output_matches`] for what is the same): the rule's own rule
+    /// applied (as for [`Rules::correctly_rounded_fn`]) and an exact tier for every output
+    /// (frexp's two, or modf's). Lets a sweep decide the inputs whose every result is exact in one pass.
     pub fn exact_fns(&self) -> Option<Vec<(ExactFn, bool)>> {
         self.bulk_rule()?;
         self.outputs
