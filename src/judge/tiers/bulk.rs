@@ -233,7 +233,8 @@ impl Rules {
     /// those values `Pass(0.0)` before anything else could decide (see
     /// [`crate::judge::exact_output_matches`] for what is the same): the rule's own rule
     /// applied (as for [`Rules::correctly_rounded_fn`]) and an exact tier for every output
-    /// (frexp's two, or modf's). Lets a sweep decide the inputs whose every result is exact in one pass.
+    /// (frexp's two, or modf's). Lets a sweep decide the inputs whose every result is exact in
+    /// one pass.
     pub fn exact_fns(&self) -> Option<Vec<(ExactFn, bool)>> {
         self.bulk_rule()?;
         self.outputs
