@@ -4,8 +4,8 @@
 
 use rug::Float;
 
-use super::Allowance;
 use crate::num::convert::{self, ConvertResult, Rounding};
+use crate::report::stats::Allowance;
 use crate::spec::conversion::int_value;
 use crate::spec::extension::{Arithmetic, Fc2Check, Flags, Float8Check, Other};
 

@@ -598,7 +598,8 @@ pub(super) fn exact_range(
     spans: &[(Float, Float)],
     context: &Context,
 ) -> Option<(Float, Float)> {
-    let reference = reference_of(instruction)?;
+    let entry = catalog(instruction)?;
+    let reference = binding::mpfr(entry.reference);
     let all_points = spans.iter().all(|(lo, hi)| lo == hi);
     let increasing = |(lo, hi): &(Float, Float)| -> Option<(Float, Float)> {
         Some((
@@ -645,37 +646,31 @@ pub(super) fn exact_range(
                 Some((context.float(0.0), larger(-lo.clone(), hi.clone())))
             }
         }
-        "sqrt" | "log" | "log2" | "log10" => {
-            if spans[0].0 < 0 {
-                return None;
+        _ => match entry.direction {
+            Direction::Monotonic { domain, .. } if domain.excludes(&spans[0].0, &spans[0].1) => {
+                None
             }
-            increasing(&spans[0])
-        }
-        "asin" | "acos" => {
-            let (lo, hi) = &spans[0];
-            if *lo < -1 || *hi > 1 {
-                return None;
-            }
-            if instruction == "asin" {
-                increasing(&spans[0])
-            } else {
+            Direction::Monotonic { rising: true, .. } => increasing(&spans[0]),
+            Direction::Monotonic { rising: false, .. } => {
+                let (lo, hi) = &spans[0];
                 Some((
                     at(reference, &[hi], context)?.0,
                     at(reference, &[lo], context)?.1,
                 ))
             }
-        }
-        "exp" | "exp2" | "atan" => increasing(&spans[0]),
-        "sin" | "cos" | "tan" => periodic(instruction, reference, &spans[0], context),
-        _ if all_points => {
-            let points: Vec<&Float> = spans.iter().map(|(lo, _)| lo).collect();
-            at(reference, &points, context)
-        }
-        // atan2 over a box: within [-pi, pi].
-        "atan2" => Some((context.float(-3.5), context.float(3.5))),
-        _ => match context.unbounded() {
-            Permitted::Between(lo, hi) => Some((lo, hi)),
-            Permitted::Anything => None,
+            Direction::Periodic => periodic(instruction, reference, &spans[0], context),
+            Direction::Other if all_points => {
+                let points: Vec<&Float> = spans.iter().map(|(lo, _)| lo).collect();
+                at(reference, &points, context)
+            }
+            // atan2 over a box: within [-pi, pi].
+            Direction::Other if instruction == "atan2" => {
+                Some((context.float(-3.5), context.float(3.5)))
+            }
+            Direction::Other => match context.unbounded() {
+                Permitted::Between(lo, hi) => Some((lo, hi)),
+                Permitted::Anything => None,
+            },
         },
     }
 }

@@ -637,7 +637,8 @@ impl Parser<'_> {
                 if let Some(index) = self.entry.parameters.iter().position(|p| *p == word) {
                     return Ok(Formula::Parameter { index, name: word });
                 }
-                if let Some(&(_, arity)) = FORMULA_FUNCTIONS.iter().find(|(f, _)| *f == word) {
+                if let Some(callee) = catalog(&word).filter(|entry| entry.in_formulas) {
+                    let arity = callee.parameters.len();
                     self.expect_symbol("(", &format!("after `{word}`"))?;
                     let mut arguments = vec![self.expression()?];
                     while self.eat_symbol(",") {
@@ -653,7 +654,11 @@ impl Parser<'_> {
                     }
                     return Ok(operation(&word, arguments));
                 }
-                let functions: Vec<&str> = FORMULA_FUNCTIONS.iter().map(|(f, _)| *f).collect();
+                let functions: Vec<&str> = CATALOG
+                    .iter()
+                    .filter(|entry| entry.in_formulas)
+                    .map(|entry| entry.name)
+                    .collect();
                 self.position -= 1;
                 Err(format!(
                     "unknown name `{word}` in the formula: expected a parameter ({}), \

@@ -40,8 +40,10 @@ use crate::spec::cell::RuleCellError;
 use crate::spec::table::{self, Profile, Requirement};
 use crate::spec::table::{read_data, DataRecord};
 
+mod catalog;
 mod grammar;
 
+pub use catalog::{catalog, Direction, Domain, Entry, CATALOG};
 use grammar::parse_rule;
 
 // ---- The table ----
@@ -290,94 +292,6 @@ pub enum OperationError {
     },
     /// Its own Table 5 rule.
     Relaxed(Box<RelaxedRule>),
-}
-
-// ---- Instructions clacc knows here ----
-
-/// An instruction the rules can name and its parameters, in argument order (its exact
-/// reference is the judge's: `crate::judge::relaxed`).
-pub struct Entry {
-    pub name: &'static str,
-    pub parameters: &'static [&'static str],
-}
-
-const X: &[&str] = &["x"];
-const XY: &[&str] = &["x", "y"];
-const YX: &[&str] = &["y", "x"];
-const XYZ: &[&str] = &["x", "y", "z"];
-
-const fn entry(name: &'static str, parameters: &'static [&'static str]) -> Entry {
-    Entry { name, parameters }
-}
-
-/// Every Table 5 instruction and every operation a formula may use.
-pub const CATALOG: &[Entry] = &[
-    entry("OpFDiv", XY),
-    entry("acos", X),
-    entry("acosh", X),
-    entry("acospi", X),
-    entry("asin", X),
-    entry("asinh", X),
-    entry("asinpi", X),
-    entry("atan", X),
-    entry("atanh", X),
-    entry("atanpi", X),
-    entry("atan2", YX),
-    entry("atan2pi", YX),
-    entry("cbrt", X),
-    entry("cos", X),
-    entry("cosh", X),
-    entry("cospi", X),
-    entry("exp", X),
-    entry("exp2", X),
-    entry("exp10", X),
-    entry("expm1", X),
-    entry("log", X),
-    entry("log2", X),
-    entry("log10", X),
-    entry("log1p", X),
-    entry("pow", XY),
-    // Its y is an int.
-    entry("pown", XY),
-    entry("powr", XY),
-    entry("rootn", XY),
-    entry("sin", X),
-    entry("sincos", X),
-    entry("sinh", X),
-    entry("sinpi", X),
-    entry("tan", X),
-    entry("tanh", X),
-    entry("tanpi", X),
-    entry("OpFMul_OpFAdd", XYZ),
-    entry("OpFAdd", XY),
-    entry("OpFSub", XY),
-    entry("OpFMul", XY),
-    entry("sqrt", X),
-    entry("fabs", X),
-];
-
-/// The functions a formula may call, with their argument counts.
-const FORMULA_FUNCTIONS: &[(&str, usize)] = &[
-    ("sqrt", 1),
-    ("log", 1),
-    ("log2", 1),
-    ("log10", 1),
-    ("exp", 1),
-    ("exp2", 1),
-    ("sin", 1),
-    ("cos", 1),
-    ("tan", 1),
-    ("acos", 1),
-    ("asin", 1),
-    ("atan", 1),
-    ("fabs", 1),
-    ("atan2", 2),
-    ("rootn", 2),
-];
-
-/// The instruction `name` as the rules know it; `None` when no rule can name it.
-pub fn catalog(name: &str) -> Option<&'static Entry> {
-    CATALOG.iter().find(|entry| entry.name == name)
 }
 
 // ---- Errors and the loader ----
@@ -960,6 +874,24 @@ mod tests {
     /// doubles (0.5, -88, 2^-126, 2^126) and numbers that are not (pi, 0.1, 2^-1100, beyond
     /// the largest double), against themselves, their neighbouring doubles, zeros, the
     /// infinities and NaN.
+    #[test]
+    fn catalog_rows_are_one_per_instruction_and_directions_fit_one_argument() {
+        for (position, entry) in CATALOG.iter().enumerate() {
+            assert!(
+                CATALOG[..position].iter().all(|e| e.name != entry.name),
+                "{} twice",
+                entry.name
+            );
+            if matches!(
+                entry.direction,
+                Direction::Monotonic { .. } | Direction::Periodic
+            ) {
+                assert!(entry.in_formulas, "{}", entry.name);
+                assert_eq!(entry.parameters.len(), 1, "{}", entry.name);
+            }
+        }
+    }
+
     #[test]
     fn numbers_compare_with_doubles_as_mpfr_does() {
         let precision = 256;
