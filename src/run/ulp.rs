@@ -30,13 +30,13 @@ fn type_extension(element: FloatType) -> &'static str {
     }
 }
 
-fn skeleton(function: &Function, element: FloatType, width: u32, profile: Profile) -> UnitReport {
+fn skeleton(function: &Function, element: FloatType, width: u32, judging: Judging) -> UnitReport {
     UnitReport {
         kind: Kind::Ulp,
         function: function.name.to_string(),
         element,
         width,
-        judging: Judging::Table(profile),
+        judging,
         requirement: None,
         rule: String::new(),
         integer_outputs: function.outputs.iter().map(Output::is_integer).collect(),
@@ -102,7 +102,9 @@ impl<'a> UlpUnit<'a> {
         element: FloatType,
         width: u32,
     ) -> Result<UlpUnit<'a>, Box<UnitReport>> {
-        let mut report = skeleton(function, element, width, settings.judging.profile());
+        // A unit skipped before its rule is known still records what the run judges by (relaxed
+        // under --profile relaxed), which is what its key and a --resume compare.
+        let mut report = skeleton(function, element, width, settings.judging);
         let ulp_table = table::builtin_in(settings.spec, settings.judging.profile());
         let table_5_only = function.table_5_only;
         let row = ulp_table.row(function.name);
@@ -144,7 +146,6 @@ impl<'a> UlpUnit<'a> {
         } else {
             None
         };
-        report.judging = settings.judging;
         if let Some(rule) = relaxed_rule {
             report.rule = rule.describe(settings.judging.profile() == Profile::Embedded);
         }

@@ -151,6 +151,66 @@ fn relaxed_judges_opfmul_then_opfadd_by_table_5_and_other_profiles_skip_it() {
         .contains("only Table 5 bounds OpFMul_OpFAdd"));
 }
 
+/// A relaxed run's units that Table 5 does not bound (x * y + z for half) are skipped before
+/// they are judged; their rows still say `relaxed`, so `--resume` takes the CSV back (it refused
+/// it when those rows said `full`, and a certification killed in its relaxed part could not go on).
+#[test]
+fn a_relaxed_run_resumes_over_its_own_skipped_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("relaxed.csv");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "--profile",
+            "relaxed",
+            "--kind",
+            "ulp",
+            "--function",
+            "OpFMul_OpFAdd,sin",
+            "--type",
+            "half,float",
+            "--width",
+            "1",
+            "--inputs",
+            "64",
+            "--csv",
+            csv.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        clacc(&args)
+    };
+    let first = run(&[]);
+    assert!(
+        matches!(first.status.code(), Some(0) | Some(1)),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let written = std::fs::read(&csv).unwrap();
+    let results = Results::read(&csv);
+    let skipped = results
+        .rows
+        .iter()
+        .find(|r| {
+            results.cell(r, "function") == "OpFMul_OpFAdd" && results.cell(r, "type") == "half"
+        })
+        .expect("the half x * y + z row");
+    assert_eq!(results.cell(skipped, "status"), "skip");
+    for row in &results.rows {
+        assert_eq!(results.cell(row, "profile"), "relaxed", "{row:?}");
+    }
+    let resumed = run(&["--resume"]);
+    assert_eq!(
+        resumed.status.code(),
+        first.status.code(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&csv).unwrap(),
+        written,
+        "nothing left to run, nothing rewritten"
+    );
+}
+
 #[test]
 fn embedded_judges_float_sqrt_against_4_ulp_and_full_against_3() {
     let dir = tempfile::tempdir().unwrap();
