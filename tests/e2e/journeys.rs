@@ -1,4 +1,5 @@
-//! The workflows README.md documents, each run as a user runs it (on a reduced input count):
+//! The workflows README.md and docs/ document, each run as a user runs it (on a reduced input
+//! count):
 //! `clacc certify` to its VERDICT line, killed and resumed, sharded as the Slurm recipe shards
 //! it and merged; a run with --junit and --plot interrupted and resumed; `kernels --emit` with
 //! the default selection; `devices`. `compare` has its journeys in compare.rs, a user's own

@@ -1,8 +1,8 @@
 //! End-to-end tests on a second, independent SPIR-V device: Mesa rusticl on llvmpipe (math from
 //! libclc), which scripts/setup-rusticl installs into .deps/rusticl and clacc finds beside the
 //! Intel runtime. Its float has no denormals, so these runs exercise the flush-to-zero rules on
-//! a real device. No test asserts which libclc built-ins are accurate (that is a finding, in the
-//! README); they assert coverage, sane verdicts and CSVs, and that a module of known behaviour
+//! a real device. No test asserts which libclc built-ins are accurate (that is a finding, in
+//! docs/devices/mesa-rusticl.md); they assert coverage, sane verdicts and CSVs, and that a module of known behaviour
 //! gets the same verdict on both devices.
 
 mod common;
