@@ -2,8 +2,10 @@
 //! CSV column once in docs/csv-columns.md, and every relative link of README.md and docs/ leads
 //! to a file that exists. Pure: reads the sources and clap's definition, runs nothing.
 
+mod common;
+use common::files_with_extension;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::CommandFactory;
 
@@ -88,17 +90,6 @@ fn every_csv_column_is_described_once_and_only_they() {
     assert_eq!(set, columns, "docs/csv-columns.md against report::COLUMNS");
 }
 
-fn markdown_files(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            markdown_files(&path, files);
-        } else if path.extension().is_some_and(|e| e == "md") {
-            files.push(path);
-        }
-    }
-}
-
 #[test]
 fn every_relative_link_leads_to_a_file() {
     let mut files = vec![
@@ -106,7 +97,7 @@ fn every_relative_link_leads_to_a_file() {
         root().join("tables/README.md"),
         root().join("kernels/README.md"),
     ];
-    markdown_files(&root().join("docs"), &mut files);
+    files_with_extension(&root().join("docs"), "md", &mut files);
     let mut broken = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();

@@ -8,6 +8,8 @@
 //! none imports another's: an environment is added beside the others, not threaded through
 //! them.
 
+mod common;
+use common::{module_path, source_files};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -62,32 +64,14 @@ const ENVIRONMENTS: &[&str] = &["device::opencl", "kernel::spirv_opencl"];
 /// The layers whose folders are environments (their `mod.rs` is what every environment shares).
 const ENVIRONMENT_LAYERS: &[&str] = &["device", "kernel"];
 
-fn source_files(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            source_files(&path, files);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-}
-
 /// `src/run/conversion/mod.rs` → `["run", "conversion"]`; `src/main.rs` is the face's.
 fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix(src).unwrap().with_extension("");
-    let mut parts: Vec<String> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    match parts.last().map(String::as_str) {
-        Some("mod") | Some("lib") => {
-            parts.pop();
-        }
-        Some("main") => parts = vec!["face".to_string()],
-        _ => {}
+    let parts = module_path(src, file);
+    if parts == ["main"] {
+        vec!["face".to_string()]
+    } else {
+        parts
     }
-    parts
 }
 
 /// The module paths a line names: `crate::a::b`, `clacc::a::b`, `super::a` (resolved against

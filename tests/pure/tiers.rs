@@ -5,8 +5,10 @@
 //! device (`device_*`, `e2e_*`) require the feature; `pure_*` do not. Pure: reads the sources,
 //! runs nothing.
 
+mod common;
+use common::{module_path, source_files};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// What reaches a device: opening a session, listing the platforms (`device::enumerate`, by
 /// whatever path; an iterator's `.enumerate()` is no path), finding the runtime.
@@ -17,30 +19,6 @@ const FEATURE: &str = "feature = \"device-tests\"";
 
 /// The module name scripts/test selects the device tier's unit tests by (`::on_device::`).
 const MODULE: &str = "on_device";
-
-fn source_files(dir: &Path, files: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            source_files(&path, files);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-}
-
-/// `src/run/conversion/mod.rs` → `["run", "conversion"]`; `src/lib.rs` → `[]`.
-fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix(src).unwrap().with_extension("");
-    let mut parts: Vec<String> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    if matches!(parts.last().map(String::as_str), Some("mod" | "lib")) {
-        parts.pop();
-    }
-    parts
-}
 
 fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
@@ -218,7 +196,7 @@ impl Sources {
         for file in files {
             let text = std::fs::read_to_string(&file).unwrap();
             let place = file.strip_prefix(root).unwrap().display().to_string();
-            sources.add(&code_of(&text), module_of(&src, &file), &place);
+            sources.add(&code_of(&text), module_path(&src, &file), &place);
         }
         sources
     }
