@@ -659,14 +659,11 @@ pub(super) fn exact_range(
                 ))
             }
             Direction::Periodic => periodic(instruction, reference, &spans[0], context),
-            Direction::Other if all_points => {
+            Direction::Other | Direction::Bounded { .. } if all_points => {
                 let points: Vec<&Float> = spans.iter().map(|(lo, _)| lo).collect();
                 at(reference, &points, context)
             }
-            // atan2 over a box: within [-pi, pi].
-            Direction::Other if instruction == "atan2" => {
-                Some((context.float(-3.5), context.float(3.5)))
-            }
+            Direction::Bounded { low, high } => Some((context.float(low), context.float(high))),
             Direction::Other => match context.unbounded() {
                 Permitted::Between(lo, hi) => Some((lo, hi)),
                 Permitted::Anything => None,

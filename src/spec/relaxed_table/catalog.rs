@@ -25,6 +25,9 @@ pub enum Direction {
     Monotonic { rising: bool, domain: Domain },
     /// sin, cos and tan: extrema at multiples of pi/2, and tan's poles.
     Periodic,
+    /// Within [low, high] whatever its arguments (atan2: within [-pi, pi], enclosed by ±3.5),
+    /// the enclosure of a range of arguments that are not all points.
+    Bounded { low: f64, high: f64 },
     /// Arithmetic and the rest: each evaluation's own case, by name.
     Other,
 }
@@ -125,7 +128,15 @@ pub const CATALOG: &[Entry] = &[
     callable("atan", X, Id::Atan, RISING),
     entry("atanh", X, Id::Atanh),
     entry("atanpi", X, Id::Atanpi),
-    callable("atan2", YX, Id::Atan2, Direction::Other),
+    callable(
+        "atan2",
+        YX,
+        Id::Atan2,
+        Direction::Bounded {
+            low: -3.5,
+            high: 3.5,
+        },
+    ),
     entry("atan2pi", YX, Id::Atan2pi),
     entry("cbrt", X, Id::Cbrt),
     callable("cos", X, Id::Cos, Direction::Periodic),

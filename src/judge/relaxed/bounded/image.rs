@@ -158,12 +158,12 @@ pub(super) fn exact_span(instruction: &str, spans: &[Span]) -> Result<Span, Stop
                 Ok((at(instruction, &[hi])?.0, at(instruction, &[lo])?.1))
             }
             Direction::Periodic => periodic(instruction, spans[0]),
-            Direction::Other if spans.iter().all(is_point) => {
+            Direction::Other | Direction::Bounded { .. } if spans.iter().all(is_point) => {
                 let points: Vec<f64> = spans.iter().map(|s| s.0).collect();
                 at(instruction, &points)
             }
-            // MPFR's box for atan2, exactly.
-            Direction::Other if instruction == "atan2" => Ok((-3.5, 3.5)),
+            // MPFR's box, exactly.
+            Direction::Bounded { low, high } => Ok((low, high)),
             Direction::Other => Err(Stop::Unknown),
         },
     }
