@@ -5,6 +5,49 @@
 //! Today there is one, [`OPENCL_SPIRV`]. OpenCL C (#44) and Vulkan (#45) add theirs beside it
 //! (`tables/opencl_c/`, `tables/vulkan/`), each a value of its own.
 
+/// The way a kernel reaches an OpenCL device, which decides the text that judges it: SPIR-V
+/// through `clCreateProgramWithIL` (the OpenCL SPIR-V environment's tables) or OpenCL C source
+/// through `clCreateProgramWithSource` (the OpenCL C specification's numerical compliance
+/// chapter). Chosen with `--source`; named in the `path` CSV column.
+#[derive(
+    Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
+)]
+pub enum KernelPath {
+    /// SPIR-V modules, the path conformance covers first and clacc's default where the device
+    /// takes IL.
+    #[default]
+    #[serde(rename = "spirv")]
+    Spirv,
+    /// OpenCL C source built by the driver's own compiler.
+    #[serde(rename = "opencl-c")]
+    OpenclC,
+}
+
+impl KernelPath {
+    pub const ALL: [KernelPath; 2] = [KernelPath::Spirv, KernelPath::OpenclC];
+
+    /// The name used by `--source`, in the `path` CSV column and in report headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelPath::Spirv => "spirv",
+            KernelPath::OpenclC => "opencl-c",
+        }
+    }
+
+    /// Reads a path's name (`spirv`, `opencl-c`).
+    pub fn parse(text: &str) -> Option<KernelPath> {
+        KernelPath::ALL
+            .into_iter()
+            .find(|p| p.name() == text.trim())
+    }
+}
+
+impl std::fmt::Display for KernelPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One environment and its checked-in data files, compiled into clacc.
 #[derive(Debug)]
 pub struct Environment {
