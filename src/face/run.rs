@@ -620,6 +620,7 @@ fn run_settings(
     RunSettings {
         judging,
         spec: args.spec.revision(),
+        path: crate::spec::environment::KernelPath::Spirv,
         inputs: args.inputs,
         explicit_cases,
         range: args.range.clone(),

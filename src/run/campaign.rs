@@ -597,6 +597,7 @@ mod tests {
         RunSettings {
             judging: Judging::Table(Profile::Full),
             spec: crate::spec::table::Revision::Spec2026,
+            path: crate::spec::environment::KernelPath::Spirv,
             inputs: 10,
             explicit_cases: None,
             range: None,

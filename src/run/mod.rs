@@ -60,6 +60,10 @@ pub struct RunSettings {
     /// The revision of the spec's text whose Tables 3, 4, 5 and edge cases judge (`--spec`).
     #[serde(default)]
     pub spec: crate::spec::table::Revision,
+    /// How the units' kernels reach the device (`--source`), which also decides whose tables
+    /// judge them.
+    #[serde(default)]
+    pub path: crate::spec::environment::KernelPath,
     /// Inputs per unit (special values included; rounded up to whole vectors).
     pub inputs: usize,
     /// Explicit cases (`--input-file`) run instead of the sweep, when given.
