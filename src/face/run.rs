@@ -721,6 +721,7 @@ fn plan_units(
                 function, element, ..
             } => {
                 let meets = crate::run::edge::given_inputs_meet_an_edge_case(
+                    settings.path.environment(),
                     settings.spec,
                     function,
                     *element,
