@@ -682,6 +682,7 @@ fn plan_units(
             &edge_only_selected,
             types,
             &selection.widths,
+            (settings.path.environment(), settings.spec),
         ));
     }
     // Conversions and extension checks have no function selection of their own: they run when

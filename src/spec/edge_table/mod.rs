@@ -690,10 +690,20 @@ pub fn builtin_in(
     })
 }
 
-/// The functions the built-in rules cover, each once, in the data's order.
+/// The functions the SPIR-V environment's rules cover, each once, in the data's order (the
+/// same in both of its revisions: the 2026 file keeps the 2017 file's rows).
 pub fn functions() -> Vec<&'static str> {
+    functions_in(&OPENCL_SPIRV, crate::spec::table::Revision::Spec2017)
+}
+
+/// The functions one text's rules cover, each once, in the data's order: the edge units a run
+/// on that path plans (the OpenCL C chapter's rules cover half_powr too).
+pub fn functions_in(
+    environment: &'static Environment,
+    revision: crate::spec::table::Revision,
+) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
-    for rule in builtin() {
+    for rule in builtin_in(environment, revision) {
         if !names.contains(&rule.function.as_str()) {
             names.push(rule.function.as_str());
         }

@@ -474,3 +474,19 @@ fn edge_rules_are_the_spirv_ones_but_for_the_texts_differences() {
     assert_eq!(found, expected);
     assert_eq!(found.len(), 41);
 }
+
+/// The edge units a run plans on each path: the OpenCL C rules cover every function the SPIR-V
+/// ones do, and half_powr (by the half_<funcname> paragraph; the SPIR-V rules give it none).
+#[test]
+fn edge_functions_are_the_spirv_ones_and_half_powr() {
+    let spirv = edge_table::functions();
+    assert_eq!(spirv, edge_table::functions_in(&OPENCL_SPIRV, NOW));
+    let opencl_c = edge_table::functions_in(&OPENCL_C, NOW);
+    let added: Vec<&str> = opencl_c
+        .iter()
+        .copied()
+        .filter(|f| !spirv.contains(f))
+        .collect();
+    assert_eq!(added, ["half_powr"]);
+    assert!(spirv.iter().all(|f| opencl_c.contains(f)));
+}
