@@ -8,8 +8,6 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use crate::spec::table::Revision;
-
 /// The way a kernel reaches an OpenCL device, which decides the text that judges it: SPIR-V
 /// through `clCreateProgramWithIL` (the OpenCL SPIR-V environment's tables) or OpenCL C source
 /// through `clCreateProgramWithSource` (the OpenCL C specification's numerical compliance
@@ -58,6 +56,47 @@ impl KernelPath {
 }
 
 impl std::fmt::Display for KernelPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which text of the specification clacc judges by: the tables of Tables 3, 4, 5 and the edge
+/// cases all come from the same revision, chosen with `--spec`.
+#[derive(
+    Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
+)]
+pub enum Revision {
+    /// The OpenCL SPIR-V Environment Specification as extracted in
+    /// `shared/spec/003_606d5394990817d6.txt` (2017).
+    #[serde(rename = "2017")]
+    Spec2017,
+    /// The "OpenCL Numerical Compliance" chapter as maintained today
+    /// (`shared/spec/numerical_compliance_2026.asciidoc`, last changed 2026-01-06): the
+    /// revision devices are certified against, so the default.
+    #[default]
+    #[serde(rename = "2026")]
+    Spec2026,
+}
+
+impl Revision {
+    pub const ALL: [Revision; 2] = [Revision::Spec2017, Revision::Spec2026];
+
+    /// The name used by `--spec`, in the `spec` CSV column and in report headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Revision::Spec2017 => "2017",
+            Revision::Spec2026 => "2026",
+        }
+    }
+
+    /// Reads a `--spec` value (`2017`, `2026`).
+    pub fn parse(text: &str) -> Option<Revision> {
+        Revision::ALL.into_iter().find(|r| r.name() == text.trim())
+    }
+}
+
+impl std::fmt::Display for Revision {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }

@@ -80,46 +80,8 @@ impl Judging {
     }
 }
 
-/// Which text of the specification clacc judges by: the tables of Tables 3, 4, 5 and the edge
-/// cases all come from the same revision, chosen with `--spec`.
-#[derive(
-    Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
-)]
-pub enum Revision {
-    /// The OpenCL SPIR-V Environment Specification as extracted in
-    /// `shared/spec/003_606d5394990817d6.txt` (2017).
-    #[serde(rename = "2017")]
-    Spec2017,
-    /// The "OpenCL Numerical Compliance" chapter as maintained today
-    /// (`shared/spec/numerical_compliance_2026.asciidoc`, last changed 2026-01-06): the
-    /// revision devices are certified against, so the default.
-    #[default]
-    #[serde(rename = "2026")]
-    Spec2026,
-}
-
-impl Revision {
-    pub const ALL: [Revision; 2] = [Revision::Spec2017, Revision::Spec2026];
-
-    /// The name used by `--spec`, in the `spec` CSV column and in report headers.
-    pub fn name(self) -> &'static str {
-        match self {
-            Revision::Spec2017 => "2017",
-            Revision::Spec2026 => "2026",
-        }
-    }
-
-    /// Reads a `--spec` value (`2017`, `2026`).
-    pub fn parse(text: &str) -> Option<Revision> {
-        Revision::ALL.into_iter().find(|r| r.name() == text.trim())
-    }
-}
-
-impl fmt::Display for Revision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// Which text of the spec judges: defined beside the environments that hold the texts.
+pub use crate::spec::environment::Revision;
 
 /// `A + B·n`, a bound that grows with the vector width `n` of a geometric function (the 2026
 /// text: "<= 2.5 + 2n ulp, for gentype with vector width n", dot's "(2n - 1)" operations).
