@@ -61,8 +61,9 @@ impl std::fmt::Display for KernelPath {
     }
 }
 
-/// Which text of the specification clacc judges by: the tables of Tables 3, 4, 5 and the edge
-/// cases all come from the same revision, chosen with `--spec`.
+/// Which revision of an environment's text judges (`--spec`): the ULP tables, the unsafe-math
+/// table and the edge cases all come from the same one. The OpenCL SPIR-V environment holds
+/// both, the OpenCL C chapter only today's ([`Environment::holds`]).
 #[derive(
     Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
 )]
