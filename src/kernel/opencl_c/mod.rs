@@ -122,6 +122,18 @@ pub fn source(spec: &KernelSpec) -> Result<String, KernelError> {
     Ok(text)
 }
 
+/// The file name of `spec`'s kernel, as `clacc kernels --emit --source opencl-c` writes it and
+/// `kernels/opencl_c/` holds it: `sin_float_w4.cl`, without the address bits the source does
+/// not depend on.
+pub fn file_name(spec: &KernelSpec) -> String {
+    format!(
+        "{}_{}_w{}.cl",
+        spec.instruction.name(),
+        spec.element.name(),
+        spec.width
+    )
+}
+
 /// Whether OpenCL C declares the builtin for `float` only, where OpenCL.std takes every float
 /// type: the `half_` and `native_` functions ("Built-in Math Functions": gentype is float only
 /// for them, and `cl_khr_fp16` / `cl_khr_fp64` add no such overloads).
