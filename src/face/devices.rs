@@ -5,22 +5,18 @@ use super::args::DeviceArgs;
 use super::console::{out, out_line};
 use super::{usage, UsageError};
 use crate::device::opencl::{self, DeviceInfo, Session};
-use crate::device::{Device, DeviceError, KernelForm};
-use crate::kernel::ENTRY_POINT;
 use crate::run::extension::probe::{self as extension, IsolatedOutcome};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The device --platform and --device name (the default: the first that takes SPIR-V, else
-/// the first that takes OpenCL C).
+/// The device --platform and --device name (the default: the first that takes SPIR-V).
 pub(crate) fn open_device(args: &DeviceArgs) -> Result<DeviceInfo, UsageError> {
     let devices = opencl::enumerate()?;
     Ok(opencl::select(&devices, args.platform.as_deref(), args.device.as_deref())?.clone())
 }
 
-/// `clacc probe-build`: builds one module (or, from a `.cl` file, OpenCL C source) on the
-/// device in this process; exit 0 built, 3 refused, 4 the build failed otherwise (the reason on
-/// stdout).
+/// `clacc probe-build`: builds one module on the device in this process; exit 0 built, 3
+/// refused, 4 the build failed otherwise (the reason on stdout).
 pub(crate) fn probe_build(
     device: &DeviceArgs,
     module: &std::path::Path,
@@ -31,19 +27,7 @@ pub(crate) fn probe_build(
     let spirv = std::fs::read(module)
         .map_err(|e| UsageError(format!("cannot read {}: {e}", module.display())))?;
     let session = Session::open(info)?;
-    let outcome = if module.extension().is_some_and(|e| e == "cl") {
-        let source = String::from_utf8_lossy(&spirv);
-        match session.build(name, KernelForm::OpenclC(&source), ENTRY_POINT, options) {
-            Ok(_) => IsolatedOutcome::Built,
-            Err(DeviceError::Build { log, .. }) => {
-                IsolatedOutcome::Refused(crate::run::pipeline::telling_line(&log))
-            }
-            Err(other) => IsolatedOutcome::Refused(other.to_string()),
-        }
-    } else {
-        extension::build_in_this_process(&session, name, &spirv, options)
-    };
-    match outcome {
+    match extension::build_in_this_process(&session, name, &spirv, options) {
         IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
         IsolatedOutcome::Refused(why) => {
             out_line("the build's outcome", why)?;
@@ -70,28 +54,6 @@ pub(crate) fn build_isolated(
     spirv: &[u8],
     options: &str,
 ) -> IsolatedOutcome {
-    build_file_isolated(info, name, spirv, "spv", options)
-}
-
-/// Builds OpenCL C `source` with `options` in a `clacc probe-build` process of its own.
-pub(crate) fn build_source_isolated(
-    info: &DeviceInfo,
-    name: &str,
-    source: &str,
-    options: &str,
-) -> IsolatedOutcome {
-    build_file_isolated(info, name, source.as_bytes(), "cl", options)
-}
-
-/// Writes `contents` to a `.<extension>` file (which tells `clacc probe-build` a SPIR-V module
-/// from OpenCL C source) and builds it in a `clacc probe-build` process of its own.
-fn build_file_isolated(
-    info: &DeviceInfo,
-    name: &str,
-    contents: &[u8],
-    extension: &str,
-    options: &str,
-) -> IsolatedOutcome {
     {
         let Ok(executable) = std::env::current_exe() else {
             return IsolatedOutcome::Crashed("cannot find clacc's own executable".to_string());
@@ -100,10 +62,10 @@ fn build_file_isolated(
             return IsolatedOutcome::Crashed("cannot write a temporary module".to_string());
         };
         let path = dir.join(format!(
-            "{}.{extension}",
+            "{}.spv",
             name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
         ));
-        if std::fs::write(&path, contents).is_err() {
+        if std::fs::write(&path, spirv).is_err() {
             return IsolatedOutcome::Crashed("cannot write a temporary module".to_string());
         }
         let output = std::process::Command::new(executable)

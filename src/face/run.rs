@@ -227,6 +227,9 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         ));
     }
     let facts = run_facts(args, &info, judging);
+    if !args.build_options.trim().is_empty() {
+        check_build_options(&info, &facts.build_options)?;
+    }
     let mut provenance = provenance(args, explicit_cases.as_ref(), &user_kernels);
     let settings = run_settings(
         args,
@@ -238,9 +241,6 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         user_kernels,
     );
     check_user_paths(&settings.user_kernels, settings.path)?;
-    if !args.build_options.trim().is_empty() {
-        check_build_options(&info, &settings.build_options, settings.path)?;
-    }
     let isolation = isolation(args)?;
     let units = plan_units(args, &selection, &types, &info, &settings)?;
     let session = match isolation {
@@ -470,12 +470,7 @@ fn check_what_judges(
 
 /// Builds one small module with the run's options in a process of its own, so that options the
 /// driver does not take are a usage error before anything runs, not an error row per unit.
-fn check_build_options(
-    info: &DeviceInfo,
-    options: &str,
-    path: crate::spec::environment::KernelPath,
-) -> Result<(), UsageError> {
-    use crate::spec::environment::KernelPath;
+fn check_build_options(info: &DeviceInfo, options: &str) -> Result<(), UsageError> {
     let add = registry::find("OpFAdd").expect("the registry has OpFAdd");
     let spec = crate::kernel::KernelSpec {
         instruction: add.instruction,
@@ -484,31 +479,20 @@ fn check_build_options(
         width: 1,
         address_bits: info.address_bits,
     };
-    let cannot_build = |e: crate::kernel::KernelError| {
+    let words = crate::kernel::spirv_opencl::build(&spec).map_err(|e| {
         UsageError(format!(
             "cannot build the module that checks --build-options: {e}"
         ))
-    };
-    // The path's own kernel: OpenCL C options reach the driver's compiler on that path only.
-    let outcome = match path {
-        KernelPath::Spirv => {
-            let words = crate::kernel::spirv_opencl::build(&spec).map_err(cannot_build)?;
-            let module = crate::kernel::words_to_bytes(&words);
-            super::devices::build_isolated(info, &spec.file_stem(), &module, options)
-        }
-        KernelPath::OpenclC => {
-            let source = crate::kernel::opencl_c::source(&spec).map_err(cannot_build)?;
-            super::devices::build_source_isolated(info, &spec.file_stem(), &source, options)
-        }
-    };
-    match outcome {
+    })?;
+    let module = crate::kernel::words_to_bytes(&words);
+    match super::devices::build_isolated(info, &spec.file_stem(), &module, options) {
         crate::run::extension::probe::IsolatedOutcome::Built => Ok(()),
         crate::run::extension::probe::IsolatedOutcome::Refused(why) => usage(format!(
-            "--build-options: {} does not build a plain {path} kernel with `{options}`: {why}",
+            "--build-options: {} does not build a plain module with `{options}`: {why}",
             info.name
         )),
         crate::run::extension::probe::IsolatedOutcome::Crashed(why) => usage(format!(
-            "--build-options: building a plain {path} kernel with `{options}` on {} failed: {why}",
+            "--build-options: building a plain module with `{options}` on {} failed: {why}",
             info.name
         )),
     }

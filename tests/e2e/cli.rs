@@ -269,36 +269,6 @@ fn devices_shows_pocl_usable_through_opencl_c() {
     assert!(intel.contains("usable         yes (default)"), "{intel}");
 }
 
-/// How a run checks `--build-options` on the OpenCL C path before it starts: `clacc
-/// probe-build` builds a `.cl` file as source (on PoCL, which takes no SPIR-V), and a bad
-/// option is a refusal, not a crash.
-#[test]
-fn probe_build_builds_opencl_c_source_from_a_cl_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("fadd.cl");
-    std::fs::copy(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/opencl_c/fadd_float_w1.cl"),
-        &path,
-    )
-    .unwrap();
-    let build = |options: &str| {
-        clacc(&[
-            "probe-build",
-            "--platform",
-            "Portable",
-            "--name",
-            "fadd",
-            "--with-options",
-            options,
-            path.to_str().unwrap(),
-        ])
-    };
-    let built = build("-cl-fast-relaxed-math");
-    assert_eq!(built.status.code(), Some(0), "{}", text(&built.stdout));
-    let refused = build("-cl-no-such-option");
-    assert_eq!(refused.status.code(), Some(3), "{}", text(&refused.stderr));
-}
-
 /// A user's OpenCL C kernel (`--kernel sin=FILE.cl`) is compiled by the driver and checked
 /// against the unit's interface before anything runs; one that does not fit, or does not
 /// compile, is refused with one line.
