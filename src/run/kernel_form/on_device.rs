@@ -243,3 +243,44 @@ fn a_driver_s_description_of_a_source_finds_its_kernels_and_parameters() {
         );
     }
 }
+
+/// A user's OpenCL C kernel runs in place of clacc's on the OpenCL C path and is judged as the
+/// function: a Taylor sin (x - x^3/6) fails, clacc's own source handed in as the user's passes.
+#[test]
+fn a_user_s_opencl_c_kernel_is_judged_as_the_function() {
+    let taylor = "__kernel void clacc_kernel(__global const float *x, __global float *y)\n\
+                  {\n    size_t g = get_global_id(0);\n    float v = x[g];\n    \
+                  y[g] = v - v * v * v / 6.0f;\n}\n";
+    let sin = registry::find("sin").unwrap();
+    let own = crate::kernel::opencl_c::source(&KernelSpec {
+        instruction: sin.instruction,
+        shape: sin.shape,
+        element: FloatType::Float,
+        width: 1,
+        address_bits: 64,
+    })
+    .unwrap();
+    for session in [intel_session(), pocl_session()] {
+        let judged = |code: &str| {
+            let mut settings = settings(KernelPath::OpenclC);
+            settings.user_kernels = vec![UserKernel {
+                function: "sin".into(),
+                path: "user_sin.cl".into(),
+                code: UserCode::OpenclC(code.into()),
+            }];
+            crate::run::ulp::run_unit(&session, &settings, sin, FloatType::Float, 1, &|_, _| {})
+                .report
+        };
+        let label = session.info.label();
+        let defective = judged(taylor);
+        assert_eq!(defective.status, Status::Fail, "{label}: {defective:?}");
+        assert!(defective.stats.failures > 0, "{label}");
+        let conforming = judged(&own);
+        assert_eq!(
+            conforming.status,
+            Status::Pass,
+            "{label}: {}",
+            conforming.note
+        );
+    }
+}
