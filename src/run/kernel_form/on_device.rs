@@ -173,6 +173,32 @@ fn units_measure_through_opencl_c_what_they_measure_through_spirv() {
             on_pocl.note
         );
     }
+    // Edge units: every prescribed case, scalar lanes and a geometric vector.
+    for (name, width) in [("sin", 4), ("frexp", 1), ("length", 3)] {
+        let run = |session: &Session, settings: &RunSettings| {
+            crate::run::edge::run_edge_unit(
+                session,
+                settings,
+                name,
+                FloatType::Float,
+                width,
+                &|_, _| {},
+            )
+            .report
+        };
+        let through_spirv = run(&intel, &spirv);
+        assert_eq!(
+            through_spirv.status,
+            Status::Pass,
+            "{name}: {through_spirv:?}"
+        );
+        assert!(through_spirv.stats.inputs > 0, "{name}");
+        assert_eq!(
+            measured(&run(&intel, &opencl_c)),
+            measured(&through_spirv),
+            "edge {name} w{width} on Intel"
+        );
+    }
     let conversion = |session: &Session, path: KernelPath| {
         let unit =
             crate::run::conversion::find_unit(&session.info, "convert_float_to_int_sat").unwrap();
