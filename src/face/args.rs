@@ -288,6 +288,17 @@ pub(crate) struct KernelArgs {
     /// Address bits of the modules (32 or 64).
     #[arg(long, default_value_t = 64)]
     pub(crate) address_bits: u32,
+    /// Which kernels to write: SPIR-V modules (`.spv` and `.spvasm`) or OpenCL C source (`.cl`).
+    #[arg(long, default_value = "spirv", value_parser = parse_kernel_path)]
+    pub(crate) source: crate::spec::environment::KernelPath,
+}
+
+fn parse_kernel_path(text: &str) -> Result<crate::spec::environment::KernelPath, BadValue> {
+    crate::spec::environment::KernelPath::parse(text).ok_or_else(|| {
+        BadValue(format!(
+            "`{text}` is not a kind of kernel clacc writes: use spirv or opencl-c"
+        ))
+    })
 }
 
 fn parse_shard(text: &str) -> Result<Shard, BadValue> {

@@ -1,15 +1,18 @@
-//! `clacc kernels --emit`: the SPIR-V modules clacc would send to the driver, written out.
+//! `clacc kernels --emit`: the SPIR-V modules or the OpenCL C source (`--source opencl-c`)
+//! clacc would send to the driver, written out.
 
 use super::args::KernelArgs;
 use super::console::out_line;
 use super::selection::{select_functions, select_types, select_widths};
 use super::{usage, UsageError};
-use crate::kernel::{self, KernelSpec};
+use crate::kernel::{self, KernelError, KernelSpec};
 use crate::num::fp::FloatType;
+use crate::spec::environment::KernelPath;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Writes the selection's modules, each as `.spv` and `.spvasm`.
+/// Writes the selection's modules, each as `.spv` and `.spvasm`, or its OpenCL C kernels as
+/// `.cl` (named without the address bits, which the source does not depend on).
 pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
     let functions = select_functions(&args.selection.function)?;
     let types = select_types(&args.selection.types, None);
@@ -23,6 +26,8 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
     std::fs::create_dir_all(&args.emit)
         .map_err(|e| UsageError(format!("cannot create {}: {e}", args.emit.display())))?;
     let mut written = 0;
+    // The half_ and native_ functions at half and double: SPIR-V has them, OpenCL C does not.
+    let mut undefined = 0;
     for function in &functions {
         // The fast_ geometric instructions exist for float only.
         for element in types
@@ -41,18 +46,38 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                     width: *width,
                     address_bits: args.address_bits,
                 };
-                let words = kernel::spirv_opencl::build(&spec)
-                    .map_err(|e| UsageError(format!("{}: {e}", spec.file_stem())))?;
-                let base = args.emit.join(spec.file_stem());
                 let write = |path: PathBuf, bytes: &[u8]| {
                     std::fs::write(&path, bytes)
                         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))
                 };
-                write(base.with_extension("spv"), &kernel::words_to_bytes(&words))?;
-                write(
-                    base.with_extension("spvasm"),
-                    kernel::spirv_opencl::disassemble(&words).as_bytes(),
-                )?;
+                match args.source {
+                    KernelPath::Spirv => {
+                        let words = kernel::spirv_opencl::build(&spec)
+                            .map_err(|e| UsageError(format!("{}: {e}", spec.file_stem())))?;
+                        let base = args.emit.join(spec.file_stem());
+                        write(base.with_extension("spv"), &kernel::words_to_bytes(&words))?;
+                        write(
+                            base.with_extension("spvasm"),
+                            kernel::spirv_opencl::disassemble(&words).as_bytes(),
+                        )?;
+                    }
+                    KernelPath::OpenclC => {
+                        let source = match kernel::opencl_c::source(&spec) {
+                            Ok(source) => source,
+                            Err(KernelError::UnsupportedElement { .. }) => {
+                                undefined += 1;
+                                continue;
+                            }
+                            Err(e) => {
+                                return usage(format!("{}: {e}", spec.file_stem()));
+                            }
+                        };
+                        write(
+                            args.emit.join(kernel::opencl_c::file_name(&spec)),
+                            source.as_bytes(),
+                        )?;
+                    }
+                }
                 written += 1;
             }
         }
@@ -63,12 +88,19 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             args.selection.width.join(",")
         ));
     }
+    let (what, skipped) = match args.source {
+        KernelPath::Spirv => ("modules (.spv and .spvasm)", String::new()),
+        KernelPath::OpenclC if undefined > 0 => (
+            "OpenCL C kernels (.cl)",
+            format!(
+                "; {undefined} left out: OpenCL C declares half_ and native_ functions for float only"
+            ),
+        ),
+        KernelPath::OpenclC => ("OpenCL C kernels (.cl)", String::new()),
+    };
     out_line(
         "the count of modules",
-        format!(
-            "wrote {written} modules (.spv and .spvasm) to {}",
-            args.emit.display()
-        ),
+        format!("wrote {written} {what} to {}{skipped}", args.emit.display()),
     )?;
     Ok(ExitCode::SUCCESS)
 }
