@@ -377,6 +377,7 @@ mod tests {
             driver_version: "2024.18.6.0.02_160000".into(),
             build_options: String::new(),
             spec: crate::spec::table::Revision::Spec2026,
+            path: crate::spec::environment::KernelPath::Spirv,
         }
     }
 
