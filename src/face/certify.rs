@@ -5,7 +5,7 @@ use super::args::{
 };
 use super::console::out;
 use super::devices::open_device;
-use super::run::{exit_after_run, has_opencl_c_text, run_parts, takes_spirv, write_summary_files};
+use super::run::{exit_after_run, has_opencl_c_text, run_parts, write_summary_files};
 use super::UsageError;
 use crate::report::merge;
 use crate::spec::environment::KernelPath;
@@ -90,7 +90,7 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
 fn certified_paths(args: &CertifyArgs) -> Result<(Vec<KernelPath>, String), UsageError> {
     let info = open_device(&args.device)?;
     let revision = args.campaign.spec.revision();
-    Ok(match (takes_spirv(&info), has_opencl_c_text(revision)) {
+    Ok(match (info.takes_il(), has_opencl_c_text(revision)) {
         (true, true) => (
             KernelPath::ALL.to_vec(),
             "kernels through both paths, SPIR-V and OpenCL C".to_string(),

@@ -9,7 +9,7 @@ use super::selection::{
     is_conversion_or_extension, select_functions, select_judging, select_kinds, select_types,
     select_widths, why_nothing,
 };
-use super::user_kernels::{check_user_interfaces, read_user_kernels};
+use super::user_kernels::{check_user_interfaces, check_user_paths, read_user_kernels};
 use super::{usage, UsageError};
 use crate::device::opencl::{DeviceInfo, Session};
 use crate::num::fp::FloatType;
@@ -180,48 +180,47 @@ pub(crate) fn run_parts(parts: &[RunArgs]) -> Result<CampaignOutcome, UsageError
     Ok(outcome)
 }
 
-/// Whether the device takes SPIR-V: what `clacc devices` calls usable for SPIR-V.
-pub(crate) fn takes_spirv(info: &DeviceInfo) -> bool {
-    info.unusable_reason().is_none()
-}
-
 /// Whether the spec's `revision` has an OpenCL C text clacc transcribed: today's only.
 pub(crate) fn has_opencl_c_text(revision: crate::spec::table::Revision) -> bool {
     revision != crate::spec::table::Revision::Spec2017
 }
 
 /// The kernel path of a run (or of one part of a `--source both` run, split by [`by_path`]
-/// into parts that name one path each): `--source`'s, else SPIR-V where the device takes it
-/// and OpenCL C where it does not. Refused where the device, the spec's text or the other flags
-/// cannot have it.
+/// into parts that name one path each): `--source`'s, else that of the `--kernel` files given
+/// (`.spv` or `.cl`), else SPIR-V where the device takes it and OpenCL C where it does not.
+/// Refused where the device, the spec's text or the other flags cannot have it (a `--kernel`
+/// file of the other path is `check_user_paths`' to refuse).
 fn kernel_path(
     args: &RunArgs,
     info: &DeviceInfo,
     kinds: &[Kind],
     user_kernels: &[UserKernel],
 ) -> Result<KernelPath, UsageError> {
-    let path = match args.source {
-        Some(choice) => choice.paths()[0],
-        None if takes_spirv(info) => KernelPath::Spirv,
-        None => KernelPath::OpenclC,
+    let user_path = user_kernels.first().map(|user| user.code.path());
+    let path = match (args.source, user_path) {
+        (Some(choice), _) => choice.paths()[0],
+        (None, Some(path)) => path,
+        (None, None) if info.takes_il() => KernelPath::Spirv,
+        (None, None) => KernelPath::OpenclC,
     };
     let flag = args.source.map_or_else(
         || format!("{} (the default on this device)", path.name()),
         |choice| choice.name().to_string(),
     );
     match path {
-        KernelPath::Spirv if !takes_spirv(info) => usage(format!(
+        KernelPath::Spirv if !info.takes_il() => usage(format!(
             "--source {flag}: {} takes no SPIR-V ({}); its kernels can only be OpenCL C: run with --source opencl-c, or without --source",
             info.label(),
             info.unusable_reason().unwrap_or_default()
+        )),
+        KernelPath::OpenclC if !info.takes_opencl_c() => usage(format!(
+            "--source {flag}: {} has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is false, or it names no OpenCL C version); run it with --source spirv",
+            info.label()
         )),
         KernelPath::OpenclC if !has_opencl_c_text(args.spec.revision()) => usage(format!(
             "--source {flag} with --spec {}: clacc holds only today's text of the OpenCL C specification's numerical compliance chapter, which judges the OpenCL C path; use --spec 2026, or --source spirv for the {} text",
             args.spec.revision(),
             args.spec.revision()
-        )),
-        KernelPath::OpenclC if !user_kernels.is_empty() => usage(format!(
-            "--source {flag}: --kernel takes SPIR-V modules, which only the SPIR-V path builds; add --source spirv"
         )),
         KernelPath::OpenclC if kinds.iter().all(|kind| *kind == Kind::Extension) => usage(format!(
             "--source {flag}: --kind extension checks SPIR-V extensions, which OpenCL C kernels do not use; add --source spirv, or another --kind"
@@ -330,7 +329,8 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     }
     let info = open_device(&args.device)?;
     let path = kernel_path(args, &info, &selection.kinds, &user_kernels)?;
-    check_user_interfaces(&user_kernels, &args.selection, info.address_bits)?;
+    check_user_paths(&user_kernels, path)?;
+    check_user_interfaces(&user_kernels, &args.selection, &info)?;
     let types = select_types(&args.selection.types, Some(&info));
     check_inputs_fit(args, &selection, &types, explicit_cases.as_ref())?;
     let judging = select_judging(args.profile, &info)?;
@@ -342,7 +342,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     }
     let facts = run_facts(args, &info, judging, path);
     if !args.build_options.trim().is_empty() {
-        check_build_options(&info, &facts.build_options)?;
+        check_build_options(&info, &facts.build_options, path)?;
     }
     let mut provenance = provenance(args, explicit_cases.as_ref(), &user_kernels);
     let settings = run_settings(
@@ -583,9 +583,14 @@ fn check_what_judges(
     Ok(())
 }
 
-/// Builds one small module with the run's options in a process of its own, so that options the
-/// driver does not take are a usage error before anything runs, not an error row per unit.
-fn check_build_options(info: &DeviceInfo, options: &str) -> Result<(), UsageError> {
+/// Builds one small kernel of the run's path with the run's options in a process of its own, so
+/// that options the driver does not take are a usage error before anything runs, not an error
+/// row per unit.
+fn check_build_options(
+    info: &DeviceInfo,
+    options: &str,
+    path: KernelPath,
+) -> Result<(), UsageError> {
     let add = registry::find("OpFAdd").expect("the registry has OpFAdd");
     let spec = crate::kernel::KernelSpec {
         instruction: add.instruction,
@@ -594,13 +599,25 @@ fn check_build_options(info: &DeviceInfo, options: &str) -> Result<(), UsageErro
         width: 1,
         address_bits: info.address_bits,
     };
-    let words = crate::kernel::spirv_opencl::build(&spec).map_err(|e| {
+    let cannot = |e: crate::kernel::KernelError| {
         UsageError(format!(
-            "cannot build the module that checks --build-options: {e}"
+            "cannot build the kernel that checks --build-options: {e}"
         ))
-    })?;
-    let module = crate::kernel::words_to_bytes(&words);
-    match super::devices::build_isolated(info, &spec.file_stem(), &module, options) {
+    };
+    let (module, source);
+    let kernel = match path {
+        KernelPath::Spirv => {
+            module = crate::kernel::words_to_bytes(
+                &crate::kernel::spirv_opencl::build(&spec).map_err(cannot)?,
+            );
+            crate::device::KernelForm::SpirvOpencl(&module)
+        }
+        KernelPath::OpenclC => {
+            source = crate::kernel::opencl_c::source(&spec).map_err(cannot)?;
+            crate::device::KernelForm::OpenclC(&source)
+        }
+    };
+    match super::devices::build_isolated(info, &spec.file_stem(), kernel, options) {
         crate::run::extension::probe::IsolatedOutcome::Built => Ok(()),
         crate::run::extension::probe::IsolatedOutcome::Refused(why) => usage(format!(
             "--build-options: {} does not build a plain module with `{options}`: {why}",
@@ -702,7 +719,7 @@ fn provenance(
             explicit_cases.map(|cases| (cases.len(), cases.values())),
             &user_kernels
                 .iter()
-                .map(|k| (k.function.clone(), k.spirv.clone()))
+                .map(|k| (k.function.clone(), k.code.bytes().to_vec()))
                 .collect::<Vec<_>>(),
             args.device_only,
             args.range.as_ref().map(sweep::InputRanges::text).as_deref(),
