@@ -208,8 +208,9 @@ fn kernel_path(
         |choice| choice.name().to_string(),
     );
     match path {
+        // `--source both` or `spirv`: the SPIR-V path is the one refused.
         KernelPath::Spirv if !info.takes_il() => usage(format!(
-            "--source {flag}: {} takes no SPIR-V ({}); its kernels can only be OpenCL C: run with --source opencl-c, or without --source",
+            "{} takes no SPIR-V ({}), so no --source with spirv: its kernels can only be OpenCL C: run with --source opencl-c, or without --source",
             info.label(),
             info.unusable_reason().unwrap_or_default()
         )),
