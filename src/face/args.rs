@@ -43,8 +43,17 @@ pub(crate) enum Command {
     /// profile, Table 5, the build options it honours) into one CSV, and give a verdict.
     Certify(Box<CertifyArgs>),
     /// List every cell that differs between the 2017 and the 2026 text of the spec (Tables
-    /// 3, 4, 5 and the edge-case rules): why a verdict changes with --spec.
+    /// 3, 4, 5 and the edge-case rules): why a verdict changes with --spec. With --from and
+    /// --to naming two kernel paths: between the texts that judge them (the OpenCL SPIR-V
+    /// environment's and the OpenCL C chapter's, today's both).
     SpecDiff {
+        /// The path whose text is the left column (spirv or opencl-c; default spirv).
+        #[arg(long, default_value = "spirv", value_parser = ByName::<PathChoice>::new())]
+        from: PathChoice,
+        /// The path whose text is the right column (default spirv; the same path as --from
+        /// compares its 2017 and 2026 text).
+        #[arg(long, default_value = "spirv", value_parser = ByName::<PathChoice>::new())]
+        to: PathChoice,
         /// Print a Markdown table (what docs/spec-revisions.md shows) instead of aligned columns.
         #[arg(long)]
         markdown: bool,
@@ -536,6 +545,37 @@ impl Choice for ProfileChoice {
 
     fn refusal(text: &str) -> String {
         format!("unknown profile `{text}`; use full, embedded, relaxed or auto")
+    }
+}
+
+/// `clacc spec-diff --from`, `--to`: a kernel path, whose environment's text is compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PathChoice {
+    Spirv,
+    #[value(name = "opencl-c")]
+    OpenclC,
+}
+
+impl PathChoice {
+    pub(crate) fn path(self) -> KernelPath {
+        match self {
+            PathChoice::Spirv => KernelPath::Spirv,
+            PathChoice::OpenclC => KernelPath::OpenclC,
+        }
+    }
+}
+
+impl Choice for PathChoice {
+    fn from_text(text: &str) -> Option<Self> {
+        let path = KernelPath::parse(text)?;
+        Self::value_variants()
+            .iter()
+            .copied()
+            .find(|choice| choice.path() == path)
+    }
+
+    fn refusal(text: &str) -> String {
+        format!("unknown path `{text}`; use spirv or opencl-c")
     }
 }
 

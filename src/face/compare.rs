@@ -6,7 +6,7 @@ use super::destinations::{check_writable_file, same_file};
 use super::{usage, UsageError};
 use crate::report::compare;
 use crate::spec::diff;
-use crate::spec::table::Revision;
+use crate::spec::environment::KernelPath;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -73,11 +73,14 @@ fn check_outputs(args: &CompareArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// `clacc spec-diff`: every cell that differs between the two texts of the spec.
-pub(crate) fn spec_diff(markdown: bool) -> Result<ExitCode, UsageError> {
-    out(
-        "the table",
-        &diff::render(Revision::Spec2017, Revision::Spec2026, markdown),
-    )?;
+/// `clacc spec-diff`: every cell that differs between two texts: the SPIR-V environment's
+/// 2017 and 2026 text by default, or the texts that judge two kernel paths (`--from`, `--to`).
+pub(crate) fn spec_diff(
+    from: KernelPath,
+    to: KernelPath,
+    markdown: bool,
+) -> Result<ExitCode, UsageError> {
+    let (before, after) = diff::texts(from, to).map_err(UsageError)?;
+    out("the table", &diff::render(before, after, markdown))?;
     Ok(ExitCode::SUCCESS)
 }

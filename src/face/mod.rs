@@ -72,7 +72,9 @@ pub fn dispatch(cli: &Cli) -> Result<ExitCode, UsageError> {
         Some(Command::Kernels(args)) => kernels::emit_kernels(args),
         Some(Command::Merge(args)) => merge::merge_csvs(args),
         Some(Command::Compare(args)) => compare::compare_csvs(args),
-        Some(Command::SpecDiff { markdown }) => compare::spec_diff(*markdown),
+        Some(Command::SpecDiff { from, to, markdown }) => {
+            compare::spec_diff(from.path(), to.path(), *markdown)
+        }
         Some(Command::Certify(args)) => certify::certify(args.as_ref()),
         Some(Command::ProbeBuild {
             device,

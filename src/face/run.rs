@@ -819,6 +819,7 @@ fn plan_units(
             &edge_only_selected,
             types,
             &selection.widths,
+            (settings.path.environment(), settings.spec),
         ));
     }
     // Extension units check SPIR-V extensions: the OpenCL C path has none to check.
@@ -860,6 +861,7 @@ fn plan_units(
                 function, element, ..
             } => {
                 let meets = crate::run::edge::given_inputs_meet_an_edge_case(
+                    settings.path.environment(),
                     settings.spec,
                     function,
                     *element,

@@ -400,7 +400,9 @@ fn relaxed_fast_verdicts_are_mpfrs() {
     for (revision, embedded) in [(Revision::Spec2026, false), (Revision::Spec2017, true)] {
         for function in FUNCTIONS {
             let element = FloatType::Float;
-            let Some(rule) = builtin_in(revision).rule(function.name, element) else {
+            let Some(rule) = builtin_in(&crate::spec::environment::OPENCL_SPIRV, revision)
+                .rule(function.name, element)
+            else {
                 continue;
             };
             let kinds = function.shape.signature().arguments;
@@ -530,8 +532,15 @@ fn relaxed_fast_verdicts_are_mpfrs() {
 fn finite_math_fast_verdicts_are_mpfrs() {
     use crate::report::stats::{FastVerdict, Outcome};
     use crate::spec::table::{Profile, Revision};
-    let full = crate::spec::table::builtin_in(Revision::Spec2026, Profile::Full);
-    let relaxed = crate::spec::relaxed_table::builtin_in(Revision::Spec2026);
+    let full = crate::spec::table::builtin_in(
+        &crate::spec::environment::OPENCL_SPIRV,
+        Revision::Spec2026,
+        Profile::Full,
+    );
+    let relaxed = crate::spec::relaxed_table::builtin_in(
+        &crate::spec::environment::OPENCL_SPIRV,
+        Revision::Spec2026,
+    );
     let mut passes = std::collections::BTreeMap::new();
     let mut undefined = std::collections::BTreeMap::new();
     let mut failures = std::collections::BTreeMap::new();
@@ -679,7 +688,9 @@ fn table_5_rules_measure_against_the_registry_references() {
     let mut compared = 0;
     for revision in [Revision::Spec2017, Revision::Spec2026] {
         for function in FUNCTIONS {
-            let Some(rule) = builtin_in(revision).rule(function.name, element) else {
+            let Some(rule) = builtin_in(&crate::spec::environment::OPENCL_SPIRV, revision)
+                .rule(function.name, element)
+            else {
                 continue;
             };
             let rules = rules_of(function, element, Requirement::Ulp(4.0));

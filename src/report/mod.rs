@@ -403,7 +403,14 @@ impl RuleBounds {
             .judging
             .relaxed()
             .then(|| {
-                crate::spec::relaxed_table::builtin_in(spec).rule(&unit.function, unit.element)
+                // Table 5's rules read the same in both environments (test
+                // `opencl_c::text_tests::unsafe_math_rules_are_the_spirv_2026_ones`); the
+                // run's own path is the one to pass once RunFacts carries it (#44).
+                crate::spec::relaxed_table::builtin_in(
+                    &crate::spec::environment::OPENCL_SPIRV,
+                    spec,
+                )
+                .rule(&unit.function, unit.element)
             })
             .flatten();
         let mut bounds = RuleBounds {

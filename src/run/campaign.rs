@@ -559,17 +559,18 @@ pub fn ulp_units(
     units
 }
 
-/// The edge-case units: every function with edge-case rules among `functions` or named in
-/// `edge_only` (functions with edge-case rules and no ULP row), × type × the widths its cases
-/// run at.
+/// The edge-case units: every function with edge-case rules in the run's text (`environment`,
+/// `revision`) among `functions` or named in `edge_only` (functions with edge-case rules and no
+/// ULP row), × type × the widths its cases run at.
 pub fn edge_units(
     functions: &[&registry::Function],
     edge_only: &[String],
     types: &[FloatType],
     widths: &[u32],
+    (environment, revision): crate::spec::table::Text,
 ) -> Vec<UnitId> {
     let mut units = Vec::new();
-    for name in crate::spec::edge_table::functions() {
+    for name in crate::spec::edge_table::functions_in(environment, revision) {
         let selected =
             functions.iter().any(|f| f.name == name) || edge_only.iter().any(|f| f == name);
         if !selected {

@@ -153,18 +153,24 @@ impl<'a> EdgeUnit<'a> {
         let flush_to_zero = flush_reason.is_some();
         let takes_vectors = edge_table::signature(function)
             .is_some_and(|signature| signature.args.contains(&edge_table::ArgKind::Vector));
-        let cases: Vec<EdgeCase> = edge::cases_in(settings.spec, function, element, flush_to_zero)
-            .into_iter()
-            // Geometric cases (vector arguments) run at their own vector width only; scalar
-            // cases at every width, one lane at a time.
-            .filter(|c| c.width == width as usize || (c.width == 1 && !takes_vectors))
-            .filter(|c| {
-                settings
-                    .explicit_cases
-                    .as_ref()
-                    .is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args)))
-            })
-            .collect();
+        let cases: Vec<EdgeCase> = edge::cases_in(
+            settings.path.environment(),
+            settings.spec,
+            function,
+            element,
+            flush_to_zero,
+        )
+        .into_iter()
+        // Geometric cases (vector arguments) run at their own vector width only; scalar
+        // cases at every width, one lane at a time.
+        .filter(|c| c.width == width as usize || (c.width == 1 && !takes_vectors))
+        .filter(|c| {
+            settings
+                .explicit_cases
+                .as_ref()
+                .is_none_or(|wanted| wanted.iter().any(|w| same_args(w, &c.args)))
+        })
+        .collect();
         // -cl-fast-relaxed-math implies -cl-finite-math-only ("assume that arguments and
         // results are not NaNs or ±∞"): cases with such inputs or prescribed results are
         // undefined there, as in the ULP units.
@@ -429,15 +435,17 @@ fn user_kernel<'a>(settings: &'a RunSettings, function: &str) -> Option<&'a User
 }
 
 /// Whether some of `given` (`--input`, `--input-file`) is one of `function`'s edge cases for
-/// `element` in the revision `spec`, flushing or not: an edge unit with none judges nothing.
+/// `element` in the revision `spec` of `environment`'s text, flushing or not: an edge unit with
+/// none judges nothing.
 pub fn given_inputs_meet_an_edge_case(
+    environment: &'static crate::spec::environment::Environment,
     spec: crate::spec::table::Revision,
     function: &str,
     element: FloatType,
     given: &crate::sweep::cases::Cases,
 ) -> bool {
     [false, true].into_iter().any(|flush_to_zero| {
-        edge::cases_in(spec, function, element, flush_to_zero)
+        edge::cases_in(environment, spec, function, element, flush_to_zero)
             .iter()
             .any(|case| given.iter().any(|wanted| same_args(wanted, &case.args)))
     })

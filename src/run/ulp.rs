@@ -106,11 +106,16 @@ impl<'a> UlpUnit<'a> {
         // A unit skipped before its rule is known still records what the run judges by (relaxed
         // under --profile relaxed), which is what its key and a --resume compare.
         let mut report = skeleton(function, element, width, settings.judging);
-        let ulp_table = table::builtin_in(settings.spec, settings.judging.profile());
+        let ulp_table = table::builtin_in(
+            settings.path.environment(),
+            settings.spec,
+            settings.judging.profile(),
+        );
         let table_5_only = function.table_5_only;
         let row = ulp_table.row(function.name);
         let table_5_rule =
-            crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element);
+            crate::spec::relaxed_table::builtin_in(settings.path.environment(), settings.spec)
+                .rule(function.name, element);
         if row.is_none() && table_5_only && !(settings.judging.relaxed() && table_5_rule.is_some())
         {
             report.note = format!(
@@ -143,7 +148,8 @@ impl<'a> UlpUnit<'a> {
         }
         report.requirement = Some(requirement.clone());
         let relaxed_rule = if settings.judging.relaxed() {
-            crate::spec::relaxed_table::builtin_in(settings.spec).rule(function.name, element)
+            crate::spec::relaxed_table::builtin_in(settings.path.environment(), settings.spec)
+                .rule(function.name, element)
         } else {
             None
         };

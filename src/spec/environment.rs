@@ -2,8 +2,11 @@
 //! (ULP tables, Table 5, edge-case rules) under `tables/`, in the one format the loaders of
 //! [`crate::spec`] read (`tables/README.md`).
 //!
-//! Today there is one, [`OPENCL_SPIRV`]. OpenCL C (#44) and Vulkan (#45) add theirs beside it
-//! (`tables/opencl_c/`, `tables/vulkan/`), each a value of its own.
+//! Two today: [`OPENCL_SPIRV`] judges SPIR-V kernels, [`OPENCL_C`] OpenCL C source
+//! ([`KernelPath::environment`]). Vulkan (#45) adds `tables/vulkan/` beside them.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 /// The way a kernel reaches an OpenCL device, which decides the text that judges it: SPIR-V
 /// through `clCreateProgramWithIL` (the OpenCL SPIR-V environment's tables) or OpenCL C source
@@ -40,9 +43,60 @@ impl KernelPath {
             .into_iter()
             .find(|p| p.name() == text.trim())
     }
+
+    /// The environment whose text judges kernels that take this path: a SPIR-V module is
+    /// judged by the OpenCL SPIR-V environment's tables, OpenCL C source (compiled as OpenCL C)
+    /// by the OpenCL C specification's numerical compliance chapter.
+    pub fn environment(self) -> &'static Environment {
+        match self {
+            KernelPath::Spirv => &OPENCL_SPIRV,
+            KernelPath::OpenclC => &OPENCL_C,
+        }
+    }
 }
 
 impl std::fmt::Display for KernelPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which text of the specification clacc judges by: the tables of Tables 3, 4, 5 and the edge
+/// cases all come from the same revision, chosen with `--spec`.
+#[derive(
+    Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
+)]
+pub enum Revision {
+    /// The OpenCL SPIR-V Environment Specification as extracted in
+    /// `shared/spec/003_606d5394990817d6.txt` (2017).
+    #[serde(rename = "2017")]
+    Spec2017,
+    /// The "OpenCL Numerical Compliance" chapter as maintained today
+    /// (`shared/spec/numerical_compliance_2026.asciidoc`, last changed 2026-01-06): the
+    /// revision devices are certified against, so the default.
+    #[default]
+    #[serde(rename = "2026")]
+    Spec2026,
+}
+
+impl Revision {
+    pub const ALL: [Revision; 2] = [Revision::Spec2017, Revision::Spec2026];
+
+    /// The name used by `--spec`, in the `spec` CSV column and in report headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Revision::Spec2017 => "2017",
+            Revision::Spec2026 => "2026",
+        }
+    }
+
+    /// Reads a `--spec` value (`2017`, `2026`).
+    pub fn parse(text: &str) -> Option<Revision> {
+        Revision::ALL.into_iter().find(|r| r.name() == text.trim())
+    }
+}
+
+impl std::fmt::Display for Revision {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
@@ -55,6 +109,13 @@ pub struct Environment {
     pub name: &'static str,
     /// Its data folder, relative to the repository, e.g. `tables/opencl_spirv`.
     pub folder: &'static str,
+    /// The folder its files are cited from in messages and CSV rows: `tables` for the SPIR-V
+    /// environment (the path its files had before the environments got folders, so rows stay
+    /// the same from version to version), the folder itself for the others.
+    cited_from: &'static str,
+    /// The revisions of the text it holds, each with the suffix of its files' names
+    /// (`ulp_full{suffix}.csv`).
+    revisions: &'static [(Revision, &'static str)],
     /// Each data file of the folder: its name and its text.
     files: &'static [(&'static str, &'static str)],
 }
@@ -63,6 +124,8 @@ pub struct Environment {
 pub const OPENCL_SPIRV: Environment = Environment {
     name: "OpenCL SPIR-V",
     folder: "tables/opencl_spirv",
+    cited_from: "tables",
+    revisions: &[(Revision::Spec2017, ""), (Revision::Spec2026, "_2026")],
     files: &[
         (
             "ulp_full.csv",
@@ -99,7 +162,76 @@ pub const OPENCL_SPIRV: Environment = Environment {
     ],
 };
 
+/// The OpenCL C Specification's chapter "OpenCL Numerical Compliance" (today's text only:
+/// `shared/spec/opencl_c_numerical_compliance_2026.asciidoc`), `tables/opencl_c/`. It judges
+/// kernels given as OpenCL C source.
+pub const OPENCL_C: Environment = Environment {
+    name: "OpenCL C",
+    folder: "tables/opencl_c",
+    cited_from: "tables/opencl_c",
+    revisions: &[(Revision::Spec2026, "")],
+    files: &[
+        (
+            "ulp_full.csv",
+            include_str!("../../tables/opencl_c/ulp_full.csv"),
+        ),
+        (
+            "ulp_embedded.csv",
+            include_str!("../../tables/opencl_c/ulp_embedded.csv"),
+        ),
+        (
+            "ulp_relaxed.csv",
+            include_str!("../../tables/opencl_c/ulp_relaxed.csv"),
+        ),
+        (
+            "edge_cases.csv",
+            include_str!("../../tables/opencl_c/edge_cases.csv"),
+        ),
+    ],
+};
+
+/// Every environment, for tests and listings.
+pub const ALL: [&Environment; 2] = [&OPENCL_SPIRV, &OPENCL_C];
+
 impl Environment {
+    /// The revisions of the text this environment holds, oldest first (`--spec` may name only
+    /// these).
+    pub fn revisions(&self) -> Vec<Revision> {
+        self.revisions.iter().map(|(r, _)| *r).collect()
+    }
+
+    /// Whether this environment holds the `revision` text.
+    pub fn holds(&self, revision: Revision) -> bool {
+        self.revisions.iter().any(|(r, _)| *r == revision)
+    }
+
+    /// The data file `stem` (`ulp_full`, `ulp_relaxed`, `edge_cases`...) of one revision: the
+    /// name it is cited by (`tables/ulp_full_2026.csv`, `tables/opencl_c/ulp_full.csv`) and its
+    /// text. Panics on a revision the environment does not hold: the command line refuses it
+    /// first ([`Environment::holds`]).
+    pub fn data_file(&self, stem: &str, revision: Revision) -> (String, &'static str) {
+        let suffix = self
+            .revisions
+            .iter()
+            .find(|(r, _)| *r == revision)
+            .map(|(_, suffix)| *suffix)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{} holds only the {} text, not {revision}",
+                    self.name,
+                    self.revision_names()
+                )
+            });
+        let file = format!("{stem}{suffix}.csv");
+        (format!("{}/{file}", self.cited_from), self.data(&file))
+    }
+
+    /// The revisions it holds as `2017 and 2026`, for messages.
+    pub fn revision_names(&self) -> String {
+        let names: Vec<&str> = self.revisions.iter().map(|(r, _)| r.name()).collect();
+        names.join(" and ")
+    }
+
     /// The text of the data file `file` of this environment's folder. Panics on a file the
     /// folder does not hold: the loaders name only files it has (test
     /// `every_data_file_is_compiled_in`).
@@ -120,29 +252,87 @@ impl Environment {
     }
 }
 
+/// One parsed value per data file, made on first use and kept for the run: the loaders'
+/// cache, keyed by the name a file is cited by (unique across environments).
+pub(crate) struct Parsed<T: 'static>(OnceLock<Mutex<HashMap<String, &'static T>>>);
+
+impl<T: Send + Sync + 'static> Parsed<T> {
+    pub(crate) const fn new() -> Parsed<T> {
+        Parsed(OnceLock::new())
+    }
+
+    /// The value parsed from the file cited as `key`, made by `make` the first time. Each file
+    /// is parsed once and lives as long as the program, as the compiled-in text does.
+    pub(crate) fn get(&'static self, key: &str, make: impl FnOnce() -> T) -> &'static T {
+        let mut map = self
+            .0
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(value) = map.get(key) {
+            return value;
+        }
+        let value: &'static T = Box::leak(Box::new(make()));
+        map.insert(key.to_string(), value);
+        value
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_data_file_is_compiled_in() {
-        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(OPENCL_SPIRV.folder);
-        let mut on_disk: Vec<String> = std::fs::read_dir(&folder)
-            .expect("the environment's folder exists")
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| name.ends_with(".csv"))
-            .collect();
-        on_disk.sort();
-        let mut compiled: Vec<String> = OPENCL_SPIRV
-            .files
-            .iter()
-            .map(|(name, _)| name.to_string())
-            .collect();
-        compiled.sort();
-        assert_eq!(on_disk, compiled);
-        for name in &compiled {
-            let text = std::fs::read_to_string(OPENCL_SPIRV.path(name)).unwrap();
-            assert_eq!(OPENCL_SPIRV.data(name), text, "{name}");
+        for environment in ALL {
+            let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(environment.folder);
+            let mut on_disk: Vec<String> = std::fs::read_dir(&folder)
+                .expect("the environment's folder exists")
+                .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".csv"))
+                .collect();
+            on_disk.sort();
+            let mut compiled: Vec<String> = environment
+                .files
+                .iter()
+                .map(|(name, _)| name.to_string())
+                .collect();
+            compiled.sort();
+            assert_eq!(on_disk, compiled, "{}", environment.name);
+            for name in &compiled {
+                let text = std::fs::read_to_string(environment.path(name)).unwrap();
+                assert_eq!(environment.data(name), text, "{name}");
+            }
+            // Every revision it holds has each of the four files.
+            for revision in environment.revisions() {
+                for stem in ["ulp_full", "ulp_embedded", "ulp_relaxed", "edge_cases"] {
+                    environment.data_file(stem, revision);
+                }
+            }
         }
+    }
+
+    #[test]
+    fn each_path_has_its_environment_and_revisions() {
+        assert_eq!(
+            KernelPath::Spirv.environment().folder,
+            "tables/opencl_spirv"
+        );
+        assert_eq!(KernelPath::OpenclC.environment().folder, "tables/opencl_c");
+        assert_eq!(
+            OPENCL_SPIRV.revisions(),
+            [Revision::Spec2017, Revision::Spec2026]
+        );
+        assert_eq!(OPENCL_C.revisions(), [Revision::Spec2026]);
+        assert!(!OPENCL_C.holds(Revision::Spec2017));
+        assert_eq!(OPENCL_C.revision_names(), "2026");
+        assert_eq!(
+            OPENCL_SPIRV.data_file("ulp_full", Revision::Spec2026).0,
+            "tables/ulp_full_2026.csv"
+        );
+        assert_eq!(
+            OPENCL_C.data_file("edge_cases", Revision::Spec2026).0,
+            "tables/opencl_c/edge_cases.csv"
+        );
     }
 }

@@ -8,6 +8,7 @@ pub mod edge_table;
 pub mod environment;
 pub mod extension;
 pub mod fp_config;
+pub mod opencl_c;
 pub mod probe;
 pub mod reference_id;
 pub mod registry;

@@ -9,10 +9,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::OnceLock;
 
 use crate::num::fp::FloatType;
-use crate::spec::environment::OPENCL_SPIRV;
+use crate::spec::environment::{Environment, Parsed, OPENCL_SPIRV};
 
 /// The OpenCL device profile, which decides which of the spec's two tables applies.
 #[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash)]
@@ -81,46 +80,8 @@ impl Judging {
     }
 }
 
-/// Which text of the specification clacc judges by: the tables of Tables 3, 4, 5 and the edge
-/// cases all come from the same revision, chosen with `--spec`.
-#[derive(
-    Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
-)]
-pub enum Revision {
-    /// The OpenCL SPIR-V Environment Specification as extracted in
-    /// `shared/spec/003_606d5394990817d6.txt` (2017).
-    #[serde(rename = "2017")]
-    Spec2017,
-    /// The "OpenCL Numerical Compliance" chapter as maintained today
-    /// (`shared/spec/numerical_compliance_2026.asciidoc`, last changed 2026-01-06): the
-    /// revision devices are certified against, so the default.
-    #[default]
-    #[serde(rename = "2026")]
-    Spec2026,
-}
-
-impl Revision {
-    pub const ALL: [Revision; 2] = [Revision::Spec2017, Revision::Spec2026];
-
-    /// The name used by `--spec`, in the `spec` CSV column and in report headers.
-    pub fn name(self) -> &'static str {
-        match self {
-            Revision::Spec2017 => "2017",
-            Revision::Spec2026 => "2026",
-        }
-    }
-
-    /// Reads a `--spec` value (`2017`, `2026`).
-    pub fn parse(text: &str) -> Option<Revision> {
-        Revision::ALL.into_iter().find(|r| r.name() == text.trim())
-    }
-}
-
-impl fmt::Display for Revision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// Which text of the spec judges: defined beside the environments that hold the texts.
+pub use crate::spec::environment::Revision;
 
 /// `A + B·n`, a bound that grows with the vector width `n` of a geometric function (the 2026
 /// text: "<= 2.5 + 2n ulp, for gentype with vector width n", dot's "(2n - 1)" operations).
@@ -754,48 +715,38 @@ fn absolute_bound(cell: &str, text: &str) -> Result<f64, CellError> {
     }
 }
 
-/// The 2017 table of a profile, for callers whose cells are the same in both revisions (Table
-/// 5's derived formulas use Float32 cells only, and no Float32 cell of a 2017 row changed:
-/// test `float32_cells_of_2017_rows_are_the_same_in_2026`). Runs use [`builtin_in`].
+/// The SPIR-V environment's 2017 table of a profile, for callers whose cells are the same in
+/// every environment and revision (Table 5's derived formulas use Float32 cells only, and no
+/// Float32 cell of a 2017 row changed in 2026 or differs in the OpenCL C text: tests
+/// `float32_cells_of_2017_rows_are_the_same_in_2026` and
+/// `opencl_c::text_tests::float32_cells_are_the_spirv_ones`). Runs use [`builtin_in`].
 pub fn builtin(profile: Profile) -> &'static UlpTable {
-    builtin_in(Revision::Spec2017, profile)
+    builtin_in(&OPENCL_SPIRV, Revision::Spec2017, profile)
 }
 
-/// The checked-in table of a profile in one revision: the file of [`OPENCL_SPIRV`]'s folder
-/// compiled into the binary, parsed once. Its `source` is the path it had before each
-/// environment got a folder (`tables/ulp_full.csv`), kept so that notes and rows stay the same
-/// from version to version. Panics, naming the file, if that file is malformed; the tests
-/// guarantee it is not.
-pub fn builtin_in(revision: Revision, profile: Profile) -> &'static UlpTable {
-    static TABLES: [OnceLock<UlpTable>; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    let (index, source, text) = match (revision, profile) {
-        (Revision::Spec2017, Profile::Full) => {
-            (0, "tables/ulp_full.csv", OPENCL_SPIRV.data("ulp_full.csv"))
-        }
-        (Revision::Spec2017, Profile::Embedded) => (
-            1,
-            "tables/ulp_embedded.csv",
-            OPENCL_SPIRV.data("ulp_embedded.csv"),
-        ),
-        (Revision::Spec2026, Profile::Full) => (
-            2,
-            "tables/ulp_full_2026.csv",
-            OPENCL_SPIRV.data("ulp_full_2026.csv"),
-        ),
-        (Revision::Spec2026, Profile::Embedded) => (
-            3,
-            "tables/ulp_embedded_2026.csv",
-            OPENCL_SPIRV.data("ulp_embedded_2026.csv"),
-        ),
+/// The checked-in table of a profile in one revision of an environment's text: the file of
+/// its folder compiled into the binary, parsed once. Its `source` is the name the file is cited
+/// by ([`Environment::data_file`]: `tables/ulp_full.csv` for the SPIR-V environment, as before
+/// the environments got folders, so that notes and rows stay the same from version to
+/// version). Panics, naming the file, if that file is malformed (the tests guarantee it is
+/// not), or if the environment does not hold the revision (the command line refuses it).
+pub fn builtin_in(
+    environment: &'static Environment,
+    revision: Revision,
+    profile: Profile,
+) -> &'static UlpTable {
+    static TABLES: Parsed<UlpTable> = Parsed::new();
+    let stem = match profile {
+        Profile::Full => "ulp_full",
+        Profile::Embedded => "ulp_embedded",
     };
-    TABLES[index].get_or_init(|| {
-        parse(source, profile, text).unwrap_or_else(|e| {
-            panic!("the built-in {revision} {profile} profile table is malformed: {e}")
+    let (source, text) = environment.data_file(stem, revision);
+    TABLES.get(&source, || {
+        parse(&source, profile, text).unwrap_or_else(|e| {
+            panic!(
+                "the built-in {} {revision} {profile} profile table is malformed: {e}",
+                environment.name
+            )
         })
     })
 }
@@ -811,14 +762,21 @@ pub struct CellChange {
     pub after: Option<Requirement>,
 }
 
-/// Every Table 3 and Table 4 cell that differs between two revisions, in the later
-/// revision's row order (rows only the earlier one has come last). A row that is new gives a
-/// change per column the spec fills (`-` columns are left out).
-pub fn changes(before: Revision, after: Revision) -> Vec<CellChange> {
+/// One text the tables come from: an environment and a revision it holds.
+pub type Text = (&'static Environment, Revision);
+
+/// Every Table 3 and Table 4 cell that differs between two texts (two revisions of one
+/// environment, or two environments), in the later text's row order (rows only the earlier
+/// one has come last). A row that is new gives a change per column the spec fills (`-`
+/// columns are left out).
+pub fn changes(before: Text, after: Text) -> Vec<CellChange> {
     let columns = [FloatType::Double, FloatType::Float, FloatType::Half];
     let mut changes = Vec::new();
     for profile in Profile::ALL {
-        let (old, new) = (builtin_in(before, profile), builtin_in(after, profile));
+        let (old, new) = (
+            builtin_in(before.0, before.1, profile),
+            builtin_in(after.0, after.1, profile),
+        );
         let names = new.rows.iter().map(|r| &r.instruction).chain(
             old.rows
                 .iter()
@@ -856,6 +814,8 @@ pub(crate) mod asciidoc {
     /// The 2026 text's file and the 2017 text's, in the spec folder ([`read`]).
     pub(crate) const SPEC_2026: &str = "numerical_compliance_2026.asciidoc";
     pub(crate) const SPEC_2017: &str = "003_606d5394990817d6.txt";
+    /// The OpenCL C Specification's numerical compliance chapter, today's text.
+    pub(crate) const SPEC_OPENCL_C: &str = "opencl_c_numerical_compliance_2026.asciidoc";
 
     /// A spec text the transcription checks compare the data files with. They are read from
     /// `CLACC_SPEC_DIR` if set, else from `shared/spec` beside the repository (where the
@@ -913,7 +873,7 @@ pub(crate) mod asciidoc {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     // ---- Transcription check: the data files against the spec text ----
@@ -923,10 +883,10 @@ mod tests {
         multiply followed by an add, both of which are correctly rounded";
 
     /// One row as the spec prints it: cells in column order Float64, Float32, Float16.
-    struct SpecRow {
-        line: usize,
-        instruction: String,
-        cells: [Requirement; 3],
+    pub(crate) struct SpecRow {
+        pub(crate) line: usize,
+        pub(crate) instruction: String,
+        pub(crate) cells: [Requirement; 3],
     }
 
     fn spec_text() -> String {
@@ -1048,7 +1008,7 @@ mod tests {
 
     /// Every spec row is in `table` with the same cells, in the same order, and the table has
     /// no other rows. All differences are listed, not just the first.
-    fn compare(spec: &[SpecRow], table: &UlpTable, title: &str) {
+    pub(crate) fn compare(spec: &[SpecRow], table: &UlpTable, title: &str) {
         let columns = [FloatType::Double, FloatType::Float, FloatType::Half];
         let mut problems = Vec::new();
         for row in spec {
@@ -1172,7 +1132,7 @@ mod tests {
     }
 
     /// The 2026 text's wording of a cell, read independently of the data-file grammar.
-    fn asciidoc_cell(line: usize, text: &str) -> Requirement {
+    pub(crate) fn asciidoc_cell(line: usize, text: &str) -> Requirement {
         let text = text.replace("\\<=", "<=");
         let number = |n: &str| -> f64 {
             n.parse()
@@ -1242,7 +1202,11 @@ mod tests {
     fn check_against_2026_text(profile: Profile, title: &str) {
         let text = crate::spec::table::asciidoc::read(SPEC_2026);
         let spec = asciidoc_table(&text, title);
-        compare(&spec, builtin_in(Revision::Spec2026, profile), title);
+        compare(
+            &spec,
+            builtin_in(&OPENCL_SPIRV, Revision::Spec2026, profile),
+            title,
+        );
         // Guards the extractor: 99 rows of 2017 and 17 common and geometric ones.
         assert_eq!(
             spec.len(),
@@ -1267,8 +1231,8 @@ mod tests {
     #[test]
     fn float32_cells_of_2017_rows_are_the_same_in_2026() {
         for profile in Profile::ALL {
-            for row in &builtin_in(Revision::Spec2017, profile).rows {
-                let now = builtin_in(Revision::Spec2026, profile)
+            for row in &builtin_in(&OPENCL_SPIRV, Revision::Spec2017, profile).rows {
+                let now = builtin_in(&OPENCL_SPIRV, Revision::Spec2026, profile)
                     .row(&row.instruction)
                     .unwrap_or_else(|| panic!("{} dropped in 2026", row.instruction));
                 assert_eq!(row.float32, now.float32, "{profile} {}", row.instruction);
@@ -1278,7 +1242,10 @@ mod tests {
 
     #[test]
     fn changes_list_the_half_rows_the_2026_text_relaxed() {
-        let changes = changes(Revision::Spec2017, Revision::Spec2026);
+        let changes = changes(
+            (&OPENCL_SPIRV, Revision::Spec2017),
+            (&OPENCL_SPIRV, Revision::Spec2026),
+        );
         let find = |name: &str, element: FloatType, profile: Profile| {
             changes
                 .iter()
@@ -1330,7 +1297,11 @@ mod tests {
         // 14 rows with three columns and the three fast_ rows with one.
         assert_eq!(new_full_rows, 14 * 3 + 3);
         assert!(changes.iter().all(|c| c.after.is_some()), "nothing dropped");
-        assert!(super::changes(Revision::Spec2026, Revision::Spec2026).is_empty());
+        assert!(super::changes(
+            (&OPENCL_SPIRV, Revision::Spec2026),
+            (&OPENCL_SPIRV, Revision::Spec2026)
+        )
+        .is_empty());
     }
 
     #[test]

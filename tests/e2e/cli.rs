@@ -230,6 +230,7 @@ fn a_default_run_covers_every_row_type_and_width() {
     // supports × the widths the instruction takes: the six gentype widths, 1 to 4 for the
     // geometric ones (whose bounds are per vector), 2 to 4 for OpDot, 3 and 4 for cross.
     let table = clacc::spec::table::builtin_in(
+        &clacc::spec::environment::OPENCL_SPIRV,
         clacc::spec::table::Revision::Spec2026,
         clacc::spec::table::Profile::Full,
     );

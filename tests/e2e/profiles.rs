@@ -28,7 +28,10 @@ fn relaxed_covers_every_table_5_row_with_its_rule() {
     let results = Results::read(&csv);
     let rows = &results.rows;
     // The default revision's Table 5 (2026; acosh, asinh, atan2 gained a non-derived bound).
-    let table5 = clacc::spec::relaxed_table::builtin_in(clacc::spec::table::Revision::Spec2026);
+    let table5 = clacc::spec::relaxed_table::builtin_in(
+        &clacc::spec::environment::OPENCL_SPIRV,
+        clacc::spec::table::Revision::Spec2026,
+    );
     for row in &table5.rows {
         // Table 5's rows name instructions (OpFMul_OpFAdd, x*y+z, is the registry's too).
         let Some(unit) = rows
@@ -107,7 +110,10 @@ fn relaxed_judges_opfmul_then_opfadd_by_table_5_and_other_profiles_skip_it() {
     );
     let results = Results::read(&csv);
     let units = &results.rows;
-    let table5 = clacc::spec::relaxed_table::builtin_in(clacc::spec::table::Revision::Spec2026);
+    let table5 = clacc::spec::relaxed_table::builtin_in(
+        &clacc::spec::environment::OPENCL_SPIRV,
+        clacc::spec::table::Revision::Spec2026,
+    );
     let rule = table5
         .rule("OpFMul_OpFAdd", clacc::num::fp::FloatType::Float)
         .unwrap();

@@ -193,6 +193,43 @@ fn spec_diff_lists_the_relaxed_half_rows_and_the_new_rows() {
     }
 }
 
+#[test]
+fn spec_diff_between_the_paths_lists_what_the_two_texts_differ_in() {
+    let markdown = clacc(&[
+        "spec-diff",
+        "--from",
+        "spirv",
+        "--to",
+        "opencl-c",
+        "--markdown",
+    ]);
+    assert!(markdown.status.success(), "{}", text(&markdown.stderr));
+    let markdown = String::from_utf8_lossy(&markdown.stdout);
+    assert!(markdown
+        .starts_with("| table | profile | instruction | type | spirv 2026 | opencl-c 2026 |\n"));
+    assert!(markdown.contains("| ULP | embedded | sqrt | double | <= 4 ulp | correctly rounded |"));
+    assert!(
+        markdown.ends_with("71 differences between the spirv 2026 and the opencl-c 2026 text\n")
+    );
+    // docs/spec-revisions.md carries the same table.
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/spec-revisions.md"
+    ))
+    .unwrap();
+    for row in markdown.lines().filter(|l| l.starts_with("| ")) {
+        assert!(doc.contains(row), "docs/spec-revisions.md lacks {row}");
+    }
+    // The OpenCL C chapter holds one text: nothing to compare it with but the other path's.
+    let same = clacc(&["spec-diff", "--from", "opencl-c", "--to", "opencl-c"]);
+    assert_eq!(same.status.code(), Some(2));
+    assert!(
+        text(&same.stderr).contains("holds one text (2026)"),
+        "{}",
+        text(&same.stderr)
+    );
+}
+
 /// A `degrees` module computing x · C in float (clacc's kernel convention), C given as text.
 fn degrees_module(dir: &Path, constant: &str) -> std::path::PathBuf {
     let source = format!(

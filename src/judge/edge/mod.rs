@@ -170,14 +170,21 @@ pub fn cases(function: &str, element: FloatType, flush_to_zero: bool) -> Vec<Edg
     expand(builtin(), function, element, flush_to_zero)
 }
 
-/// [`cases`] from the rules of one revision of the text.
+/// [`cases`] from the rules of one revision of an environment's text (the run's:
+/// `settings.path.environment()`, `settings.spec`).
 pub fn cases_in(
+    environment: &'static crate::spec::environment::Environment,
     revision: crate::spec::table::Revision,
     function: &str,
     element: FloatType,
     flush_to_zero: bool,
 ) -> Vec<EdgeCase> {
-    expand(builtin_in(revision), function, element, flush_to_zero)
+    expand(
+        builtin_in(environment, revision),
+        function,
+        element,
+        flush_to_zero,
+    )
 }
 
 /// [`cases`] over any rules (a user's file read with [`parse`](crate::spec::edge_table::parse)). An `ftz` rule whose inputs

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::spec::edge_table::functions;
+use crate::spec::environment::OPENCL_SPIRV;
 use crate::spec::table::asciidoc::{plain, SPEC_2026};
 use crate::spec::table::Revision;
 
@@ -78,7 +79,7 @@ fn bullets_2026() -> (Vec<(usize, Option<String>, String)>, String) {
 #[test]
 fn every_2026_bullet_has_a_row() {
     let (bullets, section) = bullets_2026();
-    let rules = builtin_in(Revision::Spec2026);
+    let rules = builtin_in(&OPENCL_SPIRV, Revision::Spec2026);
     // Guards the extractor: 81 bullets under 26 headings, and 4 flush-to-zero ones.
     let under_headings = bullets.iter().filter(|b| b.1.is_some()).count();
     assert_eq!((under_headings, bullets.len()), (81, 85), "{bullets:#?}");
@@ -116,10 +117,11 @@ fn both_revisions_check_the_same_inputs() {
         for element in FloatType::ALL {
             for flush in [false, true] {
                 let inputs = |revision| {
-                    let mut args: Vec<Vec<u64>> = cases_in(revision, function, element, flush)
-                        .iter()
-                        .map(|c| c.args.iter().map(|x| x.to_bits()).collect())
-                        .collect();
+                    let mut args: Vec<Vec<u64>> =
+                        cases_in(&OPENCL_SPIRV, revision, function, element, flush)
+                            .iter()
+                            .map(|c| c.args.iter().map(|x| x.to_bits()).collect())
+                            .collect();
                     args.sort();
                     args
                 };
@@ -132,7 +134,7 @@ fn both_revisions_check_the_same_inputs() {
         }
     }
     let nan_pair = |revision| {
-        cases_in(revision, "fmax", FloatType::Float, false)
+        cases_in(&OPENCL_SPIRV, revision, "fmax", FloatType::Float, false)
             .into_iter()
             .find(|c| c.args.iter().all(|x| x.is_nan()))
             .expect("fmax(NaN, NaN)")
@@ -144,4 +146,39 @@ fn both_revisions_check_the_same_inputs() {
         nan_pair(Revision::Spec2026).rule_text,
         "C99 F.9 paragraph 11"
     );
+}
+
+/// Every rule of the OpenCL C chapter expands in every type, flushing or not, and a half_
+/// function's cases are its base function's inputs (its own NaN rows apart): the half_<funcname>
+/// paragraph's rows.
+#[test]
+fn every_opencl_c_rule_expands() {
+    use crate::spec::environment::OPENCL_C;
+    let cases = |function: &str, element, flush| {
+        cases_in(&OPENCL_C, Revision::Spec2026, function, element, flush)
+    };
+    let bits = |case: &EdgeCase| -> Vec<u64> { case.args.iter().map(|x| x.to_bits()).collect() };
+    let mut names: Vec<&str> = builtin_in(&OPENCL_C, Revision::Spec2026)
+        .iter()
+        .map(|r| r.function.as_str())
+        .collect();
+    names.dedup();
+    for function in names {
+        for element in FloatType::ALL {
+            for flush in [false, true] {
+                let own = cases(function, element, flush);
+                let Some(base) = function.strip_prefix("half_") else {
+                    continue;
+                };
+                let base: Vec<Vec<u64>> = cases(base, element, flush).iter().map(bits).collect();
+                for case in own.iter().filter(|c| !c.args.iter().any(|x| x.is_nan())) {
+                    assert!(
+                        base.contains(&bits(case)),
+                        "{function} {element} ftz={flush}: {:?}",
+                        case.args
+                    );
+                }
+            }
+        }
+    }
 }

@@ -69,7 +69,7 @@ fn data_file_2026_matches_the_text() {
     let rows = rows_2026();
     // Guards the extractor: 37 rows, two of them OpFDiv, as in 2017.
     assert_eq!(rows.len(), 37);
-    let table = builtin_in(Revision::Spec2026);
+    let table = builtin_in(&crate::spec::environment::OPENCL_SPIRV, Revision::Spec2026);
     let mut order: Vec<String> = Vec::new();
     let mut words: Vec<(usize, String)> = Vec::new();
     for (line, text) in &rows {
@@ -106,7 +106,7 @@ fn off_by(exact: f64, ulps: i32) -> f64 {
 }
 
 fn passes(revision: Revision, name: &str, args: &[f64], result: f64, embedded: bool) -> bool {
-    let rule = builtin_in(revision)
+    let rule = builtin_in(&crate::spec::environment::OPENCL_SPIRV, revision)
         .rule(name, FloatType::Float)
         .unwrap_or_else(|| panic!("{name} not in Table 5 of {revision}"));
     match rule.judge(args, result, FloatType::Float, embedded) {

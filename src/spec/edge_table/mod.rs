@@ -9,13 +9,12 @@
 //! 0`); `crate::judge::edge` expands them into concrete cases and judges a device's results.
 
 use std::collections::HashSet;
-use std::sync::OnceLock;
 
 use rug::float::Constant;
 use rug::Float;
 
 use crate::num::fp::FloatType;
-use crate::spec::environment::OPENCL_SPIRV;
+use crate::spec::environment::{Environment, Parsed, OPENCL_SPIRV};
 use crate::spec::table::{read_data, DataRecord};
 
 /// The name the built-in rules are known by in errors, messages and the CSV: the path they had
@@ -89,7 +88,8 @@ const fn sig(
 }
 
 /// Every function a rule may name: the OpenCL.std math instructions of the spec's Table 3
-/// (`half_*` for their NaN rule; not `native_*`, whose results are implementation-defined) and
+/// (`half_*` for their NaN rule, and in the OpenCL C chapter their base function's rules; not
+/// `native_*`, whose results are implementation-defined) and
 /// the geometric
 /// `length`, `distance` and `normalize`.
 static SIGNATURES: &[Signature] = &[
@@ -142,6 +142,7 @@ static SIGNATURES: &[Signature] = &[
     sig("half_log", F, RESULT),
     sig("half_log10", F, RESULT),
     sig("half_log2", F, RESULT),
+    sig("half_powr", FF, RESULT),
     sig("half_recip", F, RESULT),
     sig("half_rsqrt", F, RESULT),
     sig("half_sin", F, RESULT),
@@ -662,36 +663,47 @@ pub struct EdgeRule {
 /// An edge-case file that cannot be read: the one error type of the files in `tables/`.
 pub type EdgeError = crate::spec::table::TableError;
 
-/// The rules compiled into clacc (`tables/opencl_spirv/edge_cases.csv`), parsed once. Panics, naming file,
-/// line and field, if that file is malformed; the tests guarantee it is not.
+/// The SPIR-V environment's 2017 rules (`tables/opencl_spirv/edge_cases.csv`, cited as
+/// [`BUILTIN_SOURCE`]), parsed once. Runs use [`builtin_in`].
 pub fn builtin() -> &'static [EdgeRule] {
-    static RULES: OnceLock<Vec<EdgeRule>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        parse(BUILTIN_SOURCE, OPENCL_SPIRV.data("edge_cases.csv"))
-            .unwrap_or_else(|e| panic!("the built-in edge-case rules are malformed: {e}"))
+    builtin_in(&OPENCL_SPIRV, crate::spec::table::Revision::Spec2017)
+}
+
+/// The rules of one revision of an environment's text: the SPIR-V environment's
+/// `edge_cases.csv` (2017) or `edge_cases_2026.csv`, the OpenCL C chapter's
+/// `tables/opencl_c/edge_cases.csv`; compiled into clacc, parsed once, named as
+/// [`Environment::data_file`] cites them. Panics, naming file, line and field, if the file is
+/// malformed; the tests guarantee it is not.
+pub fn builtin_in(
+    environment: &'static Environment,
+    revision: crate::spec::table::Revision,
+) -> &'static [EdgeRule] {
+    static RULES: Parsed<Vec<EdgeRule>> = Parsed::new();
+    let (source, text) = environment.data_file("edge_cases", revision);
+    RULES.get(&source, || {
+        parse(&source, text).unwrap_or_else(|e| {
+            panic!(
+                "the built-in {} {revision} edge-case rules are malformed: {e}",
+                environment.name
+            )
+        })
     })
 }
 
-/// The rules of one revision of the text: `edge_cases.csv` (2017) or `edge_cases_2026.csv` of
-/// [`OPENCL_SPIRV`]'s folder, compiled into clacc, parsed once; named as [`BUILTIN_SOURCE`] is.
-pub fn builtin_in(revision: crate::spec::table::Revision) -> &'static [EdgeRule] {
-    static CURRENT: OnceLock<Vec<EdgeRule>> = OnceLock::new();
-    match revision {
-        crate::spec::table::Revision::Spec2017 => builtin(),
-        crate::spec::table::Revision::Spec2026 => CURRENT.get_or_init(|| {
-            parse(
-                "tables/edge_cases_2026.csv",
-                OPENCL_SPIRV.data("edge_cases_2026.csv"),
-            )
-            .unwrap_or_else(|e| panic!("the built-in 2026 edge-case rules are malformed: {e}"))
-        }),
-    }
+/// The functions the SPIR-V environment's rules cover, each once, in the data's order (the
+/// same in both of its revisions: the 2026 file keeps the 2017 file's rows).
+pub fn functions() -> Vec<&'static str> {
+    functions_in(&OPENCL_SPIRV, crate::spec::table::Revision::Spec2017)
 }
 
-/// The functions the built-in rules cover, each once, in the data's order.
-pub fn functions() -> Vec<&'static str> {
+/// The functions one text's rules cover, each once, in the data's order: the edge units a run
+/// on that path plans (the OpenCL C chapter's rules cover half_powr too).
+pub fn functions_in(
+    environment: &'static Environment,
+    revision: crate::spec::table::Revision,
+) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
-    for rule in builtin() {
+    for rule in builtin_in(environment, revision) {
         if !names.contains(&rule.function.as_str()) {
             names.push(rule.function.as_str());
         }

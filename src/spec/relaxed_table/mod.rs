@@ -31,7 +31,6 @@
 //!   outcome is `Undefined`, never pass or fail.
 
 use std::fmt;
-use std::sync::OnceLock;
 
 use rug::Float;
 
@@ -367,33 +366,34 @@ pub fn parse(source_name: &str, text: &str) -> Result<RelaxedTable, RelaxedError
     })
 }
 
-/// The checked-in Table 5: `tables/ulp_relaxed.csv` compiled into the binary, parsed once.
-/// Panics, naming the file, if that file is malformed; the tests guarantee it is not.
+/// The SPIR-V environment's 2017 Table 5 (`tables/ulp_relaxed.csv`), compiled into the binary,
+/// parsed once. Runs use [`builtin_in`].
 pub fn builtin() -> &'static RelaxedTable {
-    static TABLE: OnceLock<RelaxedTable> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        parse(
-            "tables/ulp_relaxed.csv",
-            crate::spec::environment::OPENCL_SPIRV.data("ulp_relaxed.csv"),
-        )
-        .unwrap_or_else(|e| panic!("the built-in relaxed-math table is malformed: {e}"))
-    })
+    builtin_in(
+        &crate::spec::environment::OPENCL_SPIRV,
+        crate::spec::table::Revision::Spec2017,
+    )
 }
 
-/// The checked-in Table 5 of one revision of the text: `tables/ulp_relaxed.csv` (2017) or
-/// `tables/ulp_relaxed_2026.csv`, compiled into the binary, parsed once.
-pub fn builtin_in(revision: crate::spec::table::Revision) -> &'static RelaxedTable {
-    static CURRENT: OnceLock<RelaxedTable> = OnceLock::new();
-    match revision {
-        crate::spec::table::Revision::Spec2017 => builtin(),
-        crate::spec::table::Revision::Spec2026 => CURRENT.get_or_init(|| {
-            parse(
-                "tables/ulp_relaxed_2026.csv",
-                crate::spec::environment::OPENCL_SPIRV.data("ulp_relaxed_2026.csv"),
+/// The checked-in Table 5 of one revision of an environment's text (the SPIR-V environment's
+/// `tables/ulp_relaxed.csv` of 2017 or `tables/ulp_relaxed_2026.csv`, the OpenCL C unsafe-math
+/// table `tables/opencl_c/ulp_relaxed.csv`), compiled into the binary, parsed once. Panics,
+/// naming the file, if that file is malformed; the tests guarantee it is not.
+pub fn builtin_in(
+    environment: &'static crate::spec::environment::Environment,
+    revision: crate::spec::table::Revision,
+) -> &'static RelaxedTable {
+    static TABLES: crate::spec::environment::Parsed<RelaxedTable> =
+        crate::spec::environment::Parsed::new();
+    let (source, text) = environment.data_file("ulp_relaxed", revision);
+    TABLES.get(&source, || {
+        parse(&source, text).unwrap_or_else(|e| {
+            panic!(
+                "the built-in {} {revision} relaxed-math table is malformed: {e}",
+                environment.name
             )
-            .unwrap_or_else(|e| panic!("the built-in 2026 relaxed-math table is malformed: {e}"))
-        }),
-    }
+        })
+    })
 }
 
 // ---- Linking: formulas and outputs refer to other rows ----

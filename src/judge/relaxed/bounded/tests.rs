@@ -126,7 +126,7 @@ fn conditions_over_spans_are_mpfrs() {
         forms.iter().collect::<Vec<_>>(),
     )];
     for revision in [Revision::Spec2017, Revision::Spec2026] {
-        for row in &builtin_in(revision).rows {
+        for row in &builtin_in(&crate::spec::environment::OPENCL_SPIRV, revision).rows {
             let RelaxedRule::Pieces { pieces, .. } = &row.float32 else {
                 continue;
             };
@@ -206,7 +206,7 @@ fn double_spans_enclose_mpfrs_ranges() {
     for revision in [Revision::Spec2017, Revision::Spec2026] {
         for embedded in [false, true] {
             let doubles = Doubles::new(embedded);
-            for row in &builtin_in(revision).rows {
+            for row in &builtin_in(&crate::spec::environment::OPENCL_SPIRV, revision).rows {
                 let RelaxedRule::Pieces { pieces, .. } = &row.float32 else {
                     continue;
                 };
@@ -379,7 +379,7 @@ fn a_pole_within_mpfrs_slack_counts() {
 /// [-π/2, π/2] widened: finite, for MPFR and here.
 #[test]
 fn atan_bounds_an_unbounded_quotient() {
-    let rule = builtin_in(Revision::Spec2026)
+    let rule = builtin_in(&crate::spec::environment::OPENCL_SPIRV, Revision::Spec2026)
         .rule("atan2pi", FloatType::Float)
         .unwrap();
     let RelaxedRule::Pieces { pieces, .. } = rule else {
