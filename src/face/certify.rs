@@ -5,7 +5,7 @@ use super::args::{
 };
 use super::console::out;
 use super::devices::open_device;
-use super::run::{exit_after_run, has_opencl_c_text, run_parts, write_summary_files};
+use super::run::{exit_after_run, run_parts, write_summary_files};
 use super::UsageError;
 use crate::report::merge;
 use crate::spec::environment::KernelPath;
@@ -90,14 +90,18 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
 fn certified_paths(args: &CertifyArgs) -> Result<(Vec<KernelPath>, String), UsageError> {
     let info = open_device(&args.device)?;
     let revision = args.campaign.spec.revision();
-    Ok(match (info.takes_il(), has_opencl_c_text(revision)) {
+    Ok(match (info.takes_il(), KernelPath::OpenclC.environment().holds(revision)) {
         (true, true) => (
             KernelPath::ALL.to_vec(),
             "kernels through both paths, SPIR-V and OpenCL C".to_string(),
         ),
         (true, false) => (
             vec![KernelPath::Spirv],
-            format!("kernels through SPIR-V only: the {revision} text has no OpenCL C tables in clacc (--spec 2026 certifies both paths)"),
+            format!(
+                "kernels through SPIR-V only: clacc holds the OpenCL C tables of the {} text, not {revision} (give --spec {} for both paths)",
+                KernelPath::OpenclC.environment().revision_names(),
+                KernelPath::OpenclC.environment().revision_names()
+            ),
         ),
         // The OpenCL C part refuses --spec 2017 on its own, in a plain run's words.
         (false, _) => (

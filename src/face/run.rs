@@ -180,11 +180,6 @@ pub(crate) fn run_parts(parts: &[RunArgs]) -> Result<CampaignOutcome, UsageError
     Ok(outcome)
 }
 
-/// Whether the spec's `revision` has an OpenCL C text clacc transcribed: today's only.
-pub(crate) fn has_opencl_c_text(revision: crate::spec::table::Revision) -> bool {
-    revision != crate::spec::table::Revision::Spec2017
-}
-
 /// The kernel path of a run (or of one part of a `--source both` run, split by [`by_path`]
 /// into parts that name one path each): `--source`'s, else that of the `--kernel` files given
 /// (`.spv` or `.cl`), else SPIR-V where the device takes it and OpenCL C where it does not.
@@ -218,10 +213,12 @@ fn kernel_path(
             "--source {flag}: {} has no OpenCL C compiler (CL_DEVICE_COMPILER_AVAILABLE is false, or it names no OpenCL C version); run it with --source spirv",
             info.label()
         )),
-        KernelPath::OpenclC if !has_opencl_c_text(args.spec.revision()) => usage(format!(
-            "--source {flag} with --spec {}: clacc holds only today's text of the OpenCL C specification's numerical compliance chapter, which judges the OpenCL C path; use --spec 2026, or --source spirv for the {} text",
+        path if !path.environment().holds(args.spec.revision()) => usage(format!(
+            "--source {flag} with --spec {}: clacc holds the {} text of the {} tables only, which judge the {path} path; give --spec {}, or another --source",
             args.spec.revision(),
-            args.spec.revision()
+            path.environment().revision_names(),
+            path.environment().name,
+            path.environment().revision_names()
         )),
         KernelPath::OpenclC if kinds.iter().all(|kind| *kind == Kind::Extension) => usage(format!(
             "--source {flag}: --kind extension checks SPIR-V extensions, which OpenCL C kernels do not use; add --source spirv, or another --kind"

@@ -260,7 +260,7 @@ fn sources_that_cannot_run_are_refused_in_one_line() {
     };
     refused(
         &["--source", "opencl-c", "--spec", "2017"],
-        "--source opencl-c with --spec 2017: clacc holds only today's text",
+        "--source opencl-c with --spec 2017: clacc holds the 2026 text of the OpenCL C tables only, which judge the opencl-c path; give --spec 2026, or another --source",
     );
     refused(
         &["--source", "both", "--spec", "2017"],
