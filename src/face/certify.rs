@@ -23,7 +23,7 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
     let (paths, why) = certified_paths(args)?;
     let parts = parts(args, &paths)?;
     let outcome = run_parts(&parts)?;
-    let written = write_summary_files(&parts[0], &outcome.units);
+    let written = write_summary_files(&parts[0], &outcome);
     let printed = outcome.printed;
     let rows = merge::read(&args.campaign.csv)?;
     let both = paths.len() > 1;

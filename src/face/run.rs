@@ -100,6 +100,8 @@ impl campaign::Watch for ProgressBars {
 /// What one campaign did, for the summary files and the exit status.
 pub(crate) struct CampaignOutcome {
     pub(crate) units: Vec<UnitReport>,
+    /// Each unit's kernel path, in the order of `units`.
+    pub(crate) paths: Vec<KernelPath>,
     pub(crate) failed: bool,
     /// Whether the summary reached stdout.
     pub(crate) printed: Result<(), UsageError>,
@@ -109,7 +111,7 @@ pub(crate) struct CampaignOutcome {
 /// files, then the exit code.
 pub(crate) fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let outcome = run_parts(&by_path(args))?;
-    let written = write_summary_files(args, &outcome.units);
+    let written = write_summary_files(args, &outcome);
     Ok(exit_after_run(outcome.failed, [outcome.printed, written]))
 }
 
@@ -168,12 +170,14 @@ pub(crate) fn run_parts(parts: &[RunArgs]) -> Result<CampaignOutcome, UsageError
     }
     let mut outcome = CampaignOutcome {
         units: Vec::new(),
+        paths: Vec::new(),
         failed: false,
         printed: Ok(()),
     };
     for (part, args) in prepared.into_iter().zip(parts) {
         let part_outcome = part.drive(args)?;
         outcome.units.extend(part_outcome.units);
+        outcome.paths.extend(part_outcome.paths);
         outcome.failed |= part_outcome.failed;
         outcome.printed = outcome.printed.and(part_outcome.printed);
     }
@@ -251,16 +255,44 @@ pub(crate) fn exit_after_run(
 
 /// --junit from the CSV's rows (a testcase per row, those of an earlier invocation that
 /// --resume kept too) and --plot from the units run now (a plot needs every input's error, which
-/// the CSV does not hold).
-pub(crate) fn write_summary_files(args: &RunArgs, units: &[UnitReport]) -> Result<(), UsageError> {
+/// the CSV does not hold): where they ran through both kernel paths, each path's plots in a
+/// folder of its own (`DIR/spirv/`, `DIR/opencl-c/`), since a unit has one of each.
+pub(crate) fn write_summary_files(
+    args: &RunArgs,
+    outcome: &CampaignOutcome,
+) -> Result<(), UsageError> {
     if let Some(path) = &args.junit {
         let rows = crate::report::merge::read(&args.csv)?;
         crate::report::junit::write(path, &rows)
             .map_err(|e| UsageError(format!("cannot write --junit {}: {e}", path.display())))?;
     }
     if let Some(dir) = &args.plot {
-        let written = crate::report::plot::write_all(dir, units)
-            .map_err(|e| UsageError(format!("cannot write --plot {}: {e}", dir.display())))?;
+        let mut paths: Vec<KernelPath> = Vec::new();
+        for path in &outcome.paths {
+            if !paths.contains(path) {
+                paths.push(*path);
+            }
+        }
+        let mut written = Vec::new();
+        for path in &paths {
+            let units: Vec<UnitReport> = outcome
+                .units
+                .iter()
+                .zip(&outcome.paths)
+                .filter(|(_, unit_path)| *unit_path == path)
+                .map(|(unit, _)| unit.clone())
+                .collect();
+            let folder = if paths.len() > 1 {
+                dir.join(path.name())
+            } else {
+                dir.clone()
+            };
+            written.extend(
+                crate::report::plot::write_all(&folder, &units).map_err(|e| {
+                    UsageError(format!("cannot write --plot {}: {e}", folder.display()))
+                })?,
+            );
+        }
         out_line(
             "the count of plots",
             format!("{} plots in {}", written.len(), dir.display()),
@@ -941,6 +973,7 @@ fn drive(
             .iter()
             .any(|u| !matches!(u.status, Status::Pass | Status::Skip));
     Ok(CampaignOutcome {
+        paths: vec![plan.settings.path; results.units.len()],
         units: results.units,
         failed,
         printed,

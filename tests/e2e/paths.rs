@@ -105,7 +105,18 @@ fn an_opencl_c_run_on_intel_writes_opencl_c_rows_and_says_so() {
 fn both_paths_run_every_unit_each_and_resume_in_either_part() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("both.csv");
-    let output = run_passing(&whole, &["--source", "both"]);
+    let plots = dir.path().join("plots");
+    let output = run_passing(
+        &whole,
+        &["--source", "both", "--plot", plots.to_str().unwrap()],
+    );
+    // A unit has a plot per path, each path's in a folder of its own.
+    for path in ["spirv", "opencl-c"] {
+        assert!(
+            plots.join(path).join("sin_float_w4.svg").is_file(),
+            "{path}"
+        );
+    }
     let results = Results::read(&whole);
     let listed = units(&results);
     assert_eq!(listed.len(), 16, "{listed:?}");
