@@ -106,13 +106,27 @@ fn same_seed_gives_the_same_results_and_another_seed_other_inputs() {
 }
 
 #[test]
-fn pocl_is_refused_in_one_line_naming_spirv_and_the_usable_devices() {
-    let output = clacc(&["--platform", "Portable", "--function", "sin"]);
+fn spirv_on_pocl_is_refused_in_one_line_naming_the_opencl_c_path() {
+    // PoCL takes no SPIR-V: its runs go through OpenCL C (tests/e2e/paths.rs), and SPIR-V is
+    // refused before anything runs.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args([
+            "--platform",
+            "Portable",
+            "--source",
+            "spirv",
+            "--function",
+            "sin",
+        ])
+        .env("OCL_ICD_FILENAMES", "libpocl.so.2")
+        .env_remove("CLACC_REEXECUTED")
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let message = text(&output.stderr);
     assert_eq!(message.trim_end().lines().count(), 1, "{message}");
-    assert!(message.contains("cannot take SPIR-V"), "{message}");
-    assert!(message.contains("Intel(R) OpenCL"), "{message}");
+    assert!(message.contains("takes no SPIR-V"), "{message}");
+    assert!(message.contains("run with --source opencl-c"), "{message}");
 }
 
 #[test]
