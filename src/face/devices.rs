@@ -5,6 +5,8 @@ use super::args::DeviceArgs;
 use super::console::{out, out_line};
 use super::{usage, UsageError};
 use crate::device::opencl::{self, DeviceInfo, Session};
+use crate::device::{Device, DeviceError, KernelForm};
+use crate::kernel::ENTRY_POINT;
 use crate::run::extension::probe::{self as extension, IsolatedOutcome};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,8 +17,9 @@ pub(crate) fn open_device(args: &DeviceArgs) -> Result<DeviceInfo, UsageError> {
     Ok(opencl::select(&devices, args.platform.as_deref(), args.device.as_deref())?.clone())
 }
 
-/// `clacc probe-build`: builds one module on the device in this process; exit 0 built, 3
-/// refused, 4 the build failed otherwise (the reason on stdout).
+/// `clacc probe-build`: builds one module (or, from a `.cl` file, OpenCL C source) on the
+/// device in this process; exit 0 built, 3 refused, 4 the build failed otherwise (the reason on
+/// stdout).
 pub(crate) fn probe_build(
     device: &DeviceArgs,
     module: &std::path::Path,
@@ -24,10 +27,22 @@ pub(crate) fn probe_build(
     options: &str,
 ) -> Result<ExitCode, UsageError> {
     let info = open_device(device)?;
-    let spirv = std::fs::read(module)
+    let code = std::fs::read(module)
         .map_err(|e| UsageError(format!("cannot read {}: {e}", module.display())))?;
     let session = Session::open(info)?;
-    match extension::build_in_this_process(&session, name, &spirv, options) {
+    let outcome = if module.extension().is_some_and(|e| e == "cl") {
+        let source = String::from_utf8_lossy(&code);
+        match session.build(name, KernelForm::OpenclC(&source), ENTRY_POINT, options) {
+            Ok(_) => IsolatedOutcome::Built,
+            Err(DeviceError::Build { log, .. }) => {
+                IsolatedOutcome::Refused(crate::run::pipeline::telling_line(&log))
+            }
+            Err(other) => IsolatedOutcome::Refused(other.to_string()),
+        }
+    } else {
+        extension::build_in_this_process(&session, name, &code, options)
+    };
+    match outcome {
         IsolatedOutcome::Built => Ok(ExitCode::SUCCESS),
         IsolatedOutcome::Refused(why) => {
             out_line("the build's outcome", why)?;
@@ -44,16 +59,21 @@ pub(crate) fn probe_build(
 /// process, for devices that cannot be asked (no cl_khr_spirv_queries): a driver that dies on
 /// an extension it does not know takes only that process with it.
 pub(crate) fn isolated_builder(info: &DeviceInfo) -> impl Fn(&str, &[u8]) -> IsolatedOutcome + '_ {
-    move |name: &str, spirv: &[u8]| build_isolated(info, name, spirv, "")
+    move |name: &str, spirv: &[u8]| build_isolated(info, name, KernelForm::SpirvOpencl(spirv), "")
 }
 
-/// Builds `spirv` with `options` in a `clacc probe-build` process of its own.
+/// Builds `kernel` (a SPIR-V module, or OpenCL C source) with `options` in a `clacc
+/// probe-build` process of its own.
 pub(crate) fn build_isolated(
     info: &DeviceInfo,
     name: &str,
-    spirv: &[u8],
+    kernel: KernelForm<'_>,
     options: &str,
 ) -> IsolatedOutcome {
+    let (extension, bytes) = match kernel {
+        KernelForm::SpirvOpencl(spirv) => ("spv", spirv),
+        KernelForm::OpenclC(source) => ("cl", source.as_bytes()),
+    };
     {
         let Ok(executable) = std::env::current_exe() else {
             return IsolatedOutcome::Crashed("cannot find clacc's own executable".to_string());
@@ -62,10 +82,10 @@ pub(crate) fn build_isolated(
             return IsolatedOutcome::Crashed("cannot write a temporary module".to_string());
         };
         let path = dir.join(format!(
-            "{}.spv",
+            "{}.{extension}",
             name.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
         ));
-        if std::fs::write(&path, spirv).is_err() {
+        if std::fs::write(&path, bytes).is_err() {
             return IsolatedOutcome::Crashed("cannot write a temporary module".to_string());
         }
         let output = std::process::Command::new(executable)

@@ -106,6 +106,30 @@ fn same_seed_gives_the_same_results_and_another_seed_other_inputs() {
 }
 
 #[test]
+fn spirv_on_pocl_is_refused_in_one_line_naming_the_opencl_c_path() {
+    // PoCL takes no SPIR-V: its runs go through OpenCL C (tests/e2e/paths.rs), and SPIR-V is
+    // refused before anything runs.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args([
+            "--platform",
+            "Portable",
+            "--source",
+            "spirv",
+            "--function",
+            "sin",
+        ])
+        .env("OCL_ICD_FILENAMES", "libpocl.so.2")
+        .env_remove("CLACC_REEXECUTED")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = text(&output.stderr);
+    assert_eq!(message.trim_end().lines().count(), 1, "{message}");
+    assert!(message.contains("takes no SPIR-V"), "{message}");
+    assert!(message.contains("run with --source opencl-c"), "{message}");
+}
+
+#[test]
 fn unknown_names_are_usage_errors_that_list_what_is_known() {
     let output = clacc(&["--function", "sine"]);
     assert_eq!(output.status.code(), Some(2));
@@ -180,152 +204,6 @@ fn emitted_kernels_are_valid_spirv_and_match_what_runs() {
     assert!(
         listing.contains("OpExtInstImport \"OpenCL.std\""),
         "{listing}"
-    );
-}
-
-#[test]
-fn emitted_opencl_c_kernels_are_the_snapshots() {
-    let dir = tempfile::tempdir().unwrap();
-    let output = clacc(&[
-        "kernels",
-        "--emit",
-        dir.path().to_str().unwrap(),
-        "--source",
-        "opencl-c",
-        "--function",
-        "sin,frexp,remquo,length,native_sin",
-        "--type",
-        "float,double",
-        "--width",
-        "1,3,4,16",
-    ]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let stdout = text(&output.stdout);
-    // sin, frexp, remquo: 4 widths; length: 3 (no 16); native_sin: float only.
-    assert!(
-        stdout.starts_with("wrote 34 OpenCL C kernels (.cl)")
-            && stdout.contains(
-                "4 left out: OpenCL C declares half_ and native_ functions for float only"
-            ),
-        "{stdout}"
-    );
-    let files: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(files.len(), 34, "{files:?}");
-    assert!(files.iter().all(|name| name.ends_with(".cl")), "{files:?}");
-    // What --emit writes is what the OpenCL C path builds: the checked-in snapshots.
-    for name in ["sin_float_w1.cl", "frexp_float_w3.cl", "remquo_float_w4.cl"] {
-        let snapshot = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("kernels/opencl_c")
-                .join(name),
-        )
-        .unwrap();
-        assert_eq!(
-            std::fs::read_to_string(dir.path().join(name)).unwrap(),
-            snapshot,
-            "{name}"
-        );
-    }
-    let refusal = clacc(&[
-        "kernels",
-        "--emit",
-        dir.path().to_str().unwrap(),
-        "--source",
-        "ptx",
-    ]);
-    assert_eq!(refusal.status.code(), Some(2));
-    assert!(
-        text(&refusal.stderr)
-            .contains("`ptx` is not a kind of kernel clacc writes: use spirv or opencl-c"),
-        "{}",
-        text(&refusal.stderr)
-    );
-}
-
-#[test]
-fn devices_shows_pocl_usable_through_opencl_c() {
-    let output = clacc(&["devices"]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let text = text(&output.stdout);
-    let pocl = text
-        .split("\n[")
-        .find(|block| block.contains("Portable Computing Language"))
-        .unwrap_or_else(|| panic!("no PoCL platform listed:\n{text}"));
-    assert!(
-        pocl.contains("usable         yes, OpenCL C only (no SPIR-V"),
-        "{pocl}"
-    );
-    assert!(
-        pocl.contains("OpenCL C       3.0 (built with -cl-std=CL3.0)"),
-        "{pocl}"
-    );
-    let intel = text
-        .split("\n[")
-        .find(|block| block.contains("Intel(R) OpenCL"))
-        .unwrap();
-    assert!(intel.contains("usable         yes (default)"), "{intel}");
-}
-
-/// A user's OpenCL C kernel (`--kernel sin=FILE.cl`) is compiled by the driver and checked
-/// against the unit's interface before anything runs; one that does not fit, or does not
-/// compile, is refused with one line.
-#[test]
-fn a_user_s_opencl_c_kernel_is_checked_by_the_driver_before_it_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    let write = |name: &str, source: &str| {
-        let path = dir.path().join(name);
-        std::fs::write(&path, source).unwrap();
-        format!("sin={}", path.display())
-    };
-    let run = |kernel: &str| {
-        clacc(&[
-            "--kernel",
-            kernel,
-            "--type",
-            "float",
-            "--width",
-            "4",
-            "--inputs",
-            "100",
-            "--csv",
-            dir.path().join("out.csv").to_str().unwrap(),
-        ])
-    };
-    let wrong_type = write(
-        "double_sin.cl",
-        "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
-         __kernel void clacc_kernel(__global const double *x, __global double *y)\n\
-         { size_t g = get_global_id(0); y[g] = sin(x[g]); }\n",
-    );
-    let output = run(&wrong_type);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = text(&output.stderr);
-    assert!(
-        stderr.contains("double_sin.cl: does not fit sin float w4 on this device: parameter 1 of clacc_kernel is __global double*, expected __global float* or __global float4*"),
-        "{stderr}"
-    );
-    let other_name = write(
-        "named.cl",
-        "__kernel void my_sin(__global const float4 *x, __global float4 *y)\n\
-         { size_t g = get_global_id(0); y[g] = sin(x[g]); }\n",
-    );
-    let stderr = text(&run(&other_name).stderr);
-    assert!(
-        stderr.contains("no kernel named clacc_kernel (it has: my_sin)"),
-        "{stderr}"
-    );
-    let broken = write(
-        "broken.cl",
-        "__kernel void clacc_kernel(__global const float *x, __global float *y) { y[0] = nonsense; }\n",
-    );
-    let stderr = text(&run(&broken).stderr);
-    assert!(
-        stderr.contains("broken.cl: the driver does not compile it:")
-            && stderr.contains("nonsense"),
-        "{stderr}"
     );
 }
 
