@@ -5,9 +5,9 @@
 //! from the environment's [`KernelForm`], run chunks of launches over byte buffers the device
 //! keeps for reuse, read the fp capabilities and address width the judging depends on). Today
 //! there is one implementation:
-//! - [`opencl`]: an OpenCL device through the ICD loader, taking SPIR-V.
+//! - [`opencl`]: an OpenCL device through the ICD loader, taking SPIR-V and OpenCL C source
+//!   (the two [`KernelForm`]s; PoCL 3.1 takes source only).
 //!
-//! OpenCL C source on PoCL (#44) joins the OpenCL implementation as a second [`KernelForm`];
 //! Vulkan through `ash` (#45) joins as `device/vulkan/`, beside `opencl/`. No environment
 //! imports another (`tests/pure/layers.rs`).
 
@@ -60,13 +60,16 @@ pub enum DeviceError {
 }
 
 /// A kernel in the form a device builds it from, as an environment's emitter in
-/// [`crate::kernel`] writes it (borrowed: building copies it). OpenCL C source (#44) and
-/// Vulkan's SPIR-V (#45) add their variants here.
+/// [`crate::kernel`] writes it (borrowed: building copies it). Vulkan's SPIR-V (#45) adds its
+/// variant here.
 #[derive(Clone, Copy, Debug)]
 pub enum KernelForm<'a> {
     /// A SPIR-V module of the OpenCL SPIR-V environment, as little-endian bytes
     /// ([`crate::kernel::spirv_opencl`]).
     SpirvOpencl(&'a [u8]),
+    /// OpenCL C source ([`crate::kernel::opencl_c`]), built for the newest OpenCL C version the
+    /// device compiles.
+    OpenclC(&'a str),
 }
 
 /// A device opened for running kernels: what the run layer needs of it in any environment.

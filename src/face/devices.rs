@@ -122,10 +122,21 @@ pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
         let fp = |config: Option<crate::spec::fp_config::FpConfig>| {
             config.map_or("not supported".to_string(), |c| c.describe())
         };
-        let usable = match info.unusable_reason() {
-            None if Some(info.id) == default => "yes (default)".to_string(),
-            None => "yes".to_string(),
-            Some(reason) => format!("no: {reason}"),
+        let default_mark = if Some(info.id) == default {
+            " (default)"
+        } else {
+            ""
+        };
+        let usable = match (info.no_kernel_path_reason(), info.unusable_reason()) {
+            (Some(reason), _) => format!("no: {reason}"),
+            (None, None) => format!("yes{default_mark}"),
+            // PoCL 3.1: its runs take the OpenCL C path.
+            (None, Some(spirv)) => format!("yes{default_mark}, OpenCL C only ({spirv})"),
+        };
+        let opencl_c = match (info.newest_opencl_c(), info.opencl_c_std_option()) {
+            (None, _) => "no compiler".to_string(),
+            (Some((major, minor)), Some(std)) => format!("{major}.{minor} (built with {std})"),
+            (Some((major, minor)), None) => format!("{major}.{minor}"),
         };
         let il_versions = if info.il_versions.is_empty() {
             "no SPIR-V".to_string()
@@ -141,6 +152,7 @@ pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
             format!("    version        {}", info.version),
             format!("    driver         {}", info.driver_version),
             format!("    IL versions    {il_versions}"),
+            format!("    OpenCL C       {opencl_c}"),
         ];
         if let Some(entry_point) = info.il_entry_point() {
             lines.push(format!("    IL entry point {}", entry_point.call_name()));

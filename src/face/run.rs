@@ -9,7 +9,7 @@ use super::selection::{
     is_conversion_or_extension, select_functions, select_judging, select_kinds, select_types,
     select_widths, why_nothing,
 };
-use super::user_kernels::{check_user_interfaces, read_user_kernels};
+use super::user_kernels::{check_user_interfaces, check_user_paths, read_user_kernels};
 use super::{usage, UsageError};
 use crate::device::opencl::{DeviceInfo, Session};
 use crate::num::fp::FloatType;
@@ -216,7 +216,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         ));
     }
     let info = open_device(&args.device)?;
-    check_user_interfaces(&user_kernels, &args.selection, info.address_bits)?;
+    check_user_interfaces(&user_kernels, &args.selection, &info)?;
     let types = select_types(&args.selection.types, Some(&info));
     check_inputs_fit(args, &selection, &types, explicit_cases.as_ref())?;
     let judging = select_judging(args.profile, &info)?;
@@ -240,6 +240,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         explicit_cases,
         user_kernels,
     );
+    check_user_paths(&settings.user_kernels, settings.path)?;
     let isolation = isolation(args)?;
     let units = plan_units(args, &selection, &types, &info, &settings)?;
     let session = match isolation {
@@ -584,7 +585,7 @@ fn provenance(
             explicit_cases.map(|cases| (cases.len(), cases.values())),
             &user_kernels
                 .iter()
-                .map(|k| (k.function.clone(), k.spirv.clone()))
+                .map(|k| (k.function.clone(), k.code.bytes().to_vec()))
                 .collect::<Vec<_>>(),
             args.device_only,
             args.range.as_ref().map(sweep::InputRanges::text).as_deref(),

@@ -1,17 +1,23 @@
-//! `--kernel FUNCTION=FILE`: the user's own modules, read, validated and checked against the
-//! interface of clacc's kernel before any reaches a driver.
+//! `--kernel FUNCTION=FILE`: the user's own kernels (SPIR-V modules, `.spv`, or OpenCL C
+//! source, `.cl`), read, validated and checked against the interface of clacc's kernel before
+//! any runs.
 
 use super::args::SelectionArgs;
 use super::console::err_line;
 use super::selection::known_function_names;
 use super::{usage, UsageError};
-use crate::kernel::KernelSpec;
+use crate::device::opencl::{DeviceInfo, Session};
+use crate::kernel::opencl_c::interface::{self as source_interface, Parameter};
+use crate::kernel::{KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
-use crate::run::UserKernel;
+use crate::run::{UserCode, UserKernel};
+use crate::spec::environment::KernelPath;
 use crate::spec::registry;
 
-/// Reads `--kernel FUNCTION=FILE` modules and refuses what would be unsafe to hand a driver
-/// (drivers do not validate modules): not SPIR-V, or rejected by `spirv-val`.
+/// Reads `--kernel FUNCTION=FILE` kernels: a `.cl` file as OpenCL C source, any other as a
+/// SPIR-V module, refusing a module that would be unsafe to hand a driver (drivers do not
+/// validate modules): not SPIR-V, or rejected by `spirv-val`. Source is checked by the driver's
+/// compiler ([`check_user_interfaces`]).
 pub(crate) fn read_user_kernels(
     specs: &[String],
     selection: &SelectionArgs,
@@ -29,7 +35,7 @@ pub(crate) fn read_user_kernels(
         .map(|spec| {
             let (name, path) = spec.split_once('=').ok_or_else(|| {
                 UsageError(format!(
-                    "--kernel `{spec}`: write FUNCTION=FILE.spv, e.g. sin=my_sin.spv"
+                    "--kernel `{spec}`: write FUNCTION=FILE.spv or FUNCTION=FILE.cl, e.g. sin=my_sin.spv"
                 ))
             })?;
             // The geometric functions have no ULP row but edge-case rules: their edge units
@@ -50,18 +56,26 @@ pub(crate) fn read_user_kernels(
             // A device file or FIFO would be read without end.
             if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
                 return usage(format!(
-                    "--kernel {path} is not a regular file; give a .spv module"
+                    "--kernel {path} is not a regular file; give a .spv module or .cl source"
                 ));
             }
-            let spirv = std::fs::read(path)
+            let bytes = std::fs::read(path)
                 .map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
-            crate::kernel::spirv_opencl::validate::check_binary(&spirv)
-                .map_err(|e| UsageError(format!("--kernel {path}: {e}")))?;
-            validate_with_spirv_val(path, element)?;
+            let code = if path.ends_with(".cl") {
+                let source = String::from_utf8(bytes).map_err(|_| {
+                    UsageError(format!("--kernel {path}: OpenCL C source must be UTF-8 text"))
+                })?;
+                UserCode::OpenclC(source)
+            } else {
+                crate::kernel::spirv_opencl::validate::check_binary(&bytes)
+                    .map_err(|e| UsageError(format!("--kernel {path}: {e}")))?;
+                validate_with_spirv_val(path, element)?;
+                UserCode::Spirv(bytes)
+            };
             Ok(UserKernel {
                 function: function.to_string(),
                 path: path.to_string(),
-                spirv,
+                code,
             })
         })
         .collect()
@@ -88,11 +102,30 @@ fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageEr
     }
 }
 
-/// Checks each --kernel module against the interface of clacc's kernel for its unit.
+/// Refuses a --kernel file the run's kernel path does not build: a `.cl` source on the SPIR-V
+/// path, a `.spv` module on the OpenCL C path.
+pub(crate) fn check_user_paths(
+    user_kernels: &[UserKernel],
+    path: KernelPath,
+) -> Result<(), UsageError> {
+    match user_kernels.iter().find(|user| user.code.path() != path) {
+        Some(user) => usage(format!(
+            "--kernel {} is {}, which the {path} path does not build; run it with --source {}",
+            user.path,
+            user.code.describe(),
+            user.code.path()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Checks each --kernel module or source against the interface of clacc's kernel for its unit
+/// on `info`'s device: a module by reading it, a source by the driver's description of what it
+/// compiled (built with `-cl-kernel-arg-info`).
 pub(crate) fn check_user_interfaces(
     user_kernels: &[UserKernel],
     selection: &SelectionArgs,
-    address_bits: u32,
+    info: &DeviceInfo,
 ) -> Result<(), UsageError> {
     let (Some(element), Some(width)) = (
         selection.types.first().map(|t| t.float_type()),
@@ -100,6 +133,9 @@ pub(crate) fn check_user_interfaces(
     ) else {
         return Ok(());
     };
+    let address_bits = info.address_bits;
+    // Opened for the first source only: a module needs no device.
+    let mut session: Option<Session> = None;
     for user in user_kernels {
         let spec = match registry::find(&user.function) {
             Some(function) => KernelSpec {
@@ -113,12 +149,44 @@ pub(crate) fn check_user_interfaces(
             None => crate::run::edge::kernel_spec(&user.function, element, width, address_bits)
                 .expect("read_user_kernels accepts only functions with a kernel"),
         };
-        crate::kernel::spirv_opencl::interface::check(&spec, &user.spirv).map_err(|e| {
+        let misfit = |e: &dyn std::fmt::Display| {
             UsageError(format!(
                 "--kernel {}: does not fit {} {element} w{width} on this device: {e}",
                 user.path, user.function
             ))
-        })?;
+        };
+        match &user.code {
+            UserCode::Spirv(spirv) => {
+                crate::kernel::spirv_opencl::interface::check(&spec, spirv)
+                    .map_err(|e| misfit(&e))?;
+            }
+            UserCode::OpenclC(source) => {
+                let session = match &mut session {
+                    Some(session) => session,
+                    None => session.insert(Session::open(info.clone())?),
+                };
+                let described = session
+                    .describe_source(&user.path, source, ENTRY_POINT, "")
+                    .map_err(|error| match error {
+                        crate::device::DeviceError::Build { log, .. } => UsageError(format!(
+                            "--kernel {}: the driver does not compile it: {}",
+                            user.path,
+                            crate::run::pipeline::telling_line(&log)
+                        )),
+                        other => UsageError(format!("--kernel {}: {other}", user.path)),
+                    })?;
+                let parameters: Vec<Parameter> = described
+                    .parameters
+                    .into_iter()
+                    .map(|parameter| Parameter {
+                        global: parameter.global,
+                        type_name: parameter.type_name,
+                    })
+                    .collect();
+                source_interface::check(&spec, &described.names, &parameters)
+                    .map_err(|e| misfit(&e))?;
+            }
+        }
     }
     Ok(())
 }

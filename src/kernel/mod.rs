@@ -7,9 +7,12 @@
 //! - [`spirv_opencl`]: SPIR-V for the OpenCL SPIR-V environment (`clCreateProgramWithIL`),
 //!   OpenCL.std extended instructions, so the device runs exactly the instruction the accuracy
 //!   tables talk about, with nothing in between.
+//! - [`opencl_c`]: OpenCL C source (`clCreateProgramWithSource`), each instruction as the
+//!   OpenCL C builtin or operator of the same meaning, for devices without SPIR-V input and
+//!   for the OpenCL C half of a driver's conformance.
 //!
-//! OpenCL C source (#44) and Vulkan SPIR-V (#45) join as `kernel/opencl_c/` and
-//! `kernel/spirv_vulkan/`, beside it; no environment's emitter imports another's.
+//! Vulkan SPIR-V (#45) joins as `kernel/spirv_vulkan/`, beside them; no environment's emitter
+//! imports another's.
 //!
 //! # Kernel convention
 //!
@@ -34,6 +37,7 @@
 //!   `distance` return one scalar per work-item whatever the width, so their result buffer holds
 //!   one element per work-item ([`ValueKind::FloatScalar`]): element `g` is work-item `g`'s.
 
+pub mod opencl_c;
 pub mod spirv_opencl;
 
 use std::fmt;

@@ -152,6 +152,7 @@ fn conversion_settings(settings: &RunSettings) -> crate::sweep::conversion::Conv
         threads: settings.threads,
         explicit: settings.explicit_cases.clone(),
         profile: settings.judging.profile(),
+        path: settings.path,
     }
 }
 
@@ -672,7 +673,7 @@ mod tests {
         whole.user_kernels.push(crate::run::UserKernel {
             function: "sin".into(),
             path: "sin.spv".into(),
-            spirv: Vec::new(),
+            code: crate::run::UserCode::Spirv(Vec::new()),
         });
         let sins: Vec<&UnitId> = units[..2].iter().collect();
         assert_eq!(group_widths(&sins, &whole), [ulp("sin", 1), ulp("sin", 3)]);

@@ -5,12 +5,13 @@
 //! values, the lane moving from case to case, so a driver that mixes up lanes is caught.
 //! Geometric functions take the case's vector as the kernel's vector.
 
-use crate::device::{BuiltKernel, Device, KernelForm};
+use crate::device::{BuiltKernel, Device};
 use crate::judge::edge::{self, EdgeCase, Expected};
 use crate::kernel::{self, KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::report::stats::{Case, Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
+use crate::run::kernel_form;
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::run::{ulp, RunSettings, UserKernel};
 use crate::spec::edge_table;
@@ -228,16 +229,14 @@ impl pipeline::Unit for EdgeUnit<'_> {
         }
         // The user's module, when `--kernel` names this function, is the one checked: it
         // follows the same kernel convention, so each case's lane layout is the same.
-        let (module_name, spirv) = match user_kernel(self.settings, self.function) {
-            Some(user) => (user.path.clone(), user.spirv.clone()),
-            None => {
-                let words = kernel::spirv_opencl::build(&self.spec)?;
-                (self.spec.file_stem(), kernel::words_to_bytes(&words))
-            }
-        };
+        let (module_name, kernel) = kernel_form::unit_kernel(
+            self.settings.path,
+            user_kernel(self.settings, self.function),
+            kernel_form::UnitKernel::Function(&self.spec),
+        )?;
         let built = self.session.build(
             &module_name,
-            KernelForm::SpirvOpencl(&spirv),
+            kernel.form(),
             ENTRY_POINT,
             &self.settings.build_options,
         )?;

@@ -9,6 +9,7 @@ pub mod edge;
 pub mod extension;
 pub mod geometric;
 pub mod isolate;
+pub(crate) mod kernel_form;
 pub mod pipeline;
 pub mod ulp;
 pub mod unit;
@@ -129,12 +130,47 @@ impl RunSettings {
     }
 }
 
-/// A user-supplied SPIR-V module implementing one function with clacc's kernel convention.
+/// A user's own kernel implementing one function with clacc's kernel convention
+/// (`--kernel FUNCTION=FILE`).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct UserKernel {
     pub function: String,
     pub path: String,
-    pub spirv: Vec<u8>,
+    pub code: UserCode,
+}
+
+/// A user kernel's code, by its file's extension: a SPIR-V module (`.spv`) for the SPIR-V
+/// path, OpenCL C source (`.cl`) for the OpenCL C path.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum UserCode {
+    Spirv(Vec<u8>),
+    OpenclC(String),
+}
+
+impl UserCode {
+    /// The path that takes it.
+    pub fn path(&self) -> crate::spec::environment::KernelPath {
+        match self {
+            UserCode::Spirv(_) => crate::spec::environment::KernelPath::Spirv,
+            UserCode::OpenclC(_) => crate::spec::environment::KernelPath::OpenclC,
+        }
+    }
+
+    /// What it is, in messages: `a SPIR-V module`, `OpenCL C source`.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            UserCode::Spirv(_) => "a SPIR-V module",
+            UserCode::OpenclC(_) => "OpenCL C source",
+        }
+    }
+
+    /// Its bytes (the module, or the source text), which the CSV's options fingerprint.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            UserCode::Spirv(bytes) => bytes,
+            UserCode::OpenclC(source) => source.as_bytes(),
+        }
+    }
 }
 
 /// Scalars per device launch, and the unit of sharding: large enough to amortise the launch,

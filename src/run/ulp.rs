@@ -2,9 +2,9 @@
 //! 5 and the relaxed rules) on inputs the sweep plans, chunk by chunk through the
 //! [`pipeline`]: table row → kernel → device → references → judgement → report row.
 
-use crate::device::{BuiltKernel, Device, DeviceError, KernelForm, Launch};
+use crate::device::{BuiltKernel, Device, DeviceError, Launch};
 use crate::judge::{FastReference, KnownColumnsVerdict, Rules};
-use crate::kernel::{self, KernelSpec, ENTRY_POINT};
+use crate::kernel::{KernelSpec, ENTRY_POINT};
 use crate::num::fp::FloatType;
 use crate::num::hexfloat;
 use crate::report::stats::{
@@ -12,6 +12,7 @@ use crate::report::stats::{
     BOUND_OF_CORRECTLY_ROUNDED,
 };
 use crate::report::{Kind, Status, UnitReport};
+use crate::run::kernel_form;
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::run::{geometric, RunSettings, WorkGroup, CHUNK_SCALARS};
 use crate::spec::registry::{Function, Output};
@@ -475,21 +476,16 @@ pub(crate) fn build_unit_kernel(
     function: &Function,
     spec: &KernelSpec,
 ) -> Result<Box<dyn BuiltKernel>, UnitError> {
-    let (module_name, spirv) = match settings
+    let user = settings
         .user_kernels
         .iter()
-        .find(|k| k.function == function.name)
-    {
-        Some(user) => (user.path.clone(), user.spirv.clone()),
-        None => {
-            let words = kernel::spirv_opencl::build(spec)?;
-            (spec.file_stem(), kernel::words_to_bytes(&words))
-        }
-    };
+        .find(|k| k.function == function.name);
+    let (module_name, kernel) =
+        kernel_form::unit_kernel(settings.path, user, kernel_form::UnitKernel::Function(spec))?;
     session
         .build(
             &module_name,
-            KernelForm::SpirvOpencl(&spirv),
+            kernel.form(),
             ENTRY_POINT,
             &settings.build_options,
         )

@@ -44,6 +44,9 @@ pub struct ConversionSettings {
     /// The profile that judges the run (`--profile`): what the rows record, and so what
     /// `--resume` and `clacc merge` key them by, as every other unit's.
     pub profile: crate::spec::table::Profile,
+    /// How the units' kernels reach the device (`--source`): the run's
+    /// [`crate::spec::environment::KernelPath`].
+    pub path: crate::spec::environment::KernelPath,
 }
 
 /// The per-unit seed of a conversion unit.

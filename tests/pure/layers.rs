@@ -55,11 +55,11 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("num", &[]),
 ];
 
-/// Every environment's module, as `layer::module`: the OpenCL device and the OpenCL SPIR-V
-/// emitter today. A new environment's modules join the list (OpenCL C: `kernel::opencl_c`;
-/// Vulkan: `device::vulkan`, `kernel::spirv_vulkan`); each must exist, and every folder of
+/// Every environment's module, as `layer::module`: the OpenCL device, the OpenCL SPIR-V emitter
+/// and the OpenCL C emitter today. A new environment's modules join the list (Vulkan:
+/// `device::vulkan`, `kernel::spirv_vulkan`); each must exist, and every folder of
 /// [`ENVIRONMENT_LAYERS`] must be one of them.
-const ENVIRONMENTS: &[&str] = &["device::opencl", "kernel::spirv_opencl"];
+const ENVIRONMENTS: &[&str] = &["device::opencl", "kernel::spirv_opencl", "kernel::opencl_c"];
 
 /// The layers whose folders are environments (their `mod.rs` is what every environment shares).
 const ENVIRONMENT_LAYERS: &[&str] = &["device", "kernel"];

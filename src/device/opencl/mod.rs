@@ -1,6 +1,8 @@
 //! The OpenCL device: what the ICD loader sees, which device a run uses, and running one kernel
 //! built from SPIR-V (`clCreateProgramWithIL`, or `clCreateProgramWithILKHR` on an OpenCL 1.2
-//! or 2.0 device with `cl_khr_il_program`) over byte buffers.
+//! or 2.0 device with `cl_khr_il_program`) or from OpenCL C source
+//! (`clCreateProgramWithSource`, built with the `-cl-std=` of the newest OpenCL C the device
+//! compiles) over byte buffers.
 //!
 //! [`Session`] is this environment's [`Device`]. What only OpenCL has stays OpenCL-typed here
 //! and is used as such by the layers above: the platform and device lists ([`enumerate`],
@@ -24,7 +26,8 @@ use opencl3::memory::{
 };
 use opencl3::platform::get_platforms;
 use opencl3::types::{
-    cl_context, cl_device_id, cl_int, cl_map_flags, cl_platform_id, cl_program, CL_BLOCKING,
+    cl_context, cl_device_id, cl_int, cl_map_flags, cl_platform_id, cl_program, cl_uint,
+    CL_BLOCKING,
 };
 use std::any::Any;
 use std::ffi::{c_void, CString};
@@ -51,6 +54,16 @@ pub enum OpenclError {
         spirv_devices(usable)
     )]
     NoSpirv { device: String, usable: Vec<String> },
+    /// The chosen device takes neither SPIR-V nor OpenCL C source.
+    #[error(
+        "device {device} cannot run clacc's kernels: {reason}; {}",
+        spirv_devices(usable)
+    )]
+    Unusable {
+        device: String,
+        reason: String,
+        usable: Vec<String>,
+    },
 }
 
 /// Where a device without SPIR-V sends the user: the devices that take it, or the setup.
@@ -92,7 +105,18 @@ impl IlEntryPoint {
 
 /// `(major, minor)` of a `CL_DEVICE_VERSION` string, `OpenCL <major>.<minor> <vendor text>`.
 fn opencl_version(version: &str) -> Option<(u32, u32)> {
-    let number = version.strip_prefix("OpenCL ")?.split_whitespace().next()?;
+    version_number(version.strip_prefix("OpenCL ")?)
+}
+
+/// `(major, minor)` of a `CL_DEVICE_OPENCL_C_VERSION` string, `OpenCL C <major>.<minor> <vendor
+/// text>`.
+fn opencl_c_version(version: &str) -> Option<(u32, u32)> {
+    version_number(version.strip_prefix("OpenCL C ")?)
+}
+
+/// `(major, minor)` of `<major>.<minor> <anything>`.
+fn version_number(text: &str) -> Option<(u32, u32)> {
+    let number = text.split_whitespace().next()?;
     let (major, minor) = number.split_once('.')?;
     Some((major.parse().ok()?, minor.parse().ok()?))
 }
@@ -115,12 +139,44 @@ pub struct DeviceInfo {
     pub double_fp: Option<FpConfig>,
     pub half_fp: Option<FpConfig>,
     pub address_bits: u32,
+    /// Every OpenCL C version the device compiles, `(major, minor)`, oldest first: its
+    /// `CL_DEVICE_OPENCL_C_ALL_VERSIONS` on OpenCL 3.0, else its `CL_DEVICE_OPENCL_C_VERSION`
+    /// (which the earlier ones it also compiles do not change: clacc builds for the newest).
+    /// Empty when the device has no compiler (`CL_DEVICE_COMPILER_AVAILABLE` false).
+    pub opencl_c_versions: Vec<(u32, u32)>,
     pub id: cl_device_id,
 }
 
 impl DeviceInfo {
     pub fn accepts_spirv(&self) -> bool {
         self.il_versions.iter().any(|v| v.starts_with("SPIR-V"))
+    }
+
+    /// Whether clacc can hand this device SPIR-V (`KernelForm::SpirvOpencl`): it lists
+    /// SPIR-V 1.0 and has a call that takes it ([`DeviceInfo::unusable_reason`] says why not).
+    /// A device that does not may still take OpenCL C ([`DeviceInfo::takes_opencl_c`]), so the
+    /// OpenCL C path is the one that works there.
+    pub fn takes_il(&self) -> bool {
+        self.unusable_reason().is_none()
+    }
+
+    /// Whether the device compiles OpenCL C source (`KernelForm::OpenclC`).
+    pub fn takes_opencl_c(&self) -> bool {
+        !self.opencl_c_versions.is_empty()
+    }
+
+    /// The newest OpenCL C version the device compiles.
+    pub fn newest_opencl_c(&self) -> Option<(u32, u32)> {
+        self.opencl_c_versions.iter().copied().max()
+    }
+
+    /// The `-cl-std=` option for the newest OpenCL C the device compiles (`-cl-std=CL3.0`):
+    /// without one, compilers take OpenCL C 1.2 at most, whatever the device supports. `None`
+    /// for OpenCL C 1.0, which has no such option, or a device without a compiler.
+    pub fn opencl_c_std_option(&self) -> Option<String> {
+        self.newest_opencl_c()
+            .filter(|version| *version >= (1, 1))
+            .map(|(major, minor)| format!("-cl-std=CL{major}.{minor}"))
     }
 
     /// `Intel(R) OpenCL / Intel(R) Xeon(R) Processor (--platform 0 --device 0)`.
@@ -158,7 +214,18 @@ impl DeviceInfo {
         }
     }
 
-    /// Why clacc cannot use this device, or `None` when it can.
+    /// Why clacc cannot run kernels on this device by either path, or `None` when it can (it
+    /// takes SPIR-V, OpenCL C source, or both).
+    pub fn no_kernel_path_reason(&self) -> Option<String> {
+        let spirv = self.unusable_reason()?;
+        if self.takes_opencl_c() {
+            return None;
+        }
+        Some(format!("{spirv}, and no OpenCL C compiler"))
+    }
+
+    /// Why clacc cannot hand this device SPIR-V, or `None` when it can (see
+    /// [`DeviceInfo::takes_il`]; OpenCL C may still work there).
     pub fn unusable_reason(&self) -> Option<String> {
         if !self.accepts_spirv() {
             return Some("no SPIR-V: clCreateProgramWithIL is not supported".to_string());
@@ -202,6 +269,11 @@ fn read_device(
         .ok()
         .filter(|bits| *bits != 0 || has("cl_khr_fp64"))
         .map(FpConfig);
+    let opencl_c_versions = if device.compiler_available().unwrap_or(false) {
+        opencl_c_versions_of(&device)
+    } else {
+        Vec::new()
+    };
     let half_fp = if has("cl_khr_fp16") {
         opencl3::device::get_device_info(id, CL_DEVICE_HALF_FP_CONFIG)
             .ok()
@@ -232,8 +304,32 @@ fn read_device(
         address_bits: device
             .address_bits()
             .map_err(call_error("clGetDeviceInfo(CL_DEVICE_ADDRESS_BITS)"))?,
+        opencl_c_versions,
         id,
     })
+}
+
+/// The OpenCL C versions `device` compiles, oldest first (see [`DeviceInfo::opencl_c_versions`]).
+fn opencl_c_versions_of(device: &ClDevice) -> Vec<(u32, u32)> {
+    // A cl_version: major in the top 10 bits, minor in the next 10, patch in the low 12.
+    let mut versions: Vec<(u32, u32)> = device
+        .opencl_c_all_versions()
+        .unwrap_or_default()
+        .iter()
+        .map(|named| (named.version >> 22, (named.version >> 12) & 0x3ff))
+        .collect();
+    // Before OpenCL 3.0 (and on 3.0 devices that leave the list empty), the one version string.
+    if versions.is_empty() {
+        versions.extend(
+            device
+                .opencl_c_version()
+                .ok()
+                .and_then(|text| opencl_c_version(&text)),
+        );
+    }
+    versions.sort_unstable();
+    versions.dedup();
+    versions
 }
 
 /// Every device on every platform the ICD loader sees, in loader order.
@@ -343,10 +439,11 @@ fn narrow<'a, K: PartialEq>(
 }
 
 /// Picks the device a run uses: `platform` and `device` each by index or by a case-insensitive
-/// name that names one platform (device): a substring only it has, or its whole name. With
-/// neither, the first device that accepts SPIR-V. A device that cannot take SPIR-V is an error
-/// naming the devices that can; an empty name, or one that several platforms (devices) have,
-/// is an error naming them.
+/// name that names one platform (device): a substring only it has, or its whole name. Of the
+/// devices they leave, the first that takes SPIR-V, else the first that takes OpenCL C only
+/// (whose runs take the OpenCL C path). A device that takes neither is an error naming the
+/// devices that can; an empty name, or one that several platforms (devices) have, is an error
+/// naming them.
 pub fn select<'a>(
     devices: &'a [DeviceInfo],
     platform: Option<&str>,
@@ -376,14 +473,20 @@ pub fn select<'a>(
             DeviceInfo::label,
         )?;
     }
-    if let Some(usable) = candidates.iter().find(|d| d.unusable_reason().is_none()) {
+    let preferred = candidates.iter().find(|d| d.takes_il()).or_else(|| {
+        candidates
+            .iter()
+            .find(|d| d.no_kernel_path_reason().is_none())
+    });
+    if let Some(usable) = preferred {
         return Ok(usable);
     }
-    Err(OpenclError::NoSpirv {
+    Err(OpenclError::Unusable {
         device: candidates[0].label(),
+        reason: candidates[0].no_kernel_path_reason().unwrap_or_default(),
         usable: devices
             .iter()
-            .filter(|d| d.unusable_reason().is_none())
+            .filter(|d| d.no_kernel_path_reason().is_none())
             .map(DeviceInfo::label)
             .collect(),
     }
@@ -637,30 +740,9 @@ impl Session {
             spares.truncate(SPARE_BUFFERS);
         }
     }
-}
 
-impl Device for Session {
-    fn fp_config(&self, element: FloatType) -> Option<FpConfig> {
-        self.info.fp_config(element)
-    }
-
-    fn full_profile(&self) -> bool {
-        self.info.profile.contains("FULL_PROFILE")
-    }
-
-    fn address_bits(&self) -> u32 {
-        self.info.address_bits
-    }
-
-    /// Hands a SPIR-V module to the driver and builds it with `options`.
-    fn build(
-        &self,
-        module_name: &str,
-        form: KernelForm<'_>,
-        entry_point: &str,
-        options: &str,
-    ) -> Result<Box<dyn BuiltKernel>, DeviceError> {
-        let KernelForm::SpirvOpencl(spirv) = form;
+    /// A program of `spirv` (not yet built), by the call the device takes IL through.
+    fn program_from_il(&self, spirv: &[u8]) -> Result<ProgramHandle, DeviceError> {
         let entry_point_call = self.info.il_entry_point().unwrap_or(IlEntryPoint::Core);
         let created = match entry_point_call {
             IlEntryPoint::Core => cl3::program::create_program_with_il(self.context.get(), spirv)
@@ -672,18 +754,48 @@ impl Device for Session {
                 create_program_with_il_khr(self.info.id, self.context.get(), spirv)
             }
         };
-        let program = match created {
-            Ok(program) => ProgramHandle(program),
+        match created {
+            Ok(program) => Ok(ProgramHandle(program)),
             Err(OpenclError::Call { code, .. }) if code == -30 || code == -42 => {
                 // CL_INVALID_VALUE / CL_INVALID_BINARY: the usual answer of a device without IL.
-                return Err(OpenclError::NoSpirv {
+                Err(OpenclError::NoSpirv {
                     device: self.info.label(),
                     usable: Vec::new(),
                 }
-                .into());
+                .into())
             }
-            Err(error) => return Err(error.into()),
-        };
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// A program of OpenCL C `source` (not yet built).
+    fn program_from_source(&self, source: &str) -> Result<ProgramHandle, DeviceError> {
+        let program = cl3::program::create_program_with_source(self.context.get(), &[source])
+            .map_err(|code| OpenclError::Call {
+                call: "clCreateProgramWithSource",
+                code,
+            })?;
+        Ok(ProgramHandle(program))
+    }
+
+    /// A source build's options: the run's, then the `-cl-std=` the device's newest OpenCL C
+    /// needs, unless the run's options name a version themselves.
+    fn source_options(&self, options: &str) -> String {
+        match self.info.opencl_c_std_option() {
+            Some(std) if !options.contains("-cl-std=") => {
+                format!("{options} {std}").trim().to_string()
+            }
+            _ => options.to_string(),
+        }
+    }
+
+    /// Builds `program` for the device; a refusal is [`DeviceError::Build`] with the build log.
+    fn build_program(
+        &self,
+        program: &ProgramHandle,
+        module_name: &str,
+        options: &str,
+    ) -> Result<(), DeviceError> {
         let options_c = CString::new(options).map_err(|_| DeviceError::Build {
             module: module_name.to_string(),
             log: "build options contain a NUL character".to_string(),
@@ -712,6 +824,126 @@ impl Device for Session {
                 ),
             });
         }
+        Ok(())
+    }
+
+    /// What the driver says of the kernels OpenCL C `source` holds, built with `options` and
+    /// `-cl-kernel-arg-info`: every kernel's name, and `entry_point`'s parameters when it has
+    /// one (for checking a user's kernel against a unit's interface before running it).
+    pub fn describe_source(
+        &self,
+        module_name: &str,
+        source: &str,
+        entry_point: &str,
+        options: &str,
+    ) -> Result<SourceKernels, DeviceError> {
+        use cl3::kernel::{
+            get_kernel_arg_info, get_kernel_info, CL_KERNEL_ARG_ADDRESS_GLOBAL,
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER, CL_KERNEL_ARG_TYPE_NAME, CL_KERNEL_NUM_ARGS,
+        };
+        let program = self.program_from_source(source)?;
+        let options = self.source_options(&format!("{options} -cl-kernel-arg-info"));
+        self.build_program(&program, module_name, &options)?;
+        let names: Vec<String> =
+            cl3::program::get_program_info(program.0, cl3::program::CL_PROGRAM_KERNEL_NAMES)
+                .map(String::from)
+                .map_err(|code| {
+                    call_error("clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)")(ClError(code))
+                })?
+                .split(';')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(str::to_string)
+                .collect();
+        if !names.iter().any(|name| name == entry_point) {
+            return Ok(SourceKernels {
+                names,
+                parameters: Vec::new(),
+            });
+        }
+        let entry_name = CString::new(entry_point).expect("kernel names hold no NUL");
+        let kernel = Kernel::new(cl3::kernel::create_kernel(program.0, &entry_name).map_err(
+            |code| OpenclError::Call {
+                call: "clCreateKernel",
+                code,
+            },
+        )?);
+        let count = get_kernel_info(kernel.get(), CL_KERNEL_NUM_ARGS)
+            .map(cl_uint::from)
+            .map_err(|code| call_error("clGetKernelInfo(CL_KERNEL_NUM_ARGS)")(ClError(code)))?;
+        let parameters = (0..count)
+            .map(|index| {
+                let address =
+                    get_kernel_arg_info(kernel.get(), index, CL_KERNEL_ARG_ADDRESS_QUALIFIER)
+                        .map(cl_uint::from)
+                        .map_err(|code| {
+                            call_error("clGetKernelArgInfo(CL_KERNEL_ARG_ADDRESS_QUALIFIER)")(
+                                ClError(code),
+                            )
+                        })?;
+                let type_name = get_kernel_arg_info(kernel.get(), index, CL_KERNEL_ARG_TYPE_NAME)
+                    .map(String::from)
+                    .map_err(|code| {
+                        call_error("clGetKernelArgInfo(CL_KERNEL_ARG_TYPE_NAME)")(ClError(code))
+                    })?;
+                Ok(SourceParameter {
+                    global: address == CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                    type_name: type_name.trim_end_matches('\0').to_string(),
+                })
+            })
+            .collect::<Result<Vec<_>, DeviceError>>()?;
+        Ok(SourceKernels { names, parameters })
+    }
+}
+
+/// The kernels of an OpenCL C program as the driver describes them ([`Session::describe_source`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceKernels {
+    /// Every kernel's name (`CL_PROGRAM_KERNEL_NAMES`).
+    pub names: Vec<String>,
+    /// The entry point's parameters, in order; empty when it has none or is not there.
+    pub parameters: Vec<SourceParameter>,
+}
+
+/// One kernel parameter as `clGetKernelArgInfo` describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceParameter {
+    /// Its address qualifier is `__global`.
+    pub global: bool,
+    /// The unqualified type (`CL_KERNEL_ARG_TYPE_NAME`): `float*`, `int4*`.
+    pub type_name: String,
+}
+
+impl Device for Session {
+    fn fp_config(&self, element: FloatType) -> Option<FpConfig> {
+        self.info.fp_config(element)
+    }
+
+    fn full_profile(&self) -> bool {
+        self.info.profile.contains("FULL_PROFILE")
+    }
+
+    fn address_bits(&self) -> u32 {
+        self.info.address_bits
+    }
+
+    /// Hands a SPIR-V module or OpenCL C source to the driver and builds it with `options`
+    /// (and, for source, the `-cl-std=` of the newest OpenCL C the device compiles).
+    fn build(
+        &self,
+        module_name: &str,
+        form: KernelForm<'_>,
+        entry_point: &str,
+        options: &str,
+    ) -> Result<Box<dyn BuiltKernel>, DeviceError> {
+        let (program, options) = match form {
+            KernelForm::SpirvOpencl(spirv) => (self.program_from_il(spirv)?, options.to_string()),
+            KernelForm::OpenclC(source) => (
+                self.program_from_source(source)?,
+                self.source_options(options),
+            ),
+        };
+        self.build_program(&program, module_name, &options)?;
         let entry_name = CString::new(entry_point).expect("kernel names hold no NUL");
         let kernel = cl3::kernel::create_kernel(program.0, &entry_name).map_err(|code| {
             OpenclError::Call {
@@ -819,6 +1051,7 @@ mod tests {
             double_fp: None,
             half_fp: None,
             address_bits: 64,
+            opencl_c_versions: Vec::new(),
             id: ptr::null_mut(),
         }
     }
@@ -850,6 +1083,62 @@ mod tests {
             .unusable_reason()
             .is_some_and(|r| r.contains("without cl_khr_il_program")));
         assert_eq!(device("OpenCL 3.0", &[], &[]).il_entry_point(), None);
+    }
+
+    #[test]
+    fn a_device_without_spirv_is_usable_through_opencl_c() {
+        // PoCL 3.1: OpenCL 3.0, no IL, OpenCL C 1.0 to 1.2 and 3.0.
+        let pocl = DeviceInfo {
+            opencl_c_versions: vec![(1, 0), (1, 1), (1, 2), (3, 0)],
+            ..device("OpenCL 3.0 PoCL", &[], &[])
+        };
+        assert!(!pocl.takes_il() && pocl.takes_opencl_c());
+        assert_eq!(pocl.no_kernel_path_reason(), None);
+        assert!(pocl
+            .unusable_reason()
+            .is_some_and(|r| r.starts_with("no SPIR-V")));
+        assert_eq!(pocl.opencl_c_std_option().as_deref(), Some("-cl-std=CL3.0"));
+        let both = DeviceInfo {
+            opencl_c_versions: vec![(1, 2)],
+            ..device("OpenCL 2.1", &["SPIR-V_1.0"], &[])
+        };
+        assert!(both.takes_il() && both.takes_opencl_c());
+        assert_eq!(both.opencl_c_std_option().as_deref(), Some("-cl-std=CL1.2"));
+        // OpenCL C 1.0 has no -cl-std= value; a device without a compiler has no version.
+        let old = DeviceInfo {
+            opencl_c_versions: vec![(1, 0)],
+            ..device("OpenCL 1.0", &[], &[])
+        };
+        assert_eq!(old.opencl_c_std_option(), None);
+        let neither = device("OpenCL 3.0", &[], &[]);
+        assert!(neither
+            .no_kernel_path_reason()
+            .is_some_and(|r| r.ends_with("and no OpenCL C compiler")));
+        assert_eq!(opencl_c_version("OpenCL C 1.2 PoCL"), Some((1, 2)));
+        assert_eq!(opencl_c_version("OpenCL 1.2"), None);
+    }
+
+    #[test]
+    fn selection_prefers_spirv_and_takes_an_opencl_c_only_device_when_named() {
+        let pocl = DeviceInfo {
+            platform_index: 0,
+            platform_name: "Portable Computing Language".into(),
+            name: "pthread-haswell".into(),
+            opencl_c_versions: vec![(1, 2), (3, 0)],
+            ..device("OpenCL 3.0 PoCL", &[], &[])
+        };
+        let devices = [pocl, listed(1, "Intel(R) OpenCL", 0, "AMD EPYC")];
+        // Without a choice, the device that takes both paths, though listed second.
+        assert_eq!(selected(&devices, None, None), "[1:0]");
+        assert_eq!(selected(&devices, Some("portable"), None), "[0:0]");
+        let mut compilerless = devices[0].clone();
+        compilerless.opencl_c_versions.clear();
+        let refusal = selected(&[compilerless], None, None);
+        assert!(
+            refusal.contains("cannot run clacc's kernels: no SPIR-V")
+                && refusal.contains("and no OpenCL C compiler"),
+            "{refusal}"
+        );
     }
 
     /// A SPIR-V device `name` at `[platform:device]` of platform `platform_name`.

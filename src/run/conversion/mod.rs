@@ -33,14 +33,14 @@
 pub(crate) mod on_device;
 
 use crate::device::opencl::DeviceInfo;
-use crate::device::{BuiltKernel, Device, DeviceError, KernelForm};
+use crate::device::{BuiltKernel, Device, DeviceError};
 use crate::judge::conversion::{judge_chunk, Judge};
-use crate::kernel::spirv_opencl::conversion::{build_module, file_stem};
-use crate::kernel::{self, ENTRY_POINT};
+use crate::kernel::ENTRY_POINT;
 use crate::num::convert::IntType;
 use crate::num::fp::FloatType;
 use crate::report::stats::{Outcome, UnitStats};
 use crate::report::{Kind, Status, UnitReport};
+use crate::run::kernel_form;
 use crate::run::pipeline::{self, Chunks, Ran, UnitError};
 use crate::spec::conversion::Conversion;
 use crate::spec::table::{Judging, Profile, Requirement};
@@ -219,18 +219,16 @@ impl pipeline::Unit for ConversionRun<'_> {
     type Tally = UnitStats;
 
     fn build(&self) -> Result<Box<dyn BuiltKernel>, UnitError> {
-        let conversion = &self.judge.conversion;
-        let address_bits = self.session.address_bits();
-        let words =
-            build_module(conversion, address_bits).map_err(|e| UnitError::Check(e.to_string()))?;
-        let name = file_stem(conversion, address_bits);
+        let (name, kernel) = kernel_form::unit_kernel(
+            self.settings.path,
+            None,
+            kernel_form::UnitKernel::Conversion(
+                &self.judge.conversion,
+                self.session.address_bits(),
+            ),
+        )?;
         self.session
-            .build(
-                &name,
-                KernelForm::SpirvOpencl(&kernel::words_to_bytes(&words)),
-                ENTRY_POINT,
-                "",
-            )
+            .build(&name, kernel.form(), ENTRY_POINT, "")
             .map_err(|error| build_error(&name, error))
     }
 

@@ -6,6 +6,7 @@ use std::sync::Once;
 
 use super::*;
 use crate::device::opencl::{self as device, Session};
+use crate::kernel::spirv_opencl::conversion::build_module;
 use crate::kernel::spirv_opencl::conversion::tests::target_env;
 use crate::kernel::spirv_opencl::tests::spirv_val;
 
@@ -44,6 +45,20 @@ pub(crate) fn intel_session() -> Session {
     Session::open(info.clone()).expect("open a session on the Intel device")
 }
 
+/// A session on PoCL, the system's ICD (`/etc/OpenCL/vendors/pocl.icd`), which the loader of
+/// the Intel runtime lists after the Intel platform: PoCL 3.1 takes OpenCL C only.
+pub(crate) fn pocl_session() -> Session {
+    // The loader must be the one the Intel session sets up, whichever test opens first.
+    drop(intel_session());
+    let _one_at_a_time = ENUMERATION
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let devices = device::enumerate().expect("enumerate OpenCL devices");
+    let info = device::select(&devices, Some("Portable Computing Language"), None)
+        .expect("the PoCL device (Debian's pocl-opencl-icd)");
+    Session::open(info.clone()).expect("open a session on PoCL")
+}
+
 static ENUMERATION: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn settings(inputs: usize) -> ConversionSettings {
@@ -54,6 +69,7 @@ fn settings(inputs: usize) -> ConversionSettings {
         threads: 2,
         explicit: None,
         profile: crate::spec::table::Profile::Full,
+        path: crate::spec::environment::KernelPath::Spirv,
     }
 }
 

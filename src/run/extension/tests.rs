@@ -34,6 +34,7 @@ fn synthetic_device(extensions: &[&str]) -> DeviceInfo {
         double_fp: Some(FpConfig(full)),
         half_fp: Some(FpConfig(CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST)),
         address_bits: 64,
+        opencl_c_versions: vec![(1, 2), (3, 0)],
         id: std::ptr::null_mut(),
     }
 }
@@ -46,6 +47,7 @@ fn settings() -> ConversionSettings {
         threads: 1,
         explicit: None,
         profile: crate::spec::table::Profile::Full,
+        path: crate::spec::environment::KernelPath::Spirv,
     }
 }
 

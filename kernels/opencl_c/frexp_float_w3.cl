@@ -1,0 +1,10 @@
+// clacc kernel: frexp float w3 (WithIntOut), OpenCL C
+__kernel void clacc_kernel(__global const float *in0, __global float *out0, __global int *out1)
+{
+    size_t g = get_global_id(0);
+    float3 a0 = vload3(g, in0);
+    int3 r1;
+    float3 r0 = frexp(a0, &r1);
+    vstore3(r0, g, out0);
+    vstore3(r1, g, out1);
+}

@@ -1,0 +1,9 @@
+// clacc kernel: ldexp float w1 (FloatInt), OpenCL C
+__kernel void clacc_kernel(__global const float *in0, __global const int *in1, __global float *out0)
+{
+    size_t g = get_global_id(0);
+    float a0 = in0[g];
+    int a1 = in1[g];
+    float r0 = ldexp(a0, a1);
+    out0[g] = r0;
+}

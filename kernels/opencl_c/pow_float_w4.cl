@@ -1,0 +1,9 @@
+// clacc kernel: pow float w4 (Binary), OpenCL C
+__kernel void clacc_kernel(__global const float *in0, __global const float *in1, __global float *out0)
+{
+    size_t g = get_global_id(0);
+    float4 a0 = vload4(g, in0);
+    float4 a1 = vload4(g, in1);
+    float4 r0 = pow(a0, a1);
+    vstore4(r0, g, out0);
+}

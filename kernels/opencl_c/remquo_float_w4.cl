@@ -1,0 +1,11 @@
+// clacc kernel: remquo float w4 (BinaryWithIntOut), OpenCL C
+__kernel void clacc_kernel(__global const float *in0, __global const float *in1, __global float *out0, __global int *out1)
+{
+    size_t g = get_global_id(0);
+    float4 a0 = vload4(g, in0);
+    float4 a1 = vload4(g, in1);
+    int4 r1;
+    float4 r0 = remquo(a0, a1, &r1);
+    vstore4(r0, g, out0);
+    vstore4(r1, g, out1);
+}

@@ -1,0 +1,172 @@
+//! The kernel a unit hands its device, by the run's path ([`KernelPath`]): clacc's SPIR-V module
+//! or OpenCL C source for the unit, or the user's own (`--kernel`), written once for the ULP,
+//! edge and conversion units. Extension units are SPIR-V only and build their modules
+//! themselves.
+
+use crate::device::KernelForm;
+use crate::kernel::{self, KernelSpec};
+use crate::run::pipeline::UnitError;
+use crate::run::{UserCode, UserKernel};
+use crate::spec::conversion::Conversion;
+use crate::spec::environment::KernelPath;
+
+/// What a unit runs: one function's kernel, or one conversion's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum UnitKernel<'a> {
+    Function(&'a KernelSpec),
+    /// The conversion and the device's address bits (which its SPIR-V module depends on).
+    Conversion(&'a Conversion, u32),
+}
+
+/// A kernel in the form its path builds it from, owned by the unit until the build copies it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OwnedKernel {
+    Spirv(Vec<u8>),
+    OpenclC(String),
+}
+
+impl OwnedKernel {
+    /// The form [`crate::device::Device::build`] takes.
+    pub(crate) fn form(&self) -> KernelForm<'_> {
+        match self {
+            OwnedKernel::Spirv(bytes) => KernelForm::SpirvOpencl(bytes),
+            OwnedKernel::OpenclC(source) => KernelForm::OpenclC(source),
+        }
+    }
+}
+
+/// The module's name (for messages and build logs) and the kernel for `unit` on `path`: the
+/// user's, when `--kernel` gives one (it must be written for the path), else clacc's own.
+pub(crate) fn unit_kernel(
+    path: KernelPath,
+    user: Option<&UserKernel>,
+    unit: UnitKernel<'_>,
+) -> Result<(String, OwnedKernel), UnitError> {
+    if let Some(user) = user {
+        return match (&user.code, path) {
+            (UserCode::Spirv(bytes), KernelPath::Spirv) => {
+                Ok((user.path.clone(), OwnedKernel::Spirv(bytes.clone())))
+            }
+            (UserCode::OpenclC(source), KernelPath::OpenclC) => {
+                Ok((user.path.clone(), OwnedKernel::OpenclC(source.clone())))
+            }
+            (code, path) => Err(UnitError::Check(format!(
+                "--kernel {} is {}, which the {path} path does not take",
+                user.path,
+                code.describe()
+            ))),
+        };
+    }
+    let built = match (unit, path) {
+        (UnitKernel::Function(spec), KernelPath::Spirv) => (
+            spec.file_stem(),
+            OwnedKernel::Spirv(kernel::words_to_bytes(&kernel::spirv_opencl::build(spec)?)),
+        ),
+        (UnitKernel::Function(spec), KernelPath::OpenclC) => (
+            format!("{}.cl", spec.file_stem()),
+            OwnedKernel::OpenclC(kernel::opencl_c::source(spec)?),
+        ),
+        (UnitKernel::Conversion(conversion, address_bits), KernelPath::Spirv) => {
+            use kernel::spirv_opencl::conversion::{build_module, file_stem};
+            let words = build_module(conversion, address_bits)
+                .map_err(|e| UnitError::Check(e.to_string()))?;
+            (
+                file_stem(conversion, address_bits),
+                OwnedKernel::Spirv(kernel::words_to_bytes(&words)),
+            )
+        }
+        (UnitKernel::Conversion(conversion, _), KernelPath::OpenclC) => (
+            format!("{}.cl", conversion.name()),
+            OwnedKernel::OpenclC(kernel::opencl_c::conversion_source(conversion)),
+        ),
+    };
+    Ok(built)
+}
+
+// Every test here drives the Intel and PoCL devices: the device tier.
+#[cfg(all(test, feature = "device-tests"))]
+mod on_device;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::convert::IntType;
+    use crate::num::fp::FloatType;
+    use crate::spec::signature::{Instruction, OpenclStd100Op, Shape};
+
+    fn sin() -> KernelSpec {
+        KernelSpec {
+            instruction: Instruction::Ext(OpenclStd100Op::sin),
+            shape: Shape::Unary,
+            element: FloatType::Float,
+            width: 4,
+            address_bits: 64,
+        }
+    }
+
+    #[test]
+    fn each_path_gives_its_own_form_of_the_unit_s_kernel() {
+        let (name, spirv) =
+            unit_kernel(KernelPath::Spirv, None, UnitKernel::Function(&sin())).unwrap();
+        assert_eq!(name, "sin_float_w4_a64");
+        assert!(
+            matches!(spirv.form(), KernelForm::SpirvOpencl(bytes) if bytes[..4] == [0x03, 0x02, 0x23, 0x07])
+        );
+        let (name, source) =
+            unit_kernel(KernelPath::OpenclC, None, UnitKernel::Function(&sin())).unwrap();
+        assert_eq!(name, "sin_float_w4_a64.cl");
+        assert_eq!(
+            source,
+            OwnedKernel::OpenclC(kernel::opencl_c::source(&sin()).unwrap())
+        );
+        let conversion = Conversion::FloatToInt {
+            from: FloatType::Float,
+            to: IntType::I32,
+            saturated: true,
+        };
+        let (name, _) = unit_kernel(
+            KernelPath::Spirv,
+            None,
+            UnitKernel::Conversion(&conversion, 32),
+        )
+        .unwrap();
+        assert_eq!(name, "convert_float_to_int_sat_a32");
+        let (name, source) = unit_kernel(
+            KernelPath::OpenclC,
+            None,
+            UnitKernel::Conversion(&conversion, 32),
+        )
+        .unwrap();
+        assert_eq!(name, "convert_float_to_int_sat.cl");
+        assert!(
+            matches!(source.form(), KernelForm::OpenclC(text) if text.contains("convert_int_sat(in0[g])"))
+        );
+    }
+
+    #[test]
+    fn a_user_kernel_is_taken_on_its_own_path_and_refused_on_the_other() {
+        let user = UserKernel {
+            function: "sin".into(),
+            path: "my_sin.cl".into(),
+            code: UserCode::OpenclC("__kernel void clacc_kernel() {}".into()),
+        };
+        let (name, kernel) = unit_kernel(
+            KernelPath::OpenclC,
+            Some(&user),
+            UnitKernel::Function(&sin()),
+        )
+        .unwrap();
+        assert_eq!(name, "my_sin.cl");
+        assert_eq!(
+            kernel,
+            OwnedKernel::OpenclC("__kernel void clacc_kernel() {}".into())
+        );
+        let refusal = unit_kernel(KernelPath::Spirv, Some(&user), UnitKernel::Function(&sin()))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            refusal,
+            "--kernel my_sin.cl is OpenCL C source, which the spirv path does not take"
+        );
+    }
+}
