@@ -6,6 +6,7 @@ use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::Kind;
 use crate::run::WorkGroup;
+use crate::spec::environment::KernelPath;
 use crate::spec::table::{Profile, Revision};
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -157,6 +158,12 @@ pub(crate) struct RunArgs {
     /// judged by the same table. Needs one --type and one --width.
     #[arg(long, value_name = "FUNCTION=FILE")]
     pub(crate) kernel: Vec<String>,
+    /// How the kernels reach the device: spirv (SPIR-V modules, clCreateProgramWithIL), opencl-c
+    /// (OpenCL C source built by the driver, judged by the OpenCL C specification's tables) or
+    /// both (every unit through each; extension units are SPIR-V only). Default: spirv where
+    /// the device takes SPIR-V, else opencl-c.
+    #[arg(long, value_parser = ByName::<SourceChoice>::new())]
+    pub(crate) source: Option<SourceChoice>,
     /// Build with -cl-fp32-correctly-rounded-divide-sqrt (when the device reports
     /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT): float divide and sqrt must be correctly rounded.
     #[arg(long)]
@@ -564,6 +571,59 @@ impl Choice for SpecChoice {
     }
 }
 
+/// `--source`: how the kernels reach the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SourceChoice {
+    /// SPIR-V modules.
+    Spirv,
+    /// OpenCL C source.
+    #[value(name = "opencl-c")]
+    OpenclC,
+    /// Every unit through each path, into one CSV.
+    Both,
+}
+
+impl SourceChoice {
+    /// The paths the choice runs, in the order a run takes them.
+    pub(crate) fn paths(self) -> Vec<KernelPath> {
+        match self {
+            SourceChoice::Spirv => vec![KernelPath::Spirv],
+            SourceChoice::OpenclC => vec![KernelPath::OpenclC],
+            SourceChoice::Both => KernelPath::ALL.to_vec(),
+        }
+    }
+
+    /// The choice that runs `path` alone.
+    pub(crate) fn of(path: KernelPath) -> SourceChoice {
+        match path {
+            KernelPath::Spirv => SourceChoice::Spirv,
+            KernelPath::OpenclC => SourceChoice::OpenclC,
+        }
+    }
+
+    /// The flag's name for it (what a reproduce line writes).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            SourceChoice::Spirv => KernelPath::Spirv.name(),
+            SourceChoice::OpenclC => KernelPath::OpenclC.name(),
+            SourceChoice::Both => "both",
+        }
+    }
+}
+
+impl Choice for SourceChoice {
+    fn from_text(text: &str) -> Option<Self> {
+        Self::value_variants()
+            .iter()
+            .copied()
+            .find(|choice| choice.name() == text.trim())
+    }
+
+    fn refusal(text: &str) -> String {
+        format!("unknown --source `{text}`; use spirv, opencl-c or both")
+    }
+}
+
 /// Parses the command line. A value none of an enum flag's names matches is a [`BadName`]
 /// the face prints as its one line; every other mistake is clap's to report (exit 2).
 pub fn parse() -> Result<Cli, BadName> {
@@ -654,6 +714,22 @@ mod tests {
         assert_eq!(defaults.profile, ProfileChoice::Auto);
         assert_eq!(defaults.spec.revision(), Revision::Spec2026);
         assert!(defaults.selection.types.is_empty() && defaults.kind.is_empty());
+        // No --source: the device decides (SPIR-V where it takes it).
+        assert_eq!(defaults.source, None);
+        let paths = |name: &str| {
+            run_args(&["--source", name])
+                .unwrap()
+                .source
+                .unwrap()
+                .paths()
+        };
+        assert_eq!(paths("spirv"), [KernelPath::Spirv]);
+        assert_eq!(paths("opencl-c"), [KernelPath::OpenclC]);
+        assert_eq!(paths("both"), [KernelPath::Spirv, KernelPath::OpenclC]);
+        for path in KernelPath::ALL {
+            assert_eq!(SourceChoice::of(path).paths(), [path]);
+            assert_eq!(SourceChoice::of(path).name(), path.name());
+        }
     }
 
     #[test]
@@ -674,6 +750,10 @@ mod tests {
         assert_eq!(
             refusal(&["--spec", "1999"]),
             "`1999` is not a revision: use 2017 or 2026"
+        );
+        assert_eq!(
+            refusal(&["--source", "ptx"]),
+            "unknown --source `ptx`; use spirv, opencl-c or both"
         );
         assert!(refusal(&["--type", "float,"]).starts_with("--type has an empty name"));
         assert!(refusal(&["--kind", ",ulp"]).starts_with("--kind has an empty name"));

@@ -1,61 +1,38 @@
 //! `clacc certify`: every check that applies to the device, into one CSV, and a verdict.
 
-use super::args::{CertifyArgs, KindChoice, ProfileChoice, RunArgs, SelectionArgs, TypeChoice};
+use super::args::{
+    CertifyArgs, KindChoice, ProfileChoice, RunArgs, SelectionArgs, SourceChoice, TypeChoice,
+};
 use super::console::out;
 use super::devices::open_device;
-use super::run::{exit_after_run, prepare_campaign, write_summary_files, PreparedCampaign};
+use super::run::{exit_after_run, has_opencl_c_text, run_parts, takes_spirv, write_summary_files};
 use super::UsageError;
 use crate::report::merge;
+use crate::spec::environment::KernelPath;
 use std::process::ExitCode;
 
 /// `clacc certify`: everything that applies to the device, into one CSV, and a verdict —
 /// every kind of check for every function, type and width at the device's own profile; Table 5
 /// (-cl-fast-relaxed-math, which every device must accept); and float divide and sqrt built
 /// with -cl-fp32-correctly-rounded-divide-sqrt where the device reports that it honours it.
+/// Each through both kernel paths where the device takes SPIR-V (the conformance process asks
+/// for both), through OpenCL C alone where it does not.
 ///
-/// The parts are planned together before any runs: every row records the whole certification's
-/// unit count (`planned_units`), so `--resume`, `--shard` and `clacc merge` treat the parts as
-/// one run, and a part is appended to the CSV the part before it wrote.
+/// The parts run as one run into one CSV ([`run_parts`]).
 pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
-    let parts = parts(args)?;
-    let mut prepared = parts
-        .iter()
-        .map(prepare_campaign)
-        .collect::<Result<Vec<PreparedCampaign>, UsageError>>()?;
-    let planned: u64 = prepared.iter().map(|p| p.plan.units.len() as u64).sum();
-    let keys: Vec<Vec<String>> = prepared
-        .iter()
-        .map(|part| {
-            let settings = &part.plan.settings;
-            part.plan.units.iter().map(|u| u.key(settings)).collect()
-        })
-        .collect();
-    for (index, part) in prepared.iter_mut().enumerate() {
-        part.plan.companion_keys = keys
-            .iter()
-            .enumerate()
-            .filter(|(other, _)| *other != index)
-            .flat_map(|(_, keys)| keys.iter().cloned())
-            .collect();
-        part.plan.provenance.planned_units = planned;
-        // The first part starts (or resumes) the CSV; the others continue it.
-        part.plan.resume |= index > 0;
-    }
-    let mut units = Vec::new();
-    let mut printed = Ok(());
-    for (part, args) in prepared.into_iter().zip(&parts) {
-        let outcome = part.drive(args)?;
-        units.extend(outcome.units);
-        printed = printed.and(outcome.printed);
-    }
-    let written = write_summary_files(&parts[0], &units);
+    let (paths, why) = certified_paths(args)?;
+    let parts = parts(args, &paths)?;
+    let outcome = run_parts(&parts)?;
+    let written = write_summary_files(&parts[0], &outcome.units);
+    let printed = outcome.printed;
     let rows = merge::read(&args.campaign.csv)?;
+    let both = paths.len() > 1;
     let not_passing: Vec<String> = rows
         .iter()
         .filter(|row| !matches!(row.get("status"), "pass" | "skip"))
         .map(|row| {
             format!(
-                "{} {} {} w{} {}{} ({})",
+                "{} {} {} w{} {}{}{} ({})",
                 row.get("kind"),
                 row.get("function"),
                 row.get("type"),
@@ -65,10 +42,16 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
                     "" => String::new(),
                     options => format!(" [{options}]"),
                 },
+                if both {
+                    format!(" {}", row.get("path"))
+                } else {
+                    String::new()
+                },
                 row.get("status")
             )
         })
         .collect();
+    let paths_text = format!("; {why}");
     let shard_text = if args.campaign.shard == crate::report::shard::Shard::WHOLE {
         String::new()
     } else {
@@ -79,14 +62,14 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
     };
     let verdict = if not_passing.is_empty() {
         format!(
-            "\nVERDICT: PASS — all {} units in {} passed or do not apply{shard_text}\n",
+            "\nVERDICT: PASS — all {} units in {} passed or do not apply{shard_text}{paths_text}\n",
             rows.len(),
             args.campaign.csv.display()
         )
     } else {
         let listed: Vec<String> = not_passing.iter().take(20).cloned().collect();
         format!(
-            "\nVERDICT: FAIL — {} of {} units in {} did not pass{shard_text}: {}{}\n",
+            "\nVERDICT: FAIL — {} of {} units in {} did not pass{shard_text}{paths_text}: {}{}\n",
             not_passing.len(),
             rows.len(),
             args.campaign.csv.display(),
@@ -102,9 +85,32 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
     Ok(exit_after_run(!not_passing.is_empty(), [printed, written]))
 }
 
-/// The certification's parts, each a plain run's flags: the device's profile, every kind;
-/// Table 5; correctly rounded float divide and sqrt where the device honours the option.
-fn parts(args: &CertifyArgs) -> Result<Vec<RunArgs>, UsageError> {
+/// The kernel paths a certification runs, and the verdict's words for them: both where the
+/// device takes SPIR-V and the spec's text judges OpenCL C, else the one it can run.
+fn certified_paths(args: &CertifyArgs) -> Result<(Vec<KernelPath>, String), UsageError> {
+    let info = open_device(&args.device)?;
+    let revision = args.campaign.spec.revision();
+    Ok(match (takes_spirv(&info), has_opencl_c_text(revision)) {
+        (true, true) => (
+            KernelPath::ALL.to_vec(),
+            "kernels through both paths, SPIR-V and OpenCL C".to_string(),
+        ),
+        (true, false) => (
+            vec![KernelPath::Spirv],
+            format!("kernels through SPIR-V only: the {revision} text has no OpenCL C tables in clacc (--spec 2026 certifies both paths)"),
+        ),
+        // The OpenCL C part refuses --spec 2017 on its own, in a plain run's words.
+        (false, _) => (
+            vec![KernelPath::OpenclC],
+            "kernels through OpenCL C only: the device takes no SPIR-V".to_string(),
+        ),
+    })
+}
+
+/// The certification's parts, each a plain run's flags, for each of `paths`: the device's
+/// profile, every kind; Table 5; correctly rounded float divide and sqrt where the device
+/// honours the option.
+fn parts(args: &CertifyArgs, paths: &[KernelPath]) -> Result<Vec<RunArgs>, UsageError> {
     let info = open_device(&args.device)?;
     let everything = RunArgs {
         device: args.device.clone(),
@@ -118,6 +124,7 @@ fn parts(args: &CertifyArgs) -> Result<Vec<RunArgs>, UsageError> {
         input_file: None,
         input: None,
         kernel: Vec::new(),
+        source: None,
         correctly_rounded_divide_sqrt: false,
         device_only: false,
         range: None,
@@ -140,5 +147,13 @@ fn parts(args: &CertifyArgs) -> Result<Vec<RunArgs>, UsageError> {
         exact_division.correctly_rounded_divide_sqrt = true;
         parts.push(exact_division);
     }
-    Ok(parts)
+    Ok(paths
+        .iter()
+        .flat_map(|path| {
+            parts.iter().map(|part| RunArgs {
+                source: Some(SourceChoice::of(*path)),
+                ..part.clone()
+            })
+        })
+        .collect())
 }

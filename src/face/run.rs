@@ -1,7 +1,7 @@
 //! The plain run: the flags checked and turned into the library's plan, the campaign driven
-//! with progress bars, the summary printed. [`run_campaign`] reads as its steps.
+//! with progress bars, the summary printed. [`prepare_campaign`] reads as its steps.
 
-use super::args::RunArgs;
+use super::args::{RunArgs, SourceChoice};
 use super::console::{err_line, out, out_line};
 use super::destinations::check_destinations;
 use super::devices::{isolated_builder, open_device};
@@ -18,6 +18,7 @@ use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};
 use crate::run::campaign::{self, Isolation, Plan};
 use crate::run::unit::UnitId;
 use crate::run::{RunSettings, UserKernel, WorkGroup};
+use crate::spec::environment::KernelPath;
 use crate::spec::registry::{self, Function};
 use crate::spec::table::Judging;
 use crate::sweep::{self, Cases};
@@ -104,11 +105,129 @@ pub(crate) struct CampaignOutcome {
     pub(crate) printed: Result<(), UsageError>,
 }
 
-/// The plain run: the campaign, then the summary files, then the exit code.
+/// The plain run: the campaign (a part per kernel path `--source` names), then the summary
+/// files, then the exit code.
 pub(crate) fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
-    let outcome = run_campaign(args)?;
+    let outcome = run_parts(&by_path(args))?;
     let written = write_summary_files(args, &outcome.units);
     Ok(exit_after_run(outcome.failed, [outcome.printed, written]))
+}
+
+/// A run's flags split into one run per kernel path: `--source both` into a SPIR-V run and an
+/// OpenCL C run (each unit through each), any other run left whole.
+pub(crate) fn by_path(args: &RunArgs) -> Vec<RunArgs> {
+    match args.source {
+        Some(choice @ SourceChoice::Both) => choice
+            .paths()
+            .into_iter()
+            .map(|path| {
+                let mut part = args.clone();
+                part.source = Some(SourceChoice::of(path));
+                part
+            })
+            .collect(),
+        _ => vec![args.clone()],
+    }
+}
+
+/// Runs the parts of one run into one CSV (`clacc certify`'s, `--source both`'s), one after
+/// another. They are planned together before any runs: every row records the whole run's
+/// unit count (`planned_units`) and each part knows the others' units and paths, so
+/// `--resume`, `--shard` and `clacc merge` treat the parts as one run, and a part is appended
+/// to the CSV the part before it wrote.
+pub(crate) fn run_parts(parts: &[RunArgs]) -> Result<CampaignOutcome, UsageError> {
+    let mut prepared = parts
+        .iter()
+        .map(prepare_campaign)
+        .collect::<Result<Vec<PreparedCampaign>, UsageError>>()?;
+    let planned: u64 = prepared.iter().map(|p| p.plan.units.len() as u64).sum();
+    let keys: Vec<Vec<String>> = prepared
+        .iter()
+        .map(|part| {
+            let settings = &part.plan.settings;
+            part.plan.units.iter().map(|u| u.key(settings)).collect()
+        })
+        .collect();
+    let mut paths: Vec<KernelPath> = Vec::new();
+    for part in &prepared {
+        if !paths.contains(&part.plan.settings.path) {
+            paths.push(part.plan.settings.path);
+        }
+    }
+    for (index, part) in prepared.iter_mut().enumerate() {
+        part.plan.companion_keys = keys
+            .iter()
+            .enumerate()
+            .filter(|(other, _)| *other != index)
+            .flat_map(|(_, keys)| keys.iter().cloned())
+            .collect();
+        part.plan.provenance.planned_units = planned;
+        part.plan.paths = paths.clone();
+        // The first part starts (or resumes) the CSV; the others continue it.
+        part.plan.resume |= index > 0;
+    }
+    let mut outcome = CampaignOutcome {
+        units: Vec::new(),
+        failed: false,
+        printed: Ok(()),
+    };
+    for (part, args) in prepared.into_iter().zip(parts) {
+        let part_outcome = part.drive(args)?;
+        outcome.units.extend(part_outcome.units);
+        outcome.failed |= part_outcome.failed;
+        outcome.printed = outcome.printed.and(part_outcome.printed);
+    }
+    Ok(outcome)
+}
+
+/// Whether the device takes SPIR-V: what `clacc devices` calls usable for SPIR-V.
+pub(crate) fn takes_spirv(info: &DeviceInfo) -> bool {
+    info.unusable_reason().is_none()
+}
+
+/// Whether the spec's `revision` has an OpenCL C text clacc transcribed: today's only.
+pub(crate) fn has_opencl_c_text(revision: crate::spec::table::Revision) -> bool {
+    revision != crate::spec::table::Revision::Spec2017
+}
+
+/// The kernel path of a run (or of one part of a `--source both` run, split by [`by_path`]
+/// into parts that name one path each): `--source`'s, else SPIR-V where the device takes it
+/// and OpenCL C where it does not. Refused where the device, the spec's text or the other flags
+/// cannot have it.
+fn kernel_path(
+    args: &RunArgs,
+    info: &DeviceInfo,
+    kinds: &[Kind],
+    user_kernels: &[UserKernel],
+) -> Result<KernelPath, UsageError> {
+    let path = match args.source {
+        Some(choice) => choice.paths()[0],
+        None if takes_spirv(info) => KernelPath::Spirv,
+        None => KernelPath::OpenclC,
+    };
+    let flag = args.source.map_or_else(
+        || format!("{} (the default on this device)", path.name()),
+        |choice| choice.name().to_string(),
+    );
+    match path {
+        KernelPath::Spirv if !takes_spirv(info) => usage(format!(
+            "--source {flag}: {} takes no SPIR-V ({}); its kernels can only be OpenCL C: run with --source opencl-c, or without --source",
+            info.label(),
+            info.unusable_reason().unwrap_or_default()
+        )),
+        KernelPath::OpenclC if !has_opencl_c_text(args.spec.revision()) => usage(format!(
+            "--source {flag} with --spec {}: clacc holds only today's text of the OpenCL C specification's numerical compliance chapter, which judges the OpenCL C path; use --spec 2026, or --source spirv for the {} text",
+            args.spec.revision(),
+            args.spec.revision()
+        )),
+        KernelPath::OpenclC if !user_kernels.is_empty() => usage(format!(
+            "--source {flag}: --kernel takes SPIR-V modules, which only the SPIR-V path builds; add --source spirv"
+        )),
+        KernelPath::OpenclC if kinds.iter().all(|kind| *kind == Kind::Extension) => usage(format!(
+            "--source {flag}: --kind extension checks SPIR-V extensions, which OpenCL C kernels do not use; add --source spirv, or another --kind"
+        )),
+        path => Ok(path),
+    }
 }
 
 /// The run's own status stays: a summary, --junit or --plot that could not be written after
@@ -179,12 +298,6 @@ fn edge_only(name: &str) -> bool {
     registry::find(name).is_none() && crate::spec::edge_table::functions().contains(&name)
 }
 
-/// One run of the checks: the flags checked, the device opened, the units planned, the
-/// campaign driven and its summary printed.
-pub(crate) fn run_campaign(args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
-    prepare_campaign(args)?.drive(args)
-}
-
 /// A campaign whose flags are checked and whose units are planned, ready to run.
 pub(crate) struct PreparedCampaign {
     pub(crate) plan: Plan,
@@ -216,6 +329,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         ));
     }
     let info = open_device(&args.device)?;
+    let path = kernel_path(args, &info, &selection.kinds, &user_kernels)?;
     check_user_interfaces(&user_kernels, &args.selection, &info)?;
     let types = select_types(&args.selection.types, Some(&info));
     check_inputs_fit(args, &selection, &types, explicit_cases.as_ref())?;
@@ -226,7 +340,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
             info.name
         ));
     }
-    let facts = run_facts(args, &info, judging);
+    let facts = run_facts(args, &info, judging, path);
     if !args.build_options.trim().is_empty() {
         check_build_options(&info, &facts.build_options)?;
     }
@@ -241,6 +355,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         user_kernels,
     );
     check_user_paths(&settings.user_kernels, settings.path)?;
+    let paths = vec![settings.path];
     let isolation = isolation(args)?;
     let units = plan_units(args, &selection, &types, &info, &settings)?;
     let session = match isolation {
@@ -259,6 +374,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
             resume: args.resume,
             retry_failed: args.retry_failed,
             companion_keys: Vec::new(),
+            paths,
             isolation,
         },
         facts,
@@ -517,14 +633,15 @@ fn build_options(args: &RunArgs, judging: Judging) -> String {
 }
 
 /// What every row and summary of the run records about it.
-fn run_facts(args: &RunArgs, info: &DeviceInfo, judging: Judging) -> RunFacts {
+fn run_facts(args: &RunArgs, info: &DeviceInfo, judging: Judging, path: KernelPath) -> RunFacts {
     RunFacts {
         seed: args.seed.unwrap_or(sweep::DEFAULT_SEED),
         device: format!("{} / {}", info.platform_name, info.name),
         driver_version: info.driver_version.clone(),
         build_options: build_options(args, judging),
-        command: reproduce_prefix(info, args),
+        command: reproduce_prefix(info, args, path),
         spec: args.spec.revision(),
+        path,
     }
 }
 
@@ -560,11 +677,12 @@ fn announce(args: &RunArgs, facts: &RunFacts, plan: &Plan) {
         format!(", shard {}", args.shard)
     };
     err_line(format!(
-        "clacc {}: {} (driver {}), spec {}, profile {profile_text}, seed {:#x}, {inputs_text}{shard_text}",
+        "clacc {}: {} (driver {}), spec {}, {} kernels, profile {profile_text}, seed {:#x}, {inputs_text}{shard_text}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
         args.spec.revision(),
+        facts.path,
         facts.seed,
     ));
 }
@@ -614,14 +732,15 @@ fn run_settings(
         .max(1);
     // A device without cl_khr_spirv_queries is probed as `clacc devices` does: one isolated
     // build per extension, so a driver that dies on one costs only that process.
-    let extension_probe = kinds.contains(&Kind::Extension).then(|| {
-        let builder = isolated_builder(info);
-        crate::run::extension::probe::probe(info, Some(&builder))
-    });
+    let extension_probe = (kinds.contains(&Kind::Extension) && facts.path == KernelPath::Spirv)
+        .then(|| {
+            let builder = isolated_builder(info);
+            crate::run::extension::probe::probe(info, Some(&builder))
+        });
     RunSettings {
         judging,
         spec: args.spec.revision(),
-        path: crate::spec::environment::KernelPath::Spirv,
+        path: facts.path,
         inputs: args.inputs,
         explicit_cases,
         range: args.range.clone(),
@@ -685,13 +804,15 @@ fn plan_units(
             &selection.widths,
         ));
     }
+    // Extension units check SPIR-V extensions: the OpenCL C path has none to check.
+    let extensions = kinds.contains(&Kind::Extension) && settings.path == KernelPath::Spirv;
     // Conversions and extension checks have no function selection of their own: they run when
     // no --function narrows the run.
     if args.selection.function.is_empty() && args.kernel.is_empty() {
         units.extend(campaign::conversion_and_extension_units(
             info,
             kinds.contains(&Kind::Conversion),
-            kinds.contains(&Kind::Extension),
+            extensions,
             settings.extension_probe.as_ref(),
         ));
     } else if !selection.unit_names.is_empty() {
@@ -699,7 +820,7 @@ fn plan_units(
             campaign::conversion_and_extension_units(
                 info,
                 kinds.contains(&Kind::Conversion),
-                kinds.contains(&Kind::Extension),
+                extensions,
                 settings.extension_probe.as_ref(),
             )
             .into_iter()
@@ -812,7 +933,7 @@ fn drive(
 
 /// `clacc --platform 0 --device 0 --profile full --seed 0x… [options]`: the conditions a
 /// failure's reproduce line needs besides the unit and its input.
-fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
+fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs, path: KernelPath) -> String {
     let mut command = format!(
         "clacc --platform {} --device {} --profile {} --spec {}",
         info.platform_index,
@@ -820,6 +941,10 @@ fn reproduce_prefix(info: &DeviceInfo, args: &RunArgs) -> String {
         args.profile.name(),
         args.spec.revision()
     );
+    // SPIR-V is the path of every device that takes it unless --source says otherwise.
+    if path == KernelPath::OpenclC {
+        command.push_str(" --source opencl-c");
+    }
     for (flag, set) in [
         (
             "--correctly-rounded-divide-sqrt",

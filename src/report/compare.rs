@@ -12,6 +12,7 @@
 //! cell (a file given twice, a unit twice, a shard of a run) is refused, so a failure is never
 //! hidden behind a pass.
 
+use crate::spec::environment::KernelPath;
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -36,7 +37,8 @@ const NEEDED_COLUMNS: [&str; 9] = [
 
 /// The columns whose values tell runs of one device apart, each with the word a column label
 /// names it by: rows of one device from runs that differ in one of them are columns of their
-/// own. A column the CSV lacks (older versions; `path` before runs had one) reads as empty.
+/// own. A column the CSV lacks (older versions) reads as empty, except `path`: every run before
+/// it was of the SPIR-V path.
 /// `planned_units` is not one: runs of one device over other selections complete each other.
 const RUN_COLUMNS: [(&str, &str); 7] = [
     ("seed", "seed"),
@@ -47,6 +49,9 @@ const RUN_COLUMNS: [(&str, &str); 7] = [
     ("driver_version", "driver"),
     ("path", "path"),
 ];
+
+/// Where `path` is among [`RUN_COLUMNS`].
+const PATH_AT: usize = 6;
 
 /// The first columns of the table [`write_csv`] writes, before the devices' columns.
 const TABLE_COLUMNS: [&str; 7] = [
@@ -192,6 +197,9 @@ pub struct Comparison {
     pub cells: Vec<Option<Cell>>,
     /// Per column: its max error is more than the margin above the median of the others'.
     pub differs: Vec<bool>,
+    /// Per column: it is one kernel path of a driver ([`Table::path_pairs`]) and worse than
+    /// the other ([`paths_disagree`]), by more than the margin or by its verdict.
+    pub worse_path: Vec<bool>,
 }
 
 /// The whole table: columns (first-seen order) and rows (first-seen order).
@@ -200,6 +208,9 @@ pub struct Table {
     pub columns: Vec<Column>,
     pub rows: Vec<Comparison>,
     pub margin: f64,
+    /// The two kernel paths of one driver: (SPIR-V column, OpenCL C column) of one device
+    /// whose runs differ in nothing else.
+    pub path_pairs: Vec<(usize, usize)>,
 }
 
 /// One row of an input CSV, with where it was and the run that wrote it.
@@ -257,6 +268,14 @@ fn read_rows(path: &Path, bytes: &[u8]) -> Result<Vec<SourceRow>, CompareError> 
             });
         }
         let get = |column: &str| record.get(at[column]).unwrap_or("").to_string();
+        let run = run_at
+            .iter()
+            .enumerate()
+            .map(|(index, at)| match at {
+                None if index == PATH_AT => KernelPath::Spirv.name().to_string(),
+                _ => optional(*at),
+            })
+            .collect();
         let key = UnitKey {
             kind: get("kind"),
             function: get("function"),
@@ -272,7 +291,7 @@ fn read_rows(path: &Path, bytes: &[u8]) -> Result<Vec<SourceRow>, CompareError> 
         rows.push(SourceRow {
             line,
             device: get("device"),
-            run: run_at.iter().map(|index| optional(*index)).collect(),
+            run,
             key,
             bound: get("bound_ulp"),
             cell,
@@ -416,6 +435,56 @@ fn exceeds_by_more_than(value: f64, reference: f64, margin: f64) -> bool {
     value - reference > margin
 }
 
+/// The kernel paths of one driver in `columns` (device, run values): each SPIR-V column with
+/// the OpenCL C column of the same device whose run differs in the path alone.
+fn path_pairs(columns: &[(String, Vec<String>)]) -> Vec<(usize, usize)> {
+    let others_alike = |a: &[String], b: &[String]| {
+        (0..RUN_COLUMNS.len()).all(|index| index == PATH_AT || a[index] == b[index])
+    };
+    let mut pairs = Vec::new();
+    for (spirv, (device, run)) in columns.iter().enumerate() {
+        if run[PATH_AT] != KernelPath::Spirv.name() {
+            continue;
+        }
+        pairs.extend(
+            columns
+                .iter()
+                .enumerate()
+                .filter(|(_, (other, other_run))| {
+                    other == device
+                        && other_run[PATH_AT] == KernelPath::OpenclC.name()
+                        && others_alike(run, other_run)
+                })
+                .map(|(opencl_c, _)| (spirv, opencl_c)),
+        );
+    }
+    pairs
+}
+
+/// Which of a driver's two paths for one unit (their cells) is worse, where they disagree:
+/// one's max error exceeds the other's by more than `margin`, or one does not pass where the
+/// other does. `None` where they agree or one has no row.
+pub fn paths_disagree(
+    spirv: Option<&Cell>,
+    opencl_c: Option<&Cell>,
+    margin: f64,
+) -> Option<KernelPath> {
+    let (spirv, opencl_c) = (spirv?, opencl_c?);
+    if let (Some(a), Some(b)) = (spirv.error(), opencl_c.error()) {
+        if exceeds_by_more_than(a, b, margin) {
+            return Some(KernelPath::Spirv);
+        }
+        if exceeds_by_more_than(b, a, margin) {
+            return Some(KernelPath::OpenclC);
+        }
+    }
+    match (spirv.failed(), opencl_c.failed()) {
+        (true, false) => Some(KernelPath::Spirv),
+        (false, true) => Some(KernelPath::OpenclC),
+        _ => None,
+    }
+}
+
 /// Builds the table from the CSVs. A column is a device (its rows' `device` column) and the run
 /// that wrote its rows: rows of one device from runs that differ in a [`RUN_COLUMNS`] value get a
 /// column each, named by what differs; files of one device and one run's settings (other
@@ -471,6 +540,7 @@ pub fn compare(inputs: &[PathBuf], margin: f64) -> Result<Table, CompareError> {
             cells.insert((row.key, column), (row.cell, file, row.line));
         }
     }
+    let pairs = path_pairs(&columns);
     let rows = order
         .into_iter()
         .map(|key| {
@@ -500,11 +570,24 @@ pub fn compare(inputs: &[PathBuf], margin: f64) -> Result<Table, CompareError> {
                         .is_some_and(|reference| exceeds_by_more_than(value, reference, margin))
                 })
                 .collect();
+            let mut worse_path = vec![false; columns.len()];
+            for (spirv, opencl_c) in &pairs {
+                match paths_disagree(
+                    row_cells[*spirv].as_ref(),
+                    row_cells[*opencl_c].as_ref(),
+                    margin,
+                ) {
+                    Some(KernelPath::Spirv) => worse_path[*spirv] = true,
+                    Some(KernelPath::OpenclC) => worse_path[*opencl_c] = true,
+                    None => {}
+                }
+            }
             Comparison {
                 bound_ulp: bounds.remove(&key).unwrap_or_default(),
                 key,
                 cells: row_cells,
                 differs,
+                worse_path,
             }
         })
         .collect();
@@ -512,10 +595,12 @@ pub fn compare(inputs: &[PathBuf], margin: f64) -> Result<Table, CompareError> {
         columns: labelled(&columns),
         rows,
         margin,
+        path_pairs: pairs,
     })
 }
 
-/// The marks of one cell: `FAIL` (or the status, for error/crash/timeout) and `DIFFERS`.
+/// The marks of one cell: `FAIL` (or the status, for error/crash/timeout), `DIFFERS`, and
+/// `PATH` where it is the worse of a driver's two kernel paths.
 pub fn marks(row: &Comparison, device: usize) -> Vec<String> {
     let mut marks = Vec::new();
     if let Some(cell) = &row.cells[device] {
@@ -525,6 +610,9 @@ pub fn marks(row: &Comparison, device: usize) -> Vec<String> {
     }
     if row.differs[device] {
         marks.push("DIFFERS".to_string());
+    }
+    if row.worse_path[device] {
+        marks.push("PATH".to_string());
     }
     marks
 }
@@ -624,7 +712,75 @@ pub fn render(table: &Table) -> String {
     for column in 0..table.columns.len() {
         text.push_str(&column_summary(table, column));
     }
+    for pair in &table.path_pairs {
+        text.push_str(&paths_summary(table, *pair));
+    }
     text
+}
+
+/// How many units a listing names before `…`.
+const LISTED_UNITS: usize = 20;
+
+/// Where a driver's two kernel paths disagree: `paths of NAME (device 1 spirv, device 2
+/// opencl-c): 2 of 40 units they share disagree (…): sin float w4 (ulp, full): spirv 1.2 pass,
+/// opencl-c 3.5 fail; …`, or that they agree on every unit.
+fn paths_summary(table: &Table, (spirv, opencl_c): (usize, usize)) -> String {
+    let shared: Vec<&Comparison> = table
+        .rows
+        .iter()
+        .filter(|row| row.cells[spirv].is_some() && row.cells[opencl_c].is_some())
+        .collect();
+    let disagreeing: Vec<String> = shared
+        .iter()
+        .filter(|row| row.worse_path[spirv] || row.worse_path[opencl_c])
+        .map(|row| {
+            let cell = |column: usize| {
+                let cell = row.cells[column].as_ref().expect("a shared unit");
+                let error = if cell.max_ulp.is_empty() {
+                    "-"
+                } else {
+                    &cell.max_ulp
+                };
+                format!("{error} {}", cell.status)
+            };
+            format!(
+                "{}: spirv {}, opencl-c {}",
+                row.key.label(),
+                cell(spirv),
+                cell(opencl_c)
+            )
+        })
+        .collect();
+    let head = format!(
+        "paths of {} (device {} spirv, device {} opencl-c)",
+        table.columns[spirv].device,
+        spirv + 1,
+        opencl_c + 1
+    );
+    if disagreeing.is_empty() {
+        return format!(
+            "{head}: all {} units they share agree (within {} ulp, the same verdict)\n",
+            shared.len(),
+            table.margin
+        );
+    }
+    format!(
+        "{head}: {} of {} units they share disagree (more than {} ulp apart, or one not passing): {}{}\n",
+        disagreeing.len(),
+        shared.len(),
+        table.margin,
+        disagreeing
+            .iter()
+            .take(LISTED_UNITS)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("; "),
+        if disagreeing.len() > LISTED_UNITS {
+            "; …"
+        } else {
+            ""
+        }
+    )
 }
 
 /// One column's line under the table: `device 1 (NAME): 2 of 4 units not passing (fail 1,
@@ -730,7 +886,8 @@ fn escape_xml(text: &str) -> String {
 
 /// The table as an SVG: one line per unit, one cell per device, green where it passed, red where
 /// it failed, orange where it could not be measured (error, crash, timeout), grey where it was
-/// skipped or not run; a thick black frame marks a cell more than the margin above the others.
+/// skipped or not run; a thick black frame marks a cell more than the margin above the others,
+/// and the worse of a driver's two kernel paths.
 pub fn write_svg(table: &Table, path: &Path) -> Result<(), CompareError> {
     const ROW_HEIGHT: usize = 18;
     const LABEL_WIDTH: usize = 330;
@@ -797,7 +954,7 @@ pub fn write_svg(table: &Table, path: &Path) -> Result<(), CompareError> {
                 Some("skip") | None => "#dddddd",
                 Some(_) => "#f6c27a",
             };
-            let frame = if row.differs[device] {
+            let frame = if row.differs[device] || row.worse_path[device] {
                 "stroke=\"black\" stroke-width=\"2.5\""
             } else {
                 "stroke=\"white\" stroke-width=\"1\""
@@ -899,6 +1056,123 @@ mod tests {
                 "other",
             ]
         );
+    }
+
+    /// A CSV of `rows` (kind, function, max_ulp, status, device, path; `path` empty: a CSV
+    /// written before the column) in `dir`.
+    fn csv(dir: &Path, name: &str, rows: &[[&str; 6]]) -> PathBuf {
+        let with_path = rows.iter().all(|row| !row[5].is_empty());
+        let mut text = format!(
+            "kind,function,type,width,profile,max_ulp,bound_ulp,status,device,seed{}\n",
+            if with_path { ",path" } else { "" }
+        );
+        for [kind, function, max_ulp, status, device, path] in rows {
+            text.push_str(&format!(
+                "{kind},{function},float,1,full,{max_ulp},4,{status},{device},0x1{}\n",
+                if with_path {
+                    format!(",{path}")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        let file = dir.join(name);
+        fs::write(&file, text).unwrap();
+        file
+    }
+
+    #[test]
+    fn a_drivers_two_paths_are_paired_marked_and_summed_up() {
+        let dir = tempfile::tempdir().unwrap();
+        // One CSV holding both paths of one device (a `--source both` run).
+        let both = csv(
+            dir.path(),
+            "both.csv",
+            &[
+                ["ulp", "sin", "1.5", "pass", "cpu", "spirv"],
+                ["ulp", "cos", "1", "pass", "cpu", "spirv"],
+                ["ulp", "exp", "0.5", "pass", "cpu", "spirv"],
+                ["ulp", "sin", "3", "pass", "cpu", "opencl-c"],
+                ["ulp", "cos", "1.5", "pass", "cpu", "opencl-c"],
+                ["ulp", "exp", "9", "fail", "cpu", "opencl-c"],
+            ],
+        );
+        let table = compare(std::slice::from_ref(&both), 1.0).unwrap();
+        let labels: Vec<&str> = table.columns.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, ["cpu [path spirv]", "cpu [path opencl-c]"]);
+        assert_eq!(table.path_pairs, [(0, 1)]);
+        let marked: Vec<(&str, Vec<String>)> = table
+            .rows
+            .iter()
+            .map(|row| (row.key.function.as_str(), marks(row, 1)))
+            .collect();
+        assert_eq!(
+            marked,
+            [
+                ("sin", vec!["DIFFERS".to_string(), "PATH".to_string()]),
+                // Within the margin: no mark.
+                ("cos", vec![]),
+                (
+                    "exp",
+                    vec![
+                        "FAIL".to_string(),
+                        "DIFFERS".to_string(),
+                        "PATH".to_string()
+                    ]
+                ),
+            ]
+        );
+        assert!(table.rows.iter().all(|row| !row.worse_path[0]));
+        let text = render(&table);
+        assert!(
+            text.contains("paths of cpu (device 1 spirv, device 2 opencl-c): 2 of 3 units they share disagree (more than 1 ulp apart, or one not passing): sin float w1 (ulp, full): spirv 1.5 pass, opencl-c 3 pass; exp float w1 (ulp, full): spirv 0.5 pass, opencl-c 9 fail\n"),
+            "{text}"
+        );
+        // Two CSVs of one device, one per path; a CSV before the column is SPIR-V; a verdict
+        // alone (both within the margin) is a disagreement too.
+        let old = csv(
+            dir.path(),
+            "old.csv",
+            &[["ulp", "sin", "4", "pass", "cpu", ""]],
+        );
+        let opencl_c = csv(
+            dir.path(),
+            "opencl-c.csv",
+            &[["ulp", "sin", "4.5", "fail", "cpu", "opencl-c"]],
+        );
+        let other = csv(
+            dir.path(),
+            "other.csv",
+            &[["ulp", "sin", "4", "pass", "gpu", "opencl-c"]],
+        );
+        let table = compare(&[old, opencl_c, other], 1.0).unwrap();
+        assert_eq!(table.path_pairs, [(0, 1)]);
+        assert_eq!(table.rows[0].worse_path, [false, true, false]);
+        let text = render(&table);
+        assert!(
+            text.contains("paths of cpu (device 1 spirv, device 2 opencl-c): 1 of 1 units they share disagree"),
+            "{text}"
+        );
+        // Agreeing paths say so; devices without two paths get no such line.
+        let agreeing = csv(
+            dir.path(),
+            "agreeing.csv",
+            &[
+                ["ulp", "sin", "1", "pass", "cpu", "spirv"],
+                ["ulp", "sin", "1.5", "pass", "cpu", "opencl-c"],
+            ],
+        );
+        let text = render(&compare(&[agreeing], 1.0).unwrap());
+        assert!(
+            text.contains("paths of cpu (device 1 spirv, device 2 opencl-c): all 1 units they share agree (within 1 ulp, the same verdict)"),
+            "{text}"
+        );
+        let single = csv(
+            dir.path(),
+            "single.csv",
+            &[["ulp", "sin", "1", "pass", "cpu", "spirv"]],
+        );
+        assert!(!render(&compare(&[single], 1.0).unwrap()).contains("paths of"));
     }
 
     #[test]

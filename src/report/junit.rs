@@ -26,6 +26,14 @@ pub fn write(path: &Path, rows: &[Row]) -> std::io::Result<()> {
 pub fn render(rows: &[Row]) -> String {
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let totals = Counts::of(rows.iter());
+    // A run through both kernel paths holds each unit twice: the names tell them apart.
+    let mut paths: Vec<&str> = Vec::new();
+    for row in rows {
+        if !paths.contains(&row.get("path")) {
+            paths.push(row.get("path"));
+        }
+    }
+    let both = paths.len() > 1;
     let _ = writeln!(xml, "<testsuites name=\"clacc\" {}>", totals.attributes());
     for kind in Kind::ALL {
         let members: Vec<&Row> = rows
@@ -42,9 +50,9 @@ pub fn render(rows: &[Row]) -> String {
             kind.name(),
             counts.attributes()
         );
-        write_properties(&mut xml, first);
+        write_properties(&mut xml, first, &paths.join(" "));
         for row in members {
-            write_testcase(&mut xml, row);
+            write_testcase(&mut xml, row, both);
         }
         xml.push_str("  </testsuite>\n");
     }
@@ -89,8 +97,8 @@ impl Counts {
     }
 }
 
-/// The run's columns, which every row of one run holds alike.
-fn write_properties(xml: &mut String, row: &Row) {
+/// The run's columns, which every row of one run holds alike, and its kernel `paths`.
+fn write_properties(xml: &mut String, row: &Row, paths: &str) {
     xml.push_str("    <properties>\n");
     for name in [
         "seed",
@@ -108,12 +116,18 @@ fn write_properties(xml: &mut String, row: &Row) {
             attribute(row.get(name))
         );
     }
+    let _ = writeln!(
+        xml,
+        "      <property name=\"path\" value=\"{}\"/>",
+        attribute(paths)
+    );
     xml.push_str("    </properties>\n");
 }
 
 /// `sin float w4`, with the build options where the run gave some (a certification holds
-/// float divide both with and without -cl-fp32-correctly-rounded-divide-sqrt).
-fn testcase_name(row: &Row) -> String {
+/// float divide both with and without -cl-fp32-correctly-rounded-divide-sqrt), and the kernel
+/// path where the rows hold `both` (`sin float w4 (opencl-c)`).
+fn testcase_name(row: &Row, both: bool) -> String {
     let mut name = format!(
         "{} {} w{}",
         row.get("function"),
@@ -123,14 +137,17 @@ fn testcase_name(row: &Row) -> String {
     if !row.get("build_options").is_empty() {
         let _ = write!(name, " [{}]", row.get("build_options"));
     }
+    if both {
+        let _ = write!(name, " ({})", row.get("path"));
+    }
     name
 }
 
-fn write_testcase(xml: &mut String, row: &Row) {
+fn write_testcase(xml: &mut String, row: &Row, both: bool) {
     let _ = write!(
         xml,
         "    <testcase name=\"{}\" classname=\"clacc.{}.{}\"",
-        attribute(&testcase_name(row)),
+        attribute(&testcase_name(row, both)),
         row.get("kind"),
         row.get("profile"),
     );
@@ -148,7 +165,7 @@ fn write_testcase(xml: &mut String, row: &Row) {
                 xml,
                 ">\n      <failure message=\"{}\">{}</failure>\n      <system-out>{}</system-out>\n    </testcase>\n",
                 attribute(&failure_message(row)),
-                text(&failure_details(row)),
+                text(&failure_details(row, both)),
                 text(&measured_line(row)),
             );
         }
@@ -263,8 +280,8 @@ fn failure_message(row: &Row) -> String {
 }
 
 /// The failure as the terminal summary lays it out, one fact per line, plus the note.
-fn failure_details(row: &Row) -> String {
-    let mut details = format!("{}: {}", testcase_name(row), headline(row));
+fn failure_details(row: &Row, both: bool) -> String {
+    let mut details = format!("{}: {}", testcase_name(row, both), headline(row));
     for (name, value) in worst_case(row).into_iter().flatten() {
         let _ = write!(details, "\n{name:<9} {value}");
     }
@@ -377,6 +394,7 @@ mod tests {
             driver_version: "2024.18.6.0.02_160000".into(),
             build_options: String::new(),
             spec: crate::spec::table::Revision::Spec2026,
+            path: crate::spec::environment::KernelPath::Spirv,
         }
     }
 
@@ -479,7 +497,52 @@ mod tests {
             assert!(properties.contains(&("device", "Intel(R) <CPU> & \"friends\"")));
             assert!(properties.contains(&("driver_version", "2024.18.6.0.02_160000")));
             assert!(properties.contains(&("clacc_version", env!("CARGO_PKG_VERSION"))));
+            assert!(properties.contains(&("path", "spirv")));
         }
+    }
+
+    #[test]
+    fn testcases_name_their_path_where_both_paths_are_present() {
+        let mut both = rows();
+        let spirv = both.len();
+        let opencl_c: Vec<Row> = rows()
+            .into_iter()
+            .map(|row| {
+                let mut fields = row.fields().to_vec();
+                *fields.last_mut().unwrap() = "opencl-c".to_string();
+                Row::from_fields(fields)
+            })
+            .collect();
+        both.extend(opencl_c);
+        let xml = render(&both);
+        let document = roxmltree::Document::parse(&xml).unwrap();
+        let cases: Vec<(&str, &str)> = document
+            .descendants()
+            .filter(|n| n.has_tag_name("testcase"))
+            .map(|c| (attribute_of(c, "name"), attribute_of(c, "classname")))
+            .collect();
+        assert_eq!(cases.len(), 2 * spirv);
+        assert_eq!(cases[0], ("cos float w1 (spirv)", "clacc.ulp.full"));
+        assert!(
+            cases.contains(&("cos float w1 (opencl-c)", "clacc.ulp.full")),
+            "{cases:?}"
+        );
+        // Every test case is named once.
+        let unique: std::collections::HashSet<&(&str, &str)> = cases.iter().collect();
+        assert_eq!(unique.len(), cases.len(), "{cases:?}");
+        let failure = document
+            .descendants()
+            .find(|n| n.has_tag_name("failure"))
+            .unwrap();
+        assert!(failure
+            .text()
+            .unwrap()
+            .starts_with("sin float w4 (spirv): "));
+        let property = document
+            .descendants()
+            .find(|n| n.has_tag_name("property") && attribute_of(*n, "name") == "path")
+            .unwrap();
+        assert_eq!(attribute_of(property, "value"), "spirv opencl-c");
     }
 
     #[test]

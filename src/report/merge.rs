@@ -24,6 +24,7 @@ use crate::report::CsvOpenError;
 use crate::report::{
     format_ulp, Kind, LockedCsv, ALL_UNDEFINED_NOTE, COLUMNS, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
 };
+use crate::spec::environment::KernelPath;
 use crate::spec::table::Revision;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -180,6 +181,16 @@ pub enum MergeError {
         planned_there: u64,
         planned_here: u64,
     },
+    #[error(
+        "--resume: {} holds rows of the {found} path ({unit}), and this run plans {planned}; resume with the --source that wrote it (--source both for both paths) or give another --csv",
+        path.display()
+    )]
+    ResumeOtherPath {
+        path: PathBuf,
+        found: String,
+        unit: String,
+        planned: String,
+    },
     #[error("cannot read --csv {} to resume: {source}", path.display())]
     ResumeRead {
         path: PathBuf,
@@ -264,6 +275,7 @@ impl Row {
             "width",
             "profile",
             "build_options",
+            "path",
         ]
         .iter()
         .map(|name| self.get(name))
@@ -271,18 +283,24 @@ impl Row {
         .join("|")
     }
 
-    /// `sin float w1 (ulp, full)`, for messages.
+    /// `sin float w1 (ulp, full)`, `sin float w1 (ulp, full, opencl-c)`, for messages: the
+    /// path where it is not the SPIR-V one every CSV before the column holds.
     fn label(&self) -> String {
-        let options = self.get("build_options");
+        let mut variant = vec![self.get("kind"), self.get("profile")];
+        variant.extend(
+            [self.get("build_options")]
+                .into_iter()
+                .filter(|options| !options.is_empty()),
+        );
+        if self.get("path") != KernelPath::Spirv.name() {
+            variant.push(self.get("path"));
+        }
         format!(
-            "{} {} w{} ({}, {}{}{})",
+            "{} {} w{} ({})",
             self.get("function"),
             self.get("type"),
             self.get("width"),
-            self.get("kind"),
-            self.get("profile"),
-            if options.is_empty() { "" } else { ", " },
-            options
+            variant.join(", ")
         )
     }
 
@@ -383,6 +401,8 @@ fn check_row(row: &Row) -> Result<(), BadCell> {
     one_of("status", &STATUS_RANK)?;
     let spec: Vec<&str> = Revision::ALL.iter().map(|r| r.name()).collect();
     one_of("spec", &spec)?;
+    let paths: Vec<&str> = KernelPath::ALL.iter().map(|p| p.name()).collect();
+    one_of("path", &paths)?;
     let mut counts = HashMap::new();
     for column in [
         "inputs",
@@ -520,9 +540,14 @@ fn without_bom(text: &str) -> &str {
     text.strip_prefix(BOM).unwrap_or(text)
 }
 
+/// The columns of the CSVs clacc wrote before the `path` column: every one of their rows is of
+/// the SPIR-V path, the only one there was.
+const PATHLESS_COLUMNS: usize = COLUMNS.len() - 1;
+
 /// The rows of a clacc CSV's text (its BOM already stripped): the header must be clacc's
-/// (same columns, same order) and every row one clacc writes ([`check_row`]). The one reader
-/// of rows, for `merge`, `--resume` and `certify`'s verdict.
+/// (same columns, same order; or those before the `path` column, whose rows read as `spirv`)
+/// and every row one clacc writes ([`check_row`]). The one reader of rows, for `merge`,
+/// `--resume` and `certify`'s verdict.
 fn parse_rows(path: &Path, text: &str) -> Result<Vec<Row>, MergeError> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(false)
@@ -536,7 +561,8 @@ fn parse_rows(path: &Path, text: &str) -> Result<Vec<Row>, MergeError> {
         .iter()
         .map(str::to_string)
         .collect();
-    if header != COLUMNS {
+    let pathless = header == COLUMNS[..PATHLESS_COLUMNS];
+    if header != COLUMNS && !pathless {
         return Err(MergeError::OtherVersion {
             path: path.to_path_buf(),
         });
@@ -556,9 +582,11 @@ fn parse_rows(path: &Path, text: &str) -> Result<Vec<Row>, MergeError> {
                 })
             }
         }
-        let row = Row {
-            values: record.iter().map(str::to_string).collect(),
-        };
+        let mut values: Vec<String> = record.iter().map(str::to_string).collect();
+        if pathless {
+            values.push(KernelPath::Spirv.name().to_string());
+        }
+        let row = Row { values };
         check_row(&row).map_err(|bad| MergeError::BadRow {
             path: path.to_path_buf(),
             line: record.position().map_or(line, csv::Position::line),
@@ -753,9 +781,10 @@ fn one_revision(files: &[(PathBuf, Vec<Row>)]) -> Result<(), MergeError> {
 }
 
 /// The unit columns a whole run shares (every row of a `--profile relaxed` run's ULP units is
-/// `relaxed`, every row of a `--build-options` run has them), which are not `RUN_COLUMNS`
-/// because `clacc certify` writes several into one CSV.
-const VARIANT_COLUMNS: [&str; 2] = ["profile", "build_options"];
+/// `relaxed`, every row of a `--build-options` run has them, every row of a `--source opencl-c`
+/// run is `opencl-c`), which are not `RUN_COLUMNS` because `clacc certify` and `--source both`
+/// write several into one CSV.
+const VARIANT_COLUMNS: [&str; 3] = ["profile", "build_options", "path"];
 
 /// Where the first file lacks a unit the second holds, or the other way round (`missing`, a
 /// unit key): the variant column in which the two files' rows differ, with the first file's
@@ -1041,10 +1070,30 @@ fn refuse_other_runs(
     Ok(())
 }
 
+/// Refuses rows of a kernel path the run does not plan (`paths`): an OpenCL C row in a SPIR-V
+/// run's CSV, or the other way round, is another run's.
+fn refuse_other_paths(path: &Path, rows: &[Row], paths: &[KernelPath]) -> Result<(), MergeError> {
+    let planned: Vec<&str> = paths.iter().map(|p| p.name()).collect();
+    match rows.iter().find(|row| !planned.contains(&row.get("path"))) {
+        Some(row) => Err(MergeError::ResumeOtherPath {
+            path: path.to_path_buf(),
+            found: row.get("path").to_string(),
+            unit: row.label(),
+            planned: planned.join(" and "),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Prepares `path` for `--resume`: checks that it is a clacc CSV of the same run (`expected`:
-/// (column, value) pairs every row must have) before touching it, keeps its header and every
-/// complete row, drops a row cut off by an interruption, and returns the rows already there.
-pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, MergeError> {
+/// (column, value) pairs every row must have; `paths`: the kernel paths it plans) before
+/// touching it, keeps its header and every complete row, drops a row cut off by an
+/// interruption, and returns the rows already there.
+pub fn resume(
+    path: &Path,
+    expected: &[(&str, String)],
+    paths: &[KernelPath],
+) -> Result<Vec<Row>, MergeError> {
     refuse_irregular(path, "--csv")?;
     let text = std::fs::read_to_string(path).map_err(|source| MergeError::ResumeRead {
         path: path.to_path_buf(),
@@ -1079,6 +1128,7 @@ pub fn resume(path: &Path, expected: &[(&str, String)]) -> Result<Vec<Row>, Merg
     };
     let rows = parse_rows(path, complete)?;
     refuse_duplicates(path, &rows)?;
+    refuse_other_paths(path, &rows, paths)?;
     refuse_other_runs(path, &rows, expected)?;
     if complete.len() != text.len() {
         let repaired = if complete.is_empty() {
@@ -1108,9 +1158,10 @@ pub fn did_not_complete(row: &Row) -> bool {
 pub fn resume_retrying(
     path: &Path,
     expected: &[(&str, String)],
+    paths: &[KernelPath],
     locked: LockedCsv,
 ) -> Result<(LockedCsv, Vec<Row>), MergeError> {
-    let rows = resume(path, expected)?;
+    let rows = resume(path, expected, paths)?;
     if !rows.iter().any(did_not_complete) {
         return Ok((locked, rows));
     }
@@ -1180,6 +1231,7 @@ mod tests {
 
     fn row(pairs: &[(&str, &str)]) -> Row {
         let mut values = vec![String::new(); COLUMNS.len()];
+        values[column("path")] = "spirv".to_string();
         for (name, value) in pairs {
             values[column(name)] = value.to_string();
         }
@@ -1338,7 +1390,7 @@ mod tests {
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str("ulp,cos,float,1,fu");
         std::fs::write(&path, &text).unwrap();
-        let rows = resume(&path, &[]).unwrap();
+        let rows = resume(&path, &[], &KernelPath::ALL).unwrap();
         assert_eq!(
             rows.iter().map(Row::unit_key).collect::<Vec<_>>(),
             vec![done.unit_key()]
@@ -1352,14 +1404,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.csv");
         std::fs::write(&path, "a,b\n1,2\n3,").unwrap();
-        assert!(resume(&path, &[])
+        assert!(resume(&path, &[], &KernelPath::ALL)
             .unwrap_err()
             .to_string()
             .contains("not a CSV of this clacc version"));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n3,");
         // A file killed before its header was written starts again from the header.
         std::fs::write(&path, "").unwrap();
-        assert!(resume(&path, &[]).unwrap().is_empty());
+        assert!(resume(&path, &[], &KernelPath::ALL).unwrap().is_empty());
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             format!("{}\n", COLUMNS.join(","))
@@ -1452,16 +1504,24 @@ mod tests {
         let expected = |options: &str, seed: &str| {
             vec![("seed", seed.to_string()), ("options", options.to_string())]
         };
-        let message = resume(&path, &expected("exhaustive=yes cases=sweep", "0x1"))
-            .unwrap_err()
-            .to_string();
+        let message = resume(
+            &path,
+            &expected("exhaustive=yes cases=sweep", "0x1"),
+            &KernelPath::ALL,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             message.contains("exhaustive=no") && message.contains("exhaustive=yes"),
             "{message}"
         );
-        let message = resume(&path, &expected("exhaustive=no cases=sweep", "0x9"))
-            .unwrap_err()
-            .to_string();
+        let message = resume(
+            &path,
+            &expected("exhaustive=no cases=sweep", "0x9"),
+            &KernelPath::ALL,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             message.contains("seed 0x1") && message.contains("seed 0x9"),
             "{message}"
@@ -1471,6 +1531,7 @@ mod tests {
         let message = resume(
             &path,
             &expected("exhaustive=no cases=sweep work_group=64", "0x1"),
+            &KernelPath::ALL,
         )
         .unwrap_err()
         .to_string();
@@ -1486,9 +1547,13 @@ mod tests {
         );
         let other = dir.path().join("grouped.csv");
         write(&other, std::slice::from_ref(&grouped)).unwrap();
-        let message = resume(&other, &expected("exhaustive=no cases=sweep", "0x1"))
-            .unwrap_err()
-            .to_string();
+        let message = resume(
+            &other,
+            &expected("exhaustive=no cases=sweep", "0x1"),
+            &KernelPath::ALL,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             message.contains("written with work_group=device")
                 && message.contains("this run has work_group at its default"),
@@ -1496,9 +1561,13 @@ mod tests {
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
         assert_eq!(
-            resume(&path, &expected("exhaustive=no cases=sweep", "0x1"))
-                .unwrap()
-                .len(),
+            resume(
+                &path,
+                &expected("exhaustive=no cases=sweep", "0x1"),
+                &KernelPath::ALL
+            )
+            .unwrap()
+            .len(),
             1
         );
     }
@@ -1548,7 +1617,9 @@ mod tests {
             let text = csv_with_cos(&path, |cos| cos.set(column, value.into()));
             for message in [
                 read(&path).unwrap_err().to_string(),
-                resume(&path, &[]).unwrap_err().to_string(),
+                resume(&path, &[], &KernelPath::ALL)
+                    .unwrap_err()
+                    .to_string(),
             ] {
                 let wanted = format!("{}:3: {named} `", path.display());
                 assert!(
@@ -1605,10 +1676,10 @@ mod tests {
         std::fs::write(&path, format!("{BOM}{text}")).unwrap();
         assert!(is_clacc_csv(&path));
         assert_eq!(read(&path).unwrap().len(), 2);
-        assert_eq!(resume(&path, &[]).unwrap().len(), 2);
+        assert_eq!(resume(&path, &[], &KernelPath::ALL).unwrap().len(), 2);
         // A row cut off behind it is dropped as without it.
         std::fs::write(&path, format!("{BOM}{text}ulp,tan,fl")).unwrap();
-        assert_eq!(resume(&path, &[]).unwrap().len(), 2);
+        assert_eq!(resume(&path, &[], &KernelPath::ALL).unwrap().len(), 2);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 
@@ -1680,13 +1751,103 @@ mod tests {
     }
 
     #[test]
+    fn the_paths_of_a_unit_merge_apart_and_never_into_each_other() {
+        let spirv = unit("10", "0", "1", "0x1p+0", "1", "1", "pass");
+        let mut opencl_c = unit("10", "2", "9", "0x1p+2", "9", "4", "fail");
+        opencl_c.set("path", "opencl-c".into());
+        // A `--source both` run: each shard holds each path's row, merged path by path.
+        let both = merge(&shards(vec![
+            vec![spirv.clone(), opencl_c.clone()],
+            vec![spirv.clone(), opencl_c.clone()],
+        ]))
+        .unwrap();
+        let merged: Vec<(&str, &str, &str)> = both
+            .iter()
+            .map(|row| (row.get("path"), row.get("inputs"), row.get("status")))
+            .collect();
+        assert_eq!(
+            merged,
+            [("spirv", "20", "pass"), ("opencl-c", "20", "fail")]
+        );
+        // Shards of one unit through different paths are not one run's.
+        let message = merge(&shards(vec![vec![spirv.clone()], vec![opencl_c.clone()]]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains(
+                "not shards of one run: path is `spirv` in one and `opencl-c` in the other"
+            ),
+            "{message}"
+        );
+        // The OpenCL C row is named so in messages; a SPIR-V row as before the column.
+        assert_eq!(opencl_c.label(), "sin float w1 (ulp, full, opencl-c)");
+        assert_eq!(spirv.label(), "sin float w1 (ulp, full)");
+        let mut unknown = spirv;
+        unknown.set("path", "ptx".into());
+        assert_eq!(
+            check_row(&unknown).unwrap_err().problem,
+            "is not one of spirv, opencl-c"
+        );
+    }
+
+    #[test]
+    fn a_csv_written_before_the_path_column_reads_as_spirv() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.csv");
+        let done = unit("10", "0", "2", "0x1p+1", "2", "5", "pass");
+        let old_header = COLUMNS[..COLUMNS.len() - 1].join(",");
+        let old_row = done.fields()[..COLUMNS.len() - 1].join(",");
+        std::fs::write(&path, format!("{old_header}\n{old_row}\n")).unwrap();
+        let rows = read(&path).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].get("path"), "spirv");
+        assert_eq!(rows[0].unit_key(), done.unit_key());
+        // Resuming one would append rows of another header: refused, the file untouched.
+        let message = resume(&path, &[], &KernelPath::ALL)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("is not a CSV of this clacc version"),
+            "{message}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{old_header}\n{old_row}\n")
+        );
+    }
+
+    #[test]
+    fn resume_refuses_rows_of_a_path_the_run_does_not_plan() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let mut opencl_c = unit("10", "0", "2", "0x1p+1", "2", "5", "pass");
+        opencl_c.set("path", "opencl-c".into());
+        write(&path, std::slice::from_ref(&opencl_c)).unwrap();
+        let message = resume(&path, &[], &[KernelPath::Spirv])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains(
+                "holds rows of the opencl-c path (sin float w1 (ulp, full, opencl-c)), and this run plans spirv"
+            ) && message.contains("--source both"),
+            "{message}"
+        );
+        assert_eq!(resume(&path, &[], &[KernelPath::OpenclC]).unwrap().len(), 1);
+        assert_eq!(resume(&path, &[], &KernelPath::ALL).unwrap().len(), 1);
+    }
+
+    #[test]
     fn resume_after_another_selection_says_so() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         write(&path, &[unit("10", "0", "2", "0x1p+1", "2", "5", "pass")]).unwrap();
-        let message = resume(&path, &[("planned_units", "2".to_string())])
-            .unwrap_err()
-            .to_string();
+        let message = resume(
+            &path,
+            &[("planned_units", "2".to_string())],
+            &KernelPath::ALL,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             message
                 .contains("written by a run of another selection (1 unit planned there, 2 here)")
@@ -1714,7 +1875,7 @@ mod tests {
         all.extend(unfinished[1..].iter().cloned());
         write(&path, &all).unwrap();
         let locked = LockedCsv::open(&path).unwrap();
-        let (locked, rows) = resume_retrying(&path, &[], locked).unwrap();
+        let (locked, rows) = resume_retrying(&path, &[], &KernelPath::ALL, locked).unwrap();
         assert_eq!(
             rows.iter().map(Row::unit_key).collect::<Vec<_>>(),
             vec![done.unit_key()]
@@ -1743,7 +1904,7 @@ mod tests {
         // Nothing to retry: the file and its lock stay as they are.
         std::fs::write(&path, &kept).unwrap();
         let locked = LockedCsv::open(&path).unwrap();
-        let (locked, rows) = resume_retrying(&path, &[], locked).unwrap();
+        let (locked, rows) = resume_retrying(&path, &[], &KernelPath::ALL, locked).unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), kept);
         drop(locked);
@@ -1752,7 +1913,13 @@ mod tests {
         write(&path, &all).unwrap();
         let link = dir.path().join("link.csv");
         std::os::unix::fs::symlink(&path, &link).unwrap();
-        let (locked, rows) = resume_retrying(&link, &[], LockedCsv::open(&link).unwrap()).unwrap();
+        let (locked, rows) = resume_retrying(
+            &link,
+            &[],
+            &KernelPath::ALL,
+            LockedCsv::open(&link).unwrap(),
+        )
+        .unwrap();
         drop(locked);
         assert_eq!(rows.len(), 1);
         assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
@@ -1764,7 +1931,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &COLUMNS.join(",")[..17]).unwrap();
-        assert!(resume(&path, &[]).unwrap().is_empty());
+        assert!(resume(&path, &[], &KernelPath::ALL).unwrap().is_empty());
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             format!("{}\n", COLUMNS.join(","))

@@ -123,6 +123,8 @@ pub struct RunFacts {
     pub command: String,
     /// The revision of the spec's text the tables came from (`--spec`): the `spec` column.
     pub spec: crate::spec::table::Revision,
+    /// How the run's kernels reached the device (`--source`): the `path` column.
+    pub path: crate::spec::environment::KernelPath,
 }
 
 impl RunFacts {
@@ -148,7 +150,7 @@ impl RunFacts {
 }
 
 /// The CSV columns, in order (documented in docs/csv-columns.md).
-pub const COLUMNS: [&str; 30] = [
+pub const COLUMNS: [&str; 31] = [
     "function",
     "type",
     "width",
@@ -184,6 +186,9 @@ pub const COLUMNS: [&str; 30] = [
     // How many units the run planned (every shard plans them all): merge and --resume name
     // the units a run that stopped early lacks.
     "planned_units",
+    // How the kernels reached the device (`spirv`, `opencl-c`); last, so that the CSVs written
+    // before it read as they are with `spirv` (`merge::PATHLESS_COLUMNS`).
+    "path",
 ];
 
 /// A decimal ULP figure: up to 4 decimals, `inf` when a NaN met a number or similar.
@@ -791,7 +796,7 @@ fn lock_holder(file: &File) -> Option<u32> {
 }
 
 /// A unit's CSV row, column by column ([`COLUMNS`]).
-pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) -> [String; 30] {
+pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) -> [String; 31] {
     let worst = unit.stats.worst.as_ref();
     let figures = ErrorFigures::of(unit, facts.spec);
     [
@@ -842,6 +847,7 @@ pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) 
         provenance.options.clone(),
         facts.spec.name().to_string(),
         provenance.planned_units.to_string(),
+        facts.path.name().to_string(),
     ]
 }
 
@@ -1093,7 +1099,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
     let count = |status: Status| units.iter().filter(|u| u.status == status).count();
     let _ = writeln!(
         text,
-        "{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; spec {}; seed {:#x}; device {}; CSV {}",
+        "{} units: {} passed, {} failed, {} skipped, {} errors, {} crashed, {} timed out; spec {}; {} kernels; seed {:#x}; device {}; CSV {}",
         units.len(),
         count(Status::Pass),
         count(Status::Fail),
@@ -1102,6 +1108,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
         count(Status::Crash),
         count(Status::Timeout),
         facts.spec,
+        facts.path,
         facts.seed,
         facts.device,
         csv_path.display(),
@@ -1339,6 +1346,7 @@ mod tests {
             driver_version: "1".into(),
             build_options: String::new(),
             spec: crate::spec::table::Revision::Spec2017,
+            path: crate::spec::environment::KernelPath::OpenclC,
         };
         report.write(&unit, &facts).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -1354,9 +1362,14 @@ mod tests {
         assert_eq!(&row[7], "4");
         assert_eq!(&row[11], "skip");
         assert_eq!(
-            &row[COLUMNS.len() - 2],
+            &row[COLUMNS.len() - 3],
             "2017",
             "the spec column names the revision"
+        );
+        assert_eq!(
+            &row[COLUMNS.len() - 1],
+            "opencl-c",
+            "the path column names the kernels' path"
         );
     }
 
@@ -1391,6 +1404,7 @@ mod tests {
             driver_version: "1".into(),
             build_options: String::new(),
             spec: crate::spec::table::Revision::Spec2026,
+            path: crate::spec::environment::KernelPath::Spirv,
         };
         report.write(&unit("sin"), &facts).unwrap();
         std::fs::remove_file(&path).unwrap();

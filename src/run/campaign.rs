@@ -204,9 +204,12 @@ pub struct Plan {
     /// With `resume`: drop the rows of units that did not complete (error, timeout, crash)
     /// first, so that they run again.
     pub retry_failed: bool,
-    /// The unit keys the other parts of one run plan (`clacc certify`'s): rows a resumed CSV
-    /// may hold besides this plan's own.
+    /// The unit keys the other parts of one run plan (`clacc certify`'s, `--source both`'s):
+    /// rows a resumed CSV may hold besides this plan's own.
     pub companion_keys: Vec<String>,
+    /// The kernel paths of the whole run (this plan's and its companions'): a resumed CSV's
+    /// rows of another path are another run's.
+    pub paths: Vec<crate::spec::environment::KernelPath>,
     /// Run units in a worker process (`None`: in this process).
     pub isolation: Option<Isolation>,
     /// The bookkeeping columns of every row this run writes.
@@ -304,9 +307,10 @@ pub fn run(
     let (mut csv, done, resumed_failures) = if plan.resume {
         let expected = expected_columns(plan, facts);
         let (locked, rows) = if plan.retry_failed {
-            crate::report::merge::resume_retrying(&plan.csv, &expected, locked)
+            crate::report::merge::resume_retrying(&plan.csv, &expected, &plan.paths, locked)
         } else {
-            crate::report::merge::resume(&plan.csv, &expected).map(|rows| (locked, rows))
+            crate::report::merge::resume(&plan.csv, &expected, &plan.paths)
+                .map(|rows| (locked, rows))
         }
         .map_err(RunError::Csv)?;
         let spec = plan.settings.spec.name();

@@ -107,9 +107,10 @@ impl UnitId {
         let (function, element, width) = self.parts();
         let profile = settings.judging_of(self.kind()).name();
         format!(
-            "{}|{function}|{element}|{width}|{profile}|{}",
+            "{}|{function}|{element}|{width}|{profile}|{}|{}",
             self.kind().name(),
-            settings.build_options
+            settings.build_options,
+            settings.path.name()
         )
     }
 

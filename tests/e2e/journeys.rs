@@ -142,6 +142,42 @@ fn certify_reaches_its_verdict_and_its_shards_killed_resumed_and_merged_give_the
             "no {kind} rows"
         );
     }
+    // Intel takes SPIR-V: every unit through both paths, the SPIR-V extensions through SPIR-V
+    // alone, and the verdict says so.
+    let unit_of = |row: &csv::StringRecord, path: &str| -> Option<String> {
+        (results.cell(row, "path") == path).then(|| {
+            [
+                "kind",
+                "function",
+                "type",
+                "width",
+                "profile",
+                "build_options",
+            ]
+            .map(|column| results.cell(row, column))
+            .join(" ")
+        })
+    };
+    let through = |path: &str| -> std::collections::BTreeSet<String> {
+        results
+            .rows
+            .iter()
+            .filter_map(|row| unit_of(row, path))
+            .collect()
+    };
+    let (spirv, opencl_c) = (through("spirv"), through("opencl-c"));
+    let spirv_only: Vec<&String> = spirv.difference(&opencl_c).collect();
+    assert!(
+        spirv_only.iter().all(|unit| unit.starts_with("extension ")),
+        "{spirv_only:?}"
+    );
+    assert!(opencl_c.is_subset(&spirv) && !opencl_c.is_empty());
+    assert_eq!(spirv.len() + opencl_c.len(), results.rows.len());
+    assert!(
+        text(&output.stdout).contains("; kernels through both paths, SPIR-V and OpenCL C"),
+        "{}",
+        text(&output.stdout)
+    );
     // JUnit: a testcase per CSV row, the failures and errors the CSV's.
     let xml = std::fs::read_to_string(&junit).unwrap();
     let document = roxmltree::Document::parse(&xml).unwrap();
@@ -149,6 +185,14 @@ fn certify_reaches_its_verdict_and_its_shards_killed_resumed_and_merged_give_the
     let count = |name: &str| -> usize { root.attribute(name).unwrap().parse().unwrap() };
     assert_eq!(count("tests"), results.rows.len());
     assert_eq!(count("failures") + count("errors"), not_passing(&results));
+    // Each test case names its path, both paths being there.
+    assert!(document
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .all(|case| {
+            let name = case.attribute("name").unwrap();
+            name.ends_with(" (spirv)") || name.ends_with(" (opencl-c)")
+        }));
 
     let first = first_shard.join().unwrap();
     assert_verdict_matches_csv(&first, &shard_csv(0));
@@ -182,7 +226,14 @@ fn certify_reaches_its_verdict_and_its_shards_killed_resumed_and_merged_give_the
 
 #[test]
 fn certify_takes_no_selection() {
-    for flag in ["--function", "--type", "--width", "--kind", "--profile"] {
+    for flag in [
+        "--function",
+        "--type",
+        "--width",
+        "--kind",
+        "--profile",
+        "--source",
+    ] {
         let output = clacc(&["certify", flag, "sin"]);
         assert_eq!(output.status.code(), Some(2), "{flag}");
         let stderr = text(&output.stderr);
@@ -190,7 +241,14 @@ fn certify_takes_no_selection() {
     }
     let help = text(&clacc(&["certify", "--help"]).stdout);
     let offers = |flag: &str| help.lines().any(|line| line.trim_start().starts_with(flag));
-    for flag in ["--function", "--type", "--width", "--kind", "--profile"] {
+    for flag in [
+        "--function",
+        "--type",
+        "--width",
+        "--kind",
+        "--profile",
+        "--source",
+    ] {
         assert!(!offers(flag), "certify --help offers {flag}:\n{help}");
     }
     assert!(offers("--resume") && offers("--shard"));
