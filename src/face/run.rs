@@ -198,7 +198,6 @@ fn kernel_path(
     args: &RunArgs,
     info: &DeviceInfo,
     kinds: &[Kind],
-    user_kernels: &[UserKernel],
 ) -> Result<KernelPath, UsageError> {
     let path = match args.source {
         Some(choice) => choice.paths()[0],
@@ -219,9 +218,6 @@ fn kernel_path(
             "--source {flag} with --spec {}: clacc holds only today's text of the OpenCL C specification's numerical compliance chapter, which judges the OpenCL C path; use --spec 2026, or --source spirv for the {} text",
             args.spec.revision(),
             args.spec.revision()
-        )),
-        KernelPath::OpenclC if !user_kernels.is_empty() => usage(format!(
-            "--source {flag}: --kernel takes SPIR-V modules, which only the SPIR-V path builds; add --source spirv"
         )),
         KernelPath::OpenclC if kinds.iter().all(|kind| *kind == Kind::Extension) => usage(format!(
             "--source {flag}: --kind extension checks SPIR-V extensions, which OpenCL C kernels do not use; add --source spirv, or another --kind"
@@ -329,7 +325,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         ));
     }
     let info = open_device(&args.device)?;
-    let path = kernel_path(args, &info, &selection.kinds, &user_kernels)?;
+    let path = kernel_path(args, &info, &selection.kinds)?;
     check_user_interfaces(&user_kernels, &args.selection, &info)?;
     let types = select_types(&args.selection.types, Some(&info));
     check_inputs_fit(args, &selection, &types, explicit_cases.as_ref())?;
