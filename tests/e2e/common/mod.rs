@@ -181,3 +181,10 @@ pub fn taylor_sin(dir: &Path) -> PathBuf {
     );
     module
 }
+
+/// The flags that pick PoCL (Debian's, the system's ICD; OpenCL C only) through the OpenCL C
+/// path: clacc lists it after the Intel runtime (and rusticl), as `Portable Computing Language`.
+pub const POCL: [&str; 4] = ["--platform", "Portable", "--source", "opencl-c"];
+
+/// The flags that pick the Intel runtime (the default device) through the OpenCL C path.
+pub const INTEL_OPENCL_C: [&str; 2] = ["--source", "opencl-c"];

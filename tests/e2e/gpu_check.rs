@@ -1,0 +1,205 @@
+//! `scripts/gpu-check`, the prepared command for a lent NVIDIA machine, run here against the
+//! Intel runtime (`GPU_CHECK_LIB`): it bundles what it needs, finds the library it is given,
+//! lists the device and runs the reduced certification into `$OUT`, complete and as a CSV with
+//! every planned unit, and says INCOMPLETE when its budget runs out.
+
+mod common;
+use common::{repository, text, Results};
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The Intel runtime's ICD library, which scripts/setup installs (its real path: the script
+/// names the library it resolved).
+fn intel_library() -> String {
+    let library = repository().join(".deps/intel-opencl/lib/libintelocl.so");
+    let library = library
+        .canonicalize()
+        .unwrap_or_else(|e| panic!("run scripts/setup: {}: {e}", library.display()));
+    library.to_str().unwrap().to_string()
+}
+
+/// Runs scripts/gpu-check with `args` and `settings` (environment), this test's clacc binary.
+fn gpu_check(args: &[&str], settings: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(repository().join("scripts/gpu-check"));
+    command
+        .args(args)
+        .env("GPU_CHECK_CLACC", env!("CARGO_BIN_EXE_clacc"))
+        .env_remove("GPU_CHECK_LIB")
+        .env_remove("OCL_ICD_FILENAMES");
+    for (name, value) in settings {
+        command.env(name, value);
+    }
+    command.output().expect("run scripts/gpu-check")
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn bundle_holds_clacc_the_loader_and_the_libraries_clacc_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("bundle");
+    let output = gpu_check(&["--bundle"], &[("GPU_CHECK_BUNDLE", path(&bundle))]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    for file in ["clacc", "libOpenCL.so.1", "libmpfr.so.6", "libgmp.so.10"] {
+        assert!(bundle.join(file).is_file(), "{file} not in the bundle");
+    }
+    assert_eq!(
+        std::fs::read(bundle.join("clacc")).unwrap(),
+        std::fs::read(env!("CARGO_BIN_EXE_clacc")).unwrap(),
+        "the bundle's clacc is the binary it was given"
+    );
+    // What to carry, on stdout.
+    assert!(
+        text(&output.stdout).contains("bundle"),
+        "{}",
+        text(&output.stdout)
+    );
+}
+
+#[test]
+fn dry_run_names_the_library_and_the_reduced_certification_and_runs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let library = intel_library();
+    let output = gpu_check(
+        &["--dry-run"],
+        &[("GPU_CHECK_LIB", &library), ("OUT", path(&out))],
+    );
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        stdout.contains(&format!("OCL_ICD_FILENAMES={library}")),
+        "{library} not in {stdout}"
+    );
+    assert!(stdout.contains("CLACC_REEXECUTED=1"), "{stdout}");
+    for part in [
+        "--kind ulp,edge,conversion",
+        "--type float,double",
+        "--width 1,4",
+        "--inputs 65536",
+    ] {
+        assert!(stdout.contains(part), "`{part}` not in: {stdout}");
+    }
+    assert!(!out.exists(), "a dry run writes nothing");
+}
+
+#[test]
+fn a_library_that_is_not_there_is_refused_with_exit_2() {
+    let output = gpu_check(
+        &[],
+        &[("GPU_CHECK_LIB", "/nonexistent/libnvidia-opencl.so.1")],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("/nonexistent/libnvidia-opencl.so.1: no such file"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn run_against_the_intel_runtime_writes_a_complete_csv_and_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let library = intel_library();
+    let output = gpu_check(
+        &[],
+        &[
+            ("GPU_CHECK_LIB", &library),
+            ("GPU_CHECK_BUNDLE", path(&dir.path().join("no-bundle"))),
+            ("OUT", path(&out)),
+            ("GPU_CHECK_FUNCTIONS", "sin,exp,convert_float_to_int"),
+            ("GPU_CHECK_INPUTS", "4096"),
+        ],
+    );
+    let stderr = text(&output.stderr);
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "exit {:?}: {stderr}",
+        output.status.code()
+    );
+    for file in [
+        "env.txt",
+        "devices.txt",
+        "gpu-check.csv",
+        "summary.txt",
+        "stderr.log",
+    ] {
+        assert!(out.join(file).is_file(), "{file} not in $OUT");
+    }
+    let devices = std::fs::read_to_string(out.join("devices.txt")).unwrap();
+    assert!(devices.contains("Intel(R) OpenCL"), "{devices}");
+    let env = std::fs::read_to_string(out.join("env.txt")).unwrap();
+    assert!(env.contains(&library), "{env}");
+
+    // Every unit of the selection, and nothing else: sin and exp, ULP and edge, float and
+    // double, widths 1 and 4 (16), and the one float-to-int conversion at width 1.
+    let results = Results::read(&out.join("gpu-check.csv"));
+    let units: BTreeSet<(String, String, String, String)> = results
+        .maps()
+        .iter()
+        .map(|row| {
+            (
+                row["function"].clone(),
+                row["kind"].clone(),
+                row["type"].clone(),
+                row["width"].clone(),
+            )
+        })
+        .collect();
+    let mut expected = BTreeSet::new();
+    for function in ["sin", "exp"] {
+        for kind in ["ulp", "edge"] {
+            for ty in ["float", "double"] {
+                for width in ["1", "4"] {
+                    expected.insert((function, kind, ty, width));
+                }
+            }
+        }
+    }
+    expected.insert(("convert_float_to_int", "conversion", "float", "1"));
+    let expected: BTreeSet<(String, String, String, String)> = expected
+        .into_iter()
+        .map(|(f, k, t, w)| (f.into(), k.into(), t.into(), w.into()))
+        .collect();
+    assert_eq!(units, expected);
+    assert_eq!(results.rows.len(), 17);
+    for row in results.maps() {
+        assert_eq!(row["planned_units"], "17");
+        // NVIDIA takes OpenCL C only, so the script asks for that path everywhere.
+        assert_eq!(row["path"], "opencl-c");
+        assert!(matches!(row["status"].as_str(), "pass" | "fail"), "{row:?}");
+    }
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(summary.contains("17 units: "), "{summary}");
+    assert!(
+        summary.contains("gpu-check: COMPLETE: 17 of 17 units"),
+        "{summary}"
+    );
+    assert!(text(&output.stdout).contains("gpu-check: COMPLETE"));
+}
+
+#[test]
+fn a_budget_that_runs_out_keeps_the_finished_units_and_says_incomplete() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let library = intel_library();
+    let output = gpu_check(
+        &[],
+        &[
+            ("GPU_CHECK_LIB", &library),
+            ("OUT", path(&out)),
+            ("GPU_CHECK_BUDGET", "2"),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(
+        summary.contains("gpu-check: INCOMPLETE: the budget of 2 s ran out after"),
+        "{summary}"
+    );
+}
