@@ -193,6 +193,7 @@ fn kernel_path(
     args: &RunArgs,
     info: &DeviceInfo,
     kinds: &[Kind],
+    user_kernels: &[UserKernel],
 ) -> Result<KernelPath, UsageError> {
     let user_path = user_kernels.first().map(|user| user.code.path());
     let path = match (args.source, user_path) {
