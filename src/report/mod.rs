@@ -11,6 +11,7 @@ pub mod stats;
 use crate::num::fp::FloatType;
 use crate::num::hexfloat;
 use crate::report::stats::{Case, UnitStats};
+use crate::spec::environment::KernelPath;
 use crate::spec::relaxed_table::{Bound, Condition, RelaxedRule};
 use crate::spec::table::{Judging, Profile, Requirement, Revision};
 use rug::Float;
@@ -242,11 +243,12 @@ pub struct ErrorFigures {
 }
 
 impl ErrorFigures {
-    /// The figures of `unit`, judged by the `spec` revision's tables.
-    pub fn of(unit: &UnitReport, spec: Revision) -> ErrorFigures {
+    /// The figures of `unit`, judged by the `spec` revision's tables of the `path`'s
+    /// environment.
+    pub fn of(unit: &UnitReport, spec: Revision, path: KernelPath) -> ErrorFigures {
         let measured = matches!(unit.status, Status::Pass | Status::Fail);
         let bounds = (unit.kind == Kind::Ulp)
-            .then(|| RuleBounds::of(unit, spec))
+            .then(|| RuleBounds::of(unit, spec, path))
             .flatten();
         let Some(bounds) = bounds else {
             return ErrorFigures {
@@ -397,20 +399,14 @@ impl AbsoluteBound {
 impl RuleBounds {
     /// `None` where no absolute bound judges the row: Table 5's rule where it judged the row,
     /// else the table cell.
-    fn of(unit: &UnitReport, spec: Revision) -> Option<RuleBounds> {
+    fn of(unit: &UnitReport, spec: Revision, path: KernelPath) -> Option<RuleBounds> {
         let embedded = unit.judging.profile() == Profile::Embedded;
         let relaxed_rule = unit
             .judging
             .relaxed()
             .then(|| {
-                // Table 5's rules read the same in both environments (test
-                // `opencl_c::text_tests::unsafe_math_rules_are_the_spirv_2026_ones`); the
-                // run's own path is the one to pass once RunFacts carries it (#44).
-                crate::spec::relaxed_table::builtin_in(
-                    &crate::spec::environment::OPENCL_SPIRV,
-                    spec,
-                )
-                .rule(&unit.function, unit.element)
+                crate::spec::relaxed_table::builtin_in(path.environment(), spec)
+                    .rule(&unit.function, unit.element)
             })
             .flatten();
         let mut bounds = RuleBounds {
@@ -805,7 +801,7 @@ fn lock_holder(file: &File) -> Option<u32> {
 /// A unit's CSV row, column by column ([`COLUMNS`]).
 pub fn csv_record(unit: &UnitReport, facts: &RunFacts, provenance: &Provenance) -> [String; 31] {
     let worst = unit.stats.worst.as_ref();
-    let figures = ErrorFigures::of(unit, facts.spec);
+    let figures = ErrorFigures::of(unit, facts.spec, facts.path);
     [
         unit.function.clone(),
         unit.element.name().to_string(),
@@ -1013,7 +1009,7 @@ fn describe_failure(unit: &UnitReport, facts: &RunFacts) -> String {
         unit.stats.failures,
         unit.stats.inputs,
         unit.rule_text(),
-        maxima(unit, &ErrorFigures::of(unit, facts.spec)),
+        maxima(unit, &ErrorFigures::of(unit, facts.spec, facts.path)),
     );
     if let Some(case) = &unit.stats.worst {
         let worst = WorstCase::of(case, unit);
@@ -1082,7 +1078,7 @@ pub fn summary(units: &[UnitReport], facts: &RunFacts, csv_path: &Path) -> Strin
             "function", "kind", "width", "inputs", "failures", "max_ulp", "bound", "status"
         );
         for unit in of_type {
-            let figures = ErrorFigures::of(unit, facts.spec);
+            let figures = ErrorFigures::of(unit, facts.spec, facts.path);
             let _ = writeln!(
                 text,
                 "  {:<26} {:<10} {:>5} {:>10} {:>8} {:>10} {:>6}  {:<7} {}",
@@ -1192,7 +1188,7 @@ mod tests {
         sin.stats.max_abs_error = 1.1538560231492899e-4;
         sin.stats.worst = worst(&[1.5], sin.stats.max_abs_error, true);
         for spec in [Revision::Spec2017, Revision::Spec2026] {
-            let figures = ErrorFigures::of(&sin, spec);
+            let figures = ErrorFigures::of(&sin, spec, KernelPath::Spirv);
             assert_eq!(figures.max_ulp, "");
             assert_eq!(figures.bound_ulp, "");
             assert_eq!(
@@ -1205,7 +1201,7 @@ mod tests {
         let mut sincos = sin.clone();
         sincos.function = "sincos".into();
         sincos.requirement = Some(Requirement::UlpEachOutput(4.0));
-        let figures = ErrorFigures::of(&sincos, Revision::Spec2026);
+        let figures = ErrorFigures::of(&sincos, Revision::Spec2026, KernelPath::Spirv);
         assert_eq!(
             (figures.max_ulp.as_str(), figures.bound_ulp.as_str()),
             ("", "")
@@ -1216,7 +1212,7 @@ mod tests {
         // Not measured: no figures, no clause.
         sin.status = Status::Error;
         sin.note = "driver refused the module".into();
-        let figures = ErrorFigures::of(&sin, Revision::Spec2026);
+        let figures = ErrorFigures::of(&sin, Revision::Spec2026, KernelPath::Spirv);
         assert_eq!(
             (figures.max_ulp.as_str(), figures.bound_ulp.as_str()),
             ("", "")
@@ -1226,7 +1222,7 @@ mod tests {
         let mut plain = judged_unit("sin", Requirement::Ulp(4.0), FULL);
         plain.stats.max_error = 0.5;
         plain.stats.worst = worst(&[1.5], 0.5, false);
-        let figures = ErrorFigures::of(&plain, Revision::Spec2026);
+        let figures = ErrorFigures::of(&plain, Revision::Spec2026, KernelPath::Spirv);
         assert_eq!(
             figures,
             ErrorFigures {
@@ -1247,7 +1243,7 @@ mod tests {
         log.stats.max_error = 366.52745078434606;
         log.stats.max_abs_error = 2.871150934846401e-5;
         log.stats.worst = worst(&[2.5], log.stats.max_error, false);
-        let figures = ErrorFigures::of(&log, Revision::Spec2026);
+        let figures = ErrorFigures::of(&log, Revision::Spec2026, KernelPath::Spirv);
         assert_eq!(figures.max_ulp, "366.5275");
         assert_eq!(figures.bound_ulp, "3");
         assert_eq!(
@@ -1259,11 +1255,14 @@ mod tests {
         log.judging = Judging::Relaxed {
             otherwise: Profile::Embedded,
         };
-        assert_eq!(ErrorFigures::of(&log, Revision::Spec2026).bound_ulp, "4");
+        assert_eq!(
+            ErrorFigures::of(&log, Revision::Spec2026, KernelPath::Spirv).bound_ulp,
+            "4"
+        );
         // Every input inside [0.5, 2]: nothing judged in ulp.
         log.stats.max_error = 0.0;
         log.stats.worst = worst(&[1.5], log.stats.max_abs_error, true);
-        let figures = ErrorFigures::of(&log, Revision::Spec2026);
+        let figures = ErrorFigures::of(&log, Revision::Spec2026, KernelPath::Spirv);
         assert_eq!(figures.max_ulp, "");
         assert!(
             !figures.absolute.contains("max_ulp"),
@@ -1295,7 +1294,7 @@ mod tests {
         let mut mix = judged_unit("mix", Requirement::Absolute(1e-3), FULL);
         mix.stats.max_abs_error = 3.5e-8;
         mix.stats.worst = worst(&[1.0, 2.0, 0.5], 3.5e-8, true);
-        let figures = ErrorFigures::of(&mix, Revision::Spec2026);
+        let figures = ErrorFigures::of(&mix, Revision::Spec2026, KernelPath::Spirv);
         assert_eq!(
             (figures.max_ulp.as_str(), figures.bound_ulp.as_str()),
             ("", "")
@@ -1314,7 +1313,7 @@ mod tests {
         dot.stats.worst = worst(&[1.0, -2.0, 0.5, 3.0, 1.0, 1.0], 2.0e-7, true);
         // max = 3: 9 * 5 * 2^-23.
         assert_eq!(
-            ErrorFigures::of(&dot, Revision::Spec2026).absolute,
+            ErrorFigures::of(&dot, Revision::Spec2026, KernelPath::Spirv).absolute,
             "max abs error 2.00e-7 (bound max*max*5*FLT_EPSILON = 5.36e-6 at the worst input)"
         );
     }
