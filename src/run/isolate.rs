@@ -23,6 +23,11 @@ const TAG_UNIT: u8 = b'U';
 const TAG_PROGRESS: u8 = b'P';
 const TAG_REPORT: u8 = b'R';
 
+/// How often a wait for the worker's frames checks whether the worker is still alive.
+const EXIT_POLL: Duration = Duration::from_millis(200);
+/// How long frames a dead worker wrote are still read: they are in the pipe already.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
 /// What the worker needs besides the settings: which device to open.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WorkerSetup {
@@ -83,13 +88,22 @@ pub struct Worker {
 impl Worker {
     /// Starts `executable worker` and sends it `setup`.
     pub fn spawn(executable: &Path, setup: &WorkerSetup) -> io::Result<Worker> {
-        let mut child = Command::new(executable)
-            .arg("worker")
+        let mut command = Command::new(executable);
+        command.arg("worker");
+        let mut worker = Worker::start(command)?;
+        write_frame(&mut worker.input, TAG_SETTINGS, setup)?;
+        Ok(worker)
+    }
+
+    /// Starts `command` with its stdin and stdout piped to this process, and a thread that
+    /// reads its frames.
+    fn start(mut command: Command) -> io::Result<Worker> {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()?;
-        let mut input = BufWriter::new(child.stdin.take().expect("piped stdin"));
+        let input = BufWriter::new(child.stdin.take().expect("piped stdin"));
         let output = child.stdout.take().expect("piped stdout");
         let (sender, frames) = mpsc::channel();
         std::thread::spawn(move || {
@@ -109,7 +123,6 @@ impl Worker {
                 }
             }
         });
-        write_frame(&mut input, TAG_SETTINGS, setup)?;
         Ok(Worker {
             child,
             input,
@@ -157,10 +170,20 @@ impl Worker {
     }
 
     /// The worker's next report, or why none came before `deadline`.
+    ///
+    /// A worker's death does not always end its stream: a process the driver started (a
+    /// compiler, a helper daemon) inherits the worker's stdout and keeps the pipe open. So the
+    /// wait looks at the worker itself every [`EXIT_POLL`], and once it has exited reads what
+    /// it wrote before dying for [`EXIT_GRACE`] and then reports the crash.
     fn receive(&mut self, deadline: Instant, on_progress: &mut dyn FnMut(u64, u64)) -> Outcome {
+        let mut exited: Option<(ExitStatus, Instant)> = None;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.frames.recv_timeout(left) {
+            let now = Instant::now();
+            let wait = match exited {
+                Some((_, grace_end)) => grace_end.saturating_duration_since(now),
+                None => deadline.saturating_duration_since(now).min(EXIT_POLL),
+            };
+            match self.frames.recv_timeout(wait) {
                 Ok(Ok((TAG_PROGRESS, payload))) => {
                     if let Ok((position, length)) = decode::<(u64, u64)>(&payload) {
                         on_progress(position, length);
@@ -182,9 +205,17 @@ impl Worker {
                     return Outcome::Crashed(self.exit_description())
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
-                    return Outcome::TimedOut;
+                    if let Some((status, _)) = exited {
+                        return Outcome::Crashed(describe_exit(status));
+                    }
+                    if Instant::now() >= deadline {
+                        let _ = self.child.kill();
+                        let _ = self.child.wait();
+                        return Outcome::TimedOut;
+                    }
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        exited = Some((status, Instant::now() + EXIT_GRACE));
+                    }
                 }
             }
         }
@@ -295,6 +326,34 @@ mod tests {
         assert!(back.0.is_nan() && back.1 == f64::NEG_INFINITY && back.2.is_sign_negative());
         assert_eq!(read_frame(&mut reader).unwrap().unwrap().0, TAG_REPORT);
         assert!(read_frame(&mut reader).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_worker_that_dies_is_a_crash_even_while_its_children_hold_its_stdout() {
+        // PoCL 6.0 crashed a worker while a process it had started kept the pipe open: the run
+        // then waited for the unit's timeout (an hour by default) instead of moving on.
+        let mut command = Command::new("sh");
+        command.args(["-c", "sleep 30 <&0 & exit 3"]);
+        let mut worker = Worker::start(command).unwrap();
+        let started = Instant::now();
+        let unit = UnitId::Ulp {
+            function: "sin".into(),
+            element: crate::num::fp::FloatType::Float,
+            width: 1,
+        };
+        let outcome = worker.run(&unit, Duration::from_secs(25), &mut |_, _| {});
+        match outcome {
+            Outcome::Crashed(description) => {
+                assert!(description.contains("status 3"), "{description}")
+            }
+            Outcome::TimedOut => panic!("waited for the timeout"),
+            Outcome::Report(_) => panic!("no report was written"),
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]
