@@ -308,6 +308,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
             &columns,
             self.settings.work_group,
             false,
+            &pipeline::Spares::default(),
         )?;
         Ok(EdgeChunk {
             device_results: device_results

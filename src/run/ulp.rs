@@ -13,7 +13,7 @@ use crate::report::stats::{
 };
 use crate::report::{Kind, Status, UnitReport};
 use crate::run::kernel_form;
-use crate::run::pipeline::{self, Chunks, Ran, UnitError};
+use crate::run::pipeline::{self, Chunks, Ran, Spares, UnitError};
 use crate::run::{geometric, RunSettings, WorkGroup, CHUNK_SCALARS};
 use crate::spec::registry::{Function, Output};
 use crate::spec::relaxed_table::RelaxedRule;
@@ -86,6 +86,10 @@ pub struct UlpUnit<'a> {
     chunk: u64,
     argument_kinds: Vec<ValueKind>,
     result_kinds: Vec<ValueKind>,
+    /// Chunks' columns the judge is done with, for the input thread's next chunks.
+    spare_columns: Spares<Vec<Vec<f64>>>,
+    /// Result columns' memory the judge is done with, for the device thread's next chunks.
+    spare_bytes: Spares<Vec<u8>>,
 }
 
 /// A ULP unit's inputs.
@@ -235,6 +239,8 @@ impl<'a> UlpUnit<'a> {
             argument_kinds: spec.argument_kinds(),
             result_kinds: spec.result_kinds(),
             spec,
+            spare_columns: Spares::default(),
+            spare_bytes: Spares::default(),
         })
     }
 
@@ -280,7 +286,15 @@ impl pipeline::Unit for UlpUnit<'_> {
     }
 
     fn inputs(&self, prepared: &Prepared, number: u64) -> Vec<Vec<f64>> {
-        prepared.plan.columns(number * self.chunk, self.chunk)
+        let mut columns = self
+            .spare_columns
+            .take()
+            .unwrap_or_else(|| empty_columns(self.argument_kinds.len(), self.chunk as usize));
+        columns.iter_mut().for_each(Vec::clear);
+        prepared
+            .plan
+            .append_columns(number * self.chunk, self.chunk, &mut columns);
+        columns
     }
 
     fn device(
@@ -300,6 +314,7 @@ impl pipeline::Unit for UlpUnit<'_> {
             &columns,
             self.settings.work_group,
             self.settings.explicit_cases.is_some(),
+            &self.spare_bytes,
         )?;
         Ok(DeviceChunk {
             start,
@@ -362,6 +377,16 @@ impl pipeline::Unit for UlpUnit<'_> {
     fn advance(&self, _chunk: &DeviceChunk) -> u64 {
         // Whole chunks, the last one too: progress reaches `planned` exactly.
         self.chunk
+    }
+
+    fn recycle(&self, chunk: DeviceChunk) {
+        self.spare_columns.give([chunk.columns]);
+        self.spare_bytes.give(
+            chunk
+                .device_results
+                .into_iter()
+                .map(ResultColumn::into_bytes),
+        );
     }
 
     fn conclude(&self, _prepared: &Prepared, stats: UnitStats) -> UnitStats {
@@ -561,6 +586,7 @@ pub(crate) fn input_plan(
 
 /// Encodes one chunk, runs the kernel (of width `kernel.1`) on it and returns every output.
 /// `nan_payloads`: the chunk may hold signalling NaNs (the user's cases), sent as they are.
+/// The outputs go into memory from `spare_bytes` where it holds some.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run_chunk(
     session: &dyn Device,
@@ -571,6 +597,7 @@ pub(crate) fn run_chunk(
     columns: &[Vec<f64>],
     work_group: WorkGroup,
     nan_payloads: bool,
+    spare_bytes: &Spares<Vec<u8>>,
 ) -> Result<Vec<ResultColumn>, DeviceError> {
     let mut results = run_kernels(
         session,
@@ -581,6 +608,7 @@ pub(crate) fn run_chunk(
         columns,
         work_group,
         nan_payloads,
+        spare_bytes,
     )?;
     Ok(results.pop().expect("one kernel's results"))
 }
@@ -593,7 +621,8 @@ pub(crate) fn run_chunk(
 /// A kernel's outputs hold the values its work-items write, at most the chunk's length: the
 /// padding's results are dropped (a non-geometric kernel computes each component from that
 /// component's arguments alone). With `nan_payloads`, every NaN input keeps its payload and
-/// stays signalling where it is ([`keep_nan_payloads`]).
+/// stays signalling where it is ([`keep_nan_payloads`]). The outputs are copied into memory
+/// taken from `spare_bytes` where it holds some.
 #[allow(clippy::too_many_arguments)]
 fn run_kernels(
     session: &dyn Device,
@@ -604,6 +633,7 @@ fn run_kernels(
     columns: &[Vec<f64>],
     work_group: WorkGroup,
     nan_payloads: bool,
+    spare_bytes: &Spares<Vec<u8>>,
 ) -> Result<Vec<Vec<ResultColumn>>, DeviceError> {
     let length = columns[0].len();
     // Each kernel's local size, and its work-items padded to whole groups of it.
@@ -658,11 +688,12 @@ fn run_kernels(
         &launches,
         &output_bytes,
         &mut |output, bytes| {
-            kept.push(ResultColumn::copied_from(
+            kept.push(ResultColumn::copied_into(
                 output_kinds[output],
                 element,
                 bytes,
                 output_values[output],
+                spare_bytes.take().unwrap_or_default(),
             ))
         },
     )?;
@@ -746,13 +777,27 @@ pub struct ResultColumn {
 }
 
 impl ResultColumn {
-    /// The first `count` values of a mapped output buffer.
-    fn copied_from(kind: ValueKind, element: FloatType, buffer: &[u8], count: usize) -> Self {
+    /// The first `count` values of a mapped output buffer, copied into `bytes` (a spare
+    /// column's memory, whatever it held).
+    fn copied_into(
+        kind: ValueKind,
+        element: FloatType,
+        buffer: &[u8],
+        count: usize,
+        mut bytes: Vec<u8>,
+    ) -> Self {
+        bytes.clear();
+        bytes.extend_from_slice(&buffer[..count * kind.component_bytes(element)]);
         ResultColumn {
             kind,
             element,
-            bytes: buffer[..count * kind.component_bytes(element)].to_vec(),
+            bytes,
         }
+    }
+
+    /// Its memory, for a later chunk's column.
+    fn into_bytes(self) -> Vec<u8> {
+        self.bytes
     }
 
     fn bytes_of(&self, values: std::ops::Range<usize>) -> &[u8] {
@@ -882,6 +927,9 @@ pub fn run_widths(
             },
             argument_kinds: first.argument_kinds.clone(),
             members: members.iter().map(|(_, unit)| unit).collect(),
+            spare_columns: Spares::default(),
+            spare_parts: Spares::default(),
+            spare_bytes: Spares::default(),
         };
         let measured =
             input_plan(settings, function, &group.spec, &group.argument_kinds).and_then(|plan| {
@@ -922,6 +970,12 @@ pub struct WidthGroup<'a> {
     argument_kinds: Vec<ValueKind>,
     /// The units, one per width, in row order.
     members: Vec<&'a UlpUnit<'a>>,
+    /// Batches' columns the judge is done with, for the input thread's next batches.
+    spare_columns: Spares<Vec<Vec<f64>>>,
+    /// One chunk's columns, drawn on a worker thread and copied into its batch.
+    spare_parts: Spares<Vec<Vec<f64>>>,
+    /// Result columns' memory the judge is done with, for the device thread's next batches.
+    spare_bytes: Spares<Vec<u8>>,
 }
 
 /// How many of a shard's chunks a [`WidthGroup`] runs and judges at once: one device launch
@@ -989,7 +1043,12 @@ impl pipeline::Unit for WidthGroup<'_> {
             .take(chunks as usize)
             .map(|number| number * CHUNK_SCALARS as u64)
             .collect();
-        let mut columns = empty_columns(self.argument_kinds.len(), starts.len() * CHUNK_SCALARS);
+        let arguments = self.argument_kinds.len();
+        let mut columns = self
+            .spare_columns
+            .take()
+            .unwrap_or_else(|| empty_columns(arguments, starts.len() * CHUNK_SCALARS));
+        columns.iter_mut().for_each(Vec::clear);
         if !prepared.plan.draws_random() {
             // Listed inputs (every encoding, or the user's cases) cost less to make than to
             // hand to other threads and copy back.
@@ -1004,13 +1063,22 @@ impl pipeline::Unit for WidthGroup<'_> {
         // of the device path (fma's three arguments took twice its six kernels), and each
         // chunk's are drawn alone.
         let parts = pipeline::in_order_on_threads(starts.len(), self.settings.threads, |k| {
-            prepared.plan.columns(starts[k], CHUNK_SCALARS as u64)
+            let mut part = self
+                .spare_parts
+                .take()
+                .unwrap_or_else(|| empty_columns(arguments, CHUNK_SCALARS));
+            part.iter_mut().for_each(Vec::clear);
+            prepared
+                .plan
+                .append_columns(starts[k], CHUNK_SCALARS as u64, &mut part);
+            part
         });
-        for part in parts {
+        for part in &parts {
             for (column, values) in columns.iter_mut().zip(part) {
-                column.extend_from_slice(&values);
+                column.extend_from_slice(values);
             }
         }
+        self.spare_parts.give(parts);
         (starts, columns)
     }
 
@@ -1036,6 +1104,7 @@ impl pipeline::Unit for WidthGroup<'_> {
             &columns,
             self.settings.work_group,
             self.settings.explicit_cases.is_some(),
+            &self.spare_bytes,
         )?;
         Ok(GroupChunk {
             segments: Segments::of_chunks(starts),
@@ -1077,6 +1146,17 @@ impl pipeline::Unit for WidthGroup<'_> {
 
     fn advance(&self, chunk: &GroupChunk) -> u64 {
         chunk.chunks * CHUNK_SCALARS as u64
+    }
+
+    fn recycle(&self, chunk: GroupChunk) {
+        self.spare_columns.give([chunk.columns]);
+        self.spare_bytes.give(
+            chunk
+                .device_results
+                .into_iter()
+                .flatten()
+                .map(ResultColumn::into_bytes),
+        );
     }
 
     fn conclude(&self, _prepared: &Prepared, tally: RowStats) -> RowStats {
@@ -1943,13 +2023,15 @@ mod tests {
             let values: Vec<f64> = (0..40).map(|k| f64::from(k) * 0.25 - 3.0).collect();
             let mut bytes = vec![0; (values.len() + 3) * element.bits() as usize / 8];
             encode(ValueKind::FloatGentype, element, &values, &mut bytes);
-            let column = ResultColumn::copied_from(ValueKind::FloatGentype, element, &bytes, 37);
+            let column =
+                ResultColumn::copied_into(ValueKind::FloatGentype, element, &bytes, 37, Vec::new());
             assert_eq!(column.decoded_all(), values[..37]);
             assert_eq!(column.decoded(5..20), values[5..20]);
             let mut changed = values.clone();
             changed[30] = 100.0;
             encode(ValueKind::FloatGentype, element, &changed, &mut bytes);
-            let other = ResultColumn::copied_from(ValueKind::FloatGentype, element, &bytes, 37);
+            let other =
+                ResultColumn::copied_into(ValueKind::FloatGentype, element, &bytes, 37, Vec::new());
             assert!(column.same_bits(&other, 0..30) && column.same_bits(&other, 31..37));
             assert!(!column.same_bits(&other, 29..31), "{element:?}");
         }
@@ -2097,7 +2179,7 @@ mod tests {
                             .collect();
                         let mut bytes = vec![0; count * kind.component_bytes(element)];
                         encode(*kind, element, &values, &mut bytes);
-                        ResultColumn::copied_from(*kind, element, &bytes, count)
+                        ResultColumn::copied_into(*kind, element, &bytes, count, Vec::new())
                     })
                     .collect()
             };
