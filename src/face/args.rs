@@ -158,10 +158,11 @@ pub(crate) struct RunArgs {
     /// comma-separated arguments, `#` comments.
     #[arg(long)]
     pub(crate) input_file: Option<PathBuf>,
-    /// Run exactly one input: its arguments as C99 hex floats, comma-separated (what a
-    /// failure's reproduce line uses).
+    /// Run exactly this input: its arguments as C99 hex floats, comma-separated; repeatable,
+    /// each a case in order, as lines of --input-file (a failure's reproduce line gives a
+    /// vector unit's every lane so).
     #[arg(long, allow_hyphen_values = true, conflicts_with = "input_file")]
-    pub(crate) input: Option<String>,
+    pub(crate) input: Vec<String>,
     /// Run your own SPIR-V module for a function instead of clacc's (`sin=my_sin.spv`;
     /// repeatable): same entry point and buffers as clacc's kernels (see kernels/README.md),
     /// judged by the same table. Needs one --type and one --width.

@@ -126,7 +126,7 @@ fn parts(args: &CertifyArgs, paths: &[KernelPath]) -> Result<Vec<RunArgs>, Usage
         profile: ProfileChoice::Auto,
         kind: Vec::new(),
         input_file: None,
-        input: None,
+        input: Vec::new(),
         kernel: Vec::new(),
         source: None,
         correctly_rounded_divide_sqrt: false,

@@ -468,7 +468,7 @@ fn read_selection(args: &RunArgs) -> Result<Selection, UsageError> {
 /// --input-file or --input: the cases to run instead of the sweep (which --exhaustive and
 /// --range shape, so they are refused beside them).
 fn read_cases(args: &RunArgs) -> Result<Option<Cases>, UsageError> {
-    if args.input_file.is_none() && args.input.is_none() {
+    if args.input_file.is_none() && args.input.is_empty() {
         return Ok(None);
     }
     for (flag, set, what) in [
@@ -485,12 +485,9 @@ fn read_cases(args: &RunArgs) -> Result<Option<Cases>, UsageError> {
             ));
         }
     }
-    Ok(Some(match (&args.input_file, &args.input) {
-        (Some(path), _) => sweep::parse_input_file(path).map_err(UsageError)?,
-        (None, Some(input)) => Cases::single(
-            sweep::parse_case(input).map_err(|e| UsageError(format!("--input: {e}")))?,
-        ),
-        (None, None) => unreachable!("checked above"),
+    Ok(Some(match &args.input_file {
+        Some(path) => sweep::parse_input_file(path).map_err(UsageError)?,
+        None => Cases::given(&args.input).map_err(UsageError)?,
     }))
 }
 
@@ -545,7 +542,8 @@ fn check_inputs_fit(
             path.display(),
             sweep::cases::line_of_case(path, index).unwrap_or(0)
         ),
-        None => "--input".to_string(),
+        None if args.input.len() == 1 => "--input".to_string(),
+        None => format!("--input `{}`", sweep::cases::quote(&args.input[index])),
     };
     usage(format!(
         "{place}: argument {}: {error}; clacc runs each input exactly as written, never rounded (choose --type to match the inputs)",
@@ -914,7 +912,7 @@ fn plan_units(
             if arity != takes {
                 return usage(format!(
                     "{} gives {} argument{} a case; {function} takes {takes}",
-                    if args.input.is_some() {
+                    if !args.input.is_empty() {
                         "--input"
                     } else {
                         "--input-file"

@@ -191,6 +191,7 @@ impl Judge {
                 Verdict::Fail | Verdict::Undefined => Outcome::Fail,
             },
             output: 0,
+            lanes: Vec::new(),
         }
     }
 

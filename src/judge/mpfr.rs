@@ -141,6 +141,7 @@ impl Rules {
             absolute,
             outcome,
             output: deciding,
+            lanes: Vec::new(),
         }
     }
 

@@ -380,6 +380,7 @@ mod tests {
             absolute: false,
             outcome: Outcome::Fail,
             output: 0,
+            lanes: Vec::new(),
         });
         report
     }

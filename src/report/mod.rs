@@ -129,23 +129,32 @@ pub struct RunFacts {
 }
 
 impl RunFacts {
-    /// One command line that runs just `unit`'s worst input again.
+    /// One command line that runs just `unit`'s worst input again: at a width over 1, every
+    /// lane of its vector, an `--input` each in lane order, where the unit knows them (a
+    /// device may fail a lane because of the others); a row read back from a CSV knows only
+    /// the worst input.
     pub fn reproduce(&self, unit: &UnitReport) -> Option<String> {
         let case = unit.stats.worst.as_ref()?;
         let element = input_type(unit);
-        let input: Vec<String> = case
-            .args
-            .iter()
-            .map(|x| hexfloat::format_input(element, *x))
-            .collect();
+        let input = |args: &[f64]| {
+            let values: Vec<String> = args
+                .iter()
+                .map(|x| hexfloat::format_input(element, *x))
+                .collect();
+            format!(" --input {}", values.join(","))
+        };
+        let inputs: String = if case.lanes.is_empty() {
+            input(&case.args)
+        } else {
+            case.lanes.iter().map(|lane| input(lane)).collect()
+        };
         Some(format!(
-            "{} --kind {} --function {} --type {} --width {} --input {}",
+            "{} --kind {} --function {} --type {} --width {}{inputs}",
             self.command,
             unit.kind.name(),
             unit.function,
             unit.element,
             unit.width,
-            input.join(",")
         ))
     }
 }
@@ -1176,7 +1185,52 @@ mod tests {
             absolute,
             outcome: crate::report::stats::Outcome::Pass,
             output: 0,
+            lanes: Vec::new(),
         })
+    }
+
+    /// A vector unit's reproduce line gives every lane of the worst input's vector, each an
+    /// `--input` in lane order (PoCL's float cos w2 failed a lane only beside a large one); a
+    /// case that knows no lanes (width 1, a row read back from a CSV) gives its own input.
+    #[test]
+    fn a_vector_units_reproduce_line_gives_every_lane_in_order() {
+        let facts = RunFacts {
+            seed: 7,
+            command: "clacc --platform 0 --device 0".into(),
+            device: "Dev".into(),
+            driver_version: "1".into(),
+            build_options: String::new(),
+            spec: Revision::Spec2026,
+            path: KernelPath::Spirv,
+        };
+        let mut cos = judged_unit("cos", Requirement::Ulp(4.0), FULL);
+        cos.width = 2;
+        let small = crate::num::hexfloat::parse("-0x1.ffc836p-54").unwrap();
+        cos.stats.worst = worst(&[small], 2046.0, false);
+        let alone = "clacc --platform 0 --device 0 --kind ulp --function cos --type float --width 2 --input -0x1.ffc836p-54";
+        assert_eq!(facts.reproduce(&cos).unwrap(), alone);
+        if let Some(case) = cos.stats.worst.as_mut() {
+            case.lanes = vec![vec![small], vec![2f64.powi(100)]];
+        }
+        assert_eq!(
+            facts.reproduce(&cos).unwrap(),
+            format!("{alone} --input 0x1p+100")
+        );
+        // Two arguments a lane: each lane's arguments together, comma-separated.
+        let mut pow = judged_unit("pow", Requirement::Ulp(16.0), FULL);
+        pow.width = 2;
+        pow.stats.worst = worst(&[0.5, 3.0], 20.0, false);
+        if let Some(case) = pow.stats.worst.as_mut() {
+            case.lanes = vec![vec![1.5, -2.0], vec![0.5, 3.0]];
+        }
+        assert!(
+            facts
+                .reproduce(&pow)
+                .unwrap()
+                .ends_with(" --width 2 --input 0x1.8p+0,-0x1p+1 --input 0x1p-1,0x1.8p+1"),
+            "{}",
+            facts.reproduce(&pow).unwrap()
+        );
     }
 
     /// Table 5's sin bounds the absolute error on [-pi, pi] and nothing elsewhere: no input is

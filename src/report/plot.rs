@@ -698,6 +698,7 @@ mod tests {
                 Outcome::Pass
             },
             output: 0,
+            lanes: Vec::new(),
         }
     }
 

@@ -103,6 +103,11 @@ pub struct Case {
     pub outcome: Outcome,
     /// The output that decided the outcome (the first failing one, else the worst).
     pub output: usize,
+    /// Where the unit's width is over 1: every lane's case of the vector the device computed
+    /// this input in, in lane order, as it received them (a device may compute a lane by what
+    /// the other lanes hold, as PoCL's float cos does); empty otherwise. Filled once per
+    /// chunk for its worst case ([`crate::run::ulp`]), not per input.
+    pub lanes: Vec<Vec<f64>>,
 }
 
 impl Case {
@@ -1177,6 +1182,7 @@ mod tests {
             absolute: false,
             outcome: if failed { Outcome::Fail } else { Outcome::Pass },
             output: 0,
+            lanes: Vec::new(),
         }
     }
 

@@ -345,6 +345,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
                 absolute: false,
                 outcome: if failed { Outcome::Fail } else { Outcome::Pass },
                 output: 0,
+                lanes: Vec::new(),
             });
         }
         stats

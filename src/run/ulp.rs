@@ -325,28 +325,33 @@ impl pipeline::Unit for UlpUnit<'_> {
 
     fn judge(&self, prepared: &Prepared, chunk: &DeviceChunk) -> UnitStats {
         let judged = Self::judged(&prepared.plan, chunk.start, chunk.columns[0].len());
+        let width = self.spec.width as usize;
         if self.geometric {
-            let width = u64::from(self.spec.width);
+            let first_item = chunk.start / width as u64;
             // A work-item is judged when its first component is (the last may be padding).
             let device_results: Vec<Vec<f64>> = chunk
                 .device_results
                 .iter()
                 .map(ResultColumn::decoded_all)
                 .collect();
-            geometric::judge_items(
+            let stats = geometric::judge_items(
                 &self.rules,
                 self.function,
                 &chunk.columns,
                 &device_results,
                 &self.result_kinds,
-                chunk.start / width,
-                judged.div_ceil(width) as usize,
-                self.spec.width as usize,
+                first_item,
+                judged.div_ceil(width as u64) as usize,
+                width,
                 self.settings.threads,
-            )
+            );
+            // A work-item's components are its lanes.
+            with_lanes(stats, &chunk.columns, width, |item| {
+                (item - first_item) as usize * width
+            })
         } else {
             let rules = [&self.rules];
-            judge_rows(
+            let stats = judge_rows(
                 &rules,
                 self.function,
                 &Segments::one(chunk.start),
@@ -355,7 +360,11 @@ impl pipeline::Unit for UlpUnit<'_> {
                 judged as usize,
                 self.settings.threads,
             )
-            .into_only_row()
+            .into_only_row();
+            // The chunk starts on a whole vector.
+            with_lanes(stats, &chunk.columns, width, |index| {
+                (index - chunk.start) as usize / width * width
+            })
         }
     }
 
@@ -409,9 +418,10 @@ impl UlpUnit<'_> {
         }
         // Every reported worst case is MPFR's, whatever tier judged it first.
         if let Some(worst) = stats.worst.take() {
-            let confirmed =
+            let mut confirmed =
                 self.rules
                     .judge_exactly(worst.index, &worst.args, &worst.device_results);
+            confirmed.lanes = worst.lanes;
             // A correctly rounded result ranked at its bound keeps the bound as the unit's
             // maximum (its own error is at most that; others' are unmeasured).
             let bounded = worst.error == crate::report::stats::BOUND_OF_CORRECTLY_ROUNDED
@@ -582,6 +592,34 @@ pub(crate) fn input_plan(
         seed,
         range,
     ))
+}
+
+/// `stats` with its worst case's [`Case::lanes`] at `width` over 1: the vector starting at
+/// position `first(index)` of `columns`, the columns the kernel took. Once per chunk, so
+/// judging input by input pays nothing for it.
+fn with_lanes(
+    mut stats: UnitStats,
+    columns: &[Vec<f64>],
+    width: usize,
+    first: impl Fn(u64) -> usize,
+) -> UnitStats {
+    if let Some(worst) = stats.worst.as_mut().filter(|_| width > 1) {
+        worst.lanes = vector_lanes(columns, first(worst.index), width);
+    }
+    stats
+}
+
+/// The cases of lanes `first .. first + width` of `columns`, as [`encode`] sends them: a
+/// position past a column holds its last value.
+fn vector_lanes(columns: &[Vec<f64>], first: usize, width: usize) -> Vec<Vec<f64>> {
+    (first..first + width)
+        .map(|position| {
+            columns
+                .iter()
+                .map(|column| column[position.min(column.len() - 1)])
+                .collect()
+        })
+        .collect()
 }
 
 /// Encodes one chunk, runs the kernel (of width `kernel.1`) on it and returns every output.
@@ -1126,6 +1164,14 @@ impl pipeline::Unit for WidthGroup<'_> {
             judged,
             self.settings.threads,
         )
+        .map_rows(|row, stats| {
+            // Each kernel took the batch's columns as vectors of its width (at width 3 one
+            // may straddle two chunks).
+            let width = self.members[row].spec.width as usize;
+            with_lanes(stats, &chunk.columns, width, |index| {
+                chunk.segments.position(index) / width * width
+            })
+        })
     }
 
     fn unjudged(&self, prepared: &Prepared, chunk: &GroupChunk) -> Option<RowStats> {
@@ -1975,6 +2021,55 @@ fn read_input(columns: &[Vec<f64>], i: usize, args: &mut [f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The worst case's lanes are its vector's, as the kernel took them: at width 3 a batch's
+    /// vector may straddle two chunks, and one past the columns' end holds the last value.
+    #[test]
+    fn a_worst_case_gets_the_lanes_of_its_vector() {
+        let worst = |index: u64| UnitStats {
+            worst: Some(Case {
+                index,
+                args: vec![0.0, 0.0],
+                device_results: vec![0.0],
+                references: Vec::new(),
+                error: 9.0,
+                absolute: false,
+                outcome: crate::report::stats::Outcome::Fail,
+                output: 0,
+                lanes: Vec::new(),
+            }),
+            ..UnitStats::default()
+        };
+        let lanes = |stats: UnitStats| stats.worst.unwrap().lanes;
+        // Two arguments, positions 0 to 4: x = position, y = -position.
+        let columns = vec![
+            vec![0.0, 1.0, 2.0, 3.0, 4.0],
+            vec![-0.0, -1.0, -2.0, -3.0, -4.0],
+        ];
+        let at = |width: usize| move |index: u64| index as usize / width * width;
+        assert_eq!(
+            lanes(with_lanes(worst(3), &columns, 2, at(2))),
+            [[2.0, -2.0], [3.0, -3.0]]
+        );
+        assert_eq!(
+            lanes(with_lanes(worst(4), &columns, 3, at(3))),
+            [[3.0, -3.0], [4.0, -4.0], [4.0, -4.0]],
+            "padded with the last values"
+        );
+        assert!(
+            lanes(with_lanes(worst(4), &columns, 1, at(1))).is_empty(),
+            "width 1 has no other lane"
+        );
+        // A batch's chunks side by side: chunk 2's first input follows chunk 0's last.
+        let segments = Segments::of_chunks(vec![0, 2 * CHUNK_SCALARS as u64]);
+        let position = segments.position(2 * CHUNK_SCALARS as u64);
+        assert_eq!(position, CHUNK_SCALARS);
+        assert_eq!(
+            position / 3 * 3,
+            CHUNK_SCALARS - 1,
+            "a vector across the two"
+        );
+    }
 
     /// Every kind of column goes into its device buffer and comes back bit for bit, and the
     /// buffer's tail repeats the last value (the padding to whole vectors).

@@ -32,13 +32,26 @@ pub struct Cases {
 }
 
 impl Cases {
-    /// One case (`--input`).
-    pub fn single(case: Vec<f64>) -> Cases {
-        assert!(!case.is_empty(), "a case has at least one argument");
-        Cases {
-            arity: case.len(),
-            values: Arc::new(case),
+    /// The cases `--input` gives, one a flag, in order (`texts` holds at least one); every
+    /// one must have as many arguments as the first.
+    pub fn given(texts: &[String]) -> Result<Cases, String> {
+        let mut arity = 0;
+        let mut values = Vec::new();
+        for (number, text) in texts.iter().enumerate() {
+            let case = parse_case(text).map_err(|e| format!("--input: {e}"))?;
+            if number == 0 {
+                arity = case.len();
+            } else if case.len() != arity {
+                return Err(format!(
+                    "--input `{}` has {} argument{} where the first --input has {arity}: each --input is one case of the function's arguments",
+                    quote(text),
+                    case.len(),
+                    if case.len() == 1 { "" } else { "s" }
+                ));
+            }
+            values.extend(case);
         }
+        Ok(Cases::flat(arity, values))
     }
 
     /// Cases of `arity` arguments each, one after the other in `values`.

@@ -108,3 +108,52 @@ fn a_dot_product_rounded_from_double_passes_and_one_scaled_by_2_to_the_minus_17_
     let failures: u64 = field(&row, "failures").parse().unwrap();
     assert!(failures > 0, "{row:?}");
 }
+
+/// A geometric unit's reproduce line gives its work-item a component a case (`--input
+/// p0[j],p1[j]` in component order), as `--input-file` lays them: that run judges the one
+/// work-item and fails it again.
+#[test]
+fn a_dot_products_reproduce_line_runs_its_work_item_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = assemble_corpus("dot_scaled_w3", dir.path());
+    let kernel = format!("OpDot={}", binary.display());
+    let csv = dir.path().join("unit.csv");
+    let output = clacc(&[
+        "--kernel",
+        &kernel,
+        "--function",
+        "OpDot",
+        "--type",
+        "float",
+        "--width",
+        "3",
+        "--kind",
+        "ulp",
+        "--inputs",
+        "1500",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let worst = Results::read(&csv).first("worst_input").to_string();
+    let summary = String::from_utf8_lossy(&output.stdout);
+    let line = summary
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("reproduce: clacc "))
+        .unwrap_or_else(|| panic!("no reproduce line:\n{summary}"));
+    assert_eq!(line.matches(" --input ").count(), 3, "{line}");
+    let again_csv = dir.path().join("again.csv");
+    let mut args: Vec<&str> = line.split_whitespace().collect();
+    args.extend(["--csv", again_csv.to_str().unwrap()]);
+    let output = clacc(&args);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{line}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let again = Results::read(&again_csv);
+    assert_eq!(again.first("inputs"), "1", "one work-item");
+    assert_eq!(again.first("failures"), "1");
+    assert_eq!(again.first("worst_input"), worst, "the same vectors");
+}

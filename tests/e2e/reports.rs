@@ -135,6 +135,75 @@ fn a_chosen_work_group_is_recorded_and_reproduced() {
     assert_eq!(again.first("worst_input"), results.first("worst_input"));
 }
 
+/// An OpenCL C sin at width 2 whose small lane 0 goes wrong only beside a large lane 1, as
+/// PoCL 6.0's float sin and cos did (docs/devices/pocl.md).
+const LANE_COUPLED_SIN: &str = "\
+__kernel void clacc_kernel(__global const float2 *in0, __global float2 *out0)
+{
+    size_t g = get_global_id(0);
+    float2 x = in0[g];
+    float2 r = sin(x);
+    if (fabs(x.s0) < 1.0f && fabs(x.s1) > 0x1p+20f)
+        r.s0 = 42.0f;
+    out0[g] = r;
+}
+";
+
+/// A vector unit's reproduce line gives every lane of the worst input's vector, so a lane
+/// that fails because of another fails again; the worst lane alone passes.
+#[test]
+fn a_vector_reproduce_line_gives_every_lane_and_fails_the_same_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("lane_coupled_sin.cl");
+    std::fs::write(&source, LANE_COUPLED_SIN).unwrap();
+    let kernel = format!("sin={}", source.display());
+    let csv = dir.path().join("sweep.csv");
+    let output = clacc(&[
+        "--kind",
+        "ulp",
+        "--source",
+        "opencl-c",
+        "--kernel",
+        &kernel,
+        "--type",
+        "float",
+        "--width",
+        "2",
+        "--inputs",
+        "4096",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let worst = Results::read(&csv).first("worst_input").to_string();
+    let (line, again) = rerun_reproduce_line(&output, dir.path());
+    let inputs: Vec<&str> = line.split(" --input ").skip(1).collect();
+    assert_eq!(inputs.len(), 2, "both lanes: {line}");
+    assert_eq!(
+        inputs[0], worst,
+        "the worst input in its lane, lane 0: {line}"
+    );
+    let large = clacc::num::hexfloat::parse(inputs[1]).unwrap();
+    assert!(large.abs() > 2f64.powi(20), "{line}");
+    assert_eq!(again.first("inputs"), "2");
+    assert_eq!(again.first("failures"), "1", "lane 0 fails again");
+    assert_eq!(again.first("worst_input"), worst);
+    assert_eq!(again.first("worst_device"), "0x1.5p+5");
+    // The line as it was, the worst input alone, passes: its vector's lane 1 is not large
+    // (the last vector is padded with the last case).
+    let (alone, _) = line.split_once(" --input ").unwrap();
+    let alone_csv = dir.path().join("alone.csv");
+    let mut args: Vec<&str> = alone.split_whitespace().collect();
+    args.extend(["--input", &worst, "--csv", alone_csv.to_str().unwrap()]);
+    let output = clacc(&args);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{line}\n{}",
+        text(&output.stdout)
+    );
+}
+
 #[test]
 fn junit_has_a_testcase_per_csv_row_and_plots_draw_the_bound() {
     let dir = tempfile::tempdir().unwrap();

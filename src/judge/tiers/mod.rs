@@ -247,6 +247,7 @@ impl Rules {
             absolute: false,
             outcome: Outcome::Pass,
             output: 0,
+            lanes: Vec::new(),
         })
     }
 

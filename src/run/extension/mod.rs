@@ -654,5 +654,6 @@ fn case(index: u64, args: Vec<f64>, device: f64, want: Float, outcome: Outcome) 
         absolute: false,
         outcome,
         output: 0,
+        lanes: Vec::new(),
     }
 }
