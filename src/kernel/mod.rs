@@ -389,3 +389,44 @@ pub fn reference_shapes() -> Vec<KernelSpec> {
         })
         .collect()
 }
+
+/// Every registry function and geometric instruction clacc builds, with its shape, once each
+/// (`dot` is both): what the emitters' tests build.
+#[cfg(test)]
+pub(crate) fn every_instruction() -> Vec<(Instruction, Shape)> {
+    use OpenclStd100Op as Op;
+    let geometric = [
+        (Instruction::Ext(Op::length), Shape::Length),
+        (Instruction::Ext(Op::fast_length), Shape::Length),
+        (Instruction::Ext(Op::distance), Shape::Distance),
+        (Instruction::Ext(Op::fast_distance), Shape::Distance),
+        (Instruction::Ext(Op::normalize), Shape::Normalize),
+        (Instruction::Ext(Op::fast_normalize), Shape::Normalize),
+        (Instruction::Ext(Op::cross), Shape::Cross),
+        (Instruction::Dot, Shape::Dot),
+    ];
+    let mut every: Vec<(Instruction, Shape)> = Vec::new();
+    for pair in crate::spec::registry::FUNCTIONS
+        .iter()
+        .map(|f| (f.instruction, f.shape))
+        .chain(geometric)
+    {
+        if !every.contains(&pair) {
+            every.push(pair);
+        }
+    }
+    every
+}
+
+/// The spec of registry function `name` for a 64-bit device.
+#[cfg(test)]
+pub(crate) fn function_spec(name: &str, element: FloatType, width: u32) -> KernelSpec {
+    let entry = crate::spec::registry::find(name).unwrap();
+    KernelSpec {
+        instruction: entry.instruction,
+        shape: entry.shape,
+        element,
+        width,
+        address_bits: 64,
+    }
+}

@@ -162,16 +162,7 @@ mod tests {
     use super::*;
     use crate::num::fp::FloatType;
 
-    fn spec(function: &str, element: FloatType, width: u32) -> KernelSpec {
-        let entry = crate::spec::registry::find(function).unwrap();
-        KernelSpec {
-            instruction: entry.instruction,
-            shape: entry.shape,
-            element,
-            width,
-            address_bits: 64,
-        }
-    }
+    use crate::kernel::function_spec as spec;
 
     fn global(type_name: &str) -> Parameter {
         Parameter {

@@ -1,7 +1,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::kernel::{reference_shapes, KernelSpec, ADDRESS_BITS};
+use crate::kernel::{function_spec, reference_shapes, KernelSpec, ADDRESS_BITS};
 use crate::num::convert::{IntType, Rounding};
 use crate::spec::signature::Shape;
 
@@ -10,37 +10,11 @@ fn snapshot_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/opencl_c")
 }
 
-/// A registry function's spec.
-fn function(name: &str, element: FloatType, width: u32) -> KernelSpec {
-    let entry = crate::spec::registry::find(name).unwrap();
-    KernelSpec {
-        instruction: entry.instruction,
-        shape: entry.shape,
-        element,
-        width,
-        address_bits: 64,
-    }
-}
-
 /// Every spec the SPIR-V emitter builds, by function: each registry function and geometric
 /// instruction at each element and width it takes.
 fn every_spec() -> Vec<KernelSpec> {
-    use OpenclStd100Op as Op;
-    let geometric = [
-        (Instruction::Ext(Op::length), Shape::Length),
-        (Instruction::Ext(Op::fast_length), Shape::Length),
-        (Instruction::Ext(Op::distance), Shape::Distance),
-        (Instruction::Ext(Op::fast_distance), Shape::Distance),
-        (Instruction::Ext(Op::normalize), Shape::Normalize),
-        (Instruction::Ext(Op::fast_normalize), Shape::Normalize),
-        (Instruction::Ext(Op::cross), Shape::Cross),
-        (Instruction::Dot, Shape::Dot),
-    ];
-    let registry = crate::spec::registry::FUNCTIONS
-        .iter()
-        .map(|f| (f.instruction, f.shape));
     let mut specs = Vec::new();
-    for (instruction, shape) in registry.chain(geometric) {
+    for (instruction, shape) in crate::kernel::every_instruction() {
         for element in FloatType::ALL {
             if (instruction.float_only() || float_only_in_opencl_c(instruction))
                 && element != FloatType::Float
@@ -120,7 +94,7 @@ fn every_shape_element_and_width_gives_source_following_the_convention() {
 
 #[test]
 fn the_source_does_not_depend_on_the_address_width() {
-    let mut narrow = function("sincos", FloatType::Float, 3);
+    let mut narrow = function_spec("sincos", FloatType::Float, 3);
     let wide = narrow;
     narrow.address_bits = 32;
     assert_eq!(source(&narrow).unwrap(), source(&wide).unwrap());
@@ -128,26 +102,26 @@ fn the_source_does_not_depend_on_the_address_width() {
 
 #[test]
 fn each_shape_reads_calls_and_writes_as_its_signature_says() {
-    let frexp = source(&function("frexp", FloatType::Double, 3)).unwrap();
+    let frexp = source(&function_spec("frexp", FloatType::Double, 3)).unwrap();
     assert!(frexp.contains(
         "__kernel void clacc_kernel(__global const double *in0, __global double *out0, \
          __global int *out1)"
     ));
     assert!(frexp.contains("    int3 r1;\n    double3 r0 = frexp(a0, &r1);\n"));
     assert!(frexp.contains("vstore3(r0, g, out0);\n    vstore3(r1, g, out1);"));
-    let remquo = source(&function("remquo", FloatType::Float, 1)).unwrap();
+    let remquo = source(&function_spec("remquo", FloatType::Float, 1)).unwrap();
     assert!(remquo.contains("    int r1;\n    float r0 = remquo(a0, a1, &r1);\n"));
     assert!(remquo.contains("out1[g] = r1;"));
-    let nan = source(&function("nan", FloatType::Half, 16)).unwrap();
+    let nan = source(&function_spec("nan", FloatType::Half, 16)).unwrap();
     assert!(nan.contains("__global const ushort *in0, __global half *out0"));
     assert!(nan.contains("ushort16 a0 = vload16(g, in0);\n    half16 r0 = nan(a0);"));
-    let ldexp = source(&function("ldexp", FloatType::Float, 8)).unwrap();
+    let ldexp = source(&function_spec("ldexp", FloatType::Float, 8)).unwrap();
     assert!(ldexp.contains("int8 a1 = vload8(g, in1);"));
     assert!(ldexp.contains("float8 r0 = ldexp(a0, a1);"));
-    let ilogb = source(&function("ilogb", FloatType::Double, 2)).unwrap();
+    let ilogb = source(&function_spec("ilogb", FloatType::Double, 2)).unwrap();
     assert!(ilogb.contains("__global int *out0"));
     assert!(ilogb.contains("int2 r0 = ilogb(a0);\n    vstore2(r0, g, out0);"));
-    let length = source(&function("length", FloatType::Float, 4)).unwrap();
+    let length = source(&function_spec("length", FloatType::Float, 4)).unwrap();
     assert!(length.contains("float r0 = length(a0);\n    out0[g] = r0;"));
     let dot = source(&KernelSpec {
         instruction: Instruction::Dot,
@@ -158,12 +132,12 @@ fn each_shape_reads_calls_and_writes_as_its_signature_says() {
     })
     .unwrap();
     assert!(dot.contains("float r0 = dot(a0, a1);\n    out0[g] = r0;"));
-    let divide = source(&function("OpFDiv", FloatType::Float, 1)).unwrap();
+    let divide = source(&function_spec("OpFDiv", FloatType::Float, 1)).unwrap();
     assert!(divide.contains("float r0 = a0 / a1;"));
-    let mul_add = source(&function("OpFMul_OpFAdd", FloatType::Float, 4)).unwrap();
+    let mul_add = source(&function_spec("OpFMul_OpFAdd", FloatType::Float, 4)).unwrap();
     assert!(mul_add.contains("#pragma OPENCL FP_CONTRACT OFF\n"));
     assert!(mul_add.contains("float4 r0 = a0 * a1 + a2;"));
-    let fma = source(&function("fma", FloatType::Float, 4)).unwrap();
+    let fma = source(&function_spec("fma", FloatType::Float, 4)).unwrap();
     assert!(!fma.contains("FP_CONTRACT"));
 }
 
@@ -176,13 +150,13 @@ fn builtins_take_their_opencl_c_names() {
     assert_eq!(builtin(Op::fmax), "fmax");
     assert_eq!(builtin(Op::half_divide), "half_divide");
     assert_eq!(builtin(Op::native_exp10), "native_exp10");
-    let clamp = source(&function("fclamp", FloatType::Float, 1)).unwrap();
+    let clamp = source(&function_spec("fclamp", FloatType::Float, 1)).unwrap();
     assert!(clamp.contains("float r0 = clamp(a0, a1, a2);"), "{clamp}");
 }
 
 #[test]
 fn invalid_specs_are_refused_as_by_the_spirv_emitter() {
-    let mut wide = function("length", FloatType::Float, 8);
+    let mut wide = function_spec("length", FloatType::Float, 8);
     assert!(matches!(
         source(&wide),
         Err(KernelError::UnsupportedGeometricWidth { .. })
@@ -192,7 +166,7 @@ fn invalid_specs_are_refused_as_by_the_spirv_emitter() {
         source(&wide),
         Err(KernelError::UnsupportedWidth(5))
     ));
-    let mut mismatched = function("sin", FloatType::Float, 1);
+    let mut mismatched = function_spec("sin", FloatType::Float, 1);
     mismatched.shape = Shape::Binary;
     assert!(matches!(
         source(&mismatched),
@@ -203,7 +177,7 @@ fn invalid_specs_are_refused_as_by_the_spirv_emitter() {
 #[test]
 fn half_and_native_functions_are_float_only_in_opencl_c() {
     for name in ["half_sin", "native_tan", "half_divide"] {
-        let mut spec = function(name, FloatType::Float, 4);
+        let mut spec = function_spec(name, FloatType::Float, 4);
         assert!(source(&spec).is_ok(), "{name}");
         for element in [FloatType::Half, FloatType::Double] {
             spec.element = element;
@@ -213,7 +187,7 @@ fn half_and_native_functions_are_float_only_in_opencl_c() {
             );
         }
     }
-    assert!(source(&function("sin", FloatType::Half, 4)).is_ok());
+    assert!(source(&function_spec("sin", FloatType::Half, 4)).is_ok());
 }
 
 #[test]

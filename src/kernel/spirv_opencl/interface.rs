@@ -248,16 +248,7 @@ mod tests {
     use crate::kernel::{reference_shapes, words_to_bytes};
     use crate::num::fp::FloatType;
 
-    fn spec(function: &str, element: FloatType, width: u32) -> KernelSpec {
-        let entry = crate::spec::registry::find(function).unwrap();
-        KernelSpec {
-            instruction: entry.instruction,
-            shape: entry.shape,
-            element,
-            width,
-            address_bits: 64,
-        }
-    }
+    use crate::kernel::function_spec as spec;
 
     fn module(spec: &KernelSpec) -> Vec<u8> {
         words_to_bytes(&build(spec).unwrap())

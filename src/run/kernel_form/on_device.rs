@@ -12,32 +12,6 @@ use crate::spec::environment::KernelPath;
 use crate::spec::registry;
 use crate::spec::signature::{Instruction, OpenclStd100Op as Op, Shape};
 
-/// Every function and geometric instruction clacc builds, with its shape.
-fn every_instruction() -> Vec<(Instruction, Shape)> {
-    let geometric = [
-        (Instruction::Ext(Op::length), Shape::Length),
-        (Instruction::Ext(Op::fast_length), Shape::Length),
-        (Instruction::Ext(Op::distance), Shape::Distance),
-        (Instruction::Ext(Op::fast_distance), Shape::Distance),
-        (Instruction::Ext(Op::normalize), Shape::Normalize),
-        (Instruction::Ext(Op::fast_normalize), Shape::Normalize),
-        (Instruction::Ext(Op::cross), Shape::Cross),
-        (Instruction::Dot, Shape::Dot),
-    ];
-    let mut every: Vec<(Instruction, Shape)> = Vec::new();
-    // `dot` is in the registry and among the geometric instructions: once.
-    for pair in registry::FUNCTIONS
-        .iter()
-        .map(|f| (f.instruction, f.shape))
-        .chain(geometric)
-    {
-        if !every.contains(&pair) {
-            every.push(pair);
-        }
-    }
-    every
-}
-
 /// Builds every instruction's kernel for `element` at widths 1, 3, 4 and 16 (those its
 /// shape takes) on `session`, as one program (one build, not hundreds): each kernel's
 /// source as the unit hands it, its entry point renamed after its file stem. Returns how
@@ -45,7 +19,7 @@ fn every_instruction() -> Vec<(Instruction, Shape)> {
 fn build_every_kernel(session: &Session, element: FloatType) -> (usize, usize) {
     let mut program = String::new();
     let mut count = 0;
-    for (instruction, shape) in every_instruction() {
+    for (instruction, shape) in crate::kernel::every_instruction() {
         for width in [1, 3, 4, 16]
             .into_iter()
             .filter(|w| shape.widths().contains(w))
