@@ -430,3 +430,41 @@ pub(crate) fn function_spec(name: &str, element: FloatType, width: u32) -> Kerne
         address_bits: 64,
     }
 }
+
+/// Checks a folder of kernel snapshots against `snapshots` (file name, text as built now): each
+/// file must hold its text, and every file `is_snapshot` claims must be one of them, so a
+/// module that is no longer built leaves no stale file. With `CLACC_BLESS=1` it writes them
+/// instead; `rebless` is the command that does that for this folder.
+#[cfg(test)]
+pub(crate) fn check_snapshots(
+    dir: &std::path::Path,
+    snapshots: Vec<(String, String)>,
+    is_snapshot: impl Fn(&str) -> bool,
+    rebless: &str,
+) {
+    let bless = std::env::var("CLACC_BLESS").is_ok_and(|value| value == "1");
+    if bless {
+        std::fs::create_dir_all(dir).expect("create the snapshot folder");
+    }
+    let mut stale = Vec::new();
+    for (file, text) in &snapshots {
+        let path = dir.join(file);
+        if bless {
+            std::fs::write(&path, text).expect("write snapshot");
+        } else if std::fs::read_to_string(&path).unwrap_or_default() != *text {
+            stale.push(format!("{}:\n{text}", path.display()));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "kernels drifted from their snapshots in {}; review and re-bless with `{rebless}`. Now built:\n{}",
+        dir.display(),
+        stale.join("\n")
+    );
+    let orphans: Vec<String> = std::fs::read_dir(dir)
+        .expect("the snapshot folder exists")
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| is_snapshot(name) && !snapshots.iter().any(|(file, _)| file == name))
+        .collect();
+    assert!(orphans.is_empty(), "snapshots of no module: {orphans:?}");
+}

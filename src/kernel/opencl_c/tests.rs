@@ -230,42 +230,24 @@ fn conversions_call_the_opencl_c_convert_builtin() {
 
 #[test]
 fn snapshots_match_checked_in_source() {
-    let dir = snapshot_dir();
-    let bless = std::env::var("CLACC_BLESS").is_ok_and(|value| value == "1");
-    if bless {
-        std::fs::create_dir_all(&dir).expect("create kernels/opencl_c");
-    }
-    let mut stale = Vec::new();
-    let mut expected = Vec::new();
     // The source is the same for both address widths: one snapshot per shape and width.
-    for spec in reference_shapes().iter().filter(|s| s.address_bits == 64) {
-        let text = source(spec).expect("reference shapes build");
-        let file = format!(
-            "{}_{}_w{}.cl",
-            spec.instruction.name(),
-            spec.element,
-            spec.width
-        );
-        let path = dir.join(&file);
-        expected.push(file);
-        if bless {
-            std::fs::write(&path, &text).expect("write snapshot");
-            continue;
-        }
-        if std::fs::read_to_string(&path).unwrap_or_default() != text {
-            stale.push(format!("{}:\n{text}", path.display()));
-        }
-    }
-    assert!(
-        stale.is_empty(),
-        "OpenCL C kernel snapshots differ; review and re-bless with \
-         `CLACC_BLESS=1 cargo test --lib kernel::opencl_c`. Now written:\n{}",
-        stale.join("\n")
-    );
-    let orphans: Vec<String> = std::fs::read_dir(&dir)
-        .expect("kernels/opencl_c exists")
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".cl") && !expected.contains(name))
+    let snapshots = reference_shapes()
+        .iter()
+        .filter(|s| s.address_bits == 64)
+        .map(|spec| {
+            let file = format!(
+                "{}_{}_w{}.cl",
+                spec.instruction.name(),
+                spec.element,
+                spec.width
+            );
+            (file, source(spec).expect("reference shapes build"))
+        })
         .collect();
-    assert!(orphans.is_empty(), "snapshots of no shape: {orphans:?}");
+    crate::kernel::check_snapshots(
+        &snapshot_dir(),
+        snapshots,
+        |name| name.ends_with(".cl"),
+        "CLACC_BLESS=1 cargo test --lib kernel::opencl_c",
+    );
 }

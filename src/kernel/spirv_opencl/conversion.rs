@@ -498,39 +498,22 @@ pub(crate) mod tests {
 
     #[test]
     fn conversion_snapshots_match_checked_in_disassembly() {
-        let dir = snapshot_dir();
-        let bless = std::env::var("CLACC_BLESS").is_ok_and(|value| value == "1");
-        if bless {
-            std::fs::create_dir_all(&dir).expect("create kernels/conversions");
-        }
-        let mut stale = Vec::new();
-        let mut expected_files = Vec::new();
-        for (conversion, address_bits) in snapshot_conversions() {
-            let words = build_module(&conversion, address_bits).unwrap();
-            let text = crate::kernel::spirv_opencl::disassemble(&words);
-            let file = format!("{}.spvasm", file_stem(&conversion, address_bits));
-            let path = dir.join(&file);
-            expected_files.push(file);
-            if bless {
-                std::fs::write(&path, &text).expect("write snapshot");
-                continue;
-            }
-            if std::fs::read_to_string(&path).unwrap_or_default() != text {
-                stale.push(format!("{}:\n{text}", path.display()));
-            }
-        }
-        assert!(
-            stale.is_empty(),
-            "conversion kernels drifted from their snapshots; review and re-bless with \
-         CLACC_BLESS=1 cargo test --lib conversion::\n{}",
-            stale.join("\n")
-        );
-        let orphans: Vec<String> = std::fs::read_dir(&dir)
-            .expect("kernels/conversions exists")
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| name.starts_with("convert_") && !expected_files.contains(name))
+        let snapshots = snapshot_conversions()
+            .into_iter()
+            .map(|(conversion, address_bits)| {
+                let words = build_module(&conversion, address_bits).unwrap();
+                (
+                    format!("{}.spvasm", file_stem(&conversion, address_bits)),
+                    crate::kernel::spirv_opencl::disassemble(&words),
+                )
+            })
             .collect();
-        assert!(orphans.is_empty(), "snapshots of no module: {orphans:?}");
+        crate::kernel::check_snapshots(
+            &snapshot_dir(),
+            snapshots,
+            |name| name.starts_with("convert_"),
+            "CLACC_BLESS=1 cargo test --lib conversion::",
+        );
     }
 
     #[test]

@@ -266,36 +266,21 @@ pub(crate) mod tests {
 
     #[test]
     fn extension_snapshots_match_checked_in_disassembly() {
-        let dir = snapshot_dir();
-        let bless = std::env::var("CLACC_BLESS").is_ok_and(|value| value == "1");
-        if bless {
-            std::fs::create_dir_all(&dir).expect("create kernels/extensions");
-        }
-        let mut stale = Vec::new();
-        let mut expected = Vec::new();
-        for check in snapshot_checks() {
-            let text = validate::disassemble(&check.module(64).unwrap());
-            let file = format!("{}.spvasm", check.file_stem(64));
-            let path = dir.join(&file);
-            expected.push(file);
-            if bless {
-                std::fs::write(&path, &text).expect("write snapshot");
-            } else if std::fs::read_to_string(&path).unwrap_or_default() != text {
-                stale.push(format!("{}:\n{text}", path.display()));
-            }
-        }
-        assert!(
-            stale.is_empty(),
-            "extension kernels drifted from their snapshots; review and re-bless with \
-         CLACC_BLESS=1 cargo test --lib extension::\n{}",
-            stale.join("\n")
-        );
-        let orphans: Vec<String> = std::fs::read_dir(&dir)
-            .expect("kernels/extensions exists")
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| name.ends_with(".spvasm") && !expected.contains(name))
+        let snapshots = snapshot_checks()
+            .into_iter()
+            .map(|check| {
+                (
+                    format!("{}.spvasm", check.file_stem(64)),
+                    validate::disassemble(&check.module(64).unwrap()),
+                )
+            })
             .collect();
-        assert!(orphans.is_empty(), "snapshots of no module: {orphans:?}");
+        crate::kernel::check_snapshots(
+            &snapshot_dir(),
+            snapshots,
+            |name| name.ends_with(".spvasm"),
+            "CLACC_BLESS=1 cargo test --lib extension::",
+        );
     }
 
     #[test]
