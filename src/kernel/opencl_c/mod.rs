@@ -148,17 +148,10 @@ fn float_only_in_opencl_c(instruction: Instruction) -> bool {
 }
 
 /// The OpenCL C builtin that is `op`: the OpenCL.std instruction's own name, but for the common
-/// functions whose OpenCL C name is another (`fclamp`, `fmax_common`, `fmin_common`: OpenCL.std
-/// tells them from the integer `s_clamp`, `u_max`, ... and the math `fmax`, `fmin` by name,
-/// OpenCL C by argument type).
+/// functions the OpenCL C chapter names otherwise (`fclamp` is `clamp`, `fmax_common` `max`),
+/// as [`crate::spec::opencl_c::NAMES`] maps them.
 pub fn builtin(op: OpenclStd100Op) -> &'static str {
-    use OpenclStd100Op as Op;
-    match op {
-        Op::fclamp => "clamp",
-        Op::fmax_common => "max",
-        Op::fmin_common => "min",
-        other => Instruction::Ext(other).name(),
-    }
+    crate::spec::opencl_c::opencl_c_names(Instruction::Ext(op).name())[0]
 }
 
 /// The expression applying `instruction` to `operands` (the loaded arguments, then `&r1`).
