@@ -48,6 +48,9 @@ pub enum VulkanError {
         bindings: u32,
         arguments: usize,
     },
+    /// An earlier chunk's wait failed, so the device runs nothing more.
+    #[error("Vulkan device {device} runs no more chunks after an earlier one failed: {reason}")]
+    Failed { device: String, reason: String },
     /// A chunk did not finish within the wait clacc allows it.
     #[error("Vulkan device {device}: a chunk did not finish within {seconds} s")]
     Timeout { device: String, seconds: u64 },

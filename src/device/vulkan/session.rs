@@ -69,6 +69,9 @@ struct RunState {
     pool_capacity: (u32, u32),
     inputs: Vec<Option<Slot>>,
     outputs: Vec<Option<Slot>>,
+    /// Why a chunk's wait failed (a timeout, a lost device): its command buffer may still be
+    /// in flight, so no later chunk may reuse it or the buffers.
+    failed: Option<String>,
 }
 
 // SAFETY: Vulkan handles may be used from any thread; those that need external synchronisation
@@ -85,6 +88,12 @@ impl Drop for Shared {
             .layouts
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
+        if run.failed.is_some() {
+            // A chunk may still be running (a hung or lost device): waiting could hang the
+            // process and destroying what it uses is undefined, so everything is left as it
+            // is, for the process's exit to reclaim.
+            return;
+        }
         // SAFETY: every object was made from this device and is destroyed once, after the
         // device is idle; kernels (pipelines) hold this value, so none is left.
         unsafe {
@@ -126,9 +135,14 @@ pub struct VulkanKernel {
 
 impl Drop for VulkanKernel {
     fn drop(&mut self) {
-        // SAFETY: the pipeline was made on this device; chunks wait for their fence before
-        // returning, so no command buffer in flight uses it.
-        unsafe { self.shared.device.destroy_pipeline(self.pipeline, None) };
+        // Under the run lock, so that no chunk records or runs it meanwhile; after a failed
+        // wait it may still be in flight, and is left (see `Drop for Shared`).
+        let run = self.shared.lock_run();
+        if run.failed.is_none() {
+            // SAFETY: the pipeline was made on this device; chunks wait for their fence before
+            // returning, so no command buffer in flight uses it.
+            unsafe { self.shared.device.destroy_pipeline(self.pipeline, None) };
+        }
     }
 }
 
@@ -283,6 +297,7 @@ impl VulkanDevice {
                 pool_capacity: (0, 0),
                 inputs: Vec::new(),
                 outputs: Vec::new(),
+                failed: None,
             }),
         });
         shared.make_command_objects(family)?;
@@ -744,6 +759,13 @@ impl Device for VulkanDevice {
         }
         let mut guard = shared.lock_run();
         let run = &mut *guard;
+        if let Some(reason) = &run.failed {
+            return Err(VulkanError::Failed {
+                device: shared.label.clone(),
+                reason: reason.clone(),
+            }
+            .into());
+        }
         shared.ensure_slots(&mut run.inputs, input_bytes)?;
         shared.ensure_slots(&mut run.outputs, output_bytes)?;
         for (input, bytes) in input_bytes.iter().enumerate() {
@@ -845,16 +867,17 @@ impl Device for VulkanDevice {
         let waited = unsafe {
             device.wait_for_fences(&[run.fence], true, CHUNK_TIMEOUT_SECONDS * 1_000_000_000)
         };
-        match waited {
-            Ok(()) => {}
-            Err(vk::Result::TIMEOUT) => {
-                return Err(VulkanError::Timeout {
-                    device: shared.label.clone(),
-                    seconds: CHUNK_TIMEOUT_SECONDS,
-                }
-                .into())
-            }
-            Err(result) => return Err(call("vkWaitForFences")(result).into()),
+        let failure = match waited {
+            Ok(()) => None,
+            Err(vk::Result::TIMEOUT) => Some(VulkanError::Timeout {
+                device: shared.label.clone(),
+                seconds: CHUNK_TIMEOUT_SECONDS,
+            }),
+            Err(result) => Some(call("vkWaitForFences")(result)),
+        };
+        if let Some(error) = failure {
+            run.failed = Some(error.to_string());
+            return Err(error.into());
         }
         // SAFETY: signalled and no longer waited on.
         unsafe { device.reset_fences(&[run.fence]) }.map_err(call("vkResetFences"))?;
