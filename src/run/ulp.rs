@@ -117,9 +117,14 @@ impl<'a> UlpUnit<'a> {
         );
         let table_5_only = function.table_5_only;
         let row = ulp_table.row(function.name);
-        let table_5_rule =
+        // The Vulkan environment has no Table 5: RelaxedPrecision reads its table's half column.
+        let vulkan = settings.path == KernelPath::Vulkan;
+        let table_5_rule = if vulkan {
+            None
+        } else {
             crate::spec::relaxed_table::builtin_in(settings.path.environment(), settings.spec)
-                .rule(function.name, element);
+                .rule(function.name, element)
+        };
         if row.is_none() && table_5_only && !(settings.judging.relaxed() && table_5_rule.is_some())
         {
             report.note = format!(
@@ -130,6 +135,11 @@ impl<'a> UlpUnit<'a> {
         }
         // "<= 2.5 + 2n ulp, for gentype with vector width n": the bound at this unit's width.
         let mut requirement = match row {
+            Some(row) if vulkan => {
+                crate::spec::vulkan::column(row, element, settings.judging.relaxed())
+                    .0
+                    .at_width(width)
+            }
             Some(row) => row.requirement(element).at_width(width),
             // Table 5's x * y + z row: its words are Table 3's mad cell ("either as a correctly
             // rounded fma or as a multiply and an add both of which are correctly rounded").
@@ -151,7 +161,7 @@ impl<'a> UlpUnit<'a> {
             report.rule = "correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt)".to_string();
         }
         report.requirement = Some(requirement.clone());
-        let relaxed_rule = if settings.judging.relaxed() {
+        let relaxed_rule = if settings.judging.relaxed() && !vulkan {
             crate::spec::relaxed_table::builtin_in(settings.path.environment(), settings.spec)
                 .rule(function.name, element)
         } else {
@@ -182,7 +192,13 @@ impl<'a> UlpUnit<'a> {
         // spec forbids gets no allowance: it is judged as the spec requires and the unit fails
         // as not conformant.
         let full_profile = settings.judging.profile() == Profile::Full || session.full_profile();
-        let not_conformant = crate::judge::nonconformance(fp_config, element, full_profile);
+        // The Vulkan environment requires no rounding mode or denormal support of a device: the
+        // shader's execution modes say what its results must meet.
+        let not_conformant = if vulkan {
+            None
+        } else {
+            crate::judge::nonconformance(fp_config, element, full_profile)
+        };
         let rounding = if fp_config.round_to_nearest() || not_conformant.is_some() {
             Round::Nearest
         } else if fp_config.round_to_zero() {
@@ -218,9 +234,7 @@ impl<'a> UlpUnit<'a> {
             rounding,
             relaxed: relaxed_rule,
             embedded: settings.judging.profile() == Profile::Embedded,
-            finite_math_only: settings.judging.relaxed()
-                || settings.build_options.contains("-cl-fast-relaxed-math")
-                || settings.build_options.contains("-cl-finite-math-only"),
+            finite_math_only: settings.finite_math_only(element),
         };
         Ok(UlpUnit {
             session,
@@ -521,8 +535,11 @@ pub(crate) fn build_unit_kernel(
         .user_kernels
         .iter()
         .find(|k| k.function == function.name);
-    let (module_name, kernel) =
-        kernel_form::unit_kernel(settings.path, user, kernel_form::UnitKernel::Function(spec))?;
+    let (module_name, kernel) = kernel_form::unit_kernel(
+        settings.kernel_target(spec.element),
+        user,
+        kernel_form::UnitKernel::Function(spec),
+    )?;
     session
         .build(
             &module_name,
