@@ -51,6 +51,11 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))
                 };
                 match args.source {
+                    KernelPath::Vulkan => {
+                        return usage(
+                            "clacc kernels writes no compute shaders yet; give --source spirv or opencl-c",
+                        )
+                    }
                     KernelPath::Spirv => {
                         let words = kernel::spirv_opencl::build(&spec)
                             .map_err(|e| UsageError(format!("{}: {e}", spec.file_stem())))?;
@@ -96,7 +101,7 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                 "; {undefined} left out: OpenCL C declares half_ and native_ functions for float only"
             ),
         ),
-        KernelPath::OpenclC => ("OpenCL C kernels (.cl)", String::new()),
+        KernelPath::OpenclC | KernelPath::Vulkan => ("OpenCL C kernels (.cl)", String::new()),
     };
     out_line(
         "the count of modules",

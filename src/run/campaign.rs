@@ -679,6 +679,7 @@ mod tests {
             device_only: false,
             work_group: crate::run::WorkGroup::default(),
             extension_probe: None,
+            vulkan_modes: Vec::new(),
         }
     }
 

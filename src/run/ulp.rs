@@ -15,6 +15,7 @@ use crate::report::{Kind, Status, UnitReport};
 use crate::run::kernel_form;
 use crate::run::pipeline::{self, Chunks, Ran, Spares, UnitError};
 use crate::run::{geometric, RunSettings, WorkGroup, CHUNK_SCALARS};
+use crate::spec::environment::KernelPath;
 use crate::spec::registry::{Function, Output};
 use crate::spec::relaxed_table::RelaxedRule;
 use crate::spec::signature::ValueKind;

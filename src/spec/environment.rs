@@ -59,7 +59,7 @@ impl KernelPath {
         match self {
             KernelPath::Spirv => &OPENCL_SPIRV,
             KernelPath::OpenclC => &OPENCL_C,
-            KernelPath::Vulkan => &OPENCL_SPIRV, // TEMP until VULKAN merges
+            KernelPath::Vulkan => &VULKAN,
         }
     }
 }

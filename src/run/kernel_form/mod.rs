@@ -212,6 +212,74 @@ mod tests {
         );
     }
 
+    fn vulkan_target(relaxed_precision: bool) -> KernelTarget {
+        KernelTarget {
+            path: KernelPath::Vulkan,
+            vulkan: Some(VulkanShader {
+                modes: VulkanModes {
+                    element: FloatType::Float,
+                    signed_zero_inf_nan_preserve: true,
+                    round_to_nearest_even: true,
+                    denorm_preserve: false,
+                },
+                relaxed_precision,
+            }),
+        }
+    }
+
+    #[test]
+    fn the_vulkan_path_builds_a_compute_shader_with_the_run_s_modes() {
+        let (name, shader) =
+            unit_kernel(vulkan_target(false), None, UnitKernel::Function(&sin())).unwrap();
+        let modes = kernel::spirv_vulkan::ShaderModes {
+            relaxed_precision: false,
+            signed_zero_inf_nan_preserve: true,
+            denorm: None,
+            rounding: Some(kernel::spirv_vulkan::RoundingMode::Rte),
+        };
+        assert_eq!(name, kernel::spirv_vulkan::file_stem(&sin(), &modes));
+        let built = kernel::words_to_bytes(&kernel::spirv_vulkan::build(&sin(), &modes).unwrap());
+        assert!(matches!(shader.form(), KernelForm::SpirvVulkan(bytes) if bytes == built.as_slice()));
+        // RelaxedPrecision is a variant of its own, named apart.
+        let (relaxed, _) =
+            unit_kernel(vulkan_target(true), None, UnitKernel::Function(&sin())).unwrap();
+        assert_ne!(relaxed, name);
+        // Without modes (a type the device lacks) there is no shader to build.
+        let missing = KernelTarget {
+            path: KernelPath::Vulkan,
+            vulkan: None,
+        };
+        assert!(unit_kernel(missing, None, UnitKernel::Function(&sin())).is_err());
+        let conversion = Conversion::FloatToInt {
+            from: FloatType::Float,
+            to: IntType::I32,
+            saturated: true,
+        };
+        let refusal = unit_kernel(
+            vulkan_target(false),
+            None,
+            UnitKernel::Conversion(&conversion, 64),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(refusal.contains("runs no conversion units"), "{refusal}");
+    }
+
+    #[test]
+    fn a_user_spv_is_a_compute_shader_on_the_vulkan_path() {
+        let user = UserKernel {
+            function: "sin".into(),
+            path: "my_sin.spv".into(),
+            code: UserCode::Spirv(vec![0x03, 0x02, 0x23, 0x07]),
+        };
+        let (name, kernel) =
+            unit_kernel(vulkan_target(false), Some(&user), UnitKernel::Function(&sin())).unwrap();
+        assert_eq!(name, "my_sin.spv");
+        assert_eq!(kernel, OwnedKernel::SpirvVulkan(vec![0x03, 0x02, 0x23, 0x07]));
+        assert!(user.code.takes(KernelPath::Vulkan) && user.code.takes(KernelPath::Spirv));
+        assert!(!user.code.takes(KernelPath::OpenclC));
+    }
+
     #[test]
     fn a_user_kernel_is_taken_on_its_own_path_and_refused_on_the_other() {
         let user = UserKernel {
