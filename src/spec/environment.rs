@@ -2,8 +2,9 @@
 //! (ULP tables, Table 5, edge-case rules) under `tables/`, in the one format the loaders of
 //! [`crate::spec`] read (`tables/README.md`).
 //!
-//! Two today: [`OPENCL_SPIRV`] judges SPIR-V kernels, [`OPENCL_C`] OpenCL C source
-//! ([`KernelPath::environment`]). Vulkan (#45) adds `tables/vulkan/` beside them.
+//! Three: [`OPENCL_SPIRV`] judges SPIR-V kernels on OpenCL, [`OPENCL_C`] OpenCL C source
+//! ([`KernelPath::environment`]), [`VULKAN`] SPIR-V compute shaders on Vulkan (`tables/vulkan/`,
+//! one table: the appendix has no profiles, no unsafe-math table and no edge-case list).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -191,8 +192,25 @@ pub const OPENCL_C: Environment = Environment {
     ],
 };
 
+/// The Vulkan environment for SPIR-V (today's appendix only:
+/// `shared/spec/vulkan_spirvenv_2026.adoc`, "Precision of Individual Operations"),
+/// `tables/vulkan/`. Its one file is the two precision tables, core and GLSL.std.450, read as a
+/// full-profile table (`table::builtin_in(&VULKAN, Revision::Spec2026, Profile::Full)`; it has
+/// no embedded table). RelaxedPrecision selects the half column for float results
+/// (`spec::vulkan::column`), not a Table 5 file.
+pub const VULKAN: Environment = Environment {
+    name: "Vulkan SPIR-V",
+    folder: "tables/vulkan",
+    cited_from: "tables/vulkan",
+    revisions: &[(Revision::Spec2026, "")],
+    files: &[(
+        "ulp_full.csv",
+        include_str!("../../tables/vulkan/ulp_full.csv"),
+    )],
+};
+
 /// Every environment, for tests and listings.
-pub const ALL: [&Environment; 2] = [&OPENCL_SPIRV, &OPENCL_C];
+pub const ALL: [&Environment; 3] = [&OPENCL_SPIRV, &OPENCL_C, &VULKAN];
 
 impl Environment {
     /// The revisions of the text this environment holds, oldest first (`--spec` may name only
@@ -225,6 +243,19 @@ impl Environment {
             });
         let file = format!("{stem}{suffix}.csv");
         (format!("{}/{file}", self.cited_from), self.data(&file))
+    }
+
+    /// Whether the folder has the data file `stem` in `revision` (the Vulkan folder has only
+    /// `ulp_full`).
+    pub fn has(&self, stem: &str, revision: Revision) -> bool {
+        self.revisions
+            .iter()
+            .filter(|(r, _)| *r == revision)
+            .any(|(_, suffix)| {
+                self.files
+                    .iter()
+                    .any(|(name, _)| *name == format!("{stem}{suffix}.csv"))
+            })
     }
 
     /// The revisions it holds as `2017 and 2026`, for messages.
@@ -304,9 +335,17 @@ mod tests {
                 let text = std::fs::read_to_string(environment.path(name)).unwrap();
                 assert_eq!(environment.data(name), text, "{name}");
             }
-            // Every revision it holds has each of the four files.
+            // Every revision it holds has each of the four files (Vulkan: the one table).
+            let stems: &[&str] = if environment.folder == VULKAN.folder {
+                &["ulp_full"]
+            } else {
+                &["ulp_full", "ulp_embedded", "ulp_relaxed", "edge_cases"]
+            };
             for revision in environment.revisions() {
                 for stem in ["ulp_full", "ulp_embedded", "ulp_relaxed", "edge_cases"] {
+                    assert_eq!(environment.has(stem, revision), stems.contains(&stem));
+                }
+                for stem in stems {
                     environment.data_file(stem, revision);
                 }
             }
@@ -325,6 +364,11 @@ mod tests {
             [Revision::Spec2017, Revision::Spec2026]
         );
         assert_eq!(OPENCL_C.revisions(), [Revision::Spec2026]);
+        assert_eq!(VULKAN.revisions(), [Revision::Spec2026]);
+        assert_eq!(
+            VULKAN.data_file("ulp_full", Revision::Spec2026).0,
+            "tables/vulkan/ulp_full.csv"
+        );
         assert!(!OPENCL_C.holds(Revision::Spec2017));
         assert_eq!(OPENCL_C.revision_names(), "2026");
         assert_eq!(
