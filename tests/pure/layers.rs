@@ -59,7 +59,12 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// and the OpenCL C emitter today. A new environment's modules join the list (Vulkan:
 /// `device::vulkan`, `kernel::spirv_vulkan`); each must exist, and every folder of
 /// [`ENVIRONMENT_LAYERS`] must be one of them.
-const ENVIRONMENTS: &[&str] = &["device::opencl", "kernel::spirv_opencl", "kernel::opencl_c"];
+const ENVIRONMENTS: &[&str] = &[
+    "device::opencl",
+    "kernel::spirv_opencl",
+    "kernel::opencl_c",
+    "kernel::spirv_vulkan",
+];
 
 /// The layers whose folders are environments (their `mod.rs` is what every environment shares).
 const ENVIRONMENT_LAYERS: &[&str] = &["device", "kernel"];
