@@ -523,12 +523,7 @@ fn prepare_vulkan_campaign(args: &RunArgs) -> Result<PreparedCampaign, UsageErro
     let facts = RunFacts {
         seed: args.seed.unwrap_or(sweep::DEFAULT_SEED),
         device: format!("Vulkan / {}", info.name),
-        driver_version: format!(
-            "{} {} (Vulkan {})",
-            info.driver_name,
-            info.driver_info,
-            info.version_text()
-        ),
+        driver_version: format!("{}, Vulkan {}", info.driver_info, info.version_text()),
         build_options: String::new(),
         command: vulkan_reproduce_prefix(&info, args),
         spec: args.spec.revision(),

@@ -2,7 +2,7 @@
 //! skipping the ones a resumed CSV already holds, writing each row as its unit finishes.
 
 use crate::device::opencl::Session;
-use crate::device::Device;
+use crate::device::{Device, DeviceError};
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{
@@ -584,11 +584,10 @@ pub fn open(
     device: Option<&str>,
 ) -> Result<Opened, RunError> {
     if path == KernelPath::Vulkan {
-        let devices = crate::device::vulkan::enumerate()?;
+        let devices = crate::device::vulkan::enumerate().map_err(DeviceError::from)?;
         let info = crate::run::vulkan::select(&devices, device)?.clone();
-        return Ok(Opened::Vulkan(crate::device::vulkan::VulkanDevice::open(
-            &info,
-        )?));
+        let device = crate::device::vulkan::VulkanDevice::open(&info).map_err(DeviceError::from)?;
+        return Ok(Opened::Vulkan(device));
     }
     let devices = crate::device::opencl::enumerate()?;
     let info = crate::device::opencl::select(&devices, platform, device)?.clone();

@@ -169,9 +169,7 @@ impl RunSettings {
                 .vulkan_modes(element)
                 .is_some_and(|modes| modes.denorm_preserve);
             return (!preserved).then(|| {
-                format!(
-                    "the shader declares no DenormPreserve for {element} (the device's float controls do not allow it), so denormals may be flushed"
-                )
+                format!("no DenormPreserve for {element} (the device's float controls do not allow it), so denormals may be flushed")
             });
         }
         let relaxed_build = self.judging.relaxed()

@@ -181,10 +181,21 @@ impl<'a> UlpUnit<'a> {
             return Err(Box::new(report));
         }
         let Some(fp_config) = session.fp_config(element) else {
-            report.note = format!(
-                "device does not support {element} ({})",
-                type_extension(element)
-            );
+            report.note = if vulkan {
+                format!(
+                    "device does not support {element} ({})",
+                    match element {
+                        FloatType::Half => "shaderFloat16 and storageBuffer16BitAccess",
+                        FloatType::Double => "shaderFloat64",
+                        FloatType::Float => "no float",
+                    }
+                )
+            } else {
+                format!(
+                    "device does not support {element} ({})",
+                    type_extension(element)
+                )
+            };
             return Err(Box::new(report));
         };
         // "Correctly rounded" means the device's default rounding: round to nearest even where
@@ -218,6 +229,20 @@ impl<'a> UlpUnit<'a> {
             width,
             address_bits: session.address_bits(),
         };
+        // A unit Vulkan has no shader for: GLSL.std.450's sin, exp, pow... take no double, its
+        // cross only 3-vectors.
+        if vulkan {
+            use crate::kernel::KernelError;
+            let modes = crate::kernel::spirv_vulkan::ShaderModes::default();
+            if let Err(
+                error @ (KernelError::NoVulkanInstructionForElement { .. }
+                | KernelError::UnsupportedVulkanWidth { .. }),
+            ) = crate::kernel::spirv_vulkan::build(&spec, &modes)
+            {
+                report.note = format!("{error}: the vulkan path has no such unit");
+                return Err(Box::new(report));
+            }
+        }
         let flush_reason = settings.flush_to_zero_reason(fp_config, element);
         let flushes_subnormals = flush_reason.is_some();
         let geometric = function.shape.is_geometric();
@@ -483,7 +508,14 @@ impl UlpUnit<'_> {
                         "default {element} rounding is toward zero: correctly rounded means RTZ"
                     ));
                 }
-                if self.settings.judging.relaxed() && self.relaxed_rule.is_none() {
+                if self.settings.judging.relaxed() && self.settings.path == KernelPath::Vulkan {
+                    if element == FloatType::Float {
+                        notes.push(format!(
+                            "RelaxedPrecision: judged by the half column of {}",
+                            self.table_source
+                        ));
+                    }
+                } else if self.settings.judging.relaxed() && self.relaxed_rule.is_none() {
                     notes.push(format!("not in Table 5: judged by {}", self.table_source));
                 }
                 if let Some(correction) =

@@ -100,8 +100,9 @@ pub fn select<'a>(
             .filter(|d| d.name.to_lowercase().contains(&wanted))
             .collect(),
     };
-    let whole: Vec<&&VulkanDeviceInfo> = matched
+    let whole: Vec<&VulkanDeviceInfo> = matched
         .iter()
+        .copied()
         .filter(|d| d.name.to_lowercase() == wanted)
         .collect();
     match (matched.as_slice(), whole.as_slice()) {

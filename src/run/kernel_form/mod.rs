@@ -239,7 +239,9 @@ mod tests {
         };
         assert_eq!(name, kernel::spirv_vulkan::file_stem(&sin(), &modes));
         let built = kernel::words_to_bytes(&kernel::spirv_vulkan::build(&sin(), &modes).unwrap());
-        assert!(matches!(shader.form(), KernelForm::SpirvVulkan(bytes) if bytes == built.as_slice()));
+        assert!(
+            matches!(shader.form(), KernelForm::SpirvVulkan(bytes) if bytes == built.as_slice())
+        );
         // RelaxedPrecision is a variant of its own, named apart.
         let (relaxed, _) =
             unit_kernel(vulkan_target(true), None, UnitKernel::Function(&sin())).unwrap();
@@ -272,10 +274,17 @@ mod tests {
             path: "my_sin.spv".into(),
             code: UserCode::Spirv(vec![0x03, 0x02, 0x23, 0x07]),
         };
-        let (name, kernel) =
-            unit_kernel(vulkan_target(false), Some(&user), UnitKernel::Function(&sin())).unwrap();
+        let (name, kernel) = unit_kernel(
+            vulkan_target(false),
+            Some(&user),
+            UnitKernel::Function(&sin()),
+        )
+        .unwrap();
         assert_eq!(name, "my_sin.spv");
-        assert_eq!(kernel, OwnedKernel::SpirvVulkan(vec![0x03, 0x02, 0x23, 0x07]));
+        assert_eq!(
+            kernel,
+            OwnedKernel::SpirvVulkan(vec![0x03, 0x02, 0x23, 0x07])
+        );
         assert!(user.code.takes(KernelPath::Vulkan) && user.code.takes(KernelPath::Spirv));
         assert!(!user.code.takes(KernelPath::OpenclC));
     }
