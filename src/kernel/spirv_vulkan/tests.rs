@@ -106,7 +106,7 @@ fn every_registry_name_of_the_map_builds() {
     // A name the map gives that resolves to no instruction of the function's shape would leave
     // the function silently off the vulkan path.
     for function in crate::spec::registry::FUNCTIONS {
-        if vulkan_name(function.name).is_none() {
+        if crate::spec::vulkan::instruction(function.name).is_none() {
             continue;
         }
         let width = function
@@ -121,7 +121,7 @@ fn every_registry_name_of_the_map_builds() {
             validate(&spec).is_ok(),
             "{} maps to {:?}, which does not fit its shape {:?}",
             function.name,
-            vulkan_name(function.name),
+            crate::spec::vulkan::instruction(function.name),
             function.shape
         );
     }
