@@ -24,6 +24,7 @@
 //!   float-controls execution modes for the element's bit width.
 
 mod emit;
+pub mod interface;
 #[cfg(test)]
 mod tests;
 
