@@ -16,7 +16,7 @@
 //!   type, read and written one component at a time (`3 * g + i`).
 //! - A push-constant block holds one `uint` at offset 0, the work-item count; work-item `g` is
 //!   `GlobalInvocationId.x` and does nothing for `g >= count` (the dispatch rounds up to 64).
-//! - The instruction comes from the registry function's Vulkan name ([`vulkan_name`]): a core
+//! - The instruction comes from the registry function's Vulkan name (`spec::vulkan::instruction`, the one map): a core
 //!   instruction (`OpFAdd`, `OpDot`, ...) or a `GLSL.std.450` one (`Sin`, `InverseSqrt`, ...).
 //!   `Frexp` and `Modf` write their second result through a pointer; the shaders use their
 //!   `FrexpStruct` and `ModfStruct` forms, whose two members go to the two output buffers.
@@ -24,7 +24,7 @@
 //!   float-controls execution modes for the element's bit width.
 
 mod emit;
-mod names;
+pub mod interface;
 #[cfg(test)]
 mod tests;
 
@@ -33,8 +33,8 @@ use rspirv::spirv::{GlslStd450Op, Op};
 
 use super::{KernelError, KernelSpec};
 use crate::num::fp::FloatType;
-use crate::spec::registry;
 use crate::spec::signature::Shape;
+use crate::spec::{registry, vulkan};
 
 /// The name SPIR-V gives the GLSL extended instruction set.
 pub const GLSL_STD_450: &str = "GLSL.std.450";
@@ -143,12 +143,6 @@ const HALF_AND_FLOAT_ONLY: [GlslStd450Op; 20] = {
     ]
 };
 
-/// The Vulkan name of registry function `name`: `Sin`, `InverseSqrt`, `OpFDiv`; `None` when
-/// Vulkan has no instruction for it.
-pub fn vulkan_name(name: &str) -> Option<&'static str> {
-    names::vulkan_name(name)
-}
-
 /// The registry's name of the function `spec` builds (`OpFAdd`, `sin`, `length`).
 fn registry_name(spec: &KernelSpec) -> Option<&'static str> {
     registry::FUNCTIONS
@@ -163,7 +157,7 @@ fn registry_name(spec: &KernelSpec) -> Option<&'static str> {
 fn operation(spec: &KernelSpec) -> Result<Operation, KernelError> {
     let unsupported = || KernelError::NoVulkanInstruction(spec.instruction);
     let name = registry_name(spec)
-        .and_then(vulkan_name)
+        .and_then(vulkan::instruction)
         .ok_or_else(unsupported)?;
     let signature = spec.shape.signature();
     if let Some(core) = name.strip_prefix("Op") {

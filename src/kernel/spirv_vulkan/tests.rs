@@ -106,7 +106,7 @@ fn every_registry_name_of_the_map_builds() {
     // A name the map gives that resolves to no instruction of the function's shape would leave
     // the function silently off the vulkan path.
     for function in crate::spec::registry::FUNCTIONS {
-        if vulkan_name(function.name).is_none() {
+        if crate::spec::vulkan::instruction(function.name).is_none() {
             continue;
         }
         let width = function
@@ -121,7 +121,7 @@ fn every_registry_name_of_the_map_builds() {
             validate(&spec).is_ok(),
             "{} maps to {:?}, which does not fit its shape {:?}",
             function.name,
-            vulkan_name(function.name),
+            crate::spec::vulkan::instruction(function.name),
             function.shape
         );
     }
@@ -312,4 +312,79 @@ fn fmul_fadd_has_no_vulkan_instruction() {
         build(&sin, &ShaderModes::default()),
         Err(KernelError::ShapeMismatch { .. })
     ));
+}
+
+/// The Vulkan verdict corpus's manifest rows: (module, function).
+fn corpus_rows() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/corpus/vulkan");
+    let text = std::fs::read_to_string(root.join("corpus.csv")).expect("read the manifest");
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .skip(1)
+        .map(|line| {
+            let mut fields = line.split(',');
+            let module = fields.next().unwrap().to_string();
+            let function = fields.next().expect("a function column").to_string();
+            (module, function)
+        })
+        .collect()
+}
+
+#[test]
+fn every_corpus_shader_assembles_validates_and_has_its_function_interface() {
+    // The device run of the corpus is an end-to-end test; this one needs no device: each
+    // shader must assemble for Vulkan 1.3, pass spirv-val and clacc's own interface check for
+    // its row's function, so a device run cannot fail for a broken shader.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/corpus/vulkan");
+    let dir = tempfile::tempdir().unwrap();
+    let rows = corpus_rows();
+    let mut failures = Vec::new();
+    for (module, function) in &rows {
+        let binary = dir.path().join(format!("{module}.spv"));
+        let output = std::process::Command::new("spirv-as")
+            .args(["--target-env", "vulkan1.3", "-o"])
+            .arg(&binary)
+            .arg(root.join(format!("{module}.spvasm")))
+            .output()
+            .expect("spirv-as is installed (scripts/setup installs SPIRV-Tools)");
+        if !output.status.success() {
+            failures.push(format!(
+                "{module}: spirv-as: {}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+            continue;
+        }
+        let bytes = std::fs::read(&binary).unwrap();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|word| u32::from_le_bytes(word.try_into().unwrap()))
+            .collect();
+        if let Err(complaint) = spirv_val(module, &words, "vulkan1.3") {
+            failures.push(complaint);
+        }
+        let spec = function_spec(function, FloatType::Float, 1);
+        if let Err(errors) = interface::check(&spec, &bytes) {
+            for error in errors {
+                failures.push(format!("{module} as {function}: {error}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Every shader of the folder has a row, and the rows come in conforming/defect pairs.
+    let mut shaders: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(|entry| {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".spvasm").map(str::to_string)
+        })
+        .collect();
+    shaders.sort();
+    let mut listed: Vec<String> = rows.into_iter().map(|(module, _)| module).collect();
+    listed.sort();
+    listed.dedup();
+    assert_eq!(
+        shaders, listed,
+        "shaders without a manifest row, or rows without a shader"
+    );
+    assert_eq!(shaders.len(), 10);
 }
