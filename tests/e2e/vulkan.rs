@@ -147,7 +147,7 @@ fn opencl_flags_on_a_vulkan_device_and_vulkan_on_an_opencl_one_are_refused() {
         ),
         (
             &["--platform", "vulkan", "--function", "sincos"][..],
-            "no instruction for sincos",
+            "has no instruction for sincos",
         ),
     ] {
         let mut args = flags.to_vec();
@@ -240,7 +240,7 @@ fn compare_pairs_lavapipe_with_intel_s_opencl_side_each_judged_by_its_own_table(
         "{}",
         text(&output.stderr)
     );
-    let mut args = vec!["--platform", "Intel"];
+    let mut args = vec!["--platform", "Intel", "--kind", "ulp"];
     args.extend(unit);
     args.extend(["--csv", intel.to_str().unwrap()]);
     let output = clacc(&args);
