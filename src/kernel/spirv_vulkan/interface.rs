@@ -119,6 +119,27 @@ impl fmt::Display for InterfaceError {
 
 impl std::error::Error for InterfaceError {}
 
+/// Every way a user shader differs from the unit's interface (at least one), shown one per line.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Mismatches(pub Vec<InterfaceError>);
+
+impl fmt::Display for Mismatches {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0[..] {
+            [only] => write!(f, "{only}"),
+            all => {
+                write!(f, "{} mismatches:", all.len())?;
+                for error in all {
+                    write!(f, "\n  {error}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Mismatches {}
+
 /// What binding `binding` of `spec`'s unit holds, as a line's words: "argument 1: float vector
 /// of 4 values, packed (stride 16, or float elements of stride 4)".
 fn describe(binding: u32, component: &ValueType, components: u32, input: bool) -> String {
@@ -293,9 +314,9 @@ fn literals(operands: &[Operand]) -> Vec<u32> {
 
 /// Checks `spirv` (little-endian SPIR-V bytes) against the interface of clacc's shader for
 /// `spec`: every mismatch, one line each.
-pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), Vec<InterfaceError>> {
+pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), Mismatches> {
     let module = rspirv::dr::load_bytes(spirv)
-        .map_err(|error| vec![InterfaceError::Unreadable(error.to_string())])?;
+        .map_err(|error| Mismatches(vec![InterfaceError::Unreadable(error.to_string())]))?;
     let facts = Facts { module: &module };
     let mut errors = Vec::new();
     entry_point(&facts, &mut errors);
@@ -304,7 +325,7 @@ pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), Vec<InterfaceError>>
     if errors.is_empty() {
         Ok(())
     } else {
-        Err(errors)
+        Err(Mismatches(errors))
     }
 }
 
@@ -482,6 +503,7 @@ mod tests {
     fn messages(spec: &KernelSpec, bytes: &[u8]) -> Vec<String> {
         check(spec, bytes)
             .unwrap_err()
+            .0
             .iter()
             .map(ToString::to_string)
             .collect()
@@ -565,7 +587,13 @@ mod tests {
         let bytes = words_to_bytes(&rspirv::binary::Assemble::assemble(&module));
         let errors = check(&float, &bytes).unwrap_err();
         assert_eq!(
-            errors,
+            errors.to_string(),
+            "2 mismatches:\n  no GLCompute entry point named clacc_kernel (it has: GLCompute \
+             main)\n  expected a push-constant block with the uint work-item count at offset 0, \
+             found 0 push-constant variables"
+        );
+        assert_eq!(
+            errors.0,
             [
                 InterfaceError::NoEntryPoint {
                     found: vec!["GLCompute main".to_string()]
@@ -583,7 +611,7 @@ mod tests {
             ["clacc_kernel has local size 32 1 1, expected LocalSize 64 1 1"]
         );
         assert!(matches!(
-            check(&float, &[1, 2, 3, 4]).unwrap_err()[..],
+            check(&float, &[1, 2, 3, 4]).unwrap_err().0[..],
             [InterfaceError::Unreadable(_)]
         ));
     }

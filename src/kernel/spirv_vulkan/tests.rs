@@ -364,7 +364,7 @@ fn every_corpus_shader_assembles_validates_and_has_its_function_interface() {
         }
         let spec = function_spec(function, FloatType::Float, 1);
         if let Err(errors) = interface::check(&spec, &bytes) {
-            for error in errors {
+            for error in errors.0 {
                 failures.push(format!("{module} as {function}: {error}"));
             }
         }
