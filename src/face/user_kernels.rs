@@ -169,10 +169,8 @@ pub(crate) fn check_user_interfaces(
         };
         match (&user.code, info) {
             (UserCode::Spirv(spirv), None) => {
-                crate::kernel::spirv_vulkan::interface::check(&spec, spirv).map_err(|errors| {
-                    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                    misfit(&lines.join("; "))
-                })?;
+                crate::kernel::spirv_vulkan::interface::check(&spec, spirv)
+                    .map_err(|e| misfit(&e))?;
             }
             (UserCode::Spirv(spirv), Some(_)) => {
                 crate::kernel::spirv_opencl::interface::check(&spec, spirv)
