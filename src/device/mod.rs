@@ -3,15 +3,17 @@
 //!
 //! The run layer reaches a device through [`Device`] wherever it runs kernels (build a program
 //! from the environment's [`KernelForm`], run chunks of launches over byte buffers the device
-//! keeps for reuse, read the fp capabilities and address width the judging depends on). Today
-//! there is one implementation:
+//! keeps for reuse, read the fp capabilities and address width the judging depends on). There
+//! are two implementations:
 //! - [`opencl`]: an OpenCL device through the ICD loader, taking SPIR-V and OpenCL C source
-//!   (the two [`KernelForm`]s; PoCL 3.1 takes source only).
+//!   (PoCL 3.1 takes source only);
+//! - [`vulkan`]: a Vulkan device through `ash` (#45), taking Vulkan compute shaders.
 //!
-//! Vulkan through `ash` (#45) joins as `device/vulkan/`, beside `opencl/`. No environment
-//! imports another (`tests/pure/layers.rs`).
+//! Each refuses the forms of the other environment ([`DeviceError::WrongForm`]). No
+//! environment imports another (`tests/pure/layers.rs`).
 
 pub mod opencl;
+pub mod vulkan;
 
 use crate::num::fp::FloatType;
 use crate::spec::fp_config::FpConfig;
@@ -54,14 +56,23 @@ pub enum DeviceError {
     /// The driver refused a module; the build log says why.
     #[error("the driver refused module {module}; build log:\n{log}")]
     Build { module: String, log: String },
+    /// A device was handed a kernel form of another environment.
+    #[error("device {device} takes {takes}, not {form}")]
+    WrongForm {
+        device: String,
+        form: &'static str,
+        takes: &'static str,
+    },
     /// An OpenCL call failed, or OpenCL has no device that can run clacc's kernels.
     #[error(transparent)]
     Opencl(#[from] opencl::OpenclError),
+    /// A Vulkan call failed, or a Vulkan device cannot run a shader.
+    #[error(transparent)]
+    Vulkan(#[from] vulkan::VulkanError),
 }
 
 /// A kernel in the form a device builds it from, as an environment's emitter in
-/// [`crate::kernel`] writes it (borrowed: building copies it). Vulkan's SPIR-V (#45) adds its
-/// variant here.
+/// [`crate::kernel`] writes it (borrowed: building copies it).
 #[derive(Clone, Copy, Debug)]
 pub enum KernelForm<'a> {
     /// A SPIR-V module of the OpenCL SPIR-V environment, as little-endian bytes
@@ -70,6 +81,21 @@ pub enum KernelForm<'a> {
     /// OpenCL C source ([`crate::kernel::opencl_c`]), built for the newest OpenCL C version the
     /// device compiles.
     OpenclC(&'a str),
+    /// A compute shader of the Vulkan SPIR-V environment, as little-endian bytes (#45): entry
+    /// point `GLCompute`, argument i at `DescriptorSet 0, Binding i`, the work-item count a
+    /// push-constant `uint` at offset 0.
+    SpirvVulkan(&'a [u8]),
+}
+
+impl KernelForm<'_> {
+    /// The form in words, for refusals.
+    pub fn name(&self) -> &'static str {
+        match self {
+            KernelForm::SpirvOpencl(_) => "SPIR-V for OpenCL",
+            KernelForm::OpenclC(_) => "OpenCL C source",
+            KernelForm::SpirvVulkan(_) => "a Vulkan compute shader",
+        }
+    }
 }
 
 /// A device opened for running kernels: what the run layer needs of it in any environment.

@@ -71,7 +71,7 @@ pub(crate) fn build_isolated(
     options: &str,
 ) -> IsolatedOutcome {
     let (extension, bytes) = match kernel {
-        KernelForm::SpirvOpencl(spirv) => ("spv", spirv),
+        KernelForm::SpirvOpencl(spirv) | KernelForm::SpirvVulkan(spirv) => ("spv", spirv),
         KernelForm::OpenclC(source) => ("cl", source.as_bytes()),
     };
     {

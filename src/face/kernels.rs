@@ -26,7 +26,8 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
     std::fs::create_dir_all(&args.emit)
         .map_err(|e| UsageError(format!("cannot create {}: {e}", args.emit.display())))?;
     let mut written = 0;
-    // The half_ and native_ functions at half and double: SPIR-V has them, OpenCL C does not.
+    // The half_ and native_ functions at half and double: SPIR-V has them, OpenCL C does not;
+    // on the vulkan path, the units Vulkan has no shader for.
     let mut undefined = 0;
     for function in &functions {
         // The fast_ geometric instructions exist for float only.
@@ -38,6 +39,11 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             for width in widths
                 .iter()
                 .filter(|w| function.shape.widths().contains(w))
+                // Vulkan has vectors of 2 to 4 only: widths 8 and 16 are not asked of it.
+                .filter(|w| {
+                    args.source != KernelPath::Vulkan
+                        || kernel::spirv_vulkan::VULKAN_WIDTHS.contains(w)
+                })
             {
                 let spec = KernelSpec {
                     instruction: function.instruction,
@@ -51,6 +57,12 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))
                 };
                 match args.source {
+                    KernelPath::Vulkan => {
+                        if write_vulkan_shader(&args.emit, &spec)? == ShaderEmission::LeftOut {
+                            undefined += 1;
+                            continue;
+                        }
+                    }
                     KernelPath::Spirv => {
                         let words = kernel::spirv_opencl::build(&spec)
                             .map_err(|e| UsageError(format!("{}: {e}", spec.file_stem())))?;
@@ -82,6 +94,12 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             }
         }
     }
+    if written == 0 && undefined > 0 && args.source == KernelPath::Vulkan {
+        return usage(format!(
+            "nothing to emit: Vulkan has no compute shader for the {undefined} units selected \
+             (no instruction for the function in spec::vulkan, or none at that type or width)"
+        ));
+    }
     if written == 0 {
         return usage(format!(
             "nothing to emit: --width {} selects none of the widths the functions run at",
@@ -97,6 +115,14 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             ),
         ),
         KernelPath::OpenclC => ("OpenCL C kernels (.cl)", String::new()),
+        KernelPath::Vulkan if undefined > 0 => (
+            "compute shaders (.spv and .spvasm)",
+            format!(
+                "; {undefined} left out: Vulkan has no instruction for the function (spec::vulkan), \
+                 none at double (GLSL.std.450's half and float ones) or none at the width"
+            ),
+        ),
+        KernelPath::Vulkan => ("compute shaders (.spv and .spvasm)", String::new()),
     };
     out_line(
         "the count of modules",
@@ -119,8 +145,6 @@ pub(crate) enum ShaderEmission {
 /// Writes the compute shader of `spec` (the default variant: no RelaxedPrecision, no
 /// float-controls mode, which a run adds after the device's properties) as
 /// `DIR/STEM.spv` and `DIR/STEM.spvasm`, `STEM` being [`spirv_vulkan::file_stem`].
-// The `--source vulkan` arm of `emit_kernels` calls it once `KernelPath::Vulkan` exists (vkrun).
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn write_vulkan_shader(
     dir: &Path,
     spec: &KernelSpec,

@@ -9,10 +9,11 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-/// The way a kernel reaches an OpenCL device, which decides the text that judges it: SPIR-V
-/// through `clCreateProgramWithIL` (the OpenCL SPIR-V environment's tables) or OpenCL C source
-/// through `clCreateProgramWithSource` (the OpenCL C specification's numerical compliance
-/// chapter). Chosen with `--source`; named in the `path` CSV column.
+/// The way a kernel reaches a device, which decides the text that judges it: SPIR-V through
+/// `clCreateProgramWithIL` (the OpenCL SPIR-V environment's tables), OpenCL C source through
+/// `clCreateProgramWithSource` (the OpenCL C specification's numerical compliance chapter), or
+/// a Vulkan compute shader (the Vulkan environment's precision tables). Chosen with `--source`;
+/// named in the `path` CSV column.
 #[derive(
     Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
 )]
@@ -25,20 +26,25 @@ pub enum KernelPath {
     /// OpenCL C source built by the driver's own compiler.
     #[serde(rename = "opencl-c")]
     OpenclC,
+    /// Compute shaders (SPIR-V of the Vulkan environment) on a Vulkan device: the only path a
+    /// Vulkan device takes, and one no OpenCL device takes.
+    #[serde(rename = "vulkan")]
+    Vulkan,
 }
 
 impl KernelPath {
-    pub const ALL: [KernelPath; 2] = [KernelPath::Spirv, KernelPath::OpenclC];
+    pub const ALL: [KernelPath; 3] = [KernelPath::Spirv, KernelPath::OpenclC, KernelPath::Vulkan];
 
     /// The name used by `--source`, in the `path` CSV column and in report headers.
     pub fn name(self) -> &'static str {
         match self {
             KernelPath::Spirv => "spirv",
             KernelPath::OpenclC => "opencl-c",
+            KernelPath::Vulkan => "vulkan",
         }
     }
 
-    /// Reads a path's name (`spirv`, `opencl-c`).
+    /// Reads a path's name (`spirv`, `opencl-c`, `vulkan`).
     pub fn parse(text: &str) -> Option<KernelPath> {
         KernelPath::ALL
             .into_iter()
@@ -47,11 +53,13 @@ impl KernelPath {
 
     /// The environment whose text judges kernels that take this path: a SPIR-V module is
     /// judged by the OpenCL SPIR-V environment's tables, OpenCL C source (compiled as OpenCL C)
-    /// by the OpenCL C specification's numerical compliance chapter.
+    /// by the OpenCL C specification's numerical compliance chapter, a Vulkan compute shader
+    /// by the Vulkan environment's precision tables.
     pub fn environment(self) -> &'static Environment {
         match self {
             KernelPath::Spirv => &OPENCL_SPIRV,
             KernelPath::OpenclC => &OPENCL_C,
+            KernelPath::Vulkan => &VULKAN,
         }
     }
 }

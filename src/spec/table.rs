@@ -186,7 +186,7 @@ pub enum Requirement {
     },
     /// A cell of the Vulkan appendix's tables beyond the OpenCL grammar (bounds on ranges,
     /// bounds growing with |x|, inherited formulas), judged by `judge::vulkan`.
-    Vulkan(crate::spec::vulkan::Cell),
+    Vulkan(crate::spec::vulkan::cell::Cell),
 }
 
 impl Requirement {
@@ -590,7 +590,7 @@ fn is_identifier(text: &str) -> bool {
 /// whitespace, so `<=  4 ulp` reads like `<= 4 ulp`. The `mad:`, `remquo:` and `sincos:` forms
 /// belong to their own row: on any other row they would change how outputs are judged.
 fn parse_cell(instruction: &str, cell: &str) -> Result<Requirement, CellError> {
-    if let Some(vulkan) = crate::spec::vulkan::parse_cell(cell) {
+    if let Some(vulkan) = crate::spec::vulkan::cell::parse_cell(cell) {
         return vulkan.map(Requirement::Vulkan).map_err(CellError::Vulkan);
     }
     let words: Vec<&str> = cell.split_whitespace().collect();

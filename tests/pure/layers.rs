@@ -61,6 +61,7 @@ const LAYERS: &[(&str, &[&str])] = &[
 /// [`ENVIRONMENT_LAYERS`] must be one of them.
 const ENVIRONMENTS: &[&str] = &[
     "device::opencl",
+    "device::vulkan",
     "kernel::spirv_opencl",
     "kernel::opencl_c",
     "kernel::spirv_vulkan",

@@ -12,7 +12,12 @@ use std::path::Path;
 
 /// What reaches a device: opening a session, listing the platforms (`device::enumerate`, by
 /// whatever path; an iterator's `.enumerate()` is no path), finding the runtime.
-const OPENERS: &[&str] = &["Session::open(", "::enumerate(", "find_runtime_lib_dir("];
+const OPENERS: &[&str] = &[
+    "Session::open(",
+    "VulkanDevice::open(",
+    "::enumerate(",
+    "find_runtime_lib_dir(",
+];
 
 /// The attribute that gates the device tier.
 const FEATURE: &str = "feature = \"device-tests\"";

@@ -942,6 +942,13 @@ impl Device for Session {
                 self.program_from_source(source)?,
                 self.source_options(options),
             ),
+            KernelForm::SpirvVulkan(_) => {
+                return Err(DeviceError::WrongForm {
+                    device: self.info.label(),
+                    form: form.name(),
+                    takes: "SPIR-V for OpenCL or OpenCL C source",
+                })
+            }
         };
         self.build_program(&program, module_name, &options)?;
         let entry_name = CString::new(entry_point).expect("kernel names hold no NUL");
