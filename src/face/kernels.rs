@@ -26,7 +26,8 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
     std::fs::create_dir_all(&args.emit)
         .map_err(|e| UsageError(format!("cannot create {}: {e}", args.emit.display())))?;
     let mut written = 0;
-    // The half_ and native_ functions at half and double: SPIR-V has them, OpenCL C does not.
+    // The half_ and native_ functions at half and double: SPIR-V has them, OpenCL C does not;
+    // on the vulkan path, the units Vulkan has no shader for.
     let mut undefined = 0;
     for function in &functions {
         // The fast_ geometric instructions exist for float only.
@@ -38,6 +39,11 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             for width in widths
                 .iter()
                 .filter(|w| function.shape.widths().contains(w))
+                // Vulkan has vectors of 2 to 4 only: widths 8 and 16 are not asked of it.
+                .filter(|w| {
+                    args.source != KernelPath::Vulkan
+                        || kernel::spirv_vulkan::VULKAN_WIDTHS.contains(w)
+                })
             {
                 let spec = KernelSpec {
                     instruction: function.instruction,
@@ -88,6 +94,12 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             }
         }
     }
+    if written == 0 && undefined > 0 && args.source == KernelPath::Vulkan {
+        return usage(format!(
+            "nothing to emit: Vulkan has no compute shader for the {undefined} units selected \
+             (no instruction for the function in spec::vulkan, or none at that type or width)"
+        ));
+    }
     if written == 0 {
         return usage(format!(
             "nothing to emit: --width {} selects none of the widths the functions run at",
@@ -106,7 +118,8 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
         KernelPath::Vulkan if undefined > 0 => (
             "compute shaders (.spv and .spvasm)",
             format!(
-                "; {undefined} left out: Vulkan has no instruction for them at their type or width"
+                "; {undefined} left out: Vulkan has no instruction for the function (spec::vulkan), \
+                 none at double (GLSL.std.450's half and float ones) or none at the width"
             ),
         ),
         KernelPath::Vulkan => ("compute shaders (.spv and .spvasm)", String::new()),

@@ -169,6 +169,7 @@ pub(crate) fn check_user_interfaces(
         };
         match (&user.code, info) {
             (UserCode::Spirv(spirv), None) => {
+                // Mismatches shows each mismatch on its own line.
                 crate::kernel::spirv_vulkan::interface::check(&spec, spirv)
                     .map_err(|e| misfit(&e))?;
             }
