@@ -36,6 +36,19 @@ impl VulkanModes {
         }
     }
 
+    /// The modes as the judge reads them ([`crate::judge::vulkan::judge`]): what "correctly
+    /// rounded" means, whether denormals may be flushed, whether NaN, infinities and signed
+    /// zeros are preserved.
+    pub fn judge_modes(self) -> crate::judge::vulkan::Modes {
+        crate::judge::vulkan::Modes {
+            rounding: self
+                .round_to_nearest_even
+                .then_some(crate::judge::vulkan::Rounding::Rte),
+            denorm_preserve: self.denorm_preserve,
+            signed_zero_inf_nan_preserve: self.signed_zero_inf_nan_preserve,
+        }
+    }
+
     /// The modes, as the CSV's and the summary's words: `rte szinfnan-preserve`, or `none`.
     pub fn describe(self) -> String {
         let words: Vec<&str> = [
@@ -186,6 +199,20 @@ mod tests {
         assert_eq!(modes[1].describe(), "denorm-preserve");
         let none = VulkanModes::allowed(&FloatControls::default(), FloatType::Float);
         assert_eq!(none.describe(), "none");
+        // Nothing declared: either rounding neighbour, flushing, NaN and infinities undefined.
+        assert_eq!(
+            none.judge_modes(),
+            crate::judge::vulkan::Modes {
+                rounding: None,
+                denorm_preserve: false,
+                signed_zero_inf_nan_preserve: false,
+            }
+        );
+        assert_eq!(
+            modes[1].judge_modes().rounding,
+            None,
+            "RTZ alone is allowed, never asked for"
+        );
     }
 
     #[test]
