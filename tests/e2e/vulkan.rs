@@ -6,7 +6,7 @@
 //! tests/e2e/vulkan_devices.rs's.)
 
 mod common;
-use common::{assert_refused, clacc, text, Results};
+use common::{assert_refused, clacc, repository, text, Results};
 
 use std::path::Path;
 
@@ -295,4 +295,37 @@ fn certify_runs_the_vulkan_path_and_says_so_in_its_verdict() {
         profiles.into_iter().collect::<Vec<_>>(),
         ["full", "relaxed"]
     );
+}
+
+#[test]
+fn a_users_compute_shader_runs_in_place_of_clacc_s_and_a_misfit_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // clacc's own float OpFAdd shader (its snapshot), assembled as a user would.
+    let shader = dir.path().join("my_fadd.spv");
+    let output = std::process::Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.3"])
+        .arg(repository().join("kernels/spirv_vulkan/fadd_float_w4.spvasm"))
+        .arg("-o")
+        .arg(&shader)
+        .output()
+        .expect("spirv-as is installed by scripts/setup");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let kernel = format!("OpFAdd={}", shader.display());
+    let csv = dir.path().join("user.csv");
+    let output = on_lavapipe(
+        &csv,
+        &[
+            "--kernel", &kernel, "--type", "float", "--width", "4", "--inputs", "1024",
+        ],
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let results = Results::read(&csv);
+    assert_vulkan_rows(&results);
+    assert_eq!(results.first("status"), "pass");
+    // The same shader for half: its buffers hold floats, so it is refused before anything runs.
+    let output = on_lavapipe(
+        &dir.path().join("half.csv"),
+        &["--kernel", &kernel, "--type", "half", "--width", "4"],
+    );
+    assert_refused(&output, "does not fit OpFAdd half w4");
 }
