@@ -169,9 +169,11 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "FUNCTION=FILE")]
     pub(crate) kernel: Vec<String>,
     /// How the kernels reach the device: spirv (SPIR-V modules, clCreateProgramWithIL), opencl-c
-    /// (OpenCL C source built by the driver, judged by the OpenCL C specification's tables) or
-    /// both (every unit through each; extension units are SPIR-V only). Default: spirv where
-    /// the device takes SPIR-V, else opencl-c.
+    /// (OpenCL C source built by the driver, judged by the OpenCL C specification's tables),
+    /// both (every unit through each; extension units are SPIR-V only), or vulkan (compute
+    /// shaders on a Vulkan device, judged by the Vulkan environment's tables; the only path a
+    /// Vulkan device takes). Default: vulkan on a Vulkan device, spirv where the device takes
+    /// SPIR-V, else opencl-c.
     #[arg(long, value_parser = ByName::<SourceChoice>::new())]
     pub(crate) source: Option<SourceChoice>,
     /// Build with -cl-fp32-correctly-rounded-divide-sqrt (when the device reports
@@ -303,7 +305,7 @@ pub(crate) struct KernelArgs {
 fn parse_kernel_path(text: &str) -> Result<crate::spec::environment::KernelPath, BadValue> {
     crate::spec::environment::KernelPath::parse(text).ok_or_else(|| {
         BadValue(format!(
-            "`{text}` is not a kind of kernel clacc writes: use spirv or opencl-c"
+            "`{text}` is not a kind of kernel clacc writes: use spirv, opencl-c or vulkan"
         ))
     })
 }
@@ -631,8 +633,10 @@ pub(crate) enum SourceChoice {
     /// OpenCL C source.
     #[value(name = "opencl-c")]
     OpenclC,
-    /// Every unit through each path, into one CSV.
+    /// Every unit through each OpenCL path, into one CSV.
     Both,
+    /// Compute shaders on a Vulkan device.
+    Vulkan,
 }
 
 impl SourceChoice {
@@ -641,7 +645,8 @@ impl SourceChoice {
         match self {
             SourceChoice::Spirv => vec![KernelPath::Spirv],
             SourceChoice::OpenclC => vec![KernelPath::OpenclC],
-            SourceChoice::Both => KernelPath::ALL.to_vec(),
+            SourceChoice::Both => vec![KernelPath::Spirv, KernelPath::OpenclC],
+            SourceChoice::Vulkan => vec![KernelPath::Vulkan],
         }
     }
 
@@ -650,6 +655,7 @@ impl SourceChoice {
         match path {
             KernelPath::Spirv => SourceChoice::Spirv,
             KernelPath::OpenclC => SourceChoice::OpenclC,
+            KernelPath::Vulkan => SourceChoice::Vulkan,
         }
     }
 
@@ -659,6 +665,7 @@ impl SourceChoice {
             SourceChoice::Spirv => KernelPath::Spirv.name(),
             SourceChoice::OpenclC => KernelPath::OpenclC.name(),
             SourceChoice::Both => "both",
+            SourceChoice::Vulkan => KernelPath::Vulkan.name(),
         }
     }
 }
@@ -672,7 +679,7 @@ impl Choice for SourceChoice {
     }
 
     fn refusal(text: &str) -> String {
-        format!("unknown --source `{text}`; use spirv, opencl-c or both")
+        format!("unknown --source `{text}`; use spirv, opencl-c, both or vulkan")
     }
 }
 
@@ -778,6 +785,7 @@ mod tests {
         assert_eq!(paths("spirv"), [KernelPath::Spirv]);
         assert_eq!(paths("opencl-c"), [KernelPath::OpenclC]);
         assert_eq!(paths("both"), [KernelPath::Spirv, KernelPath::OpenclC]);
+        assert_eq!(paths("vulkan"), [KernelPath::Vulkan]);
         for path in KernelPath::ALL {
             assert_eq!(SourceChoice::of(path).paths(), [path]);
             assert_eq!(SourceChoice::of(path).name(), path.name());
@@ -805,7 +813,7 @@ mod tests {
         );
         assert_eq!(
             refusal(&["--source", "ptx"]),
-            "unknown --source `ptx`; use spirv, opencl-c or both"
+            "unknown --source `ptx`; use spirv, opencl-c, both or vulkan"
         );
         assert!(refusal(&["--type", "float,"]).starts_with("--type has an empty name"));
         assert!(refusal(&["--kind", ",ulp"]).starts_with("--kind has an empty name"));

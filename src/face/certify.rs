@@ -5,7 +5,7 @@ use super::args::{
 };
 use super::console::out;
 use super::devices::open_device;
-use super::run::{exit_after_run, run_parts, write_summary_files};
+use super::run::{exit_after_run, names_vulkan_platform, run_parts, write_summary_files};
 use super::UsageError;
 use crate::report::merge;
 use crate::spec::environment::KernelPath;
@@ -16,7 +16,8 @@ use std::process::ExitCode;
 /// (-cl-fast-relaxed-math, which every device must accept); and float divide and sqrt built
 /// with -cl-fp32-correctly-rounded-divide-sqrt where the device reports that it honours it.
 /// Each through both kernel paths where the device takes SPIR-V (the conformance process asks
-/// for both), through OpenCL C alone where it does not.
+/// for both), through OpenCL C alone where it does not. A Vulkan device (`--platform vulkan`)
+/// runs the vulkan path's ULP units, full precision and RelaxedPrecision.
 ///
 /// The parts run as one run into one CSV ([`run_parts`]).
 pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
@@ -88,11 +89,17 @@ pub(crate) fn certify(args: &CertifyArgs) -> Result<ExitCode, UsageError> {
 /// The kernel paths a certification runs, and the verdict's words for them: both where the
 /// device takes SPIR-V and the spec's text judges OpenCL C, else the one it can run.
 fn certified_paths(args: &CertifyArgs) -> Result<(Vec<KernelPath>, String), UsageError> {
+    if names_vulkan_platform(&args.device) {
+        return Ok((
+            vec![KernelPath::Vulkan],
+            "compute shaders through the vulkan path, judged by the Vulkan environment's precision tables (ulp units: full precision and RelaxedPrecision)".to_string(),
+        ));
+    }
     let info = open_device(&args.device)?;
     let revision = args.campaign.spec.revision();
     Ok(match (info.takes_il(), KernelPath::OpenclC.environment().holds(revision)) {
         (true, true) => (
-            KernelPath::ALL.to_vec(),
+            vec![KernelPath::Spirv, KernelPath::OpenclC],
             "kernels through both paths, SPIR-V and OpenCL C".to_string(),
         ),
         (true, false) => (
@@ -115,7 +122,6 @@ fn certified_paths(args: &CertifyArgs) -> Result<(Vec<KernelPath>, String), Usag
 /// profile, every kind; Table 5; correctly rounded float divide and sqrt where the device
 /// honours the option.
 fn parts(args: &CertifyArgs, paths: &[KernelPath]) -> Result<Vec<RunArgs>, UsageError> {
-    let info = open_device(&args.device)?;
     let everything = RunArgs {
         device: args.device.clone(),
         selection: SelectionArgs {
@@ -139,7 +145,12 @@ fn parts(args: &CertifyArgs, paths: &[KernelPath]) -> Result<Vec<RunArgs>, Usage
     relaxed.profile = ProfileChoice::Relaxed;
     relaxed.kind = vec![KindChoice::Ulp];
     parts.push(relaxed);
-    if info.single_fp.correctly_rounded_divide_sqrt() {
+    // The build option is OpenCL's: a Vulkan device has no such part.
+    let exact_division = !names_vulkan_platform(&args.device)
+        && open_device(&args.device)?
+            .single_fp
+            .correctly_rounded_divide_sqrt();
+    if exact_division {
         let mut exact_division = everything;
         exact_division.kind = vec![KindChoice::Ulp];
         exact_division.selection.function = crate::spec::registry::FUNCTIONS

@@ -1,6 +1,7 @@
 //! The plain run: the flags checked and turned into the library's plan, the campaign driven
 //! with progress bars, the summary printed. [`prepare_campaign`] reads as its steps.
 
+use super::args::ProfileChoice;
 use super::args::{RunArgs, SourceChoice};
 use super::console::{err_line, out, out_line};
 use super::destinations::check_destinations;
@@ -15,12 +16,12 @@ use crate::device::opencl::{DeviceInfo, Session};
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};
-use crate::run::campaign::{self, Isolation, Plan};
+use crate::run::campaign::{self, Isolation, Opened, Plan};
 use crate::run::unit::UnitId;
 use crate::run::{RunSettings, UserKernel, WorkGroup};
 use crate::spec::environment::KernelPath;
 use crate::spec::registry::{self, Function};
-use crate::spec::table::Judging;
+use crate::spec::table::{Judging, Profile};
 use crate::sweep::{self, Cases};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -331,8 +332,8 @@ fn edge_only(name: &str) -> bool {
 pub(crate) struct PreparedCampaign {
     pub(crate) plan: Plan,
     facts: RunFacts,
-    /// In-process runs share one session; isolated runs open theirs in the worker.
-    session: Option<Session>,
+    /// In-process runs share one opened device; isolated runs open theirs in the worker.
+    session: Option<Opened>,
 }
 
 impl PreparedCampaign {
@@ -342,12 +343,38 @@ impl PreparedCampaign {
     }
 }
 
+/// Whether the flags name a Vulkan device: `--platform vulkan` (the platform `clacc devices`
+/// lists the Vulkan devices under), or `--source vulkan` with no `--platform`.
+pub(crate) fn names_vulkan(args: &RunArgs) -> bool {
+    match &args.device.platform {
+        Some(_) => names_vulkan_platform(&args.device),
+        None => args.source == Some(SourceChoice::Vulkan),
+    }
+}
+
+/// Whether `--platform` names the Vulkan platform.
+pub(crate) fn names_vulkan_platform(device: &super::args::DeviceArgs) -> bool {
+    device
+        .platform
+        .as_deref()
+        .is_some_and(|platform| platform.trim().eq_ignore_ascii_case("vulkan"))
+}
+
 /// Checks the flags, opens the device and plans the units, running nothing yet.
 pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, UsageError> {
+    if names_vulkan(args) {
+        return prepare_vulkan_campaign(args);
+    }
+    if args.source == Some(SourceChoice::Vulkan) {
+        return usage(format!(
+            "--source vulkan runs compute shaders on a Vulkan device, and --platform {} names an OpenCL platform; give --platform vulkan (clacc devices lists the Vulkan devices), or another --source",
+            args.device.platform.as_deref().unwrap_or_default()
+        ));
+    }
     refuse_empty_names(args)?;
     let selection = read_selection(args)?;
     let explicit_cases = read_cases(args)?;
-    let user_kernels = read_user_kernels(&args.kernel, &args.selection)?;
+    let user_kernels = read_user_kernels(&args.kernel, &args.selection, false)?;
     check_destinations(args)?;
     let selection = with_user_kernels(selection, &user_kernels, args);
     check_what_judges(&selection, &user_kernels, explicit_cases.is_some())?;
@@ -360,7 +387,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     let info = open_device(&args.device)?;
     let path = kernel_path(args, &info, &selection.kinds, &user_kernels)?;
     check_user_paths(&user_kernels, path)?;
-    check_user_interfaces(&user_kernels, &args.selection, &info)?;
+    check_user_interfaces(&user_kernels, &args.selection, Some(&info))?;
     let types = select_types(&args.selection.types, Some(&info));
     check_inputs_fit(args, &selection, &types, explicit_cases.as_ref())?;
     let judging = select_judging(args.profile, &info)?;
@@ -388,7 +415,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     let isolation = isolation(args)?;
     let units = plan_units(args, &selection, &types, &info, &settings)?;
     let session = match isolation {
-        None => Some(Session::open(info)?),
+        None => Some(Opened::Opencl(Session::open(info)?)),
         Some(_) => None,
     };
     provenance.planned_units = units.len() as u64;
@@ -409,6 +436,231 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         facts,
         session,
     })
+}
+
+/// [`prepare_campaign`] on a Vulkan device: the vulkan path's ULP units of the functions the
+/// Vulkan environment has an instruction for, each type's shaders declaring the execution modes
+/// the device allows for its width.
+fn prepare_vulkan_campaign(args: &RunArgs) -> Result<PreparedCampaign, UsageError> {
+    refuse_opencl_flags(args)?;
+    refuse_empty_names(args)?;
+    let selection = read_selection(args)?;
+    let kinds_given = !args.kind.is_empty();
+    if let Some(kind) = selection
+        .kinds
+        .iter()
+        .find(|kind| **kind != Kind::Ulp)
+        .filter(|_| kinds_given)
+    {
+        return usage(format!(
+            "--kind {}: the vulkan path runs ulp units only (the Vulkan environment's precision tables bound errors; edge cases, conversions and extension checks are OpenCL's); give --kind ulp",
+            kind.name()
+        ));
+    }
+    let selection = Selection {
+        kinds: vec![Kind::Ulp],
+        ..selection
+    };
+    if !selection.unit_names.is_empty() || !selection.edge_only_names.is_empty() {
+        let names: Vec<&str> = selection
+            .unit_names
+            .iter()
+            .chain(&selection.edge_only_names)
+            .map(String::as_str)
+            .collect();
+        return usage(format!(
+            "--function {}: the vulkan path runs ulp units only, and {} has none",
+            names.join(","),
+            if names.len() == 1 { "it" } else { "they" }
+        ));
+    }
+    let explicit_cases = read_cases(args)?;
+    let user_kernels = read_user_kernels(&args.kernel, &args.selection, true)?;
+    check_destinations(args)?;
+    let selection = with_user_kernels(selection, &user_kernels, args);
+    check_what_judges(&selection, &user_kernels, explicit_cases.is_some())?;
+    let functions = vulkan_functions(args, &selection.functions)?;
+    let selection = Selection {
+        functions,
+        ..selection
+    };
+    if args.resume && !args.csv.is_file() {
+        err_line(format!(
+            "clacc: note: --resume: {} does not exist yet; starting a new run",
+            args.csv.display()
+        ));
+    }
+    let devices = crate::device::vulkan::enumerate().map_err(crate::device::DeviceError::from)?;
+    let info = crate::run::vulkan::select(&devices, args.device.device.as_deref())?.clone();
+    if let Some(reason) = info.unusable_reason() {
+        return usage(format!("{}: {reason}", info.label()));
+    }
+    let path = KernelPath::Vulkan;
+    if !path.environment().holds(args.spec.revision()) {
+        return usage(format!(
+            "--spec {}: clacc holds the {} text of the {} tables only, which judge the vulkan path; give --spec {}",
+            args.spec.revision(),
+            path.environment().revision_names(),
+            path.environment().name,
+            path.environment().revision_names()
+        ));
+    }
+    check_user_paths(&user_kernels, path)?;
+    check_user_interfaces(&user_kernels, &args.selection, None)?;
+    // A type the device lacks (shaderFloat16, shaderFloat64) is planned: its units are `skip`
+    // with the reason.
+    let types = select_types(&args.selection.types, None);
+    check_inputs_fit(args, &selection, &types, explicit_cases.as_ref())?;
+    let judging = match args.profile {
+        ProfileChoice::Embedded => {
+            return usage("--profile embedded: the Vulkan environment has no embedded profile; give --profile full or relaxed (RelaxedPrecision shaders)")
+        }
+        ProfileChoice::Relaxed => Judging::Relaxed {
+            otherwise: Profile::Full,
+        },
+        ProfileChoice::Auto | ProfileChoice::Full => Judging::Table(Profile::Full),
+    };
+    let facts = RunFacts {
+        seed: args.seed.unwrap_or(sweep::DEFAULT_SEED),
+        device: format!("Vulkan / {}", info.name),
+        driver_version: format!("{}, Vulkan {}", info.driver_info, info.version_text()),
+        build_options: String::new(),
+        command: vulkan_reproduce_prefix(&info, args),
+        spec: args.spec.revision(),
+        path,
+    };
+    let mut provenance = provenance(args, explicit_cases.as_ref(), &user_kernels);
+    let settings = RunSettings {
+        judging,
+        spec: args.spec.revision(),
+        path,
+        inputs: args.inputs,
+        explicit_cases,
+        range: args.range.clone(),
+        exhaustive: args.exhaustive,
+        shard: args.shard,
+        seed: facts.seed,
+        build_options: String::new(),
+        threads: thread_count(args),
+        user_kernels,
+        correctly_rounded_divide_sqrt: false,
+        denorms_are_zero: false,
+        device_only: args.device_only,
+        work_group: args.work_group,
+        extension_probe: None,
+        vulkan_modes: crate::run::vulkan::modes_of(&info),
+    };
+    let isolation = isolation(args)?;
+    let mut units = campaign::ulp_units(&selection.functions, &types, &selection.widths);
+    // Vulkan's vectors have 2 to 4 components.
+    units.retain(|unit| matches!(unit, UnitId::Ulp { width, .. } if *width <= 4));
+    let mut seen = std::collections::HashSet::new();
+    units.retain(|unit| seen.insert(unit.key(&settings)));
+    if units.is_empty() {
+        return usage(format!(
+            "nothing to run: the vulkan path runs widths 1 to 4 (Vulkan's vectors){}",
+            if selection.functions.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", and {}",
+                    why_nothing(args, &selection.kinds, &types, &selection.widths)
+                )
+            }
+        ));
+    }
+    let session = match isolation {
+        None => Some(Opened::Vulkan(
+            crate::device::vulkan::VulkanDevice::open(&info)
+                .map_err(crate::device::DeviceError::from)?,
+        )),
+        Some(_) => None,
+    };
+    provenance.planned_units = units.len() as u64;
+    Ok(PreparedCampaign {
+        plan: Plan {
+            units,
+            provenance,
+            settings,
+            platform: Some("vulkan".to_string()),
+            device: Some(info.index.to_string()),
+            csv: args.csv.clone(),
+            resume: args.resume,
+            retry_failed: args.retry_failed,
+            companion_keys: Vec::new(),
+            paths: vec![path],
+            isolation,
+        },
+        facts,
+        session,
+    })
+}
+
+/// The OpenCL-only flags, refused on a Vulkan device with what to do instead.
+fn refuse_opencl_flags(args: &RunArgs) -> Result<(), UsageError> {
+    if let Some(choice) = args.source.filter(|choice| *choice != SourceChoice::Vulkan) {
+        return usage(format!(
+            "--source {}: a Vulkan device takes compute shaders only (--source vulkan, its default); run OpenCL kernels with an OpenCL --platform",
+            choice.name()
+        ));
+    }
+    for (flag, set) in [
+        (
+            "--correctly-rounded-divide-sqrt",
+            args.correctly_rounded_divide_sqrt,
+        ),
+        ("--denorms-are-zero", args.denorms_are_zero),
+        ("--build-options", !args.build_options.trim().is_empty()),
+    ] {
+        if set {
+            return usage(format!(
+                "{flag} is an OpenCL build option, and a Vulkan device builds compute shaders, whose execution modes clacc chooses from the device's float-controls properties"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The selected functions the vulkan path runs: those the Vulkan environment has an instruction
+/// for (`spec::vulkan`); one --function names without is refused, and with no --function the
+/// others are left out.
+fn vulkan_functions(
+    args: &RunArgs,
+    functions: &[&'static Function],
+) -> Result<Vec<&'static Function>, UsageError> {
+    let (kept, left): (Vec<&'static Function>, Vec<&'static Function>) = functions
+        .iter()
+        .copied()
+        .partition(|function| crate::spec::vulkan::instruction(function.name).is_some());
+    if !args.selection.function.is_empty() && !left.is_empty() {
+        let names: Vec<&str> = left.iter().map(|function| function.name).collect();
+        return usage(format!(
+            "--function {0}: the Vulkan environment has no instruction for {0} (GLSL.std.450 and the core instructions hold what a shader can call), so the vulkan path does not run {1}",
+            names.join(","),
+            if names.len() == 1 { "it" } else { "them" },
+        ));
+    }
+    Ok(kept)
+}
+
+/// `clacc --platform vulkan --device 0 --profile full --spec 2026`: a Vulkan run's conditions.
+fn vulkan_reproduce_prefix(
+    info: &crate::device::vulkan::VulkanDeviceInfo,
+    args: &RunArgs,
+) -> String {
+    let mut command = format!(
+        "clacc --platform vulkan --device {} --profile {} --spec {}",
+        info.index,
+        args.profile.name(),
+        args.spec.revision()
+    );
+    if args.work_group != WorkGroup::default() {
+        command.push_str(&format!(" --work-group {}", args.work_group.text()));
+    }
+    for kernel in &args.kernel {
+        command.push_str(&format!(" --kernel {kernel}"));
+    }
+    command
 }
 
 /// An empty name in a list flag (`--function sin,`) is a stray comma; --type and --kind refuse
@@ -644,6 +896,9 @@ fn check_build_options(
             source = crate::kernel::opencl_c::source(&spec).map_err(cannot)?;
             crate::device::KernelForm::OpenclC(&source)
         }
+        KernelPath::Vulkan => return usage(
+            "--build-options: the vulkan path builds compute shaders, which take no build options",
+        ),
     };
     match super::devices::build_isolated(info, &spec.file_stem(), kernel, options) {
         crate::run::extension::probe::IsolatedOutcome::Built => Ok(()),
@@ -694,6 +949,9 @@ fn run_facts(args: &RunArgs, info: &DeviceInfo, judging: Judging, path: KernelPa
 fn announce(args: &RunArgs, facts: &RunFacts, plan: &Plan) {
     let settings = &plan.settings;
     let profile_text = match settings.judging {
+        Judging::Relaxed { .. } if facts.path == KernelPath::Vulkan => {
+            "relaxed (RelaxedPrecision shaders, float judged by the half column)".to_string()
+        }
         Judging::Relaxed { otherwise } => format!("relaxed (Table 5, else {})", otherwise.name()),
         Judging::Table(profile) => profile.name().to_string(),
     };
@@ -720,8 +978,19 @@ fn announce(args: &RunArgs, facts: &RunFacts, plan: &Plan) {
     } else {
         format!(", shard {}", args.shard)
     };
+    // A Vulkan run's shaders declare the execution modes its device allows, type by type.
+    let modes_text: Vec<String> = settings
+        .vulkan_modes
+        .iter()
+        .map(|modes| format!("{} {}", modes.element, modes.describe()))
+        .collect();
+    let modes_text = if modes_text.is_empty() {
+        String::new()
+    } else {
+        format!(", execution modes {}", modes_text.join(", "))
+    };
     err_line(format!(
-        "clacc {}: {} (driver {}), spec {}, {} kernels, profile {profile_text}, seed {:#x}, {inputs_text}{shard_text}",
+        "clacc {}: {} (driver {}), spec {}, {} kernels{modes_text}, profile {profile_text}, seed {:#x}, {inputs_text}{shard_text}",
         env!("CARGO_PKG_VERSION"),
         facts.device,
         facts.driver_version,
@@ -770,10 +1039,7 @@ fn run_settings(
     explicit_cases: Option<Cases>,
     user_kernels: Vec<UserKernel>,
 ) -> RunSettings {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let threads = thread_count(args);
     // A device without cl_khr_spirv_queries is probed as `clacc devices` does: one isolated
     // build per extension, so a driver that dies on one costs only that process.
     let extension_probe = (kinds.contains(&Kind::Extension) && facts.path == KernelPath::Spirv)
@@ -799,7 +1065,15 @@ fn run_settings(
         device_only: args.device_only,
         work_group: args.work_group,
         extension_probe,
+        vulkan_modes: Vec::new(),
     }
+}
+
+/// Threads computing references (`--threads`, else one per core).
+fn thread_count(args: &RunArgs) -> usize {
+    args.threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
 }
 
 /// Worker processes (unless --no-isolate), each unit under --unit-timeout.
@@ -943,7 +1217,7 @@ fn drive(
     args: &RunArgs,
     plan: &Plan,
     facts: RunFacts,
-    session: Option<&Session>,
+    session: Option<&Opened>,
 ) -> Result<CampaignOutcome, UsageError> {
     announce(args, &facts, plan);
     let bars = ProgressBars::new();

@@ -17,10 +17,12 @@ use crate::spec::registry;
 /// Reads `--kernel FUNCTION=FILE` kernels: a `.cl` file as OpenCL C source, any other as a
 /// SPIR-V module, refusing a module that would be unsafe to hand a driver (drivers do not
 /// validate modules): not SPIR-V, or rejected by `spirv-val`. Source is checked by the driver's
-/// compiler ([`check_user_interfaces`]).
+/// compiler ([`check_user_interfaces`]). For a Vulkan device (`vulkan`) a module is a compute
+/// shader, validated for Vulkan, and source is refused.
 pub(crate) fn read_user_kernels(
     specs: &[String],
     selection: &SelectionArgs,
+    vulkan: bool,
 ) -> Result<Vec<UserKernel>, UsageError> {
     if specs.is_empty() {
         return Ok(Vec::new());
@@ -61,6 +63,11 @@ pub(crate) fn read_user_kernels(
             }
             let bytes = std::fs::read(path)
                 .map_err(|e| UsageError(format!("--kernel: cannot read {path}: {e}")))?;
+            if vulkan && path.ends_with(".cl") {
+                return usage(format!(
+                    "--kernel {path}: a Vulkan device takes compute shaders (.spv), not OpenCL C source"
+                ));
+            }
             let code = if path.ends_with(".cl") {
                 let source = String::from_utf8(bytes).map_err(|_| {
                     UsageError(format!("--kernel {path}: OpenCL C source must be UTF-8 text"))
@@ -69,7 +76,7 @@ pub(crate) fn read_user_kernels(
             } else {
                 crate::kernel::spirv_opencl::validate::check_binary(&bytes)
                     .map_err(|e| UsageError(format!("--kernel {path}: {e}")))?;
-                validate_with_spirv_val(path, element)?;
+                validate_with_spirv_val(path, element, vulkan)?;
                 UserCode::Spirv(bytes)
             };
             Ok(UserKernel {
@@ -81,10 +88,13 @@ pub(crate) fn read_user_kernels(
         .collect()
 }
 
-/// Runs `spirv-val` on a --kernel module; without it installed the module goes on, with a note.
-fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageError> {
+/// Runs `spirv-val` on a --kernel module (a compute shader for a Vulkan device: `vulkan`);
+/// without it installed the module goes on, with a note.
+fn validate_with_spirv_val(path: &str, element: FloatType, vulkan: bool) -> Result<(), UsageError> {
     // spirv-val's OpenCL environment refuses Float16; half modules are checked as plain SPIR-V.
-    let environment = if element == FloatType::Half {
+    let environment = if vulkan {
+        "vulkan1.3"
+    } else if element == FloatType::Half {
         "spv1.0"
     } else {
         "opencl2.2"
@@ -103,12 +113,13 @@ fn validate_with_spirv_val(path: &str, element: FloatType) -> Result<(), UsageEr
 }
 
 /// Refuses a --kernel file the run's kernel path does not build: a `.cl` source on the SPIR-V
-/// path, a `.spv` module on the OpenCL C path.
+/// path, a `.spv` module on the OpenCL C path. (A `.spv` on a Vulkan device is a compute
+/// shader: the device decides.)
 pub(crate) fn check_user_paths(
     user_kernels: &[UserKernel],
     path: KernelPath,
 ) -> Result<(), UsageError> {
-    match user_kernels.iter().find(|user| user.code.path() != path) {
+    match user_kernels.iter().find(|user| !user.code.takes(path)) {
         Some(user) => usage(format!(
             "--kernel {} is {}, which the {path} path does not build; run it with --source {}",
             user.path,
@@ -120,12 +131,13 @@ pub(crate) fn check_user_paths(
 }
 
 /// Checks each --kernel module or source against the interface of clacc's kernel for its unit
-/// on `info`'s device: a module by reading it, a source by the driver's description of what it
-/// compiled (built with `-cl-kernel-arg-info`).
+/// on `info`'s OpenCL device: a module by reading it, a source by the driver's description of
+/// what it compiled (built with `-cl-kernel-arg-info`). Without `info` (a Vulkan device) each
+/// module is a compute shader, checked against the vulkan path's shader interface.
 pub(crate) fn check_user_interfaces(
     user_kernels: &[UserKernel],
     selection: &SelectionArgs,
-    info: &DeviceInfo,
+    info: Option<&DeviceInfo>,
 ) -> Result<(), UsageError> {
     let (Some(element), Some(width)) = (
         selection.types.first().map(|t| t.float_type()),
@@ -133,7 +145,7 @@ pub(crate) fn check_user_interfaces(
     ) else {
         return Ok(());
     };
-    let address_bits = info.address_bits;
+    let address_bits = info.map_or(64, |info| info.address_bits);
     // Opened for the first source only: a module needs no device.
     let mut session: Option<Session> = None;
     for user in user_kernels {
@@ -155,12 +167,23 @@ pub(crate) fn check_user_interfaces(
                 user.path, user.function
             ))
         };
-        match &user.code {
-            UserCode::Spirv(spirv) => {
+        match (&user.code, info) {
+            (UserCode::Spirv(spirv), None) => {
+                // Mismatches shows each mismatch on its own line.
+                crate::kernel::spirv_vulkan::interface::check(&spec, spirv)
+                    .map_err(|e| misfit(&e))?;
+            }
+            (UserCode::Spirv(spirv), Some(_)) => {
                 crate::kernel::spirv_opencl::interface::check(&spec, spirv)
                     .map_err(|e| misfit(&e))?;
             }
-            UserCode::OpenclC(source) => {
+            (UserCode::OpenclC(_), None) => {
+                return usage(format!(
+                    "--kernel {}: a Vulkan device takes compute shaders (.spv), not OpenCL C source",
+                    user.path
+                ));
+            }
+            (UserCode::OpenclC(source), Some(info)) => {
                 let session = match &mut session {
                     Some(session) => session,
                     None => session.insert(Session::open(info.clone())?),

@@ -11,8 +11,10 @@
 //!   OpenCL C builtin or operator of the same meaning, for devices without SPIR-V input and
 //!   for the OpenCL C half of a driver's conformance.
 //!
-//! Vulkan SPIR-V (#45) joins as `kernel/spirv_vulkan/`, beside them; no environment's emitter
-//! imports another's.
+//! - [`spirv_vulkan`]: SPIR-V compute shaders for Vulkan (`vkCreateShaderModule`), core and
+//!   GLSL.std.450 instructions, the same buffers bound as storage buffers.
+//!
+//! No environment's emitter imports another's.
 //!
 //! # Kernel convention
 //!
@@ -39,6 +41,7 @@
 
 pub mod opencl_c;
 pub mod spirv_opencl;
+pub mod spirv_vulkan;
 
 use std::fmt;
 
@@ -260,6 +263,21 @@ pub enum KernelError {
         instruction: Instruction,
         element: FloatType,
     },
+    /// Vulkan has no instruction for the function (no core or GLSL.std.450 instruction of its
+    /// meaning and signature: `cbrt`, `half_sin`, `ilogb`, ...).
+    NoVulkanInstruction(Instruction),
+    /// GLSL.std.450 defines the instruction for 16- and 32-bit floats only (the trigonometric,
+    /// hyperbolic, exponential and logarithmic ones, `Pow`, `Radians`, `Degrees`), not `double`.
+    NoVulkanInstructionForElement {
+        instruction: Instruction,
+        element: FloatType,
+    },
+    /// A width Vulkan shaders do not have for the instruction: 8 and 16 for all, and 4 for
+    /// `cross` (GLSL.std.450's `Cross` takes 3-vectors only).
+    UnsupportedVulkanWidth {
+        instruction: Instruction,
+        width: u32,
+    },
     /// rspirv refused a builder call: a bug in this module, not in the spec.
     Builder(rspirv::dr::Error),
 }
@@ -304,6 +322,25 @@ impl fmt::Display for KernelError {
                 "instruction {} is defined for float only, not {}",
                 instruction.name(),
                 element.name()
+            ),
+            KernelError::NoVulkanInstruction(instruction) => write!(
+                f,
+                "instruction {} has no Vulkan (core or GLSL.std.450) instruction",
+                instruction.name()
+            ),
+            KernelError::NoVulkanInstructionForElement {
+                instruction,
+                element,
+            } => write!(
+                f,
+                "instruction {}: GLSL.std.450 defines it for half and float only, not {}",
+                instruction.name(),
+                element.name()
+            ),
+            KernelError::UnsupportedVulkanWidth { instruction, width } => write!(
+                f,
+                "unsupported vector width {width} for {} in a Vulkan shader",
+                instruction.name()
             ),
             KernelError::Builder(error) => write!(f, "internal error building SPIR-V: {error}"),
         }
@@ -429,6 +466,54 @@ pub(crate) fn function_spec(name: &str, element: FloatType, width: u32) -> Kerne
         width,
         address_bits: 64,
     }
+}
+
+/// Runs the SPIR-V validator `validator` on `words` in `target_env`: `None` if it is not
+/// installed, else `Err` with its complaint about `name` and the disassembly. The one runner of
+/// every module-validation test in kernel, whatever the environment.
+#[cfg(test)]
+pub(crate) fn run_validator(
+    validator: &str,
+    name: &str,
+    words: &[u32],
+    target_env: &str,
+) -> Option<Result<(), String>> {
+    let mut file = tempfile::Builder::new()
+        .suffix(".spv")
+        .tempfile()
+        .expect("create a temporary .spv file");
+    std::io::Write::write_all(&mut file, &words_to_bytes(words))
+        .expect("write the temporary .spv file");
+    let output = match std::process::Command::new(validator)
+        .args(["--target-env", target_env])
+        .arg(file.path())
+        .output()
+    {
+        Ok(output) => output,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(error) => panic!("could not run {validator}: {error}"),
+    };
+    if output.status.success() {
+        return Some(Ok(()));
+    }
+    Some(Err(format!(
+        "{validator} --target-env {target_env} rejected {name}:\n{}{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+        {
+            use rspirv::binary::Disassemble;
+            rspirv::dr::load_words(words).map_or_else(|e| e.to_string(), |m| m.disassemble())
+        }
+    )))
+}
+
+/// Runs `spirv-val` (which scripts/setup installs: a test that expects a refusal must not pass
+/// because it is missing).
+#[cfg(test)]
+pub(crate) fn spirv_val(name: &str, words: &[u32], target_env: &str) -> Result<(), String> {
+    run_validator("spirv-val", name, words, target_env).unwrap_or_else(|| {
+        panic!("spirv-val is not installed; run scripts/setup to install SPIRV-Tools")
+    })
 }
 
 /// Checks a folder of kernel snapshots against `snapshots` (file name, text as built now): each

@@ -579,7 +579,8 @@ pub fn compare(inputs: &[PathBuf], margin: f64) -> Result<Table, CompareError> {
                 ) {
                     Some(KernelPath::Spirv) => worse_path[*spirv] = true,
                     Some(KernelPath::OpenclC) => worse_path[*opencl_c] = true,
-                    None => {}
+                    // It names one of the two paths it is given.
+                    Some(KernelPath::Vulkan) | None => {}
                 }
             }
             Comparison {

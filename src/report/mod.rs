@@ -410,9 +410,9 @@ impl RuleBounds {
     /// else the table cell.
     fn of(unit: &UnitReport, spec: Revision, path: KernelPath) -> Option<RuleBounds> {
         let embedded = unit.judging.profile() == Profile::Embedded;
-        let relaxed_rule = unit
-            .judging
-            .relaxed()
+        // The Vulkan environment has no Table 5: RelaxedPrecision units are judged by its
+        // table's cells.
+        let relaxed_rule = (unit.judging.relaxed() && path != KernelPath::Vulkan)
             .then(|| {
                 crate::spec::relaxed_table::builtin_in(path.environment(), spec)
                     .rule(&unit.function, unit.element)

@@ -2,6 +2,7 @@
 //! skipping the ones a resumed CSV already holds, writing each row as its unit finishes.
 
 use crate::device::opencl::Session;
+use crate::device::{Device, DeviceError};
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{
@@ -12,19 +13,45 @@ use crate::run::isolate::{self, Outcome, Worker, WorkerSetup};
 use crate::run::pipeline::{Ran, RefusedBuild};
 use crate::run::unit::UnitId;
 use crate::run::RunSettings;
+use crate::spec::environment::KernelPath;
 use crate::spec::registry;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Measures one unit in this process. The session is OpenCL's: the conversion and extension
-/// units are chosen by its OpenCL facts (extensions, profile, SPIR-V queries).
+/// A device opened to run units on: an OpenCL session (whose OpenCL facts also choose the
+/// conversion and extension units), or a Vulkan device, which runs the vulkan path's ULP units
+/// through the same [`Device`] interface.
+pub enum Opened {
+    Opencl(Session),
+    Vulkan(crate::device::vulkan::VulkanDevice),
+}
+
+impl Opened {
+    /// The device the units run on.
+    pub fn device(&self) -> &dyn Device {
+        match self {
+            Opened::Opencl(session) => session,
+            Opened::Vulkan(device) => device,
+        }
+    }
+}
+
+/// Measures one unit in this process.
 pub fn run_unit_here(
-    session: &Session,
+    opened: &Opened,
     settings: &RunSettings,
     unit: &UnitId,
     progress: &dyn Fn(u64, u64),
 ) -> Ran {
+    // Conversion and extension units are chosen by OpenCL facts and build OpenCL modules.
+    let opencl_only = || {
+        Ran::settled(unit.lost(
+            settings,
+            Status::Error,
+            "conversion and extension units run on OpenCL devices only".to_string(),
+        ))
+    };
     match unit {
         UnitId::Ulp {
             function,
@@ -32,11 +59,11 @@ pub fn run_unit_here(
             width,
         } => {
             let entry = registry::find(function).expect("units name registered functions");
-            crate::run::ulp::run_unit(session, settings, entry, *element, *width, progress)
+            crate::run::ulp::run_unit(opened.device(), settings, entry, *element, *width, progress)
         }
         UnitId::UlpWidths { .. } => {
             // Its first width's row; `run_rows_here` gives every width's.
-            run_rows_here(session, settings, unit, progress)
+            run_rows_here(opened, settings, unit, progress)
                 .into_iter()
                 .next()
                 .expect("a group has a row per width")
@@ -45,10 +72,18 @@ pub fn run_unit_here(
             function,
             element,
             width,
-        } => {
-            crate::run::edge::run_edge_unit(session, settings, function, *element, *width, progress)
-        }
+        } => crate::run::edge::run_edge_unit(
+            opened.device(),
+            settings,
+            function,
+            *element,
+            *width,
+            progress,
+        ),
         UnitId::Conversion { name, element } => {
+            let Opened::Opencl(session) = opened else {
+                return opencl_only();
+            };
             match crate::run::conversion::find_unit(&session.info, name) {
                 Some(conversion) => crate::run::conversion::run_conversion(
                     session,
@@ -64,6 +99,9 @@ pub fn run_unit_here(
             }
         }
         UnitId::Extension { name, element } => {
+            let Opened::Opencl(session) = opened else {
+                return opencl_only();
+            };
             let probe = settings
                 .extension_probe
                 .clone()
@@ -89,7 +127,7 @@ pub fn run_unit_here(
 
 /// Measures a unit in this process: its rows, one per width for a [`UnitId::UlpWidths`].
 pub fn run_rows_here(
-    session: &Session,
+    opened: &Opened,
     settings: &RunSettings,
     unit: &UnitId,
     progress: &dyn Fn(u64, u64),
@@ -101,9 +139,16 @@ pub fn run_rows_here(
             widths,
         } => {
             let entry = registry::find(function).expect("units name registered functions");
-            crate::run::ulp::run_widths(session, settings, entry, *element, widths, progress)
+            crate::run::ulp::run_widths(
+                opened.device(),
+                settings,
+                entry,
+                *element,
+                widths,
+                progress,
+            )
         }
-        other => vec![run_unit_here(session, settings, other, progress)],
+        other => vec![run_unit_here(opened, settings, other, progress)],
     }
 }
 
@@ -288,7 +333,7 @@ pub trait Watch {
 pub fn run(
     plan: &Plan,
     facts: &RunFacts,
-    session: Option<&Session>,
+    opened: Option<&Opened>,
     watch: &dyn Watch,
 ) -> Result<Results, RunError> {
     let csv_error = |source: std::io::Error| RunError::WriteCsv {
@@ -368,8 +413,8 @@ pub fn run(
     for unit in group_widths(&todo, &plan.settings) {
         watch.unit(&unit.label());
         let rows = unit.rows();
-        let reports: Vec<UnitReport> = match (&plan.isolation, session) {
-            (None, Some(session)) => run_rows_here(session, &plan.settings, &unit, &progress)
+        let reports: Vec<UnitReport> = match (&plan.isolation, opened) {
+            (None, Some(opened)) => run_rows_here(opened, &plan.settings, &unit, &progress)
                 .into_iter()
                 .map(|ran| {
                     if let Some(refused) = &ran.refused {
@@ -508,20 +553,17 @@ pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> 
     let mut output = isolate::WorkerOutput::take_stdout().map_err(RunError::Worker)?;
     let mut input = std::io::BufReader::new(std::io::stdin());
     let setup = isolate::read_setup(&mut input).map_err(RunError::Worker)?;
-    let devices = crate::device::opencl::enumerate()?;
-    let info = crate::device::opencl::select(
-        &devices,
+    let opened = open(
+        setup.settings.path,
         setup.platform.as_deref(),
         setup.device.as_deref(),
-    )?
-    .clone();
-    let session = Session::open(info)?;
+    )?;
     let output = std::cell::RefCell::new(&mut output);
     while let Some(unit) = isolate::read_unit(&mut input).map_err(RunError::Worker)? {
         let progress = |position: u64, length: u64| {
             let _ = output.borrow_mut().progress(position, length);
         };
-        for ran in run_rows_here(&session, &setup.settings, &unit, &progress) {
+        for ran in run_rows_here(&opened, &setup.settings, &unit, &progress) {
             if let Some(refused) = &ran.refused {
                 on_refused(refused);
             }
@@ -532,6 +574,24 @@ pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> 
         }
     }
     Ok(())
+}
+
+/// Opens the device `--platform` and `--device` name for a run of `path`: a Vulkan device for
+/// the vulkan path (`--device` picks among the Vulkan devices), an OpenCL device for the others.
+pub fn open(
+    path: KernelPath,
+    platform: Option<&str>,
+    device: Option<&str>,
+) -> Result<Opened, RunError> {
+    if path == KernelPath::Vulkan {
+        let devices = crate::device::vulkan::enumerate().map_err(DeviceError::from)?;
+        let info = crate::run::vulkan::select(&devices, device)?.clone();
+        let device = crate::device::vulkan::VulkanDevice::open(&info).map_err(DeviceError::from)?;
+        return Ok(Opened::Vulkan(device));
+    }
+    let devices = crate::device::opencl::enumerate()?;
+    let info = crate::device::opencl::select(&devices, platform, device)?.clone();
+    Ok(Opened::Opencl(Session::open(info)?))
 }
 
 /// The units of a run: every selected function × type × width, in registry order.
@@ -618,6 +678,7 @@ mod tests {
             device_only: false,
             work_group: crate::run::WorkGroup::default(),
             extension_probe: None,
+            vulkan_modes: Vec::new(),
         }
     }
 

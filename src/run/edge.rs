@@ -236,7 +236,7 @@ impl pipeline::Unit for EdgeUnit<'_> {
         // The user's module, when `--kernel` names this function, is the one checked: it
         // follows the same kernel convention, so each case's lane layout is the same.
         let (module_name, kernel) = kernel_form::unit_kernel(
-            self.settings.path,
+            self.settings.kernel_target(self.spec.element),
             user_kernel(self.settings, self.function),
             kernel_form::UnitKernel::Function(&self.spec),
         )?;

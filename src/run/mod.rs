@@ -13,6 +13,7 @@ pub(crate) mod kernel_form;
 pub mod pipeline;
 pub mod ulp;
 pub mod unit;
+pub mod vulkan;
 
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
@@ -97,9 +98,36 @@ pub struct RunSettings {
     /// probe builds where cl_khr_spirv_queries is missing); `None`: ask the queries.
     #[serde(default)]
     pub extension_probe: Option<crate::spec::probe::Probe>,
+    /// On the vulkan path, the float-controls execution modes each type's shaders declare,
+    /// chosen from the device's properties before the units start ([`vulkan::VulkanModes::allowed`]):
+    /// the workers build, and the judge reads, the same ones. Empty on the OpenCL paths.
+    #[serde(default)]
+    pub vulkan_modes: Vec<vulkan::VulkanModes>,
 }
 
 impl RunSettings {
+    /// The path a unit of `element` takes, with its shader's modes on the vulkan path.
+    pub(crate) fn kernel_target(&self, element: FloatType) -> kernel_form::KernelTarget {
+        kernel_form::KernelTarget {
+            path: self.path,
+            vulkan: self
+                .vulkan_modes(element)
+                .map(|modes| kernel_form::VulkanShader {
+                    modes,
+                    relaxed_precision: self.judging.relaxed(),
+                }),
+        }
+    }
+
+    /// The execution modes of the vulkan path's shaders of `element`; `None` on the OpenCL
+    /// paths, and for a type the device does not support.
+    pub fn vulkan_modes(&self, element: FloatType) -> Option<vulkan::VulkanModes> {
+        self.vulkan_modes
+            .iter()
+            .find(|modes| modes.element == element)
+            .copied()
+    }
+
     /// What judges a unit of `kind`: Table 5 bounds ULP units alone, so under relaxed math the
     /// other kinds are judged, and recorded, by the profile's table.
     pub fn judging_of(&self, kind: Kind) -> Judging {
@@ -109,15 +137,41 @@ impl RunSettings {
         }
     }
 
+    /// Whether inputs and exact results that are not finite are undefined for `element`'s
+    /// units: built with -cl-fast-relaxed-math (which implies -cl-finite-math-only: "assume
+    /// that arguments and results are not NaNs or ±∞") or that option itself; on the vulkan
+    /// path, a shader without SignedZeroInfNanPreserve (NotInf and NotNaN assumed).
+    pub fn finite_math_only(&self, element: FloatType) -> bool {
+        if self.path == crate::spec::environment::KernelPath::Vulkan {
+            return self
+                .vulkan_modes(element)
+                .is_none_or(|modes| !modes.signed_zero_inf_nan_preserve);
+        }
+        self.judging.relaxed()
+            || self.build_options.contains("-cl-fast-relaxed-math")
+            || self.build_options.contains("-cl-finite-math-only")
+    }
+
     /// Why the flush-to-zero rules apply to `element` in this run's units, or `None`
     /// ([`crate::judge::flush_to_zero_reason`], the one reading for ULP and edge units): the
     /// device's config, `--denorms-are-zero` or the same build option given by hand, and a
-    /// relaxed build (`-cl-fast-relaxed-math` implies `-cl-unsafe-math-optimizations`).
+    /// relaxed build (`-cl-fast-relaxed-math` implies `-cl-unsafe-math-optimizations`); on the
+    /// vulkan path, a shader without DenormPreserve.
     pub fn flush_to_zero_reason(
         &self,
         fp_config: crate::spec::fp_config::FpConfig,
         element: FloatType,
     ) -> Option<String> {
+        // On the vulkan path a shader's denormals may be flushed unless it declares
+        // DenormPreserve, whatever the device's config.
+        if self.path == crate::spec::environment::KernelPath::Vulkan {
+            let preserved = self
+                .vulkan_modes(element)
+                .is_some_and(|modes| modes.denorm_preserve);
+            return (!preserved).then(|| {
+                format!("no DenormPreserve for {element} (the device's float controls do not allow it), so denormals may be flushed")
+            });
+        }
         let relaxed_build = self.judging.relaxed()
             || self.build_options.contains("-cl-fast-relaxed-math")
             || self.build_options.contains("-cl-unsafe-math-optimizations");
@@ -154,6 +208,18 @@ impl UserCode {
             UserCode::Spirv(_) => crate::spec::environment::KernelPath::Spirv,
             UserCode::OpenclC(_) => crate::spec::environment::KernelPath::OpenclC,
         }
+    }
+
+    /// Whether `path` builds it: a module on the SPIR-V path, or as a compute shader on the
+    /// vulkan path (which of the two a `.spv` is, the device decides); source on the OpenCL C
+    /// path.
+    pub fn takes(&self, path: crate::spec::environment::KernelPath) -> bool {
+        use crate::spec::environment::KernelPath;
+        matches!(
+            (self, path),
+            (UserCode::Spirv(_), KernelPath::Spirv | KernelPath::Vulkan)
+                | (UserCode::OpenclC(_), KernelPath::OpenclC)
+        )
     }
 
     /// What it is, in messages: `a SPIR-V module`, `OpenCL C source`.

@@ -15,6 +15,7 @@ use crate::report::{Kind, Status, UnitReport};
 use crate::run::kernel_form;
 use crate::run::pipeline::{self, Chunks, Ran, Spares, UnitError};
 use crate::run::{geometric, RunSettings, WorkGroup, CHUNK_SCALARS};
+use crate::spec::environment::KernelPath;
 use crate::spec::registry::{Function, Output};
 use crate::spec::relaxed_table::RelaxedRule;
 use crate::spec::signature::ValueKind;
@@ -117,9 +118,14 @@ impl<'a> UlpUnit<'a> {
         );
         let table_5_only = function.table_5_only;
         let row = ulp_table.row(function.name);
-        let table_5_rule =
+        // The Vulkan environment has no Table 5: RelaxedPrecision reads its table's half column.
+        let vulkan = settings.path == KernelPath::Vulkan;
+        let table_5_rule = if vulkan {
+            None
+        } else {
             crate::spec::relaxed_table::builtin_in(settings.path.environment(), settings.spec)
-                .rule(function.name, element);
+                .rule(function.name, element)
+        };
         if row.is_none() && table_5_only && !(settings.judging.relaxed() && table_5_rule.is_some())
         {
             report.note = format!(
@@ -130,6 +136,11 @@ impl<'a> UlpUnit<'a> {
         }
         // "<= 2.5 + 2n ulp, for gentype with vector width n": the bound at this unit's width.
         let mut requirement = match row {
+            Some(row) if vulkan => {
+                crate::spec::vulkan::column(row, element, settings.judging.relaxed())
+                    .0
+                    .at_width(width)
+            }
             Some(row) => row.requirement(element).at_width(width),
             // Table 5's x * y + z row: its words are Table 3's mad cell ("either as a correctly
             // rounded fma or as a multiply and an add both of which are correctly rounded").
@@ -151,7 +162,7 @@ impl<'a> UlpUnit<'a> {
             report.rule = "correctly rounded (-cl-fp32-correctly-rounded-divide-sqrt)".to_string();
         }
         report.requirement = Some(requirement.clone());
-        let relaxed_rule = if settings.judging.relaxed() {
+        let relaxed_rule = if settings.judging.relaxed() && !vulkan {
             crate::spec::relaxed_table::builtin_in(settings.path.environment(), settings.spec)
                 .rule(function.name, element)
         } else {
@@ -170,10 +181,21 @@ impl<'a> UlpUnit<'a> {
             return Err(Box::new(report));
         }
         let Some(fp_config) = session.fp_config(element) else {
-            report.note = format!(
-                "device does not support {element} ({})",
-                type_extension(element)
-            );
+            report.note = if vulkan {
+                format!(
+                    "device does not support {element} ({})",
+                    match element {
+                        FloatType::Half => "shaderFloat16 and storageBuffer16BitAccess",
+                        FloatType::Double => "shaderFloat64",
+                        FloatType::Float => "no float",
+                    }
+                )
+            } else {
+                format!(
+                    "device does not support {element} ({})",
+                    type_extension(element)
+                )
+            };
             return Err(Box::new(report));
         };
         // "Correctly rounded" means the device's default rounding: round to nearest even where
@@ -182,7 +204,13 @@ impl<'a> UlpUnit<'a> {
         // spec forbids gets no allowance: it is judged as the spec requires and the unit fails
         // as not conformant.
         let full_profile = settings.judging.profile() == Profile::Full || session.full_profile();
-        let not_conformant = crate::judge::nonconformance(fp_config, element, full_profile);
+        // The Vulkan environment requires no rounding mode or denormal support of a device: the
+        // shader's execution modes say what its results must meet.
+        let not_conformant = if vulkan {
+            None
+        } else {
+            crate::judge::nonconformance(fp_config, element, full_profile)
+        };
         let rounding = if fp_config.round_to_nearest() || not_conformant.is_some() {
             Round::Nearest
         } else if fp_config.round_to_zero() {
@@ -201,6 +229,20 @@ impl<'a> UlpUnit<'a> {
             width,
             address_bits: session.address_bits(),
         };
+        // A unit Vulkan has no shader for: GLSL.std.450's sin, exp, pow... take no double, its
+        // cross only 3-vectors.
+        if vulkan {
+            use crate::kernel::KernelError;
+            let modes = crate::kernel::spirv_vulkan::ShaderModes::default();
+            if let Err(
+                error @ (KernelError::NoVulkanInstructionForElement { .. }
+                | KernelError::UnsupportedVulkanWidth { .. }),
+            ) = crate::kernel::spirv_vulkan::build(&spec, &modes)
+            {
+                report.note = format!("{error}: the vulkan path has no such unit");
+                return Err(Box::new(report));
+            }
+        }
         let flush_reason = settings.flush_to_zero_reason(fp_config, element);
         let flushes_subnormals = flush_reason.is_some();
         let geometric = function.shape.is_geometric();
@@ -218,9 +260,7 @@ impl<'a> UlpUnit<'a> {
             rounding,
             relaxed: relaxed_rule,
             embedded: settings.judging.profile() == Profile::Embedded,
-            finite_math_only: settings.judging.relaxed()
-                || settings.build_options.contains("-cl-fast-relaxed-math")
-                || settings.build_options.contains("-cl-finite-math-only"),
+            finite_math_only: settings.finite_math_only(element),
         };
         Ok(UlpUnit {
             session,
@@ -468,7 +508,14 @@ impl UlpUnit<'_> {
                         "default {element} rounding is toward zero: correctly rounded means RTZ"
                     ));
                 }
-                if self.settings.judging.relaxed() && self.relaxed_rule.is_none() {
+                if self.settings.judging.relaxed() && self.settings.path == KernelPath::Vulkan {
+                    if element == FloatType::Float {
+                        notes.push(format!(
+                            "RelaxedPrecision: judged by the half column of {}",
+                            self.table_source
+                        ));
+                    }
+                } else if self.settings.judging.relaxed() && self.relaxed_rule.is_none() {
                     notes.push(format!("not in Table 5: judged by {}", self.table_source));
                 }
                 if let Some(correction) =
@@ -521,8 +568,11 @@ pub(crate) fn build_unit_kernel(
         .user_kernels
         .iter()
         .find(|k| k.function == function.name);
-    let (module_name, kernel) =
-        kernel_form::unit_kernel(settings.path, user, kernel_form::UnitKernel::Function(spec))?;
+    let (module_name, kernel) = kernel_form::unit_kernel(
+        settings.kernel_target(spec.element),
+        user,
+        kernel_form::UnitKernel::Function(spec),
+    )?;
     session
         .build(
             &module_name,

@@ -2,16 +2,18 @@
 //! (ULP tables, Table 5, edge-case rules) under `tables/`, in the one format the loaders of
 //! [`crate::spec`] read (`tables/README.md`).
 //!
-//! Two today: [`OPENCL_SPIRV`] judges SPIR-V kernels, [`OPENCL_C`] OpenCL C source
-//! ([`KernelPath::environment`]). Vulkan (#45) adds `tables/vulkan/` beside them.
+//! Three: [`OPENCL_SPIRV`] judges SPIR-V kernels on OpenCL, [`OPENCL_C`] OpenCL C source
+//! ([`KernelPath::environment`]), [`VULKAN`] SPIR-V compute shaders on Vulkan (`tables/vulkan/`,
+//! one table: the appendix has no profiles, no unsafe-math table and no edge-case list).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-/// The way a kernel reaches an OpenCL device, which decides the text that judges it: SPIR-V
-/// through `clCreateProgramWithIL` (the OpenCL SPIR-V environment's tables) or OpenCL C source
-/// through `clCreateProgramWithSource` (the OpenCL C specification's numerical compliance
-/// chapter). Chosen with `--source`; named in the `path` CSV column.
+/// The way a kernel reaches a device, which decides the text that judges it: SPIR-V through
+/// `clCreateProgramWithIL` (the OpenCL SPIR-V environment's tables), OpenCL C source through
+/// `clCreateProgramWithSource` (the OpenCL C specification's numerical compliance chapter), or
+/// a Vulkan compute shader (the Vulkan environment's precision tables). Chosen with `--source`;
+/// named in the `path` CSV column.
 #[derive(
     Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq, Eq, Hash,
 )]
@@ -24,20 +26,25 @@ pub enum KernelPath {
     /// OpenCL C source built by the driver's own compiler.
     #[serde(rename = "opencl-c")]
     OpenclC,
+    /// Compute shaders (SPIR-V of the Vulkan environment) on a Vulkan device: the only path a
+    /// Vulkan device takes, and one no OpenCL device takes.
+    #[serde(rename = "vulkan")]
+    Vulkan,
 }
 
 impl KernelPath {
-    pub const ALL: [KernelPath; 2] = [KernelPath::Spirv, KernelPath::OpenclC];
+    pub const ALL: [KernelPath; 3] = [KernelPath::Spirv, KernelPath::OpenclC, KernelPath::Vulkan];
 
     /// The name used by `--source`, in the `path` CSV column and in report headers.
     pub fn name(self) -> &'static str {
         match self {
             KernelPath::Spirv => "spirv",
             KernelPath::OpenclC => "opencl-c",
+            KernelPath::Vulkan => "vulkan",
         }
     }
 
-    /// Reads a path's name (`spirv`, `opencl-c`).
+    /// Reads a path's name (`spirv`, `opencl-c`, `vulkan`).
     pub fn parse(text: &str) -> Option<KernelPath> {
         KernelPath::ALL
             .into_iter()
@@ -46,11 +53,13 @@ impl KernelPath {
 
     /// The environment whose text judges kernels that take this path: a SPIR-V module is
     /// judged by the OpenCL SPIR-V environment's tables, OpenCL C source (compiled as OpenCL C)
-    /// by the OpenCL C specification's numerical compliance chapter.
+    /// by the OpenCL C specification's numerical compliance chapter, a Vulkan compute shader
+    /// by the Vulkan environment's precision tables.
     pub fn environment(self) -> &'static Environment {
         match self {
             KernelPath::Spirv => &OPENCL_SPIRV,
             KernelPath::OpenclC => &OPENCL_C,
+            KernelPath::Vulkan => &VULKAN,
         }
     }
 }
@@ -191,8 +200,25 @@ pub const OPENCL_C: Environment = Environment {
     ],
 };
 
+/// The Vulkan environment for SPIR-V (today's appendix only:
+/// `shared/spec/vulkan_spirvenv_2026.adoc`, "Precision of Individual Operations"),
+/// `tables/vulkan/`. Its one file is the two precision tables, core and GLSL.std.450, read as a
+/// full-profile table (`table::builtin_in(&VULKAN, Revision::Spec2026, Profile::Full)`; it has
+/// no embedded table). RelaxedPrecision selects the half column for float results
+/// (`spec::vulkan::column`), not a Table 5 file.
+pub const VULKAN: Environment = Environment {
+    name: "Vulkan SPIR-V",
+    folder: "tables/vulkan",
+    cited_from: "tables/vulkan",
+    revisions: &[(Revision::Spec2026, "")],
+    files: &[(
+        "ulp_full.csv",
+        include_str!("../../tables/vulkan/ulp_full.csv"),
+    )],
+};
+
 /// Every environment, for tests and listings.
-pub const ALL: [&Environment; 2] = [&OPENCL_SPIRV, &OPENCL_C];
+pub const ALL: [&Environment; 3] = [&OPENCL_SPIRV, &OPENCL_C, &VULKAN];
 
 impl Environment {
     /// The revisions of the text this environment holds, oldest first (`--spec` may name only
@@ -225,6 +251,19 @@ impl Environment {
             });
         let file = format!("{stem}{suffix}.csv");
         (format!("{}/{file}", self.cited_from), self.data(&file))
+    }
+
+    /// Whether the folder has the data file `stem` in `revision` (the Vulkan folder has only
+    /// `ulp_full`).
+    pub fn has(&self, stem: &str, revision: Revision) -> bool {
+        self.revisions
+            .iter()
+            .filter(|(r, _)| *r == revision)
+            .any(|(_, suffix)| {
+                self.files
+                    .iter()
+                    .any(|(name, _)| *name == format!("{stem}{suffix}.csv"))
+            })
     }
 
     /// The revisions it holds as `2017 and 2026`, for messages.
@@ -304,9 +343,17 @@ mod tests {
                 let text = std::fs::read_to_string(environment.path(name)).unwrap();
                 assert_eq!(environment.data(name), text, "{name}");
             }
-            // Every revision it holds has each of the four files.
+            // Every revision it holds has each of the four files (Vulkan: the one table).
+            let stems: &[&str] = if environment.folder == VULKAN.folder {
+                &["ulp_full"]
+            } else {
+                &["ulp_full", "ulp_embedded", "ulp_relaxed", "edge_cases"]
+            };
             for revision in environment.revisions() {
                 for stem in ["ulp_full", "ulp_embedded", "ulp_relaxed", "edge_cases"] {
+                    assert_eq!(environment.has(stem, revision), stems.contains(&stem));
+                }
+                for stem in stems {
                     environment.data_file(stem, revision);
                 }
             }
@@ -325,6 +372,11 @@ mod tests {
             [Revision::Spec2017, Revision::Spec2026]
         );
         assert_eq!(OPENCL_C.revisions(), [Revision::Spec2026]);
+        assert_eq!(VULKAN.revisions(), [Revision::Spec2026]);
+        assert_eq!(
+            VULKAN.data_file("ulp_full", Revision::Spec2026).0,
+            "tables/vulkan/ulp_full.csv"
+        );
         assert!(!OPENCL_C.holds(Revision::Spec2017));
         assert_eq!(OPENCL_C.revision_names(), "2026");
         assert_eq!(

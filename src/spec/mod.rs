@@ -15,3 +15,4 @@ pub mod registry;
 pub mod relaxed_table;
 pub mod signature;
 pub mod table;
+pub mod vulkan;

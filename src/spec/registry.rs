@@ -1075,7 +1075,11 @@ mod tests {
     /// there), and OpenCL C's unsafe-math table holds the Table-5-only functions too.
     #[test]
     fn every_function_has_a_row_in_both_spec_tables() {
-        for environment in environment::ALL {
+        // Vulkan's table holds the planned functions only (`spec::vulkan` checks it).
+        for environment in environment::ALL
+            .into_iter()
+            .filter(|e| e.has("ulp_embedded", Revision::Spec2026))
+        {
             for profile in Profile::ALL {
                 let table = builtin_in(environment, Revision::Spec2026, profile);
                 let missing: Vec<&str> = FUNCTIONS

@@ -184,6 +184,9 @@ pub enum Requirement {
         operations: Linear,
         epsilon: Epsilon,
     },
+    /// A cell of the Vulkan appendix's tables beyond the OpenCL grammar (bounds on ranges,
+    /// bounds growing with |x|, inherited formulas), judged by `judge::vulkan`.
+    Vulkan(crate::spec::vulkan::cell::Cell),
 }
 
 impl Requirement {
@@ -211,7 +214,8 @@ impl Requirement {
             | Requirement::NotApplicable
             | Requirement::UlpPerWidth(_)
             | Requirement::Absolute(_)
-            | Requirement::AbsoluteMaxSquared { .. } => None,
+            | Requirement::AbsoluteMaxSquared { .. }
+            | Requirement::Vulkan(_) => None,
         }
     }
 
@@ -274,6 +278,7 @@ impl Requirement {
                 0.0 => format!("abs <= max*max*{}*{}", operations, epsilon.name()),
                 _ => format!("abs <= max*max*({})*{}", operations, epsilon.name()),
             },
+            Requirement::Vulkan(cell) => cell.describe(),
         }
     }
 }
@@ -389,6 +394,9 @@ pub enum CellError {
     Linear { cell: String, text: String },
     #[error("cannot read `{cell}`: expected an absolute tolerance such as `1e-3`, found `{text}`")]
     Absolute { cell: String, text: String },
+    /// A Vulkan cell (`inherited:`, `... inside [A, B]`, `<= A+B|x| ulp`) that is malformed.
+    #[error("{0}")]
+    Vulkan(String),
 }
 
 /// The header every table file starts with, and the field names errors use.
@@ -397,7 +405,9 @@ const COLUMNS: [&str; 4] = ["instruction", "float64", "float32", "float16"];
 /// The cell forms a data file may use, for error messages.
 const CELL_FORMS: &str = "`correctly-rounded`, `0 ulp`, `<= N ulp`, `<= A+Bn ulp`, \
     `implementation-defined`, `mad: fma or mul+add`, `remquo: 0 ulp remainder, low N quotient \
-    bits`, `sincos: <= N ulp each`, `abs <= B`, `abs <= max*max*K*FLT_EPSILON` or `-`";
+    bits`, `sincos: <= N ulp each`, `abs <= B`, `abs <= max*max*K*FLT_EPSILON`, `-`, or the \
+    Vulkan forms `correct-result`, `<= N ulp where |y| in [A, B] or y == 0`, `<= A+B|x| ulp`, \
+    `<= N ulp outside [A, B]; abs < E inside`, `abs <= E inside [A, B]`, `inherited: FORMULA`";
 
 /// Reads one table from CSV text (format in `tables/README.md`). `source_name` is only used
 /// in the table's `source` and in errors. Every problem (CSV syntax, header, field count,
@@ -580,9 +590,15 @@ fn is_identifier(text: &str) -> bool {
 /// whitespace, so `<=  4 ulp` reads like `<= 4 ulp`. The `mad:`, `remquo:` and `sincos:` forms
 /// belong to their own row: on any other row they would change how outputs are judged.
 fn parse_cell(instruction: &str, cell: &str) -> Result<Requirement, CellError> {
+    if let Some(vulkan) = crate::spec::vulkan::cell::parse_cell(cell) {
+        return vulkan.map(Requirement::Vulkan).map_err(CellError::Vulkan);
+    }
     let words: Vec<&str> = cell.split_whitespace().collect();
     let requirement = match words.as_slice() {
         ["correctly-rounded"] => Requirement::CorrectlyRounded,
+        // The Vulkan appendix's "correct result": the infinitely precise value, which needs no
+        // rounding, so `0 ulp`.
+        ["correct-result"] => Requirement::Exact,
         ["0", "ulp"] => Requirement::Exact,
         ["<=", n, "ulp"] if n.contains('n') => Requirement::UlpPerWidth(linear(cell, n)?),
         ["<=", n, "ulp"] => Requirement::Ulp(ulp_count(cell, n)?),

@@ -64,6 +64,7 @@ const ENVIRONMENTS: &[&str] = &[
     "device::vulkan",
     "kernel::spirv_opencl",
     "kernel::opencl_c",
+    "kernel::spirv_vulkan",
 ];
 
 /// The layers whose folders are environments (their `mod.rs` is what every environment shares).

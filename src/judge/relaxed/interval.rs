@@ -388,7 +388,8 @@ pub(super) fn requirement_range(
         Requirement::MadFmaOrMulAdd
         | Requirement::UlpPerWidth(_)
         | Requirement::Absolute(_)
-        | Requirement::AbsoluteMaxSquared { .. } => context.unbounded(),
+        | Requirement::AbsoluteMaxSquared { .. }
+        | Requirement::Vulkan(_) => context.unbounded(),
         Requirement::ImplementationDefined | Requirement::NotApplicable => {
             context.unstated.set(true);
             context.unbounded()

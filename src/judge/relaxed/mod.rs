@@ -514,7 +514,8 @@ impl Judged<'_> {
                 | Requirement::NotApplicable
                 | Requirement::UlpPerWidth(_)
                 | Requirement::Absolute(_)
-                | Requirement::AbsoluteMaxSquared { .. } => Verdict::Unconstrained,
+                | Requirement::AbsoluteMaxSquared { .. }
+                | Requirement::Vulkan(_) => Verdict::Unconstrained,
             },
             Bound::Unbounded => Verdict::Unconstrained,
             Bound::Undefined => unreachable!("undefined pieces are decided before judging"),

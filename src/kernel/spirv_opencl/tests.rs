@@ -1,6 +1,4 @@
-use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use super::*;
 use crate::kernel::*;
@@ -100,48 +98,8 @@ fn instruction_named(name: &str) -> Option<Instruction> {
         .or_else(|| extended.into_iter().find(|i| i.name() == name))
 }
 
-/// Runs the SPIR-V validator `validator` on `words` in `target_env`: `None` if it is not
-/// installed, else `Err` with its complaint about `name` and the disassembly. The one runner of
-/// every module-validation test in kernel.
-pub(crate) fn run_validator(
-    validator: &str,
-    name: &str,
-    words: &[u32],
-    target_env: &str,
-) -> Option<Result<(), String>> {
-    let mut file = tempfile::Builder::new()
-        .suffix(".spv")
-        .tempfile()
-        .expect("create a temporary .spv file");
-    file.write_all(&words_to_bytes(words))
-        .expect("write the temporary .spv file");
-    let output = match Command::new(validator)
-        .args(["--target-env", target_env])
-        .arg(file.path())
-        .output()
-    {
-        Ok(output) => output,
-        Err(error) if error.kind() == ErrorKind::NotFound => return None,
-        Err(error) => panic!("could not run {validator}: {error}"),
-    };
-    if output.status.success() {
-        return Some(Ok(()));
-    }
-    Some(Err(format!(
-        "{validator} --target-env {target_env} rejected {name}:\n{}{}\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-        disassemble(words)
-    )))
-}
-
-/// Runs `spirv-val` (which scripts/setup installs: a test that expects a refusal must not pass
-/// because it is missing).
-pub(crate) fn spirv_val(name: &str, words: &[u32], target_env: &str) -> Result<(), String> {
-    run_validator("spirv-val", name, words, target_env).unwrap_or_else(|| {
-        panic!("spirv-val is not installed; run scripts/setup to install SPIRV-Tools")
-    })
-}
+// The validator runners are shared with the other environments' tests.
+pub(crate) use crate::kernel::{run_validator, spirv_val};
 
 /// Runs `spirv-val` on a math module. The OpenCL 2.2 environment checks the OpenCL rules but
 /// refuses Float16, so half modules are checked against plain SPIR-V 1.0 instead.

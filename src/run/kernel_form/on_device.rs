@@ -92,6 +92,7 @@ fn settings(path: KernelPath) -> RunSettings {
         device_only: false,
         work_group: crate::run::WorkGroup::default(),
         extension_probe: None,
+        vulkan_modes: Vec::new(),
     }
 }
 
