@@ -305,7 +305,7 @@ pub(crate) struct KernelArgs {
 fn parse_kernel_path(text: &str) -> Result<crate::spec::environment::KernelPath, BadValue> {
     crate::spec::environment::KernelPath::parse(text).ok_or_else(|| {
         BadValue(format!(
-            "`{text}` is not a kind of kernel clacc writes: use spirv or opencl-c"
+            "`{text}` is not a kind of kernel clacc writes: use spirv, opencl-c or vulkan"
         ))
     })
 }

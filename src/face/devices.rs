@@ -5,6 +5,7 @@ use super::args::DeviceArgs;
 use super::console::{out, out_line};
 use super::{usage, UsageError};
 use crate::device::opencl::{self, DeviceInfo, Session};
+use crate::device::vulkan::{self, VulkanDeviceInfo, VulkanError};
 use crate::device::{Device, DeviceError, KernelForm};
 use crate::kernel::ENTRY_POINT;
 use crate::run::extension::probe::{self as extension, IsolatedOutcome};
@@ -131,7 +132,8 @@ fn tempfile_dir() -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
-/// `clacc devices`: every platform and device, what it offers and whether clacc can use it.
+/// `clacc devices`: every platform and device, what it offers and whether clacc can use it:
+/// the OpenCL platforms, then the Vulkan physical devices under a platform named `Vulkan`.
 pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
     let devices = opencl::enumerate()?;
     if devices.is_empty() {
@@ -193,5 +195,72 @@ pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
             ),
         )?;
     }
+    print_vulkan_devices()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The Vulkan part of `clacc devices`: each physical device with its shader features and
+/// float-controls properties, or one line saying why there is none (no loader is no failure:
+/// the OpenCL devices are usable without one).
+fn print_vulkan_devices() -> Result<(), UsageError> {
+    let devices = match vulkan::enumerate() {
+        Ok(devices) if devices.is_empty() => {
+            return out_line(
+                "the device list",
+                "Vulkan: the loader sees no device (scripts/setup installs lavapipe)",
+            )
+        }
+        Ok(devices) => devices,
+        Err(error @ VulkanError::NoLoader(_)) => {
+            return out_line("the device list", format!("Vulkan: {error}"))
+        }
+        Err(error) => {
+            return out_line(
+                "the device list",
+                format!("Vulkan: the devices cannot be listed: {error}"),
+            )
+        }
+    };
+    for info in &devices {
+        out(
+            "the device list",
+            &(describe_vulkan(info).join("\n") + "\n"),
+        )?;
+    }
+    Ok(())
+}
+
+/// One Vulkan physical device's lines in `clacc devices`.
+fn describe_vulkan(info: &VulkanDeviceInfo) -> Vec<String> {
+    use crate::num::fp::FloatType;
+    let controls = |element: FloatType| {
+        if info.features.supports(element) {
+            info.float_controls.of(element).describe()
+        } else {
+            "not supported".to_string()
+        }
+    };
+    let usable = match info.unusable_reason() {
+        Some(reason) => format!("no: {reason}"),
+        None => "yes, path vulkan".to_string(),
+    };
+    vec![
+        format!("[vulkan:{}] Vulkan / {}", info.index, info.name),
+        format!("    type           {}", info.device_type),
+        format!("    version        Vulkan {}", info.version_text()),
+        format!(
+            "    driver         {} ({})",
+            info.driver_name, info.driver_info
+        ),
+        format!("    features       {}", info.features.describe()),
+        format!("    float          {}", controls(FloatType::Float)),
+        format!("    double         {}", controls(FloatType::Double)),
+        format!("    half           {}", controls(FloatType::Half)),
+        format!(
+            "    independence   denorm {}, rounding {}",
+            info.float_controls.denorm_independence.name(),
+            info.float_controls.rounding_independence.name()
+        ),
+        format!("    usable         {usable}"),
+    ]
 }

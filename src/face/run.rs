@@ -635,9 +635,8 @@ fn vulkan_functions(
     if !args.selection.function.is_empty() && !left.is_empty() {
         let names: Vec<&str> = left.iter().map(|function| function.name).collect();
         return usage(format!(
-            "--function {}: the Vulkan environment has no instruction for {} (GLSL.std.450 and the core instructions hold what a shader can call), so the vulkan path does not run {}",
+            "--function {0}: the Vulkan environment has no instruction for {0} (GLSL.std.450 and the core instructions hold what a shader can call), so the vulkan path does not run {1}",
             names.join(","),
-            if names.len() == 1 { "it" } else { "them" },
             if names.len() == 1 { "it" } else { "them" },
         ));
     }

@@ -33,6 +33,7 @@ pub mod relaxed;
 #[cfg(test)]
 mod tests;
 mod tiers;
+pub mod vulkan;
 
 pub use allowance::flush_to_zero_reason;
 pub use tiers::{FastReference, KnownColumnsVerdict};

@@ -1786,8 +1786,13 @@ mod tests {
         unknown.set("path", "ptx".into());
         assert_eq!(
             check_row(&unknown).unwrap_err().problem,
-            "is not one of spirv, opencl-c"
+            "is not one of spirv, opencl-c, vulkan"
         );
+        // A Vulkan row is the vulkan path's, named so.
+        let mut vulkan = opencl_c;
+        vulkan.set("path", "vulkan".into());
+        assert!(check_row(&vulkan).is_ok());
+        assert_eq!(vulkan.label(), "sin float w1 (ulp, full, vulkan)");
     }
 
     #[test]

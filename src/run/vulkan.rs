@@ -36,6 +36,19 @@ impl VulkanModes {
         }
     }
 
+    /// The modes as the judge reads them ([`crate::judge::vulkan::judge`]): what "correctly
+    /// rounded" means, whether denormals may be flushed, whether NaN, infinities and signed
+    /// zeros are preserved.
+    pub fn judge_modes(self) -> crate::judge::vulkan::Modes {
+        crate::judge::vulkan::Modes {
+            rounding: self
+                .round_to_nearest_even
+                .then_some(crate::judge::vulkan::Rounding::Rte),
+            denorm_preserve: self.denorm_preserve,
+            signed_zero_inf_nan_preserve: self.signed_zero_inf_nan_preserve,
+        }
+    }
+
     /// The modes, as the CSV's and the summary's words: `rte szinfnan-preserve`, or `none`.
     pub fn describe(self) -> String {
         let words: Vec<&str> = [
@@ -120,5 +133,103 @@ pub fn select<'a>(
                 .map(|d| format!("{} {}", d.index, d.label()))
                 .collect(),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::vulkan::{ShaderFeatures, WidthControls};
+
+    /// lavapipe's properties as issue #45 measured them: RTE, SignedZeroInfNanPreserve, no
+    /// denorm mode, for every width; Float16 and Float64.
+    fn lavapipe(index: usize, name: &str) -> VulkanDeviceInfo {
+        let width = WidthControls {
+            rte: true,
+            signed_zero_inf_nan_preserve: true,
+            ..WidthControls::default()
+        };
+        VulkanDeviceInfo {
+            index,
+            name: name.to_string(),
+            device_type: "cpu".to_string(),
+            driver_name: "llvmpipe".to_string(),
+            driver_info: "Mesa 25.0.7".to_string(),
+            api_version: (1, 4, 305),
+            uuid: [0; 16],
+            features: ShaderFeatures {
+                float16: true,
+                float64: true,
+                storage_buffer16: true,
+                ..ShaderFeatures::default()
+            },
+            float_controls: FloatControls {
+                half: width,
+                float: width,
+                double: width,
+                ..FloatControls::default()
+            },
+            max_group_count_x: 65535,
+            extensions: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn each_mode_the_properties_allow_is_asked_for() {
+        let modes = modes_of(&lavapipe(0, "llvmpipe"));
+        assert_eq!(modes.len(), 3);
+        for modes in &modes {
+            assert!(modes.round_to_nearest_even && modes.signed_zero_inf_nan_preserve);
+            assert!(!modes.denorm_preserve);
+            assert_eq!(modes.describe(), "rte szinfnan-preserve");
+        }
+        let mut bare = lavapipe(0, "llvmpipe");
+        bare.features.float64 = false;
+        bare.float_controls.float = WidthControls {
+            denorm_preserve: true,
+            rtz: true,
+            ..WidthControls::default()
+        };
+        let modes = modes_of(&bare);
+        // No Float64: no double modes, so double units are skipped for the type.
+        assert_eq!(
+            modes.iter().map(|m| m.element).collect::<Vec<_>>(),
+            [FloatType::Half, FloatType::Float]
+        );
+        assert_eq!(modes[1].describe(), "denorm-preserve");
+        let none = VulkanModes::allowed(&FloatControls::default(), FloatType::Float);
+        assert_eq!(none.describe(), "none");
+        // Nothing declared: either rounding neighbour, flushing, NaN and infinities undefined.
+        assert_eq!(
+            none.judge_modes(),
+            crate::judge::vulkan::Modes {
+                rounding: None,
+                denorm_preserve: false,
+                signed_zero_inf_nan_preserve: false,
+            }
+        );
+        assert_eq!(
+            modes[1].judge_modes().rounding,
+            None,
+            "RTZ alone is allowed, never asked for"
+        );
+    }
+
+    #[test]
+    fn device_picks_by_index_or_a_name_that_names_one() {
+        let devices = [
+            lavapipe(0, "llvmpipe (LLVM 15.0.6, 256 bits)"),
+            lavapipe(1, "NVIDIA H100"),
+        ];
+        assert_eq!(select(&devices, None).unwrap().index, 0);
+        assert_eq!(select(&devices, Some("1")).unwrap().index, 1);
+        assert_eq!(select(&devices, Some("LLVMpipe")).unwrap().index, 0);
+        assert_eq!(select(&devices, Some("h100")).unwrap().index, 1);
+        let none = select(&devices, Some("radv")).unwrap_err().to_string();
+        assert!(none.contains("no Vulkan device matches `radv`"), "{none}");
+        assert!(none.contains("1 NVIDIA H100"), "{none}");
+        let several = select(&devices, Some("i")).unwrap_err().to_string();
+        assert!(several.contains("names several"), "{several}");
+        assert!(select(&devices, Some(" ")).is_err());
     }
 }

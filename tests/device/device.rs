@@ -220,6 +220,24 @@ fn a_rejected_module_reports_the_build_log() {
     assert!(message.contains("clacc_missing_function"), "{message}");
 }
 
+#[test]
+fn a_vulkan_shader_is_refused_by_the_opencl_device() {
+    let session = spirv_session();
+    let words = unresolvable_module();
+    let error = match session.build(
+        "shader",
+        KernelForm::SpirvVulkan(&kernel::words_to_bytes(&words)),
+        ENTRY_POINT,
+        "",
+    ) {
+        Ok(_) => panic!("the OpenCL device built a Vulkan shader"),
+        Err(error) => error,
+    };
+    assert!(matches!(error, DeviceError::WrongForm { .. }), "{error}");
+    let message = error.to_string();
+    assert!(message.contains("not a Vulkan compute shader"), "{message}");
+}
+
 /// Several widths' kernels on one write of padded inputs (`run_launches`, as a width group
 /// runs them), then again on fewer inputs: the session's buffers are reused from run to run,
 /// and neither a width that does not divide the inputs (3) nor what an earlier, longer run

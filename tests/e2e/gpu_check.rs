@@ -27,6 +27,7 @@ fn gpu_check(args: &[&str], settings: &[(&str, &str)]) -> Output {
         .args(args)
         .env("GPU_CHECK_CLACC", env!("CARGO_BIN_EXE_clacc"))
         .env_remove("GPU_CHECK_LIB")
+        .env_remove("GPU_CHECK_VULKAN_ICD")
         .env_remove("OCL_ICD_FILENAMES");
     for (name, value) in settings {
         command.env(name, value);
@@ -44,7 +45,14 @@ fn bundle_holds_clacc_the_loader_and_the_libraries_clacc_links() {
     let bundle = dir.path().join("bundle");
     let output = gpu_check(&["--bundle"], &[("GPU_CHECK_BUNDLE", path(&bundle))]);
     assert!(output.status.success(), "{}", text(&output.stderr));
-    for file in ["clacc", "libOpenCL.so.1", "libmpfr.so.6", "libgmp.so.10"] {
+    // libvulkan.so.1: the Vulkan loader scripts/setup installs into .deps/lavapipe.
+    for file in [
+        "clacc",
+        "libOpenCL.so.1",
+        "libmpfr.so.6",
+        "libgmp.so.10",
+        "libvulkan.so.1",
+    ] {
         assert!(bundle.join(file).is_file(), "{file} not in the bundle");
     }
     assert_eq!(
@@ -85,6 +93,62 @@ fn dry_run_names_the_library_and_the_reduced_certification_and_runs_nothing() {
         assert!(stdout.contains(part), "`{part}` not in: {stdout}");
     }
     assert!(!out.exists(), "a dry run writes nothing");
+}
+
+#[test]
+fn without_a_vulkan_manifest_the_vulkan_part_is_skipped_and_says_so() {
+    let output = gpu_check(
+        &["--dry-run"],
+        &[
+            ("GPU_CHECK_LIB", &intel_library()),
+            ("GPU_CHECK_VULKAN_ICD", ""),
+        ],
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    // This machine has no NVIDIA driver, so no nvidia_icd.json.
+    let vulkan = stdout
+        .lines()
+        .find(|l| l.starts_with("vulkan "))
+        .unwrap_or_else(|| panic!("no vulkan line: {stdout}"));
+    assert!(vulkan.contains("skipped: no nvidia_icd.json"), "{vulkan}");
+}
+
+#[test]
+fn with_lavapipe_as_the_vulkan_driver_the_devices_list_shows_it_through_the_bundled_loader() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("bundle");
+    let out = dir.path().join("out");
+    let bundled = gpu_check(&["--bundle"], &[("GPU_CHECK_BUNDLE", path(&bundle))]);
+    assert!(bundled.status.success(), "{}", text(&bundled.stderr));
+    let manifest = repository().join(".deps/lavapipe/lvp_icd.json");
+    let output = gpu_check(
+        &[],
+        &[
+            ("GPU_CHECK_LIB", &intel_library()),
+            ("GPU_CHECK_VULKAN_ICD", path(&manifest)),
+            ("GPU_CHECK_BUNDLE", path(&bundle)),
+            ("OUT", path(&out)),
+            ("GPU_CHECK_FUNCTIONS", "sin"),
+            ("GPU_CHECK_INPUTS", "256"),
+        ],
+    );
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "exit {:?}: {}",
+        output.status.code(),
+        text(&output.stderr)
+    );
+    let env = std::fs::read_to_string(out.join("env.txt")).unwrap();
+    let loader = bundle.join("libvulkan.so.1");
+    assert!(
+        env.contains(&format!("CLACC_VULKAN_LOADER={}", path(&loader))),
+        "{env}"
+    );
+    assert!(env.contains("VK_DRIVER_FILES="), "{env}");
+    let devices = std::fs::read_to_string(out.join("devices.txt")).unwrap();
+    assert!(devices.contains("] Vulkan / llvmpipe"), "{devices}");
+    assert!(devices.contains("Intel(R) OpenCL"), "{devices}");
 }
 
 #[test]

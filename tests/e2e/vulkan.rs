@@ -2,10 +2,11 @@
 //! scripts/setup): the binary run as a user runs it, compute shaders judged by the Vulkan
 //! environment's precision tables. No test asserts a vendor's numeric result (lavapipe's
 //! findings are in docs/devices/lavapipe.md); they assert structure, verdict kinds and facts
-//! every conforming device meets: a correctly rounded fadd passes.
+//! every conforming device meets: a correctly rounded fadd passes. (`clacc devices` is
+//! tests/e2e/vulkan_devices.rs's.)
 
 mod common;
-use common::{assert_refused, clacc, text, Results};
+use common::{assert_refused, clacc, repository, text, Results};
 
 use std::path::Path;
 
@@ -30,18 +31,6 @@ fn assert_vulkan_rows(results: &Results) {
             "{row:?}"
         );
     }
-}
-
-#[test]
-fn devices_lists_lavapipe_under_the_vulkan_platform() {
-    let output = clacc(&["devices"]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let listing = text(&output.stdout);
-    let vulkan = listing
-        .split("\n[")
-        .find(|block| block.lines().next().unwrap_or("").contains("Vulkan"))
-        .unwrap_or_else(|| panic!("no Vulkan platform listed:\n{listing}"));
-    assert!(vulkan.contains("llvmpipe"), "{vulkan}");
 }
 
 #[test]
@@ -147,7 +136,7 @@ fn opencl_flags_on_a_vulkan_device_and_vulkan_on_an_opencl_one_are_refused() {
         ),
         (
             &["--platform", "vulkan", "--function", "sincos"][..],
-            "no instruction for sincos",
+            "has no instruction for sincos",
         ),
     ] {
         let mut args = flags.to_vec();
@@ -240,7 +229,7 @@ fn compare_pairs_lavapipe_with_intel_s_opencl_side_each_judged_by_its_own_table(
         "{}",
         text(&output.stderr)
     );
-    let mut args = vec!["--platform", "Intel"];
+    let mut args = vec!["--platform", "Intel", "--kind", "ulp"];
     args.extend(unit);
     args.extend(["--csv", intel.to_str().unwrap()]);
     let output = clacc(&args);
@@ -306,4 +295,37 @@ fn certify_runs_the_vulkan_path_and_says_so_in_its_verdict() {
         profiles.into_iter().collect::<Vec<_>>(),
         ["full", "relaxed"]
     );
+}
+
+#[test]
+fn a_users_compute_shader_runs_in_place_of_clacc_s_and_a_misfit_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // clacc's own float OpFAdd shader (its snapshot), assembled as a user would.
+    let shader = dir.path().join("my_fadd.spv");
+    let output = std::process::Command::new("spirv-as")
+        .args(["--target-env", "vulkan1.3"])
+        .arg(repository().join("kernels/spirv_vulkan/fadd_float_w4.spvasm"))
+        .arg("-o")
+        .arg(&shader)
+        .output()
+        .expect("spirv-as is installed by scripts/setup");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let kernel = format!("OpFAdd={}", shader.display());
+    let csv = dir.path().join("user.csv");
+    let output = on_lavapipe(
+        &csv,
+        &[
+            "--kernel", &kernel, "--type", "float", "--width", "4", "--inputs", "1024",
+        ],
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let results = Results::read(&csv);
+    assert_vulkan_rows(&results);
+    assert_eq!(results.first("status"), "pass");
+    // The same shader for half: its buffers hold floats, so it is refused before anything runs.
+    let output = on_lavapipe(
+        &dir.path().join("half.csv"),
+        &["--kernel", &kernel, "--type", "half", "--width", "4"],
+    );
+    assert_refused(&output, "does not fit OpFAdd half w4");
 }

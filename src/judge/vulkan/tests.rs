@@ -1,0 +1,435 @@
+//! Hand-computed cases for each rule of the Vulkan appendix (`judge::vulkan::judge`).
+
+use super::*;
+use crate::spec::table::Requirement;
+use crate::spec::vulkan::Cell;
+use std::f64::consts::PI;
+
+const PRESERVE: Modes = Modes {
+    rounding: Some(Rounding::Rte),
+    denorm_preserve: true,
+    signed_zero_inf_nan_preserve: true,
+};
+
+/// A float result of `exact` (evaluated in MPFR at 256 bits) judged by `requirement`.
+fn float(
+    requirement: &Requirement,
+    exact: fn(f64) -> Float,
+    args: &[f64],
+    device_result: f64,
+    modes: &Modes,
+) -> Verdict {
+    judge(
+        requirement,
+        FloatType::Float,
+        FloatType::Float,
+        args,
+        &|a| exact(a[0]),
+        device_result,
+        modes,
+    )
+}
+
+fn value(v: f64) -> Float {
+    Float::with_val(256, v)
+}
+
+fn passes(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::Pass(_))
+}
+
+fn fails(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::Fail(_))
+}
+
+#[test]
+fn correctly_rounded_follows_the_declared_mode_else_either_neighbour() {
+    let cr = Requirement::CorrectlyRounded;
+    let up = 1.0 + pow2(-23);
+    let with = |rounding| Modes {
+        rounding,
+        ..PRESERVE
+    };
+    // 1 + 2^-24: a tie between 1 (even) and 1 + 2^-23.
+    let tie = |_: f64| value(1.0) + pow2(-24);
+    assert!(passes(float(
+        &cr,
+        tie,
+        &[0.0],
+        1.0,
+        &with(Some(Rounding::Rte))
+    )));
+    assert!(fails(float(
+        &cr,
+        tie,
+        &[0.0],
+        up,
+        &with(Some(Rounding::Rte))
+    )));
+    // 1 + 3·2^-25 is nearer 1 + 2^-23.
+    let near_up = |_: f64| value(1.0) + 3.0 * pow2(-25);
+    assert!(passes(float(
+        &cr,
+        near_up,
+        &[0.0],
+        up,
+        &with(Some(Rounding::Rte))
+    )));
+    assert!(fails(float(
+        &cr,
+        near_up,
+        &[0.0],
+        1.0,
+        &with(Some(Rounding::Rte))
+    )));
+    assert!(passes(float(
+        &cr,
+        near_up,
+        &[0.0],
+        1.0,
+        &with(Some(Rounding::Rtz))
+    )));
+    assert!(fails(float(
+        &cr,
+        near_up,
+        &[0.0],
+        up,
+        &with(Some(Rounding::Rtz))
+    )));
+    // No mode: either neighbour, nothing further.
+    assert!(passes(float(&cr, near_up, &[0.0], 1.0, &with(None))));
+    assert!(passes(float(&cr, near_up, &[0.0], up, &with(None))));
+    assert!(fails(float(
+        &cr,
+        near_up,
+        &[0.0],
+        1.0 + pow2(-22),
+        &with(None)
+    )));
+    // RTZ of a negative value rounds up.
+    let negative = |_: f64| -(value(1.0) + 3.0 * pow2(-25));
+    assert!(passes(float(
+        &cr,
+        negative,
+        &[0.0],
+        -1.0,
+        &with(Some(Rounding::Rtz))
+    )));
+    assert!(fails(float(
+        &cr,
+        negative,
+        &[0.0],
+        -up,
+        &with(Some(Rounding::Rtz))
+    )));
+    // A representable result is the only one.
+    assert!(fails(float(&cr, |_| value(2.0), &[0.0], up, &with(None))));
+}
+
+#[test]
+fn relaxed_precision_rounds_in_half_but_returns_a_float() {
+    // 1 + 2^-12 lies between the halves 1 and 1 + 2^-10: every float between them passes.
+    let exact = |_: &[f64]| value(1.0) + pow2(-12);
+    let cr = Requirement::CorrectlyRounded;
+    let relaxed = |d| {
+        judge(
+            &cr,
+            FloatType::Float,
+            FloatType::Half,
+            &[0.0],
+            &exact,
+            d,
+            &PRESERVE,
+        )
+    };
+    assert!(passes(relaxed(1.0 + pow2(-11))));
+    assert!(passes(relaxed(1.0 + pow2(-10))));
+    assert!(fails(relaxed(1.0 + pow2(-9))));
+    // Its ULP counts are half's: 2 ulp of half at 1.5 is 2^-9.
+    let two = Requirement::Ulp(2.0);
+    let at = |d| {
+        judge(
+            &two,
+            FloatType::Float,
+            FloatType::Half,
+            &[0.0],
+            &|_| value(1.5),
+            d,
+            &PRESERVE,
+        )
+    };
+    assert_eq!(at(1.5 + pow2(-9)), Verdict::Pass(2.0));
+    assert_eq!(at(1.5 + 3.0 * pow2(-10)), Verdict::Fail(3.0));
+}
+
+#[test]
+fn correct_result_is_the_exact_value() {
+    let exact = Requirement::Exact;
+    assert!(passes(float(
+        &exact,
+        |x| value(x.abs()),
+        &[-2.5],
+        2.5,
+        &PRESERVE
+    )));
+    assert!(fails(float(
+        &exact,
+        |x| value(x.abs()),
+        &[-2.5],
+        2.5 + pow2(-22),
+        &PRESERVE
+    )));
+}
+
+#[test]
+fn ulp_bounds_grow_with_the_argument() {
+    let exp = Requirement::Vulkan(Cell::UlpPerMagnitude {
+        constant: 3.0,
+        per_magnitude: 2.0,
+    });
+    // At x = ±2 the bound is 3 + 4 = 7 ulp; the exact 1.5 has ulp 2^-23.
+    let at_1_5 = |_: f64| value(1.5);
+    for x in [2.0, -2.0] {
+        assert_eq!(
+            float(&exp, at_1_5, &[x], 1.5 + 7.0 * pow2(-23), &PRESERVE),
+            Verdict::Pass(7.0)
+        );
+        assert_eq!(
+            float(&exp, at_1_5, &[x], 1.5 + 8.0 * pow2(-23), &PRESERVE),
+            Verdict::Fail(8.0)
+        );
+    }
+    // At x = 0 it is 3 ulp.
+    assert!(fails(float(
+        &exp,
+        at_1_5,
+        &[0.0],
+        1.5 + 4.0 * pow2(-23),
+        &PRESERVE
+    )));
+}
+
+#[test]
+fn log_is_absolute_inside_its_range_and_ulp_outside() {
+    let log = Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+        ulp: 3.0,
+        low: 0.5,
+        high: 2.0,
+        absolute: pow2(-21),
+    });
+    let ln = |x: f64| value(x).ln();
+    // log(1) = 0: absolute error strictly below 2^-21.
+    assert_eq!(
+        float(&log, ln, &[1.0], pow2(-22), &PRESERVE),
+        Verdict::Pass(pow2(-22))
+    );
+    assert_eq!(
+        float(&log, ln, &[1.0], pow2(-21), &PRESERVE),
+        Verdict::Fail(pow2(-21))
+    );
+    // Both ends are inside.
+    assert!(passes(float(
+        &log,
+        ln,
+        &[2.0],
+        (2f64.ln() as f32) as f64 + pow2(-22),
+        &PRESERVE
+    )));
+    // log(4) = 1.386...: 3 ulp of 2^-23 outside the range, where 2^-22 would be too much.
+    let exact = value(4.0).ln();
+    let three_up = exact.to_f64() as f32 as f64 + 3.0 * pow2(-23);
+    assert!(fails(float(
+        &log,
+        ln,
+        &[4.0],
+        three_up + pow2(-23),
+        &PRESERVE
+    )));
+    assert!(passes(float(
+        &log,
+        ln,
+        &[4.0],
+        (exact.to_f64() as f32) as f64,
+        &PRESERVE
+    )));
+}
+
+#[test]
+fn sin_and_cos_are_absolute_inside_minus_pi_pi_and_unbounded_outside() {
+    let sin = Requirement::Vulkan(Cell::AbsoluteInside {
+        absolute: pow2(-11),
+        low: -PI,
+        high: PI,
+    });
+    let quarter = |_: f64| value(0.25);
+    assert!(passes(float(
+        &sin,
+        quarter,
+        &[3.0],
+        0.25 + pow2(-11),
+        &PRESERVE
+    )));
+    assert!(fails(float(
+        &sin,
+        quarter,
+        &[3.0],
+        0.25 + pow2(-11) + pow2(-20),
+        &PRESERVE
+    )));
+    // The float nearest pi lies above it: outside. The float below it: inside.
+    let float_pi = PI as f32 as f64;
+    assert!(float_pi > PI);
+    assert!(matches!(
+        float(&sin, quarter, &[float_pi], 9.0, &PRESERVE),
+        Verdict::Unbounded(_)
+    ));
+    let below = f32::from_bits((PI as f32).to_bits() - 1) as f64;
+    assert!(fails(float(&sin, quarter, &[below], 9.0, &PRESERVE)));
+    assert!(matches!(
+        float(&sin, quarter, &[-4.0], 9.0, &PRESERVE),
+        Verdict::Unbounded(_)
+    ));
+}
+
+#[test]
+fn fdiv_is_bounded_for_a_divisor_in_range_or_zero() {
+    let fdiv = Requirement::Vulkan(Cell::UlpForDivisor {
+        ulp: 2.5,
+        low: pow2(-126),
+        high: pow2(126),
+    });
+    let divide = |a: &[f64]| value(a[0]) / a[1];
+    let at = |args: &[f64], d: f64, modes: &Modes| {
+        judge(
+            &fdiv,
+            FloatType::Float,
+            FloatType::Float,
+            args,
+            &divide,
+            d,
+            modes,
+        )
+    };
+    // 1 / 3 = 0.333..., ulp 2^-25: 2 ulp off passes, 3 fails.
+    let third = (1.0f32 / 3.0) as f64;
+    assert!(passes(at(&[1.0, 3.0], third + 2.0 * pow2(-25), &PRESERVE)));
+    assert!(fails(at(&[1.0, 3.0], third + 3.0 * pow2(-25), &PRESERVE)));
+    // 2^126 is in the range, 2^127 is not.
+    assert!(fails(at(&[1.0, pow2(126)], 1.0, &PRESERVE)));
+    assert!(matches!(
+        at(&[1.0, pow2(127)], 1.0, &PRESERVE),
+        Verdict::Unbounded(_)
+    ));
+    assert!(matches!(
+        at(&[1.0, -pow2(-127)], 1.0, &PRESERVE),
+        Verdict::Unbounded(_)
+    ));
+    // y = 0: the exact infinity.
+    assert!(passes(at(&[1.0, 0.0], f64::INFINITY, &PRESERVE)));
+    assert!(fails(at(&[1.0, 0.0], 1.0, &PRESERVE)));
+    // ... which without SignedZeroInfNanPreserve is undefined.
+    let assumed = Modes {
+        signed_zero_inf_nan_preserve: false,
+        ..PRESERVE
+    };
+    assert!(matches!(
+        at(&[1.0, 0.0], 1.0, &assumed),
+        Verdict::Undefined(_)
+    ));
+    // 0 / 0 is not mathematically defined: poison.
+    assert!(matches!(
+        at(&[0.0, 0.0], 1.0, &PRESERVE),
+        Verdict::Undefined(_)
+    ));
+}
+
+#[test]
+fn overflow_allows_infinity_or_the_largest_value_where_the_range_reaches_past_it() {
+    let two = Requirement::Ulp(2.0);
+    let at_max = |_: f64| value(FloatType::Float.max_finite());
+    assert!(passes(float(
+        &two,
+        at_max,
+        &[0.0],
+        f64::INFINITY,
+        &PRESERVE
+    )));
+    assert!(fails(float(
+        &two,
+        at_max,
+        &[0.0],
+        f64::NEG_INFINITY,
+        &PRESERVE
+    )));
+    assert!(fails(float(
+        &two,
+        |_| value(1.0),
+        &[0.0],
+        f64::INFINITY,
+        &PRESERVE
+    )));
+    // Without SignedZeroInfNanPreserve an exact result past the largest float is undefined.
+    let assumed = Modes {
+        signed_zero_inf_nan_preserve: false,
+        ..PRESERVE
+    };
+    let beyond = |_: f64| value(FloatType::Float.max_finite()) * 2;
+    assert!(matches!(
+        float(&two, beyond, &[0.0], 1.0, &assumed),
+        Verdict::Undefined(_)
+    ));
+    // A NaN or infinite operand, too.
+    assert!(matches!(
+        float(&two, value, &[f64::NAN], 1.0, &assumed),
+        Verdict::Undefined(_)
+    ));
+    assert!(matches!(
+        float(&two, value, &[f64::INFINITY], 1.0, &assumed),
+        Verdict::Undefined(_)
+    ));
+}
+
+#[test]
+fn denormals_may_be_flushed_without_denorm_preserve() {
+    let exact = Requirement::Exact;
+    let flushing = Modes {
+        denorm_preserve: false,
+        ..PRESERVE
+    };
+    // A denormal result flushed to zero: 2^-140 · 2 = 2^-139.
+    let double = |x: f64| value(x) * 2;
+    assert!(passes(float(&exact, double, &[pow2(-140)], 0.0, &flushing)));
+    assert!(fails(float(&exact, double, &[pow2(-140)], 0.0, &PRESERVE)));
+    // A denormal operand flushed: 2^-140 · 2^30 = 2^-110 is normal, 0 · 2^30 = 0.
+    let scale = |x: f64| value(x) * pow2(30);
+    assert!(passes(float(&exact, scale, &[pow2(-140)], 0.0, &flushing)));
+    assert!(passes(float(
+        &exact,
+        scale,
+        &[-pow2(-140)],
+        -0.0,
+        &flushing
+    )));
+    assert!(fails(float(&exact, scale, &[pow2(-140)], 0.0, &PRESERVE)));
+    // A normal operand is never flushed.
+    assert!(fails(float(&exact, scale, &[pow2(-100)], 0.0, &flushing)));
+}
+
+#[test]
+fn double_reads_the_single_cell_in_double_ulp() {
+    // "at least that of single precision": 2 ulp of double, not of float.
+    let two = Requirement::Ulp(2.0);
+    let at = |d| {
+        judge(
+            &two,
+            FloatType::Double,
+            FloatType::Double,
+            &[0.0],
+            &|_| value(1.5),
+            d,
+            &PRESERVE,
+        )
+    };
+    assert_eq!(at(1.5 + 2.0 * pow2(-52)), Verdict::Pass(2.0));
+    assert!(fails(at(1.5 + pow2(-23))));
+}
