@@ -3,6 +3,8 @@
 // Each test file is its own crate and uses a part of this module.
 #![allow(dead_code)]
 
+pub mod corpus;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -94,8 +96,13 @@ impl Results {
 /// Assembles `source` (a `.spvasm` file) into `binary` as a user would: `spirv-as
 /// --target-env spv1.0`.
 pub fn assemble_file(source: &Path, binary: &Path) {
+    assemble_file_for(source, binary, "spv1.0");
+}
+
+/// Assembles `source` into `binary` with `spirv-as --target-env target_env`.
+pub fn assemble_file_for(source: &Path, binary: &Path, target_env: &str) {
     let output = Command::new("spirv-as")
-        .args(["--target-env", "spv1.0"])
+        .args(["--target-env", target_env])
         .arg(source)
         .arg("-o")
         .arg(binary)
