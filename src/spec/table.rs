@@ -832,6 +832,8 @@ pub(crate) mod asciidoc {
     pub(crate) const SPEC_2017: &str = "003_606d5394990817d6.txt";
     /// The OpenCL C Specification's numerical compliance chapter, today's text.
     pub(crate) const SPEC_OPENCL_C: &str = "opencl_c_numerical_compliance_2026.asciidoc";
+    /// The Vulkan specification's appendix "Vulkan Environment for SPIR-V", today's text.
+    pub(crate) const SPEC_VULKAN: &str = "vulkan_spirvenv_2026.adoc";
 
     /// A spec text the transcription checks compare the data files with. They are read from
     /// `CLACC_SPEC_DIR` if set, else from `shared/spec` beside the repository (where the

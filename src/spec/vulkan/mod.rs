@@ -196,6 +196,9 @@ pub fn column(row: &UlpRow, element: FloatType, relaxed: bool) -> (&Requirement,
 }
 
 #[cfg(test)]
+mod text_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::spec::environment::{Revision, VULKAN};
