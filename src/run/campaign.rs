@@ -553,7 +553,7 @@ pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> 
     let mut output = isolate::WorkerOutput::take_stdout().map_err(RunError::Worker)?;
     let mut input = std::io::BufReader::new(std::io::stdin());
     let setup = isolate::read_setup(&mut input).map_err(RunError::Worker)?;
-    let opened = open(
+    let opened = open_device(
         setup.settings.path,
         setup.platform.as_deref(),
         setup.device.as_deref(),
@@ -578,7 +578,7 @@ pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> 
 
 /// Opens the device `--platform` and `--device` name for a run of `path`: a Vulkan device for
 /// the vulkan path (`--device` picks among the Vulkan devices), an OpenCL device for the others.
-pub fn open(
+pub fn open_device(
     path: KernelPath,
     platform: Option<&str>,
     device: Option<&str>,
