@@ -191,7 +191,10 @@ pub(crate) fn run_parts(parts: &[RunArgs]) -> Result<CampaignOutcome, UsageError
             .collect();
         part.plan.provenance.planned_units = planned;
         if random {
-            part.plan.provenance.options += &format!(" sweep={}", sweep::random::GENERATION);
+            part.plan.provenance.options = report::with_sweep_generation(
+                &part.plan.provenance.options,
+                sweep::random::GENERATION,
+            );
         }
         part.plan.paths = paths.clone();
         // The first part starts (or resumes) the CSV; the others continue it.

@@ -734,7 +734,7 @@ mod tests {
             for (low, high) in [(0.3, 0.31), (-1.0e-3, 5.0), (-50.0, 0.0), (1.0, 1.0)] {
                 let log = random::LogUniform::new(element, (low, high)).unwrap();
                 for word in (0..20000u64).map(|n| n.wrapping_mul(0x9e37_79b9_7f4a_7c15)) {
-                    let value = element.from_bits(log.draw(word, word));
+                    let value = element.from_bits(log.draw::<true>(word, word));
                     assert!(
                         (low..=high).contains(&value),
                         "{element} {value:e} in {low}..{high}"
@@ -986,59 +986,59 @@ mod tests {
         const PINNED: &[(&str, [u64; 3])] = &[
             (
                 "sin",
-                [0xcf409c8cc7380d8d, 0xc0334110608cd988, 0x7bb6f283a1c7bd33],
+                [0x417265373bae027d, 0x64240c0ca3fbf1ea, 0x7bb6f283a1c7bd33],
             ),
             (
                 "log",
-                [0xe2b0823dd91f891c, 0x4417cc5d89b25b84, 0x60cbb33b0ef61c49],
+                [0xeba345348e3699de, 0x6428f55adc147a6e, 0x60cbb33b0ef61c49],
             ),
             (
                 "pow",
-                [0xb925110e743e326c, 0x8bcfc83d1c6a314c, 0x7f63cd22b4803568],
+                [0xfcb0ee184c817199, 0x87ba02aed02c8777, 0x7f63cd22b4803568],
             ),
             (
                 "atan2",
-                [0x2a0cbffd5d9bfa65, 0xef24c832d63d2b43, 0x9f356d479dc66d57],
+                [0x81366cfab7fbfdef, 0x89c494d5937b0cc7, 0x9f356d479dc66d57],
             ),
             (
                 "fma",
-                [0x842335d36a85501a, 0x317ad417c3ba2241, 0x5b4421cb019f1b39],
+                [0x7972ce0d78aa865b, 0x89cdc5244b8a0cd7, 0x5b4421cb019f1b39],
             ),
             (
                 "fclamp",
-                [0x8923d5cdc65d727c, 0x5bda9a7470f21815, 0x4fcf916f520221cf],
+                [0xf26814eeac70db90, 0x60c3a92c25bb9811, 0x4fcf916f520221cf],
             ),
             (
                 "ldexp",
-                [0x463cfdfc29547f42, 0xd2aa5775410f6008, 0x0a9744a4125cafab],
+                [0x8bf7a763ab88eb53, 0xced57d8b35545b31, 0x0a9744a4125cafab],
             ),
             (
                 "pown",
-                [0x3ddd5c60a9997312, 0xe37399d5a69b9a29, 0xe1e9dd389b34c1f1],
+                [0x3e09af9f3a6238b7, 0xcead786a955a4e6c, 0xe1e9dd389b34c1f1],
             ),
             (
                 "rootn",
-                [0xe25431f0cb49d543, 0x06e61c08c0f9ac17, 0x9c25ad56844445d4],
+                [0x0febbdf2389b35a1, 0x664384baafcc9cda, 0x9c25ad56844445d4],
             ),
             (
                 "nan",
-                [0xc6c0e3b46dbb5411, 0x7a18b1fb887472b0, 0xc6af4df2ed36552d],
+                [0x547e1b5c5e681d4a, 0x3ad77127d51fc2e6, 0xc6af4df2ed36552d],
             ),
             (
                 "remquo",
-                [0xe5f6abbb58894f2e, 0x74cac2bd03aac3a3, 0x476d6cad387f8a65],
+                [0x5864c617c5e52e8c, 0xe25eb0153196b77f, 0x476d6cad387f8a65],
             ),
             (
                 "frexp",
-                [0xb54e014ae520c2cd, 0x77705d03f0a2f475, 0x97d7bb11b594a379],
+                [0x845d3d75b0df20b6, 0x62750312945756fe, 0x97d7bb11b594a379],
             ),
             (
                 "sincos",
-                [0x7a388dbea366ffb5, 0xd36f699a2fb8d4d5, 0x7b98c07f2593be5c],
+                [0x6777fd3523a6e9ce, 0xa2ce2bea1f3a4c0b, 0x7b98c07f2593be5c],
             ),
             (
                 "length",
-                [0x10cba8bd1be3a9d3, 0x29db3480be0c06e8, 0xd83d7feef385cdc9],
+                [0x30c3bc190ecfec63, 0x5f36dd2135378723, 0xd83d7feef385cdc9],
             ),
         ];
         let names = [

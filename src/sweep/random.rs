@@ -3,9 +3,9 @@
 //!
 //! Generation 1 drew with ChaCha8, one value and one float `log2`/`pow2` at a time, from a
 //! generator reseeded per block of 4096 inputs; it cost more host time than the device spent on
-//! an input. Here each input's two random words are SplitMix64's output at a position of the
-//! argument's stream, so any index is drawn alone (chunks, shards and resumes agree whatever
-//! their lengths) and a column is filled by a branch-free loop over its indices.
+//! an input. Here each input's random word (two for double) is SplitMix64's output at a
+//! position of the argument's stream, so any index is drawn alone (chunks, shards and resumes
+//! agree whatever their lengths) and a column is filled by a branch-free loop over its indices.
 //!
 //! The distribution is generation 1's: half the time a uniform bit pattern of the type, half
 //! the time a value of the argument's interval spread evenly over its binades (log-uniform:
@@ -59,19 +59,31 @@ impl Stream {
         }
     }
 
-    /// The two words of random input `index`.
+    /// The words of random input `index`: two for double, whose bit patterns take a whole word;
+    /// one, given twice, for half and float, whose draws take 32 bits and two flags.
     #[inline(always)]
-    fn words(self, index: u64) -> (u64, u64) {
+    fn words<const WIDE: bool>(self, index: u64) -> (u64, u64) {
         let at = |n: u64| mix(self.key.wrapping_add((n + 1).wrapping_mul(GOLDEN_GAMMA)));
-        (at(2 * index), at(2 * index + 1))
+        if WIDE {
+            (at(2 * index), at(2 * index + 1))
+        } else {
+            let word = at(index);
+            (word, word)
+        }
     }
 }
 
 /// A uniform integer in `0..span` from a uniform word (Lemire's multiply-shift; its bias,
-/// below span / 2^64, is far under anything a sweep could see).
+/// below span / 2^64, or span / 2^32 from the low 32 bits where `WIDE` is false, is far under
+/// anything a sweep could see). Narrow draws (half and float) have spans of at most 2^32: a
+/// 32-bit product, which vector units have, where a 128-bit one is scalar only.
 #[inline(always)]
-fn below(word: u64, span: u64) -> u64 {
-    ((u128::from(word) * u128::from(span)) >> 64) as u64
+fn below<const WIDE: bool>(word: u64, span: u64) -> u64 {
+    if WIDE {
+        ((u128::from(word) * u128::from(span)) >> 64) as u64
+    } else {
+        ((word & 0xffff_ffff) * span) >> 32
+    }
 }
 
 /// The position of a positive finite encoding `encoding` of a format with `fraction` fraction
@@ -170,14 +182,19 @@ impl LogUniform {
 
     /// The encoding drawn from `coin` (its bit 62 picks the sign) and `word` (the position).
     #[inline(always)]
-    pub(super) fn draw(&self, coin: u64, word: u64) -> u64 {
+    pub(super) fn draw<const WIDE: bool>(&self, coin: u64, word: u64) -> u64 {
         let negative = if self.both_signs {
             (coin >> 62) & 1 == 1
         } else {
             self.negative
         };
-        let (lowest, count) = self.parts[usize::from(negative)];
-        let magnitude = encoding(lowest + below(word, count), self.fraction);
+        // Selections, not an indexed load: the loops stay branch-free.
+        let (lowest, count) = if negative {
+            self.parts[1]
+        } else {
+            self.parts[0]
+        };
+        let magnitude = encoding(lowest + below::<WIDE>(word, count), self.fraction);
         magnitude | if negative { self.sign } else { 0 }
     }
 }
@@ -274,20 +291,20 @@ impl Draw {
         column: &mut Vec<f64>,
     ) {
         match element {
-            FloatType::Half => self.extend_as(element, stream, indices, column, |bits| {
+            FloatType::Half => self.extend_as::<false>(element, stream, indices, column, |bits| {
                 FloatType::Half.from_bits(bits)
             }),
-            FloatType::Float => self.extend_as(element, stream, indices, column, |bits| {
+            FloatType::Float => self.extend_as::<false>(element, stream, indices, column, |bits| {
                 FloatType::Float.from_bits(bits)
             }),
-            FloatType::Double => self.extend_as(element, stream, indices, column, |bits| {
+            FloatType::Double => self.extend_as::<true>(element, stream, indices, column, |bits| {
                 FloatType::Double.from_bits(bits)
             }),
         }
     }
 
     #[inline(always)]
-    fn extend_as(
+    fn extend_as<const WIDE: bool>(
         &self,
         element: FloatType,
         stream: Stream,
@@ -295,10 +312,12 @@ impl Draw {
         column: &mut Vec<f64>,
         value: impl Fn(u64) -> f64,
     ) {
-        match self {
+        // The draw's fields are copied out first: the loops then read no memory but the
+        // column they write.
+        match *self {
             Draw::Float { mask, log } => column.extend(indices.map(|index| {
-                let (coin, word) = stream.words(index);
-                let logarithmic = log.draw(coin, word);
+                let (coin, word) = stream.words::<WIDE>(index);
+                let logarithmic = log.draw::<WIDE>(coin, word);
                 value(if coin >> 63 == 0 {
                     word & mask
                 } else {
@@ -308,26 +327,25 @@ impl Draw {
             Draw::Ranged { keys, log } => {
                 let count = keys.count();
                 let uniform = move |word: u64| {
-                    range::bits_of_key(element, keys.low + below(word, count) as i64)
+                    range::bits_of_key(element, keys.low + below::<WIDE>(word, count) as i64)
                 };
                 match log {
                     Some(log) => column.extend(indices.map(|index| {
-                        let (coin, word) = stream.words(index);
-                        let logarithmic = log.draw(coin, word);
+                        let (coin, word) = stream.words::<WIDE>(index);
+                        let logarithmic = log.draw::<WIDE>(coin, word);
                         value(if coin >> 63 == 0 {
                             uniform(word)
                         } else {
                             logarithmic
                         })
                     })),
-                    None => {
-                        column.extend(indices.map(|index| value(uniform(stream.words(index).1))))
-                    }
+                    None => column
+                        .extend(indices.map(|index| value(uniform(stream.words::<WIDE>(index).1)))),
                 }
             }
-            Draw::Integer { low, span } => column.extend(
-                indices.map(|index| (low + below(stream.words(index).1, *span) as i64) as f64),
-            ),
+            Draw::Integer { low, span } => column.extend(indices.map(|index| {
+                (low + below::<WIDE>(stream.words::<WIDE>(index).1, span) as i64) as f64
+            })),
         }
     }
 }
