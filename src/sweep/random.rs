@@ -100,7 +100,8 @@ pub(super) fn position(encoding: u64, fraction: u32) -> u64 {
 }
 
 /// The encoding at `position` ([`position`]'s inverse; in a subnormal binade the position's
-/// fraction bits the binade cannot hold are dropped). Branch-free, so the loops vectorize.
+/// fraction bits the binade cannot hold are dropped). Selections are masks, not branches: the
+/// binade is random, and a branch on it is mispredicted every few values.
 #[inline(always)]
 pub(super) fn encoding(position: u64, fraction: u32) -> u64 {
     let binade = position >> fraction;
@@ -108,11 +109,14 @@ pub(super) fn encoding(position: u64, fraction: u32) -> u64 {
     let leading = 1u64 << fraction;
     let shift = u64::from(fraction).saturating_sub(binade);
     let subnormal = (leading | (position & (leading - 1))) >> (shift & 63);
-    if binade >= u64::from(fraction) {
-        normal
-    } else {
-        subnormal
-    }
+    let is_subnormal = u64::from(binade < u64::from(fraction)).wrapping_neg();
+    (normal & !is_subnormal) | (subnormal & is_subnormal)
+}
+
+/// `a` where `pick` is 0, `b` where it is all ones.
+#[inline(always)]
+fn choose(pick: u64, a: u64, b: u64) -> u64 {
+    a ^ ((a ^ b) & pick)
 }
 
 /// How log-uniform values of an interval are drawn: the positions of each sign's magnitudes.
@@ -183,19 +187,14 @@ impl LogUniform {
     /// The encoding drawn from `coin` (its bit 62 picks the sign) and `word` (the position).
     #[inline(always)]
     pub(super) fn draw<const WIDE: bool>(&self, coin: u64, word: u64) -> u64 {
-        let negative = if self.both_signs {
-            (coin >> 62) & 1 == 1
-        } else {
-            self.negative
-        };
-        // Selections, not an indexed load: the loops stay branch-free.
-        let (lowest, count) = if negative {
-            self.parts[1]
-        } else {
-            self.parts[0]
-        };
+        // The sign as a mask: the coin's where both are drawn, else the fixed one.
+        let negative =
+            (((coin >> 62) & u64::from(self.both_signs)) | u64::from(self.negative)).wrapping_neg();
+        let [(low_positive, count_positive), (low_negative, count_negative)] = self.parts;
+        let lowest = choose(negative, low_positive, low_negative);
+        let count = choose(negative, count_positive, count_negative);
         let magnitude = encoding(lowest + below::<WIDE>(word, count), self.fraction);
-        magnitude | if negative { self.sign } else { 0 }
+        magnitude | (self.sign & negative)
     }
 }
 
@@ -318,11 +317,11 @@ impl Draw {
             Draw::Float { mask, log } => column.extend(indices.map(|index| {
                 let (coin, word) = stream.words::<WIDE>(index);
                 let logarithmic = log.draw::<WIDE>(coin, word);
-                value(if coin >> 63 == 0 {
-                    word & mask
-                } else {
-                    logarithmic
-                })
+                value(choose(
+                    (coin >> 63).wrapping_neg(),
+                    word & mask,
+                    logarithmic,
+                ))
             })),
             Draw::Ranged { keys, log } => {
                 let count = keys.count();
@@ -333,11 +332,11 @@ impl Draw {
                     Some(log) => column.extend(indices.map(|index| {
                         let (coin, word) = stream.words::<WIDE>(index);
                         let logarithmic = log.draw::<WIDE>(coin, word);
-                        value(if coin >> 63 == 0 {
-                            uniform(word)
-                        } else {
-                            logarithmic
-                        })
+                        value(choose(
+                            (coin >> 63).wrapping_neg(),
+                            uniform(word),
+                            logarithmic,
+                        ))
                     })),
                     None => column
                         .extend(indices.map(|index| value(uniform(stream.words::<WIDE>(index).1)))),
