@@ -228,15 +228,25 @@ pub enum MergeError {
     },
 }
 
-/// The random sweep generation an `options` text records: its `sweep=N`, else 1 (rows written
-/// before generation 2, and rows of runs that drew no random inputs, which every generation
-/// makes alike).
-pub fn sweep_generation(options: &str) -> u32 {
-    option_pairs(options)
-        .iter()
-        .find(|(key, _)| *key == "sweep")
-        .and_then(|(_, value)| value.parse().ok())
-        .unwrap_or(1)
+/// The random sweep generation an `options` text records: its `sweep=N`; 1 for a run without
+/// `--exhaustive` or cases that names none (written before generation 2); `None` where the run
+/// may have drawn no random input (cases given, or `--exhaustive`, whose rows no generation
+/// changes unless a unit fell back to random inputs, and then its options differ anyway).
+pub fn sweep_generation(options: &str) -> Option<u32> {
+    let pairs = option_pairs(options);
+    let named = |key: &str, value: &str| pairs.contains(&(key, value));
+    match pairs.iter().find(|(key, _)| *key == "sweep") {
+        Some((_, value)) => value.parse().ok(),
+        None => (named("exhaustive", "no") && named("cases", "sweep")).then_some(1),
+    }
+}
+
+/// Two generations that both drew random inputs and differ.
+fn other_generations(there: &str, here: &str) -> Option<(u32, u32)> {
+    match (sweep_generation(there), sweep_generation(here)) {
+        (Some(there), Some(here)) if there != here => Some((there, here)),
+        _ => None,
+    }
 }
 
 /// Columns every row of one run shares: rows that differ in one were not made by one run.
@@ -873,13 +883,14 @@ fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, MergeError> {
         };
         refuse_duplicates(path, rows)?;
         for row in rows {
-            let generations = [reference, row].map(|row| sweep_generation(row.get("options")));
-            if generations[0] != generations[1] {
+            if let Some((first_generation, generation)) =
+                other_generations(reference.get("options"), row.get("options"))
+            {
                 return Err(MergeError::OtherSweep {
                     first: first_path.clone(),
                     path: path.clone(),
-                    first_generation: generations[0],
-                    generation: generations[1],
+                    first_generation,
+                    generation,
                 });
             }
             for name in run_columns() {
@@ -1068,11 +1079,7 @@ fn refuse_other_runs(
     for row in rows {
         // Named first: another generation's rows differ from this run's in every input.
         if let Some((_, value)) = options {
-            let (there, here) = (
-                sweep_generation(row.get("options")),
-                sweep_generation(value),
-            );
-            if there != here {
+            if let Some((there, here)) = other_generations(row.get("options"), value) {
                 return Err(MergeError::ResumeOtherSweep {
                     path: path.to_path_buf(),
                     there,
@@ -1669,12 +1676,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(rows.len(), 1);
-        // A run without random inputs (every input listed) names no generation either way.
+        // Runs that may have drawn no random input (exhaustive, cases given) name no generation.
+        assert_eq!(sweep_generation("exhaustive=yes cases=sweep"), None);
+        assert_eq!(sweep_generation("exhaustive=no cases=2x0123"), None);
+        assert_eq!(sweep_generation("exhaustive=no cases=sweep"), Some(1));
         assert_eq!(
-            sweep_generation("exhaustive=yes cases=sweep kernels=clacc"),
-            1
+            sweep_generation("exhaustive=no cases=sweep sweep=2"),
+            Some(2)
         );
-        assert_eq!(sweep_generation("exhaustive=no cases=sweep sweep=2"), 2);
     }
 
     #[test]
