@@ -108,6 +108,28 @@ pub(crate) struct CampaignOutcome {
     pub(crate) printed: Result<(), UsageError>,
 }
 
+/// Whether a unit of the plan draws inputs by the random sweep: an ulp unit without explicit
+/// cases that is not exhaustive (`--exhaustive` not given, or no exhaustive sweep fits it).
+fn draws_random(plan: &Plan) -> bool {
+    let settings = &plan.settings;
+    settings.explicit_cases.is_none()
+        && plan.units.iter().any(|unit| match unit {
+            UnitId::Ulp {
+                function, element, ..
+            }
+            | UnitId::UlpWidths {
+                function, element, ..
+            } => {
+                !settings.exhaustive
+                    || registry::find(function).is_none_or(|function| {
+                        let kinds = function.shape.signature().arguments;
+                        sweep::exhaustive_count(*element, kinds).is_none()
+                    })
+            }
+            UnitId::Edge { .. } | UnitId::Conversion { .. } | UnitId::Extension { .. } => false,
+        })
+}
+
 /// The plain run: the campaign (a part per kernel path `--source` names), then the summary
 /// files, then the exit code.
 pub(crate) fn run_checks(args: &RunArgs) -> Result<ExitCode, UsageError> {
@@ -144,6 +166,10 @@ pub(crate) fn run_parts(parts: &[RunArgs]) -> Result<CampaignOutcome, UsageError
         .map(prepare_campaign)
         .collect::<Result<Vec<PreparedCampaign>, UsageError>>()?;
     let planned: u64 = prepared.iter().map(|p| p.plan.units.len() as u64).sum();
+    // Rows record the random sweep's generation where the run draws random inputs (`--resume`
+    // and `clacc merge` refuse to mix generations); exhaustive-only and explicit-case runs draw
+    // none, and their options stay as every generation writes them.
+    let random = prepared.iter().any(|part| draws_random(&part.plan));
     let keys: Vec<Vec<String>> = prepared
         .iter()
         .map(|part| {
@@ -165,6 +191,12 @@ pub(crate) fn run_parts(parts: &[RunArgs]) -> Result<CampaignOutcome, UsageError
             .flat_map(|(_, keys)| keys.iter().cloned())
             .collect();
         part.plan.provenance.planned_units = planned;
+        if random {
+            part.plan.provenance.options = report::with_sweep_generation(
+                &part.plan.provenance.options,
+                sweep::random::GENERATION,
+            );
+        }
         part.plan.paths = paths.clone();
         // The first part starts (or resumes) the CSV; the others continue it.
         part.plan.resume |= index > 0;

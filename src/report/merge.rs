@@ -206,6 +206,47 @@ pub enum MergeError {
         path.display()
     )]
     ResumeOtherVersion { path: PathBuf },
+    #[error(
+        "--resume: {} holds random inputs of sweep generation {there} and this clacc draws generation {here}: the same seed gives other inputs now, so its rows cannot be continued; give another --csv",
+        path.display()
+    )]
+    ResumeOtherSweep {
+        path: PathBuf,
+        there: u32,
+        here: u32,
+    },
+    #[error(
+        "{} and {} hold random inputs of different sweep generations ({first_generation} in one, {generation} in the other): the same seed gave other inputs; merge CSVs of one clacc's run",
+        first.display(),
+        path.display()
+    )]
+    OtherSweep {
+        first: PathBuf,
+        path: PathBuf,
+        first_generation: u32,
+        generation: u32,
+    },
+}
+
+/// The random sweep generation an `options` text records: its `sweep=N`; 1 for a run without
+/// `--exhaustive` or cases that names none (written before generation 2); `None` where the run
+/// may have drawn no random input (cases given, or `--exhaustive`, whose rows no generation
+/// changes unless a unit fell back to random inputs, and then its options differ anyway).
+pub fn sweep_generation(options: &str) -> Option<u32> {
+    let pairs = option_pairs(options);
+    let named = |key: &str, value: &str| pairs.contains(&(key, value));
+    match pairs.iter().find(|(key, _)| *key == "sweep") {
+        Some((_, value)) => value.parse().ok(),
+        None => (named("exhaustive", "no") && named("cases", "sweep")).then_some(1),
+    }
+}
+
+/// Two generations that both drew random inputs and differ.
+fn other_generations(there: &str, here: &str) -> Option<(u32, u32)> {
+    match (sweep_generation(there), sweep_generation(here)) {
+        (Some(there), Some(here)) if there != here => Some((there, here)),
+        _ => None,
+    }
 }
 
 /// Columns every row of one run shares: rows that differ in one were not made by one run.
@@ -842,6 +883,16 @@ fn check_one_run(files: &[(PathBuf, Vec<Row>)]) -> Result<u64, MergeError> {
         };
         refuse_duplicates(path, rows)?;
         for row in rows {
+            if let Some((first_generation, generation)) =
+                other_generations(reference.get("options"), row.get("options"))
+            {
+                return Err(MergeError::OtherSweep {
+                    first: first_path.clone(),
+                    path: path.clone(),
+                    first_generation,
+                    generation,
+                });
+            }
             for name in run_columns() {
                 if row.get(name) != reference.get(name) {
                     return Err(MergeError::OtherRun {
@@ -1024,7 +1075,18 @@ fn refuse_other_runs(
     rows: &[Row],
     expected: &[(&str, String)],
 ) -> Result<(), MergeError> {
+    let options = expected.iter().find(|(name, _)| *name == "options");
     for row in rows {
+        // Named first: another generation's rows differ from this run's in every input.
+        if let Some((_, value)) = options {
+            if let Some((there, here)) = other_generations(row.get("options"), value) {
+                return Err(MergeError::ResumeOtherSweep {
+                    path: path.to_path_buf(),
+                    there,
+                    here,
+                });
+            }
+        }
         for (name, value) in expected {
             let found = row.get(name);
             if found == value {
@@ -1568,6 +1630,90 @@ mod tests {
             )
             .unwrap()
             .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn resume_refuses_rows_of_another_sweep_generation_naming_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.csv");
+        // Written before generation 2: no `sweep=` in its options.
+        let mut done = unit("10", "0", "2", "0x1p+1", "2", "5", "pass");
+        done.set("options", "exhaustive=no cases=sweep".into());
+        write(&path, std::slice::from_ref(&done)).unwrap();
+        let before = std::fs::read_to_string(&path).unwrap();
+        let expected = |options: &str, version: &str| {
+            vec![
+                ("clacc_version", version.to_string()),
+                ("options", options.to_string()),
+            ]
+        };
+        let message = resume(
+            &path,
+            &expected("exhaustive=no cases=sweep sweep=2", "9.9.9"),
+            &KernelPath::ALL,
+        )
+        .unwrap_err()
+        .to_string();
+        // One line, named before any other column that differs (here the version).
+        assert_eq!(
+            message,
+            format!(
+                "--resume: {} holds random inputs of sweep generation 1 and this clacc draws generation 2: the same seed gives other inputs now, so its rows cannot be continued; give another --csv",
+                path.display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), before);
+        // Generation 2's rows resume under generation 2.
+        done.set("options", "exhaustive=no cases=sweep sweep=2".into());
+        write(&path, std::slice::from_ref(&done)).unwrap();
+        let version = done.get("clacc_version").to_string();
+        let rows = resume(
+            &path,
+            &expected("exhaustive=no cases=sweep sweep=2", &version),
+            &KernelPath::ALL,
+        )
+        .unwrap();
+        assert_eq!(rows.len(), 1);
+        // Runs that may have drawn no random input (exhaustive, cases given) name no generation.
+        assert_eq!(sweep_generation("exhaustive=yes cases=sweep"), None);
+        assert_eq!(sweep_generation("exhaustive=no cases=2x0123"), None);
+        assert_eq!(sweep_generation("exhaustive=no cases=sweep"), Some(1));
+        assert_eq!(
+            sweep_generation("exhaustive=no cases=sweep sweep=2"),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn merge_refuses_shards_of_two_sweep_generations_naming_both() {
+        let mut a = unit("10", "0", "1", "0x1p+0", "1", "1", "pass");
+        a.set("options", "exhaustive=no cases=sweep sweep=2".into());
+        let mut old = a.clone();
+        old.set("options", "exhaustive=no cases=sweep".into());
+        let message = merge(&shards(vec![vec![a.clone()], vec![old.clone()]]))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            message,
+            "shard0.csv and shard1.csv hold random inputs of different sweep generations (2 in one, 1 in the other): the same seed gave other inputs; merge CSVs of one clacc's run"
+        );
+        let message = merge(&shards(vec![vec![old.clone()], vec![a.clone()]]))
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("(1 in one, 2 in the other)"), "{message}");
+        // Shards of one generation merge.
+        assert_eq!(
+            merge(&shards(vec![vec![a.clone()], vec![a]]))
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(
+            merge(&shards(vec![vec![old.clone()], vec![old]]))
+                .unwrap()
+                .len(),
             1
         );
     }

@@ -612,6 +612,21 @@ pub fn options_text(
     )
 }
 
+/// `options` (an [`options_text`]) naming the random sweep's generation after its `cases` pair
+/// (`cases=sweep sweep=2`): what a run that draws random inputs records.
+pub fn with_sweep_generation(options: &str, generation: u32) -> String {
+    options
+        .split(' ')
+        .flat_map(|pair| {
+            let sweep = pair
+                .starts_with("cases=")
+                .then(|| format!("sweep={generation}"));
+            std::iter::once(pair.to_string()).chain(sweep)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// A stable 64-bit FNV-1a hash in hex: the same bytes give the same text with any build (std's
 /// hasher promises no such thing).
 pub fn content_hash(bytes: &[u8]) -> String {
@@ -1512,6 +1527,10 @@ mod tests {
     #[test]
     fn options_name_what_changes_the_numbers_and_nothing_else() {
         let plain = options_text(false, None, &[], false, None);
+        assert_eq!(
+            with_sweep_generation(&(plain.clone() + " work_group=64"), 2),
+            "exhaustive=no cases=sweep sweep=2 kernels=clacc device_only=no work_group=64"
+        );
         assert_eq!(
             plain,
             "exhaustive=no cases=sweep kernels=clacc device_only=no"

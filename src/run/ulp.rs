@@ -617,7 +617,6 @@ pub(crate) fn input_plan(
             });
         }
         return Ok(InputPlan::explicit(
-            function,
             element,
             argument_kinds,
             cases.clone(),
@@ -626,9 +625,7 @@ pub(crate) fn input_plan(
     }
     let range = settings.range.as_ref();
     if settings.exhaustive {
-        if let Some(plan) =
-            InputPlan::exhaustive_in(function, element, argument_kinds, spec.width, range)
-        {
+        if let Some(plan) = InputPlan::exhaustive_in(element, argument_kinds, spec.width, range) {
             return Ok(plan);
         }
     }
