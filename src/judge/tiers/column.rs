@@ -7,6 +7,7 @@
 use crate::judge::Rules;
 use crate::num::fp::FloatType;
 use crate::reference::column as c;
+use crate::reference::exp_column as e;
 use crate::reference::{binding, FastFn};
 use crate::spec::reference_id::ReferenceId as Id;
 use crate::spec::registry::OutputCheck;
@@ -32,7 +33,20 @@ fn column_tier(id: Id) -> Option<&'static dyn ColumnTier> {
     match id {
         Id::Sin => Some(&Sine),
         Id::Cos => Some(&Cosine),
+        Id::Exp => Some(&FloatsOnly(e::expf)),
+        Id::Exp2 => Some(&FloatsOnly(e::exp2f)),
+        Id::Exp10 => Some(&FloatsOnly(e::exp10f)),
         _ => None,
+    }
+}
+
+/// A tier with a float column only ([`crate::reference::exp_column`]'s proof for exp, exp2
+/// and exp10): the per-input verdicts take their doubles from the scalar double tier.
+struct FloatsOnly(fn(&[f64], &mut Vec<f64>));
+
+impl ColumnTier for FloatsOnly {
+    fn floats(&self, x: &[f64], out: &mut Vec<f64>) {
+        (self.0)(x, out);
     }
 }
 
