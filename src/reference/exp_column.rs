@@ -1,7 +1,13 @@
 //! Float exp, exp2 and exp10 over a whole column of float inputs, many lanes at a time: the
 //! correctly rounded float where a rounding test proves it, NaN where the lane leaves the value
 //! undecided (the scalar tier, CORE-MATH's, decides those: about one input in a million, and
-//! every input outside the lanes' range, whose value overflows or underflows).
+//! NaN).
+//!
+//! **Past the range.** An `x` beyond `±LIMIT` (infinities included) is taken as `±LIMIT`: `b^x`
+//! is increasing, and `b^LIMIT` rounds to +∞ and `b^-LIMIT` to +0 (both are past the float
+//! overflow threshold, `2^128·(1 - 2^-25)`, and below the underflow one, `2^-150`), so every
+//! `x` past them rounds alike and the lane's value at `±LIMIT` is the correctly rounded float
+//! there too. A NaN stays NaN (`f64::clamp`), and so does its lane's value.
 //!
 //! **The lane.** `b^x = e^t` with `t = x·ln b` (`ln b` = 1, ln 2, ln 10). `C = ln b` is split
 //! into a head `C_HI` of at most 29 significant bits and a tail `C_LO` (the double nearest
@@ -42,7 +48,7 @@ struct Base {
     high: f64,
     /// The double nearest `C - high`.
     low: f64,
-    /// Beyond it the value overflows or underflows (the scalar tier gives it).
+    /// Beyond it the value overflows, or underflows to +0.
     limit: f64,
 }
 
@@ -127,9 +133,11 @@ fn column(base: Base, inputs: &[f64], out: &mut Vec<f64>) {
 }
 
 /// `b^x` correctly rounded to float, or NaN (the proof is in the module's comment). Straight
-/// line code with one select, so that the loop over a column vectorizes.
+/// line code with selects, so that the loop over a column vectorizes.
 #[inline(always)]
 fn lane(base: Base, x: f64) -> f64 {
+    // Past the range the value overflows (or underflows to +0) as it does at the range's end.
+    let x = x.clamp(-base.limit, base.limit);
     let t_high = x * base.high;
     let t_low = x * base.low;
     let shifted = t_high * INVERSE_LN2 + ROUNDING_SHIFT;
@@ -150,7 +158,7 @@ fn lane(base: Base, x: f64) -> f64 {
     let width = y * TEST_WIDTH;
     let below = (y - width) as f32;
     let above = (y + width) as f32;
-    if x.abs() <= base.limit && below == above {
+    if below == above {
         f64::from(below)
     } else {
         f64::NAN
