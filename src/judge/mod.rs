@@ -16,7 +16,7 @@
 //!
 //! The rooms: [`Rules`] and the entry point [`Rules::judge`] are here; `tiers` decides what a
 //! fast reference proves without MPFR (its rooms: the exact tier, the double tier, a sweep's
-//! bulk passes); `mpfr` judges everything else exactly; [`allowance`] holds the overflow and
+//! bulk passes, the column tiers); [`slice`] judges a slice of a sweep in bulk; `mpfr` judges everything else exactly; [`allowance`] holds the overflow and
 //! flush-to-zero allowances; [`relaxed`] applies Table 5 (`-cl-fast-relaxed-math`); [`edge`],
 //! [`conversion`] and [`extension`] judge the edge-case, conversion and extension units.
 
@@ -30,13 +30,14 @@ mod mpfr;
 #[cfg(test)]
 mod registry_tests;
 pub mod relaxed;
+pub mod slice;
 #[cfg(test)]
 mod tests;
 mod tiers;
 pub mod vulkan;
 
 pub use allowance::flush_to_zero_reason;
-pub use tiers::{FastReference, KnownColumnsVerdict};
+pub use tiers::{ColumnTier, ColumnTiers, FastReference, KnownColumnsVerdict};
 
 use crate::num::fp::FloatType;
 use crate::reference;

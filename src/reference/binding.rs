@@ -4,7 +4,6 @@
 //! exact host version. All are exhaustive `match`es: adding an id to the spec does not build
 //! until it is bound here.
 
-use super::column::{self as c, ColumnFn};
 use super::exact::{self as e, ExactFn};
 use super::side::{self as s, SideFn};
 use super::{self as r, fast as f, FastFn, ReferenceFn};
@@ -134,12 +133,6 @@ pub struct FastTiers {
     /// function's shape settles it: where the double tier gives ±2^k, the binade of the exact
     /// value (and so the spec's ulp) without MPFR.
     pub side: Option<SideFn>,
-    /// `float` over a whole column of one-argument float inputs, the same values many lanes
-    /// at a time ([`super::column`]), where one is written.
-    pub float_column: Option<ColumnFn>,
-    /// The correctly rounded double tier over a whole column of one-argument float inputs,
-    /// the same values many lanes at a time, where one is written.
-    pub double_column: Option<ColumnFn>,
 }
 
 /// A fast tier in double, for half and float results.
@@ -157,8 +150,6 @@ fn tiers(double: FastFn, float: FastFn) -> Option<FastTiers> {
         double: DoubleTier::CorrectlyRounded(double),
         float,
         side: None,
-        float_column: None,
-        double_column: None,
     })
 }
 
@@ -167,8 +158,6 @@ fn near(double: FastFn, float: FastFn) -> Option<FastTiers> {
         double: DoubleTier::Near(double),
         float,
         side: None,
-        float_column: None,
-        double_column: None,
     })
 }
 
@@ -176,22 +165,6 @@ fn near(double: FastFn, float: FastFn) -> Option<FastTiers> {
 fn beside(tiers: Option<FastTiers>, side: SideFn) -> Option<FastTiers> {
     tiers.map(|tiers| FastTiers {
         side: Some(side),
-        ..tiers
-    })
-}
-
-/// `tiers` with the float tier over a column `float_column`.
-fn in_columns(tiers: Option<FastTiers>, float_column: ColumnFn) -> Option<FastTiers> {
-    tiers.map(|tiers| FastTiers {
-        float_column: Some(float_column),
-        ..tiers
-    })
-}
-
-/// `tiers` with the double tier over a column of float inputs `double_column`.
-fn in_double_columns(tiers: Option<FastTiers>, double_column: ColumnFn) -> Option<FastTiers> {
-    tiers.map(|tiers| FastTiers {
-        double_column: Some(double_column),
         ..tiers
     })
 }
@@ -215,10 +188,7 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         Id::Atanh => tiers(f::atanh, f::atanhf),
         Id::Atanpi => tiers(f::atanpi, f::atanpif),
         Id::Cbrt => tiers(f::cbrt, f::cbrtf),
-        Id::Cos => in_double_columns(
-            in_columns(beside(tiers(f::cos, f::cosf), s::cos), c::cosf),
-            c::cos_of_floats,
-        ),
+        Id::Cos => beside(tiers(f::cos, f::cosf), s::cos),
         Id::Cosh => beside(tiers(f::cosh, f::coshf), s::cosh),
         Id::Cospi => beside(tiers(f::cospi, f::cospif), s::cospi),
         Id::Div => tiers(f::div, f::divf),
@@ -243,10 +213,7 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         Id::Recip => tiers(f::recip, f::recipf),
         Id::Rootn => beside(near(f::rootn_near, f::rootnf), s::rootn),
         Id::Rsqrt => tiers(f::rsqrt, f::rsqrtf),
-        Id::Sin => in_double_columns(
-            in_columns(tiers(f::sin, f::sinf), c::sinf),
-            c::sin_of_floats,
-        ),
+        Id::Sin => tiers(f::sin, f::sinf),
         Id::Sinh => tiers(f::sinh, f::sinhf),
         Id::Sinpi => tiers(f::sinpi, f::sinpif),
         Id::Sqrt => tiers(f::sqrt, f::sqrtf),
@@ -424,17 +391,6 @@ pub fn near_tier(output: &Output) -> Option<FastFn> {
 /// [`fast_tier`]'s float version, for float arguments.
 pub fn float_tier(output: &Output) -> Option<FastFn> {
     output_tiers(output).map(|tiers| tiers.float)
-}
-
-/// [`float_tier`] over a column of one-argument inputs ([`FastTiers::float_column`]).
-pub fn float_column_tier(output: &Output) -> Option<ColumnFn> {
-    output_tiers(output)?.float_column
-}
-
-/// [`fast_tier`] over a column of one-argument float inputs ([`FastTiers::double_column`]),
-/// where it is correctly rounded.
-pub fn double_column_tier(output: &Output) -> Option<ColumnFn> {
-    output_tiers(output)?.double_column
 }
 
 /// [`fast_tier`]'s side rule at a power of two ([`FastTiers::side`]).

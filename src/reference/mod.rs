@@ -15,6 +15,7 @@ pub mod binding;
 pub mod column;
 mod common;
 pub mod exact;
+pub mod exp_column;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
 mod geometric;
 pub mod side;

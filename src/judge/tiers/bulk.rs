@@ -5,7 +5,6 @@
 use crate::judge::tiers::FastRule;
 use crate::judge::Rules;
 use crate::num::fp::FloatType;
-use crate::reference::column::ColumnFn;
 use crate::reference::exact::ExactFn;
 use crate::reference::{binding, FastFn};
 use crate::report::stats::FastVerdict;
@@ -143,30 +142,6 @@ impl Rules {
     /// tiers' per-input work for the results that match.
     pub fn correctly_rounded_fn(&self) -> Option<FastFn> {
         self.correctly_rounded_tier(false)
-    }
-
-    /// [`Rules::correctly_rounded_fn`] over a whole column of one-argument inputs, the same
-    /// values faster, where the function has one for the rule's format (float).
-    pub fn correctly_rounded_column_fn(&self) -> Option<ColumnFn> {
-        self.correctly_rounded_fn()?;
-        match (self.element, self.outputs.as_slice()) {
-            (FloatType::Float, [output]) => binding::float_column_tier(output),
-            _ => None,
-        }
-    }
-
-    /// The double tier ([`binding::fast_tier`], correctly rounded to double) of a float
-    /// function of one table output over a whole column of one-argument inputs, the same
-    /// values faster, where the function has one: the per-input verdicts' reference for a
-    /// float result that is not the correctly rounded float
-    /// ([`crate::judge::FastReference::know_double`]).
-    pub fn double_column_fn(&self) -> Option<ColumnFn> {
-        match (self.element, self.outputs.as_slice()) {
-            (FloatType::Float, [output]) if output.check == OutputCheck::Table => {
-                binding::double_column_tier(output)
-            }
-            _ => None,
-        }
     }
 
     /// [`Rules::correctly_rounded_fn`] for a function of several outputs (sincos, lgamma_r):

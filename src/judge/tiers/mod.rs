@@ -2,13 +2,15 @@
 //! about a result without MPFR, exactly, under the requirement's own rule ([`FastRule`]). They
 //! only decide where the answer is certain; everything else goes to MPFR
 //! ([`crate::judge::mpfr`]). The per-input dispatch and references are here; the exact tier,
-//! the double tier and a sweep's bulk passes have a room each.
+//! the double tier, a sweep's bulk passes and the column tiers have a room each.
 
 mod bulk;
+mod column;
 mod double_tier;
 mod exact_tier;
 
 pub use bulk::KnownColumnsVerdict;
+pub use column::{ColumnTier, ColumnTiers};
 pub(in crate::judge) use double_tier::side_of;
 
 use crate::judge::relaxed::FastBounds;
@@ -37,7 +39,7 @@ pub struct FastReference {
     /// caller already has it: a sweep's column ([`Rules::correctly_rounded_fn`]).
     correctly_rounded: Option<f64>,
     /// The double tier's value for a one-output function of float arguments, where the caller
-    /// already has it: a sweep's column ([`Rules::double_column_fn`]).
+    /// already has it: a sweep's column ([`Rules::column_tiers`]).
     double: Option<f64>,
     /// What a Table 5 rule applies to the input ([`RelaxedRule::fast_bounds`]), with the
     /// rule (by address) and profile it was found for: every width of a relaxed unit has the
@@ -100,7 +102,7 @@ impl FastReference {
     }
 
     /// Knows, for the input since the last clear, the value `double` of the function
-    /// [`Rules::double_column_fn`] gives, so the verdict does not compute it again.
+    /// [`ColumnTiers::doubles`] gives, so the verdict does not compute it again.
     pub fn know_double(&mut self, double: f64) {
         self.double = Some(double);
     }

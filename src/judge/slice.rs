@@ -1,0 +1,988 @@
+//! Judging a slice of a sweep's inputs in bulk, for every row (width) of a unit at once: the
+//! one call [`SliceJudge::judge`] takes the argument columns and each row's result columns
+//! and gives each row's statistics, exactly as judging each input alone
+//! ([`Rules::judge`]) would. The rows' fast tiers are found once ([`SliceJudge::new`]); per
+//! slice, the column tiers ([`ColumnTiers`]) and scalar tiers compute a column of correctly
+//! rounded (or exact) values, the inputs whose results equal it are decided in vectorized
+//! passes, and the rest one by one: the fast tiers first, MPFR only where no tier decides.
+//! The caller (`run`) moves buffers and spreads slices over threads; it decides nothing.
+
+use crate::judge::{ColumnTiers, FastReference, KnownColumnsVerdict, Rules};
+use crate::num::fp::FloatType;
+use crate::reference::exact::ExactFn;
+use crate::reference::FastFn;
+use crate::report::stats::{
+    input_region, Case, CorrectlyRoundedInputs, FastVerdict, RowStats, UnitStats,
+    BOUND_OF_CORRECTLY_ROUNDED,
+};
+use crate::spec::registry::Function;
+
+/// One output's results of one row over a batch, as the device wrote them: a slice's
+/// results are decoded when it is judged ([`SliceJudge::judge`]).
+pub trait ResultColumn: Sync {
+    /// The values at batch positions `positions`, as doubles.
+    fn decoded(&self, positions: std::ops::Range<usize>) -> Vec<f64>;
+
+    /// Whether `other` holds the same bits at `positions` (then its row, under the same
+    /// rules, gets the same verdicts).
+    fn same_bits(&self, other: &Self, positions: std::ops::Range<usize>) -> bool;
+}
+
+/// Which inputs of the plan the positions of a batch's columns hold: segment `s` (positions
+/// `s * length ..`, `length` being `2^shift`) holds the inputs from `starts[s]` on. Chunks
+/// grow, so positions and input indices are in the same order.
+#[derive(Clone, Debug)]
+pub struct Segments {
+    starts: Vec<u64>,
+    /// A power of two, so that [`Segments::index`] shifts and masks: it runs on every input
+    /// judged one by one, where a division took 15% of the per-input loop's time.
+    shift: u32,
+}
+
+impl Segments {
+    /// One run of inputs from `start` on (a segment longer than any batch).
+    pub fn one(start: u64) -> Segments {
+        Segments {
+            starts: vec![start],
+            shift: usize::BITS - 1,
+        }
+    }
+
+    /// Segments of `length` positions each (a power of two), from `starts`.
+    pub fn of_chunks(starts: Vec<u64>, length: usize) -> Segments {
+        assert!(length.is_power_of_two(), "segments of {length} positions");
+        Segments {
+            starts,
+            shift: length.trailing_zeros(),
+        }
+    }
+
+    /// Where each segment's inputs start.
+    pub fn starts(&self) -> &[u64] {
+        &self.starts
+    }
+
+    /// Positions per segment.
+    pub fn length(&self) -> usize {
+        1 << self.shift
+    }
+
+    /// The input index at `position`.
+    #[inline]
+    fn index(&self, position: usize) -> u64 {
+        self.starts[position >> self.shift] + (position & (self.length() - 1)) as u64
+    }
+
+    /// The position of input `index` (one the segments hold).
+    pub fn position(&self, index: u64) -> usize {
+        let segment = self.starts.partition_point(|start| *start <= index) - 1;
+        segment * self.length() + (index - self.starts[segment]) as usize
+    }
+}
+
+/// One row's verdict on one input, kept for the next row (the case boxed: it is moved from
+/// row to row on every input, and is rare).
+enum Judged {
+    Fast(FastVerdict),
+    Exact(Box<Case>),
+}
+
+/// The most inputs a judging slice of a one-row unit holds. Its columns (inputs, results,
+/// references and classes: about 25 bytes an input for one argument) then stay in a core's
+/// 1 MiB L2 cache between the passes over them: exhaustive float sin, shard 0/16, took 1.49
+/// against 1.56 s. A unit of several rows keeps the longer slices: their tallies merge row by
+/// row, slice by slice, and slices this short made every float function's run (six widths)
+/// 2.5% slower.
+const ONE_ROW_SLICE_INPUTS: usize = 16384;
+
+/// A batch's rows judged slice by slice: row `r` holds `rules[r]`. Each input's fast
+/// reference and MPFR references are computed at most once, when the first row needs them,
+/// and every row is judged against them exactly as it would be alone. Slices merge in any
+/// grouping ([`RowStats`] merges associatively), so the caller may spread them over threads.
+/// A unit of one width is one row.
+pub struct SliceJudge<'a> {
+    rules: &'a [&'a Rules],
+    function: &'a Function,
+    /// `same_rules[row][earlier]`: whether row `row`'s rules are row `earlier`'s.
+    same_rules: Vec<Vec<bool>>,
+    correctly_rounded_fns: Vec<Option<FastFn>>,
+    column_tiers: Vec<Option<ColumnTiers>>,
+    correctly_rounded_fns_per_output: Vec<Option<Vec<(usize, FastFn)>>>,
+    exact_fns: Vec<Option<Vec<(ExactFn, bool)>>>,
+    declined_fns: Vec<Option<FastFn>>,
+    known_columns_verdicts: Vec<Option<KnownColumnsVerdict<'a>>>,
+    nan_passes: Vec<bool>,
+    finite_arguments: Vec<bool>,
+    element: FloatType,
+}
+
+impl<'a> SliceJudge<'a> {
+    /// The rows' tiers, found once for a batch (or a unit).
+    pub fn new(rules: &'a [&'a Rules], function: &'a Function) -> SliceJudge<'a> {
+        // A row whose rules are an earlier row's and whose results are the same bits gets the
+        // same verdict: widths mostly agree, so most inputs are judged once, not once per width.
+        // `same_rules[row][earlier]` says whether row `row`'s rules are row `earlier`'s.
+        let same_rules: Vec<Vec<bool>> = rules
+            .iter()
+            .map(|mine| rules.iter().map(|theirs| mine == theirs).collect())
+            .collect();
+        // Where a row's fast tier first compares its result with the correctly rounded one, a
+        // column of those is computed once per slice and shared by the rows (one function, one
+        // type): most results equal it, and are then decided by one comparison.
+        let correctly_rounded_fns: Vec<_> = rules
+            .iter()
+            .map(|rules| rules.correctly_rounded_fn())
+            .collect();
+        // And that column many lanes at a time, where the function has a column tier (float
+        // sin), whose double column is also the reference of the per-input verdicts, computed for
+        // a slice's undecided inputs at once.
+        let column_tiers: Vec<_> = rules.iter().map(|rules| rules.column_tiers()).collect();
+        // And for a function of several outputs (sincos), a column per output.
+        let correctly_rounded_fns_per_output: Vec<_> = rules
+            .iter()
+            .map(|rules| rules.correctly_rounded_fns())
+            .collect();
+        // Where instead every row has an exact tier, the inputs whose every result is the exact
+        // one are decided the same way, each exact result computed once.
+        let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_fns()).collect();
+        // And where the exact tier declines an input, the correctly rounded value decides it the
+        // same way, where the rows have one.
+        let declined_fns: Vec<_> = rules
+            .iter()
+            .map(|rules| rules.correctly_rounded_fn_where_exact_declines())
+            .collect();
+        // And each row's verdict with its rule and tiers found once, for the inputs whose values
+        // in both columns are known.
+        let known_columns_verdicts: Vec<_> = rules
+            .iter()
+            .map(|rules| rules.known_columns_verdict())
+            .collect();
+        // Where a NaN result beside a NaN in that column is the fast tier's pass at 0.
+        let nan_passes: Vec<bool> = rules
+            .iter()
+            .map(|rules| rules.correctly_rounded_nan_passes())
+            .collect();
+        // Where a row decides in bulk only inputs of finite arguments (finite math).
+        let finite_arguments: Vec<bool> = rules
+            .iter()
+            .map(|rules| rules.bulk_needs_finite_arguments())
+            .collect();
+        // The rows share one element type.
+        let element = rules
+            .first()
+            .map_or(FloatType::Float, |rules| rules.element);
+        SliceJudge {
+            rules,
+            function,
+            same_rules,
+            correctly_rounded_fns,
+            column_tiers,
+            correctly_rounded_fns_per_output,
+            exact_fns,
+            declined_fns,
+            known_columns_verdicts,
+            nan_passes,
+            finite_arguments,
+            element,
+        }
+    }
+
+    /// The most inputs a slice should hold ([`ONE_ROW_SLICE_INPUTS`] for one row).
+    pub fn longest_slice(&self) -> usize {
+        if self.rules.len() == 1 {
+            ONE_ROW_SLICE_INPUTS
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// Judges batch positions `inputs` (`segments` says which inputs of the plan they hold;
+    /// `columns` are the batch's arguments, `device_results[r]` row `r`'s result columns)
+    /// for every row.
+    pub fn judge<R: ResultColumn>(
+        &self,
+        segments: &Segments,
+        columns: &[Vec<f64>],
+        device_results: &[Vec<R>],
+        inputs: std::ops::Range<usize>,
+    ) -> RowStats {
+        let SliceJudge {
+            rules,
+            function,
+            same_rules,
+            correctly_rounded_fns,
+            column_tiers,
+            correctly_rounded_fns_per_output,
+            exact_fns,
+            declined_fns,
+            known_columns_verdicts,
+            nan_passes,
+            finite_arguments,
+            element,
+        } = self;
+        let (function, element) = (*function, *element);
+        // Where a row repeats an earlier row on the whole slice (the usual case: the widths of
+        // a device's function agree), its tally is a copy of the first such row's, which is
+        // judged (a row repeated by another is repeated by what that one repeats): it is not
+        // judged input by input. Not only the predecessor: half_rsqrt and half_recip give
+        // the same bits at widths 1 and 16 on every input, other ones at widths 2 to 8.
+        let copy_of: Vec<Option<usize>> = (0..rules.len())
+            .map(|row| {
+                (0..row).find(|earlier| {
+                    same_rules[row][*earlier]
+                        && device_results[row]
+                            .iter()
+                            .zip(&device_results[*earlier])
+                            .all(|(mine, theirs)| mine.same_bits(theirs, inputs.clone()))
+                })
+            })
+            .collect();
+        let judged_rows: Vec<usize> = (0..rules.len())
+            .filter(|row| copy_of[*row].is_none())
+            .collect();
+        // The judged rows' results on the slice, per row and output (`[row][output][k]`, `k`
+        // counted from the slice's first input; none for a copied row).
+        let slice_results: Vec<Vec<Vec<f64>>> = (0..rules.len())
+            .map(|row| {
+                if copy_of[row].is_some() {
+                    Vec::new()
+                } else {
+                    device_results[row]
+                        .iter()
+                        .map(|output| output.decoded(inputs.clone()))
+                        .collect()
+                }
+            })
+            .collect();
+        let correctly_rounded = judged_rows.iter().find_map(|row| {
+            let correctly_rounded = correctly_rounded_fns[*row]?;
+            let in_bulk = match (column_tiers[*row], columns) {
+                (Some(tiers), [x]) => tiers.floats(&x[inputs.clone()]),
+                _ => None,
+            };
+            Some(in_bulk.unwrap_or_else(|| column_of(columns, &inputs, correctly_rounded)))
+        });
+        // Inputs the column decides alone: where every judged row has the column, an input
+        // whose every result equals it (and is finite) is correctly rounded in every row.
+        let column_decides = judged_rows
+            .iter()
+            .all(|row| correctly_rounded_fns[*row].is_some());
+        let exact = judged_rows
+            .first()
+            .and_then(|first| exact_fns[*first].as_deref())
+            .filter(|_| judged_rows.iter().all(|row| exact_fns[*row].is_some()));
+        let declined = judged_rows
+            .first()
+            .and_then(|first| declined_fns[*first])
+            .filter(|_| judged_rows.iter().all(|row| declined_fns[*row].is_some()));
+        let results: Vec<&[f64]> = judged_rows
+            .iter()
+            .map(|row| slice_results[*row][0].as_slice())
+            .collect();
+        // Per output, its correctly rounded column, where every judged row has them.
+        let correctly_rounded_per_output: Option<Vec<(usize, Vec<f64>)>> = judged_rows
+            .first()
+            .and_then(|first| correctly_rounded_fns_per_output[*first].as_deref())
+            .filter(|_| {
+                judged_rows
+                    .iter()
+                    .all(|row| correctly_rounded_fns_per_output[*row].is_some())
+            })
+            .map(|fns| {
+                fns.iter()
+                    .map(|(output, correctly_rounded)| {
+                        (*output, column_of(columns, &inputs, correctly_rounded))
+                    })
+                    .collect()
+            });
+        // The exact tier's value of every input, one column per output, where it decides in
+        // bulk (a function with an exact tier has no correctly rounded column): the per-input
+        // verdicts below reuse a one-output function's.
+        let exact_values: Vec<Vec<Option<f64>>> = exact
+            .map(|exact| {
+                exact
+                    .iter()
+                    .map(|(value, _)| column_of(columns, &inputs, |args| value(args, element)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        // The inputs decided in bulk, by class, and the error each class counts as (class c in
+        // `bulk[c - 1]`, 0 undecided): correctly rounded results at their bound; NaN where
+        // the correctly rounded result is NaN (outside the function's range: rsqrt or log of a
+        // negative number, a NaN argument), which the fast tier passes with no error where it
+        // is a correctly rounded double, and poles, which it passes with no error too; the
+        // correctly rounded overflows, with no error; exact results at 0, and where the exact
+        // tier declines, correctly rounded results at their bound.
+        let nan_passes = judged_rows.iter().all(|row| nan_passes[*row]);
+        // Under finite math the classes decided hold finite results only (no NaN passes, no
+        // infinity verdict, an exact table value finite); they also need finite arguments.
+        let finite_only = judged_rows.iter().any(|row| finite_arguments[*row]);
+        let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
+            match (&correctly_rounded, exact) {
+                (Some(correct), _) if column_decides => (
+                    classify_finite_first(function, columns, &inputs, correct, &results, |k| {
+                        let correct = correct[k];
+                        if nan_passes
+                            && correct.is_nan()
+                            && results.iter().all(|column| column[k].is_nan())
+                        {
+                            2
+                        } else if correct.is_infinite()
+                            && results.iter().all(|column| column[k] == correct)
+                        {
+                            // An overflow, where the fast verdict's overflow decides it, or a
+                            // pole, which it passes with no error (for every row alike:
+                            // `Rules::infinity_verdict`).
+                            let mut buffer = [0.0; MAX_ARGUMENTS];
+                            let first = rules[judged_rows[0]];
+                            let decided = input_in(columns, inputs.start + k, &mut buffer)
+                                .and_then(|args| first.infinity_verdict(args, correct));
+                            match decided {
+                                Some(FastVerdict::Pass(_)) => 2,
+                                Some(_) => 3,
+                                None => 0,
+                            }
+                        } else {
+                            0
+                        }
+                    }),
+                    vec![
+                        CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED),
+                        CorrectlyRoundedInputs::counted_at(0.0),
+                        CorrectlyRoundedInputs::counted_at(f64::NEG_INFINITY),
+                    ],
+                ),
+                (_, Some(exact)) => (
+                    classify(function, columns, &inputs, |k| {
+                        let i = inputs.start + k;
+                        if let (Some(correctly_rounded), [values]) =
+                            (declined, exact_values.as_slice())
+                        {
+                            if values[k].is_none() {
+                                let mut buffer = [0.0; MAX_ARGUMENTS];
+                                let all_correct = input_in(columns, i, &mut buffer)
+                                    .map(correctly_rounded)
+                                    .is_some_and(|correct| {
+                                        correct.is_finite()
+                                            && results.iter().all(|column| column[k] == correct)
+                                    });
+                                return if all_correct { 2 } else { 0 };
+                            }
+                        }
+                        u8::from(exact_values.iter().zip(exact).enumerate().all(
+                            |(output, (values, (_, integer)))| {
+                                values[k].is_some_and(|value| {
+                                    (*integer || !finite_only || value.is_finite())
+                                        && judged_rows.iter().all(|row| {
+                                            crate::judge::exact_output_matches(
+                                                slice_results[*row][output][k],
+                                                value,
+                                                *integer,
+                                            )
+                                        })
+                                })
+                            },
+                        ))
+                    }),
+                    vec![
+                        CorrectlyRoundedInputs::counted_at(0.0),
+                        CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED),
+                    ],
+                ),
+                _ => match &correctly_rounded_per_output {
+                    // Every output of every row its correctly rounded value.
+                    Some(per_output) => (
+                        classify(function, columns, &inputs, |k| {
+                            u8::from(per_output.iter().all(|(output, correct)| {
+                                let (output, correct) = (*output, correct[k]);
+                                correct.is_finite()
+                                    && judged_rows
+                                        .iter()
+                                        .all(|row| slice_results[*row][output][k] == correct)
+                            }))
+                        }),
+                        vec![CorrectlyRoundedInputs::counted_at(
+                            BOUND_OF_CORRECTLY_ROUNDED,
+                        )],
+                    ),
+                    None => (vec![0; inputs.len()], Vec::new()),
+                },
+            };
+        let classes = if finite_only {
+            finite_arguments_only(columns, &inputs, classes)
+        } else {
+            classes
+        };
+        // The tally's passes over bytes and doubles in the widest vectors: in SSE2 they were
+        // 0.45 ns an input of an exhaustive sweep.
+        crate::num::wide::widest(
+            #[inline(always)]
+            || {
+                CorrectlyRoundedInputs::record_decided(
+                    &mut bulk,
+                    columns,
+                    inputs.clone(),
+                    &classes,
+                    |position| segments.index(position),
+                    element,
+                )
+            },
+        );
+        let mut tally = vec![UnitStats::default(); rules.len()];
+        let mut args = vec![0.0; columns.len()];
+        let mut results = Vec::new();
+        let mut previous_results = Vec::new();
+        let mut fast_reference = FastReference::new();
+        // The undecided inputs (class 0): nearly every input of an exhaustive sweep is
+        // decided in bulk.
+        let undecided = zero_positions(&classes);
+        // Their double tier, where the rows have it over a column: `cr_sin` was 7% of an
+        // exhaustive float sin run's CPU, for the 4% of inputs the device did not round
+        // correctly.
+        let doubles = match (
+            judged_rows.first().and_then(|row| column_tiers[*row]),
+            columns,
+        ) {
+            (Some(tiers), [x]) => {
+                let undecided_x: Vec<f64> = undecided.iter().map(|k| x[inputs.start + k]).collect();
+                tiers.doubles(&undecided_x).unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
+        // One judged row whose verdict takes both columns' values (float sin and cos, where
+        // the device's widths agree) is judged by a loop of its own, without the rows'
+        // bookkeeping below: that loop took two thirds of an exhaustive float sin run's
+        // per-input time.
+        let known_columns = match (judged_rows.as_slice(), &correctly_rounded, columns) {
+            ([row], Some(correct), [x])
+                if doubles.len() == undecided.len()
+                    && exact_values.is_empty()
+                    && slice_results[*row].len() == 1 =>
+            {
+                known_columns_verdicts[*row].map(|verdict| KnownColumns {
+                    verdict,
+                    x,
+                    correct,
+                    doubles: &doubles,
+                    results: &slice_results[*row][0],
+                    row: *row,
+                })
+            }
+            _ => None,
+        };
+        if let Some(known) = known_columns {
+            let row = known.row;
+            known.judge(
+                rules[row],
+                function,
+                &mut tally[row],
+                &undecided,
+                |k| segments.index(inputs.start + k),
+                inputs.start,
+            );
+        } else {
+            for (number, &k) in undecided.iter().enumerate() {
+                let i = inputs.start + k;
+                let index = segments.index(i);
+                read_input(columns, i, &mut args);
+                if !function.in_domain(&args) {
+                    for row in &judged_rows {
+                        tally[*row].undefined += 1;
+                    }
+                    continue;
+                }
+                let region = input_region(&args[..args.len().min(2)], element);
+                // The column's correctly rounded result, where the rows have one.
+                let column_value = correctly_rounded
+                    .as_ref()
+                    .map(|column| column[i - inputs.start]);
+                // The same, where a result equal to it is correctly rounded outright: finite, and
+                // under finite math only for finite arguments.
+                let correct = column_value.filter(|correct| {
+                    correct.is_finite() && (!finite_only || args.iter().all(|x| x.is_finite()))
+                });
+                match (exact_values.as_slice(), column_value) {
+                    ([one], _) => fast_reference.clear_knowing_exact(one[i - inputs.start]),
+                    (_, Some(value)) => fast_reference.clear_knowing_correctly_rounded(value),
+                    (_, None) => fast_reference.clear(),
+                }
+                let double = doubles.get(number).copied();
+                if let Some(double) = double {
+                    fast_reference.know_double(double);
+                }
+                let mut exact_references = None;
+                let mut previous: Option<Judged> = None;
+                for (position, &row) in judged_rows.iter().enumerate() {
+                    let rules = rules[row];
+                    let stats = &mut tally[row];
+                    results.clear();
+                    results.extend(slice_results[row].iter().map(|output| output[k]));
+                    // Repeating the last judged row's results under its rules, this row has its
+                    // verdict.
+                    let repeats = position > 0
+                        && same_rules[row][judged_rows[position - 1]]
+                        && results
+                            .iter()
+                            .zip(&previous_results)
+                            .all(|(mine, theirs): (&f64, &f64)| mine.to_bits() == theirs.to_bits());
+                    let matches_column = correctly_rounded_fns[row].is_some()
+                        && correct.is_some_and(|correct| results[0] == correct);
+                    let judged = match previous.take() {
+                        Some(judged) if repeats => judged,
+                        _ if matches_column => Judged::Fast(FastVerdict::CorrectlyRounded),
+                        _ => match match (known_columns_verdicts[row], column_value, double) {
+                            (Some(known), Some(correct), Some(double)) => {
+                                known.verdict(&args, correct, double, results[0])
+                            }
+                            _ => rules.fast_verdict_with(&mut fast_reference, &args, &results),
+                        } {
+                            Some(verdict) => Judged::Fast(verdict),
+                            None => {
+                                let references = exact_references
+                                    .get_or_insert_with(|| rules.exact_references(&args));
+                                Judged::Exact(Box::new(
+                                    rules.judge_exactly_with(index, &args, &results, references),
+                                ))
+                            }
+                        },
+                    };
+                    // Kept only where the next judged row may repeat it: a unit of one width never
+                    // copies a case.
+                    let next_may_repeat = judged_rows
+                        .get(position + 1)
+                        .is_some_and(|next| same_rules[*next][row]);
+                    match judged {
+                        Judged::Fast(verdict) => {
+                            stats.record_fast(verdict, index, region, || {
+                                rules.judge(index, &args, &results)
+                            });
+                            previous = next_may_repeat.then_some(Judged::Fast(verdict));
+                        }
+                        Judged::Exact(case) => {
+                            stats.record_region(region, &case);
+                            previous = next_may_repeat.then(|| Judged::Exact(case.clone()));
+                            stats.record(*case);
+                        }
+                    }
+                    std::mem::swap(&mut results, &mut previous_results);
+                }
+            }
+        }
+        for &row in &judged_rows {
+            for bulk in &bulk {
+                if bulk.counts_overflows() {
+                    // No rule under finite math, where no overflow is decided in bulk.
+                    match rules[row].overflow_of_rule() {
+                        Some(verdict) => tally[row].add_overflowed(bulk, verdict),
+                        None => assert!(bulk.is_empty(), "overflows decided without a rule"),
+                    }
+                    continue;
+                }
+                tally[row].add_correctly_rounded(bulk, |index| {
+                    let i = segments.position(index);
+                    let args: Vec<f64> = columns.iter().map(|column| column[i]).collect();
+                    let results: Vec<f64> = slice_results[row]
+                        .iter()
+                        .map(|output| output[i - inputs.start])
+                        .collect();
+                    rules[row].judge(index, &args, &results)
+                });
+            }
+        }
+        let mut rows = RowStats::default();
+        for (stats, copied) in tally.into_iter().zip(copy_of) {
+            match copied {
+                Some(earlier) => rows.push_copy_of(earlier),
+                None => rows.push(stats),
+            }
+        }
+        rows
+    }
+}
+
+/// The undecided inputs of a slice that one row judges, whose correctly rounded float and
+/// double the sweep's columns hold (`correct` over the slice, `doubles` per undecided input),
+/// with the row's [`KnownColumnsVerdict`]: [`SliceJudge::judge`]'s per-input loop for that case.
+struct KnownColumns<'a> {
+    verdict: KnownColumnsVerdict<'a>,
+    /// The argument column of the whole batch.
+    x: &'a [f64],
+    correct: &'a [f64],
+    doubles: &'a [f64],
+    results: &'a [f64],
+    row: usize,
+}
+
+impl KnownColumns<'_> {
+    /// Judges the slice's `undecided` inputs (counted from the slice's first, at batch
+    /// position `start`; `index_of` gives their input indices) into `stats`, each as
+    /// `SliceJudge::judge`'s loop over rows judges an input of one row: out of the function's domain
+    /// undefined, else the fast verdict, or MPFR's where it gives none.
+    fn judge(
+        &self,
+        rules: &Rules,
+        function: &Function,
+        stats: &mut UnitStats,
+        undecided: &[usize],
+        index_of: impl Fn(usize) -> u64,
+        start: usize,
+    ) {
+        let element = rules.element;
+        for (&k, &double) in undecided.iter().zip(self.doubles) {
+            let args = [self.x[start + k]];
+            if !function.in_domain(&args) {
+                stats.undefined += 1;
+                continue;
+            }
+            let region = input_region(&args, element);
+            let index = index_of(k);
+            let device_results = [self.results[k]];
+            match self
+                .verdict
+                .verdict(&args, self.correct[k], double, device_results[0])
+            {
+                Some(verdict) => stats.record_fast(verdict, index, region, || {
+                    rules.judge(index, &args, &device_results)
+                }),
+                None => {
+                    let references = rules.exact_references(&args);
+                    let case = rules.judge_exactly_with(index, &args, &device_results, &references);
+                    stats.record_region(region, &case);
+                    stats.record(case);
+                }
+            }
+        }
+    }
+}
+
+/// Per input of `inputs`, its class `class_of(k)` (`k` counts from the first) where the input
+/// is in the function's domain, else 0 (undecided: the per-input loop counts it undefined).
+fn classify(
+    function: &Function,
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    class_of: impl Fn(usize) -> u8,
+) -> Vec<u8> {
+    in_domain_only(
+        function,
+        columns,
+        inputs,
+        (0..inputs.len()).map(class_of).collect(),
+    )
+}
+
+/// [`classify`] where the correctly rounded column `correct` decides: class 1 where it is
+/// finite and every column of `results` equals it, `class_of_non_finite(k)` where it is not
+/// finite. The finite inputs (nearly all) are classed in one vectorized pass with the first
+/// column of results ([`finite_and_equal`]): input by input, with a loop over the rows inside,
+/// this was 11% of an exhaustive float sin run's CPU, and as three passes (finite, blocks with
+/// a value that is not, equal) 0.6 ns an input.
+fn classify_finite_first(
+    function: &Function,
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    correct: &[f64],
+    results: &[&[f64]],
+    class_of_non_finite: impl Fn(usize) -> u8,
+) -> Vec<u8> {
+    let mut classes = vec![0; correct.len()];
+    let any_not_finite = match results.first() {
+        Some(first) => finite_and_equal(correct, first, &mut classes),
+        None => finite_and_equal(correct, correct, &mut classes),
+    };
+    for column in results.iter().skip(1) {
+        for ((class, result), correct) in classes.iter_mut().zip(*column).zip(correct) {
+            *class &= u8::from(result == correct);
+        }
+    }
+    // Few slices hold a value that is not finite.
+    if any_not_finite {
+        for (k, correct) in correct.iter().enumerate() {
+            if !correct.is_finite() {
+                classes[k] = class_of_non_finite(k);
+            }
+        }
+    }
+    in_domain_only(function, columns, inputs, classes)
+}
+
+/// `classes[k]` 1 where `correct[k]` is finite and `result[k]` equals it, else 0, in the
+/// widest vectors this CPU has: for the baseline's SSE2 the compiler narrows each comparison
+/// to a byte in several shuffles, 0.5 ns an input of an exhaustive sweep, where AVX-512
+/// stores the comparison's mask. Returns whether a value of `correct` is not finite (in the
+/// same pass: a second one, in SSE2, took 2% of an exhaustive float sin run's CPU).
+fn finite_and_equal(correct: &[f64], result: &[f64], classes: &mut [u8]) -> bool {
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            let mut any_not_finite = false;
+            for ((class, correct), result) in classes.iter_mut().zip(correct).zip(result) {
+                let finite = correct.is_finite();
+                any_not_finite |= !finite;
+                *class = u8::from(finite & (result == correct));
+            }
+            any_not_finite
+        },
+    )
+}
+
+/// The positions of the zeros of `classes` (the undecided inputs), in order, 64 bytes at a
+/// time in the widest vectors: a comparison's mask, then one step per zero. Nearly every input
+/// of an exhaustive sweep is decided in bulk, but about one in 25 is not, so a byte search
+/// (`memchr`) stopped every 25 bytes: 4.5 ns a zero, 1.7% of an exhaustive float sin run's CPU.
+fn zero_positions(classes: &[u8]) -> Vec<usize> {
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            // About one zero in 25 bytes in an exhaustive sweep: room for that many and more.
+            let mut positions = Vec::with_capacity(classes.len() / 16);
+            let mut push_zeros = |start: usize, mut zeros: u64| {
+                while zeros != 0 {
+                    positions.push(start + zeros.trailing_zeros() as usize);
+                    zeros &= zeros - 1;
+                }
+            };
+            let chunks = classes.chunks_exact(64);
+            let tail = chunks.remainder();
+            for (number, chunk) in chunks.enumerate() {
+                push_zeros(number * 64, zero_mask(chunk));
+            }
+            push_zeros(classes.len() - tail.len(), zero_mask(tail));
+            positions
+        },
+    )
+}
+
+/// The mask of the zero bytes of `bytes` (at most 64; bit `k` for byte `k`). On x86-64 a whole
+/// chunk takes four of SSE2's byte comparisons and `movemask`s (the baseline, so in every
+/// copy [`crate::num::wide::widest`] makes): the compiler's own vectorization of the loop
+/// below gathered the bits through shuffles and took twice as long.
+#[inline(always)]
+fn zero_mask(bytes: &[u8]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if let Ok(chunk) = <&[u8; 64]>::try_from(bytes) {
+        use std::arch::x86_64::{__m128i, _mm_setzero_si128};
+        use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8};
+        let mut mask = 0;
+        for quarter in 0..4 {
+            // SAFETY: SSE2 is part of the x86-64 baseline, and the load reads bytes
+            // 16·quarter .. 16·quarter + 16 of the chunk's 64.
+            let bits = unsafe {
+                let sixteen = _mm_loadu_si128(chunk.as_ptr().add(16 * quarter).cast::<__m128i>());
+                _mm_movemask_epi8(_mm_cmpeq_epi8(sixteen, _mm_setzero_si128()))
+            };
+            mask |= u64::from(bits as u16) << (16 * quarter);
+        }
+        return mask;
+    }
+    bytes
+        .iter()
+        .enumerate()
+        .fold(0, |mask, (bit, byte)| mask | (u64::from(*byte == 0) << bit))
+}
+
+/// `classes` with the inputs that have an argument that is not finite made 0.
+fn finite_arguments_only(
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    mut classes: Vec<u8>,
+) -> Vec<u8> {
+    for column in columns {
+        for (class, x) in classes.iter_mut().zip(&column[inputs.clone()]) {
+            *class = if x.is_finite() { *class } else { 0 };
+        }
+    }
+    classes
+}
+
+/// `classes` with the inputs outside the function's domain made 0.
+fn in_domain_only(
+    function: &Function,
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    mut classes: Vec<u8>,
+) -> Vec<u8> {
+    if function.specified_everywhere() {
+        return classes;
+    }
+    let mut args = vec![0.0; columns.len()];
+    for (class, i) in classes.iter_mut().zip(inputs.clone()) {
+        if *class != 0 {
+            read_input(columns, i, &mut args);
+            if !function.in_domain(&args) {
+                *class = 0;
+            }
+        }
+    }
+    classes
+}
+
+/// `value(args)` of every input of `inputs`.
+fn column_of<T>(
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    value: impl Fn(&[f64]) -> T,
+) -> Vec<T> {
+    if let [x] = columns {
+        // One argument (every exhaustive float sweep): each input is its own slice.
+        return x[inputs.clone()]
+            .iter()
+            .map(|x| value(std::slice::from_ref(x)))
+            .collect();
+    }
+    let mut args = vec![0.0; columns.len()];
+    inputs
+        .clone()
+        .map(|i| {
+            read_input(columns, i, &mut args);
+            value(&args)
+        })
+        .collect()
+}
+
+/// The most arguments a function takes (fma, mad, smoothstep, mix, fclamp: 3).
+const MAX_ARGUMENTS: usize = 3;
+
+/// Input `i` of `columns` read into `buffer`, with no allocation (the bulk classes read one
+/// per input they decide); `None` for a function of more arguments than it holds.
+fn input_in<'a>(
+    columns: &[Vec<f64>],
+    i: usize,
+    buffer: &'a mut [f64; MAX_ARGUMENTS],
+) -> Option<&'a [f64]> {
+    let args = buffer.get_mut(..columns.len())?;
+    read_input(columns, i, args);
+    Some(args)
+}
+
+/// Input `i` of argument columns `columns` into `args` (one per column).
+fn read_input(columns: &[Vec<f64>], i: usize, args: &mut [f64]) {
+    for (arg, column) in args.iter_mut().zip(columns) {
+        *arg = column[i];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bulk classes of a correctly rounded column are, input by input: 1 where it is finite
+    /// and every row's result equals it, else 0; the non-finite inputs' own class (wherever
+    /// they lie in their blocks); 0 outside the function's domain.
+    #[test]
+    fn bulk_classes_follow_the_correctly_rounded_column_input_by_input() {
+        let count = 300;
+        let correct: Vec<f64> = (0..count)
+            .map(|k| match k {
+                3 | 64 => f64::NAN,
+                70 => f64::INFINITY,
+                199 => f64::NEG_INFINITY,
+                _ => k as f64 / 8.0,
+            })
+            .collect();
+        let mut first = correct.clone();
+        let mut second = correct.clone();
+        first[10] = 99.0;
+        second[150] = -1.0;
+        second[151] = f64::NAN;
+        // Where a result is wrong at a non-finite value, its class says so (here by parity).
+        first[70] = 0.0;
+        let non_finite_class = |k: usize| if k.is_multiple_of(2) { 5 } else { 6 };
+        let results: [&[f64]; 2] = [&first, &second];
+        for (name, outside_weight) in [("sin", None), ("mix", Some(1.5))] {
+            let function = crate::spec::registry::find(name).unwrap();
+            // mix(x, y, a) is specified for a in [0, 1]: inputs past 240 lie outside.
+            let columns: Vec<Vec<f64>> = match outside_weight {
+                None => vec![correct.clone()],
+                Some(outside) => vec![
+                    vec![1.0; count],
+                    vec![2.0; count],
+                    (0..count)
+                        .map(|k| if k < 240 { 0.5 } else { outside })
+                        .collect(),
+                ],
+            };
+            let inputs = 0..count;
+            let classes =
+                classify_finite_first(function, &columns, &inputs, &correct, &results, |k| {
+                    non_finite_class(k)
+                });
+            let expected: Vec<u8> = inputs
+                .clone()
+                .map(|k| {
+                    let class = if !correct[k].is_finite() {
+                        non_finite_class(k)
+                    } else {
+                        u8::from(results.iter().all(|column| column[k] == correct[k]))
+                    };
+                    if outside_weight.is_some() && k >= 240 {
+                        0
+                    } else {
+                        class
+                    }
+                })
+                .collect();
+            assert_eq!(classes, expected, "{name}");
+            assert_eq!(classes[10..12], [0, 1], "{name}");
+            assert_eq!([classes[3], classes[64], classes[70]], [6, 5, 5], "{name}");
+        }
+    }
+
+    /// The undecided inputs are every zero class, in order, at every length and wherever a
+    /// 64-byte chunk's boundary falls.
+    #[test]
+    fn zero_positions_are_every_zero_in_order() {
+        for length in [0usize, 1, 2, 63, 64, 65, 127, 128, 129, 1000] {
+            for pattern in 0..5usize {
+                let classes: Vec<u8> = (0..length)
+                    .map(|k| match pattern {
+                        0 => 0,
+                        1 => 1,
+                        2 => u8::from(k % 3 != 0) * 2,
+                        3 => u8::from(k != 0 && k + 1 != length),
+                        _ => u8::from(k.wrapping_mul(2_654_435_761) % 7 != 0),
+                    })
+                    .collect();
+                let expected: Vec<usize> = (0..length).filter(|k| classes[*k] == 0).collect();
+                assert_eq!(zero_positions(&classes), expected, "{length} {pattern}");
+            }
+        }
+    }
+
+    /// A column of values holds `value` of each input of the range, its arguments in order,
+    /// for one argument as for several.
+    #[test]
+    fn a_column_holds_the_value_of_each_input_of_the_range() {
+        let x: Vec<f64> = (0..10).map(f64::from).collect();
+        let y: Vec<f64> = (0..10).map(|k| f64::from(k) * 100.0).collect();
+        let sum = |args: &[f64]| args.iter().sum::<f64>() + args.len() as f64 / 10.0;
+        assert_eq!(
+            column_of(std::slice::from_ref(&x), &(2..5), sum),
+            [2.1, 3.1, 4.1]
+        );
+        assert_eq!(column_of(&[x, y], &(2..5), sum), [202.2, 303.2, 404.2]);
+    }
+
+    /// A batch's positions map to the inputs of its chunks and back, a shard's chunks (not
+    /// next to each other) as well as one run of inputs.
+    #[test]
+    fn batch_positions_map_to_their_chunks_inputs_and_back() {
+        let length = 16;
+        let segments = Segments {
+            starts: vec![3 * 16, 10 * 16, 17 * 16],
+            shift: 4,
+        };
+        let indices: Vec<u64> = (0..3 * length).map(|p| segments.index(p)).collect();
+        let expected: Vec<u64> = [3u64, 10, 17]
+            .iter()
+            .flat_map(|chunk| chunk * 16..(chunk + 1) * 16)
+            .collect();
+        assert_eq!(indices, expected);
+        for (position, index) in indices.iter().enumerate() {
+            assert_eq!(segments.position(*index), position);
+        }
+        let one = Segments::one(1000);
+        assert_eq!((one.index(0), one.index(70_000)), (1000, 71_000));
+        assert_eq!(one.position(71_000), 70_000);
+    }
+}

@@ -1,0 +1,152 @@
+//! Column tiers: a function's references over a whole column of one-argument float inputs,
+//! many lanes at a time, for a sweep's bulk passes ([`crate::judge::slice`]). A column tier is
+//! one implementation of [`ColumnTier`]; [`column_tier`] lists them. What a tier leaves
+//! undecided (NaN in its column) the scalar tiers decide, input by input
+//! ([`ColumnTiers`]), so a column holds the same values as the scalar tiers, bit for bit.
+
+use crate::judge::Rules;
+use crate::num::fp::FloatType;
+use crate::reference::column as c;
+use crate::reference::exp_column as e;
+use crate::reference::{binding, FastFn};
+use crate::spec::reference_id::ReferenceId as Id;
+use crate::spec::registry::OutputCheck;
+
+/// A fast tier over a column of floats (as doubles) for a function of one argument.
+pub trait ColumnTier: Sync {
+    /// The function at each float of `x`, correctly rounded to float, into `out` (cleared,
+    /// then as long as `x`), or NaN where the tier cannot decide that value exactly. Every
+    /// value that is not NaN must be the correctly rounded float: the tier's doc comment
+    /// proves it, and a test compares the column with MPFR or CORE-MATH.
+    fn floats(&self, x: &[f64], out: &mut Vec<f64>);
+
+    /// The function at each float of `x`, correctly rounded to double, into `out` as
+    /// [`ColumnTier::floats`] (NaN where undecided); `false`, `out` untouched, where the tier
+    /// has no double column.
+    fn doubles(&self, _x: &[f64], _out: &mut Vec<f64>) -> bool {
+        false
+    }
+}
+
+/// The column tier of reference `id`, where one is written.
+fn column_tier(id: Id) -> Option<&'static dyn ColumnTier> {
+    match id {
+        Id::Sin => Some(&Sine),
+        Id::Cos => Some(&Cosine),
+        Id::Exp => Some(&FloatsOnly(e::expf)),
+        Id::Exp2 => Some(&FloatsOnly(e::exp2f)),
+        Id::Exp10 => Some(&FloatsOnly(e::exp10f)),
+        _ => None,
+    }
+}
+
+/// A tier with a float column only ([`crate::reference::exp_column`]'s proof for exp, exp2
+/// and exp10): the per-input verdicts take their doubles from the scalar double tier.
+struct FloatsOnly(fn(&[f64], &mut Vec<f64>));
+
+impl ColumnTier for FloatsOnly {
+    fn floats(&self, x: &[f64], out: &mut Vec<f64>) {
+        (self.0)(x, out);
+    }
+}
+
+/// Float sin ([`crate::reference::column`]'s proofs), both columns.
+struct Sine;
+
+impl ColumnTier for Sine {
+    fn floats(&self, x: &[f64], out: &mut Vec<f64>) {
+        c::sinf(x, out);
+    }
+
+    fn doubles(&self, x: &[f64], out: &mut Vec<f64>) -> bool {
+        c::sin_of_floats(x, out);
+        true
+    }
+}
+
+/// Float cos ([`crate::reference::column`]'s proofs), both columns.
+struct Cosine;
+
+impl ColumnTier for Cosine {
+    fn floats(&self, x: &[f64], out: &mut Vec<f64>) {
+        c::cosf(x, out);
+    }
+
+    fn doubles(&self, x: &[f64], out: &mut Vec<f64>) -> bool {
+        c::cos_of_floats(x, out);
+        true
+    }
+}
+
+/// A row's column tier with the scalar tiers that decide what it leaves undecided
+/// ([`Rules::column_tiers`]).
+#[derive(Clone, Copy)]
+pub struct ColumnTiers {
+    tier: &'static dyn ColumnTier,
+    /// The correctly rounded float tier, where a bulk pass may compare results with the float
+    /// column ([`Rules::correctly_rounded_fn`]); `None` where no float column is asked for.
+    float: Option<FastFn>,
+    /// The correctly rounded double tier.
+    double: FastFn,
+}
+
+impl ColumnTiers {
+    /// The correctly rounded float of every float of `x`: the column tier's, the scalar
+    /// tier's where it leaves one undecided; `None` where the row asks for no float column.
+    pub fn floats(&self, x: &[f64]) -> Option<Vec<f64>> {
+        let scalar = self.float?;
+        let mut out = Vec::new();
+        self.tier.floats(x, &mut out);
+        decide_the_rest(x, &mut out, scalar);
+        Some(out)
+    }
+
+    /// The correctly rounded double of every float of `x` likewise, where the tier has a
+    /// double column.
+    pub fn doubles(&self, x: &[f64]) -> Option<Vec<f64>> {
+        let mut out = Vec::new();
+        if !self.tier.doubles(x, &mut out) {
+            return None;
+        }
+        decide_the_rest(x, &mut out, self.double);
+        Some(out)
+    }
+}
+
+/// `scalar` at each input of `x` whose value in `out` is NaN (undecided, or the function's
+/// value NaN, which the scalar tier gives again). Few are: the check is one vectorized pass.
+fn decide_the_rest(x: &[f64], out: &mut [f64], scalar: FastFn) {
+    assert_eq!(x.len(), out.len(), "a column tier left its column short");
+    let any_nan = crate::num::wide::widest(
+        #[inline(always)]
+        || out.iter().fold(false, |any, value| any | value.is_nan()),
+    );
+    if any_nan {
+        for (x, value) in x.iter().zip(out.iter_mut()) {
+            if value.is_nan() {
+                *value = scalar(std::slice::from_ref(x));
+            }
+        }
+    }
+}
+
+impl Rules {
+    /// The column tier of a float function of one table output, where it has one, with its
+    /// scalar tiers: its double column is the per-input verdicts' reference for a float
+    /// result that is not the correctly rounded float
+    /// ([`crate::judge::FastReference::know_double`]), and its float column, where the rule
+    /// has a [`Rules::correctly_rounded_fn`], the same values as that function.
+    pub fn column_tiers(&self) -> Option<ColumnTiers> {
+        let (FloatType::Float, [output]) = (self.element, self.outputs.as_slice()) else {
+            return None;
+        };
+        if output.check != OutputCheck::Table {
+            return None;
+        }
+        Some(ColumnTiers {
+            tier: column_tier(output.reference)?,
+            float: self.correctly_rounded_fn(),
+            double: binding::fast_tier(output)?,
+        })
+    }
+}
