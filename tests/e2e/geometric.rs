@@ -75,9 +75,11 @@ fn a_length_off_by_more_than_the_bound_fails_and_the_2017_text_does_not_bound_it
     assert_eq!(field(&row, "status"), "fail");
     assert_eq!(field(&row, "bound_ulp"), "4.25");
     assert_eq!(field(&row, "spec"), "2026");
+    // 2^-17 relative is 64 to 128 ulp of a float by where the length lies in its binade, and
+    // the scaled float is rounded once more: at most half an ulp beyond.
     let max_ulp: f64 = field(&row, "max_ulp").parse().unwrap();
     assert!(
-        (64.0..=128.0).contains(&max_ulp),
+        (64.0..=128.5).contains(&max_ulp),
         "2^-17 too long: {max_ulp}"
     );
     let summary = String::from_utf8_lossy(&output.stdout);

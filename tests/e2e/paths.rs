@@ -279,7 +279,7 @@ fn sources_that_cannot_run_are_refused_in_one_line() {
     );
     refused(
         &["--source", "ptx"],
-        "unknown --source `ptx`; use spirv, opencl-c or both",
+        "unknown --source `ptx`; use spirv, opencl-c, both or vulkan",
     );
     let output = clacc(&[
         "--kind",
