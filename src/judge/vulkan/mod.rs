@@ -15,6 +15,7 @@ use crate::spec::table::Requirement;
 use crate::spec::vulkan::Cell;
 use rug::Float;
 
+pub mod inherited;
 #[cfg(test)]
 mod tests;
 
@@ -57,11 +58,33 @@ pub enum Verdict {
     Undefined(&'static str),
 }
 
+const NOT_PRESERVED: &str = "NaN or infinity without SignedZeroInfNanPreserve";
+const POISON: &str = "poison: the exact result is not mathematically defined";
+const DIVISOR_OUTSIDE: &str = "the divisor's magnitude lies outside the range the text bounds";
+const OUTSIDE_RANGE: &str = "outside [-pi, pi] the text sets no bound";
+
+/// Why [`judge`] may leave inputs of this cell under these modes unjudged (`Unbounded` or
+/// `Undefined`), for the unit's note: the reasons it can give, not a count of each.
+pub fn unjudged_reasons(requirement: &Requirement, modes: &Modes) -> Vec<&'static str> {
+    let mut reasons = Vec::new();
+    if !modes.signed_zero_inf_nan_preserve {
+        reasons.push(NOT_PRESERVED);
+    }
+    reasons.push(POISON);
+    match requirement {
+        Requirement::Vulkan(Cell::UlpForDivisor { .. }) => reasons.push(DIVISOR_OUTSIDE),
+        Requirement::Vulkan(Cell::AbsoluteInside { .. }) => reasons.push(OUTSIDE_RANGE),
+        Requirement::Vulkan(Cell::Inherited(_)) => reasons.push(inherited::UNBOUNDED),
+        _ => {}
+    }
+    reasons
+}
+
 /// One result judged by one Vulkan cell. `element` is the result's type, `unit` the type its
 /// ULP counts are in ([`crate::spec::vulkan::column`]); `exact` gives the infinitely precise
 /// result for a list of arguments (called again with flushed arguments where denormals may be
-/// flushed). An inherited cell is the interval evaluation's (`judge::relaxed`): here it is
-/// `Unbounded`, so callers route it there first.
+/// flushed). An inherited cell is judged by its formula's permitted range ([`inherited`]),
+/// `Unbounded` where the formula is not one it evaluates.
 pub fn judge(
     requirement: &Requirement,
     element: FloatType,
@@ -75,11 +98,11 @@ pub fn judge(
     if !modes.signed_zero_inf_nan_preserve {
         let beyond = x.is_finite() && x.to_f64().abs() > element.max_finite();
         if args.iter().any(|a| !a.is_finite()) || !x.is_finite() || beyond {
-            return Verdict::Undefined("NaN or infinity without SignedZeroInfNanPreserve");
+            return Verdict::Undefined(NOT_PRESERVED);
         }
     }
     if x.is_nan() && args.iter().all(|a| !a.is_nan()) {
-        return Verdict::Undefined("poison: the exact result is not mathematically defined");
+        return Verdict::Undefined(POISON);
     }
     let mut verdict = judge_one(requirement, element, unit, args, &x, device_result, modes);
     if matches!(verdict, Verdict::Fail(_)) && !modes.denorm_preserve {
@@ -157,7 +180,7 @@ fn judge_one(
             if y == 0.0 || (*low..=*high).contains(&y) {
                 ulps(*ulp)
             } else {
-                Verdict::Unbounded("the divisor's magnitude lies outside the range the text bounds")
+                Verdict::Unbounded(DIVISOR_OUTSIDE)
             }
         }
         Requirement::Vulkan(Cell::UlpPerMagnitude {
@@ -166,31 +189,41 @@ fn judge_one(
         }) => ulps(constant + per_magnitude * argument.abs()),
         Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
             ulp,
-            low,
-            high,
             absolute: bound,
+            ..
         }) => {
-            if (*low..=*high).contains(&argument) {
+            if error_is_absolute(requirement, args) {
                 absolute(*bound, true)
             } else {
                 ulps(*ulp)
             }
         }
         Requirement::Vulkan(Cell::AbsoluteInside {
-            absolute: bound,
-            low,
-            high,
+            absolute: bound, ..
         }) => {
-            if (*low..=*high).contains(&argument) {
+            if error_is_absolute(requirement, args) {
                 absolute(*bound, false)
             } else {
-                Verdict::Unbounded("outside [-pi, pi] the text sets no bound")
+                Verdict::Unbounded(OUTSIDE_RANGE)
             }
         }
-        Requirement::Vulkan(Cell::Inherited(_)) => {
-            Verdict::Unbounded("an inherited formula is judged by its interval evaluation")
+        Requirement::Vulkan(Cell::Inherited(formula)) => {
+            inherited::judge(formula, element, unit, args, x, device_result)
         }
         _ => Verdict::Unbounded("not a cell of the Vulkan tables"),
+    }
+}
+
+/// Whether the cell measures this result's error as an absolute distance rather than in ulp
+/// (log and log2 inside [0.5, 2], sin and cos inside [-pi, pi]).
+pub fn error_is_absolute(requirement: &Requirement, args: &[f64]) -> bool {
+    let argument = args.first().copied().unwrap_or(f64::NAN);
+    match requirement {
+        Requirement::Vulkan(
+            Cell::UlpOutsideAbsoluteInside { low, high, .. }
+            | Cell::AbsoluteInside { low, high, .. },
+        ) => (*low..=*high).contains(&argument),
+        _ => false,
     }
 }
 
