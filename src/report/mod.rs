@@ -233,8 +233,6 @@ pub fn bound_column(requirement: Option<&Requirement>) -> String {
         }
         Some(Requirement::Exact) | Some(Requirement::RemquoExact { .. }) => "0".to_string(),
         Some(Requirement::CorrectlyRounded) => "0.5".to_string(),
-        // The Vulkan cells beyond a plain ULP bound, in the table's words.
-        Some(Requirement::Vulkan(cell)) => cell.describe(),
         _ => String::new(),
     }
 }

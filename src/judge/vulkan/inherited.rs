@@ -2,7 +2,8 @@
 //! formula can give when each of its operations returns anything its own cell allows, found
 //! by a small interval evaluation in MPFR (ends rounded outwards). Judged formulas:
 //! - sqrt: `1.0 / inversesqrt(x)`;
-//! - tan: `sin(x) / cos(x)`.
+//! - tan: `sin(x) / cos(x)`;
+//! - pow: `exp2(y * log2(x))` (x > 0: the formula is undefined for x < 0).
 //!
 //! Every other formula is [`evaluable`]'s `false`: its units are not judged.
 
@@ -23,16 +24,20 @@ const PRECISION: u32 = 256;
 /// The formulas judged here, as the table writes them.
 const SQRT: &str = "1.0 / inversesqrt(x)";
 const TAN: &str = "sin(x) / cos(x)";
+const POW: &str = "exp2(y * log2(x))";
 
 /// Whether the formula of an inherited cell is one this module evaluates.
 pub fn evaluable(formula: &str) -> bool {
-    formula == SQRT || formula == TAN
+    [SQRT, TAN, POW].contains(&formula)
 }
 
 /// Why an inherited result is not judged: an operation of its formula is bounded nowhere
 /// there (sin or cos outside [-pi, pi], a divisor outside OpFDiv's range).
 pub(super) const UNBOUNDED: &str =
     "an operation of the formula is not bounded there (sin and cos outside [-pi, pi], a divisor outside OpFDiv's range)";
+
+/// Why a result is not judged where the formula itself is undefined (log2 of a negative x).
+const UNDEFINED_FORMULA: &str = "the formula is undefined for these arguments";
 
 /// A range of real values, ends rounded outwards.
 struct Range {
@@ -53,8 +58,9 @@ pub(super) fn judge(
     let error = ulp_error(device_result, exact, unit);
     let x = args.first().copied().unwrap_or(f64::NAN);
     // Zeros, infinities and NaN: the formula evaluated on them gives the function's own value
-    // (1.0 / inversesqrt(0) = 1.0 / inf = 0; sin(0) / cos(0) = 0), which is then due.
-    if !x.is_finite() || !exact.is_finite() || exact.is_zero() {
+    // (1.0 / inversesqrt(0) = 1.0 / inf = 0; sin(0) / cos(0) = 0; exp2(y * log2(0)) = 0 or
+    // inf), which is then due.
+    if args.iter().any(|a| !a.is_finite()) || !exact.is_finite() || exact.is_zero() {
         return if error == 0.0 {
             Verdict::Pass(error)
         } else {
@@ -64,6 +70,7 @@ pub(super) fn judge(
     let permitted = match formula {
         SQRT => sqrt(element, unit, x),
         TAN => tan(element, unit, x),
+        POW => pow(element, unit, x, args.get(1).copied().unwrap_or(f64::NAN)),
         _ => Err("the formula is not evaluated"),
     };
     match permitted {
@@ -114,9 +121,47 @@ fn tan(element: FloatType, unit: FloatType, x: f64) -> Result<Range, &'static st
         low: Float::with_val_round(PRECISION, operand.cos_ref(), Round::Down).0,
         high: Float::with_val_round(PRECISION, operand.cos_ref(), Round::Up).0,
     };
-    let sine = widen(sine, &cell("sin", element, unit), unit, Some(x))?;
-    let cosine = widen(cosine, &cell("cos", element, unit), unit, Some(x))?;
+    let point = Range {
+        low: operand.clone(),
+        high: operand.clone(),
+    };
+    let sine = widen(sine, &cell("sin", element, unit), unit, Some(&point))?;
+    let cosine = widen(cosine, &cell("cos", element, unit), unit, Some(&point))?;
     divide(sine, cosine, element, unit)
+}
+
+/// `exp2(y * log2(x))`: log2's exact value widened by its cell, the product's range by
+/// OpFMul's, then exp2's range over it by exp2's cell at the product's largest magnitude.
+fn pow(element: FloatType, unit: FloatType, x: f64, y: f64) -> Result<Range, &'static str> {
+    if x <= 0.0 {
+        return Err(UNDEFINED_FORMULA);
+    }
+    let operand = Float::with_val(PRECISION, x);
+    let point = Range {
+        low: operand.clone(),
+        high: operand.clone(),
+    };
+    let log = Range {
+        low: Float::with_val_round(PRECISION, operand.log2_ref(), Round::Down).0,
+        high: Float::with_val_round(PRECISION, operand.log2_ref(), Round::Up).0,
+    };
+    let log = widen(log, &cell("log2", element, unit), unit, Some(&point))?;
+    let factor = Float::with_val(PRECISION, y);
+    let ends = |round| {
+        [&log.low, &log.high].map(|end| Float::with_val_round(PRECISION, end * &factor, round).0)
+    };
+    let [a, b] = ends(Round::Down);
+    let [c, d] = ends(Round::Up);
+    let product = Range {
+        low: a.min(&b),
+        high: c.max(&d),
+    };
+    let product = widen(product, &cell("OpFMul", element, unit), unit, None)?;
+    let power = Range {
+        low: Float::with_val_round(PRECISION, product.low.exp2_ref(), Round::Down).0,
+        high: Float::with_val_round(PRECISION, product.high.exp2_ref(), Round::Up).0,
+    };
+    widen(power, &cell("exp2", element, unit), unit, Some(&product))
 }
 
 /// `dividend / divisor` over the two ranges, widened by OpFDiv's cell, which bounds a divisor
@@ -171,33 +216,61 @@ fn cell(function: &str, element: FloatType, unit: FloatType) -> Requirement {
     column(row, element, unit != element).0.clone()
 }
 
-/// The values an operation may return whose exact value lies in `exact`, under its cell:
-/// N ulp (of the larger ulp of the two ends: ulp grows with |v|, so a superset), or an absolute
-/// bound where the argument `x` lies in its range. Any other cell, or an argument outside the
-/// range, bounds nothing.
+/// The values an operation may return whose exact value lies in `exact`, its argument in
+/// `argument`, under its cell: N ulp (of the larger ulp of the two ends: ulp grows with |v|,
+/// so a superset), N + B|x| ulp at the argument's largest magnitude, an absolute bound where
+/// the argument lies in its range (both readings where it straddles the range's edge),
+/// correctly rounded as 1 ulp (either neighbour). Any other cell, or an argument outside an
+/// absolute cell's range, bounds nothing.
 fn widen(
     exact: Range,
     requirement: &Requirement,
     unit: FloatType,
-    x: Option<f64>,
+    argument: Option<&Range>,
 ) -> Result<Range, &'static str> {
+    let ulp =
+        crate::num::ulp::ulp_of(&exact.low, unit).max(crate::num::ulp::ulp_of(&exact.high, unit));
     let by = |distance: f64| Range {
         low: Float::with_val_round(PRECISION, &exact.low - distance, Round::Down).0,
         high: Float::with_val_round(PRECISION, &exact.high + distance, Round::Up).0,
     };
+    // Where the argument lies against [low, high]: (some inside, some outside).
+    let inside = |low: f64, high: f64| {
+        argument.map(|range| {
+            let within = range.low >= low && range.high <= high;
+            let beyond = range.high < low || range.low > high;
+            (!beyond, !within)
+        })
+    };
     match requirement {
-        Requirement::Ulp(n) => {
-            let ulp = crate::num::ulp::ulp_of(&exact.low, unit)
-                .max(crate::num::ulp::ulp_of(&exact.high, unit));
-            Ok(by(n * ulp))
+        Requirement::Ulp(n) => Ok(by(n * ulp)),
+        Requirement::CorrectlyRounded | Requirement::Exact => Ok(by(ulp)),
+        Requirement::Vulkan(Cell::UlpPerMagnitude {
+            constant,
+            per_magnitude,
+        }) => {
+            let range = argument.ok_or(UNBOUNDED)?;
+            let magnitude = range.low.to_f64().abs().max(range.high.to_f64().abs());
+            Ok(by((constant + per_magnitude * magnitude) * ulp))
         }
         Requirement::Vulkan(Cell::AbsoluteInside {
             absolute,
             low,
             high,
-        }) => match x {
-            Some(x) if (*low..=*high).contains(&x) => Ok(by(*absolute)),
+        }) => match inside(*low, *high) {
+            Some((true, false)) => Ok(by(*absolute)),
             _ => Err(UNBOUNDED),
+        },
+        Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+            ulp: n,
+            low,
+            high,
+            absolute,
+        }) => match inside(*low, *high) {
+            Some((true, false)) => Ok(by(*absolute)),
+            Some((false, true)) => Ok(by(n * ulp)),
+            Some(_) => Ok(by(absolute.max(n * ulp))),
+            None => Err(UNBOUNDED),
         },
         _ => Err("an operation of the formula has a cell the evaluation does not read"),
     }

@@ -167,6 +167,14 @@ fn judge_one(
             distance,
         )
     };
+    // A NaN due (a NaN operand, SignedZeroInfNanPreserve declared): any NaN, nothing else.
+    if x.is_nan() {
+        return if device_result.is_nan() {
+            Verdict::Pass(0.0)
+        } else {
+            Verdict::Fail(f64::INFINITY)
+        };
+    }
     let argument = args.first().copied().unwrap_or(f64::NAN);
     match requirement {
         Requirement::Exact => of(Float::with_val(64, device_result) == *x, 0.0),
@@ -240,10 +248,10 @@ fn correctly_rounded(
     device_result: f64,
 ) -> bool {
     if unit != element {
-        let (low, high) = neighbours(x, unit);
+        let (low, high) = neighbours(x, element, unit);
         return (low..=high).contains(&device_result);
     }
-    let (low, high) = neighbours(x, element);
+    let (low, high) = neighbours(x, element, element);
     if low == high {
         return device_result == low;
     }
@@ -260,8 +268,10 @@ fn correctly_rounded(
                 // A tie: the neighbour whose last digit is even (an infinity above the largest
                 // finite value counts as even, as IEEE 754's overflow does).
                 _ => {
-                    let gap = pow2(element.gap_exponent(low));
-                    if high.is_infinite() || (low / gap).rem_euclid(2.0) != 0.0 {
+                    let gap = Float::with_val(64, Float::i_exp(1, element.gap_exponent(low)));
+                    let steps = Float::with_val(128, Float::with_val(64, low) / gap);
+                    let odd = steps.to_integer().is_some_and(|n| n.is_odd());
+                    if high.is_infinite() || odd {
                         high
                     } else {
                         low
@@ -275,16 +285,22 @@ fn correctly_rounded(
 
 /// The largest value of `element` at most x and the smallest at least x (±inf beyond the
 /// largest finite value).
-fn neighbours(x: &Float, element: FloatType) -> (f64, f64) {
+/// At `unit`'s precision where it is narrower (RelaxedPrecision: half's 11 bits), in
+/// `element`'s exponent range, which the decoration does not narrow here: a float result
+/// beyond half's largest value is still a float's.
+fn neighbours(x: &Float, element: FloatType, unit: FloatType) -> (f64, f64) {
     if !x.is_finite() {
         let v = x.to_f64();
         return (v, v);
     }
-    let approximate = x.to_f64();
-    let gap = pow2(element.gap_exponent(approximate));
-    let scaled = Float::with_val(x.prec() + 64, x / gap);
-    let below = Float::with_val(scaled.prec(), scaled.floor_ref()).to_f64() * gap;
-    let above = Float::with_val(scaled.prec(), scaled.ceil_ref()).to_f64() * gap;
+    let coarser = element.precision() as i32 - unit.precision() as i32;
+    let gap = Float::with_val(
+        64,
+        Float::i_exp(1, element.gap_exponent(x.to_f64()) + coarser.max(0)),
+    );
+    let scaled = Float::with_val(x.prec() + 64, x / &gap);
+    let below = (Float::with_val(scaled.prec(), scaled.floor_ref()) * &gap).to_f64();
+    let above = (Float::with_val(scaled.prec(), scaled.ceil_ref()) * &gap).to_f64();
     let max = element.max_finite();
     let clamp = |v: f64| {
         if v.abs() > max {
