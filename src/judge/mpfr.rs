@@ -242,6 +242,14 @@ impl Rules {
         args: &[f64],
         device_result: f64,
     ) -> (Outcome, f64, bool) {
+        if crate::judge::vulkan::undefined_by_instruction(
+            self.function,
+            self.element,
+            args,
+            &vulkan.modes,
+        ) {
+            return (Outcome::Undefined, 0.0, false);
+        }
         let function = binding::mpfr(output.reference);
         let exact =
             |args: &[f64]| reference::high_precision(function, &to_floats(args), self.element);

@@ -57,11 +57,17 @@ pub(super) fn judge(
 ) -> Verdict {
     let error = ulp_error(device_result, exact, unit);
     let x = args.first().copied().unwrap_or(f64::NAN);
-    // Zeros, infinities and NaN: the formula evaluated on them gives the function's own value
-    // (1.0 / inversesqrt(0) = 1.0 / inf = 0; sin(0) / cos(0) = 0; exp2(y * log2(0)) = 0 or
-    // inf), which is then due.
+    // Zeros, infinities and NaN: the function's own value, or the formula's evaluated on them
+    // (1.0 / inversesqrt(0) = 1.0 / inf = 0; exp2(0 * log2(inf)) = exp2(NaN) = NaN).
     if args.iter().any(|a| !a.is_finite()) || !exact.is_finite() || exact.is_zero() {
-        return if error == 0.0 {
+        let y = args.get(1).copied().unwrap_or(f64::NAN);
+        let literal = match formula {
+            SQRT => 1.0 / (1.0 / x.sqrt()),
+            TAN => x.sin() / x.cos(),
+            _ => (y * x.log2()).exp2(),
+        };
+        let same = device_result == literal || (device_result.is_nan() && literal.is_nan());
+        return if error == 0.0 || same {
             Verdict::Pass(error)
         } else {
             Verdict::Fail(error)

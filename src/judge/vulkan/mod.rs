@@ -80,6 +80,37 @@ pub fn unjudged_reasons(requirement: &Requirement, modes: &Modes) -> Vec<&'stati
     reasons
 }
 
+/// Whether GLSL.std.450 leaves `function` (the registry's name) undefined at `args`: Log and
+/// Log2 for x <= 0, InverseSqrt for x <= 0, Pow for x < 0 or x = 0 with y <= 0; also where a
+/// denormal argument the shader may flush (no DenormPreserve) would make it so.
+pub fn undefined_by_instruction(
+    function: &str,
+    element: FloatType,
+    args: &[f64],
+    modes: &Modes,
+) -> bool {
+    let undefined = |args: &[f64]| {
+        let x = args.first().copied().unwrap_or(f64::NAN);
+        let y = args.get(1).copied().unwrap_or(f64::NAN);
+        match function {
+            "log" | "log2" | "rsqrt" => x <= 0.0,
+            "pow" => x < 0.0 || (x == 0.0 && y <= 0.0),
+            _ => false,
+        }
+    };
+    let flushed: Vec<f64> = args
+        .iter()
+        .map(|a| {
+            if element.is_subnormal(*a) {
+                0.0f64.copysign(*a)
+            } else {
+                *a
+            }
+        })
+        .collect();
+    undefined(args) || (!modes.denorm_preserve && undefined(&flushed))
+}
+
 /// One result judged by one Vulkan cell. `element` is the result's type, `unit` the type its
 /// ULP counts are in ([`crate::spec::vulkan::column`]); `exact` gives the infinitely precise
 /// result for a list of arguments (called again with flushed arguments where denormals may be
@@ -329,4 +360,65 @@ fn flushed_arguments(args: &[f64], element: FloatType) -> Vec<Vec<f64>> {
             flushed
         })
         .collect()
+}
+
+#[cfg(test)]
+mod domain_tests {
+    use super::*;
+
+    #[test]
+    fn glsl_leaves_log_and_pow_undefined_outside_their_domain_flushed_arguments_included() {
+        let flushing = Modes {
+            rounding: None,
+            denorm_preserve: false,
+            signed_zero_inf_nan_preserve: true,
+        };
+        let preserving = Modes {
+            denorm_preserve: true,
+            ..flushing
+        };
+        let tiny = f64::from(f32::from_bits(1));
+        assert!(undefined_by_instruction(
+            "log",
+            FloatType::Float,
+            &[0.0],
+            &preserving
+        ));
+        assert!(undefined_by_instruction(
+            "log2",
+            FloatType::Float,
+            &[tiny],
+            &flushing
+        ));
+        assert!(!undefined_by_instruction(
+            "log2",
+            FloatType::Float,
+            &[tiny],
+            &preserving
+        ));
+        assert!(undefined_by_instruction(
+            "pow",
+            FloatType::Float,
+            &[0.0, -1.0],
+            &preserving
+        ));
+        assert!(undefined_by_instruction(
+            "pow",
+            FloatType::Float,
+            &[-2.0, 2.0],
+            &preserving
+        ));
+        assert!(!undefined_by_instruction(
+            "pow",
+            FloatType::Float,
+            &[0.0, 2.0],
+            &preserving
+        ));
+        assert!(!undefined_by_instruction(
+            "sin",
+            FloatType::Float,
+            &[0.0],
+            &preserving
+        ));
+    }
 }

@@ -519,6 +519,10 @@ fn inherited_pow_chains_log2_a_product_and_exp2() {
     assert!(matches!(judged(&[-2.0, 2.0], 4.0), Verdict::Unbounded(_)));
     // 0^y: exp2(y * -inf) = 0, due exactly.
     assert!(passes(judged(&[0.0, 2.0], 0.0)));
+    // pow(inf, 0) is 1, the formula's exp2(0 * inf) NaN: either.
+    assert!(passes(judged(&[f64::INFINITY, 0.0], 1.0)));
+    assert!(passes(judged(&[f64::INFINITY, 0.0], f64::NAN)));
+    assert!(fails(judged(&[f64::INFINITY, 0.0], 0.0)));
 }
 
 #[test]
