@@ -76,6 +76,18 @@ pub struct Rules {
     /// arguments and results are not NaNs or ±∞", OpenCL API, clBuildProgram): inputs that are
     /// not finite, or whose exact results are not, are undefined.
     pub finite_math_only: bool,
+    /// On the vulkan path: the shader's execution modes and the type its ULP counts are in.
+    /// Every table output is then judged by [`vulkan::judge`] with MPFR's exact value, and no
+    /// fast or bulk tier decides one (they know neither the modes nor the Vulkan cells).
+    pub vulkan: Option<VulkanJudging>,
+}
+
+/// What [`vulkan::judge`] needs beyond the cell: the unit's modes and ULP unit
+/// ([`crate::spec::vulkan::column`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VulkanJudging {
+    pub modes: vulkan::Modes,
+    pub unit: FloatType,
 }
 
 /// Two rules judge every result alike: same fields, the same Table 5 rule (the table is
@@ -94,6 +106,7 @@ impl PartialEq for Rules {
             relaxed,
             embedded,
             finite_math_only,
+            vulkan,
         } = self;
         *function == other.function
             && *outputs == other.outputs
@@ -108,6 +121,7 @@ impl PartialEq for Rules {
             }
             && *embedded == other.embedded
             && *finite_math_only == other.finite_math_only
+            && *vulkan == other.vulkan
     }
 }
 

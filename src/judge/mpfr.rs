@@ -3,7 +3,8 @@
 //! whose arguments or exact results are not finite are undefined. The ground truth the fast
 //! tiers ([`crate::judge::tiers`]) must agree with, and how worst cases are confirmed.
 
-use crate::judge::{same_result, to_floats, Rules};
+use crate::judge::vulkan::Verdict;
+use crate::judge::{same_result, to_floats, Rules, VulkanJudging};
 use crate::num::fp::FloatType;
 use crate::num::ulp::ulp_error;
 use crate::reference::{self, binding, ReferenceFn};
@@ -183,6 +184,9 @@ impl Rules {
                 )
             }
             OutputCheck::Table => {
+                if let Some(vulkan) = self.vulkan {
+                    return self.judge_vulkan(vulkan, output, args, device_result);
+                }
                 if let Some(rule) = self.relaxed.and_then(|rule| rule.output(position)) {
                     return self.judge_relaxed(rule, output, args, reference, device_result);
                 }
@@ -225,6 +229,43 @@ impl Rules {
                 }
                 (outcome, error, absolute)
             }
+        }
+    }
+
+    /// A table output on the vulkan path, by [`crate::judge::vulkan::judge`] with MPFR's exact
+    /// value. A result its cell bounds nothing for, or leaves undefined, is counted as
+    /// undefined: neither a pass nor a failure.
+    fn judge_vulkan(
+        &self,
+        vulkan: VulkanJudging,
+        output: &Output,
+        args: &[f64],
+        device_result: f64,
+    ) -> (Outcome, f64, bool) {
+        if crate::judge::vulkan::undefined_by_instruction(
+            self.function,
+            self.element,
+            args,
+            &vulkan.modes,
+        ) {
+            return (Outcome::Undefined, 0.0, false);
+        }
+        let function = binding::mpfr(output.reference);
+        let exact =
+            |args: &[f64]| reference::high_precision(function, &to_floats(args), self.element);
+        let absolute = crate::judge::vulkan::error_is_absolute(&self.requirement, args);
+        match crate::judge::vulkan::judge(
+            &self.requirement,
+            self.element,
+            vulkan.unit,
+            args,
+            &exact,
+            device_result,
+            &vulkan.modes,
+        ) {
+            Verdict::Pass(error) => (Outcome::Pass, error, absolute),
+            Verdict::Fail(error) => (Outcome::Fail, error, absolute),
+            Verdict::Unbounded(_) | Verdict::Undefined(_) => (Outcome::Undefined, 0.0, false),
         }
     }
 

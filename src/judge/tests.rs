@@ -497,6 +497,7 @@ pub(super) fn rules(reference: ReferenceId, requirement: Requirement, flushes: b
         relaxed: None,
         embedded: false,
         finite_math_only: false,
+        vulkan: None,
     }
 }
 
@@ -1129,6 +1130,7 @@ pub(super) fn with_outputs(outputs: Vec<Output>, requirement: Requirement) -> Ru
         relaxed: None,
         embedded: false,
         finite_math_only: false,
+        vulkan: None,
     }
 }
 

@@ -129,6 +129,7 @@ mod tests {
             relaxed: None,
             embedded: false,
             finite_math_only: false,
+            vulkan: None,
         };
         let float = rules(FloatType::Float);
         assert!(tolerance_is_attainable(&float, &[1.0, 2.0, -3.0, 0.5]));

@@ -133,11 +133,14 @@ impl<'a> UlpUnit<'a> {
             return Err(Box::new(report));
         }
         // "<= 2.5 + 2n ulp, for gentype with vector width n": the bound at this unit's width.
+        // The type a Vulkan cell's ULP counts are in: half's for a RelaxedPrecision float.
+        let mut vulkan_unit = element;
         let mut requirement = match row {
             Some(row) if vulkan => {
-                crate::spec::vulkan::column(row, element, settings.judging.relaxed())
-                    .0
-                    .at_width(width)
+                let (requirement, unit) =
+                    crate::spec::vulkan::column(row, element, settings.judging.relaxed());
+                vulkan_unit = unit;
+                requirement.at_width(width)
             }
             Some(row) => row.requirement(element).at_width(width),
             // Table 5's x * y + z row: its words are Table 3's mad cell ("either as a correctly
@@ -177,6 +180,16 @@ impl<'a> UlpUnit<'a> {
                 element.spirv_name()
             );
             return Err(Box::new(report));
+        }
+        // An inherited formula the judge does not evaluate bounds nothing it could check: the
+        // unit is not run rather than reported as a pass.
+        if let Requirement::Vulkan(crate::spec::vulkan::Cell::Inherited(formula)) = &requirement {
+            if !crate::judge::vulkan::inherited::evaluable(formula) {
+                report.note = format!(
+                    "not judged: inherited from {formula} (a formula the judge does not evaluate yet)"
+                );
+                return Err(Box::new(report));
+            }
         }
         let Some(fp_config) = session.fp_config(element) else {
             report.note = if vulkan {
@@ -258,7 +271,23 @@ impl<'a> UlpUnit<'a> {
             rounding,
             relaxed: relaxed_rule,
             embedded: settings.judging.profile() == Profile::Embedded,
-            finite_math_only: settings.finite_math_only(element),
+            // judge::vulkan decides NaN and infinities by the shader's modes itself.
+            finite_math_only: !vulkan && settings.finite_math_only(element),
+            vulkan: vulkan.then(|| crate::judge::VulkanJudging {
+                modes: crate::run::vulkan::unit_judge_modes(
+                    settings.vulkan_modes(element),
+                    element,
+                    settings
+                        .user_kernels
+                        .iter()
+                        .find(|k| k.function == function.name)
+                        .and_then(|k| match &k.code {
+                            crate::run::UserCode::Spirv(bytes) => Some(bytes.as_slice()),
+                            crate::run::UserCode::OpenclC(_) => None,
+                        }),
+                ),
+                unit: vulkan_unit,
+            }),
         };
         Ok(UlpUnit {
             session,
@@ -490,7 +519,21 @@ impl UlpUnit<'_> {
                 if self.requirement == Requirement::ImplementationDefined {
                     notes.push("implementation-defined accuracy: measured, not judged".to_string());
                 }
-                if stats.undefined > 0 {
+                if let (Some(vulkan), true) = (self.rules.vulkan, stats.undefined > 0) {
+                    // The count is in the `undefined` column; the note stays the same across
+                    // shards.
+                    let reasons =
+                        crate::judge::vulkan::unjudged_reasons(&self.requirement, &vulkan.modes);
+                    notes.push(format!(
+                        "inputs the Vulkan cell or the shader's modes leave unbounded or undefined are not judged ({})",
+                        reasons.join("; ")
+                    ));
+                    if stats.inputs == 0 {
+                        // Nothing judged is no pass.
+                        report.status = Status::Skip;
+                        notes.insert(0, format!("not judged: {}", self.requirement.describe()));
+                    }
+                } else if stats.undefined > 0 {
                     // The count is in the `undefined` column; the note stays the same across
                     // shards.
                     notes.push(
@@ -1491,6 +1534,7 @@ mod tests {
                     relaxed: None,
                     embedded: false,
                     finite_math_only,
+                    vulkan: None,
                 };
                 // Each width's results judged input by input, as the batch reads them back.
                 let alone = |result_columns: &[ResultColumn]| {

@@ -136,6 +136,40 @@ pub fn select<'a>(
     }
 }
 
+/// The judge's modes of a unit of `element` whose shader is the user's `--kernel` module
+/// `user` (the modes ITS entry point declares; nothing where it cannot be read, and its build
+/// then fails on its own), else clacc's own (`modes`, nothing declared where the run chose
+/// none).
+pub fn unit_judge_modes(
+    modes: Option<VulkanModes>,
+    element: FloatType,
+    user: Option<&[u8]>,
+) -> crate::judge::vulkan::Modes {
+    match (user, modes) {
+        (Some(spirv), _) => shader_judge_modes(
+            &crate::kernel::spirv_vulkan::interface::declared_modes(spirv, element)
+                .unwrap_or_default(),
+        ),
+        (None, Some(modes)) => modes.judge_modes(),
+        (None, None) => shader_judge_modes(&Default::default()),
+    }
+}
+
+/// The judge's reading of a shader's declared modes.
+pub fn shader_judge_modes(
+    modes: &crate::kernel::spirv_vulkan::ShaderModes,
+) -> crate::judge::vulkan::Modes {
+    use crate::kernel::spirv_vulkan::{DenormMode, RoundingMode};
+    crate::judge::vulkan::Modes {
+        rounding: modes.rounding.map(|rounding| match rounding {
+            RoundingMode::Rte => crate::judge::vulkan::Rounding::Rte,
+            RoundingMode::Rtz => crate::judge::vulkan::Rounding::Rtz,
+        }),
+        denorm_preserve: modes.denorm == Some(DenormMode::Preserve),
+        signed_zero_inf_nan_preserve: modes.signed_zero_inf_nan_preserve,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,6 +124,7 @@ fn a_real_inaccurate_device_result_is_reported_as_failing() {
         relaxed: None,
         embedded: false,
         finite_math_only: false,
+        vulkan: None,
     };
     let mut stats = UnitStats::default();
     for (index, (x, device_result)) in columns[0].iter().zip(&device_results).enumerate() {

@@ -294,6 +294,10 @@ impl Rules {
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
+        // The Vulkan rules need the shader's modes and MPFR's value (`judge_vulkan`).
+        if self.vulkan.is_some() {
+            return None;
+        }
         if let Some(rule) = self.relaxed {
             return self.relaxed_verdict(rule, reference, args, device_results);
         }
@@ -554,6 +558,10 @@ impl Rules {
     /// apply none (MPFR judges): a directed rounding, remquo's rule, an absolute or other
     /// bound.
     pub(in crate::judge) fn requirement_rule(&self) -> Option<FastRule> {
+        // No bulk pass decides a Vulkan row: `judge_vulkan` judges each input.
+        if self.vulkan.is_some() {
+            return None;
+        }
         let rule = |bound, correctly_rounded, measured| FastRule {
             bound,
             correctly_rounded,

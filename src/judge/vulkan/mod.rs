@@ -15,6 +15,7 @@ use crate::spec::table::Requirement;
 use crate::spec::vulkan::Cell;
 use rug::Float;
 
+pub mod inherited;
 #[cfg(test)]
 mod tests;
 
@@ -57,11 +58,64 @@ pub enum Verdict {
     Undefined(&'static str),
 }
 
+const NOT_PRESERVED: &str = "NaN or infinity without SignedZeroInfNanPreserve";
+const POISON: &str = "poison: the exact result is not mathematically defined";
+const DIVISOR_OUTSIDE: &str = "the divisor's magnitude lies outside the range the text bounds";
+const OUTSIDE_RANGE: &str = "outside [-pi, pi] the text sets no bound";
+
+/// Why [`judge`] may leave inputs of this cell under these modes unjudged (`Unbounded` or
+/// `Undefined`), for the unit's note: the reasons it can give, not a count of each.
+pub fn unjudged_reasons(requirement: &Requirement, modes: &Modes) -> Vec<&'static str> {
+    let mut reasons = Vec::new();
+    if !modes.signed_zero_inf_nan_preserve {
+        reasons.push(NOT_PRESERVED);
+    }
+    reasons.push(POISON);
+    match requirement {
+        Requirement::Vulkan(Cell::UlpForDivisor { .. }) => reasons.push(DIVISOR_OUTSIDE),
+        Requirement::Vulkan(Cell::AbsoluteInside { .. }) => reasons.push(OUTSIDE_RANGE),
+        Requirement::Vulkan(Cell::Inherited(_)) => reasons.push(inherited::UNBOUNDED),
+        _ => {}
+    }
+    reasons
+}
+
+/// Whether GLSL.std.450 leaves `function` (the registry's name) undefined at `args`: Log and
+/// Log2 for x <= 0, InverseSqrt for x <= 0, Pow for x < 0 or x = 0 with y <= 0; also where a
+/// denormal argument the shader may flush (no DenormPreserve) would make it so.
+pub fn undefined_by_instruction(
+    function: &str,
+    element: FloatType,
+    args: &[f64],
+    modes: &Modes,
+) -> bool {
+    let undefined = |args: &[f64]| {
+        let x = args.first().copied().unwrap_or(f64::NAN);
+        let y = args.get(1).copied().unwrap_or(f64::NAN);
+        match function {
+            "log" | "log2" | "rsqrt" => x <= 0.0,
+            "pow" => x < 0.0 || (x == 0.0 && y <= 0.0),
+            _ => false,
+        }
+    };
+    let flushed: Vec<f64> = args
+        .iter()
+        .map(|a| {
+            if element.is_subnormal(*a) {
+                0.0f64.copysign(*a)
+            } else {
+                *a
+            }
+        })
+        .collect();
+    undefined(args) || (!modes.denorm_preserve && undefined(&flushed))
+}
+
 /// One result judged by one Vulkan cell. `element` is the result's type, `unit` the type its
 /// ULP counts are in ([`crate::spec::vulkan::column`]); `exact` gives the infinitely precise
 /// result for a list of arguments (called again with flushed arguments where denormals may be
-/// flushed). An inherited cell is the interval evaluation's (`judge::relaxed`): here it is
-/// `Unbounded`, so callers route it there first.
+/// flushed). An inherited cell is judged by its formula's permitted range ([`inherited`]),
+/// `Unbounded` where the formula is not one it evaluates.
 pub fn judge(
     requirement: &Requirement,
     element: FloatType,
@@ -75,11 +129,11 @@ pub fn judge(
     if !modes.signed_zero_inf_nan_preserve {
         let beyond = x.is_finite() && x.to_f64().abs() > element.max_finite();
         if args.iter().any(|a| !a.is_finite()) || !x.is_finite() || beyond {
-            return Verdict::Undefined("NaN or infinity without SignedZeroInfNanPreserve");
+            return Verdict::Undefined(NOT_PRESERVED);
         }
     }
     if x.is_nan() && args.iter().all(|a| !a.is_nan()) {
-        return Verdict::Undefined("poison: the exact result is not mathematically defined");
+        return Verdict::Undefined(POISON);
     }
     let mut verdict = judge_one(requirement, element, unit, args, &x, device_result, modes);
     if matches!(verdict, Verdict::Fail(_)) && !modes.denorm_preserve {
@@ -144,6 +198,14 @@ fn judge_one(
             distance,
         )
     };
+    // A NaN due (a NaN operand, SignedZeroInfNanPreserve declared): any NaN, nothing else.
+    if x.is_nan() {
+        return if device_result.is_nan() {
+            Verdict::Pass(0.0)
+        } else {
+            Verdict::Fail(f64::INFINITY)
+        };
+    }
     let argument = args.first().copied().unwrap_or(f64::NAN);
     match requirement {
         Requirement::Exact => of(Float::with_val(64, device_result) == *x, 0.0),
@@ -157,7 +219,7 @@ fn judge_one(
             if y == 0.0 || (*low..=*high).contains(&y) {
                 ulps(*ulp)
             } else {
-                Verdict::Unbounded("the divisor's magnitude lies outside the range the text bounds")
+                Verdict::Unbounded(DIVISOR_OUTSIDE)
             }
         }
         Requirement::Vulkan(Cell::UlpPerMagnitude {
@@ -166,31 +228,41 @@ fn judge_one(
         }) => ulps(constant + per_magnitude * argument.abs()),
         Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
             ulp,
-            low,
-            high,
             absolute: bound,
+            ..
         }) => {
-            if (*low..=*high).contains(&argument) {
+            if error_is_absolute(requirement, args) {
                 absolute(*bound, true)
             } else {
                 ulps(*ulp)
             }
         }
         Requirement::Vulkan(Cell::AbsoluteInside {
-            absolute: bound,
-            low,
-            high,
+            absolute: bound, ..
         }) => {
-            if (*low..=*high).contains(&argument) {
+            if error_is_absolute(requirement, args) {
                 absolute(*bound, false)
             } else {
-                Verdict::Unbounded("outside [-pi, pi] the text sets no bound")
+                Verdict::Unbounded(OUTSIDE_RANGE)
             }
         }
-        Requirement::Vulkan(Cell::Inherited(_)) => {
-            Verdict::Unbounded("an inherited formula is judged by its interval evaluation")
+        Requirement::Vulkan(Cell::Inherited(formula)) => {
+            inherited::judge(formula, element, unit, args, x, device_result)
         }
         _ => Verdict::Unbounded("not a cell of the Vulkan tables"),
+    }
+}
+
+/// Whether the cell measures this result's error as an absolute distance rather than in ulp
+/// (log and log2 inside [0.5, 2], sin and cos inside [-pi, pi]).
+pub fn error_is_absolute(requirement: &Requirement, args: &[f64]) -> bool {
+    let argument = args.first().copied().unwrap_or(f64::NAN);
+    match requirement {
+        Requirement::Vulkan(
+            Cell::UlpOutsideAbsoluteInside { low, high, .. }
+            | Cell::AbsoluteInside { low, high, .. },
+        ) => (*low..=*high).contains(&argument),
+        _ => false,
     }
 }
 
@@ -207,10 +279,10 @@ fn correctly_rounded(
     device_result: f64,
 ) -> bool {
     if unit != element {
-        let (low, high) = neighbours(x, unit);
+        let (low, high) = neighbours(x, element, unit);
         return (low..=high).contains(&device_result);
     }
-    let (low, high) = neighbours(x, element);
+    let (low, high) = neighbours(x, element, element);
     if low == high {
         return device_result == low;
     }
@@ -227,8 +299,10 @@ fn correctly_rounded(
                 // A tie: the neighbour whose last digit is even (an infinity above the largest
                 // finite value counts as even, as IEEE 754's overflow does).
                 _ => {
-                    let gap = pow2(element.gap_exponent(low));
-                    if high.is_infinite() || (low / gap).rem_euclid(2.0) != 0.0 {
+                    let gap = Float::with_val(64, Float::i_exp(1, element.gap_exponent(low)));
+                    let steps = Float::with_val(128, Float::with_val(64, low) / gap);
+                    let odd = steps.to_integer().is_some_and(|n| n.is_odd());
+                    if high.is_infinite() || odd {
                         high
                     } else {
                         low
@@ -242,16 +316,22 @@ fn correctly_rounded(
 
 /// The largest value of `element` at most x and the smallest at least x (±inf beyond the
 /// largest finite value).
-fn neighbours(x: &Float, element: FloatType) -> (f64, f64) {
+/// At `unit`'s precision where it is narrower (RelaxedPrecision: half's 11 bits), in
+/// `element`'s exponent range, which the decoration does not narrow here: a float result
+/// beyond half's largest value is still a float's.
+fn neighbours(x: &Float, element: FloatType, unit: FloatType) -> (f64, f64) {
     if !x.is_finite() {
         let v = x.to_f64();
         return (v, v);
     }
-    let approximate = x.to_f64();
-    let gap = pow2(element.gap_exponent(approximate));
-    let scaled = Float::with_val(x.prec() + 64, x / gap);
-    let below = Float::with_val(scaled.prec(), scaled.floor_ref()).to_f64() * gap;
-    let above = Float::with_val(scaled.prec(), scaled.ceil_ref()).to_f64() * gap;
+    let coarser = element.precision() as i32 - unit.precision() as i32;
+    let gap = Float::with_val(
+        64,
+        Float::i_exp(1, element.gap_exponent(x.to_f64()) + coarser.max(0)),
+    );
+    let scaled = Float::with_val(x.prec() + 64, x / &gap);
+    let below = (Float::with_val(scaled.prec(), scaled.floor_ref()) * &gap).to_f64();
+    let above = (Float::with_val(scaled.prec(), scaled.ceil_ref()) * &gap).to_f64();
     let max = element.max_finite();
     let clamp = |v: f64| {
         if v.abs() > max {
@@ -280,4 +360,65 @@ fn flushed_arguments(args: &[f64], element: FloatType) -> Vec<Vec<f64>> {
             flushed
         })
         .collect()
+}
+
+#[cfg(test)]
+mod domain_tests {
+    use super::*;
+
+    #[test]
+    fn glsl_leaves_log_and_pow_undefined_outside_their_domain_flushed_arguments_included() {
+        let flushing = Modes {
+            rounding: None,
+            denorm_preserve: false,
+            signed_zero_inf_nan_preserve: true,
+        };
+        let preserving = Modes {
+            denorm_preserve: true,
+            ..flushing
+        };
+        let tiny = f64::from(f32::from_bits(1));
+        assert!(undefined_by_instruction(
+            "log",
+            FloatType::Float,
+            &[0.0],
+            &preserving
+        ));
+        assert!(undefined_by_instruction(
+            "log2",
+            FloatType::Float,
+            &[tiny],
+            &flushing
+        ));
+        assert!(!undefined_by_instruction(
+            "log2",
+            FloatType::Float,
+            &[tiny],
+            &preserving
+        ));
+        assert!(undefined_by_instruction(
+            "pow",
+            FloatType::Float,
+            &[0.0, -1.0],
+            &preserving
+        ));
+        assert!(undefined_by_instruction(
+            "pow",
+            FloatType::Float,
+            &[-2.0, 2.0],
+            &preserving
+        ));
+        assert!(!undefined_by_instruction(
+            "pow",
+            FloatType::Float,
+            &[0.0, 2.0],
+            &preserving
+        ));
+        assert!(!undefined_by_instruction(
+            "sin",
+            FloatType::Float,
+            &[0.0],
+            &preserving
+        ));
+    }
 }

@@ -433,3 +433,149 @@ fn double_reads_the_single_cell_in_double_ulp() {
     assert_eq!(at(1.5 + 2.0 * pow2(-52)), Verdict::Pass(2.0));
     assert!(fails(at(1.5 + pow2(-23))));
 }
+
+/// A float result of an inherited formula judged through [`judge`].
+fn inherited(formula: &str, exact: fn(f64) -> Float, x: f64, device_result: f64) -> Verdict {
+    float(
+        &Requirement::Vulkan(Cell::Inherited(formula.to_string())),
+        exact,
+        &[x],
+        device_result,
+        &PRESERVE,
+    )
+}
+
+#[test]
+fn inherited_sqrt_allows_what_inversesqrt_then_a_division_may_give() {
+    let sqrt = |x: f64| value(x).sqrt();
+    let formula = "1.0 / inversesqrt(x)";
+    let root = 2.0f64.sqrt() as f32 as f64;
+    let ulp = pow2(-23);
+    // inversesqrt(2) within 2 ulp (2^-23 relative 1.7e-7) moves the quotient by 2 ulp of
+    // sqrt(2), and OpFDiv adds 2.5: about 4.5 ulp either side.
+    assert!(passes(inherited(formula, sqrt, 2.0, root)));
+    assert!(passes(inherited(formula, sqrt, 2.0, root + 4.0 * ulp)));
+    assert!(passes(inherited(formula, sqrt, 2.0, root - 4.0 * ulp)));
+    assert!(fails(inherited(formula, sqrt, 2.0, root + 6.0 * ulp)));
+    assert!(fails(inherited(formula, sqrt, 2.0, root - 6.0 * ulp)));
+    // 1.0 / inversesqrt(0) = 1.0 / inf = 0, and sqrt(inf) = inf: due exactly.
+    assert!(passes(inherited(formula, sqrt, 0.0, 0.0)));
+    assert!(fails(inherited(formula, sqrt, 0.0, pow2(-149))));
+    assert!(passes(inherited(
+        formula,
+        sqrt,
+        f64::INFINITY,
+        f64::INFINITY
+    )));
+    // A negative argument is poison.
+    assert!(matches!(
+        inherited(formula, sqrt, -1.0, 1.0),
+        Verdict::Undefined(_)
+    ));
+}
+
+#[test]
+fn inherited_tan_is_bounded_where_sin_and_cos_are_and_the_divisor_is_clear_of_zero() {
+    let tan = |x: f64| value(x).tan();
+    let formula = "sin(x) / cos(x)";
+    let exact = 0.5f64.tan();
+    // sin and cos within 2^-11: the quotient moves by about 8.6e-4 at 0.5.
+    assert!(passes(inherited(formula, tan, 0.5, exact + 5e-4)));
+    assert!(fails(inherited(formula, tan, 0.5, exact + 2e-3)));
+    // Outside [-pi, pi] sin and cos are bounded nowhere, so is tan.
+    assert!(matches!(
+        inherited(formula, tan, 4.0, 0.0),
+        Verdict::Unbounded(_)
+    ));
+    // Near pi/2 the cosine's range holds zero: OpFDiv bounds nothing there.
+    assert!(matches!(
+        inherited(formula, tan, 1.5706, 0.0),
+        Verdict::Unbounded(_)
+    ));
+}
+
+#[test]
+fn inherited_pow_chains_log2_a_product_and_exp2() {
+    let pow = |a: &[f64]| rug::ops::Pow::pow(value(a[0]), a[1]);
+    let cell = Requirement::Vulkan(Cell::Inherited("exp2(y * log2(x))".to_string()));
+    let judged = |args: &[f64], device_result: f64| {
+        judge(
+            &cell,
+            FloatType::Float,
+            FloatType::Float,
+            args,
+            &pow,
+            device_result,
+            &PRESERVE,
+        )
+    };
+    let ulp = pow2(-20);
+    // log2(2) within 2^-21, times 3 within 1 ulp, then exp2 within 3 + 2*3 ulp: about 19 ulp
+    // of 8 either side.
+    assert!(passes(judged(&[2.0, 3.0], 8.0)));
+    assert!(passes(judged(&[2.0, 3.0], 8.0 + 15.0 * ulp)));
+    assert!(fails(judged(&[2.0, 3.0], 8.0 + 25.0 * ulp)));
+    // log2 of a negative number: the formula is undefined.
+    assert!(matches!(judged(&[-2.0, 2.0], 4.0), Verdict::Unbounded(_)));
+    // 0^y: exp2(y * -inf) = 0, due exactly.
+    assert!(passes(judged(&[0.0, 2.0], 0.0)));
+    // pow(inf, 0) is 1, the formula's exp2(0 * inf) NaN: either.
+    assert!(passes(judged(&[f64::INFINITY, 0.0], 1.0)));
+    assert!(passes(judged(&[f64::INFINITY, 0.0], f64::NAN)));
+    assert!(fails(judged(&[f64::INFINITY, 0.0], 0.0)));
+}
+
+#[test]
+fn inherited_formulas_not_evaluated_bound_nothing() {
+    let sinh = |x: f64| value(x).sinh();
+    let formula = "(exp(x) - exp(-x)) * 0.5";
+    assert!(!inherited::evaluable(formula));
+    assert!(inherited::evaluable("1.0 / inversesqrt(x)"));
+    assert!(matches!(
+        inherited(formula, sinh, 1.0, 1e9),
+        Verdict::Unbounded(_)
+    ));
+}
+
+#[test]
+fn absolute_errors_and_unjudged_reasons_follow_the_cell() {
+    let sin = Requirement::Vulkan(Cell::AbsoluteInside {
+        absolute: pow2(-11),
+        low: -PI,
+        high: PI,
+    });
+    assert!(error_is_absolute(&sin, &[1.0]));
+    assert!(!error_is_absolute(&sin, &[4.0]));
+    assert!(!error_is_absolute(&Requirement::Ulp(3.0), &[1.0]));
+    let none = Modes {
+        signed_zero_inf_nan_preserve: false,
+        ..PRESERVE
+    };
+    assert_eq!(
+        unjudged_reasons(&sin, &none),
+        vec![NOT_PRESERVED, POISON, OUTSIDE_RANGE]
+    );
+    assert_eq!(
+        unjudged_reasons(&Requirement::Ulp(3.0), &PRESERVE),
+        vec![POISON]
+    );
+}
+
+#[test]
+fn a_nan_due_accepts_any_nan_under_every_cell() {
+    let nan = |_: f64| Float::with_val(53, rug::float::Special::Nan);
+    for requirement in [
+        Requirement::CorrectlyRounded,
+        Requirement::Exact,
+        Requirement::Ulp(3.0),
+    ] {
+        assert!(passes(float(
+            &requirement,
+            nan,
+            &[f64::NAN],
+            f64::NAN,
+            &PRESERVE
+        )));
+        assert!(fails(float(&requirement, nan, &[f64::NAN], 1.0, &PRESERVE)));
+    }
+}

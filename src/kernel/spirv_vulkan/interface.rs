@@ -13,6 +13,7 @@ use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{Decoration, ExecutionMode, ExecutionModel, Op, StorageClass, Word};
 
 use super::emit::LOCAL_SIZE;
+use super::{DenormMode, RoundingMode, ShaderModes};
 use crate::kernel::{KernelSpec, ENTRY_POINT};
 use crate::spec::signature::ValueKind;
 
@@ -327,6 +328,46 @@ pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), Mismatches> {
     } else {
         Err(Mismatches(errors))
     }
+}
+
+/// The float-controls execution modes `spirv`'s entry point [`ENTRY_POINT`] declares for
+/// `element`'s bit width (`RoundingModeRTE`/`RTZ`, `DenormPreserve`/`DenormFlushToZero`,
+/// `SignedZeroInfNanPreserve`): what a user's shader is judged by, not the modes clacc's own
+/// shader would declare. `relaxed_precision` is left false: the run decides it. `None` where
+/// the module cannot be read or has no such entry point.
+pub fn declared_modes(spirv: &[u8], element: crate::num::fp::FloatType) -> Option<ShaderModes> {
+    let module = rspirv::dr::load_bytes(spirv).ok()?;
+    let function = module
+        .entry_points
+        .iter()
+        .find_map(|instruction| match instruction.operands.as_slice() {
+            [Operand::ExecutionModel(ExecutionModel::GLCompute), Operand::IdRef(function), Operand::LiteralString(name), ..]
+                if name == ENTRY_POINT =>
+            {
+                Some(*function)
+            }
+            _ => None,
+        })?;
+    let mut modes = ShaderModes::default();
+    for instruction in &module.execution_modes {
+        let [Operand::IdRef(target), Operand::ExecutionMode(mode), rest @ ..] =
+            instruction.operands.as_slice()
+        else {
+            continue;
+        };
+        if *target != function || literals(rest) != [element.bits()] {
+            continue;
+        }
+        match mode {
+            ExecutionMode::RoundingModeRTE => modes.rounding = Some(RoundingMode::Rte),
+            ExecutionMode::RoundingModeRTZ => modes.rounding = Some(RoundingMode::Rtz),
+            ExecutionMode::DenormPreserve => modes.denorm = Some(DenormMode::Preserve),
+            ExecutionMode::DenormFlushToZero => modes.denorm = Some(DenormMode::FlushToZero),
+            ExecutionMode::SignedZeroInfNanPreserve => modes.signed_zero_inf_nan_preserve = true,
+            _ => {}
+        }
+    }
+    Some(modes)
 }
 
 /// The `GLCompute` entry point [`ENTRY_POINT`] and its `LocalSize 64 1 1`.

@@ -388,3 +388,38 @@ fn every_corpus_shader_assembles_validates_and_has_its_function_interface() {
     );
     assert_eq!(shaders.len(), 10);
 }
+
+#[test]
+fn declared_modes_read_back_what_the_emitter_declares_for_the_width() {
+    for element in TYPES {
+        let spec = function_spec("sqrt", element, 1);
+        for modes in mode_sets().into_iter().chain([ShaderModes::default()]) {
+            let words = build(&spec, &modes).unwrap();
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            // RelaxedPrecision is a decoration the run decides, not an execution mode.
+            let expected = ShaderModes {
+                relaxed_precision: false,
+                ..modes
+            };
+            assert_eq!(
+                interface::declared_modes(&bytes, element),
+                Some(expected),
+                "{element} {modes:?}"
+            );
+            // Modes for another width say nothing about this one.
+            let other = if element == FloatType::Float {
+                FloatType::Half
+            } else {
+                FloatType::Float
+            };
+            assert_eq!(
+                interface::declared_modes(&bytes, other),
+                Some(ShaderModes::default())
+            );
+        }
+    }
+    assert_eq!(
+        interface::declared_modes(&[1, 2, 3, 4], FloatType::Float),
+        None
+    );
+}
