@@ -36,6 +36,11 @@ pub fn evaluable(formula: &str) -> bool {
 pub(super) const UNBOUNDED: &str =
     "an operation of the formula is not bounded there (sin and cos outside [-pi, pi], a divisor outside OpFDiv's range)";
 
+/// Why a result is not judged where the formula, evaluated on zeros, infinities or NaN, gives
+/// NaN: the appendix then allows any result.
+pub(super) const NAN_PERMITTED: &str =
+    "NaN is among the formula's permitted values, so any result is";
+
 /// Why a result is not judged where the formula itself is undefined (log2 of a negative x).
 const UNDEFINED_FORMULA: &str = "the formula is undefined for these arguments";
 
@@ -66,8 +71,12 @@ pub(super) fn judge(
             TAN => x.sin() / x.cos(),
             _ => (y * x.log2()).exp2(),
         };
-        let same = device_result == literal || (device_result.is_nan() && literal.is_nan());
-        return if error == 0.0 || same {
+        // "If NaN is one of the permitted values then the operation may return any result"
+        // (pow(0, NaN), pow(NaN, 0), sqrt of a negative x).
+        if literal.is_nan() {
+            return Verdict::Unbounded(NAN_PERMITTED);
+        }
+        return if error == 0.0 || device_result == literal {
             Verdict::Pass(error)
         } else {
             Verdict::Fail(error)

@@ -74,7 +74,9 @@ pub fn unjudged_reasons(requirement: &Requirement, modes: &Modes) -> Vec<&'stati
     match requirement {
         Requirement::Vulkan(Cell::UlpForDivisor { .. }) => reasons.push(DIVISOR_OUTSIDE),
         Requirement::Vulkan(Cell::AbsoluteInside { .. }) => reasons.push(OUTSIDE_RANGE),
-        Requirement::Vulkan(Cell::Inherited(_)) => reasons.push(inherited::UNBOUNDED),
+        Requirement::Vulkan(Cell::Inherited(_)) => {
+            reasons.extend([inherited::UNBOUNDED, inherited::NAN_PERMITTED])
+        }
         _ => {}
     }
     reasons
@@ -198,8 +200,9 @@ fn judge_one(
             distance,
         )
     };
-    // A NaN due (a NaN operand, SignedZeroInfNanPreserve declared): any NaN, nothing else.
-    if x.is_nan() {
+    // A NaN due (a NaN operand, SignedZeroInfNanPreserve declared): any NaN, nothing else;
+    // but an inherited cell's formula then gives NaN too, which allows any result.
+    if x.is_nan() && !matches!(requirement, Requirement::Vulkan(Cell::Inherited(_))) {
         return if device_result.is_nan() {
             Verdict::Pass(0.0)
         } else {
