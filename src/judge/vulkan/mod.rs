@@ -82,24 +82,16 @@ pub fn unjudged_reasons(requirement: &Requirement, modes: &Modes) -> Vec<&'stati
     reasons
 }
 
-/// Whether GLSL.std.450 leaves `function` (the registry's name) undefined at `args`: Log and
-/// Log2 for x <= 0, InverseSqrt for x <= 0, Pow for x < 0 or x = 0 with y <= 0; also where a
-/// denormal argument the shader may flush (no DenormPreserve) would make it so.
+/// Whether GLSL.std.450 leaves `function` (the registry's name) undefined at `args`
+/// ([`crate::spec::vulkan::undefined_at`]), also where a denormal argument the shader may
+/// flush (no DenormPreserve) would make it so.
 pub fn undefined_by_instruction(
     function: &str,
     element: FloatType,
     args: &[f64],
     modes: &Modes,
 ) -> bool {
-    let undefined = |args: &[f64]| {
-        let x = args.first().copied().unwrap_or(f64::NAN);
-        let y = args.get(1).copied().unwrap_or(f64::NAN);
-        match function {
-            "log" | "log2" | "rsqrt" => x <= 0.0,
-            "pow" => x < 0.0 || (x == 0.0 && y <= 0.0),
-            _ => false,
-        }
-    };
+    let undefined = |args: &[f64]| crate::spec::vulkan::undefined_at(function, args);
     let flushed: Vec<f64> = args
         .iter()
         .map(|a| {

@@ -174,6 +174,19 @@ pub fn instruction(registry_name: &str) -> Option<&'static str> {
         .map(|(_, vulkan)| *vulkan)
 }
 
+/// Whether GLSL.std.450 leaves the instruction of registry function `function` undefined at
+/// `args` (its text: Log and Log2 for x <= 0, InverseSqrt for x <= 0, Pow for x < 0 or x = 0
+/// with y <= 0).
+pub fn undefined_at(function: &str, args: &[f64]) -> bool {
+    let x = args.first().copied().unwrap_or(f64::NAN);
+    let y = args.get(1).copied().unwrap_or(f64::NAN);
+    match function {
+        "log" | "log2" | "rsqrt" => x <= 0.0,
+        "pow" => x < 0.0 || (x == 0.0 && y <= 0.0),
+        _ => false,
+    }
+}
+
 /// The registry name of a Vulkan instruction (`InverseSqrt` is `rsqrt`).
 pub fn registry_name(vulkan_instruction: &str) -> Option<&'static str> {
     INSTRUCTIONS
