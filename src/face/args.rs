@@ -297,9 +297,27 @@ pub(crate) struct KernelArgs {
     /// Address bits of the modules (32 or 64).
     #[arg(long, default_value_t = 64)]
     pub(crate) address_bits: u32,
-    /// Which kernels to write: SPIR-V modules (`.spv` and `.spvasm`) or OpenCL C source (`.cl`).
-    #[arg(long, default_value = "spirv", value_parser = parse_kernel_path)]
-    pub(crate) source: crate::spec::environment::KernelPath,
+    /// Which kernels to write: SPIR-V modules (`.spv` and `.spvasm`), OpenCL C source (`.cl`)
+    /// or Vulkan compute shaders (`vulkan`); default `spirv`, `vulkan` with `--platform vulkan`.
+    #[arg(long, value_parser = parse_kernel_path)]
+    pub(crate) source: Option<crate::spec::environment::KernelPath>,
+    /// `vulkan`: the kernels a Vulkan device takes (the compute shaders of `--source vulkan`).
+    /// No device is opened, so no other platform is taken here.
+    #[arg(long, value_parser = parse_emit_platform)]
+    pub(crate) platform: Option<crate::spec::environment::KernelPath>,
+}
+
+/// `kernels --platform` names the environment whose kernels are written, never a device:
+/// `vulkan` only (an OpenCL platform takes either OpenCL path, which `--source` picks).
+fn parse_emit_platform(text: &str) -> Result<crate::spec::environment::KernelPath, BadValue> {
+    if text.trim().eq_ignore_ascii_case("vulkan") {
+        Ok(crate::spec::environment::KernelPath::Vulkan)
+    } else {
+        Err(BadValue(format!(
+            "`{text}`: `clacc kernels` opens no device, so --platform takes only `vulkan` here \
+             (its compute shaders); for OpenCL kernels use --source spirv or --source opencl-c"
+        )))
+    }
 }
 
 fn parse_kernel_path(text: &str) -> Result<crate::spec::environment::KernelPath, BadValue> {

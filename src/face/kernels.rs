@@ -17,6 +17,15 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
     let functions = select_functions(&args.selection.function)?;
     let types = select_types(&args.selection.types, None);
     let widths = select_widths(&args.selection.width)?;
+    let source = match (args.source, args.platform) {
+        (Some(source), Some(platform)) if source != platform => {
+            return usage(format!(
+                "--source {source} writes no kernel a {platform} platform takes: leave --source \
+                 out or use --source {platform}"
+            ))
+        }
+        (source, platform) => source.or(platform).unwrap_or(KernelPath::Spirv),
+    };
     if !kernel::ADDRESS_BITS.contains(&args.address_bits) {
         return usage(format!(
             "--address-bits {} is not 32 or 64",
@@ -41,8 +50,7 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                 .filter(|w| function.shape.widths().contains(w))
                 // Vulkan has vectors of 2 to 4 only: widths 8 and 16 are not asked of it.
                 .filter(|w| {
-                    args.source != KernelPath::Vulkan
-                        || kernel::spirv_vulkan::VULKAN_WIDTHS.contains(w)
+                    source != KernelPath::Vulkan || kernel::spirv_vulkan::VULKAN_WIDTHS.contains(w)
                 })
             {
                 let spec = KernelSpec {
@@ -56,7 +64,7 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
                     std::fs::write(&path, bytes)
                         .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))
                 };
-                match args.source {
+                match source {
                     KernelPath::Vulkan => {
                         if write_vulkan_shader(&args.emit, &spec)? == ShaderEmission::LeftOut {
                             undefined += 1;
@@ -94,7 +102,7 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             }
         }
     }
-    if written == 0 && undefined > 0 && args.source == KernelPath::Vulkan {
+    if written == 0 && undefined > 0 && source == KernelPath::Vulkan {
         return usage(format!(
             "nothing to emit: Vulkan has no compute shader for the {undefined} units selected \
              (no instruction for the function in spec::vulkan, or none at that type or width)"
@@ -106,7 +114,7 @@ pub(crate) fn emit_kernels(args: &KernelArgs) -> Result<ExitCode, UsageError> {
             args.selection.width.join(",")
         ));
     }
-    let (what, skipped) = match args.source {
+    let (what, skipped) = match source {
         KernelPath::Spirv => ("modules (.spv and .spvasm)", String::new()),
         KernelPath::OpenclC if undefined > 0 => (
             "OpenCL C kernels (.cl)",

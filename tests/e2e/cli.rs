@@ -207,6 +207,73 @@ fn emitted_kernels_are_valid_spirv_and_match_what_runs() {
     );
 }
 
+/// `kernels --platform vulkan` writes the compute shaders a Vulkan device takes (as `--source
+/// vulkan`), each valid for Vulkan 1.3, at Vulkan's widths only; a `--source` of another path
+/// with it is refused in one line.
+#[test]
+fn emitted_vulkan_shaders_are_valid_for_vulkan() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    let output = clacc(&[
+        "kernels",
+        "--emit",
+        folder,
+        "--platform",
+        "vulkan",
+        "--function",
+        "sin,OpFDiv",
+        "--type",
+        "float,half",
+        "--width",
+        "1,4,16",
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).starts_with("wrote 8 compute shaders (.spv and .spvasm)"),
+        "{}",
+        text(&output.stdout)
+    );
+    let mut shaders = 0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "spv") {
+            shaders += 1;
+            let validation = Command::new("spirv-val")
+                .args(["--target-env", "vulkan1.3"])
+                .arg(&path)
+                .output()
+                .expect("spirv-val is installed by scripts/setup");
+            assert!(
+                validation.status.success(),
+                "{}: {}",
+                path.display(),
+                String::from_utf8_lossy(&validation.stderr)
+            );
+            let listing = std::fs::read_to_string(path.with_extension("spvasm")).unwrap();
+            assert!(listing.contains("OpEntryPoint GLCompute"), "{listing}");
+        }
+    }
+    // Two functions, two types, widths 1 and 4 (16 is no Vulkan vector size).
+    assert_eq!(shaders, 2 * 2 * 2);
+
+    let output = clacc(&[
+        "kernels",
+        "--emit",
+        folder,
+        "--platform",
+        "vulkan",
+        "--source",
+        "spirv",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("--source spirv writes no kernel a vulkan platform takes"),
+        "{stderr}"
+    );
+}
+
 /// A default run (every function, every type the device has, every width) with few inputs:
 /// every Table 3 row appears for every type and width (and every Table-5-only function, skipped),
 /// every unit is measured (pass or fail) or skipped for a stated reason, and the exit status and summary agree with the rows. Which of
@@ -591,7 +658,9 @@ fn commands_that_open_no_device_refuse_device_options() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let stderr = text(&output.stderr);
         assert!(
-            stderr.contains("unexpected argument") || stderr.contains("cannot be used with"),
+            stderr.contains("unexpected argument")
+                || stderr.contains("cannot be used with")
+                || stderr.contains("opens no device, so --platform takes only `vulkan`"),
             "{args:?}: {stderr}"
         );
     }
