@@ -253,7 +253,7 @@ impl Rules {
         let function = binding::mpfr(output.reference);
         let exact =
             |args: &[f64]| reference::high_precision(function, &to_floats(args), self.element);
-        let absolute = crate::judge::vulkan::error_is_absolute(&self.requirement, args);
+        let absolute = crate::judge::vulkan::error_counts_as_absolute(&self.requirement, args);
         match crate::judge::vulkan::judge(
             &self.requirement,
             self.element,

@@ -14,6 +14,7 @@ use crate::report::stats::{Case, UnitStats};
 use crate::spec::environment::KernelPath;
 use crate::spec::relaxed_table::{Bound, Condition, RelaxedRule};
 use crate::spec::table::{Judging, Profile, Requirement, Revision};
+use crate::spec::vulkan::{number_text, Cell};
 use rug::Float;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -382,6 +383,15 @@ struct AbsoluteBound {
 }
 
 impl AbsoluteBound {
+    /// A Vulkan cell's `abs <= E inside [A, B]`, written as Table 5's: `2^-11 if x in [-pi,pi]`.
+    fn inside(absolute: f64, low: f64, high: f64) -> AbsoluteBound {
+        AbsoluteBound {
+            text: number_text(absolute),
+            value: Some(absolute),
+            condition: Some(format!("x in [{},{}]", number_text(low), number_text(high))),
+        }
+    }
+
     /// `2^-11 = 4.88e-4 if x in [-pi,pi]`, `1e-3`, `max*max*5*FLT_EPSILON = 1.07e-6 at the
     /// worst input`.
     fn describe(&self, unit: &UnitReport) -> String {
@@ -440,6 +450,26 @@ impl RuleBounds {
                         value: None,
                         condition: None,
                     });
+                }
+                // The Vulkan cells with an absolute part (sin, cos; log, log2): the same
+                // figures as Table 5's, so no ulp figure stands for inputs judged absolutely.
+                Requirement::Vulkan(Cell::AbsoluteInside {
+                    absolute,
+                    low,
+                    high,
+                }) => bounds
+                    .absolute
+                    .push(AbsoluteBound::inside(*absolute, *low, *high)),
+                Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+                    ulp,
+                    low,
+                    high,
+                    absolute,
+                }) => {
+                    bounds
+                        .absolute
+                        .push(AbsoluteBound::inside(*absolute, *low, *high));
+                    bounds.ulp = UlpPart::Bound(*ulp);
                 }
                 _ => {}
             },
@@ -1301,6 +1331,56 @@ mod tests {
             }
         );
         assert_eq!(figures.note(&plain), plain.note);
+    }
+
+    /// The Vulkan cells with an absolute part report as Table 5's rows do: sin's NaN inputs
+    /// (judged correct, error 0) gave a max_ulp of 0 where no input is judged in ulp.
+    #[test]
+    fn vulkan_absolute_cells_report_their_error_not_ulp_figures() {
+        let full = Judging::Table(Profile::Full);
+        let mut sin = judged_unit(
+            "sin",
+            Requirement::Vulkan(Cell::AbsoluteInside {
+                absolute: 2f64.powi(-11),
+                low: -std::f64::consts::PI,
+                high: std::f64::consts::PI,
+            }),
+            full,
+        );
+        sin.note = String::new();
+        sin.stats.max_abs_error = 3.5e-8;
+        sin.stats.worst = worst(&[f64::NAN], 0.0, false);
+        let figures = ErrorFigures::of(&sin, Revision::Spec2026, KernelPath::Vulkan);
+        assert_eq!(figures.max_ulp, "");
+        assert_eq!(figures.bound_ulp, "");
+        assert_eq!(
+            figures.note(&sin),
+            "max abs error 3.50e-8 (bound 2^-11 = 4.88e-4 if x in [-pi,pi])"
+        );
+        let mut log = judged_unit(
+            "log",
+            Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+                ulp: 3.0,
+                low: 0.5,
+                high: 2.0,
+                absolute: 2f64.powi(-21),
+            }),
+            full,
+        );
+        log.note = String::new();
+        log.stats.max_error = 1.86;
+        log.stats.max_abs_error = 1.0e-7;
+        log.stats.worst = worst(&[3.0], 1.86, false);
+        let figures = ErrorFigures::of(&log, Revision::Spec2026, KernelPath::Vulkan);
+        assert_eq!(
+            (figures.max_ulp.as_str(), figures.bound_ulp.as_str()),
+            ("1.86", "3")
+        );
+        assert_eq!(
+            figures.note(&log),
+            "max abs error 1.00e-7 (bound 2^-21 = 4.77e-7 if x in [0.5,2]), max_ulp over the \
+             other inputs"
+        );
     }
 
     /// log under Table 5: absolute inside [0.5, 2], ulp outside: both, each in its place.

@@ -261,6 +261,17 @@ pub fn error_is_absolute(requirement: &Requirement, args: &[f64]) -> bool {
     }
 }
 
+/// Whether a result's error counts with the row's absolute errors rather than its ulp ones:
+/// where the cell measures it absolutely ([`error_is_absolute`]), and wherever the cell bounds
+/// nothing in ulp (sin, cos): the few results judged outside the range, a NaN for a NaN, are
+/// exact, an absolute 0, and never stand as the row's worst case in ulp.
+pub fn error_counts_as_absolute(requirement: &Requirement, args: &[f64]) -> bool {
+    matches!(
+        requirement,
+        Requirement::Vulkan(Cell::AbsoluteInside { .. })
+    ) || error_is_absolute(requirement, args)
+}
+
 /// Whether "correctly rounded" accepts `device_result` for the exact `x`: x itself when
 /// representable; else the nearest (ties to even) under RTE, the neighbour toward zero under
 /// RTZ, either neighbour when no mode is declared. Where the ULP unit is narrower than the

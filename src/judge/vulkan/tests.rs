@@ -555,6 +555,9 @@ fn absolute_errors_and_unjudged_reasons_follow_the_cell() {
     assert!(error_is_absolute(&sin, &[1.0]));
     assert!(!error_is_absolute(&sin, &[4.0]));
     assert!(!error_is_absolute(&Requirement::Ulp(3.0), &[1.0]));
+    // Outside the range sin's cell bounds nothing: a NaN judged there ranks as absolute.
+    assert!(error_counts_as_absolute(&sin, &[f64::NAN]));
+    assert!(!error_counts_as_absolute(&Requirement::Ulp(3.0), &[1.0]));
     let none = Modes {
         signed_zero_inf_nan_preserve: false,
         ..PRESERVE

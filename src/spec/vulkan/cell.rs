@@ -77,7 +77,8 @@ impl fmt::Display for Cell {
 }
 
 /// A number as the cells write it: `pi`, `-pi`, `2^-21`, `0.5`.
-fn number_text(value: f64) -> String {
+/// A cell's number as the data file writes it: `pi`, `2^-11`, or the decimal.
+pub fn number_text(value: f64) -> String {
     if value.abs() == std::f64::consts::PI {
         return if value < 0.0 { "-pi" } else { "pi" }.to_string();
     }

@@ -8,7 +8,7 @@ use crate::num::fp::FloatType;
 use crate::spec::table::{Requirement, UlpRow};
 
 pub mod cell;
-pub use cell::{parse_cell, Cell};
+pub use cell::{number_text, parse_cell, Cell};
 
 /// Every registry function the vulkan path plans, with its Vulkan instruction: a core
 /// instruction (`OpFDiv`) or a GLSL.std.450 one (`InverseSqrt`). `fmin`/`fmax` are NMin/NMax
