@@ -8,6 +8,8 @@ use crate::judge::Rules;
 use crate::num::fp::FloatType;
 use crate::reference::column as c;
 use crate::reference::exp_column as e;
+use crate::reference::expm1_column as m;
+use crate::reference::log_column as l;
 use crate::reference::{binding, FastFn};
 use crate::spec::reference_id::ReferenceId as Id;
 use crate::spec::registry::OutputCheck;
@@ -36,12 +38,19 @@ fn column_tier(id: Id) -> Option<&'static dyn ColumnTier> {
         Id::Exp => Some(&FloatsOnly(e::expf)),
         Id::Exp2 => Some(&FloatsOnly(e::exp2f)),
         Id::Exp10 => Some(&FloatsOnly(e::exp10f)),
+        Id::Expm1 => Some(&FloatsOnly(m::expm1f)),
+        Id::Log => Some(&FloatsOnly(l::logf)),
+        Id::Log2 => Some(&FloatsOnly(l::log2f)),
+        Id::Log10 => Some(&FloatsOnly(l::log10f)),
+        Id::Log1p => Some(&FloatsOnly(l::log1pf)),
         _ => None,
     }
 }
 
 /// A tier with a float column only ([`crate::reference::exp_column`]'s proof for exp, exp2
-/// and exp10): the per-input verdicts take their doubles from the scalar double tier.
+/// and exp10, [`crate::reference::expm1_column`]'s for expm1,
+/// [`crate::reference::log_column`]'s for log, log2, log10 and log1p): the
+/// per-input verdicts take their doubles from the scalar double tier.
 struct FloatsOnly(fn(&[f64], &mut Vec<f64>));
 
 impl ColumnTier for FloatsOnly {
