@@ -16,6 +16,7 @@ pub mod column;
 mod common;
 pub mod exact;
 pub mod exp_column;
+pub mod pair_column;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
 mod geometric;
 pub mod side;
