@@ -49,7 +49,7 @@ pub trait PairColumnTier: Sync {
 /// The two-argument column tier of reference `id`, where one is written.
 fn pair_column_tier(id: Id) -> Option<&'static dyn PairColumnTier> {
     match id {
-        Id::Hypot => Some(&PairFloatsOnly(hypot::hypotf)),
+        Id::Hypot => Some(&Hypot),
         Id::Atan2 => Some(&PairFloatsOnly(atan2::atan2f)),
         _ => None,
     }
@@ -83,6 +83,20 @@ struct FloatsOnly(fn(&[f64], &mut Vec<f64>));
 impl ColumnTier for FloatsOnly {
     fn floats(&self, x: &[f64], out: &mut Vec<f64>) {
         (self.0)(x, out);
+    }
+}
+
+/// Float hypot ([`crate::reference::pair_column::hypot`]'s proofs), both columns.
+struct Hypot;
+
+impl PairColumnTier for Hypot {
+    fn floats(&self, x: &[f64], y: &[f64], out: &mut Vec<f64>) {
+        hypot::hypotf(x, y, out);
+    }
+
+    fn doubles(&self, x: &[f64], y: &[f64], out: &mut Vec<f64>) -> bool {
+        hypot::hypot_of_floats(x, y, out);
+        true
     }
 }
 
