@@ -256,10 +256,13 @@ impl<'a> SliceJudge<'a> {
             .collect();
         let correctly_rounded = judged_rows.iter().find_map(|row| {
             let correctly_rounded = correctly_rounded_fns[*row]?;
-            let in_bulk = match (column_tiers[*row], columns) {
-                (Some(tiers), [x]) => tiers.floats(&x[inputs.clone()]),
-                _ => None,
-            };
+            let in_bulk = column_tiers[*row].and_then(|tiers| {
+                let arguments: Vec<&[f64]> = columns
+                    .iter()
+                    .map(|column| &column[inputs.clone()])
+                    .collect();
+                tiers.floats(&arguments)
+            });
             Some(in_bulk.unwrap_or_else(|| column_of(columns, &inputs, correctly_rounded)))
         });
         // Inputs the column decides alone: where every judged row has the column, an input
@@ -439,29 +442,32 @@ impl<'a> SliceJudge<'a> {
         // Their double tier, where the rows have it over a column: `cr_sin` was 7% of an
         // exhaustive float sin run's CPU, for the 4% of inputs the device did not round
         // correctly.
-        let doubles = match (
-            judged_rows.first().and_then(|row| column_tiers[*row]),
-            columns,
-        ) {
-            (Some(tiers), [x]) => {
-                let undecided_x: Vec<f64> = undecided.iter().map(|k| x[inputs.start + k]).collect();
-                tiers.doubles(&undecided_x).unwrap_or_default()
+        let doubles = match judged_rows.first().and_then(|row| column_tiers[*row]) {
+            Some(tiers) => {
+                let undecided_arguments: Vec<Vec<f64>> = columns
+                    .iter()
+                    .map(|column| undecided.iter().map(|k| column[inputs.start + k]).collect())
+                    .collect();
+                let arguments: Vec<&[f64]> =
+                    undecided_arguments.iter().map(Vec::as_slice).collect();
+                tiers.doubles(&arguments).unwrap_or_default()
             }
-            _ => Vec::new(),
+            None => Vec::new(),
         };
         // One judged row whose verdict takes both columns' values (float sin and cos, where
         // the device's widths agree) is judged by a loop of its own, without the rows'
         // bookkeeping below: that loop took two thirds of an exhaustive float sin run's
         // per-input time.
-        let known_columns = match (judged_rows.as_slice(), &correctly_rounded, columns) {
-            ([row], Some(correct), [x])
-                if doubles.len() == undecided.len()
+        let known_columns = match (judged_rows.as_slice(), &correctly_rounded) {
+            ([row], Some(correct))
+                if columns.len() <= MAX_ARGUMENTS
+                    && doubles.len() == undecided.len()
                     && exact_values.is_empty()
                     && slice_results[*row].len() == 1 =>
             {
                 known_columns_verdicts[*row].map(|verdict| KnownColumns {
                     verdict,
-                    x,
+                    columns,
                     correct,
                     doubles: &doubles,
                     results: &slice_results[*row][0],
@@ -605,8 +611,8 @@ impl<'a> SliceJudge<'a> {
 /// with the row's [`KnownColumnsVerdict`]: [`SliceJudge::judge`]'s per-input loop for that case.
 struct KnownColumns<'a> {
     verdict: KnownColumnsVerdict<'a>,
-    /// The argument column of the whole batch.
-    x: &'a [f64],
+    /// The argument columns of the whole batch (at most [`MAX_ARGUMENTS`]).
+    columns: &'a [Vec<f64>],
     correct: &'a [f64],
     doubles: &'a [f64],
     results: &'a [f64],
@@ -628,25 +634,28 @@ impl KnownColumns<'_> {
         start: usize,
     ) {
         let element = rules.element;
+        let mut buffer = [0.0; MAX_ARGUMENTS];
+        let args = &mut buffer[..self.columns.len()];
         for (&k, &double) in undecided.iter().zip(self.doubles) {
-            let args = [self.x[start + k]];
-            if !function.in_domain(&args) {
+            read_input(self.columns, start + k, args);
+            let args = &*args;
+            if !function.in_domain(args) {
                 stats.undefined += 1;
                 continue;
             }
-            let region = input_region(&args, element);
+            let region = input_region(&args[..args.len().min(2)], element);
             let index = index_of(k);
             let device_results = [self.results[k]];
             match self
                 .verdict
-                .verdict(&args, self.correct[k], double, device_results[0])
+                .verdict(args, self.correct[k], double, device_results[0])
             {
                 Some(verdict) => stats.record_fast(verdict, index, region, || {
-                    rules.judge(index, &args, &device_results)
+                    rules.judge(index, args, &device_results)
                 }),
                 None => {
-                    let references = rules.exact_references(&args);
-                    let case = rules.judge_exactly_with(index, &args, &device_results, &references);
+                    let references = rules.exact_references(args);
+                    let case = rules.judge_exactly_with(index, args, &device_results, &references);
                     stats.record_region(region, &case);
                     stats.record(case);
                 }

@@ -82,10 +82,10 @@ const LN2_LO: f64 = -f64::from_bits(0x3dc7_1843_2a1b_0e26);
 const INVERSE_LN2: f64 = f64::from_bits(0x3ff7_1547_652b_82fe);
 
 /// Added and subtracted, rounds to an integer (1.5·2^52).
-const ROUNDING_SHIFT: f64 = 6_755_399_441_055_744.0;
+pub(crate) const ROUNDING_SHIFT: f64 = 6_755_399_441_055_744.0;
 
 /// 1/n! rounded to nearest, n = 0 to 12.
-const TAYLOR: [f64; 13] = [
+pub(crate) const TAYLOR: [f64; 13] = [
     1.0,
     1.0,
     0.5,

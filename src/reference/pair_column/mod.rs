@@ -1,0 +1,46 @@
+//! Two-argument float functions over whole columns of float inputs, many lanes at a time: the
+//! correctly rounded float where a rounding test proves it, NaN where the lane leaves the value
+//! undecided (the scalar tier, CORE-MATH's, decides those). Each module's comment holds its
+//! proof; the tests compare every column with CORE-MATH (one argument swept over its floats
+//! against a set of the other, and random pairs) and with MPFR on special values.
+
+pub mod atan2;
+pub mod hypot;
+
+#[cfg(test)]
+mod checks;
+
+/// `lane(x[i], y[i])` into `out` (cleared first), in the widest vectors.
+#[inline(always)]
+fn column(x: &[f64], y: &[f64], out: &mut Vec<f64>, lane: impl Fn(f64, f64) -> f64) {
+    assert_eq!(x.len(), y.len(), "argument columns of two lengths");
+    out.clear();
+    out.resize(x.len(), 0.0);
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            for ((x, y), value) in x.iter().zip(y).zip(out.iter_mut()) {
+                *value = lane(*x, *y);
+            }
+        },
+    );
+}
+
+/// The float nearest `value` where every real within `value·(1 ± width)` rounds to it (so
+/// the exact value, which lies there, does too), else NaN. `width` must exceed the lane's
+/// relative error by a margin for the two roundings of the ends (each at most 2^-53
+/// relative). Rounding a double to float (to nearest even, overflowing to infinity, into the
+/// subnormals) is monotonic, so the ends rounding alike is enough; a float midpoint inside
+/// the interval makes them round apart, so a tie is never kept; an exact float `value` is
+/// kept.
+#[inline(always)]
+fn rounded(value: f64, width: f64) -> f64 {
+    let margin = value * width;
+    let below = (value - margin) as f32;
+    let above = (value + margin) as f32;
+    if below == above {
+        f64::from(below)
+    } else {
+        f64::NAN
+    }
+}
