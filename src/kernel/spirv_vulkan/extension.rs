@@ -657,7 +657,7 @@ mod tests {
     }
 
     fn snapshot_dir() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/vulkan_extensions")
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/spirv_vulkan/extensions")
     }
 
     #[test]
