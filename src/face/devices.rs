@@ -253,6 +253,14 @@ fn describe_vulkan(info: &VulkanDeviceInfo) -> Vec<String> {
             info.driver_name, info.driver_info
         ),
         format!("    features       {}", info.features.describe()),
+        format!(
+            "    float8         {}",
+            if info.features.float8 {
+                "yes (VK_EXT_shader_float8: SPV_EXT_float8 units run)"
+            } else {
+                "no (no VK_EXT_shader_float8 with shaderFloat8: SPV_EXT_float8 units skip)"
+            }
+        ),
         format!("    float          {}", controls(FloatType::Float)),
         format!("    double         {}", controls(FloatType::Double)),
         format!("    half           {}", controls(FloatType::Half)),

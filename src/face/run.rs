@@ -478,34 +478,45 @@ fn prepare_vulkan_campaign(args: &RunArgs) -> Result<PreparedCampaign, UsageErro
     refuse_empty_names(args)?;
     let selection = read_selection(args)?;
     let kinds_given = !args.kind.is_empty();
+    let runs_here = |kind: &Kind| matches!(kind, Kind::Ulp | Kind::Extension);
     if let Some(kind) = selection
         .kinds
         .iter()
-        .find(|kind| **kind != Kind::Ulp)
+        .find(|kind| !runs_here(kind))
         .filter(|_| kinds_given)
     {
         return usage(format!(
-            "--kind {}: the vulkan path runs ulp units only (the Vulkan environment's precision tables bound errors; edge cases, conversions and extension checks are OpenCL's); give --kind ulp",
+            "--kind {}: the vulkan path runs ulp units only, besides the SPIR-V extension checks (the Vulkan environment's precision tables bound errors; edge cases and conversions are OpenCL's); give --kind ulp or extension",
             kind.name()
         ));
     }
-    let selection = Selection {
-        kinds: vec![Kind::Ulp],
-        ..selection
+    // Without --kind, the vulkan path runs its ULP units; --kind extension adds the checks.
+    let kinds: Vec<Kind> = if kinds_given {
+        selection.kinds.iter().copied().filter(runs_here).collect()
+    } else {
+        vec![Kind::Ulp]
     };
-    if !selection.unit_names.is_empty() || !selection.edge_only_names.is_empty() {
-        let names: Vec<&str> = selection
-            .unit_names
+    let is_extension = |name: &String| {
+        crate::spec::extension::ExtensionCheck::all()
             .iter()
-            .chain(&selection.edge_only_names)
-            .map(String::as_str)
-            .collect();
+            .any(|c| c.name() == *name)
+    };
+    let refused: Vec<&str> = selection
+        .unit_names
+        .iter()
+        .filter(|name| !(kinds.contains(&Kind::Extension) && is_extension(name)))
+        .chain(&selection.edge_only_names)
+        .map(String::as_str)
+        .collect();
+    if !refused.is_empty() {
         return usage(format!(
-            "--function {}: the vulkan path runs ulp units only, and {} has none",
-            names.join(","),
-            if names.len() == 1 { "it" } else { "they" }
+            "--function {}: the vulkan path runs ulp units and, with --kind extension, the extension checks, and {} {} neither",
+            refused.join(","),
+            if refused.len() == 1 { "it" } else { "they" },
+            if refused.len() == 1 { "is" } else { "are" }
         ));
     }
+    let selection = Selection { kinds, ..selection };
     let explicit_cases = read_cases(args)?;
     let user_kernels = read_user_kernels(&args.kernel, &args.selection, true)?;
     check_destinations(args)?;
@@ -583,9 +594,27 @@ fn prepare_vulkan_campaign(args: &RunArgs) -> Result<PreparedCampaign, UsageErro
         vulkan_modes: crate::run::vulkan::modes_of(&info),
     };
     let isolation = isolation(args)?;
-    let mut units = campaign::ulp_units(&selection.functions, &types, &selection.widths);
+    let mut units = if selection.kinds.contains(&Kind::Ulp) {
+        campaign::ulp_units(&selection.functions, &types, &selection.widths)
+    } else {
+        Vec::new()
+    };
     // Vulkan's vectors have 2 to 4 components.
     units.retain(|unit| matches!(unit, UnitId::Ulp { width, .. } if *width <= 4));
+    if selection.kinds.contains(&Kind::Extension) {
+        // Every check without --function (those the device cannot run are `skip` rows with
+        // the reason), else the ones it names.
+        let every = args.selection.function.is_empty() && args.kernel.is_empty();
+        units.extend(
+            crate::run::extension::vulkan::vulkan_extension_units(&info)
+                .into_iter()
+                .filter(|unit| every || selection.unit_names.contains(&unit.name()))
+                .map(|unit| UnitId::Extension {
+                    name: unit.name(),
+                    element: unit.check.element(),
+                }),
+        );
+    }
     let mut seen = std::collections::HashSet::new();
     units.retain(|unit| seen.insert(unit.key(&settings)));
     if units.is_empty() {

@@ -44,12 +44,12 @@ pub fn run_unit_here(
     unit: &UnitId,
     progress: &dyn Fn(u64, u64),
 ) -> Ran {
-    // Conversion and extension units are chosen by OpenCL facts and build OpenCL modules.
+    // Conversion units are chosen by OpenCL facts and build OpenCL modules.
     let opencl_only = || {
         Ran::settled(unit.lost(
             settings,
             Status::Error,
-            "conversion and extension units run on OpenCL devices only".to_string(),
+            "conversion units run on OpenCL devices only".to_string(),
         ))
     };
     match unit {
@@ -99,8 +99,24 @@ pub fn run_unit_here(
             }
         }
         UnitId::Extension { name, element } => {
-            let Opened::Opencl(session) = opened else {
-                return opencl_only();
+            let session = match opened {
+                Opened::Opencl(session) => session,
+                Opened::Vulkan(device) => {
+                    return match crate::run::extension::vulkan::find_vulkan_unit(&device.info, name)
+                    {
+                        Some(check) => crate::run::extension::vulkan::run_vulkan_extension(
+                            device,
+                            &check,
+                            &conversion_settings(settings),
+                            progress,
+                        ),
+                        None => Ran::settled(unit.lost(
+                            settings,
+                            Status::Error,
+                            format!("no extension check {name} ({element})"),
+                        )),
+                    };
+                }
             };
             let probe = settings
                 .extension_probe

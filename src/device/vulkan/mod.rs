@@ -165,7 +165,7 @@ pub struct ShaderFeatures {
     pub scalar_block_layout: bool,
     /// `VK_KHR_shader_float_controls2` and its `shaderFloatControls2` feature.
     pub float_controls2: bool,
-    /// `VK_EXT_shader_float8` is offered (SPV_EXT_float8).
+    /// `VK_EXT_shader_float8` and its `shaderFloat8` feature (SPV_EXT_float8).
     pub float8: bool,
 }
 
@@ -190,7 +190,7 @@ impl ShaderFeatures {
             (self.int8, "shaderInt8+storageBuffer8BitAccess"),
             (self.scalar_block_layout, "scalarBlockLayout"),
             (self.float_controls2, "shaderFloatControls2"),
-            (self.float8, "VK_EXT_shader_float8"),
+            (self.float8, "shaderFloat8"),
         ];
         let words: Vec<&str> = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
         if words.is_empty() {
@@ -200,6 +200,43 @@ impl ShaderFeatures {
         }
     }
 }
+
+/// The device extension that lets shaders use SPV_EXT_float8.
+pub const FLOAT8_EXTENSION: &str = "VK_EXT_shader_float8";
+
+/// `VkPhysicalDeviceShaderFloat8FeaturesEXT` (`VK_EXT_shader_float8`), which ash 0.38 (Vulkan
+/// 1.3.281) predates: declared here as `vulkan_core.h` has it, with its structure type from the
+/// registry (`VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT8_FEATURES_EXT = 1000567000`), so it
+/// chains into `vkGetPhysicalDeviceFeatures2` and `vkCreateDevice` like ash's own structures.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ShaderFloat8Features {
+    pub s_type: vk::StructureType,
+    pub p_next: *mut std::ffi::c_void,
+    pub shader_float8: vk::Bool32,
+    pub shader_float8_cooperative_matrix: vk::Bool32,
+}
+
+impl ShaderFloat8Features {
+    pub(crate) const STRUCTURE_TYPE: vk::StructureType = vk::StructureType::from_raw(1_000_567_000);
+}
+
+impl Default for ShaderFloat8Features {
+    fn default() -> Self {
+        ShaderFloat8Features {
+            s_type: Self::STRUCTURE_TYPE,
+            p_next: std::ptr::null_mut(),
+            shader_float8: vk::FALSE,
+            shader_float8_cooperative_matrix: vk::FALSE,
+        }
+    }
+}
+
+// SAFETY: a `#[repr(C)]` structure that starts with `sType` and `pNext`, as the registry says
+// `VkPhysicalDeviceShaderFloat8FeaturesEXT` extends both structures.
+unsafe impl vk::ExtendsPhysicalDeviceFeatures2 for ShaderFloat8Features {}
+// SAFETY: as above.
+unsafe impl vk::ExtendsDeviceCreateInfo for ShaderFloat8Features {}
 
 /// One physical device as the loader lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -404,6 +441,7 @@ fn describe(
         rounding_independence: Independence::from_vk(p.rounding_mode_independence),
     };
     let offers_float_controls2 = info.has_extension("VK_KHR_shader_float_controls2");
+    let offers_float8 = info.has_extension(FLOAT8_EXTENSION);
     let mut vk11 = vk::PhysicalDeviceVulkan11Features::default();
     let mut vk12 = vk::PhysicalDeviceVulkan12Features::default();
     let mut float_controls2 = vk::PhysicalDeviceShaderFloatControls2FeaturesKHR::default();
@@ -412,6 +450,10 @@ fn describe(
         .push_next(&mut vk12);
     if offers_float_controls2 {
         features2 = features2.push_next(&mut float_controls2);
+    }
+    let mut float8 = ShaderFloat8Features::default();
+    if offers_float8 {
+        features2 = features2.push_next(&mut float8);
     }
     // SAFETY: a 1.2 device and a chain of structures it knows (the last only where offered).
     unsafe { instance.get_physical_device_features2(device, &mut features2) };
@@ -425,7 +467,7 @@ fn describe(
         int8: yes(vk12.shader_int8) && yes(vk12.storage_buffer8_bit_access),
         scalar_block_layout: yes(vk12.scalar_block_layout),
         float_controls2: offers_float_controls2 && yes(float_controls2.shader_float_controls2),
-        float8: info.has_extension("VK_EXT_shader_float8"),
+        float8: offers_float8 && yes(float8.shader_float8),
     };
     Ok(info)
 }
@@ -462,6 +504,18 @@ mod tests {
             storage_buffer16: false,
             ..ShaderFeatures::default()
         };
+        let float8 = ShaderFloat8Features::default();
+        assert_eq!(float8.s_type.as_raw(), 1_000_567_000);
+        // vulkan_core.h's layout: the two Bool32s right after the pNext pointer.
+        let pointer = std::mem::size_of::<*mut std::ffi::c_void>();
+        assert_eq!(
+            std::mem::offset_of!(ShaderFloat8Features, shader_float8),
+            pointer * 2
+        );
+        assert_eq!(
+            std::mem::offset_of!(ShaderFloat8Features, shader_float8_cooperative_matrix),
+            pointer * 2 + 4
+        );
         assert!(!features.supports(FloatType::Half));
         assert!(features.supports(FloatType::Float));
         assert!(!features.supports(FloatType::Double));

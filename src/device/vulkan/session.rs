@@ -2,7 +2,8 @@
 //! host-visible storage buffers its chunks run over.
 
 use super::{
-    call, create_instance, loader, physical_devices, shader, VulkanDeviceInfo, VulkanError,
+    call, create_instance, loader, physical_devices, shader, ShaderFloat8Features,
+    VulkanDeviceInfo, VulkanError,
 };
 use crate::device::{BuiltKernel, Device, DeviceError, KernelForm, Launch};
 use crate::num::fp::FloatType;
@@ -159,6 +160,8 @@ struct Enabled {
     vk11: vk::PhysicalDeviceVulkan11Features<'static>,
     vk12: vk::PhysicalDeviceVulkan12Features<'static>,
     float_controls2: bool,
+    /// `VK_EXT_shader_float8`'s `shaderFloat8`.
+    float8: bool,
 }
 
 fn enabled_features(info: &VulkanDeviceInfo) -> Enabled {
@@ -181,6 +184,7 @@ fn enabled_features(info: &VulkanDeviceInfo) -> Enabled {
             ..Default::default()
         },
         float_controls2: f.float_controls2,
+        float8: f.float8,
     }
 }
 
@@ -248,6 +252,14 @@ impl VulkanDevice {
         if enabled.float_controls2 {
             extensions.push(c"VK_KHR_shader_float_controls2".as_ptr());
             features = features.push_next(&mut float_controls2);
+        }
+        let mut float8 = ShaderFloat8Features {
+            shader_float8: vk::TRUE,
+            ..ShaderFloat8Features::default()
+        };
+        if enabled.float8 {
+            extensions.push(c"VK_EXT_shader_float8".as_ptr());
+            features = features.push_next(&mut float8);
         }
         let create_info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)

@@ -24,6 +24,7 @@
 //!   float-controls execution modes for the element's bit width.
 
 mod emit;
+pub mod extension;
 pub mod interface;
 #[cfg(test)]
 mod tests;
@@ -245,8 +246,46 @@ pub fn file_stem(spec: &KernelSpec, modes: &ShaderModes) -> String {
 /// comment saying why.
 pub fn disassemble(words: &[u32]) -> String {
     use rspirv::binary::Disassemble;
-    match rspirv::dr::load_words(words) {
+    match load(words) {
         Ok(module) => module.disassemble() + "\n",
         Err(error) => format!("; not a SPIR-V module: {error}\n"),
     }
+}
+
+/// Parses a shader. rspirv 0.13's loader refuses `OpExecutionModeId` (float_controls2's
+/// `FPFastMathDefault`), so each is read as `OpExecutionMode`, whose layout it shares, and
+/// given back its opcode and its parameters as the ids they are.
+pub(crate) fn load(words: &[u32]) -> Result<rspirv::dr::Module, rspirv::binary::ParseState> {
+    use rspirv::dr::{Instruction, Operand};
+    let mut patched = words.to_vec();
+    let mut id_forms = Vec::new();
+    let mut offset = 5;
+    while offset < patched.len() {
+        let count = (patched[offset] >> 16) as usize;
+        match Op::from_u32(patched[offset] & 0xffff) {
+            Some(Op::ExecutionMode) => id_forms.push(false),
+            Some(Op::ExecutionModeId) => {
+                id_forms.push(true);
+                patched[offset] = (patched[offset] & 0xffff_0000) | Op::ExecutionMode as u32;
+            }
+            _ => {}
+        }
+        offset += count.max(1);
+    }
+    let mut module = rspirv::dr::load_words(&patched)?;
+    for (instruction, id_form) in module.execution_modes.iter_mut().zip(id_forms) {
+        if id_form {
+            let operands = instruction
+                .operands
+                .iter()
+                .enumerate()
+                .map(|(position, operand)| match (position, operand) {
+                    (2.., Operand::LiteralBit32(id)) => Operand::IdRef(*id),
+                    _ => operand.clone(),
+                })
+                .collect();
+            *instruction = Instruction::new(Op::ExecutionModeId, None, None, operands);
+        }
+    }
+    Ok(module)
 }

@@ -38,6 +38,7 @@
 pub mod probe;
 #[cfg(test)]
 mod tests;
+pub mod vulkan;
 
 use rug::Float;
 
@@ -164,6 +165,7 @@ pub fn run_extension(
         ExtensionRun {
             check: &unit.check,
             flushing: flushing(info),
+            float8_denormals_kept_in_half: false,
             settings,
             launch: Launch::Device {
                 session,
@@ -216,6 +218,13 @@ enum Launch<'a> {
         il_versions: &'a [String],
         probe: &'a Probe,
     },
+    /// A Vulkan device: the check's compute shader
+    /// ([`crate::kernel::spirv_vulkan::extension::shader`]), `DenormPreserve` declared for a
+    /// float8 conversion's float side where `denorm_preserve`.
+    Vulkan {
+        session: &'a dyn Device,
+        denorm_preserve: bool,
+    },
     /// A synthetic device (tests).
     #[cfg(test)]
     Given(&'a DeviceRun<'a>),
@@ -224,8 +233,12 @@ enum Launch<'a> {
 /// An extension unit set up for the pipeline: one chunk, every input in one launch.
 struct ExtensionRun<'a> {
     check: &'a ExtensionCheck,
-    /// The float types whose subnormals the device flushes (no `CL_FP_DENORM`).
+    /// The float types whose subnormals the device may flush (no `CL_FP_DENORM`; on Vulkan,
+    /// no `DenormPreserve` for the width).
     flushing: Vec<FloatType>,
+    /// The Vulkan environment's rule: float8 denormals are kept in conversions to binary16
+    /// whatever the denorm mode.
+    float8_denormals_kept_in_half: bool,
     settings: &'a ConversionSettings,
     launch: Launch<'a>,
     /// The row before its verdict.
@@ -289,7 +302,11 @@ impl ExtensionRun<'_> {
                     Float8Check::From {
                         to: Other::Float(element),
                         ..
-                    } => (false, flushes(*element)),
+                    } => (
+                        false,
+                        flushes(*element)
+                            && !(self.float8_denormals_kept_in_half && *element == FloatType::Half),
+                    ),
                     _ => (false, false),
                 };
                 let sources: Vec<u64> = match &settings.explicit {
@@ -430,6 +447,24 @@ impl pipeline::Unit for ExtensionRun<'_> {
                 il_versions,
                 probe,
             } => (session, il_versions, probe),
+            Launch::Vulkan {
+                session,
+                denorm_preserve,
+            } => {
+                use crate::kernel::spirv_vulkan::extension;
+                let words = extension::shader(self.check, denorm_preserve)
+                    .map_err(|e| UnitError::Check(e.to_string()))?;
+                let name = extension::file_stem(self.check, denorm_preserve);
+                return session
+                    .build(
+                        &name,
+                        KernelForm::SpirvVulkan(&kernel::words_to_bytes(&words)),
+                        ENTRY_POINT,
+                        "",
+                    )
+                    .map(Some)
+                    .map_err(|error| build_error(&name, error));
+            }
             #[cfg(test)]
             Launch::Given(_) => return Ok(None),
         };
@@ -501,7 +536,7 @@ impl pipeline::Unit for ExtensionRun<'_> {
             (Launch::Given(device), _) => {
                 device(&buffers, &output_bytes, items).map_err(UnitError::Check)?
             }
-            (Launch::Device { session, .. }, Some(built)) => {
+            (Launch::Device { session, .. } | Launch::Vulkan { session, .. }, Some(built)) => {
                 let slices: Vec<&[u8]> = buffers.iter().map(Vec::as_slice).collect();
                 let mut outputs: Vec<Vec<u8>> = output_bytes
                     .iter()
@@ -512,7 +547,9 @@ impl pipeline::Unit for ExtensionRun<'_> {
                 session.run(built.as_ref(), &slices, &mut output_slices, items)?;
                 outputs
             }
-            (Launch::Device { .. }, None) => unreachable!("a device launch builds its kernel"),
+            (Launch::Device { .. } | Launch::Vulkan { .. }, None) => {
+                unreachable!("a device launch builds its kernel")
+            }
         };
         Ok(Launched { outputs, items })
     }
@@ -606,9 +643,14 @@ impl pipeline::OneRow for ExtensionRun<'_> {
 
 /// The float types whose subnormals the device flushes.
 fn flushing(info: &DeviceInfo) -> Vec<FloatType> {
+    flushing_of(|element| info.fp_config(element).is_none_or(|c| c.denormals()))
+}
+
+/// The float types whose subnormals are not `preserved`.
+fn flushing_of(preserved: impl Fn(FloatType) -> bool) -> Vec<FloatType> {
     FloatType::ALL
         .into_iter()
-        .filter(|element| info.fp_config(*element).is_some_and(|c| !c.denormals()))
+        .filter(|element| !preserved(*element))
         .collect()
 }
 
@@ -626,6 +668,7 @@ pub(crate) fn judge_check(
     let unit = ExtensionRun {
         check,
         flushing: flushing(info),
+        float8_denormals_kept_in_half: false,
         settings,
         launch: Launch::Given(device),
         report: skeleton(
