@@ -185,7 +185,7 @@ impl Rules {
             }
             OutputCheck::Table => {
                 if let Some(vulkan) = self.vulkan {
-                    return self.judge_vulkan(vulkan, output, args, device_result);
+                    return self.judge_vulkan(vulkan, output, args, device_result, position);
                 }
                 if let Some(rule) = self.relaxed.and_then(|rule| rule.output(position)) {
                     return self.judge_relaxed(rule, output, args, reference, device_result);
@@ -241,6 +241,7 @@ impl Rules {
         output: &Output,
         args: &[f64],
         device_result: f64,
+        position: usize,
     ) -> (Outcome, f64, bool) {
         if crate::judge::vulkan::undefined_by_instruction(
             self.function,
@@ -262,6 +263,7 @@ impl Rules {
             &exact,
             device_result,
             &vulkan.modes,
+            position,
         ) {
             Verdict::Pass(error) => (Outcome::Pass, error, absolute),
             Verdict::Fail(error) => (Outcome::Fail, error, absolute),

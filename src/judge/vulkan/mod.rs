@@ -108,8 +108,9 @@ pub fn undefined_by_instruction(
 /// One result judged by one Vulkan cell. `element` is the result's type, `unit` the type its
 /// ULP counts are in ([`crate::spec::vulkan::column`]); `exact` gives the infinitely precise
 /// result for a list of arguments (called again with flushed arguments where denormals may be
-/// flushed). An inherited cell is judged by its formula's permitted range ([`inherited`]),
-/// `Unbounded` where the formula is not one it evaluates.
+/// flushed). An inherited cell is judged by its formula's permitted range ([`inherited`]);
+/// `output` is the result's component where the result is a vector (normalize, cross).
+#[allow(clippy::too_many_arguments)]
 pub fn judge(
     requirement: &Requirement,
     element: FloatType,
@@ -118,6 +119,7 @@ pub fn judge(
     exact: &dyn Fn(&[f64]) -> Float,
     device_result: f64,
     modes: &Modes,
+    output: usize,
 ) -> Verdict {
     let x = exact(args);
     if !modes.signed_zero_inf_nan_preserve {
@@ -129,7 +131,19 @@ pub fn judge(
     if x.is_nan() && args.iter().all(|a| !a.is_nan()) {
         return Verdict::Undefined(POISON);
     }
-    let mut verdict = judge_one(requirement, element, unit, args, &x, device_result, modes);
+    let one = |args: &[f64], x: &Float| {
+        judge_one(
+            requirement,
+            element,
+            unit,
+            args,
+            x,
+            device_result,
+            modes,
+            output,
+        )
+    };
+    let mut verdict = one(args, &x);
     if matches!(verdict, Verdict::Fail(_)) && !modes.denorm_preserve {
         // A denormal result may be flushed, and so may each denormal operand.
         if device_result == 0.0 && x.is_finite() && x.to_f64().abs() < pow2(element.emin()) {
@@ -137,15 +151,7 @@ pub fn judge(
         }
         for flushed in flushed_arguments(args, element) {
             let y = exact(&flushed);
-            let again = judge_one(
-                requirement,
-                element,
-                unit,
-                &flushed,
-                &y,
-                device_result,
-                modes,
-            );
+            let again = one(&flushed, &y);
             if matches!(again, Verdict::Pass(_)) {
                 verdict = again;
                 break;
@@ -156,6 +162,7 @@ pub fn judge(
 }
 
 /// The rule of one cell for one argument list whose exact result is `x`.
+#[allow(clippy::too_many_arguments)]
 fn judge_one(
     requirement: &Requirement,
     element: FloatType,
@@ -164,6 +171,7 @@ fn judge_one(
     x: &Float,
     device_result: f64,
     modes: &Modes,
+    output: usize,
 ) -> Verdict {
     let of = |passed: bool, error: f64| {
         if passed {
@@ -241,9 +249,16 @@ fn judge_one(
                 Verdict::Unbounded(OUTSIDE_RANGE)
             }
         }
-        Requirement::Vulkan(Cell::Inherited(formula)) => {
-            inherited::judge(formula, element, unit, args, x, device_result)
-        }
+        Requirement::Vulkan(Cell::Inherited(formula)) => inherited::judge(
+            formula,
+            element,
+            unit,
+            args,
+            x,
+            device_result,
+            output,
+            modes.denorm_preserve,
+        ),
         _ => Verdict::Unbounded("not a cell of the Vulkan tables"),
     }
 }

@@ -27,6 +27,7 @@ fn float(
         &|a| exact(a[0]),
         device_result,
         modes,
+        0,
     )
 }
 
@@ -140,6 +141,7 @@ fn relaxed_precision_rounds_in_half_but_returns_a_float() {
             &exact,
             d,
             &PRESERVE,
+            0,
         )
     };
     assert!(passes(relaxed(1.0 + pow2(-11))));
@@ -156,6 +158,7 @@ fn relaxed_precision_rounds_in_half_but_returns_a_float() {
             &|_| value(1.5),
             d,
             &PRESERVE,
+            0,
         )
     };
     assert_eq!(at(1.5 + pow2(-9)), Verdict::Pass(2.0));
@@ -308,6 +311,7 @@ fn fdiv_is_bounded_for_a_divisor_in_range_or_zero() {
             &divide,
             d,
             modes,
+            0,
         )
     };
     // 1 / 3 = 0.333..., ulp 2^-25: 2 ulp off passes, 3 fails.
@@ -428,6 +432,7 @@ fn double_reads_the_single_cell_in_double_ulp() {
             &|_| value(1.5),
             d,
             &PRESERVE,
+            0,
         )
     };
     assert_eq!(at(1.5 + 2.0 * pow2(-52)), Verdict::Pass(2.0));
@@ -507,6 +512,7 @@ fn inherited_pow_chains_log2_a_product_and_exp2() {
             &pow,
             device_result,
             &PRESERVE,
+            0,
         )
     };
     let ulp = pow2(-20);
@@ -519,6 +525,7 @@ fn inherited_pow_chains_log2_a_product_and_exp2() {
     assert!(matches!(judged(&[-2.0, 2.0], 4.0), Verdict::Unbounded(_)));
     // 0^y: exp2(y * -inf) = 0, due exactly.
     assert!(passes(judged(&[0.0, 2.0], 0.0)));
+    assert!(fails(judged(&[0.0, 2.0], 1.0)));
     // pow(inf, 0): the formula's exp2(0 * inf) is NaN, and NaN among the permitted values
     // allows any result; so for pow(0, NaN).
     for result in [1.0, f64::NAN, 0.0] {
@@ -533,16 +540,303 @@ fn inherited_pow_chains_log2_a_product_and_exp2() {
     ));
 }
 
+/// A float result of the table's formula for `function`, its arguments `args` (a vector's
+/// components in turn), `exact` its exact value, `component` the result's component.
+fn table_formula(
+    function: &str,
+    args: &[f64],
+    exact: Float,
+    device_result: f64,
+    component: usize,
+    modes: &Modes,
+) -> Verdict {
+    let table = crate::spec::table::builtin_in(
+        &crate::spec::environment::VULKAN,
+        crate::spec::environment::Revision::Spec2026,
+        crate::spec::table::Profile::Full,
+    );
+    let cell = &table.row(function).unwrap().float32;
+    assert!(matches!(cell, Requirement::Vulkan(Cell::Inherited(_))));
+    judge(
+        cell,
+        FloatType::Float,
+        FloatType::Float,
+        args,
+        &|_| exact.clone(),
+        device_result,
+        modes,
+        component,
+    )
+}
+
+/// The float nearest `v`.
+fn f32_of(v: f64) -> f64 {
+    v as f32 as f64
+}
+
 #[test]
-fn inherited_formulas_not_evaluated_bound_nothing() {
-    let sinh = |x: f64| value(x).sinh();
-    let formula = "(exp(x) - exp(-x)) * 0.5";
-    assert!(!inherited::evaluable(formula));
-    assert!(inherited::evaluable("1.0 / inversesqrt(x)"));
-    assert!(matches!(
-        inherited(formula, sinh, 1.0, 1e9),
-        Verdict::Unbounded(_)
-    ));
+fn inherited_fma_is_a_rounded_product_then_a_rounded_sum() {
+    // (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46. The product rounds to 1 + 2^-22 or 1 + 3 * 2^-23,
+    // the sum is then exact: the range is [2^-22, 1.5 * 2^-22], E = 2^-23 - 2^-46, so
+    // [2^-23 + 2^-45, 1.5 * 2^-22] is permitted.
+    let x = 1.0 + pow2(-23);
+    let exact: Float = value(x) * value(x) - 1.0;
+    let at = |r| table_formula("fma", &[x, x, -1.0], exact.clone(), r, 0, &PRESERVE);
+    assert!(passes(at(pow2(-22))));
+    assert!(passes(at(1.5 * pow2(-22))));
+    assert!(passes(at(pow2(-23) + pow2(-44))));
+    assert!(fails(at(pow2(-23))));
+    assert!(fails(at(pow2(-21))));
+    // 2^-70 * 2^-70 = 2^-140 is denormal: without DenormPreserve it may be flushed, and the
+    // sum is then 2^-130 alone.
+    let (tiny, z) = (pow2(-70), pow2(-130));
+    let exact = value(tiny) * tiny + z;
+    let flushing = Modes {
+        denorm_preserve: false,
+        ..PRESERVE
+    };
+    let at = |r, modes: &Modes| table_formula("fma", &[tiny, tiny, z], exact.clone(), r, 0, modes);
+    assert!(passes(at(z + pow2(-140), &PRESERVE)));
+    assert!(fails(at(z, &PRESERVE)));
+    assert!(passes(at(z, &flushing)));
+}
+
+#[test]
+fn inherited_asin_is_atan2_of_a_square_root_within_4096_ulp() {
+    // asin(0.5) = pi/6 = 0.5236 (ulp 2^-24): atan2's 4096 ulp is 2^-12 = 2.441e-4; sqrt's
+    // few ulp of 0.866 move atan2 by about 1e-7 more.
+    let exact = value(0.5).asin();
+    let pi_6 = exact.to_f64();
+    let at = |r| table_formula("asin", &[0.5], exact.clone(), r, 0, &PRESERVE);
+    // The formula evaluated literally in float passes.
+    let literal = f32_of((0.5f32 as f64).atan2(f32_of((1.0f32 - 0.25f32).sqrt() as f64)));
+    assert!(passes(at(literal)));
+    assert!(passes(at(pi_6 + 2.4e-4)));
+    assert!(passes(at(pi_6 - 2.4e-4)));
+    assert!(fails(at(pi_6 + 2.5e-4)));
+    assert!(fails(at(pi_6 - 2.5e-4)));
+}
+
+#[test]
+fn inherited_sinh_chains_two_exps_a_difference_and_a_halving() {
+    // sinh(1) = 1.1752: exp(1) within 5 ulp (2^-22 each), exp(-1) within 5 ulp (2^-25), the
+    // difference and the halving each within 1 ulp (their directed roundings may add nothing):
+    // 0.5 * (5 * 2^-22 + 5 * 2^-25) = 6.7e-7 <= E <= 0.5 * (6 * 2^-22 + 5 * 2^-25) + 2^-23
+    // = 9.1e-7.
+    let exact = value(1.0).sinh();
+    let sinh = exact.to_f64();
+    let at = |r| table_formula("sinh", &[1.0], exact.clone(), r, 0, &PRESERVE);
+    assert!(passes(at(f32_of(sinh))));
+    assert!(passes(at(sinh + 6.5e-7)));
+    assert!(passes(at(sinh - 6.5e-7)));
+    assert!(fails(at(sinh + 9.6e-7)));
+    assert!(fails(at(sinh - 9.6e-7)));
+    // sinh(89) = 2.2e38: exp(89) = 4.5e38 overflows, which allows the largest float or inf,
+    // so the range reaches from (FLT_MAX - exp(-89)) / 2 = 1.7e38 to inf.
+    let exact = value(89.0).sinh();
+    let at = |r| table_formula("sinh", &[89.0], exact.clone(), r, 0, &PRESERVE);
+    assert!(passes(at(f64::INFINITY)));
+    assert!(passes(at(f64::from(f32::MAX))));
+    assert!(passes(at(f32_of(exact.to_f64()))));
+    assert!(fails(at(1.0e38)));
+    // tanh = sinh / cosh, each through its own formula: about 6.7e-7 at 0.5.
+    let exact = value(0.5).tanh();
+    let tanh = exact.to_f64();
+    let at = |r| table_formula("tanh", &[0.5], exact.clone(), r, 0, &PRESERVE);
+    assert!(passes(at(tanh + 4e-7)));
+    assert!(fails(at(tanh + 2e-6)));
+}
+
+#[test]
+fn inherited_vector_formulas_read_every_component() {
+    // length(3, 4): dot = 25 exactly; inversesqrt(25) = 0.2 within 2 ulp (2^-26), so
+    // 1 / it = 5 within 25 * 2^-25 = 7.45e-7, then OpFDiv's 2.5 ulp (2^-21): E = 1.94e-6,
+    // 4.06 ulp of 5.
+    let exact = Float::with_val(256, 5);
+    let at = |r| table_formula("length", &[3.0, 4.0], exact.clone(), r, 0, &PRESERVE);
+    assert!(passes(at(5.0 + 4.0 * pow2(-21))));
+    assert!(fails(at(5.0 + 5.0 * pow2(-21))));
+    // distance((4, 6), (1, 2)) = length(3, 4).
+    let at = |r| {
+        table_formula(
+            "distance",
+            &[4.0, 6.0, 1.0, 2.0],
+            exact.clone(),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    assert!(passes(at(5.0 - 4.0 * pow2(-21))));
+    assert!(fails(at(5.0 - 5.0 * pow2(-21))));
+    // normalize(3, 4)'s second component 0.8: 4 * (0.2 within 2^-25), then OpFMul's rounding
+    // (2^-24): E = 3 ulp of 0.8.
+    let exact = Float::with_val(256, 4) / 5u32;
+    let at = |r| table_formula("normalize", &[3.0, 4.0], exact.clone(), r, 1, &PRESERVE);
+    let four_fifths = f32_of(0.8);
+    assert!(passes(at(four_fifths)));
+    assert!(passes(at(four_fifths + 2.0 * pow2(-24))));
+    assert!(fails(at(four_fifths + 4.0 * pow2(-24))));
+    // The first component is judged against 0.6, not 0.8.
+    let exact = Float::with_val(256, 3) / 5u32;
+    let at = |r| table_formula("normalize", &[3.0, 4.0], exact.clone(), r, 0, &PRESERVE);
+    assert!(passes(at(f32_of(0.6))));
+    assert!(fails(at(four_fifths)));
+    // cross((1, 2, 3), (4, 5, 6)) = (-3, 6, -3): every product and difference is exact.
+    for (component, due) in [(0, -3.0), (1, 6.0), (2, -3.0)] {
+        let args = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let at = |r| {
+            table_formula(
+                "cross",
+                &args,
+                Float::with_val(256, due),
+                r,
+                component,
+                &PRESERVE,
+            )
+        };
+        assert!(passes(at(due)), "{component}");
+        assert!(fails(at(due + 4.0 * pow2(-21))), "{component}");
+    }
+    // OpDot((65504, inf), (-2, -2)) in half: 65504 * -2 overflows, which allows inf, and
+    // inf - inf is NaN: any result (lavapipe gives NaN; the exact value is -inf).
+    let minus_inf = Float::with_val(256, f64::NEG_INFINITY);
+    let half_dot = judge(
+        &Requirement::Vulkan(Cell::Inherited("sum(x[i] * y[i])".to_string())),
+        FloatType::Half,
+        FloatType::Half,
+        &[-65504.0, f64::INFINITY, -2.0, -2.0],
+        &|_| minus_inf.clone(),
+        f64::NAN,
+        &PRESERVE,
+        0,
+    );
+    assert_eq!(half_dot, Verdict::Unbounded(inherited::NAN_PERMITTED));
+    // cross's third component at (MAX, -MAX, inf), (-1, -1, -1): -MAX - MAX overflows to -inf.
+    let max = f64::from(f32::MAX);
+    let args = [max, -max, f64::INFINITY, -1.0, -1.0, -1.0];
+    let at = |r| {
+        table_formula(
+            "cross",
+            &args,
+            Float::with_val(256, -2.0 * max),
+            r,
+            2,
+            &PRESERVE,
+        )
+    };
+    assert!(passes(at(f64::NEG_INFINITY)));
+    assert!(fails(at(0.0)));
+    // OpDot(1.5, 2.5; 0.1, 0.1) = 0.4 + 1e-9: two rounded products, one rounded sum.
+    let tenth = f32_of(0.1);
+    let exact = Float::with_val(256, 1.5) * tenth + Float::with_val(256, 2.5) * tenth;
+    let dot = exact.to_f64();
+    let at = |r| {
+        table_formula(
+            "OpDot",
+            &[1.5, 2.5, tenth, tenth],
+            exact.clone(),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    assert!(passes(at(f32_of(dot))));
+    assert!(fails(at(dot + 4.0 * pow2(-25))));
+}
+
+#[test]
+fn inherited_scalar_formulas_with_constants_bindings_and_truncation() {
+    // degrees(1) = 180 / pi: C_180_pi is either neighbour of 180/pi, times 1.
+    let exact = Float::with_val(256, 180) / Float::with_val(256, rug::float::Constant::Pi);
+    let d = exact.to_f64();
+    let ulp = pow2(-18);
+    let (below, above) = ((d / ulp).floor() * ulp, (d / ulp).ceil() * ulp);
+    let at = |r| table_formula("degrees", &[1.0], exact.clone(), r, 0, &PRESERVE);
+    assert!(passes(at(below)));
+    assert!(passes(at(above)));
+    assert!(fails(at(above + ulp)));
+    // fmod(5.5, 2): 5.5 / 2 = 2.75 within 2.5 ulp truncates to 2: exactly 1.5.
+    let at = |r| {
+        table_formula(
+            "fmod",
+            &[5.5, 2.0],
+            Float::with_val(256, 1.5),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    assert!(passes(at(1.5)));
+    assert!(fails(at(1.5 + pow2(-23))));
+    // fmod(6 - 2^-21, 2): the quotient 3 - 2^-22 may round to 3, which truncates to 3: the
+    // formula then gives -2^-21, so everything within 2 of the exact 2 - 2^-21 is permitted.
+    let x = 6.0 - pow2(-21);
+    let exact = Float::with_val(256, 2.0 - pow2(-21));
+    let at = |r| table_formula("fmod", &[x, 2.0], exact.clone(), r, 0, &PRESERVE);
+    assert!(passes(at(-pow2(-21))));
+    assert!(passes(at(3.9)));
+    assert!(fails(at(4.5)));
+    // fmod(1, 2^-149): the divisor lies outside OpFDiv's range, so the formula bounds nothing
+    // (lavapipe's literal evaluation gives 1 - inf = -inf there).
+    let at = |r| {
+        table_formula(
+            "fmod",
+            &[1.0, pow2(-149)],
+            Float::with_val(256, 0),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    assert!(matches!(at(f64::NEG_INFINITY), Verdict::Unbounded(_)));
+    // mix(1, 2, 0.1) = 1.1: 1 - 0.1 rounded (2^-24), 2 * 0.1 exact, the sum rounded (2^-23).
+    let exact = Float::with_val(256, 1) + tenth_f32();
+    let at = |r| {
+        table_formula(
+            "mix",
+            &[1.0, 2.0, tenth_f32()],
+            exact.clone(),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    let literal = f64::from((1.0f32 - 0.1f32) + 2.0f32 * 0.1f32);
+    assert!(passes(at(literal)));
+    assert!(fails(at(exact.to_f64() + 3.0 * pow2(-23))));
+    // smoothstep(0, 1, 0.5) = 0.5: t = 0.5 / 1 within 2.5 ulp (2^-24), used three times as an
+    // independent range, and three rounded operations: about 9 ulp of 0.5.
+    let at = |r| {
+        table_formula(
+            "smoothstep",
+            &[0.0, 1.0, 0.5],
+            Float::with_val(256, 0.5),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    assert!(passes(at(0.5)));
+    assert!(passes(at(0.5 + 5.0 * pow2(-24))));
+    assert!(fails(at(0.5 + 20.0 * pow2(-24))));
+    // At an edge t is clamped to exactly 0: the result is 0.
+    let at = |r| {
+        table_formula(
+            "smoothstep",
+            &[0.0, 1.0, -0.5],
+            Float::with_val(256, 0),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    assert!(passes(at(0.0)));
+    assert!(fails(at(pow2(-20))));
+}
+
+fn tenth_f32() -> f64 {
+    f32_of(0.1)
 }
 
 #[test]

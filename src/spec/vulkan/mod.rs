@@ -8,6 +8,7 @@ use crate::num::fp::FloatType;
 use crate::spec::table::{Requirement, UlpRow};
 
 pub mod cell;
+pub mod formula;
 pub use cell::{number_text, parse_cell, Cell};
 
 /// Every registry function the vulkan path plans, with its Vulkan instruction: a core
