@@ -321,7 +321,7 @@ pub(crate) fn write_summary_files(
                 dir.clone()
             };
             written.extend(
-                crate::report::plot::write_all(&folder, &units).map_err(|e| {
+                crate::report::plot::write_all(&folder, &units, *path).map_err(|e| {
                     UsageError(format!("cannot write --plot {}: {e}", folder.display()))
                 })?,
             );

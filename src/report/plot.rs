@@ -18,6 +18,7 @@
 use crate::num::fp::FloatType;
 use crate::report::stats::{BinStats, BINS_PER_SIGN};
 use crate::report::{bound_column, format_ulp, Kind, Status, UnitReport};
+use crate::spec::environment::KernelPath;
 use crate::spec::registry;
 use crate::spec::signature::Shape;
 use crate::spec::table::Requirement;
@@ -57,12 +58,18 @@ pub enum PlotError {
 }
 
 /// Writes one SVG per unit worth plotting into `dir` (created if needed), named
-/// `{function}_{type}_w{width}.svg`, and returns the paths written, in the units' order.
-pub fn write_all(dir: &Path, units: &[UnitReport]) -> Result<Vec<PathBuf>, PlotError> {
+/// `{function}_{type}_w{width}.svg`, and returns the paths written, in the units' order. Each
+/// plot's subtitle names `path`, the kernels the units ran (a vulkan row is judged by another
+/// table than a spirv one).
+pub fn write_all(
+    dir: &Path,
+    units: &[UnitReport],
+    path: KernelPath,
+) -> Result<Vec<PathBuf>, PlotError> {
     std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     for unit in units {
-        if let Some(svg) = try_render(unit)? {
+        if let Some(svg) = rendered(unit, Some(path))? {
             let path = dir.join(file_name(unit));
             std::fs::write(&path, svg)?;
             written.push(path);
@@ -80,10 +87,15 @@ pub fn render(unit: &UnitReport) -> Option<String> {
 
 /// [`render`], with a drawing error reported rather than folded into `None`.
 pub fn try_render(unit: &UnitReport) -> Result<Option<String>, PlotError> {
+    rendered(unit, None)
+}
+
+/// [`try_render`], the subtitle naming the kernel path where one is given.
+fn rendered(unit: &UnitReport, path: Option<KernelPath>) -> Result<Option<String>, PlotError> {
     if !worth_plotting(unit) {
         return Ok(None);
     }
-    let view = View::of(unit);
+    let view = View::of(unit, path);
     let drawn = if view.arguments == 1 {
         draw_profile(unit, &view)
     } else {
@@ -162,7 +174,7 @@ struct View {
 }
 
 impl View {
-    fn of(unit: &UnitReport) -> View {
+    fn of(unit: &UnitReport, path: Option<KernelPath>) -> View {
         let bound_text = bound_column(unit.requirement.as_ref());
         let bound = bound_text.parse::<f64>().ok();
         let rule = unit
@@ -174,8 +186,15 @@ impl View {
             Some(_) => format!("bound {bound_text} ulp"),
             None => rule.clone(),
         };
+        // An absolute bound (a Vulkan cell inside its range, a Table 5 one) measures its
+        // results apart from the ulp ones: the title gives its largest distance too.
+        let absolute = if unit.stats.max_abs_error > 0.0 {
+            format!(", max abs {:.3e}", unit.stats.max_abs_error)
+        } else {
+            String::new()
+        };
         let title = format!(
-            "{} {} w{} \u{2014} max {} ulp, {limit}",
+            "{} {} w{} \u{2014} max {} ulp{absolute}, {limit}",
             unit.function,
             unit.element.name(),
             unit.width,
@@ -184,8 +203,11 @@ impl View {
         let map = &unit.stats.error_map;
         let failing = map.values().filter(|b| b.failures > 0).count();
         let arguments = argument_count(unit);
+        let kernels = path
+            .map(|p| format!("{} kernels, ", p.name()))
+            .unwrap_or_default();
         let mut subtitle = format!(
-            "{} profile, {rule}; {} inputs, {} failures; failures in {failing} of {} input regions",
+            "{kernels}{} profile, {rule}; {} inputs, {} failures; failures in {failing} of {} input regions",
             unit.judging.profile().name(),
             unit.stats.inputs,
             unit.stats.failures,
@@ -941,7 +963,12 @@ mod tests {
         skipped.status = Status::Skip;
         let mut wide = sin_unit();
         wide.width = 4;
-        let written = write_all(&out, &[sin_unit(), skipped, pow_unit(), wide]).unwrap();
+        let written = write_all(
+            &out,
+            &[sin_unit(), skipped, pow_unit(), wide],
+            KernelPath::Vulkan,
+        )
+        .unwrap();
         let names: Vec<String> = written
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -952,7 +979,9 @@ mod tests {
         );
         for path in &written {
             assert_eq!(path.parent().unwrap(), out);
-            parse(&std::fs::read_to_string(path).unwrap());
+            let svg = std::fs::read_to_string(path).unwrap();
+            parse(&svg);
+            assert!(svg.contains("vulkan kernels, "), "{}", path.display());
         }
         assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3);
     }

@@ -7,7 +7,7 @@ mod common;
 use common::{repository, text, Results};
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The Intel runtime's ICD library, which scripts/setup installs (its real path: the script
@@ -37,6 +37,45 @@ fn gpu_check(args: &[&str], settings: &[(&str, &str)]) -> Output {
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
+}
+
+/// A run of scripts/gpu-check against the Intel runtime, writing into `out` (not created
+/// beforehand) inside a folder of its own.
+struct Checked {
+    _dir: tempfile::TempDir,
+    out: PathBuf,
+    library: String,
+    output: Output,
+}
+
+/// Runs scripts/gpu-check with `args` on the Intel runtime's library (GPU_CHECK_LIB) into a
+/// fresh `$OUT`, `settings` added to (or overriding) those two.
+fn check_on_intel(args: &[&str], settings: &[(&str, &str)]) -> Checked {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let library = intel_library();
+    let mut all = vec![("GPU_CHECK_LIB", library.as_str()), ("OUT", path(&out))];
+    all.extend(settings);
+    let output = gpu_check(args, &all);
+    Checked {
+        _dir: dir,
+        out,
+        library,
+        output,
+    }
+}
+
+/// [`check_on_intel`], which must have run the selection to its end: exit 0 (every unit
+/// passed) or 1 (some failed).
+fn finished_on_intel(settings: &[(&str, &str)]) -> Checked {
+    let checked = check_on_intel(&[], settings);
+    assert!(
+        matches!(checked.output.status.code(), Some(0 | 1)),
+        "exit {:?}: {}",
+        checked.output.status.code(),
+        text(&checked.output.stderr)
+    );
+    checked
 }
 
 #[test]
@@ -70,13 +109,12 @@ fn bundle_holds_clacc_the_loader_and_the_libraries_clacc_links() {
 
 #[test]
 fn dry_run_names_the_library_and_the_reduced_certification_and_runs_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let library = intel_library();
-    let output = gpu_check(
-        &["--dry-run"],
-        &[("GPU_CHECK_LIB", &library), ("OUT", path(&out))],
-    );
+    let Checked {
+        out,
+        library,
+        output,
+        ..
+    } = check_on_intel(&["--dry-run"], &[]);
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert!(
@@ -97,13 +135,7 @@ fn dry_run_names_the_library_and_the_reduced_certification_and_runs_nothing() {
 
 #[test]
 fn without_a_vulkan_manifest_the_vulkan_part_is_skipped_and_says_so() {
-    let output = gpu_check(
-        &["--dry-run"],
-        &[
-            ("GPU_CHECK_LIB", &intel_library()),
-            ("GPU_CHECK_VULKAN_ICD", ""),
-        ],
-    );
+    let output = check_on_intel(&["--dry-run"], &[("GPU_CHECK_VULKAN_ICD", "")]).output;
     assert!(output.status.success(), "{}", text(&output.stderr));
     let stdout = text(&output.stdout);
     // This machine has no NVIDIA driver, so no nvidia_icd.json.
@@ -118,27 +150,15 @@ fn without_a_vulkan_manifest_the_vulkan_part_is_skipped_and_says_so() {
 fn with_lavapipe_as_the_vulkan_driver_the_devices_list_shows_it_through_the_bundled_loader() {
     let dir = tempfile::tempdir().unwrap();
     let bundle = dir.path().join("bundle");
-    let out = dir.path().join("out");
     let bundled = gpu_check(&["--bundle"], &[("GPU_CHECK_BUNDLE", path(&bundle))]);
     assert!(bundled.status.success(), "{}", text(&bundled.stderr));
     let manifest = repository().join(".deps/lavapipe/lvp_icd.json");
-    let output = gpu_check(
-        &[],
-        &[
-            ("GPU_CHECK_LIB", &intel_library()),
-            ("GPU_CHECK_VULKAN_ICD", path(&manifest)),
-            ("GPU_CHECK_BUNDLE", path(&bundle)),
-            ("OUT", path(&out)),
-            ("GPU_CHECK_FUNCTIONS", "sin"),
-            ("GPU_CHECK_INPUTS", "256"),
-        ],
-    );
-    assert!(
-        matches!(output.status.code(), Some(0 | 1)),
-        "exit {:?}: {}",
-        output.status.code(),
-        text(&output.stderr)
-    );
+    let Checked { out, .. } = finished_on_intel(&[
+        ("GPU_CHECK_VULKAN_ICD", path(&manifest)),
+        ("GPU_CHECK_BUNDLE", path(&bundle)),
+        ("GPU_CHECK_FUNCTIONS", "sin"),
+        ("GPU_CHECK_INPUTS", "256"),
+    ]);
     let env = std::fs::read_to_string(out.join("env.txt")).unwrap();
     let loader = bundle.join("libvulkan.so.1");
     assert!(
@@ -187,25 +207,17 @@ fn a_library_that_is_not_there_is_refused_with_exit_2() {
 
 #[test]
 fn run_against_the_intel_runtime_writes_a_complete_csv_and_summary() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let library = intel_library();
-    let output = gpu_check(
-        &[],
-        &[
-            ("GPU_CHECK_LIB", &library),
-            ("GPU_CHECK_BUNDLE", path(&dir.path().join("no-bundle"))),
-            ("OUT", path(&out)),
-            ("GPU_CHECK_FUNCTIONS", "sin,exp,convert_float_to_int"),
-            ("GPU_CHECK_INPUTS", "4096"),
-        ],
-    );
-    let stderr = text(&output.stderr);
-    assert!(
-        matches!(output.status.code(), Some(0 | 1)),
-        "exit {:?}: {stderr}",
-        output.status.code()
-    );
+    let Checked {
+        out,
+        library,
+        output,
+        ..
+    } = finished_on_intel(&[
+        // No bundle there: the run uses this test's clacc, not a bundle left in target/.
+        ("GPU_CHECK_BUNDLE", "/nonexistent/gpu-check-bundle"),
+        ("GPU_CHECK_FUNCTIONS", "sin,exp,convert_float_to_int"),
+        ("GPU_CHECK_INPUTS", "4096"),
+    ]);
     for file in [
         "env.txt",
         "devices.txt",
@@ -269,17 +281,7 @@ fn run_against_the_intel_runtime_writes_a_complete_csv_and_summary() {
 
 #[test]
 fn a_budget_that_runs_out_keeps_the_finished_units_and_says_incomplete() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let library = intel_library();
-    let output = gpu_check(
-        &[],
-        &[
-            ("GPU_CHECK_LIB", &library),
-            ("OUT", path(&out)),
-            ("GPU_CHECK_BUDGET", "2"),
-        ],
-    );
+    let Checked { out, output, .. } = check_on_intel(&[], &[("GPU_CHECK_BUDGET", "2")]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
     assert!(

@@ -8,17 +8,57 @@
 mod common;
 use common::{assert_refused, clacc, repository, text, Results};
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Output;
 
 /// The flags that pick lavapipe.
 const LAVAPIPE: [&str; 4] = ["--platform", "vulkan", "--device", "llvmpipe"];
 
 /// Runs clacc on lavapipe with `flags`, writing `csv`.
-fn on_lavapipe(csv: &Path, flags: &[&str]) -> std::process::Output {
+fn on_lavapipe(csv: &Path, flags: &[&str]) -> Output {
     let mut args: Vec<&str> = LAVAPIPE.to_vec();
     args.extend(flags);
     args.extend(["--csv", csv.to_str().unwrap()]);
     clacc(&args)
+}
+
+/// A finished run on lavapipe in a folder of its own: its output, its CSV's path and rows.
+struct Judged {
+    dir: tempfile::TempDir,
+    csv: PathBuf,
+    output: Output,
+    results: Results,
+}
+
+/// Runs clacc on lavapipe with `flags` into a fresh CSV, which must end judged: exit 0 (every
+/// unit passed) or 1 (some failed), never a refusal or a crash of the run.
+fn judged(flags: &[&str]) -> Judged {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("lavapipe.csv");
+    let output = on_lavapipe(&csv, flags);
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "exit {:?}: {}",
+        output.status.code(),
+        text(&output.stderr)
+    );
+    let results = Results::read(&csv);
+    assert_vulkan_rows(&results);
+    Judged {
+        dir,
+        csv,
+        output,
+        results,
+    }
+}
+
+/// The row of `function` in `results`.
+fn row_of<'a>(results: &'a Results, function: &str) -> &'a csv::StringRecord {
+    results
+        .rows
+        .iter()
+        .find(|row| results.cell(row, "function") == function)
+        .unwrap_or_else(|| panic!("no {function} row"))
 }
 
 /// Every row's `path` cell is `vulkan`; every status is one clacc writes.
@@ -35,26 +75,19 @@ fn assert_vulkan_rows(results: &Results) {
 
 #[test]
 fn a_ulp_run_covers_every_type_and_vulkan_width_and_fadd_passes() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("lavapipe.csv");
-    let output = on_lavapipe(
-        &csv,
-        &[
-            "--function",
-            "OpFAdd,sqrt,sin",
-            "--width",
-            "1,2,3,4",
-            "--inputs",
-            "2048",
-        ],
-    );
-    let stderr = text(&output.stderr);
-    assert!(matches!(output.status.code(), Some(0 | 1)), "{stderr}");
+    let run = judged(&[
+        "--function",
+        "OpFAdd,sqrt,sin",
+        "--width",
+        "1,2,3,4",
+        "--inputs",
+        "2048",
+    ]);
+    let stderr = text(&run.output.stderr);
     assert!(stderr.contains("vulkan kernels"), "{stderr}");
-    let results = Results::read(&csv);
+    let results = &run.results;
     // 3 functions, 3 types, 4 widths.
     assert_eq!(results.rows.len(), 36);
-    assert_vulkan_rows(&results);
     for row in &results.rows {
         if results.cell(row, "function") == "OpFAdd" {
             // Correctly rounded in the RTE mode the shader declares: every device passes.
@@ -69,39 +102,26 @@ fn a_ulp_run_covers_every_type_and_vulkan_width_and_fadd_passes() {
 
 #[test]
 fn relaxed_runs_relaxed_precision_shaders_judged_as_relaxed() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("relaxed.csv");
-    let output = on_lavapipe(
-        &csv,
-        &[
-            "--profile",
-            "relaxed",
-            "--function",
-            "OpFAdd,exp",
-            "--type",
-            "float",
-            "--width",
-            "1",
-            "--inputs",
-            "2048",
-        ],
-    );
-    let stderr = text(&output.stderr);
-    assert!(matches!(output.status.code(), Some(0 | 1)), "{stderr}");
-    let results = Results::read(&csv);
+    let run = judged(&[
+        "--profile",
+        "relaxed",
+        "--function",
+        "OpFAdd,exp",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "2048",
+    ]);
+    let results = &run.results;
     assert_eq!(results.rows.len(), 2);
-    assert_vulkan_rows(&results);
     for row in &results.rows {
         assert_eq!(results.cell(row, "profile"), "relaxed");
         // RelaxedPrecision is a decoration, not an OpenCL build option.
         assert_eq!(results.cell(row, "build_options"), "");
     }
-    let fadd = results
-        .rows
-        .iter()
-        .find(|row| results.cell(row, "function") == "OpFAdd")
-        .unwrap();
-    assert_eq!(results.cell(fadd, "status"), "pass");
+    assert_eq!(results.cell(row_of(results, "OpFAdd"), "status"), "pass");
 }
 
 #[test]
@@ -210,9 +230,6 @@ fn a_resumed_vulkan_run_runs_only_the_missing_units_and_refuses_an_opencl_csv() 
 
 #[test]
 fn compare_pairs_lavapipe_with_intel_s_opencl_side_each_judged_by_its_own_table() {
-    let dir = tempfile::tempdir().unwrap();
-    let vulkan = dir.path().join("vulkan.csv");
-    let intel = dir.path().join("intel.csv");
     let unit = [
         "--function",
         "OpFAdd,sqrt",
@@ -223,12 +240,9 @@ fn compare_pairs_lavapipe_with_intel_s_opencl_side_each_judged_by_its_own_table(
         "--inputs",
         "2048",
     ];
-    let output = on_lavapipe(&vulkan, &unit);
-    assert!(
-        matches!(output.status.code(), Some(0 | 1)),
-        "{}",
-        text(&output.stderr)
-    );
+    let vulkan = judged(&unit);
+    let dir = vulkan.dir.path();
+    let intel = dir.join("intel.csv");
     let mut args = vec!["--platform", "Intel", "--kind", "ulp"];
     args.extend(unit);
     args.extend(["--csv", intel.to_str().unwrap()]);
@@ -238,10 +252,10 @@ fn compare_pairs_lavapipe_with_intel_s_opencl_side_each_judged_by_its_own_table(
         "{}",
         text(&output.stderr)
     );
-    let table = dir.path().join("table.csv");
+    let table = dir.join("table.csv");
     let output = clacc(&[
         "compare",
-        vulkan.to_str().unwrap(),
+        vulkan.csv.to_str().unwrap(),
         intel.to_str().unwrap(),
         "--csv",
         table.to_str().unwrap(),
@@ -311,21 +325,52 @@ fn a_users_compute_shader_runs_in_place_of_clacc_s_and_a_misfit_is_refused() {
         .expect("spirv-as is installed by scripts/setup");
     assert!(output.status.success(), "{}", text(&output.stderr));
     let kernel = format!("OpFAdd={}", shader.display());
-    let csv = dir.path().join("user.csv");
-    let output = on_lavapipe(
-        &csv,
-        &[
-            "--kernel", &kernel, "--type", "float", "--width", "4", "--inputs", "1024",
-        ],
-    );
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let results = Results::read(&csv);
-    assert_vulkan_rows(&results);
-    assert_eq!(results.first("status"), "pass");
+    let run = judged(&[
+        "--kernel", &kernel, "--type", "float", "--width", "4", "--inputs", "1024",
+    ]);
+    assert!(run.output.status.success(), "{}", text(&run.output.stderr));
+    assert_eq!(run.results.first("status"), "pass");
     // The same shader for half: its buffers hold floats, so it is refused before anything runs.
     let output = on_lavapipe(
         &dir.path().join("half.csv"),
         &["--kernel", &kernel, "--type", "half", "--width", "4"],
     );
     assert_refused(&output, "does not fit OpFAdd half w4");
+}
+
+#[test]
+fn plot_draws_each_vulkan_unit_naming_its_function_and_the_vulkan_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let plots = dir.path().join("plots");
+    let run = judged(&[
+        "--function",
+        "sin,pow",
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "2048",
+        "--plot",
+        plots.to_str().unwrap(),
+    ]);
+    assert!(
+        text(&run.output.stdout).contains("2 plots in"),
+        "{}",
+        text(&run.output.stdout)
+    );
+    for (file, title) in [
+        ("sin_float_w1.svg", "sin float w1"),
+        // Two arguments: a heat map over the exponents.
+        ("pow_float_w1.svg", "pow float w1"),
+    ] {
+        let svg = std::fs::read_to_string(plots.join(file))
+            .unwrap_or_else(|e| panic!("{file} not written: {e}"));
+        assert!(svg.starts_with("<svg"), "{file}");
+        assert!(svg.contains(title), "{file} does not name {title}");
+        assert!(svg.contains("vulkan kernels, full profile"), "{file}");
+    }
+    // sin's cell is an absolute bound inside [-pi, pi]: the title gives the largest distance.
+    let sin = std::fs::read_to_string(plots.join("sin_float_w1.svg")).unwrap();
+    assert!(sin.contains("max abs "), "{sin}");
 }

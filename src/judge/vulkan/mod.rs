@@ -91,7 +91,7 @@ pub fn undefined_by_instruction(
     args: &[f64],
     modes: &Modes,
 ) -> bool {
-    let undefined = |args: &[f64]| crate::spec::vulkan::undefined_at(function, args);
+    let undefined = |args: &[f64]| crate::spec::vulkan::undefined_at(function, element, args);
     let flushed: Vec<f64> = args
         .iter()
         .map(|a| {
@@ -312,8 +312,22 @@ fn correctly_rounded(
         Some(Rounding::Rtz) if x.is_sign_negative() => high,
         Some(Rounding::Rtz) => low,
         Some(Rounding::Rte) => {
-            let from_low = Float::with_val(x.prec() + 64, x - low);
-            let from_high = Float::with_val(x.prec() + 64, high - x);
+            // An infinite neighbour stands at 2^(emax+1) for the distance, as IEEE 754 rounds
+            // to nearest past the largest finite value (half: 65520 and above gives inf).
+            let beyond = |v: f64| {
+                if v.is_infinite() {
+                    let edge = Float::with_val(64, Float::i_exp(1, element.emax() + 1));
+                    if v < 0.0 {
+                        -edge
+                    } else {
+                        edge
+                    }
+                } else {
+                    Float::with_val(64, v)
+                }
+            };
+            let from_low = Float::with_val(x.prec() + 64, x - beyond(low));
+            let from_high = Float::with_val(x.prec() + 64, beyond(high) - x);
             match from_low.partial_cmp(&from_high) {
                 Some(std::cmp::Ordering::Less) => low,
                 Some(std::cmp::Ordering::Greater) => high,
@@ -440,6 +454,142 @@ mod domain_tests {
             FloatType::Float,
             &[0.0],
             &preserving
+        ));
+    }
+
+    #[test]
+    fn glsl_leaves_atan2_at_zeros_and_ldexp_past_its_range_undefined() {
+        let flushing = Modes {
+            rounding: Some(Rounding::Rte),
+            denorm_preserve: false,
+            signed_zero_inf_nan_preserve: true,
+        };
+        let tiny = f64::from(f32::from_bits(1));
+        let half = FloatType::Half;
+        let float = FloatType::Float;
+        let double = FloatType::Double;
+        assert!(undefined_by_instruction(
+            "atan2",
+            float,
+            &[-0.0, 0.0],
+            &flushing
+        ));
+        // A denormal y may be flushed, which makes it atan2(0, 0).
+        assert!(undefined_by_instruction(
+            "atan2",
+            float,
+            &[tiny, 0.0],
+            &flushing
+        ));
+        assert!(!undefined_by_instruction(
+            "atan2",
+            float,
+            &[tiny, 1.0],
+            &flushing
+        ));
+        assert!(undefined_by_instruction(
+            "ldexp",
+            float,
+            &[1.0, 129.0],
+            &flushing
+        ));
+        assert!(!undefined_by_instruction(
+            "ldexp",
+            float,
+            &[pow2(-30), 128.0],
+            &flushing
+        ));
+        assert!(undefined_by_instruction(
+            "ldexp",
+            double,
+            &[tiny, 2147483647.0],
+            &flushing
+        ));
+        assert!(undefined_by_instruction(
+            "ldexp",
+            half,
+            &[1.0, 17.0],
+            &flushing
+        ));
+        assert!(undefined_by_instruction(
+            "ldexp",
+            half,
+            &[3.0, 15.0],
+            &flushing
+        ));
+        assert!(!undefined_by_instruction(
+            "ldexp",
+            half,
+            &[1.0, 15.0],
+            &flushing
+        ));
+        assert!(!undefined_by_instruction(
+            "ldexp",
+            float,
+            &[f64::INFINITY, -300.0],
+            &flushing
+        ));
+        assert!(!undefined_by_instruction(
+            "ldexp",
+            float,
+            &[0.0, 100.0],
+            &flushing
+        ));
+        assert!(crate::spec::vulkan::may_return_zero(
+            "ldexp",
+            float,
+            &[f64::INFINITY, -127.0]
+        ));
+        assert!(!crate::spec::vulkan::may_return_zero(
+            "ldexp",
+            float,
+            &[1.0, -126.0]
+        ));
+    }
+
+    #[test]
+    fn round_to_nearest_overflows_to_infinity_from_half_an_ulp_past_the_largest_value() {
+        let half = FloatType::Half;
+        let rte = Some(Rounding::Rte);
+        let exact = |v: f64| Float::with_val(64, v);
+        // 52224 * -1.2548828125 = -65535: past 65520, so RTE gives -inf, not -65504.
+        assert!(correctly_rounded(
+            &exact(-65535.0),
+            half,
+            half,
+            rte,
+            f64::NEG_INFINITY
+        ));
+        assert!(!correctly_rounded(
+            &exact(-65535.0),
+            half,
+            half,
+            rte,
+            -65504.0
+        ));
+        assert!(correctly_rounded(&exact(65519.0), half, half, rte, 65504.0));
+        assert!(correctly_rounded(
+            &exact(65520.0),
+            half,
+            half,
+            rte,
+            f64::INFINITY
+        ));
+        assert!(correctly_rounded(
+            &exact(-65520.0),
+            half,
+            half,
+            rte,
+            f64::NEG_INFINITY
+        ));
+        let big =
+            Float::with_val(64, Float::i_exp(1, 1024)) - Float::with_val(64, Float::i_exp(1, 969));
+        assert!(correctly_rounded(
+            &big,
+            FloatType::Double,
+            FloatType::Double,
+            rte,
+            f64::INFINITY
         ));
     }
 }

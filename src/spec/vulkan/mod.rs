@@ -176,16 +176,34 @@ pub fn instruction(registry_name: &str) -> Option<&'static str> {
 }
 
 /// Whether GLSL.std.450 leaves the instruction of registry function `function` undefined at
-/// `args` (its text: Log and Log2 for x <= 0, InverseSqrt for x <= 0, Pow for x < 0 or x = 0
-/// with y <= 0).
-pub fn undefined_at(function: &str, args: &[f64]) -> bool {
+/// `args` of type `element` (its text: Log and Log2 for x <= 0, InverseSqrt for x <= 0, Pow for
+/// x < 0 or x = 0 with y <= 0, Atan2 for x and y both 0, Ldexp where the product is too large
+/// for the type or the exponent is above +128 (single) or +1024 (double); the text names no
+/// half limit, and clacc reads half's as its own emax + 1, +16, as the other two are).
+pub fn undefined_at(function: &str, element: FloatType, args: &[f64]) -> bool {
     let x = args.first().copied().unwrap_or(f64::NAN);
     let y = args.get(1).copied().unwrap_or(f64::NAN);
     match function {
         "log" | "log2" | "rsqrt" => x <= 0.0,
         "pow" => x < 0.0 || (x == 0.0 && y <= 0.0),
+        "atan2" => x == 0.0 && y == 0.0,
+        "ldexp" => {
+            // k beyond any exponent only doubles the scale past f64's range: the product is
+            // compared with the type's largest value, never computed as NaN (0 * inf).
+            let product = x.abs() * 2f64.powf(y.clamp(-4096.0, 4096.0));
+            y > f64::from(element.emax() + 1)
+                || (x.is_finite() && x != 0.0 && product > element.max_finite())
+        }
         _ => false,
     }
+}
+
+/// Whether GLSL.std.450 lets the instruction of `function` return zero at `args` of type
+/// `element` whatever its exact result: Ldexp "may be flushed to zero" when the exponent is
+/// below -126 (single) or -1022 (double), half's read as its own emin, -14.
+pub fn may_return_zero(function: &str, element: FloatType, args: &[f64]) -> bool {
+    let k = args.get(1).copied().unwrap_or(f64::NAN);
+    function == "ldexp" && k < f64::from(element.emin())
 }
 
 /// The registry name of a Vulkan instruction (`InverseSqrt` is `rsqrt`).
