@@ -386,7 +386,7 @@ fn every_corpus_shader_assembles_validates_and_has_its_function_interface() {
         shaders, listed,
         "shaders without a manifest row, or rows without a shader"
     );
-    assert_eq!(shaders.len(), 10);
+    assert_eq!(shaders.len(), 16);
 }
 
 #[test]
