@@ -507,6 +507,20 @@ pub(crate) fn run_validator(
     )))
 }
 
+/// The spirv-val programs to try for modules that declare one of the SPIR-V FP extensions, in
+/// order: `$CLACC_SPIRV_VAL`, the SPIRV-Tools 2025.5 that scripts/setup installs into
+/// `.deps/spirv-tools` (it knows all three), then `spirv-val` on the PATH (bookworm's v2023.1
+/// knows none). Both environments' extension tests take the first that accepts a probe.
+#[cfg(test)]
+pub(crate) fn extension_validators() -> Vec<String> {
+    let private =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".deps/spirv-tools/bin/spirv-val");
+    std::env::var("CLACC_SPIRV_VAL")
+        .into_iter()
+        .chain([private.display().to_string(), "spirv-val".to_string()])
+        .collect()
+}
+
 /// Runs `spirv-val` (which scripts/setup installs: a test that expects a refusal must not pass
 /// because it is missing).
 #[cfg(test)]

