@@ -40,7 +40,7 @@ fn path(p: &Path) -> &str {
 }
 
 /// A run of scripts/gpu-check against the Intel runtime, writing into `out` (not created
-/// beforehand) inside a folder of its own.
+/// beforehand) inside a folder of its own, which lasts as long as `_dir` is held: bind it.
 struct Checked {
     _dir: tempfile::TempDir,
     out: PathBuf,
@@ -110,10 +110,10 @@ fn bundle_holds_clacc_the_loader_and_the_libraries_clacc_links() {
 #[test]
 fn dry_run_names_the_library_and_the_reduced_certification_and_runs_nothing() {
     let Checked {
+        _dir,
         out,
         library,
         output,
-        ..
     } = check_on_intel(&["--dry-run"], &[]);
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{}", text(&output.stderr));
@@ -153,7 +153,7 @@ fn with_lavapipe_as_the_vulkan_driver_the_devices_list_shows_it_through_the_bund
     let bundled = gpu_check(&["--bundle"], &[("GPU_CHECK_BUNDLE", path(&bundle))]);
     assert!(bundled.status.success(), "{}", text(&bundled.stderr));
     let manifest = repository().join(".deps/lavapipe/lvp_icd.json");
-    let Checked { out, .. } = finished_on_intel(&[
+    let Checked { _dir, out, .. } = finished_on_intel(&[
         ("GPU_CHECK_VULKAN_ICD", path(&manifest)),
         ("GPU_CHECK_BUNDLE", path(&bundle)),
         ("GPU_CHECK_FUNCTIONS", "sin"),
@@ -208,10 +208,10 @@ fn a_library_that_is_not_there_is_refused_with_exit_2() {
 #[test]
 fn run_against_the_intel_runtime_writes_a_complete_csv_and_summary() {
     let Checked {
+        _dir,
         out,
         library,
         output,
-        ..
     } = finished_on_intel(&[
         // No bundle there: the run uses this test's clacc, not a bundle left in target/.
         ("GPU_CHECK_BUNDLE", "/nonexistent/gpu-check-bundle"),
@@ -281,7 +281,9 @@ fn run_against_the_intel_runtime_writes_a_complete_csv_and_summary() {
 
 #[test]
 fn a_budget_that_runs_out_keeps_the_finished_units_and_says_incomplete() {
-    let Checked { out, output, .. } = check_on_intel(&[], &[("GPU_CHECK_BUDGET", "2")]);
+    let Checked {
+        _dir, out, output, ..
+    } = check_on_intel(&[], &[("GPU_CHECK_BUDGET", "2")]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
     assert!(

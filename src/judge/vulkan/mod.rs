@@ -180,10 +180,15 @@ fn judge_one(
             Verdict::Fail(error)
         }
     };
+    // Where the unit is narrower (RelaxedPrecision: half's 11 bits) its ulp is taken in the
+    // element's exponent range, as `neighbours` does: a float result beyond half's largest
+    // value (exp(88), 1/sqrt of a small normal) is still a float's, with 2^13 float ulps in
+    // each of the unit's.
+    let coarser = pow2((element.precision() as i32 - unit.precision() as i32).max(0));
     let ulps = |n: f64| {
-        let error = ulp_error(device_result, x, unit);
+        let error = ulp_error(device_result, x, element) / coarser;
         of(
-            error <= n || overflow_allowed(x, n, device_result, unit),
+            error <= n || overflow_allowed(x, n * coarser, device_result, element),
             error,
         )
     };
@@ -214,7 +219,7 @@ fn judge_one(
         Requirement::Exact => of(Float::with_val(64, device_result) == *x, 0.0),
         Requirement::CorrectlyRounded => of(
             correctly_rounded(x, element, unit, modes.rounding, device_result),
-            ulp_error(device_result, x, unit),
+            ulp_error(device_result, x, element) / coarser,
         ),
         Requirement::Ulp(n) => ulps(*n),
         Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) => {
@@ -545,6 +550,36 @@ mod domain_tests {
             float,
             &[1.0, -126.0]
         ));
+    }
+
+    #[test]
+    fn relaxed_precision_counts_half_ulps_in_float_s_exponent_range() {
+        let modes = Modes {
+            rounding: Some(Rounding::Rte),
+            denorm_preserve: false,
+            signed_zero_inf_nan_preserve: true,
+        };
+        let three = Requirement::Ulp(3.0);
+        let relaxed = |exact: f64, device: f64| {
+            judge(
+                &three,
+                FloatType::Float,
+                FloatType::Half,
+                &[0.0],
+                &|_: &[f64]| Float::with_val(64, exact),
+                device,
+                &modes,
+            )
+        };
+        // A float result past half's largest value: 2^13 float ulps make one of half's there.
+        let big = pow2(127) * 1.5;
+        assert_eq!(relaxed(big, big + pow2(116)), Verdict::Pass(0.5));
+        assert!(matches!(relaxed(big, big + pow2(119)), Verdict::Fail(_)));
+        // Past the float's largest value, the overflow allowance counts in the same unit.
+        let edge = f64::from(f32::MAX) - pow2(104);
+        assert!(matches!(relaxed(edge, f64::INFINITY), Verdict::Pass(_)));
+        // Inside half's range the count is half's own.
+        assert_eq!(relaxed(1.5, 1.5 + pow2(-10)), Verdict::Pass(1.0));
     }
 
     #[test]

@@ -188,8 +188,8 @@ pub fn undefined_at(function: &str, element: FloatType, args: &[f64]) -> bool {
         "pow" => x < 0.0 || (x == 0.0 && y <= 0.0),
         "atan2" => x == 0.0 && y == 0.0,
         "ldexp" => {
-            // k beyond any exponent only doubles the scale past f64's range: the product is
-            // compared with the type's largest value, never computed as NaN (0 * inf).
+            // k clamped to f64's reach (2^k then inf or 0, which compares the same); a zero
+            // or infinite x is left out, so 0 * inf never arises.
             let product = x.abs() * 2f64.powf(y.clamp(-4096.0, 4096.0));
             y > f64::from(element.emax() + 1)
                 || (x.is_finite() && x != 0.0 && product > element.max_finite())
