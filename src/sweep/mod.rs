@@ -315,9 +315,9 @@ impl InputPlan {
         self.total
     }
 
-    /// Whether the inputs are drawn at random (past the special values), not listed: drawing
-    /// costs far more per input than listing every encoding or the user's cases.
-    pub fn draws_random(&self) -> bool {
+    /// Whether the inputs are drawn at random (past the special values), not listed.
+    #[cfg(test)]
+    pub(crate) fn draws_random(&self) -> bool {
         matches!(self.source, Source::Sweep { .. })
     }
 
