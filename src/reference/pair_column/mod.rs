@@ -6,6 +6,7 @@
 
 pub mod atan2;
 pub mod hypot;
+pub mod pow;
 
 #[cfg(test)]
 mod checks;
