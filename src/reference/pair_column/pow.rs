@@ -471,7 +471,13 @@ const TEST_WIDTH: f64 = 1.0 / 17_592_186_044_416.0; // 2^-44
 /// pow (and powr) of every pair `(x[i], y[i])` of floats, correctly rounded to float where
 /// `x` is positive and finite and `y` finite, NaN elsewhere and where undecided.
 pub fn powf(x: &[f64], y: &[f64], out: &mut Vec<f64>) {
-    super::column(x, y, out, lane);
+    super::column(
+        x,
+        y,
+        out,
+        #[inline(always)]
+        |x, y| lane(x, y),
+    );
 }
 
 /// Knuth's two-sum: `a + b` rounded and its error, exactly.
