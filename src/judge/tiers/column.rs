@@ -11,7 +11,7 @@ use crate::reference::column as c;
 use crate::reference::exp_column as e;
 use crate::reference::expm1_column as m;
 use crate::reference::log_column as l;
-use crate::reference::pair_column::{atan2, hypot};
+use crate::reference::pair_column::{atan2, hypot, pow};
 use crate::reference::{binding, FastFn};
 use crate::spec::reference_id::ReferenceId as Id;
 use crate::spec::registry::OutputCheck;
@@ -53,6 +53,9 @@ fn pair_column_tier(id: Id) -> Option<&'static dyn PairColumnTier> {
     match id {
         Id::Hypot => Some(&Hypot),
         Id::Atan2 => Some(&PairFloatsOnly(atan2::atan2f)),
+        // Where they differ (x < 0, zeros, infinities) the column leaves pow and powr to the
+        // scalar tiers.
+        Id::Pow | Id::Powr => Some(&PairFloatsOnly(pow::powf)),
         _ => None,
     }
 }

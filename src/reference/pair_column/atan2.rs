@@ -84,8 +84,16 @@ const TEST_WIDTH: f64 = 1.0 / 70_368_744_177_664.0; // 2^-46
 
 /// atan2 of every pair `(y[i], x[i])` of floats (atan2's order), correctly rounded to float,
 /// NaN where undecided.
+// The closure, not the function item, is what inlines the lane ([`super::column`]).
+#[allow(clippy::redundant_closure)]
 pub fn atan2f(y: &[f64], x: &[f64], out: &mut Vec<f64>) {
-    super::column(y, x, out, lane);
+    super::column(
+        y,
+        x,
+        out,
+        #[inline(always)]
+        |y, x| lane(y, x),
+    );
 }
 
 /// `atan2(y, x)` correctly rounded to float, or NaN (the proof is in the module's comment).

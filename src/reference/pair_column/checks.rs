@@ -100,7 +100,7 @@ fn mismatches(
 /// `column` against `scalar`: each argument swept over every 31st block of 2^16 float
 /// encodings (every exponent, both signs) against four of [`specials`] and as many random
 /// floats, a different four each block (every float against 1 and −π with
-/// `CLACC_EVERY_FLOAT=1`: 2^34 pairs, minutes a function), then `CLACC_RANDOM_PAIRS` random
+/// `CLACC_EVERY_FLOAT=1`: 2^34 pairs, about 20 CPU minutes a function), then `CLACC_RANDOM_PAIRS` random
 /// pairs (10^6 by default; a thousandth in debug builds). Prints how many pairs without a
 /// NaN argument it left undecided.
 pub fn sweep_against_scalar(column: PairColumn, scalar: FastFn, name: &str) {

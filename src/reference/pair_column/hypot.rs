@@ -47,8 +47,16 @@ const TEST_WIDTH: f64 = 1.0 / 1_125_899_906_842_624.0; // 2^-50
 
 /// hypot of every pair `(x[i], y[i])` of floats, correctly rounded to float, NaN where
 /// undecided.
+// The closure, not the function item, is what inlines the lane ([`super::column`]).
+#[allow(clippy::redundant_closure)]
 pub fn hypotf(x: &[f64], y: &[f64], out: &mut Vec<f64>) {
-    super::column(x, y, out, lane);
+    super::column(
+        x,
+        y,
+        out,
+        #[inline(always)]
+        |x, y| lane(x, y),
+    );
 }
 
 /// `hypot(x, y)` correctly rounded to float, or NaN (the proof is in the module's comment).
@@ -64,8 +72,16 @@ fn lane(x: f64, y: f64) -> f64 {
 
 /// hypot of every pair `(x[i], y[i])` of floats, correctly rounded to double, NaN where
 /// undecided.
+// The closure, not the function item, is what inlines the lane ([`super::column`]).
+#[allow(clippy::redundant_closure)]
 pub fn hypot_of_floats(x: &[f64], y: &[f64], out: &mut Vec<f64>) {
-    super::column(x, y, out, double_lane);
+    super::column(
+        x,
+        y,
+        out,
+        #[inline(always)]
+        |x, y| double_lane(x, y),
+    );
 }
 
 /// Veltkamp's splitting constant, 2^27 + 1: `c·v − (c·v − v)` keeps `v`'s high 26 bits.
