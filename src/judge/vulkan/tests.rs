@@ -712,8 +712,46 @@ fn inherited_vector_formulas_read_every_component() {
         0,
     );
     assert_eq!(half_dot, Verdict::Unbounded(inherited::NAN_PERMITTED));
-    // cross's third component at (MAX, -MAX, inf), (-1, -1, -1): -MAX - MAX overflows to -inf.
+    // length(0, 1677) in half: 1677^2 overflows, which allows inf, and sqrt(inf) is
+    // 1.0 / inversesqrt(inf) = 1.0 / 0, a divisor OpFDiv bounds nothing for: not judged, as
+    // distance(FLT_MAX, 0) in float (lavapipe gives inf for both).
+    let length_half = judge(
+        &Requirement::Vulkan(Cell::Inherited("sqrt(dot(x, x))".to_string())),
+        FloatType::Half,
+        FloatType::Half,
+        &[0.0, 1677.0],
+        &|_| Float::with_val(256, 1677),
+        f64::INFINITY,
+        &PRESERVE,
+        0,
+    );
+    assert_eq!(length_half, Verdict::Unbounded(inherited::UNBOUNDED));
     let max = f64::from(f32::MAX);
+    let at = |r| {
+        table_formula(
+            "distance",
+            &[max, 0.0],
+            Float::with_val(256, max),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    assert!(matches!(at(f64::INFINITY), Verdict::Unbounded(_)));
+    // But length(0, 0) = sqrt(0) is due exactly.
+    let at = |r| {
+        table_formula(
+            "length",
+            &[0.0, 0.0],
+            Float::with_val(256, 0),
+            r,
+            0,
+            &PRESERVE,
+        )
+    };
+    assert!(passes(at(0.0)));
+    assert!(fails(at(pow2(-149))));
+    // cross's third component at (MAX, -MAX, inf), (-1, -1, -1): -MAX - MAX overflows to -inf.
     let args = [max, -max, f64::INFINITY, -1.0, -1.0, -1.0];
     let at = |r| {
         table_formula(
