@@ -569,6 +569,7 @@ mod domain_tests {
                 &|_: &[f64]| Float::with_val(64, exact),
                 device,
                 &modes,
+                0,
             )
         };
         // A float result past half's largest value: 2^13 float ulps make one of half's there.
