@@ -170,10 +170,9 @@ fn lane(base: Base, x: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::num::fp::FloatType;
+    use crate::reference::column_checks::{every_float_matches, Column};
     use crate::reference::{binding, correctly_rounded_value, fast, FastFn};
     use crate::spec::reference_id::ReferenceId;
-
-    type Column = fn(&[f64], &mut Vec<f64>);
 
     /// Each column, its scalar tier and its MPFR reference.
     fn columns() -> [(Column, FastFn, ReferenceId); 3] {
@@ -184,60 +183,12 @@ mod tests {
         ]
     }
 
-    /// The inputs where the column's value is not NaN and differs from the scalar tier's, as
-    /// (x, column, scalar), and how many it left undecided.
-    fn mismatches(column: Column, scalar: FastFn, inputs: &[f64]) -> (Vec<(f64, f64, f64)>, usize) {
-        let mut values = Vec::new();
-        column(inputs, &mut values);
-        assert_eq!(values.len(), inputs.len());
-        let mut undecided = 0;
-        let mut wrong = Vec::new();
-        for (x, value) in inputs.iter().zip(&values) {
-            if value.is_nan() {
-                undecided += 1;
-                continue;
-            }
-            let expected = scalar(&[*x]);
-            if value.to_bits() != expected.to_bits() {
-                wrong.push((*x, *value, expected));
-            }
-        }
-        (wrong, undecided)
-    }
-
-    /// Floats as the sweep gives them (widened to double), in blocks of consecutive
-    /// encodings: the columns' values are CORE-MATH's wherever they decide, and they leave
-    /// few undecided inside their ranges. Every 31st block (every exponent, both signs) keeps
-    /// the test tier's time in seconds; `CLACC_EVERY_FLOAT=1` checks all 2^32 floats, about a
-    /// minute a function in release (run for #46: none differed).
+    /// Floats as the sweep gives them: the columns' values are CORE-MATH's wherever they
+    /// decide ([`every_float_matches`]; run on all 2^32 floats for #46: none differed).
     #[test]
     fn every_float_is_core_maths() {
-        let stride: u64 = if std::env::var_os("CLACC_EVERY_FLOAT").is_some() {
-            1
-        } else if cfg!(debug_assertions) {
-            97 * 31
-        } else {
-            31
-        };
-        const BLOCK: u64 = 1 << 16;
         for (column, scalar, name) in columns() {
-            let mut undecided = 0;
-            let mut block = Vec::with_capacity(BLOCK as usize);
-            for number in (0..(1u64 << 32) / BLOCK).step_by(stride as usize) {
-                block.clear();
-                block.extend(
-                    (number * BLOCK..(number + 1) * BLOCK)
-                        .map(|bits| f64::from(f32::from_bits(bits as u32))),
-                );
-                let (wrong, left) = mismatches(column, scalar, &block);
-                assert!(
-                    wrong.is_empty(),
-                    "{name:?}: {:?}",
-                    &wrong[..wrong.len().min(5)]
-                );
-                undecided += left;
-            }
-            eprintln!("{name:?}: {undecided} floats left undecided (stride {stride})");
+            every_float_matches(column, scalar, &format!("{name:?}"));
         }
     }
 

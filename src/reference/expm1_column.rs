@@ -124,6 +124,7 @@ fn lane(x: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::num::fp::FloatType;
+    use crate::reference::column_checks::every_float_matches;
     use crate::reference::{binding, correctly_rounded_value, fast};
     use crate::spec::reference_id::ReferenceId;
     use rug::float::Constant;
@@ -148,42 +149,12 @@ mod tests {
         }
     }
 
-    /// Floats as the sweep gives them (widened to double), in blocks of consecutive
-    /// encodings: the column's values are CORE-MATH's wherever it decides. Every 31st block
-    /// (every exponent, both signs) keeps the test tier's time in seconds;
-    /// `CLACC_EVERY_FLOAT=1` checks all 2^32 floats (run for #46: none differed, 36 s of CPU
-    /// in release, 180 left undecided besides the NaNs).
+    /// Floats as the sweep gives them: the column's values are CORE-MATH's wherever it
+    /// decides ([`every_float_matches`]; run on all 2^32 floats for #46: none differed, 36 s
+    /// of CPU in release, 180 left undecided besides the NaNs).
     #[test]
     fn every_float_is_core_maths() {
-        let stride: u64 = if std::env::var_os("CLACC_EVERY_FLOAT").is_some() {
-            1
-        } else if cfg!(debug_assertions) {
-            97 * 31
-        } else {
-            31
-        };
-        const BLOCK: u64 = 1 << 16;
-        let mut undecided = 0;
-        let mut block = Vec::with_capacity(BLOCK as usize);
-        let mut values = Vec::new();
-        for number in (0..(1u64 << 32) / BLOCK).step_by(stride as usize) {
-            block.clear();
-            block.extend(
-                (number * BLOCK..(number + 1) * BLOCK)
-                    .map(|bits| f64::from(f32::from_bits(bits as u32))),
-            );
-            expm1f(&block, &mut values);
-            assert_eq!(values.len(), block.len());
-            for (x, value) in block.iter().zip(&values) {
-                if value.is_nan() {
-                    undecided += 1;
-                    continue;
-                }
-                let expected = fast::expm1f(&[*x]);
-                assert_eq!(value.to_bits(), expected.to_bits(), "expm1({x:e})");
-            }
-        }
-        eprintln!("Expm1: {undecided} floats left undecided (stride {stride})");
+        every_float_matches(expm1f, fast::expm1f, "Expm1");
     }
 
     /// Special values and the inputs next to 0, ±ln 2/2 (where `k` leaves 0), the overflow

@@ -13,6 +13,8 @@ use crate::num::fp::FloatType;
 
 pub mod binding;
 pub mod column;
+#[cfg(test)]
+mod column_checks;
 mod common;
 pub mod exact;
 pub mod exp_column;
