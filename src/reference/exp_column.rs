@@ -155,10 +155,21 @@ fn lane(base: Base, x: f64) -> f64 {
     for c in TAYLOR[..12].iter().rev() {
         p = p * r + c;
     }
-    let y = p * scale;
-    let width = y * TEST_WIDTH;
-    let below = (y - width) as f32;
-    let above = (y + width) as f32;
+    rounded(p * scale, TEST_WIDTH)
+}
+
+/// The float nearest `value` where every real within `value·(1 ± width)` rounds to it (so
+/// the exact value, which lies there, does too), else NaN. `width` must exceed the lane's
+/// relative error by a margin for the two roundings of the ends (each at most 2^-53
+/// relative). Rounding a double to float (to nearest even, overflowing to infinity, into the
+/// subnormals) is monotonic, so the ends rounding alike is enough; a float midpoint inside
+/// the interval makes them round apart, so a tie is never kept; an exact float `value` is
+/// kept.
+#[inline(always)]
+pub(crate) fn rounded(value: f64, width: f64) -> f64 {
+    let margin = value * width;
+    let below = (value - margin) as f32;
+    let above = (value + margin) as f32;
     if below == above {
         f64::from(below)
     } else {

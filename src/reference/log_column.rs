@@ -49,6 +49,8 @@
 //! every 31st block of floats (on every float with `CLACC_EVERY_FLOAT=1`), and
 //! `logarithms_agree_with_mpfr` specials, edges, exact cases and a random sample against MPFR.
 
+use crate::reference::exp_column::rounded;
+
 /// `log_b v = e·a + log(m)·c` for one base `b`.
 #[derive(Clone, Copy)]
 struct Base {
@@ -202,17 +204,10 @@ fn log1p(x: f64) -> f64 {
 }
 
 /// The float nearest `y` where every value within `y·TEST_WIDTH` of it rounds to that float,
-/// NaN elsewhere.
+/// NaN elsewhere ([`rounded`]).
 #[inline(always)]
 fn nearest_float(y: f64) -> f64 {
-    let width = y * TEST_WIDTH;
-    let below = (y - width) as f32;
-    let above = (y + width) as f32;
-    if below == above {
-        f64::from(below)
-    } else {
-        f64::NAN
-    }
+    rounded(y, TEST_WIDTH)
 }
 
 #[cfg(test)]

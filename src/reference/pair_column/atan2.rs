@@ -29,7 +29,7 @@
 //! `2·u`), `s = ±1`, rounded once (at most `2·u`, as `θ <= π`). Where `base = 0`, `θ = θ₀`;
 //! elsewhere `θ >= π/4`, and its error, at most `2^-47.7·π/4 + 4·u`, is below `2^-47.5·θ`. So
 //! `θ` lies within `2^-47.5` of `|atan2(y, x)|`, relative, and the rounding test
-//! ([`super::rounded`], half-width `2^-46`, whose ends rounded once more still lie outside
+//! ([`crate::reference::exp_column::rounded`], half-width `2^-46`, whose ends rounded once more still lie outside
 //! `θ·(1 ± 2^-46.1)`) keeps a float only where it is the correctly rounded one. Only
 //! atan2's zeros are floats; its values at ±π/4, ±π/2, ±3π/4, ±π are not, nor midpoints.
 //!
@@ -38,7 +38,7 @@
 //! ±π/2, ±0, ±π), and 1 where both are infinite (±π/4, ±3π/4); `k` is then 0 or 16 and
 //! `z = 0`. A NaN argument gives NaN (undecided: the scalar tier gives the NaN).
 
-use crate::reference::exp_column::ROUNDING_SHIFT;
+use crate::reference::exp_column::{rounded, ROUNDING_SHIFT};
 
 /// atan(k/16), k = 0 to 16, the doubles nearest; padded to 32 entries so that an index
 /// masked to five bits needs no bounds check (NaN lanes index anything, and are NaN).
@@ -124,7 +124,7 @@ fn lane(y: f64, x: f64) -> f64 {
         (true, false) => (std::f64::consts::FRAC_PI_2, -1.0),
         (true, true) => (std::f64::consts::FRAC_PI_2, 1.0),
     };
-    let value = super::rounded(base + sign * theta0, TEST_WIDTH).copysign(y);
+    let value = rounded(base + sign * theta0, TEST_WIDTH).copysign(y);
     if x.is_nan() || y.is_nan() {
         f64::NAN
     } else {

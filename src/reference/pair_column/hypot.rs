@@ -9,7 +9,7 @@
 //! `1.5·u + u² < 2^-52.4` of `h = hypot(x, y)`, relative. Neither step overflows or
 //! underflows (`s <= 2^257`), and `h = 0` gives `r = 0` exactly.
 //!
-//! **The rounding test** ([`super::rounded`]) takes `r·(1 ± 2^-50)`, whose ends (rounded
+//! **The rounding test** ([`crate::reference::exp_column::rounded`]) takes `r·(1 ± 2^-50)`, whose ends (rounded
 //! once more) still lie outside `r·(1 ± 2^-50.2)`, beyond the lane's error: where they round
 //! to the same float, that float is the correctly rounded hypot. Exact results (hypot(3, 4)
 //! = 5) are floats, kept; a result that is a float midpoint (a Pythagorean triple whose
@@ -42,6 +42,8 @@
 //! gives 0/0, NaN: left to the scalar tier, as NaN arguments are; an infinite argument gives
 //! +∞ as in the float column.
 
+use crate::reference::exp_column::rounded;
+
 /// The rounding test's half-width, relative (the lane errs by at most 2^-52.4).
 const TEST_WIDTH: f64 = 1.0 / 1_125_899_906_842_624.0; // 2^-50
 
@@ -62,7 +64,7 @@ pub fn hypotf(x: &[f64], y: &[f64], out: &mut Vec<f64>) {
 /// `hypot(x, y)` correctly rounded to float, or NaN (the proof is in the module's comment).
 #[inline(always)]
 fn lane(x: f64, y: f64) -> f64 {
-    let value = super::rounded((x * x + y * y).sqrt(), TEST_WIDTH);
+    let value = rounded((x * x + y * y).sqrt(), TEST_WIDTH);
     if x.is_infinite() || y.is_infinite() {
         f64::INFINITY
     } else {

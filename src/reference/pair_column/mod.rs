@@ -29,22 +29,3 @@ fn column(x: &[f64], y: &[f64], out: &mut Vec<f64>, lane: impl Fn(f64, f64) -> f
         },
     );
 }
-
-/// The float nearest `value` where every real within `value·(1 ± width)` rounds to it (so
-/// the exact value, which lies there, does too), else NaN. `width` must exceed the lane's
-/// relative error by a margin for the two roundings of the ends (each at most 2^-53
-/// relative). Rounding a double to float (to nearest even, overflowing to infinity, into the
-/// subnormals) is monotonic, so the ends rounding alike is enough; a float midpoint inside
-/// the interval makes them round apart, so a tie is never kept; an exact float `value` is
-/// kept.
-#[inline(always)]
-fn rounded(value: f64, width: f64) -> f64 {
-    let margin = value * width;
-    let below = (value - margin) as f32;
-    let above = (value + margin) as f32;
-    if below == above {
-        f64::from(below)
-    } else {
-        f64::NAN
-    }
-}

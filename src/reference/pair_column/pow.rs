@@ -39,11 +39,11 @@
 //! `2^-50.6`, `e^…`'s relative error at most `2^-51.1`; with `r`'s and `s`'s roundings the
 //! lane's value lies within `2^-46.9` of `x^y`, relative.
 //!
-//! **The rounding test** ([`super::rounded`], half-width `2^-44`) keeps a float only where it
+//! **The rounding test** ([`crate::reference::exp_column::rounded`], half-width `2^-44`) keeps a float only where it
 //! is the correctly rounded one; exact results (`4^1.5 = 8`) are kept, midpoints (`4097^2`,
 //! 25 significant bits) never.
 
-use crate::reference::exp_column::{ROUNDING_SHIFT, TAYLOR};
+use crate::reference::exp_column::{rounded, ROUNDING_SHIFT, TAYLOR};
 
 /// Per `i`: 1 over the middle of `m`'s range, to 20 significant bits.
 const R: [u64; 128] = [
@@ -543,7 +543,7 @@ fn lane(x: f64, y: f64) -> f64 {
         .to_bits()
         .wrapping_sub(ROUNDING_SHIFT.to_bits())
         .wrapping_add(1023);
-    let value = super::rounded(p * f64::from_bits(k_bits << 52), TEST_WIDTH);
+    let value = rounded(p * f64::from_bits(k_bits << 52), TEST_WIDTH);
     if x > 0.0 && x < f64::INFINITY && y.is_finite() {
         value
     } else {
