@@ -75,11 +75,11 @@ const TEN: Base = Base {
 };
 
 /// ln 2 to 29 significant bits, and the double nearest the rest.
-const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_ff00_0000);
-const LN2_LO: f64 = -f64::from_bits(0x3dc7_1843_2a1b_0e26);
+pub(crate) const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_ff00_0000);
+pub(crate) const LN2_LO: f64 = -f64::from_bits(0x3dc7_1843_2a1b_0e26);
 
 /// 1/ln 2, rounded to nearest.
-const INVERSE_LN2: f64 = f64::from_bits(0x3ff7_1547_652b_82fe);
+pub(crate) const INVERSE_LN2: f64 = f64::from_bits(0x3ff7_1547_652b_82fe);
 
 /// Added and subtracted, rounds to an integer (1.5·2^52).
 pub(crate) const ROUNDING_SHIFT: f64 = 6_755_399_441_055_744.0;

@@ -41,20 +41,10 @@
 //! `CLACC_EVERY_FLOAT=1`), and `expm1_agrees_with_mpfr` specials, edges and a sample against
 //! MPFR.
 
-use crate::reference::exp_column::rounded;
+use crate::reference::exp_column::{rounded, INVERSE_LN2, LN2_HI, LN2_LO, ROUNDING_SHIFT};
 
 /// Past it `e^x - 1` overflows; below its negative, it rounds to -1.
 const LIMIT: f64 = 128.0;
-
-/// ln 2 to 29 significant bits, and the double nearest the rest.
-const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_ff00_0000);
-const LN2_LO: f64 = -f64::from_bits(0x3dc7_1843_2a1b_0e26);
-
-/// 1/ln 2, rounded to nearest.
-const INVERSE_LN2: f64 = f64::from_bits(0x3ff7_1547_652b_82fe);
-
-/// Added and subtracted, rounds to an integer (1.5·2^52).
-const ROUNDING_SHIFT: f64 = 6_755_399_441_055_744.0;
 
 /// 1/(n + 1)! rounded to nearest, n = 0 to 12: `Q`'s coefficients.
 const TAYLOR: [f64; 13] = [
