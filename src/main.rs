@@ -29,6 +29,20 @@ fn keep_freed_memory_mapped() {
     }
 }
 
+/// Turns transparent huge pages off for this process and the ones it starts (the flag is
+/// inherited across fork and exec): mimalloc asks for them on its arenas, and the kernel then
+/// zeroes two MiB at the first touch of every column, and again where a purge split one, after
+/// compacting memory to find it. float fma, 2^24 inputs, every width, three runs each:
+/// 30 to 394 samples of `clear_page_erms` in about 1.5k with them, 16 to 25 without.
+/// `MIMALLOC_ALLOW_THP` in the environment still decides where it is set.
+fn no_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("MIMALLOC_ALLOW_THP").is_none() {
+        // SAFETY: sets one flag of this process; the call takes no pointers.
+        unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+    }
+}
+
 fn main() -> ExitCode {
     // Like other command-line tools, end quietly when a reader of our output goes away
     // (`clacc devices | head -1`) instead of panicking on the broken pipe.
@@ -37,6 +51,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     keep_freed_memory_mapped();
+    no_transparent_huge_pages();
     let outcome = face::reexec_with_local_runtime()
         .and_then(|()| face::args::parse().map_err(face::UsageError::from))
         .and_then(|cli| face::dispatch(&cli));
