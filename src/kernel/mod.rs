@@ -236,6 +236,34 @@ impl KernelSpec {
     }
 }
 
+/// A type of a user's module as the interface checks (`spirv_opencl::interface`,
+/// `spirv_vulkan::interface`) compare it, named as a user writes it: `float`, `half vector of
+/// 4`, `CrossWorkgroup pointer to float`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TypeShape {
+    Float(u32),
+    Int(u32),
+    Vector(Box<TypeShape>, u32),
+    Pointer(rspirv::spirv::StorageClass, Box<TypeShape>),
+    /// Any other type, by its opcode.
+    Other(String),
+}
+
+impl fmt::Display for TypeShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypeShape::Float(16) => write!(f, "half"),
+            TypeShape::Float(32) => write!(f, "float"),
+            TypeShape::Float(64) => write!(f, "double"),
+            TypeShape::Float(bits) => write!(f, "{bits}-bit float"),
+            TypeShape::Int(bits) => write!(f, "{bits}-bit int"),
+            TypeShape::Vector(component, count) => write!(f, "{component} vector of {count}"),
+            TypeShape::Pointer(storage, pointee) => write!(f, "{storage:?} pointer to {pointee}"),
+            TypeShape::Other(name) => write!(f, "{name}"),
+        }
+    }
+}
+
 /// Why a module could not be built.
 #[derive(Debug)]
 pub enum KernelError {
