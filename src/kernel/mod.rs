@@ -40,6 +40,7 @@
 //!   one element per work-item ([`ValueKind::FloatScalar`]): element `g` is work-item `g`'s.
 
 pub mod opencl_c;
+mod spirv_checks;
 pub mod spirv_opencl;
 pub mod spirv_vulkan;
 
@@ -235,6 +236,34 @@ impl KernelSpec {
     }
 }
 
+/// A type of a user's module as the interface checks (`spirv_opencl::interface`,
+/// `spirv_vulkan::interface`) compare it, named as a user writes it: `float`, `half vector of
+/// 4`, `CrossWorkgroup pointer to float`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TypeShape {
+    Float(u32),
+    Int(u32),
+    Vector(Box<TypeShape>, u32),
+    Pointer(rspirv::spirv::StorageClass, Box<TypeShape>),
+    /// Any other type, by its opcode.
+    Other(String),
+}
+
+impl fmt::Display for TypeShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TypeShape::Float(16) => write!(f, "half"),
+            TypeShape::Float(32) => write!(f, "float"),
+            TypeShape::Float(64) => write!(f, "double"),
+            TypeShape::Float(bits) => write!(f, "{bits}-bit float"),
+            TypeShape::Int(bits) => write!(f, "{bits}-bit int"),
+            TypeShape::Vector(component, count) => write!(f, "{component} vector of {count}"),
+            TypeShape::Pointer(storage, pointee) => write!(f, "{storage:?} pointer to {pointee}"),
+            TypeShape::Other(name) => write!(f, "{name}"),
+        }
+    }
+}
+
 /// Why a module could not be built.
 #[derive(Debug)]
 pub enum KernelError {
@@ -266,8 +295,8 @@ pub enum KernelError {
     /// Vulkan has no instruction for the function (no core or GLSL.std.450 instruction of its
     /// meaning and signature: `cbrt`, `half_sin`, `ilogb`, ...).
     NoVulkanInstruction(Instruction),
-    /// GLSL.std.450 defines the instruction for 16- and 32-bit floats only (the trigonometric,
-    /// hyperbolic, exponential and logarithmic ones, `Pow`, `Radians`, `Degrees`), not `double`.
+    /// GLSL.std.450 defines the instruction for 16- and 32-bit floats only, not `double`
+    /// ([`crate::spec::vulkan::HALF_AND_FLOAT_ONLY`]).
     NoVulkanInstructionForElement {
         instruction: Instruction,
         element: FloatType,
@@ -366,6 +395,63 @@ impl From<rspirv::dr::Error> for KernelError {
 /// expect.
 pub fn words_to_bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|word| word.to_le_bytes()).collect()
+}
+
+/// Why a module could not be parsed.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("not a SPIR-V module: word {0} has length 0")]
+    ZeroLength(usize),
+    #[error("not a SPIR-V module: {0}")]
+    Parse(rspirv::binary::ParseState),
+}
+
+/// Parses a module of any environment. rspirv 0.13's loader refuses `OpExecutionModeId` ("not
+/// inside block"; float_controls2's `FPFastMathDefault` is one), so those instructions are read
+/// as `OpExecutionMode` (same layout) and restored afterwards, their parameters as the ids they
+/// are.
+pub fn load_module(words: &[u32]) -> Result<rspirv::dr::Module, LoadError> {
+    use rspirv::dr::{Instruction, Operand};
+    use rspirv::spirv::Op;
+    const EXECUTION_MODE: u32 = Op::ExecutionMode as u32;
+    const EXECUTION_MODE_ID: u32 = Op::ExecutionModeId as u32;
+    let mut patched = words.to_vec();
+    // In order: whether each execution mode instruction was the Id form.
+    let mut id_forms = Vec::new();
+    let mut offset = 5;
+    while offset < patched.len() {
+        let word = patched[offset];
+        let count = (word >> 16) as usize;
+        if count == 0 {
+            return Err(LoadError::ZeroLength(offset));
+        }
+        match word & 0xffff {
+            EXECUTION_MODE => id_forms.push(false),
+            EXECUTION_MODE_ID => {
+                id_forms.push(true);
+                patched[offset] = (word & 0xffff_0000) | EXECUTION_MODE;
+            }
+            _ => {}
+        }
+        offset += count;
+    }
+    let mut module = rspirv::dr::load_words(&patched).map_err(LoadError::Parse)?;
+    for (instruction, id_form) in module.execution_modes.iter_mut().zip(id_forms) {
+        if !id_form {
+            continue;
+        }
+        let operands = instruction
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(position, operand)| match (position, operand) {
+                (2.., Operand::LiteralBit32(id)) => Operand::IdRef(*id),
+                _ => operand.clone(),
+            })
+            .collect();
+        *instruction = Instruction::new(Op::ExecutionModeId, None, None, operands);
+    }
+    Ok(module)
 }
 
 /// Every shape clacc ships, for the snapshot directory `kernels/`.

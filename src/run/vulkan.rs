@@ -173,38 +173,14 @@ pub fn shader_judge_modes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::vulkan::{ShaderFeatures, WidthControls};
+    use crate::device::vulkan::{lavapipe_as_measured, WidthControls};
 
-    /// lavapipe's properties as issue #45 measured them: RTE, SignedZeroInfNanPreserve, no
-    /// denorm mode, for every width; Float16 and Float64.
+    /// lavapipe as measured, listed at `index` under `name`.
     fn lavapipe(index: usize, name: &str) -> VulkanDeviceInfo {
-        let width = WidthControls {
-            rte: true,
-            signed_zero_inf_nan_preserve: true,
-            ..WidthControls::default()
-        };
         VulkanDeviceInfo {
             index,
             name: name.to_string(),
-            device_type: "cpu".to_string(),
-            driver_name: "llvmpipe".to_string(),
-            driver_info: "Mesa 25.0.7".to_string(),
-            api_version: (1, 4, 305),
-            uuid: [0; 16],
-            features: ShaderFeatures {
-                float16: true,
-                float64: true,
-                storage_buffer16: true,
-                ..ShaderFeatures::default()
-            },
-            float_controls: FloatControls {
-                half: width,
-                float: width,
-                double: width,
-                ..FloatControls::default()
-            },
-            max_group_count_x: 65535,
-            extensions: Vec::new(),
+            ..lavapipe_as_measured()
         }
     }
 

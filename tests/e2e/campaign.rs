@@ -2,7 +2,7 @@
 //! resuming an interrupted run, and surviving a driver that crashes or hangs.
 
 mod common;
-use common::{clacc, text, Results};
+use common::{clacc, own_kernel_unit, text, Results};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -221,22 +221,9 @@ fn a_driver_crash_is_recorded_and_the_run_goes_on() {
     let module = crashing_module(dir.path());
     let kernel = format!("sin={}", module.display());
     let csv = dir.path().join("crash.csv");
-    let output = clacc(&[
-        "--kind",
-        "ulp",
-        "--function",
-        "sin,cos",
-        "--kernel",
-        &kernel,
-        "--type",
-        "float",
-        "--width",
-        "1",
-        "--inputs",
-        "1000",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
+    let mut args = own_kernel_unit("sin,cos", &kernel);
+    args.extend(["--csv", csv.to_str().unwrap()]);
+    let output = clacc(&args);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let results = Results::read(&csv);
     let rows = &results.rows;
@@ -342,24 +329,9 @@ fn a_hanging_unit_times_out_and_the_run_goes_on() {
     let kernel = format!("sin={}", path.display());
     let csv = dir.path().join("hang.csv");
     let started = Instant::now();
-    let output = clacc(&[
-        "--kind",
-        "ulp",
-        "--function",
-        "sin,cos",
-        "--kernel",
-        &kernel,
-        "--type",
-        "float",
-        "--width",
-        "1",
-        "--inputs",
-        "1000",
-        "--unit-timeout",
-        "3",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
+    let mut args = own_kernel_unit("sin,cos", &kernel);
+    args.extend(["--unit-timeout", "3", "--csv", csv.to_str().unwrap()]);
+    let output = clacc(&args);
     assert!(started.elapsed() < Duration::from_secs(60));
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let results = Results::read(&csv);

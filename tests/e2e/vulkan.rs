@@ -6,21 +6,13 @@
 //! tests/e2e/vulkan_devices.rs's.)
 
 mod common;
-use common::{assert_refused, clacc, repository, text, Results};
+use common::{
+    assemble_file_for, assert_judged, assert_refused, clacc, on_lavapipe, repository, text,
+    Results, LAVAPIPE,
+};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
-
-/// The flags that pick lavapipe.
-const LAVAPIPE: [&str; 4] = ["--platform", "vulkan", "--device", "llvmpipe"];
-
-/// Runs clacc on lavapipe with `flags`, writing `csv`.
-fn on_lavapipe(csv: &Path, flags: &[&str]) -> Output {
-    let mut args: Vec<&str> = LAVAPIPE.to_vec();
-    args.extend(flags);
-    args.extend(["--csv", csv.to_str().unwrap()]);
-    clacc(&args)
-}
 
 /// A finished run on lavapipe in a folder of its own: its output, its CSV's path and rows.
 struct Judged {
@@ -36,12 +28,7 @@ fn judged(flags: &[&str]) -> Judged {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("lavapipe.csv");
     let output = on_lavapipe(&csv, flags);
-    assert!(
-        matches!(output.status.code(), Some(0 | 1)),
-        "exit {:?}: {}",
-        output.status.code(),
-        text(&output.stderr)
-    );
+    assert_judged(&output);
     let results = Results::read(&csv);
     assert_vulkan_rows(&results);
     Judged {
@@ -246,12 +233,7 @@ fn compare_pairs_lavapipe_with_intel_s_opencl_side_each_judged_by_its_own_table(
     let mut args = vec!["--platform", "Intel", "--kind", "ulp"];
     args.extend(unit);
     args.extend(["--csv", intel.to_str().unwrap()]);
-    let output = clacc(&args);
-    assert!(
-        matches!(output.status.code(), Some(0 | 1)),
-        "{}",
-        text(&output.stderr)
-    );
+    assert_judged(&clacc(&args));
     let table = dir.join("table.csv");
     let output = clacc(&[
         "compare",
@@ -279,23 +261,12 @@ fn compare_pairs_lavapipe_with_intel_s_opencl_side_each_judged_by_its_own_table(
 fn certify_runs_the_vulkan_path_and_says_so_in_its_verdict() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("certify.csv");
-    let output = clacc(&[
-        "certify",
-        "--platform",
-        "vulkan",
-        "--device",
-        "llvmpipe",
-        "--inputs",
-        "64",
-        "--csv",
-        csv.to_str().unwrap(),
-    ]);
+    let mut args = vec!["certify"];
+    args.extend(LAVAPIPE);
+    args.extend(["--inputs", "64", "--csv", csv.to_str().unwrap()]);
+    let output = clacc(&args);
     let stdout = text(&output.stdout);
-    assert!(
-        matches!(output.status.code(), Some(0 | 1)),
-        "{}",
-        text(&output.stderr)
-    );
+    assert_judged(&output);
     assert!(stdout.contains("VERDICT: "), "{stdout}");
     assert!(stdout.contains("vulkan path"), "{stdout}");
     let results = Results::read(&csv);
@@ -316,14 +287,11 @@ fn a_users_compute_shader_runs_in_place_of_clacc_s_and_a_misfit_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     // clacc's own float OpFAdd shader (its snapshot), assembled as a user would.
     let shader = dir.path().join("my_fadd.spv");
-    let output = std::process::Command::new("spirv-as")
-        .args(["--target-env", "vulkan1.3"])
-        .arg(repository().join("kernels/spirv_vulkan/fadd_float_w4.spvasm"))
-        .arg("-o")
-        .arg(&shader)
-        .output()
-        .expect("spirv-as is installed by scripts/setup");
-    assert!(output.status.success(), "{}", text(&output.stderr));
+    assemble_file_for(
+        &repository().join("kernels/spirv_vulkan/fadd_float_w4.spvasm"),
+        &shader,
+        "vulkan1.3",
+    );
     let kernel = format!("OpFAdd={}", shader.display());
     let run = judged(&[
         "--kernel", &kernel, "--type", "float", "--width", "4", "--inputs", "1024",

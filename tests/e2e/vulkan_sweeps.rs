@@ -5,24 +5,17 @@
 //! an absolute bound (sin) report it as OpenCL's do. Lavapipe's numbers are not asserted.
 
 mod common;
-use common::{assemble_file_for, clacc, merge, repository, text, Results};
+use common::{assemble_file_for, assert_judged, merge, own_kernel_unit, repository, text, Results};
 
 use std::path::Path;
 
-/// The flags that pick lavapipe.
-const LAVAPIPE: [&str; 4] = ["--platform", "vulkan", "--device", "llvmpipe"];
-
-/// Runs clacc on lavapipe's ULP units with `flags`, writing `csv`; returns its exit code.
-fn on_lavapipe(csv: &Path, flags: &[&str]) -> Option<i32> {
-    let mut args: Vec<&str> = LAVAPIPE.to_vec();
-    args.extend(["--kind", "ulp", "--csv", csv.to_str().unwrap()]);
+/// Runs clacc on lavapipe's ULP units with `flags`, writing `csv`, which must end judged;
+/// returns its exit code.
+fn ulp_on_lavapipe(csv: &Path, flags: &[&str]) -> Option<i32> {
+    let mut args = vec!["--kind", "ulp"];
     args.extend(flags);
-    let output = clacc(&args);
-    assert!(
-        matches!(output.status.code(), Some(0 | 1)),
-        "{args:?}: {}",
-        text(&output.stderr)
-    );
+    let output = common::on_lavapipe(csv, &args);
+    assert_judged(&output);
     output.status.code()
 }
 
@@ -45,13 +38,13 @@ fn an_exhaustive_vulkan_run_in_shards_merges_into_the_whole_run() {
     let junit = dir.path().join("whole.xml");
     let mut flags = sweep.to_vec();
     flags.extend(["--junit", junit.to_str().unwrap()]);
-    on_lavapipe(&whole, &flags);
+    ulp_on_lavapipe(&whole, &flags);
     let mut shards = Vec::new();
     for index in ["0/2", "1/2"] {
         let csv = dir.path().join(format!("shard{}.csv", &index[..1]));
         let mut flags = sweep.to_vec();
         flags.extend(["--shard", index]);
-        on_lavapipe(&csv, &flags);
+        ulp_on_lavapipe(&csv, &flags);
         shards.push(csv);
     }
     assert_ne!(
@@ -97,25 +90,11 @@ fn a_hung_vulkan_unit_times_out_and_the_run_goes_on() {
     );
     let kernel = format!("exp={}", shader.display());
     let csv = dir.path().join("hung.csv");
-    let code = on_lavapipe(
-        &csv,
-        &[
-            "--function",
-            "exp,sin",
-            "--kernel",
-            &kernel,
-            "--type",
-            "float",
-            "--width",
-            "1",
-            "--inputs",
-            "1000",
-            "--unit-timeout",
-            "5",
-        ],
-    );
+    let mut flags = own_kernel_unit("exp,sin", &kernel);
+    flags.extend(["--unit-timeout", "5"]);
+    let output = common::on_lavapipe(&csv, &flags);
     // A unit that timed out makes the run's status 1.
-    assert_eq!(code, Some(1));
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let rows = Results::read(&csv).maps();
     let exp = rows.iter().find(|row| row["function"] == "exp").unwrap();
     assert_eq!(exp["status"], "timeout", "{exp:?}");
@@ -134,7 +113,7 @@ fn a_hung_vulkan_unit_times_out_and_the_run_goes_on() {
 fn a_vulkan_row_judged_by_an_absolute_bound_reports_it() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("sin.csv");
-    on_lavapipe(
+    ulp_on_lavapipe(
         &csv,
         &[
             "--function",

@@ -296,6 +296,47 @@ impl VulkanDeviceInfo {
     }
 }
 
+/// lavapipe as #45 measured it (Mesa 25.0.7), for the tests of the layers above that need a
+/// device's properties without opening one: float_controls2, Float16, Float64, 8-, 16- and
+/// 64-bit integers, 16-bit storage, scalar block layout; RTE and SignedZeroInfNanPreserve for
+/// every width, no denorm mode; no float8.
+#[cfg(test)]
+pub(crate) fn lavapipe_as_measured() -> VulkanDeviceInfo {
+    let width = WidthControls {
+        rte: true,
+        signed_zero_inf_nan_preserve: true,
+        ..WidthControls::default()
+    };
+    VulkanDeviceInfo {
+        index: 0,
+        name: "llvmpipe".to_string(),
+        device_type: "cpu".to_string(),
+        driver_name: "llvmpipe".to_string(),
+        driver_info: "Mesa 25.0.7".to_string(),
+        api_version: (1, 4, 305),
+        uuid: [0; 16],
+        features: ShaderFeatures {
+            float16: true,
+            float64: true,
+            storage_buffer16: true,
+            int64: true,
+            int16: true,
+            int8: true,
+            scalar_block_layout: true,
+            float_controls2: true,
+            float8: false,
+        },
+        float_controls: FloatControls {
+            half: width,
+            float: width,
+            double: width,
+            ..FloatControls::default()
+        },
+        max_group_count_x: 65535,
+        extensions: Vec::new(),
+    }
+}
+
 /// A fixed-size C string field as text.
 fn text_of(field: &[c_char]) -> String {
     // SAFETY: reinterpreting c_char (i8 or u8) as u8 of the same size and count.

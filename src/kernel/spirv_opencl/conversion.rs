@@ -17,13 +17,13 @@
 use rspirv::binary::Assemble;
 use rspirv::dr::{Builder, Operand};
 use rspirv::spirv::{
-    AddressingModel, BuiltIn, Capability, Decoration, ExecutionModel, FPEncoding, FPRoundingMode,
+    AddressingModel, BuiltIn, Capability, Decoration, ExecutionModel, FPRoundingMode,
     FunctionControl, FunctionParameterAttribute, MemoryAccess, MemoryModel, StorageClass, Word,
 };
 
+use crate::kernel::spirv_checks::{storage_type, value_type};
 use crate::kernel::ENTRY_POINT;
 use crate::num::convert::Rounding;
-use crate::num::float8::Float8Format;
 use crate::spec::conversion::{Conversion, Scalar};
 
 impl Scalar {
@@ -79,28 +79,6 @@ impl Body<'_> {
     /// The value type of `scalar` (the float8 type itself for [`Scalar::Float8`]).
     pub(crate) fn value_type(&mut self, scalar: Scalar) -> Word {
         value_type(self.builder, scalar)
-    }
-}
-
-fn value_type(builder: &mut Builder, scalar: Scalar) -> Word {
-    match scalar {
-        Scalar::Float(bits) => builder.type_float(bits, None),
-        Scalar::Int(bits) => builder.type_int(bits, 0),
-        Scalar::Float8(format) => {
-            let encoding = match format {
-                Float8Format::E4M3 => FPEncoding::Float8E4M3EXT,
-                Float8Format::E5M2 => FPEncoding::Float8E5M2EXT,
-            };
-            builder.type_float(8, Some(encoding))
-        }
-    }
-}
-
-/// The type of a buffer element: the value type, but `uchar` for float8.
-fn storage_type(builder: &mut Builder, scalar: Scalar) -> Word {
-    match scalar {
-        Scalar::Float8(_) => builder.type_int(8, 0),
-        other => value_type(builder, other),
     }
 }
 

@@ -6,6 +6,7 @@ use rspirv::dr::Operand;
 use rspirv::spirv::{Capability, Decoration, ExecutionMode, FPFastMathMode, Word};
 
 use super::conversion::{emit_kernel, Body, BuildError, Header};
+use crate::kernel::spirv_checks::{fc2_arithmetic, fc2_flags, float8_conversion};
 use crate::num::float8::Float8Format;
 use crate::num::fp::FloatType;
 use crate::spec::conversion::Scalar;
@@ -53,37 +54,10 @@ fn emit_float8(
     value: Word,
 ) -> Result<Word, rspirv::dr::Error> {
     let result_type = body.value_type(check.destination());
-    let builder = &mut *body.builder;
-    let result = match check {
-        Float8Check::To {
-            from: Other::Float(_),
-            ..
-        }
-        | Float8Check::From {
-            to: Other::Float(_),
-            ..
-        } => builder.f_convert(result_type, None, value)?,
-        Float8Check::To {
-            from: Other::Int(int),
-            ..
-        } if int.is_signed() => builder.convert_s_to_f(result_type, None, value)?,
-        Float8Check::To { .. } => builder.convert_u_to_f(result_type, None, value)?,
-        Float8Check::From {
-            to: Other::Int(int),
-            ..
-        } if int.is_signed() => builder.convert_f_to_s(result_type, None, value)?,
-        Float8Check::From { .. } => builder.convert_f_to_u(result_type, None, value)?,
-    };
-    match check {
-        Float8Check::To { saturate: true, .. } => builder.decorate(
-            result,
-            Decoration::SaturatedToLargestFloat8NormalConversionEXT,
-            [],
-        ),
-        Float8Check::From { saturate: true, .. } => {
-            builder.decorate(result, Decoration::SaturatedConversion, [])
-        }
-        _ => {}
+    let result = float8_conversion(body.builder, check, result_type, value)?;
+    if let Float8Check::From { saturate: true, .. } = check {
+        body.builder
+            .decorate(result, Decoration::SaturatedConversion, []);
     }
     Ok(result)
 }
@@ -95,10 +69,7 @@ impl Fc2Check {
     /// The module: SPIR-V 1.2, `SPV_KHR_float_controls2`, `FloatControls2`; inputs x, y;
     /// outputs x + y, x − y, x · y, x / y, −x.
     pub fn module(&self, address_bits: u32) -> Result<Vec<u32>, BuildError> {
-        let (default, decoration) = match self.via {
-            Via::Default => (self.flags.mode().bits(), None),
-            Via::Decoration => (0, Some(self.flags.mode())),
-        };
+        let (default, decoration) = fc2_flags(self);
         fc2_module(address_bits, default, decoration, |_| {})
     }
 }
@@ -127,24 +98,8 @@ pub(crate) fn fc2_module(
             ExecutionMode::FPFastMathDefault,
             [float_type, flags],
         );
-        let (x, y) = (body.inputs[0], body.inputs[1]);
-        let b = &mut *body.builder;
-        let results = vec![
-            b.f_add(float_type, None, x, y)?,
-            b.f_sub(float_type, None, x, y)?,
-            b.f_mul(float_type, None, x, y)?,
-            b.f_div(float_type, None, x, y)?,
-            b.f_negate(float_type, None, x)?,
-        ];
-        if let Some(mode) = decoration {
-            for result in &results {
-                b.decorate(
-                    *result,
-                    Decoration::FPFastMathMode,
-                    [Operand::FPFastMathMode(mode)],
-                );
-            }
-        }
+        let inputs = (body.inputs[0], body.inputs[1]);
+        let results = fc2_arithmetic(body.builder, float_type, inputs, decoration)?;
         extra(body);
         Ok(results)
     })
@@ -223,9 +178,7 @@ pub(crate) mod tests {
     use rspirv::binary::Assemble;
 
     use super::*;
-    use crate::kernel::spirv_opencl::validate::{
-        self, check_module, guard, load_module, version_name,
-    };
+    use crate::kernel::spirv_opencl::validate::{check_module, guard, version_name};
     use crate::num::convert::IntType;
     use crate::spec::extension::EXTENSIONS;
     use crate::spec::probe::{Probe, ProbeSource};
@@ -271,7 +224,7 @@ pub(crate) mod tests {
             .map(|check| {
                 (
                     format!("{}.spvasm", check.file_stem(64)),
-                    validate::disassemble(&check.module(64).unwrap()),
+                    crate::kernel::spirv_opencl::disassemble(&check.module(64).unwrap()),
                 )
             })
             .collect();
@@ -285,7 +238,9 @@ pub(crate) mod tests {
 
     #[test]
     fn modules_carry_the_extension_s_declarations() {
-        let text = |check: ExtensionCheck| validate::disassemble(&check.module(64).unwrap());
+        let text = |check: ExtensionCheck| {
+            crate::kernel::spirv_opencl::disassemble(&check.module(64).unwrap())
+        };
         let to_e4m3 = text(snapshot_checks()[0]);
         for needle in [
             "OpExtension \"SPV_EXT_float8\"",
@@ -309,7 +264,7 @@ pub(crate) mod tests {
         let fence = text(ExtensionCheck::ArithmeticFence);
         assert!(fence.contains("OpArithmeticFenceEXT"), "{fence}");
         assert!(fence.contains("OpCapability ArithmeticFenceEXT"), "{fence}");
-        let words = validate::load_module(&fence_module(64).unwrap()).unwrap();
+        let words = crate::kernel::load_module(&fence_module(64).unwrap()).unwrap();
         let fast: Vec<u32> = words
             .annotations
             .iter()
@@ -402,7 +357,7 @@ pub(crate) mod tests {
     }
 
     fn with_module(words: Vec<u32>, edit: impl FnOnce(&mut rspirv::dr::Module)) -> Vec<u32> {
-        let mut module = load_module(&words).unwrap();
+        let mut module = crate::kernel::load_module(&words).unwrap();
         edit(&mut module);
         module.assemble()
     }

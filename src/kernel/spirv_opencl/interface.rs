@@ -4,37 +4,11 @@
 //! differs would read or write its buffers out of bounds, or crash the driver, and its results
 //! would be judged as if they were the function's.
 
-use crate::kernel::{KernelSpec, ENTRY_POINT};
+use crate::kernel::{KernelSpec, TypeShape, ENTRY_POINT};
 use crate::spec::signature::ValueKind;
 use rspirv::dr::{Instruction, Module, Operand};
 use rspirv::spirv::{AddressingModel, Op, StorageClass, Word};
 use std::fmt;
-
-/// A type as the interface check compares it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum TypeShape {
-    Float(u32),
-    Int(u32),
-    Vector(Box<TypeShape>, u32),
-    Pointer(StorageClass, Box<TypeShape>),
-    /// Any other type, by its opcode.
-    Other(String),
-}
-
-impl fmt::Display for TypeShape {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TypeShape::Float(16) => write!(f, "half"),
-            TypeShape::Float(32) => write!(f, "float"),
-            TypeShape::Float(64) => write!(f, "double"),
-            TypeShape::Float(bits) => write!(f, "{bits}-bit float"),
-            TypeShape::Int(bits) => write!(f, "{bits}-bit int"),
-            TypeShape::Vector(component, count) => write!(f, "{component} vector of {count}"),
-            TypeShape::Pointer(storage, pointee) => write!(f, "{storage:?} pointer to {pointee}"),
-            TypeShape::Other(name) => write!(f, "{name}"),
-        }
-    }
-}
 
 /// How a user module differs from the unit's interface.
 #[derive(Debug, PartialEq, Eq)]

@@ -44,12 +44,12 @@ pub fn build(spec: &KernelSpec) -> Result<Vec<u32>, KernelError> {
 /// give the same text. Words that do not parse give a one-line `;` comment saying why.
 pub fn disassemble(words: &[u32]) -> String {
     use rspirv::binary::Disassemble;
-    match rspirv::dr::load_words(words) {
+    match super::load_module(words) {
         Ok(mut module) => {
             restore_ext_inst_literals(&mut module);
             module.disassemble() + "\n"
         }
-        Err(error) => format!("; not a SPIR-V module: {error}\n"),
+        Err(error) => format!("; {error}\n"),
     }
 }
 

@@ -89,16 +89,7 @@ pub enum GuardError {
 }
 
 fn load(words: &[u32]) -> Result<Module, Vec<String>> {
-    load_module(words).map_err(|error| vec![error.to_string()])
-}
-
-/// Why a module could not be parsed.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    #[error("not a SPIR-V module: word {0} has length 0")]
-    ZeroLength(usize),
-    #[error("not a SPIR-V module: {0}")]
-    Parse(rspirv::binary::ParseState),
+    crate::kernel::load_module(words).map_err(|error| vec![error.to_string()])
 }
 
 /// The SPIR-V magic number's bytes in a little-endian module: 0x07230203.
@@ -140,60 +131,6 @@ pub fn check_binary(bytes: &[u8]) -> Result<(), BinaryError> {
         return Err(BinaryError::NotWords(bytes.len()));
     }
     Ok(())
-}
-
-/// Parses a module. rspirv 0.13's loader refuses `OpExecutionModeId` ("not inside block"), so
-/// those instructions are read as `OpExecutionMode` (same layout) and restored afterwards,
-/// their parameters as the ids they are.
-pub fn load_module(words: &[u32]) -> Result<Module, LoadError> {
-    const EXECUTION_MODE: u32 = Op::ExecutionMode as u32;
-    const EXECUTION_MODE_ID: u32 = Op::ExecutionModeId as u32;
-    let mut patched = words.to_vec();
-    // In order: whether each execution mode instruction was the Id form.
-    let mut id_forms = Vec::new();
-    let mut offset = 5;
-    while offset < patched.len() {
-        let word = patched[offset];
-        let count = (word >> 16) as usize;
-        if count == 0 {
-            return Err(LoadError::ZeroLength(offset));
-        }
-        match word & 0xffff {
-            EXECUTION_MODE => id_forms.push(false),
-            EXECUTION_MODE_ID => {
-                id_forms.push(true);
-                patched[offset] = (word & 0xffff_0000) | EXECUTION_MODE;
-            }
-            _ => {}
-        }
-        offset += count;
-    }
-    let mut module = rspirv::dr::load_words(&patched).map_err(LoadError::Parse)?;
-    for (instruction, id_form) in module.execution_modes.iter_mut().zip(id_forms) {
-        if !id_form {
-            continue;
-        }
-        let operands = instruction
-            .operands
-            .iter()
-            .enumerate()
-            .map(|(position, operand)| match (position, operand) {
-                (2.., Operand::LiteralBit32(id)) => Operand::IdRef(*id),
-                _ => operand.clone(),
-            })
-            .collect();
-        *instruction = Instruction::new(Op::ExecutionModeId, None, None, operands);
-    }
-    Ok(module)
-}
-
-/// Readable text of a module (`kernel::spirv_opencl::disassemble` cannot load `OpExecutionModeId`).
-pub fn disassemble(words: &[u32]) -> String {
-    use rspirv::binary::Disassemble;
-    match load_module(words) {
-        Ok(module) => module.disassemble() + "\n",
-        Err(error) => format!("; {error}\n"),
-    }
 }
 
 /// The `OpExtension` names a module declares.

@@ -101,6 +101,142 @@ struct Buffer {
     components: u32,
 }
 
+/// A `uint` constant, declared once (rspirv declares a new one per call): `constants` holds
+/// those declared so far, by value.
+pub(super) fn uint_constant(
+    builder: &mut Builder,
+    constants: &mut HashMap<u32, Word>,
+    value: u32,
+) -> Word {
+    if let Some(id) = constants.get(&value) {
+        return *id;
+    }
+    let uint = builder.type_int(32, 0);
+    let id = builder.constant_bit32(uint, value);
+    constants.insert(value, id);
+    id
+}
+
+/// Declares what every shader of this environment reads besides its buffers, each added to
+/// the entry point's `interface`: the `GlobalInvocationId` builtin (a `uint` 3-vector) and the
+/// push-constant block `{ uint count; }`. Returns the two variables.
+pub(super) fn invocation_variables(
+    builder: &mut Builder,
+    interface: &mut Vec<Word>,
+) -> (Word, Word) {
+    let uint = builder.type_int(32, 0);
+    let uint3 = builder.type_vector(uint, 3);
+    let pointer = builder.type_pointer(None, StorageClass::Input, uint3);
+    let global_id = builder.variable(pointer, None, StorageClass::Input, None);
+    builder.name(global_id, "global_invocation_id");
+    builder.decorate(
+        global_id,
+        Decoration::BuiltIn,
+        [Operand::BuiltIn(BuiltIn::GlobalInvocationId)],
+    );
+    interface.push(global_id);
+    // A storage buffer's block holds a runtime array, so this one is never among theirs and
+    // is decorated here alone.
+    let block = builder.type_struct([uint]);
+    builder.decorate(block, Decoration::Block, []);
+    builder.member_decorate(block, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+    let pointer = builder.type_pointer(None, StorageClass::PushConstant, block);
+    let count = builder.variable(pointer, None, StorageClass::PushConstant, None);
+    builder.name(count, "count");
+    interface.push(count);
+    (global_id, count)
+}
+
+/// Declares the storage buffer of argument `binding` (of `inputs` inputs, then the outputs):
+/// a block whose one member is a runtime array of `element`s `stride` bytes apart, at
+/// `DescriptorSet 0, Binding binding`, added to `interface`. Types in `decorated` (array and
+/// block types shared with an earlier buffer) are not decorated again. Returns the variable.
+pub(super) fn storage_buffer(
+    builder: &mut Builder,
+    decorated: &mut HashSet<Word>,
+    interface: &mut Vec<Word>,
+    (element, stride): (Word, u32),
+    binding: u32,
+    inputs: usize,
+) -> Word {
+    let array = builder.type_runtime_array(element);
+    let block = builder.type_struct([array]);
+    if decorated.insert(array) {
+        builder.decorate(
+            array,
+            Decoration::ArrayStride,
+            [Operand::LiteralBit32(stride)],
+        );
+    }
+    if decorated.insert(block) {
+        builder.decorate(block, Decoration::Block, []);
+        builder.member_decorate(block, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
+    }
+    let pointer = builder.type_pointer(None, StorageClass::StorageBuffer, block);
+    let variable = builder.variable(pointer, None, StorageClass::StorageBuffer, None);
+    let input = (binding as usize) < inputs;
+    let name = if input {
+        format!("in{binding}")
+    } else {
+        format!("out{}", binding as usize - inputs)
+    };
+    builder.name(variable, name);
+    builder.decorate(
+        variable,
+        Decoration::DescriptorSet,
+        [Operand::LiteralBit32(0)],
+    );
+    builder.decorate(
+        variable,
+        Decoration::Binding,
+        [Operand::LiteralBit32(binding)],
+    );
+    if input {
+        // Tells the driver the shader only reads this buffer.
+        builder.decorate(variable, Decoration::NonWritable, []);
+    }
+    interface.push(variable);
+    variable
+}
+
+/// Loads `GlobalInvocationId.x` and the count (the variables of [`invocation_variables`]), and
+/// opens the branch taken for `index < count` only; returns the index and the merge block,
+/// which [`close_bounds_check`] closes the branch with.
+pub(super) fn open_bounds_check(
+    builder: &mut Builder,
+    constants: &mut HashMap<u32, Word>,
+    global_id: Word,
+    count: Word,
+) -> Result<(Word, Word), rspirv::dr::Error> {
+    let uint = builder.type_int(32, 0);
+    let uint3 = builder.type_vector(uint, 3);
+    let ids = builder.load(uint3, None, global_id, None, [])?;
+    let index = builder.composite_extract(uint, None, ids, [0])?;
+    let zero = uint_constant(builder, constants, 0);
+    let count_pointer = builder.type_pointer(None, StorageClass::PushConstant, uint);
+    let member = builder.access_chain(count_pointer, None, count, [zero])?;
+    let count = builder.load(uint, None, member, None, [])?;
+    let boolean = builder.type_bool();
+    let in_range = builder.u_less_than(boolean, None, index, count)?;
+    let body = builder.id();
+    let end = builder.id();
+    builder.selection_merge(end, SelectionControl::NONE)?;
+    builder.branch_conditional(in_range, body, end, [])?;
+    builder.begin_block(Some(body))?;
+    Ok((index, end))
+}
+
+/// Closes the branch [`open_bounds_check`] opened, whose merge block is `end`, and returns.
+pub(super) fn close_bounds_check(
+    builder: &mut Builder,
+    end: Word,
+) -> Result<(), rspirv::dr::Error> {
+    builder.branch(end)?;
+    builder.begin_block(Some(end))?;
+    builder.ret()?;
+    Ok(())
+}
+
 struct Emitter<'a> {
     spec: &'a KernelSpec,
     modes: &'a ShaderModes,
@@ -124,8 +260,7 @@ impl Emitter<'_> {
         };
         self.builder
             .memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
-        let global_id = self.global_invocation_id();
-        let count = self.push_constant_count();
+        let (global_id, count) = invocation_variables(&mut self.builder, &mut self.interface);
         let kinds: Vec<ValueKind> = self
             .spec
             .argument_kinds()
@@ -136,9 +271,7 @@ impl Emitter<'_> {
         let buffers: Vec<Buffer> = kinds
             .iter()
             .enumerate()
-            .map(|(binding, kind)| {
-                self.storage_buffer(*kind, binding as u32, binding < input_count)
-            })
+            .map(|(binding, kind)| self.storage_buffer(*kind, binding as u32))
             .collect();
         let (inputs, outputs) = buffers.split_at(input_count);
 
@@ -149,7 +282,8 @@ impl Emitter<'_> {
                 .begin_function(void, None, FunctionControl::NONE, function_type)?;
         self.builder.name(function, ENTRY_POINT);
         self.builder.begin_block(None)?;
-        let (index, end) = self.bounds_check(global_id, count)?;
+        let (index, end) =
+            open_bounds_check(&mut self.builder, &mut self.constants, global_id, count)?;
         let operands = inputs
             .iter()
             .map(|input| self.load(*input, index))
@@ -158,7 +292,7 @@ impl Emitter<'_> {
         for (output, result) in outputs.iter().zip(results) {
             self.store(*output, index, result)?;
         }
-        self.end_bounds_check(end)?;
+        close_bounds_check(&mut self.builder, end)?;
         self.builder.end_function()?;
 
         self.builder.entry_point(
@@ -188,52 +322,8 @@ impl Emitter<'_> {
         self.builder.type_int(32, 0)
     }
 
-    /// A `uint` constant, declared once (rspirv declares a new one per call).
     fn uint_constant(&mut self, value: u32) -> Word {
-        if let Some(id) = self.constants.get(&value) {
-            return *id;
-        }
-        let uint = self.uint();
-        let id = self.builder.constant_bit32(uint, value);
-        self.constants.insert(value, id);
-        id
-    }
-
-    /// Declares the `GlobalInvocationId` builtin variable (a `uint` 3-vector).
-    fn global_invocation_id(&mut self) -> Word {
-        let uint = self.uint();
-        let uint3 = self.builder.type_vector(uint, 3);
-        let pointer = self.builder.type_pointer(None, StorageClass::Input, uint3);
-        let variable = self
-            .builder
-            .variable(pointer, None, StorageClass::Input, None);
-        self.builder.name(variable, "global_invocation_id");
-        self.builder.decorate(
-            variable,
-            Decoration::BuiltIn,
-            [Operand::BuiltIn(BuiltIn::GlobalInvocationId)],
-        );
-        self.interface.push(variable);
-        variable
-    }
-
-    /// Declares the push-constant block `{ uint count; }` and returns its variable.
-    fn push_constant_count(&mut self) -> Word {
-        let uint = self.uint();
-        let block = self.builder.type_struct([uint]);
-        self.builder.decorate(block, Decoration::Block, []);
-        self.builder
-            .member_decorate(block, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
-        self.decorated.insert(block);
-        let pointer = self
-            .builder
-            .type_pointer(None, StorageClass::PushConstant, block);
-        let variable = self
-            .builder
-            .variable(pointer, None, StorageClass::PushConstant, None);
-        self.builder.name(variable, "count");
-        self.interface.push(variable);
-        variable
+        uint_constant(&mut self.builder, &mut self.constants, value)
     }
 
     /// The value type of one kind at the spec's element type and width, and its component.
@@ -256,92 +346,25 @@ impl Emitter<'_> {
 
     /// Declares the storage buffer of binding `binding` for values of `kind`: a block whose one
     /// member is a runtime array of the packed values (see the module doc of `spirv_vulkan`).
-    fn storage_buffer(&mut self, kind: ValueKind, binding: u32, input: bool) -> Buffer {
+    fn storage_buffer(&mut self, kind: ValueKind, binding: u32) -> Buffer {
         let (value, component, components) = self.value_type(kind);
         let element = if components == 3 { component } else { value };
         let element_components = if components == 3 { 1 } else { components };
         let stride = kind.component_bytes(self.spec.element) as u32 * element_components;
-        let array = self.builder.type_runtime_array(element);
-        let block = self.builder.type_struct([array]);
-        if self.decorated.insert(array) {
-            self.builder.decorate(
-                array,
-                Decoration::ArrayStride,
-                [Operand::LiteralBit32(stride)],
-            );
-        }
-        if self.decorated.insert(block) {
-            self.builder.decorate(block, Decoration::Block, []);
-            self.builder
-                .member_decorate(block, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
-        }
-        let pointer = self
-            .builder
-            .type_pointer(None, StorageClass::StorageBuffer, block);
-        let variable = self
-            .builder
-            .variable(pointer, None, StorageClass::StorageBuffer, None);
-        let name = if input {
-            format!("in{binding}")
-        } else {
-            format!("out{}", binding as usize - self.spec.input_count())
-        };
-        self.builder.name(variable, name);
-        self.builder.decorate(
-            variable,
-            Decoration::DescriptorSet,
-            [Operand::LiteralBit32(0)],
+        let variable = storage_buffer(
+            &mut self.builder,
+            &mut self.decorated,
+            &mut self.interface,
+            (element, stride),
+            binding,
+            self.spec.input_count(),
         );
-        self.builder.decorate(
-            variable,
-            Decoration::Binding,
-            [Operand::LiteralBit32(binding)],
-        );
-        if input {
-            // Tells the driver the shader only reads this buffer.
-            self.builder.decorate(variable, Decoration::NonWritable, []);
-        }
-        self.interface.push(variable);
         Buffer {
             variable,
             value,
             element,
             components,
         }
-    }
-
-    /// Loads `GlobalInvocationId.x` and the count, and opens the branch taken for
-    /// `index < count` only; returns the index and the merge block, which
-    /// [`Self::end_bounds_check`] closes the branch with.
-    fn bounds_check(&mut self, global_id: Word, count: Word) -> Result<(Word, Word), KernelError> {
-        let uint = self.uint();
-        let uint3 = self.builder.type_vector(uint, 3);
-        let ids = self.builder.load(uint3, None, global_id, None, [])?;
-        let index = self.builder.composite_extract(uint, None, ids, [0])?;
-        let zero = self.uint_constant(0);
-        let count_pointer = self
-            .builder
-            .type_pointer(None, StorageClass::PushConstant, uint);
-        let member = self
-            .builder
-            .access_chain(count_pointer, None, count, [zero])?;
-        let count = self.builder.load(uint, None, member, None, [])?;
-        let boolean = self.builder.type_bool();
-        let in_range = self.builder.u_less_than(boolean, None, index, count)?;
-        let body = self.builder.id();
-        let end = self.builder.id();
-        self.builder.selection_merge(end, SelectionControl::NONE)?;
-        self.builder.branch_conditional(in_range, body, end, [])?;
-        self.builder.begin_block(Some(body))?;
-        Ok((index, end))
-    }
-
-    /// Closes the branch [`Self::bounds_check`] opened, whose merge block is `end`, and returns.
-    fn end_bounds_check(&mut self, end: Word) -> Result<(), KernelError> {
-        self.builder.branch(end)?;
-        self.builder.begin_block(Some(end))?;
-        self.builder.ret()?;
-        Ok(())
     }
 
     /// A pointer to array element `element` of `buffer`.

@@ -18,19 +18,24 @@
 use std::collections::{HashMap, HashSet};
 
 use rspirv::binary::Assemble;
-use rspirv::dr::{Builder, Operand};
+use rspirv::dr::Builder;
 use rspirv::spirv::{
-    AddressingModel, BuiltIn, Capability, Decoration, ExecutionMode, ExecutionModel, FPEncoding,
-    FunctionControl, MemoryModel, SelectionControl, StorageClass, Word,
+    AddressingModel, Capability, ExecutionMode, ExecutionModel, FunctionControl, MemoryModel,
+    StorageClass, Word,
 };
 
-use super::emit::LOCAL_SIZE;
+use super::emit::{
+    close_bounds_check, invocation_variables, open_bounds_check, storage_buffer, uint_constant,
+    LOCAL_SIZE,
+};
+use crate::kernel::spirv_checks::{
+    fc2_arithmetic, fc2_flags, float8_conversion, storage_type, value_type,
+};
 use crate::kernel::ENTRY_POINT;
-use crate::num::float8::Float8Format;
 use crate::num::fp::FloatType;
 use crate::spec::conversion::Scalar;
 use crate::spec::extension::{
-    ExtensionCheck, Fc2Check, Float8Check, Other, Via, FLOAT8, FLOAT_CONTROLS2,
+    ExtensionCheck, Fc2Check, Float8Check, Other, FLOAT8, FLOAT_CONTROLS2,
 };
 
 /// Why an extension check has no compute shader.
@@ -107,10 +112,7 @@ fn fc2_shader(check: &Fc2Check) -> Result<Vec<u32>, ExtensionShaderError> {
         extensions: vec![FLOAT_CONTROLS2],
         capabilities: vec![Capability::FloatControls2],
     };
-    let (default, decoration) = match check.via {
-        Via::Default => (check.flags.mode().bits(), None),
-        Via::Decoration => (0, Some(check.flags.mode())),
-    };
+    let (default, decoration) = fc2_flags(check);
     let float = Scalar::Float(32);
     emit(&header, &[float, float], &[float; 5], |body| {
         let float_type = body.value_type(float);
@@ -120,25 +122,8 @@ fn fc2_shader(check: &Fc2Check) -> Result<Vec<u32>, ExtensionShaderError> {
             ExecutionMode::FPFastMathDefault,
             [float_type, flags],
         );
-        let (x, y) = (body.inputs[0], body.inputs[1]);
-        let b = &mut *body.builder;
-        let results = vec![
-            b.f_add(float_type, None, x, y)?,
-            b.f_sub(float_type, None, x, y)?,
-            b.f_mul(float_type, None, x, y)?,
-            b.f_div(float_type, None, x, y)?,
-            b.f_negate(float_type, None, x)?,
-        ];
-        if let Some(mode) = decoration {
-            for result in &results {
-                b.decorate(
-                    *result,
-                    Decoration::FPFastMathMode,
-                    [Operand::FPFastMathMode(mode)],
-                );
-            }
-        }
-        Ok(results)
+        let inputs = (body.inputs[0], body.inputs[1]);
+        fc2_arithmetic(body.builder, float_type, inputs, decoration)
     })
 }
 
@@ -166,35 +151,12 @@ fn float8_shader(
         }
         let value = body.inputs[0];
         let result_type = body.value_type(check.destination());
-        let b = &mut *body.builder;
-        let result = match check {
-            Float8Check::To {
-                from: Other::Float(_),
-                ..
-            }
-            | Float8Check::From {
-                to: Other::Float(_),
-                ..
-            } => b.f_convert(result_type, None, value)?,
-            Float8Check::To {
-                from: Other::Int(int),
-                ..
-            } if int.is_signed() => b.convert_s_to_f(result_type, None, value)?,
-            Float8Check::To { .. } => b.convert_u_to_f(result_type, None, value)?,
-            Float8Check::From {
-                to: Other::Int(int),
-                ..
-            } if int.is_signed() => b.convert_f_to_s(result_type, None, value)?,
-            Float8Check::From { .. } => b.convert_f_to_u(result_type, None, value)?,
-        };
-        if let Float8Check::To { saturate: true, .. } = check {
-            b.decorate(
-                result,
-                Decoration::SaturatedToLargestFloat8NormalConversionEXT,
-                [],
-            );
-        }
-        Ok(vec![result])
+        Ok(vec![float8_conversion(
+            body.builder,
+            &check,
+            result_type,
+            value,
+        )?])
     })
 }
 
@@ -221,42 +183,6 @@ impl Body<'_> {
     fn uint_constant(&mut self, value: u32) -> Word {
         uint_constant(self.builder, self.constants, value)
     }
-}
-
-/// The type of values of `scalar`: the float8 type itself for [`Scalar::Float8`]. Integers
-/// carry their signedness in the type, as shaders do; the conversions read it from the
-/// instruction.
-fn value_type(builder: &mut Builder, scalar: Scalar) -> Word {
-    match scalar {
-        Scalar::Float(bits) => builder.type_float(bits, None),
-        Scalar::Int(bits) => builder.type_int(bits, 0),
-        Scalar::Float8(format) => {
-            let encoding = match format {
-                Float8Format::E4M3 => FPEncoding::Float8E4M3EXT,
-                Float8Format::E5M2 => FPEncoding::Float8E5M2EXT,
-            };
-            builder.type_float(8, Some(encoding))
-        }
-    }
-}
-
-/// The type of a buffer element: the value type, `uchar` for float8.
-fn storage_type(builder: &mut Builder, scalar: Scalar) -> Word {
-    match scalar {
-        Scalar::Float8(_) => builder.type_int(8, 0),
-        other => value_type(builder, other),
-    }
-}
-
-/// A `uint` constant, declared once.
-fn uint_constant(builder: &mut Builder, constants: &mut HashMap<u32, Word>, value: u32) -> Word {
-    if let Some(id) = constants.get(&value) {
-        return *id;
-    }
-    let uint = builder.type_int(32, 0);
-    let id = builder.constant_bit32(uint, value);
-    constants.insert(value, id);
-    id
 }
 
 /// The capabilities the buffers' types need, in a fixed order, then the header's.
@@ -318,71 +244,20 @@ fn emit(
     b.memory_model(AddressingModel::Logical, MemoryModel::GLSL450);
     let mut constants = HashMap::new();
     let mut interface = Vec::new();
-
-    let uint = b.type_int(32, 0);
-    let uint3 = b.type_vector(uint, 3);
-    let id_pointer = b.type_pointer(None, StorageClass::Input, uint3);
-    let global_id = b.variable(id_pointer, None, StorageClass::Input, None);
-    b.name(global_id, "global_invocation_id");
-    b.decorate(
-        global_id,
-        Decoration::BuiltIn,
-        [Operand::BuiltIn(BuiltIn::GlobalInvocationId)],
-    );
-    interface.push(global_id);
-
-    let count_block = b.type_struct([uint]);
-    b.decorate(count_block, Decoration::Block, []);
-    b.member_decorate(
-        count_block,
-        0,
-        Decoration::Offset,
-        [Operand::LiteralBit32(0)],
-    );
-    let count_pointer = b.type_pointer(None, StorageClass::PushConstant, count_block);
-    let count = b.variable(count_pointer, None, StorageClass::PushConstant, None);
-    b.name(count, "count");
-    interface.push(count);
-
-    // Buffers of one type share their array and block types, decorated once.
+    let (global_id, count) = invocation_variables(&mut b, &mut interface);
     let mut decorated = HashSet::new();
     let mut buffers = Vec::new();
     for (binding, scalar) in (0u32..).zip(&scalars) {
         let storage = storage_type(&mut b, *scalar);
-        let array = b.type_runtime_array(storage);
-        let block = b.type_struct([array]);
-        if decorated.insert(array) {
-            b.decorate(
-                array,
-                Decoration::ArrayStride,
-                [Operand::LiteralBit32(scalar.bytes() as u32)],
-            );
-            b.decorate(block, Decoration::Block, []);
-            b.member_decorate(block, 0, Decoration::Offset, [Operand::LiteralBit32(0)]);
-        }
-        let pointer = b.type_pointer(None, StorageClass::StorageBuffer, block);
-        let variable = b.variable(pointer, None, StorageClass::StorageBuffer, None);
-        let input = (binding as usize) < inputs.len();
-        let name = if input {
-            format!("in{binding}")
-        } else {
-            format!("out{}", binding as usize - inputs.len())
-        };
-        b.name(variable, name);
-        b.decorate(
-            variable,
-            Decoration::DescriptorSet,
-            [Operand::LiteralBit32(0)],
+        let stride = scalar.bytes() as u32;
+        let variable = storage_buffer(
+            &mut b,
+            &mut decorated,
+            &mut interface,
+            (storage, stride),
+            binding,
+            inputs.len(),
         );
-        b.decorate(
-            variable,
-            Decoration::Binding,
-            [Operand::LiteralBit32(binding)],
-        );
-        if input {
-            b.decorate(variable, Decoration::NonWritable, []);
-        }
-        interface.push(variable);
         buffers.push(Buffer {
             variable,
             scalar: *scalar,
@@ -396,19 +271,8 @@ fn emit(
     let function = b.begin_function(void, None, FunctionControl::NONE, function_type)?;
     b.name(function, ENTRY_POINT);
     b.begin_block(None)?;
-    let ids = b.load(uint3, None, global_id, None, [])?;
-    let index = b.composite_extract(uint, None, ids, [0])?;
+    let (index, end) = open_bounds_check(&mut b, &mut constants, global_id, count)?;
     let zero = uint_constant(&mut b, &mut constants, 0);
-    let count_member = b.type_pointer(None, StorageClass::PushConstant, uint);
-    let member = b.access_chain(count_member, None, count, [zero])?;
-    let items = b.load(uint, None, member, None, [])?;
-    let boolean = b.type_bool();
-    let in_range = b.u_less_than(boolean, None, index, items)?;
-    let work = b.id();
-    let end = b.id();
-    b.selection_merge(end, SelectionControl::NONE)?;
-    b.branch_conditional(in_range, work, end, [])?;
-    b.begin_block(Some(work))?;
 
     let mut loaded = Vec::new();
     for buffer in input_buffers {
@@ -438,9 +302,7 @@ fn emit(
         let pointer = b.access_chain(pointer_type, None, buffer.variable, [zero, index])?;
         b.store(pointer, stored, None, [])?;
     }
-    b.branch(end)?;
-    b.begin_block(Some(end))?;
-    b.ret()?;
+    close_bounds_check(&mut b, end)?;
     b.end_function()?;
     b.entry_point(ExecutionModel::GLCompute, function, ENTRY_POINT, interface);
     b.execution_mode(function, ExecutionMode::LocalSize, [LOCAL_SIZE, 1, 1]);
@@ -451,10 +313,14 @@ fn emit(
 mod tests {
     use std::path::{Path, PathBuf};
 
+    use rspirv::dr::Operand;
+    use rspirv::spirv::Decoration;
+
     use super::*;
     use crate::kernel::spirv_vulkan::disassemble;
     use crate::num::convert::IntType;
-    use crate::spec::extension::Flags;
+    use crate::num::float8::Float8Format;
+    use crate::spec::extension::{Flags, Via};
 
     /// Every check with a Vulkan shader, with and without `DenormPreserve` where it applies.
     fn every_shader() -> Vec<(ExtensionCheck, bool)> {
@@ -535,8 +401,7 @@ mod tests {
     #[test]
     fn the_shaders_interface_is_the_ulp_shaders() {
         for (check, preserve) in every_shader() {
-            let module =
-                crate::kernel::spirv_vulkan::load(&shader(&check, preserve).unwrap()).unwrap();
+            let module = crate::kernel::load_module(&shader(&check, preserve).unwrap()).unwrap();
             let bindings: Vec<u32> = module
                 .annotations
                 .iter()

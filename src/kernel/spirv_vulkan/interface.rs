@@ -14,41 +14,16 @@ use rspirv::spirv::{Decoration, ExecutionMode, ExecutionModel, Op, StorageClass,
 
 use super::emit::LOCAL_SIZE;
 use super::{DenormMode, RoundingMode, ShaderModes};
-use crate::kernel::{KernelSpec, ENTRY_POINT};
+use crate::kernel::{KernelSpec, TypeShape, ENTRY_POINT};
 use crate::spec::signature::ValueKind;
 
-/// A scalar or vector type as the check compares it (integer signedness aside: the bytes are
-/// what the host reads).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum ValueType {
-    Float(u32),
-    Int(u32),
-    Vector(Box<ValueType>, u32),
-    /// Any other type, by its opcode.
-    Other(String),
-}
-
-impl ValueType {
-    fn bytes(&self) -> u32 {
-        match self {
-            ValueType::Float(bits) | ValueType::Int(bits) => bits / 8,
-            ValueType::Vector(component, count) => component.bytes() * count,
-            ValueType::Other(_) => 0,
-        }
-    }
-}
-
-impl fmt::Display for ValueType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ValueType::Float(16) => write!(f, "half"),
-            ValueType::Float(32) => write!(f, "float"),
-            ValueType::Float(64) => write!(f, "double"),
-            ValueType::Float(bits) => write!(f, "{bits}-bit float"),
-            ValueType::Int(bits) => write!(f, "{bits}-bit int"),
-            ValueType::Vector(component, count) => write!(f, "{component} vector of {count}"),
-            ValueType::Other(name) => write!(f, "{name}"),
-        }
+/// The bytes a value of a scalar or vector type takes (integer signedness aside: the bytes are
+/// what the host reads); 0 for any other type.
+fn bytes(value: &TypeShape) -> u32 {
+    match value {
+        TypeShape::Float(bits) | TypeShape::Int(bits) => bits / 8,
+        TypeShape::Vector(component, count) => bytes(component) * count,
+        TypeShape::Pointer(..) | TypeShape::Other(_) => 0,
     }
 }
 
@@ -143,32 +118,32 @@ impl std::error::Error for Mismatches {}
 
 /// What binding `binding` of `spec`'s unit holds, as a line's words: "argument 1: float vector
 /// of 4 values, packed (stride 16, or float elements of stride 4)".
-fn describe(binding: u32, component: &ValueType, components: u32, input: bool) -> String {
+fn describe(binding: u32, component: &TypeShape, components: u32, input: bool) -> String {
     let role = if input { "input" } else { "output" };
     let value = if components == 1 {
         component.clone()
     } else {
-        ValueType::Vector(Box::new(component.clone()), components)
+        TypeShape::Vector(Box::new(component.clone()), components)
     };
     let layout = if components == 1 || components == 3 {
-        format!("{component} elements of ArrayStride {}", component.bytes())
+        format!("{component} elements of ArrayStride {}", bytes(component))
     } else {
         format!(
             "{value} elements of ArrayStride {} or {component} elements of ArrayStride {}",
-            value.bytes(),
-            component.bytes()
+            bytes(&value),
+            bytes(component)
         )
     };
     format!("{role} buffer {binding} of {value} values: a Block of one runtime array of {layout}")
 }
 
 /// The expected component type of a buffer of `kind`, and components per work-item.
-fn expected_component(spec: &KernelSpec, kind: ValueKind) -> (ValueType, u32) {
+fn expected_component(spec: &KernelSpec, kind: ValueKind) -> (TypeShape, u32) {
     let bits = kind.component_bits(spec.element);
     let component = if kind.is_integer() {
-        ValueType::Int(bits)
+        TypeShape::Int(bits)
     } else {
-        ValueType::Float(bits)
+        TypeShape::Float(bits)
     };
     (component, kind.components(spec.width))
 }
@@ -215,24 +190,24 @@ impl<'a> Facts<'a> {
         })
     }
 
-    fn value_type(&self, id: Word, depth: u32) -> ValueType {
+    fn value_type(&self, id: Word, depth: u32) -> TypeShape {
         let Some(instruction) = self.definition(id) else {
-            return ValueType::Other(format!("undeclared type %{id}"));
+            return TypeShape::Other(format!("undeclared type %{id}"));
         };
         let literal = |index: usize| match instruction.operands.get(index) {
             Some(Operand::LiteralBit32(value)) => *value,
             _ => 0,
         };
         match instruction.class.opcode {
-            Op::TypeFloat => ValueType::Float(literal(0)),
-            Op::TypeInt => ValueType::Int(literal(0)),
+            Op::TypeFloat => TypeShape::Float(literal(0)),
+            Op::TypeInt => TypeShape::Int(literal(0)),
             Op::TypeVector if depth == 0 => match instruction.operands.first() {
                 Some(Operand::IdRef(component)) => {
-                    ValueType::Vector(Box::new(self.value_type(*component, depth + 1)), literal(1))
+                    TypeShape::Vector(Box::new(self.value_type(*component, depth + 1)), literal(1))
                 }
-                _ => ValueType::Other("vector".to_string()),
+                _ => TypeShape::Other("vector".to_string()),
             },
-            other => ValueType::Other(format!("Op{other:?}")),
+            other => TypeShape::Other(format!("Op{other:?}")),
         }
     }
 
@@ -264,7 +239,7 @@ impl<'a> Facts<'a> {
 
     /// A buffer block's layout: `Block { T data[] }` with the array's element type and stride,
     /// or a one-line description of what it is instead.
-    fn runtime_array_block(&self, block: Word) -> Result<(ValueType, u32), String> {
+    fn runtime_array_block(&self, block: Word) -> Result<(TypeShape, u32), String> {
         let definition = self
             .definition(block)
             .ok_or_else(|| format!("undeclared type %{block}"))?;
@@ -466,13 +441,13 @@ fn buffers(spec: &KernelSpec, facts: &Facts, errors: &mut Vec<InterfaceError>) {
             None => Err(format!("a {storage:?} variable, not a StorageBuffer")),
             Some(block) => facts.runtime_array_block(block),
         };
-        let vector = ValueType::Vector(Box::new(component.clone()), components);
-        let fits = |element: &ValueType, stride: u32| {
-            let scalar = *element == component && stride == component.bytes();
+        let vector = TypeShape::Vector(Box::new(component.clone()), components);
+        let fits = |element: &TypeShape, stride: u32| {
+            let scalar = *element == component && stride == bytes(&component);
             let whole = components != 1
                 && components != 3
                 && *element == vector
-                && stride == vector.bytes();
+                && stride == bytes(&vector);
             scalar || whole
         };
         match found {
@@ -517,7 +492,7 @@ fn push_constant(facts: &Facts, errors: &mut Vec<InterfaceError>) {
         });
     let offset = facts.member_decoration(block, 0, Decoration::Offset);
     match (first_member, offset.as_deref()) {
-        (Some(ValueType::Int(32)), Some([0])) => {}
+        (Some(TypeShape::Int(32)), Some([0])) => {}
         (Some(member), Some([offset])) => errors.push(InterfaceError::PushConstant {
             found: format!("a {member} at offset {offset}"),
         }),

@@ -33,7 +33,6 @@ use rspirv::grammar;
 use rspirv::spirv::{GlslStd450Op, Op};
 
 use super::{KernelError, KernelSpec};
-use crate::num::fp::FloatType;
 use crate::spec::signature::Shape;
 use crate::spec::{registry, vulkan};
 
@@ -116,34 +115,6 @@ const CORE: [(Op, usize); 8] = [
     (Op::Dot, 2),
 ];
 
-/// The GLSL.std.450 instructions the extended set defines for 16- and 32-bit floats only
-/// (spirv-val refuses them on 64-bit types): no `double` unit.
-const HALF_AND_FLOAT_ONLY: [GlslStd450Op; 20] = {
-    use GlslStd450Op as G;
-    [
-        G::Radians,
-        G::Degrees,
-        G::Sin,
-        G::Cos,
-        G::Tan,
-        G::Asin,
-        G::Acos,
-        G::Atan,
-        G::Sinh,
-        G::Cosh,
-        G::Tanh,
-        G::Asinh,
-        G::Acosh,
-        G::Atanh,
-        G::Atan2,
-        G::Pow,
-        G::Exp,
-        G::Log,
-        G::Exp2,
-        G::Log2,
-    ]
-};
-
 /// The registry's name of the function `spec` builds (`OpFAdd`, `sin`, `length`).
 fn registry_name(spec: &KernelSpec) -> Option<&'static str> {
     registry::FUNCTIONS
@@ -154,7 +125,8 @@ fn registry_name(spec: &KernelSpec) -> Option<&'static str> {
 
 /// The instruction `spec`'s function is in a shader, checked against the shape: the operand
 /// count of the instruction's grammar must be the shape's (a pointer out-argument counted),
-/// and the core instructions take float gentypes only (`OpDot` the two vectors of its shape).
+/// the core instructions take float gentypes only (`OpDot` the two vectors of its shape), and
+/// a GLSL.std.450 one must be defined for the element type (`spec::vulkan::defined_for`).
 fn operation(spec: &KernelSpec) -> Result<Operation, KernelError> {
     let unsupported = || KernelError::NoVulkanInstruction(spec.instruction);
     let name = registry_name(spec)
@@ -182,6 +154,12 @@ fn operation(spec: &KernelSpec) -> Result<Operation, KernelError> {
     if instruction.operands.len() != signature.operand_count() {
         return Err(unsupported());
     }
+    if !vulkan::defined_for(name, spec.element) {
+        return Err(KernelError::NoVulkanInstructionForElement {
+            instruction: spec.instruction,
+            element: spec.element,
+        });
+    }
     let op = GlslStd450Op::from_u32(instruction.opcode.into()).ok_or_else(unsupported)?;
     // Of the GLSL.std.450 instructions, only these two write through a pointer.
     let op = match (op, signature.pointer_out) {
@@ -193,9 +171,9 @@ fn operation(spec: &KernelSpec) -> Result<Operation, KernelError> {
     Ok(Operation::Glsl(op))
 }
 
-/// Checks everything `build` relies on beyond [`KernelSpec`]'s own checks: a Vulkan width,
-/// `Cross` on 3-vectors only (GLSL.std.450 defines no 4-component cross product), no `double`
-/// for the instructions of [`HALF_AND_FLOAT_ONLY`].
+/// Checks everything `build` relies on beyond [`KernelSpec`]'s own checks: a Vulkan width, an
+/// instruction defined for the element type ([`operation`]), `Cross` on 3-vectors only
+/// (GLSL.std.450 defines no 4-component cross product).
 fn validate(spec: &KernelSpec) -> Result<Operation, KernelError> {
     spec.validate()?;
     if !VULKAN_WIDTHS.contains(&spec.width) {
@@ -205,14 +183,6 @@ fn validate(spec: &KernelSpec) -> Result<Operation, KernelError> {
         });
     }
     let operation = operation(spec)?;
-    if let Operation::Glsl(op) = operation {
-        if spec.element == FloatType::Double && HALF_AND_FLOAT_ONLY.contains(&op) {
-            return Err(KernelError::NoVulkanInstructionForElement {
-                instruction: spec.instruction,
-                element: spec.element,
-            });
-        }
-    }
     if operation == Operation::Glsl(GlslStd450Op::Cross) && spec.width != 3 {
         return Err(KernelError::UnsupportedVulkanWidth {
             instruction: spec.instruction,
@@ -246,46 +216,8 @@ pub fn file_stem(spec: &KernelSpec, modes: &ShaderModes) -> String {
 /// comment saying why.
 pub fn disassemble(words: &[u32]) -> String {
     use rspirv::binary::Disassemble;
-    match load(words) {
+    match crate::kernel::load_module(words) {
         Ok(module) => module.disassemble() + "\n",
-        Err(error) => format!("; not a SPIR-V module: {error}\n"),
+        Err(error) => format!("; {error}\n"),
     }
-}
-
-/// Parses a shader. rspirv 0.13's loader refuses `OpExecutionModeId` (float_controls2's
-/// `FPFastMathDefault`), so each is read as `OpExecutionMode`, whose layout it shares, and
-/// given back its opcode and its parameters as the ids they are.
-pub(crate) fn load(words: &[u32]) -> Result<rspirv::dr::Module, rspirv::binary::ParseState> {
-    use rspirv::dr::{Instruction, Operand};
-    let mut patched = words.to_vec();
-    let mut id_forms = Vec::new();
-    let mut offset = 5;
-    while offset < patched.len() {
-        let count = (patched[offset] >> 16) as usize;
-        match Op::from_u32(patched[offset] & 0xffff) {
-            Some(Op::ExecutionMode) => id_forms.push(false),
-            Some(Op::ExecutionModeId) => {
-                id_forms.push(true);
-                patched[offset] = (patched[offset] & 0xffff_0000) | Op::ExecutionMode as u32;
-            }
-            _ => {}
-        }
-        offset += count.max(1);
-    }
-    let mut module = rspirv::dr::load_words(&patched)?;
-    for (instruction, id_form) in module.execution_modes.iter_mut().zip(id_forms) {
-        if id_form {
-            let operands = instruction
-                .operands
-                .iter()
-                .enumerate()
-                .map(|(position, operand)| match (position, operand) {
-                    (2.., Operand::LiteralBit32(id)) => Operand::IdRef(*id),
-                    _ => operand.clone(),
-                })
-                .collect();
-            *instruction = Instruction::new(Op::ExecutionModeId, None, None, operands);
-        }
-    }
-    Ok(module)
 }

@@ -125,7 +125,7 @@ fn an_isolated_builder_decides_where_the_queries_are_missing() {
 fn probe_modules_declare_one_extension_and_pass_clacc_s_validation() {
     for extension in EXTENSIONS {
         let words = probe_module(extension, 64).unwrap();
-        let module = validate::load_module(&words).unwrap();
+        let module = crate::kernel::load_module(&words).unwrap();
         assert_eq!(
             validate::declared_extensions(&module),
             vec![extension.to_string()]

@@ -145,48 +145,10 @@ pub fn run_vulkan_extension(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::vulkan::{FloatControls, ShaderFeatures, WidthControls};
+    use crate::device::vulkan::lavapipe_as_measured;
     use crate::num::convert::IntType;
     use crate::num::float8::Float8Format;
     use crate::spec::extension::{Fc2Check, Flags, Other, Via};
-
-    /// lavapipe as #45 measured it: float_controls2, Float16, Float64, 8- and 16-bit storage,
-    /// RTE and SignedZeroInfNanPreserve for every width, no denorm mode, no float8.
-    fn lavapipe() -> VulkanDeviceInfo {
-        let width = WidthControls {
-            rte: true,
-            signed_zero_inf_nan_preserve: true,
-            ..WidthControls::default()
-        };
-        VulkanDeviceInfo {
-            index: 0,
-            name: "llvmpipe".to_string(),
-            device_type: "cpu".to_string(),
-            driver_name: "llvmpipe".to_string(),
-            driver_info: "Mesa 25.0.7".to_string(),
-            api_version: (1, 4, 305),
-            uuid: [0; 16],
-            features: ShaderFeatures {
-                float16: true,
-                float64: true,
-                storage_buffer16: true,
-                int64: true,
-                int16: true,
-                int8: true,
-                scalar_block_layout: true,
-                float_controls2: true,
-                float8: false,
-            },
-            float_controls: FloatControls {
-                half: width,
-                float: width,
-                double: width,
-                ..FloatControls::default()
-            },
-            max_group_count_x: 65535,
-            extensions: Vec::new(),
-        }
-    }
 
     fn skip_of(info: &VulkanDeviceInfo, name: &str) -> Option<String> {
         find_vulkan_unit(info, name)
@@ -196,7 +158,7 @@ mod tests {
 
     #[test]
     fn on_lavapipe_float_controls2_runs_and_float8_and_the_fence_skip_with_the_reason() {
-        let info = lavapipe();
+        let info = lavapipe_as_measured();
         let units = vulkan_extension_units(&info);
         assert_eq!(units.len(), ExtensionCheck::all().len());
         for unit in &units {
@@ -222,7 +184,7 @@ mod tests {
 
     #[test]
     fn a_device_with_float8_runs_what_its_buffers_allow() {
-        let mut info = lavapipe();
+        let mut info = lavapipe_as_measured();
         info.features.float8 = true;
         assert_eq!(skip_of(&info, "float8_half_to_e4m3"), None);
         assert_eq!(skip_of(&info, "float8_e5m2_to_double"), None);
@@ -240,7 +202,7 @@ mod tests {
 
     #[test]
     fn float_controls2_needs_the_extension_and_signed_zero_inf_nan_preserve() {
-        let mut info = lavapipe();
+        let mut info = lavapipe_as_measured();
         info.float_controls.float.signed_zero_inf_nan_preserve = false;
         let why = skip_of(&info, "float_controls2_nsz_default").unwrap();
         assert!(why.contains("09561"), "{why}");
@@ -251,7 +213,7 @@ mod tests {
 
     #[test]
     fn denorm_preserve_is_declared_for_the_float_side_where_allowed() {
-        let mut info = lavapipe();
+        let mut info = lavapipe_as_measured();
         let to_half = ExtensionCheck::Float8(Float8Check::From {
             from: Float8Format::E5M2,
             to: Other::Float(FloatType::Half),

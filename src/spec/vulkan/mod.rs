@@ -83,6 +83,20 @@ pub const PLANNED: [&str; 50] = {
     names
 };
 
+/// The GLSL.std.450 instructions of [`INSTRUCTIONS`] that the extended set defines for 16- and
+/// 32-bit floats only (spirv-val refuses them on 64-bit types): the trigonometric, hyperbolic,
+/// exponential and logarithmic ones, `Pow`, `Radians` and `Degrees`. They have no `double` unit.
+pub const HALF_AND_FLOAT_ONLY: [&str; 20] = [
+    "Radians", "Degrees", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Tanh",
+    "Asinh", "Acosh", "Atanh", "Atan2", "Pow", "Exp", "Log", "Exp2", "Log2",
+];
+
+/// Whether Vulkan instruction `vulkan_instruction` (a name of [`INSTRUCTIONS`]) is defined for
+/// values of type `element`: every one is but those of [`HALF_AND_FLOAT_ONLY`] at `double`.
+pub fn defined_for(vulkan_instruction: &str, element: FloatType) -> bool {
+    element != FloatType::Double || !HALF_AND_FLOAT_ONLY.contains(&vulkan_instruction)
+}
+
 /// The rows of the two precision tables the vulkan path does not check, by the text's
 /// instruction names, with why.
 pub const LEFT_OUT: &[(&str, &str)] = &[
@@ -257,6 +271,19 @@ mod tests {
         assert_eq!(instruction("rsqrt"), Some("InverseSqrt"));
         assert_eq!(instruction("acospi"), None);
         assert_eq!(registry_name("RoundEven"), Some("rint"));
+    }
+
+    #[test]
+    fn the_half_and_float_only_instructions_are_planned_ones() {
+        for name in HALF_AND_FLOAT_ONLY {
+            assert!(
+                registry_name(name).is_some(),
+                "{name} is no planned instruction"
+            );
+            assert!(!defined_for(name, FloatType::Double), "{name}");
+            assert!(defined_for(name, FloatType::Half), "{name}");
+        }
+        assert!(defined_for("Sqrt", FloatType::Double));
     }
 
     #[test]

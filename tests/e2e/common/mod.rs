@@ -34,6 +34,36 @@ pub fn assert_refused(output: &Output, wanted: &str) {
     assert!(stderr.contains(wanted), "expected `{wanted}` in: {stderr}");
 }
 
+/// A finished run that judged its units: exit 0 (every unit passed) or 1 (some failed), never
+/// a refusal or a crash of the run. What the device gets wrong is not asserted.
+pub fn assert_judged(output: &Output) {
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "exit {:?}: {}",
+        output.status.code(),
+        text(&output.stderr)
+    );
+}
+
+/// The flags of a small ULP run of a user's own kernel (`kernel` is `FUNCTION=FILE`) for
+/// `functions`: float at width 1, 1000 inputs.
+pub fn own_kernel_unit<'a>(functions: &'a str, kernel: &'a str) -> Vec<&'a str> {
+    vec![
+        "--kind",
+        "ulp",
+        "--function",
+        functions,
+        "--kernel",
+        kernel,
+        "--type",
+        "float",
+        "--width",
+        "1",
+        "--inputs",
+        "1000",
+    ]
+}
+
 /// A results CSV read whole; cells are found by column name, as every reader of clacc's CSV
 /// should (columns are only ever added).
 pub struct Results {
@@ -195,3 +225,15 @@ pub const POCL: [&str; 4] = ["--platform", "Portable", "--source", "opencl-c"];
 
 /// The flags that pick the Intel runtime (the default device) through the OpenCL C path.
 pub const INTEL_OPENCL_C: [&str; 2] = ["--source", "opencl-c"];
+
+/// The flags that pick Mesa lavapipe's Vulkan device (`.deps/lavapipe`, installed by
+/// scripts/setup).
+pub const LAVAPIPE: [&str; 4] = ["--platform", "vulkan", "--device", "llvmpipe"];
+
+/// Runs clacc on lavapipe with `flags`, writing `csv`.
+pub fn on_lavapipe(csv: &Path, flags: &[&str]) -> Output {
+    let mut args: Vec<&str> = LAVAPIPE.to_vec();
+    args.extend(flags);
+    args.extend(["--csv", csv.to_str().unwrap()]);
+    clacc(&args)
+}
