@@ -404,6 +404,26 @@ pub enum LoadError {
     ZeroLength(usize),
     #[error("not a SPIR-V module: {0}")]
     Parse(rspirv::binary::ParseState),
+    #[error("not a SPIR-V module: {0} bytes is not a whole number of words")]
+    PartialWord(usize),
+}
+
+/// [`load_module`] of a module's bytes as a user hands them over, in either byte order (the
+/// magic number tells which).
+pub fn load_module_bytes(bytes: &[u8]) -> Result<rspirv::dr::Module, LoadError> {
+    if bytes.len() % 4 != 0 {
+        return Err(LoadError::PartialWord(bytes.len()));
+    }
+    let little: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|word| u32::from_le_bytes([word[0], word[1], word[2], word[3]]))
+        .collect();
+    let words = if little.first() == Some(&rspirv::spirv::MAGIC_NUMBER.swap_bytes()) {
+        little.into_iter().map(u32::swap_bytes).collect()
+    } else {
+        little
+    };
+    load_module(&words)
 }
 
 /// Parses a module of any environment. rspirv 0.13's loader refuses `OpExecutionModeId` ("not

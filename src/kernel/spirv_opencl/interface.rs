@@ -136,8 +136,8 @@ fn entry_name(instruction: &Instruction) -> Option<String> {
 
 /// Checks `spirv` against the interface of clacc's kernel for `spec`.
 pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), InterfaceError> {
-    let module =
-        rspirv::dr::load_bytes(spirv).map_err(|e| InterfaceError::Unreadable(e.to_string()))?;
+    let module = crate::kernel::load_module_bytes(spirv)
+        .map_err(|e| InterfaceError::Unreadable(e.to_string()))?;
     let expected_addressing = if spec.address_bits == 64 {
         AddressingModel::Physical64
     } else {

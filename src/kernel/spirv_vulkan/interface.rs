@@ -291,7 +291,7 @@ fn literals(operands: &[Operand]) -> Vec<u32> {
 /// Checks `spirv` (little-endian SPIR-V bytes) against the interface of clacc's shader for
 /// `spec`: every mismatch, one line each.
 pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), Mismatches> {
-    let module = rspirv::dr::load_bytes(spirv)
+    let module = crate::kernel::load_module_bytes(spirv)
         .map_err(|error| Mismatches(vec![InterfaceError::Unreadable(error.to_string())]))?;
     let facts = Facts { module: &module };
     let mut errors = Vec::new();
@@ -311,7 +311,7 @@ pub fn check(spec: &KernelSpec, spirv: &[u8]) -> Result<(), Mismatches> {
 /// shader would declare. `relaxed_precision` is left false: the run decides it. `None` where
 /// the module cannot be read or has no such entry point.
 pub fn declared_modes(spirv: &[u8], element: crate::num::fp::FloatType) -> Option<ShaderModes> {
-    let module = rspirv::dr::load_bytes(spirv).ok()?;
+    let module = crate::kernel::load_module_bytes(spirv).ok()?;
     let function = module
         .entry_points
         .iter()
@@ -588,6 +588,46 @@ mod tests {
         assert!(
             modf[0].contains("Binding 2") && modf[0].contains("32-bit int"),
             "{modf:?}"
+        );
+    }
+
+    /// float_controls2's `FPFastMathDefault` is an `OpExecutionModeId`, which rspirv's own
+    /// loader refuses: a user's shader declaring it must still be read, in either byte order.
+    #[test]
+    fn a_shader_with_an_execution_mode_id_is_read_in_either_byte_order() {
+        use rspirv::dr::Instruction;
+        use rspirv::spirv::{ExecutionMode, Op};
+        let float = spec("sin", FloatType::Float, 1);
+        let mut module = crate::kernel::load_module_bytes(&shader(&float)).unwrap();
+        let function = module.entry_points[0].operands[1].clone();
+        let id_of = |op: Op| {
+            module
+                .types_global_values
+                .iter()
+                .find(|i| i.class.opcode == op)
+                .and_then(|i| i.result_id)
+                .unwrap()
+        };
+        let (float_type, constant) = (id_of(Op::TypeFloat), id_of(Op::Constant));
+        module.execution_modes.push(Instruction::new(
+            Op::ExecutionModeId,
+            None,
+            None,
+            vec![
+                function,
+                Operand::ExecutionMode(ExecutionMode::FPFastMathDefault),
+                Operand::IdRef(float_type),
+                Operand::IdRef(constant),
+            ],
+        ));
+        let words = rspirv::binary::Assemble::assemble(&module);
+        assert_eq!(check(&float, &words_to_bytes(&words)), Ok(()));
+        let big_endian: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
+        assert_eq!(check(&float, &big_endian), Ok(()));
+        let read = crate::kernel::load_module_bytes(&big_endian).unwrap();
+        assert_eq!(
+            read.execution_modes.last().unwrap().class.opcode,
+            Op::ExecutionModeId
         );
     }
 
