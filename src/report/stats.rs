@@ -325,7 +325,10 @@ pub struct CorrectlyRoundedInputs {
     count: u64,
     /// The first of them, the only one that can be a worst case (ties go to the lower index).
     first_index: Option<u64>,
-    grid: Grid,
+    /// How many fell in each touched cell (row, cell of the row, count): a slice's few cells,
+    /// where a grid of their own cost a row allocated per touched row and a merge of every
+    /// cell of those rows into each judged row.
+    cells: Vec<(u8, u8, u64)>,
     /// The error each counts as: [`BOUND_OF_CORRECTLY_ROUNDED`], 0 for exact results, −inf
     /// for overflows (none).
     error: f64,
@@ -339,7 +342,7 @@ impl CorrectlyRoundedInputs {
         CorrectlyRoundedInputs {
             count: 0,
             first_index: None,
-            grid: Grid::default(),
+            cells: Vec::new(),
             error,
         }
     }
@@ -370,12 +373,12 @@ impl CorrectlyRoundedInputs {
         let kinds = classes.len() + 1;
         // Counted class by class in vectorized passes: one counter per class, incremented input by
         // input, makes each increment wait for the last.
-        let mut counted = vec![0u64; kinds];
+        let mut counted = [0u64; 256];
         count_by_class(decided, kinds, |class, count| counted[class] = count);
-        if counted[1..].iter().all(|count| *count == 0) {
+        if counted[1..kinds].iter().all(|count| *count == 0) {
             return;
         }
-        for (class, (inputs, count)) in classes.iter_mut().zip(&counted[1..]).enumerate() {
+        for (class, (inputs, count)) in classes.iter_mut().zip(&counted[1..kinds]).enumerate() {
             if *count == 0 {
                 continue;
             }
@@ -409,7 +412,8 @@ impl CorrectlyRoundedInputs {
                 // Every input is in the zero row. Four counters per cell, taken in turn, keep
                 // neighbours (which mostly share a cell) from waiting on each other: class c's turn
                 // t counts at (4c + t) * SIDE.
-                let mut counts = vec![0u64; kinds * 4 * SIDE];
+                let mut buffer = COUNTS.take();
+                let counts = zeroed_counts(&mut buffer, kinds * 4 * SIDE);
                 let count_span = |counts: &mut [u64], cell: usize, span: &[u8]| {
                     count_by_class(span, kinds, |class, count| {
                         counts[class * 4 * SIDE + cell] += count;
@@ -419,7 +423,7 @@ impl CorrectlyRoundedInputs {
                 // count. Else runs of one cell in a row are counted as one span (a count per run
                 // cost more than the run's compares); `span`: the cell and the positions it covers.
                 if let Some(cell) = axis.shared(&x[range.clone()]) {
-                    count_span(&mut counts, cell, decided);
+                    count_span(counts, cell, decided);
                 } else {
                     let mut span: Option<(usize, std::ops::Range<usize>)> = None;
                     for (number, (x, run)) in
@@ -433,14 +437,14 @@ impl CorrectlyRoundedInputs {
                                 }
                                 _ => {
                                     if let Some((open, covered)) = span.replace((cell, positions)) {
-                                        count_span(&mut counts, open, &decided[covered]);
+                                        count_span(counts, open, &decided[covered]);
                                     }
                                 }
                             }
                             continue;
                         }
                         if let Some((open, covered)) = span.take() {
-                            count_span(&mut counts, open, &decided[covered]);
+                            count_span(counts, open, &decided[covered]);
                         }
                         for (turn, (x, class)) in x.iter().zip(run).enumerate() {
                             counts[(usize::from(*class) * 4 + turn % 4) * SIDE + axis.cell(*x)] +=
@@ -448,29 +452,35 @@ impl CorrectlyRoundedInputs {
                         }
                     }
                     if let Some((open, covered)) = span {
-                        count_span(&mut counts, open, &decided[covered]);
+                        count_span(counts, open, &decided[covered]);
                     }
                 }
+                // Class 0's counts are only cleared: the buffer goes back zeroed.
+                counts[..4 * SIDE].fill(0);
                 for (class, inputs) in classes.iter_mut().enumerate() {
-                    let turns = &counts[(class + 1) * 4 * SIDE..(class + 2) * 4 * SIDE];
+                    let turns = &mut counts[(class + 1) * 4 * SIDE..(class + 2) * 4 * SIDE];
                     if turns.iter().all(|count| *count == 0) {
                         continue;
                     }
-                    let error = inputs.error;
-                    let row = inputs.grid.row(ZERO_ROW);
-                    for (cell, stats) in row.iter_mut().enumerate() {
-                        let total: u64 = turns.chunks_exact(SIDE).map(|turn| turn[cell]).sum();
+                    for cell in 0..GRID_SIDE {
+                        let total: u64 = (0..4)
+                            .map(|turn| std::mem::take(&mut turns[turn * SIDE + cell]))
+                            .sum();
                         if total > 0 {
-                            stats.count_many(total, error);
+                            inputs.cells.push((ZERO_ROW, cell as u8, total));
                         }
                     }
+                    // The off-grid cell (NaN) is never read.
+                    turns.fill(0);
                 }
+                COUNTS.set(buffer);
             }
             [x, y, ..] => {
                 // Cells of the first two arguments, counted row by row of the second: class c's
                 // counts start at c * SIDE * SIDE. An input with a NaN among them has no region and
                 // lands off the grid, uncounted.
-                let mut counts = vec![0u64; kinds * SIDE * SIDE];
+                let mut buffer = COUNTS.take();
+                let counts = zeroed_counts(&mut buffer, kinds * SIDE * SIDE);
                 let blocks = x[range.clone()]
                     .chunks(RUN)
                     .zip(y[range].chunks(RUN))
@@ -487,28 +497,43 @@ impl CorrectlyRoundedInputs {
                         counts[usize::from(*class) * SIDE * SIDE + cell] += 1;
                     }
                 }
-                for (class, inputs) in classes.iter_mut().enumerate() {
-                    let class_counts =
-                        &counts[(class + 1) * SIDE * SIDE..(class + 2) * SIDE * SIDE];
-                    let error = inputs.error;
-                    for (y, row_counts) in
-                        class_counts.chunks_exact(SIDE).take(GRID_SIDE).enumerate()
-                    {
-                        let row_counts = &row_counts[..GRID_SIDE];
+                // Every class's counts are taken (class 0's only cleared), row by row, so the
+                // buffer goes back zeroed; the off-grid row and column (NaN) are never read.
+                let zeroth = std::iter::once(None).chain(classes.iter_mut().map(Some));
+                for (mut inputs, class_counts) in zeroth.zip(counts.chunks_exact_mut(SIDE * SIDE)) {
+                    for (y, row_counts) in class_counts.chunks_exact_mut(SIDE).enumerate() {
                         if row_counts.iter().all(|count| *count == 0) {
                             continue;
                         }
-                        let row = inputs.grid.row(y as u8);
-                        for (stats, count) in row.iter_mut().zip(row_counts) {
-                            if *count > 0 {
-                                stats.count_many(*count, error);
+                        for (x, count) in row_counts.iter_mut().enumerate() {
+                            let count = std::mem::take(count);
+                            if let Some(inputs) = inputs.as_deref_mut() {
+                                if count > 0 && x < GRID_SIDE && y < GRID_SIDE {
+                                    inputs.cells.push((y as u8, x as u8, count));
+                                }
                             }
                         }
                     }
                 }
+                COUNTS.set(buffer);
             }
         }
     }
+}
+
+thread_local! {
+    /// [`CorrectlyRoundedInputs::record_decided`]'s counters, reused from slice to slice on each
+    /// judging thread and handed back zeroed: a two-argument slice's are 140 KB a class, which
+    /// allocated and zeroed afresh cost the kernel's page zeroing on every slice.
+    static COUNTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The first `length` counters of `buffer`, zero: a buffer handed back is zero throughout.
+fn zeroed_counts(buffer: &mut Vec<u64>, length: usize) -> &mut [u64] {
+    if buffer.len() < length {
+        buffer.resize(length, 0);
+    }
+    &mut buffer[..length]
 }
 
 /// The cells of one axis of the region grid for an element's values.
@@ -746,6 +771,14 @@ impl Grid {
         }
     }
 
+    /// Counts `count` passing inputs of error `error` in each (row, cell, count) of `cells`, as
+    /// [`BinStats::count_many`].
+    fn count_cells(&mut self, cells: &[(u8, u8, u64)], error: f64) {
+        for (y, x, count) in cells {
+            self.row(*y)[usize::from(*x)].count_many(*count, error);
+        }
+    }
+
     /// The touched cells, with their keys.
     fn into_cells(mut self) -> impl Iterator<Item = ((i16, i16), BinStats)> {
         self.bin_pending();
@@ -849,10 +882,95 @@ fn bin_by_table(x: f64, element: FloatType, binade_bins: &[i16; 2048]) -> Option
     }
     let biased = (x.to_bits() >> 52) & 0x7ff;
     match binade_bins[biased as usize] {
-        NOT_ONE_BIN => Some(sign * magnitude_bin(x.abs(), element)),
+        NOT_ONE_BIN => Some(sign * meeting_bin(x, element, biased as usize)),
         bin => Some(sign * bin),
     }
 }
+
+/// [`magnitude_bin`] of a finite, non-zero `x` (of either sign) in a binade (`biased`) where
+/// bins meet, by comparing its fraction with the binade's [`BinEdges`]; the arithmetic (a
+/// division) only near an edge or an end of the binade.
+#[inline]
+fn meeting_bin(x: f64, element: FloatType, biased: usize) -> i16 {
+    let edges = &BINADE_EDGES[element as usize * 2048 + biased];
+    let fraction = x.to_bits() & FRACTION_BITS;
+    let near_edge = edges
+        .edges
+        .iter()
+        .chain([&0, &FRACTION_BITS])
+        .fold(false, |near, edge| {
+            near | (fraction.abs_diff(*edge) <= EDGE_GUARD)
+        });
+    if edges.first == NOT_ONE_BIN || near_edge {
+        return magnitude_bin(x.abs(), element);
+    }
+    edges.first + i16::from(fraction >= edges.edges[0]) + i16::from(fraction >= edges.edges[1])
+}
+
+/// A double's fraction field.
+const FRACTION_BITS: u64 = (1 << 52) - 1;
+
+/// Fractions (in units of the fraction field's last bit) this close to an edge, or to either
+/// end of the binade, take [`magnitude_bin`]'s arithmetic. Its computed bin differs from the
+/// exact log2's bin (the exact binade plus fraction plus the correction term, which grows
+/// with the fraction at a slope of 0.65 or more) only where the exact scaled position lies
+/// within its rounding errors, about 2^-40, of a whole bin: within 2^-33 of the binade
+/// (2^19 units of the fraction) of the exact edge. An edge found by bisection lies in that
+/// zone, so beyond 2^36 units of it, and of an end of the binade (where an edge just outside
+/// the binade shows its zone), the bin is the exact one, the same on each side of the edge.
+const EDGE_GUARD: u64 = 1 << 36;
+
+/// Where the bin steps up within a binade where bins meet.
+#[derive(Clone, Copy)]
+struct BinEdges {
+    /// The bin of the binade's smallest magnitude ([`NOT_ONE_BIN`]: a binade without edges
+    /// here, which [`magnitude_bin`] bins).
+    first: i16,
+    /// The fractions from which the bin is one more, then two more (a half binade can hold two
+    /// edges: a bin spans 0.625 half binades); `u64::MAX` where there is none.
+    edges: [u64; 2],
+}
+
+/// Per type and double binade (biased exponent, `element * 2048 + biased`): the binade's
+/// [`BinEdges`] where bins meet in it, found by bisecting [`magnitude_bin`] itself.
+static BINADE_EDGES: std::sync::LazyLock<Vec<BinEdges>> = std::sync::LazyLock::new(|| {
+    let none = BinEdges {
+        first: NOT_ONE_BIN,
+        edges: [u64::MAX; 2],
+    };
+    let mut table = vec![none; 3 * 2048];
+    for element in FloatType::ALL {
+        for biased in 1..2047u64 {
+            if BINADE_BINS[element as usize][biased as usize] != NOT_ONE_BIN {
+                continue;
+            }
+            let bin =
+                |fraction: u64| magnitude_bin(f64::from_bits((biased << 52) | fraction), element);
+            let first = bin(0);
+            let steps = bin(FRACTION_BITS) - first;
+            assert!(
+                (0..=2).contains(&steps),
+                "{element:?} {biased}: {steps} edges"
+            );
+            let mut edges = [u64::MAX; 2];
+            for (step, edge) in (1..=steps).zip(&mut edges) {
+                // bin(low) < first + step <= bin(high), down to neighbours.
+                let (mut low, mut high) = (0, FRACTION_BITS);
+                while high - low > 1 {
+                    let middle = low + (high - low) / 2;
+                    if bin(middle) >= first + step {
+                        high = middle;
+                    } else {
+                        low = middle;
+                    }
+                }
+                *edge = high;
+            }
+            table[element as usize * 2048 + biased as usize] = BinEdges { first, edges };
+        }
+    }
+    table
+});
 
 /// Marks a binade whose magnitudes fall in more than one bin (or subnormal doubles).
 const NOT_ONE_BIN: i16 = -1;
@@ -1118,7 +1236,7 @@ impl UnitStats {
         let Some(first_index) = inputs.first_index else {
             return;
         };
-        self.grid.merge_from(&inputs.grid);
+        self.grid.count_cells(&inputs.cells, inputs.error);
         self.record_fast_pass(first_index, inputs.error, None, || {
             let mut case = build(first_index);
             case.error = inputs.error;
@@ -1137,7 +1255,7 @@ impl UnitStats {
         if inputs.first_index.is_none() {
             return;
         }
-        self.grid.merge_from(&inputs.grid);
+        self.grid.count_cells(&inputs.cells, inputs.error);
         self.inputs += inputs.count;
         if verdict == FastVerdict::Overflow {
             self.allowed[Allowance::Overflow as usize] += inputs.count;
@@ -1629,6 +1747,131 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The bin by a binade's edges is [`magnitude_bin`]'s wherever bins meet: for every type, at
+    /// every float value within 2^16 floats of an edge or of an end of the binade and every
+    /// 61st float elsewhere (so every half value), and for doubles at the guard's borders, all
+    /// through the zone around each edge where the arithmetic's rounding may disagree, and at
+    /// pseudorandom fractions; both signs, through [`input_bin`] and the axis's cells.
+    #[test]
+    fn edges_bin_as_the_arithmetic_does() {
+        let mut random = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            random ^= random << 13;
+            random ^= random >> 7;
+            random ^= random << 17;
+            random
+        };
+        let mut slow = 0u64;
+        let mut checked = 0u64;
+        for element in FloatType::ALL {
+            let axis = AxisCells::of(element);
+            let mut meeting = 0;
+            for biased in 1..2047u64 {
+                if BINADE_BINS[element as usize][biased as usize] != NOT_ONE_BIN {
+                    continue;
+                }
+                meeting += 1;
+                let edges = BINADE_EDGES[element as usize * 2048 + biased as usize];
+                assert_ne!(edges.first, NOT_ONE_BIN, "{element:?} {biased}");
+                let mut check = |fraction: u64| {
+                    let x = f64::from_bits((biased << 52) | fraction);
+                    let bin = magnitude_bin(x, element);
+                    assert_eq!(
+                        meeting_bin(x, element, biased as usize),
+                        bin,
+                        "{x:e} {element:?}"
+                    );
+                    assert_eq!(input_bin(-x, element), Some(-bin), "{x:e}");
+                    assert_eq!(axis.cell(-x), usize::from(Region::of_bins(-bin, 0).x));
+                    checked += 1;
+                };
+                let marks: Vec<u64> = edges
+                    .edges
+                    .into_iter()
+                    .filter(|edge| *edge != u64::MAX)
+                    .chain([0, FRACTION_BITS])
+                    .collect();
+                // Float values: 2^29 units of the fraction apart.
+                for float in 0..1u64 << 23 {
+                    let fraction = float << 29;
+                    let near = marks.iter().any(|mark| fraction.abs_diff(*mark) < 1 << 45);
+                    if near || float % 61 == 0 {
+                        check(fraction);
+                    }
+                }
+                for mark in &marks {
+                    for border in [EDGE_GUARD, EDGE_GUARD + 1] {
+                        for side in [mark.wrapping_sub(border), mark.wrapping_add(border)] {
+                            for offset in 0..64 {
+                                let fraction = side.wrapping_add(offset).wrapping_sub(32);
+                                if fraction <= FRACTION_BITS {
+                                    check(fraction);
+                                }
+                            }
+                        }
+                    }
+                    // The zone where the arithmetic's bin may flicker, and past it.
+                    for step in -4096i64..=4096 {
+                        let fraction = mark.wrapping_add_signed(step << 10);
+                        if fraction <= FRACTION_BITS {
+                            check(fraction);
+                        }
+                    }
+                }
+                for _ in 0..4096 {
+                    let fraction = next() & FRACTION_BITS;
+                    slow += u64::from(
+                        marks
+                            .iter()
+                            .any(|mark| fraction.abs_diff(*mark) <= EDGE_GUARD),
+                    );
+                    check(fraction);
+                }
+            }
+            assert!(
+                meeting > 30,
+                "{element:?}: {meeting} binades where bins meet"
+            );
+        }
+        // Random fractions take the arithmetic about once in 2^14.
+        assert!(slow * 1000 < checked, "{slow} of {checked}");
+    }
+
+    /// The counters that [`CorrectlyRoundedInputs::record_decided`] reuses go back zeroed,
+    /// NaN arguments' (off the grid) and undecided inputs' included, for one argument and two.
+    #[test]
+    fn decided_counters_go_back_zeroed() {
+        let element = FloatType::Float;
+        let column: Vec<f64> = (0..1000)
+            .map(|i| match i % 9 {
+                0 => f64::NAN,
+                1 => f64::INFINITY,
+                2 => 0.0,
+                _ => f64::from(i as u32) * 1.7e-3 - 0.5,
+            })
+            .collect();
+        let other: Vec<f64> = column.iter().rev().copied().collect();
+        let decided: Vec<u8> = (0..1000).map(|i| (i % 3) as u8).collect();
+        for columns in [vec![column.clone()], vec![column, other]] {
+            let mut classes = [
+                CorrectlyRoundedInputs::counted_at(0.5),
+                CorrectlyRoundedInputs::counted_at(0.0),
+            ];
+            CorrectlyRoundedInputs::record_decided(
+                &mut classes,
+                &columns,
+                0..1000,
+                &decided,
+                |position| position as u64,
+                element,
+            );
+            assert!(classes.iter().all(|class| !class.cells.is_empty()));
+            let buffer = COUNTS.take();
+            assert!(!buffer.is_empty() && buffer.iter().all(|count| *count == 0));
+            COUNTS.set(buffer);
         }
     }
 
