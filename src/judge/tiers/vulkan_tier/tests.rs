@@ -125,8 +125,9 @@ fn results(rules: &Rules, args: &[f64], correct: f64, exact: f64) -> Vec<(f64, b
 }
 
 /// Every verdict the tier gives is `judge`'s (MPFR's path) on the same result, error included;
-/// and it decides nearly every plausible result (within 3 ulp of the correctly rounded one)
-/// of every function with a direct cell, and most of pow's and sqrt's.
+/// and it decides nearly every plausible result (within 3 ulp of the correctly rounded one, at
+/// finite normal arguments) of every function with a direct cell, and most of pow's and
+/// sqrt's.
 #[test]
 fn the_vulkan_tier_decides_as_judge_does() {
     let functions = [
@@ -167,7 +168,13 @@ fn the_vulkan_tier_decides_as_judge_does() {
                     let mpfr = binding::mpfr(output.reference);
                     let correct = reference::correctly_rounded(mpfr, &operands, element).to_f64();
                     let exact = reference::high_precision(mpfr, &operands, element).to_f64();
+                    // The bulk of a sweep: finite, normal arguments (the specials the sample
+                    // starts with are a handful in a real sweep's 2^18).
+                    let ordinary = args
+                        .iter()
+                        .all(|a| a.is_finite() && a.abs() >= pow2(element.emin()));
                     for (result, near) in results(&rules, &args, correct, exact) {
+                        let near = near && ordinary;
                         let case = rules.judge_exactly(0, &args, &[result]);
                         judged += 1;
                         near_judged += usize::from(near);
@@ -210,7 +217,7 @@ fn the_vulkan_tier_decides_as_judge_does() {
             let share = near_decided as f64 / near_judged as f64;
             eprintln!(
                 "{name} {element:?} relaxed {relaxed}: {decided} of {judged} decided, \
-                 {near_decided} of {near_judged} within 3 ulp"
+                 {near_decided} of {near_judged} within 3 ulp at normal arguments"
             );
             // The inherited cells the tier leaves to MPFR decide nothing; pow and sqrt where
             // their guards hold; the direct cells nearly everything.
