@@ -186,6 +186,23 @@ impl Rules {
                     reference::Infinity::PastDouble => None,
                 }
             }
+            Kind::Inherited(formula) => inherited::passes_by_root_cell(
+                formula,
+                self.element,
+                vulkan.unit,
+                args,
+                approximation,
+                device_result,
+                modes.denorm_preserve,
+            )
+            .map(|error| {
+                if error.is_infinite() {
+                    // Counted as `judge`'s pass at an infinite distance: no error.
+                    FastVerdict::CorrectlyRoundedOverflow
+                } else {
+                    FastVerdict::Pass(error)
+                }
+            }),
             _ if approximation.is_infinite() => None,
             Kind::Ulps(n) => self.vulkan_ulps(&input, n),
             Kind::Absolute(bound) => {
@@ -194,15 +211,6 @@ impl Rules {
                     .then_some(FastVerdict::AbsolutePass(distance))
             }
             Kind::CorrectlyRounded => self.vulkan_correctly_rounded(&input),
-            Kind::Inherited(formula) => inherited::passes_by_root_cell(
-                formula,
-                self.element,
-                vulkan.unit,
-                args,
-                approximation,
-                device_result,
-            )
-            .map(FastVerdict::Pass),
         }
     }
 
