@@ -26,9 +26,10 @@
 //!   (x is within 2^-54 of a), else MPFR; outside the range, unbounded;
 //! - `CorrectlyRounded`: the neighbours of x in the rules' grid are `a`'s where `a` is off the
 //!   grid (every grid point is a double, so x and `a` lie between the same two), and then RTE
-//!   (where `a` is no midpoint), RTZ and either neighbour decide both ways; on the grid only
-//!   `a` itself is certain (x is `a` or within half a double ulp: the nearest, and either
-//!   neighbour), unless the double is the exact value;
+//!   (where `a` is no midpoint), RTZ and either neighbour decide both ways; on the grid `a`
+//!   itself passes (x is `a` or within half a double ulp: the nearest, and either neighbour),
+//!   and under RTE every other result fails, as does every other one where the double is the
+//!   exact value;
 //! - inherited cells: the passes [`inherited::passes_by_root_cell`] proves.
 //!
 //! A failure is decided only where `judge` cannot turn it into a pass: a finite, non-zero
@@ -274,8 +275,12 @@ impl Rules {
             if result == approximation && (exact || input.modes.rounding != Some(Rounding::Rtz)) {
                 return Some(FastVerdict::Pass(error()));
             }
+            // Another result fails where `a` is the only one accepted: the double is exact, or
+            // RTE, whose nearest is `a` on whichever side of it x lies.
+            let only =
+                exact || (input.coarser == 1.0 && input.modes.rounding == Some(Rounding::Rte));
             let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
-            return (exact && !power_of_two && self.vulkan_failure_is_final(input))
+            return (only && !power_of_two && self.vulkan_failure_is_final(input))
                 .then(|| FastVerdict::Fail(error()));
         }
         let accepted = if input.coarser > 1.0 {
