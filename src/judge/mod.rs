@@ -77,8 +77,9 @@ pub struct Rules {
     /// not finite, or whose exact results are not, are undefined.
     pub finite_math_only: bool,
     /// On the vulkan path: the shader's execution modes and the type its ULP counts are in.
-    /// Every table output is then judged by [`vulkan::judge`] with MPFR's exact value, and no
-    /// fast or bulk tier decides one (they know neither the modes nor the Vulkan cells).
+    /// Every table output is then judged by [`vulkan::judge`]'s rules: by the Vulkan tier where
+    /// the double reference proves the verdict (`tiers::vulkan_tier`), else with MPFR's exact
+    /// value; no bulk tier decides one (their rules know neither the modes nor the cells).
     pub vulkan: Option<VulkanJudging>,
 }
 

@@ -233,7 +233,7 @@ impl Rules {
     }
 
     /// A table output on the vulkan path, by [`crate::judge::vulkan::judge`] with MPFR's exact
-    /// value. A result its cell bounds nothing for, or leaves undefined, is counted as
+    /// value: what the Vulkan tier (`tiers::vulkan_tier`) leaves, and every worst case. A result its cell bounds nothing for, or leaves undefined, is counted as
     /// undefined: neither a pass nor a failure. A zero where GLSL.std.450 lets the instruction
     /// flush its result (ldexp's exponent below the type's range) passes.
     fn judge_vulkan(

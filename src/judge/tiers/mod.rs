@@ -8,6 +8,7 @@ mod bulk;
 mod column;
 mod double_tier;
 mod exact_tier;
+mod vulkan_tier;
 
 pub use bulk::KnownColumnsVerdict;
 pub use column::{ColumnTier, ColumnTiers};
@@ -294,9 +295,10 @@ impl Rules {
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
-        // The Vulkan rules need the shader's modes and MPFR's value (`judge_vulkan`).
-        if self.vulkan.is_some() {
-            return None;
+        // The Vulkan rules, by the shader's modes: where the double proves `judge_vulkan`'s
+        // verdict (`vulkan_tier`), else MPFR.
+        if let Some(vulkan) = self.vulkan {
+            return self.vulkan_verdict(vulkan, reference, args, device_results);
         }
         if let Some(rule) = self.relaxed {
             return self.relaxed_verdict(rule, reference, args, device_results);
@@ -558,7 +560,8 @@ impl Rules {
     /// apply none (MPFR judges): a directed rounding, remquo's rule, an absolute or other
     /// bound.
     pub(in crate::judge) fn requirement_rule(&self) -> Option<FastRule> {
-        // No bulk pass decides a Vulkan row: `judge_vulkan` judges each input.
+        // No bulk pass decides a Vulkan row: its rules depend on the shader's modes and on
+        // each input (the Vulkan tier and `judge_vulkan` judge input by input).
         if self.vulkan.is_some() {
             return None;
         }

@@ -232,6 +232,109 @@ pub(super) fn judge(
     }
 }
 
+/// A proven pass of an inherited cell without the interval evaluation ([`judge`]), where the
+/// correctly rounded double `approximation` of the exact value x (within half a double ulp of
+/// it) shows `device_result` within the root operation's own cell around x: `Some(error)`, its
+/// error in the unit's ulp against `approximation` (exact to 2^-28 ulp; infinite for the
+/// overflow allowance's infinity, as `judge` measures it), else `None` (the evaluation decides,
+/// as before). It never decides a failure.
+///
+/// Why such a result passes: every operation's range contains the operation's exact value on
+/// exact arguments (its exact interval is the hull of its corners over ranges that contain the
+/// exact intermediates, rounded outwards, then widened, and the overflow allowance and the
+/// flush of a denormal only widen it further). So the root operation's exact interval [l, h]
+/// contains x (the formula's exact value is the function's: exp2(y log2 x) = pow(x, y),
+/// 1 / (1 / sqrt x) = sqrt x), and its widened range is [l - N u, h + N u] with u the larger
+/// of the ends' ulps ([`ulp_in`], monotonic in the magnitude, and some end is at least |x| in
+/// magnitude, so u >= ulp_in(x)) and N the root's cell (3 + 2|t| at the largest magnitude |t|
+/// of exp2's argument range, which holds the exact y log2 x). So:
+/// - x finite and at most the largest finite value: the final range's ends ([`permitted`]) are
+///   at least N ulp_in(x) from x on each side, or infinite on that side, so E >= N ulp_in(x):
+///   a finite result within N ulp_in(x) of x is permitted (x a normal, non-power-of-two value,
+///   so its binade and ulp_in(x) are `approximation`'s, and the result within that by a margin
+///   of 2^-20 of it, far more than half a double ulp of x: 2^-29 ulp at most);
+/// - x past the largest finite value (a finite double): the range reaches past it, so the
+///   infinity of x's sign is permitted (the overflow allowance);
+/// - |x| below the smallest normal value and a zero result: the range holds zero where
+///   denormals may be flushed (an end strictly between zero and the smallest normal value is
+///   moved to zero), and where they are not, if |x| <= N times the smallest denormal's ulp.
+///
+/// The evaluation must also finish (no [`Stop`], which makes the result unjudged, not a pass),
+/// which each formula's guard proves:
+/// - pow, `exp2(y * log2(x))`: x > 0 and y finite, so log2 of the point x is finite and
+///   bounded (its cell's range test is decided for a point), and |y log2 x| at most a quarter
+///   of the largest finite value keeps the product's range finite (no overflow allowance
+///   there), so exp2's argument magnitude is finite;
+/// - sqrt, `1.0 / inversesqrt(x)`: x > 0, so inversesqrt's range is positive and within
+///   2 ulp of 1/sqrt(x); the divisor test of OpFDiv holds where 1/sqrt(x) lies inside its
+///   divisor range by a factor of 2 on each side (far more than 2 ulp).
+#[allow(clippy::too_many_arguments)]
+pub fn passes_by_root_cell(
+    formula: &str,
+    element: FloatType,
+    unit: FloatType,
+    args: &[f64],
+    approximation: f64,
+    device_result: f64,
+    denorm_preserve: bool,
+) -> Option<f64> {
+    let max = element.max_finite();
+    let bound = match (formula, args) {
+        ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
+            let Requirement::Vulkan(Cell::UlpPerMagnitude {
+                constant,
+                per_magnitude,
+            }) = cell("exp2", element, unit)
+            else {
+                return None;
+            };
+            let t = (y * x.log2()).abs();
+            if t.is_nan() || t > max / 4.0 {
+                return None;
+            }
+            // f64's log2 is within an ulp or two of the exact one: 2^-40 below |t| is below
+            // the exact |y log2 x|.
+            constant + per_magnitude * t * (1.0 - pow2(-40))
+        }
+        ("1.0 / inversesqrt(x)", &[x]) if x > 0.0 && x.is_finite() => {
+            let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) =
+                cell("OpFDiv", element, unit)
+            else {
+                return None;
+            };
+            let divisor = 1.0 / approximation;
+            if !(2.0 * low..=high / 2.0).contains(&divisor) {
+                return None;
+            }
+            ulp
+        }
+        _ => return None,
+    };
+    let magnitude = approximation.abs();
+    if !magnitude.is_finite() {
+        // Past double, MPFR's own range may end too (its error is then 0, else infinite).
+        return None;
+    }
+    if magnitude > max {
+        return (device_result == f64::INFINITY.copysign(approximation)).then_some(f64::INFINITY);
+    }
+    let tiny = pow2(element.emin());
+    if magnitude < tiny {
+        let smallest = pow2(element.emin() - unit.precision() as i32 + 1);
+        let holds_zero = !denorm_preserve || magnitude <= bound * smallest * (1.0 - pow2(-20));
+        return (device_result == 0.0 && holds_zero)
+            .then(|| crate::num::ulp::ulp_error_of_value(device_result, approximation, unit));
+    }
+    let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+    if !device_result.is_finite() || magnitude > max / 2.0 || power_of_two {
+        return None;
+    }
+    let binade = ((approximation.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let ulp = pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1);
+    ((device_result - approximation).abs() <= bound * ulp * (1.0 - pow2(-20)))
+        .then(|| crate::num::ulp::ulp_error_of_value(device_result, approximation, unit))
+}
+
 /// Whether `result` lies in [x - E, x + E] (E the larger distance from x to a finite end), or
 /// inside the range, or is the overflow allowance where the range reaches past the largest
 /// finite value.

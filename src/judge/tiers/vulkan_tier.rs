@@ -1,0 +1,311 @@
+//! The Vulkan tier: a Vulkan table output decided from the correctly rounded double reference
+//! (CORE-MATH) exactly as [`crate::judge::vulkan::judge`] decides it with MPFR's exact value,
+//! wherever the double proves the verdict; everything else goes to MPFR (`judge_vulkan`).
+//!
+//! The rules stay written once, in [`crate::judge::vulkan`]: this tier only finds, from the
+//! double `a` (the exact value x rounded once to double: `x.to_f64()` is `a`, so every test of
+//! the rules on `x.to_f64()` reads the same on `a`), which branch the rules take and whether
+//! the result is certainly inside or outside the bound, through the fast tiers' own machinery
+//! ([`Rules::output_verdict`]: the format's rounding of `a`, the margin around the bound,
+//! the side of a power of two; [`FastRule`]).
+//!
+//! Decided (half and float results of one table output; double results and vector outputs go
+//! to MPFR, whose 0.5-ulp bookkeeping of a double's correctly rounded result would differ):
+//! - what GLSL.std.450 leaves undefined ([`undefined_by_instruction`]), ldexp's permitted zero,
+//!   and without SignedZeroInfNanPreserve an argument or exact value that is not finite or
+//!   lies past the largest finite value: undefined (or the zero's pass), as `judge_vulkan`
+//!   decides them before anything else;
+//! - poison (NaN at finite arguments: the double is NaN exactly where x is);
+//! - `Ulp(n)`, `UlpPerMagnitude` (3 + 2|x|, the bound per input), `UlpForDivisor` (outside its
+//!   divisor range: unbounded, so undefined), `UlpOutsideAbsoluteInside` outside its range:
+//!   the ULP bound, in the cell's unit (RelaxedPrecision's half ulp in float's exponent range
+//!   is 2^13 float ulps: the bound scaled up and the error down by that power of two, exactly);
+//!   an infinity where |a| is past the largest finite value passes by the overflow allowance
+//!   (x is then past it too), and the infinity of an exact infinity (x / 0) at no error;
+//! - `AbsoluteInside` (sin, cos): a pass where |r - a| stays below the bound by 2^-10 of it
+//!   (x is within 2^-54 of a), else MPFR; outside the range, unbounded;
+//! - `CorrectlyRounded`: the neighbours of x in the rules' grid are `a`'s where `a` is off the
+//!   grid (every grid point is a double, so x and `a` lie between the same two), and then RTE
+//!   (where `a` is no midpoint), RTZ and either neighbour decide both ways; on the grid `a`
+//!   itself passes (x is `a` or within half a double ulp: the nearest, and either neighbour),
+//!   and under RTE every other result fails, as does every other one where the double is the
+//!   exact value;
+//! - inherited cells: the passes [`inherited::passes_by_root_cell`] proves.
+//!
+//! A failure is decided only where `judge` cannot turn it into a pass: a finite, non-zero
+//! result below the largest finite value (no overflow allowance), measured off a
+//! non-power-of-two `a`, and with DenormPreserve or no denormal argument (without it a fail
+//! is tried again on flushed arguments, and a zero result for a denormal x passes).
+//! Absolute failures go to MPFR, which records their distance as the unit's largest absolute
+//! error, as do absolute passes of a cell that also measures in ulp (log's [0.5, 2]), whose
+//! largest absolute error a fast pass would not record.
+
+use crate::judge::tiers::{side_of, FastReference, FastRule, FastState, FastValues};
+use crate::judge::vulkan::{
+    error_is_absolute, inherited, undefined_by_instruction, Modes, Rounding,
+};
+use crate::judge::{Rules, VulkanJudging};
+use crate::num::fp::{pow2, FloatType};
+use crate::num::ulp::ulp_error_of_value;
+use crate::reference::{self, binding};
+use crate::report::stats::FastVerdict;
+use crate::spec::registry::{Output, OutputCheck};
+use crate::spec::table::Requirement;
+use crate::spec::vulkan::Cell;
+
+/// What the rules see of one input, from the double reference.
+struct Input<'a> {
+    output: &'a Output,
+    args: &'a [f64],
+    /// The exact value rounded once to double (finite here).
+    approximation: f64,
+    device_result: f64,
+    modes: Modes,
+    /// The ulp unit's coarseness: 2^(element's precision - unit's), 1 but for
+    /// RelaxedPrecision.
+    coarser: f64,
+}
+
+/// Which of `judge`'s rules applies to an input.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind<'a> {
+    /// A bound in the cell's ulp: N, 3 + 2|x| at this x, OpFDiv's inside its divisor range (or
+    /// at a zero divisor), log's outside [0.5, 2].
+    Ulps(f64),
+    /// An absolute bound inside the cell's range (sin, cos).
+    Absolute(f64),
+    CorrectlyRounded,
+    Inherited(&'a str),
+    /// The cell bounds nothing here: undefined.
+    Unbounded,
+}
+
+impl Rules {
+    /// The Vulkan tier's verdict on one input (module docs), `None` where MPFR must judge.
+    pub(in crate::judge) fn vulkan_verdict(
+        &self,
+        vulkan: VulkanJudging,
+        reference: &mut FastReference,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
+        let ([output], &[device_result]) = (self.outputs.as_slice(), device_results) else {
+            return None;
+        };
+        if output.check != OutputCheck::Table || self.element == FloatType::Double {
+            return None;
+        }
+        let modes = vulkan.modes;
+        if undefined_by_instruction(self.function, self.element, args, &modes) {
+            return Some(FastVerdict::Undefined);
+        }
+        if device_result == 0.0
+            && crate::spec::vulkan::may_return_zero(self.function, self.element, args)
+        {
+            return Some(FastVerdict::Pass(0.0));
+        }
+        if !args.iter().all(|a| a.is_finite()) {
+            return (!modes.signed_zero_inf_nan_preserve).then_some(FastVerdict::Undefined);
+        }
+        let fast = binding::fast_tier(output)?;
+        if reference.state == FastState::Unknown {
+            // A sweep's double column, where it has one ([`FastReference::know_double`]).
+            reference.values[0] = FastValues {
+                correctly_rounded: None,
+                approximation: reference.double,
+            };
+            reference.count = 1;
+            reference.state = FastState::Known;
+        }
+        let approximation = *reference.values[0]
+            .approximation
+            .get_or_insert_with(|| fast(args));
+        if approximation.is_nan() {
+            // Poison, or without SignedZeroInfNanPreserve a NaN: undefined either way.
+            return Some(FastVerdict::Undefined);
+        }
+        let beyond = approximation.abs() > self.element.max_finite();
+        if !modes.signed_zero_inf_nan_preserve && beyond {
+            return Some(FastVerdict::Undefined);
+        }
+        let kind = match &self.requirement {
+            Requirement::Ulp(n) => Kind::Ulps(*n),
+            Requirement::Vulkan(Cell::UlpPerMagnitude {
+                constant,
+                per_magnitude,
+            }) => Kind::Ulps(constant + per_magnitude * args[0].abs()),
+            Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) => {
+                let y = args.get(1)?.abs();
+                if y == 0.0 || (*low..=*high).contains(&y) {
+                    Kind::Ulps(*ulp)
+                } else {
+                    Kind::Unbounded
+                }
+            }
+            Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside { ulp, .. }) => {
+                if error_is_absolute(&self.requirement, args) {
+                    return None;
+                }
+                Kind::Ulps(*ulp)
+            }
+            Requirement::Vulkan(Cell::AbsoluteInside { absolute, .. }) => {
+                if error_is_absolute(&self.requirement, args) {
+                    Kind::Absolute(*absolute)
+                } else {
+                    Kind::Unbounded
+                }
+            }
+            Requirement::CorrectlyRounded => Kind::CorrectlyRounded,
+            Requirement::Vulkan(Cell::Inherited(formula)) => Kind::Inherited(formula),
+            _ => return None,
+        };
+        let coarser =
+            pow2((self.element.precision() as i32 - vulkan.unit.precision() as i32).max(0));
+        let input = Input {
+            output,
+            args,
+            approximation,
+            device_result,
+            modes,
+            coarser,
+        };
+        match kind {
+            Kind::Unbounded => Some(FastVerdict::Undefined),
+            // A ULP cell: an exact infinity (a pole, x / 0) is matched by the same infinity at
+            // no error; a finite x past double (so past the largest finite value) by the
+            // overflow allowance. Told apart as the fast tiers tell them
+            // ([`Rules::infinite_verdict`]); everything else goes to MPFR.
+            Kind::Ulps(_) if approximation.is_infinite() => {
+                if device_result != approximation {
+                    return None;
+                }
+                match reference::why_infinite(fast, args)? {
+                    reference::Infinity::Pole => Some(FastVerdict::Pass(0.0)),
+                    reference::Infinity::PastDouble if args.iter().all(|x| *x != 0.0) => {
+                        Some(FastVerdict::CorrectlyRoundedOverflow)
+                    }
+                    reference::Infinity::PastDouble => None,
+                }
+            }
+            Kind::Inherited(formula) => inherited::passes_by_root_cell(
+                formula,
+                self.element,
+                vulkan.unit,
+                args,
+                approximation,
+                device_result,
+                modes.denorm_preserve,
+            )
+            .map(|error| {
+                if error.is_infinite() {
+                    // Counted as `judge`'s pass at an infinite distance: no error.
+                    FastVerdict::CorrectlyRoundedOverflow
+                } else {
+                    FastVerdict::Pass(error)
+                }
+            }),
+            _ if approximation.is_infinite() => None,
+            Kind::Ulps(n) => self.vulkan_ulps(&input, n),
+            Kind::Absolute(bound) => {
+                let distance = (device_result - approximation).abs();
+                (device_result.is_finite() && distance <= bound * (1.0 - 1.0 / 1024.0))
+                    .then_some(FastVerdict::AbsolutePass(distance))
+            }
+            Kind::CorrectlyRounded => self.vulkan_correctly_rounded(&input),
+        }
+    }
+
+    /// Whether `judge` keeps a failure of this result: no overflow allowance (a finite,
+    /// non-zero result below the largest finite value) and no flushed denormal to try.
+    fn vulkan_failure_is_final(&self, input: &Input) -> bool {
+        let result = input.device_result;
+        result.is_finite()
+            && result != 0.0
+            && result.abs() < self.element.max_finite()
+            && (input.modes.denorm_preserve
+                || !input.args.iter().any(|a| self.element.is_subnormal(*a)))
+    }
+
+    /// An `n`-ulp bound in the cell's unit: the fast tiers' [`Rules::output_verdict`] on the
+    /// bound in the element's ulp, its error brought back to the unit's.
+    fn vulkan_ulps(&self, input: &Input, n: f64) -> Option<FastVerdict> {
+        let (approximation, result) = (input.approximation, input.device_result);
+        if result.is_infinite() {
+            // The overflow allowance: x is past the largest finite value where `a` is.
+            let same_sign = result.is_sign_negative() == approximation.is_sign_negative();
+            return (approximation.abs() > self.element.max_finite() && same_sign)
+                .then_some(FastVerdict::CorrectlyRoundedOverflow);
+        }
+        let rule = FastRule {
+            bound: n * input.coarser,
+            correctly_rounded: false,
+            measured: false,
+            fails_beyond: self.vulkan_failure_is_final(input),
+        };
+        let side = |power| side_of(input.output, input.args, power);
+        let exact = binding::double_tier_is_exact(input.output, self.element);
+        match self.output_verdict(approximation, exact, result, rule, side)? {
+            FastVerdict::Pass(error) => Some(FastVerdict::Pass(error / input.coarser)),
+            FastVerdict::Fail(error) => Some(FastVerdict::Fail(error / input.coarser)),
+            _ => None,
+        }
+    }
+
+    /// A correctly rounded cell (module docs): the neighbours of `a` on the grid of the unit's
+    /// precision in the element's exponents, as `judge`'s `neighbours` finds them for x.
+    fn vulkan_correctly_rounded(&self, input: &Input) -> Option<FastVerdict> {
+        let (approximation, result) = (input.approximation, input.device_result);
+        let max = self.element.max_finite();
+        if !result.is_finite() || approximation.abs() > max {
+            return None;
+        }
+        let coarser_bits = input.coarser.log2() as i32;
+        let gap = pow2(self.element.gap_exponent(approximation) + coarser_bits);
+        let (low, high) = (
+            (approximation / gap).floor() * gap,
+            (approximation / gap).ceil() * gap,
+        );
+        if low.abs() > max || high.abs() > max {
+            return None;
+        }
+        let exact = binding::double_tier_is_exact(input.output, self.element);
+        let error = || ulp_error_of_value(result, approximation, self.element) / input.coarser;
+        if low == high {
+            // On the grid: x is `a`, or within half a double ulp of it.
+            if result == approximation && (exact || input.modes.rounding != Some(Rounding::Rtz)) {
+                return Some(FastVerdict::Pass(error()));
+            }
+            // Another result fails where `a` is the only one accepted: the double is exact, or
+            // RTE, whose nearest is `a` on whichever side of it x lies.
+            let only =
+                exact || (input.coarser == 1.0 && input.modes.rounding == Some(Rounding::Rte));
+            let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+            return (only && !power_of_two && self.vulkan_failure_is_final(input))
+                .then(|| FastVerdict::Fail(error()));
+        }
+        let accepted = if input.coarser > 1.0 {
+            (low..=high).contains(&result)
+        } else {
+            match input.modes.rounding {
+                None => result == low || result == high,
+                Some(Rounding::Rtz) if approximation < 0.0 => result == high,
+                Some(Rounding::Rtz) => result == low,
+                Some(Rounding::Rte) => {
+                    if !exact && reference::is_midpoint(approximation, self.element) {
+                        return None;
+                    }
+                    result == self.element.round(approximation)
+                }
+            }
+        };
+        if accepted {
+            Some(FastVerdict::Pass(error()))
+        } else {
+            self.vulkan_failure_is_final(input)
+                .then(|| FastVerdict::Fail(error()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
