@@ -53,3 +53,18 @@ pub(crate) fn every_float_matches(column: Column, scalar: FastFn, name: &str) ->
     eprintln!("{name}: {undecided} floats left undecided (stride {stride})");
     undecided
 }
+
+/// Checks a column tier's domain test ([`crate::judge::ColumnTier::nan_at`]) against `scalar`
+/// on the floats [`every_float_matches`] checks: `nan_at(x)` exactly where `scalar(x)` is NaN
+/// (the test may leave NaNs to the scalar tier, but these leave none).
+pub(crate) fn nan_domain_matches(nan_at: fn(f64) -> bool, scalar: FastFn, name: &str) {
+    const BLOCK: u64 = 1 << 16;
+    for number in (0..(1u64 << 32) / BLOCK).step_by(stride()) {
+        let wrong: Vec<f64> = (number * BLOCK..(number + 1) * BLOCK)
+            .map(|bits| f64::from(f32::from_bits(bits as u32)))
+            .filter(|x| nan_at(*x) != scalar(&[*x]).is_nan())
+            .take(5)
+            .collect();
+        assert!(wrong.is_empty(), "{name}: nan_at wrong at {wrong:?}");
+    }
+}

@@ -138,7 +138,19 @@ fn column(base: Base, inputs: &[f64], out: &mut Vec<f64>) {
 #[inline(always)]
 fn lane(base: Base, x: f64) -> f64 {
     // Past the range the value overflows (or underflows to +0) as it does at the range's end.
-    let x = x.clamp(-base.limit, base.limit);
+    rounded(power(base, x.clamp(-base.limit, base.limit)), TEST_WIDTH)
+}
+
+/// `e^x` within `2^-47.2` of it, relative, for a float `x` in `[-128, 128]` (the module's
+/// proof, before the rounding test): the hyperbolic columns' part.
+#[inline(always)]
+pub(crate) fn exp_near(x: f64) -> f64 {
+    power(E, x)
+}
+
+/// `b^x` before the rounding test, for `|x| <= base.limit` (the module's proof).
+#[inline(always)]
+fn power(base: Base, x: f64) -> f64 {
     let t_high = x * base.high;
     let t_low = x * base.low;
     let shifted = t_high * INVERSE_LN2 + ROUNDING_SHIFT;
@@ -155,7 +167,7 @@ fn lane(base: Base, x: f64) -> f64 {
     for c in TAYLOR[..12].iter().rev() {
         p = p * r + c;
     }
-    rounded(p * scale, TEST_WIDTH)
+    p * scale
 }
 
 /// The float nearest `value` where every real within `value·(1 ± width)` rounds to it (so

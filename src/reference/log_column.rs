@@ -127,6 +127,23 @@ pub fn log1pf(inputs: &[f64], out: &mut Vec<f64>) {
     column(inputs, out, log1p);
 }
 
+/// Whether log, log2 and log10 are NaN at `x`, which their columns leave NaN: a NaN, or `x`
+/// below zero (−inf included), where the real logarithm has no value and C99's log (F.9.3.7,
+/// CORE-MATH's, MPFR's) is NaN. At −0 it is −inf, and −0 is not below zero.
+/// `nan_domain_is_core_maths` holds the test to CORE-MATH on every float it checks, and
+/// `logarithms_agree_with_mpfr` to MPFR.
+#[inline(always)]
+pub fn log_is_nan(x: f64) -> bool {
+    x.is_nan() | (x < 0.0)
+}
+
+/// Whether log1p is NaN at `x`: a NaN, or `x` below −1 (log1p(−1) is −inf), as
+/// [`log_is_nan`] for `1 + x`.
+#[inline(always)]
+pub fn log1p_is_nan(x: f64) -> bool {
+    x.is_nan() | (x < -1.0)
+}
+
 /// `lane` over `inputs` into `out` (cleared first), in the widest vectors.
 #[inline(always)]
 fn column(inputs: &[f64], out: &mut Vec<f64>, lane: impl Fn(f64) -> f64) {
@@ -214,7 +231,7 @@ fn nearest_float(y: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::num::fp::FloatType;
-    use crate::reference::column_checks::{every_float_matches, Column};
+    use crate::reference::column_checks::{every_float_matches, nan_domain_matches, Column};
     use crate::reference::{binding, correctly_rounded_value, fast, FastFn};
     use crate::spec::reference_id::ReferenceId;
     use rug::float::Constant;
@@ -228,6 +245,35 @@ mod tests {
             (log10f, fast::log10f, ReferenceId::Log10),
             (log1pf, fast::log1pf, ReferenceId::Log1p),
         ]
+    }
+
+    /// A domain test, its function's scalar tiers (float and double) and its MPFR reference.
+    type Domain = (fn(f64) -> bool, [FastFn; 2], ReferenceId);
+
+    /// Each function's domain test.
+    fn domains() -> [Domain; 4] {
+        [
+            (log_is_nan, [fast::logf, fast::log], ReferenceId::Log),
+            (log_is_nan, [fast::log2f, fast::log2], ReferenceId::Log2),
+            (log_is_nan, [fast::log10f, fast::log10], ReferenceId::Log10),
+            (
+                log1p_is_nan,
+                [fast::log1pf, fast::log1p],
+                ReferenceId::Log1p,
+            ),
+        ]
+    }
+
+    /// Wherever a domain test says NaN, CORE-MATH's float and double functions are NaN, and
+    /// nowhere else are they NaN ([`nan_domain_matches`]: every 31st block of floats, all of
+    /// them with `CLACC_EVERY_FLOAT=1`).
+    #[test]
+    fn nan_domain_is_core_maths() {
+        for (nan_at, scalars, name) in domains() {
+            for scalar in scalars {
+                nan_domain_matches(nan_at, scalar, &format!("{name:?}"));
+            }
+        }
     }
 
     /// The constants are what their comments say: the heads' 29 bits and the tails, from MPFR.
@@ -338,6 +384,12 @@ mod tests {
                 1 => x % 1.0 + 1.0,
                 _ => x,
             }));
+        }
+        for (nan_at, _, name) in domains() {
+            for x in &inputs {
+                let correct = correctly_rounded_value(binding::mpfr(name), &[*x], FloatType::Float);
+                assert_eq!(nan_at(*x), correct.is_nan(), "{name:?}({x:e})");
+            }
         }
         for (column, _, name) in columns() {
             let mut values = Vec::new();

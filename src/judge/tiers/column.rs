@@ -3,13 +3,17 @@
 //! implementation of [`ColumnTier`] (one argument) or [`PairColumnTier`] (two);
 //! [`column_tier`] and [`pair_column_tier`] list them. What a tier leaves undecided (NaN in its
 //! column) the scalar tiers decide, input by input ([`ColumnTiers`]), so a column holds the
-//! same values as the scalar tiers, bit for bit.
+//! same values as the scalar tiers, bit for bit, NaN where they give NaN. A tier may also
+//! declare where the function's value is NaN (its domain test, `nan_at`): those NaNs are
+//! decided, and no scalar tier is asked for them (half of a random sweep's log inputs are
+//! negative).
 
 use crate::judge::Rules;
 use crate::num::fp::FloatType;
 use crate::reference::column as c;
 use crate::reference::exp_column as e;
 use crate::reference::expm1_column as m;
+use crate::reference::hyperbolic_column as h;
 use crate::reference::log_column as l;
 use crate::reference::pair_column::{atan2, hypot, pow};
 use crate::reference::{binding, FastFn};
@@ -30,6 +34,23 @@ pub trait ColumnTier: Sync {
     fn doubles(&self, _x: &[f64], _out: &mut Vec<f64>) -> bool {
         false
     }
+
+    /// Whether the function's value at `x` is NaN, known without computing it (a NaN
+    /// argument, or one outside the domain: log of a negative number). Where it says so, a
+    /// NaN in the tier's columns is decided and the scalar tiers are not asked; it may say
+    /// `false` at any input (the scalar tiers then give NaN again), and must never say `true`
+    /// where the value is not NaN: the tier's doc proves it, and a test holds it to the scalar
+    /// tiers and MPFR.
+    fn nan_at(&self, _x: f64) -> bool {
+        false
+    }
+
+    /// The positions of `out` (this tier's float or double column at `x`) that the scalar
+    /// tiers decide: NaN, where [`ColumnTier::nan_at`] does not say the value is NaN. A tier
+    /// writes `nan_at`, not this: the pass is compiled for each tier, its test inlined.
+    fn undecided(&self, x: &[f64], out: &[f64]) -> Vec<usize> {
+        positions_where(out, |i| !self.nan_at(x[i]))
+    }
 }
 
 /// A fast tier over columns of floats (as doubles) for a function of two arguments, taken in
@@ -46,27 +67,87 @@ pub trait PairColumnTier: Sync {
     fn doubles(&self, _x: &[f64], _y: &[f64], _out: &mut Vec<f64>) -> bool {
         false
     }
+
+    /// Whether the function's value at `(x, y)` is NaN, known without computing it:
+    /// [`ColumnTier::nan_at`]'s contract.
+    fn nan_at(&self, _x: f64, _y: f64) -> bool {
+        false
+    }
+
+    /// [`ColumnTier::undecided`] for two arguments.
+    fn undecided(&self, x: &[f64], y: &[f64], out: &[f64]) -> Vec<usize> {
+        positions_where(out, |i| !self.nan_at(x[i], y[i]))
+    }
+}
+
+/// The positions `i` of `out` whose value is NaN and where `undecided(i)` holds, in one pass
+/// in the widest vectors, with no branch on the NaN test (half of a random log column is
+/// NaN, at random), after a pass that finds none in most columns.
+#[inline(always)]
+fn positions_where(out: &[f64], undecided: impl Fn(usize) -> bool) -> Vec<usize> {
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            let mut positions = Vec::new();
+            if out.iter().fold(false, |any, value| any | value.is_nan()) {
+                for (i, value) in out.iter().enumerate() {
+                    if value.is_nan() & undecided(i) {
+                        positions.push(i);
+                    }
+                }
+            }
+            positions
+        },
+    )
 }
 
 /// The two-argument column tier of reference `id`, where one is written.
 fn pair_column_tier(id: Id) -> Option<&'static dyn PairColumnTier> {
     match id {
         Id::Hypot => Some(&Hypot),
-        Id::Atan2 => Some(&PairFloatsOnly(atan2::atan2f)),
+        Id::Atan2 => Some(&PairFloatsOnly {
+            floats: atan2::atan2f,
+            nan_at: never_two,
+        }),
         // Where they differ (x < 0, zeros, infinities) the column leaves pow and powr to the
-        // scalar tiers.
-        Id::Pow | Id::Powr => Some(&PairFloatsOnly(pow::powf)),
+        // scalar tiers; their NaNs differ too.
+        Id::Pow => Some(&PairFloatsOnly {
+            floats: pow::powf,
+            nan_at: pow::pow_is_nan,
+        }),
+        Id::Powr => Some(&PairFloatsOnly {
+            floats: pow::powf,
+            nan_at: pow::powr_is_nan,
+        }),
         _ => None,
     }
 }
 
 /// A two-argument tier with a float column only, as [`FloatsOnly`].
-struct PairFloatsOnly(fn(&[f64], &[f64], &mut Vec<f64>));
+struct PairFloatsOnly<N> {
+    floats: fn(&[f64], &[f64], &mut Vec<f64>),
+    nan_at: N,
+}
 
-impl PairColumnTier for PairFloatsOnly {
+impl<N: Fn(f64, f64) -> bool + Sync> PairColumnTier for PairFloatsOnly<N> {
     fn floats(&self, x: &[f64], y: &[f64], out: &mut Vec<f64>) {
-        (self.0)(x, y, out);
+        (self.floats)(x, y, out);
     }
+
+    #[inline(always)]
+    fn nan_at(&self, x: f64, y: f64) -> bool {
+        (self.nan_at)(x, y)
+    }
+}
+
+/// The domain test of a tier that declares no NaN (the scalar tiers give every NaN).
+fn never(_x: f64) -> bool {
+    false
+}
+
+/// [`never`] for two arguments.
+fn never_two(_x: f64, _y: f64) -> bool {
+    false
 }
 
 /// The column tier of reference `id`, where one is written.
@@ -74,27 +155,73 @@ fn column_tier(id: Id) -> Option<&'static dyn ColumnTier> {
     match id {
         Id::Sin => Some(&Sine),
         Id::Cos => Some(&Cosine),
-        Id::Exp => Some(&FloatsOnly(e::expf)),
-        Id::Exp2 => Some(&FloatsOnly(e::exp2f)),
-        Id::Exp10 => Some(&FloatsOnly(e::exp10f)),
-        Id::Expm1 => Some(&FloatsOnly(m::expm1f)),
-        Id::Log => Some(&FloatsOnly(l::logf)),
-        Id::Log2 => Some(&FloatsOnly(l::log2f)),
-        Id::Log10 => Some(&FloatsOnly(l::log10f)),
-        Id::Log1p => Some(&FloatsOnly(l::log1pf)),
+        Id::Exp => Some(&FloatsOnly {
+            floats: e::expf,
+            nan_at: never,
+        }),
+        Id::Exp2 => Some(&FloatsOnly {
+            floats: e::exp2f,
+            nan_at: never,
+        }),
+        Id::Exp10 => Some(&FloatsOnly {
+            floats: e::exp10f,
+            nan_at: never,
+        }),
+        Id::Expm1 => Some(&FloatsOnly {
+            floats: m::expm1f,
+            nan_at: never,
+        }),
+        Id::Log => Some(&FloatsOnly {
+            floats: l::logf,
+            nan_at: l::log_is_nan,
+        }),
+        Id::Log2 => Some(&FloatsOnly {
+            floats: l::log2f,
+            nan_at: l::log_is_nan,
+        }),
+        Id::Log10 => Some(&FloatsOnly {
+            floats: l::log10f,
+            nan_at: l::log_is_nan,
+        }),
+        Id::Log1p => Some(&FloatsOnly {
+            floats: l::log1pf,
+            nan_at: l::log1p_is_nan,
+        }),
+        Id::Sinh => Some(&FloatsOnly {
+            floats: h::sinhf,
+            nan_at: h::hyperbolic_is_nan,
+        }),
+        Id::Cosh => Some(&FloatsOnly {
+            floats: h::coshf,
+            nan_at: h::hyperbolic_is_nan,
+        }),
+        Id::Tanh => Some(&FloatsOnly {
+            floats: h::tanhf,
+            nan_at: h::hyperbolic_is_nan,
+        }),
         _ => None,
     }
 }
 
 /// A tier with a float column only ([`crate::reference::exp_column`]'s proof for exp, exp2
 /// and exp10, [`crate::reference::expm1_column`]'s for expm1,
-/// [`crate::reference::log_column`]'s for log, log2, log10 and log1p): the
-/// per-input verdicts take their doubles from the scalar double tier.
-struct FloatsOnly(fn(&[f64], &mut Vec<f64>));
+/// [`crate::reference::log_column`]'s for log, log2, log10 and log1p,
+/// [`crate::reference::hyperbolic_column`]'s for sinh, cosh and tanh): the
+/// per-input verdicts take their doubles from the scalar double tier. `nan_at` is the
+/// tier's domain test ([`ColumnTier::nan_at`]).
+struct FloatsOnly<N> {
+    floats: fn(&[f64], &mut Vec<f64>),
+    nan_at: N,
+}
 
-impl ColumnTier for FloatsOnly {
+impl<N: Fn(f64) -> bool + Sync> ColumnTier for FloatsOnly<N> {
     fn floats(&self, x: &[f64], out: &mut Vec<f64>) {
-        (self.0)(x, out);
+        (self.floats)(x, out);
+    }
+
+    #[inline(always)]
+    fn nan_at(&self, x: f64) -> bool {
+        (self.nan_at)(x)
     }
 }
 
@@ -171,7 +298,7 @@ impl ColumnTiers {
             (Tier::Two(tier), [x, y]) => tier.floats(x, y, &mut out),
             _ => return None,
         }
-        decide_the_rest(arguments, &mut out, scalar);
+        self.decide_the_rest(arguments, &mut out, scalar);
         Some(out)
     }
 
@@ -187,32 +314,29 @@ impl ColumnTiers {
         if !written {
             return None;
         }
-        decide_the_rest(arguments, &mut out, self.double);
+        self.decide_the_rest(arguments, &mut out, self.double);
         Some(out)
     }
-}
 
-/// `scalar` at each input of `arguments` whose value in `out` is NaN (undecided, or the
-/// function's value NaN, which the scalar tier gives again). Few are: the check is one
-/// vectorized pass.
-fn decide_the_rest(arguments: &[&[f64]], out: &mut [f64], scalar: FastFn) {
-    assert!(
-        arguments.iter().all(|column| column.len() == out.len()),
-        "a column tier left its column short"
-    );
-    let any_nan = crate::num::wide::widest(
-        #[inline(always)]
-        || out.iter().fold(false, |any, value| any | value.is_nan()),
-    );
-    if any_nan {
+    /// `scalar` at each input of `arguments` whose value in `out` is NaN (undecided, or the
+    /// function's value NaN, which the scalar tier gives again), but where the tier's domain
+    /// test says the value is NaN ([`ColumnTier::nan_at`]): few are.
+    fn decide_the_rest(&self, arguments: &[&[f64]], out: &mut [f64], scalar: FastFn) {
+        assert!(
+            arguments.iter().all(|column| column.len() == out.len()),
+            "a column tier left its column short"
+        );
+        let undecided = match (self.tier, arguments) {
+            (Tier::One(tier), [x]) => tier.undecided(x, out),
+            (Tier::Two(tier), [x, y]) => tier.undecided(x, y, out),
+            _ => unreachable!("a column tier of {} arguments", arguments.len()),
+        };
         let mut args = vec![0.0; arguments.len()];
-        for (i, value) in out.iter_mut().enumerate() {
-            if value.is_nan() {
-                for (arg, column) in args.iter_mut().zip(arguments) {
-                    *arg = column[i];
-                }
-                *value = scalar(&args);
+        for i in undecided {
+            for (arg, column) in args.iter_mut().zip(arguments) {
+                *arg = column[i];
             }
+            out[i] = scalar(&args);
         }
     }
 }
@@ -239,5 +363,114 @@ impl Rules {
             float: self.correctly_rounded_fn(),
             double: binding::fast_tier(output)?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::registry::FUNCTIONS;
+
+    /// A column with its undecided values filled in is the scalar tiers' column, bit for bit
+    /// where a value is a number and NaN where theirs is: the domain tests ([`ColumnTier::nan_at`])
+    /// leave no NaN out and add none. Every function of the registry with a column tier, on
+    /// special values and random floats of every sign and exponent (half of them negative:
+    /// the domain errors of log and pow), for the float and the double column.
+    #[test]
+    fn filled_columns_are_the_scalar_tiers_columns() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut draw = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            f64::from(f32::from_bits((state >> 16) as u32))
+        };
+        let specials = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            -2.0,
+            0.5,
+            -0.5,
+            2.5,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        let mut checked = Vec::new();
+        for function in FUNCTIONS {
+            let [output] = function.outputs else {
+                continue;
+            };
+            let (Some(float), Some(double)) =
+                (binding::float_tier(output), binding::fast_tier(output))
+            else {
+                continue;
+            };
+            let tier = match (
+                column_tier(output.reference),
+                pair_column_tier(output.reference),
+            ) {
+                (Some(tier), _) => Tier::One(tier),
+                (None, Some(tier)) => Tier::Two(tier),
+                (None, None) => continue,
+            };
+            let arity = if matches!(tier, Tier::One(_)) { 1 } else { 2 };
+            let mut columns: Vec<Vec<f64>> = vec![Vec::new(); arity];
+            for x in specials {
+                if arity == 1 {
+                    columns[0].push(x);
+                    continue;
+                }
+                for y in specials {
+                    columns[0].push(x);
+                    columns[1].push(y);
+                }
+            }
+            for _ in 0..100_000 {
+                for column in &mut columns {
+                    column.push(draw());
+                }
+            }
+            let tiers = ColumnTiers {
+                tier,
+                float: Some(float),
+                double,
+            };
+            let arguments: Vec<&[f64]> = columns.iter().map(Vec::as_slice).collect();
+            let floats = tiers.floats(&arguments).expect("a float column");
+            let doubles = tiers.doubles(&arguments);
+            let mut args = vec![0.0; arity];
+            for i in 0..floats.len() {
+                for (arg, column) in args.iter_mut().zip(&columns) {
+                    *arg = column[i];
+                }
+                let expected = float(&args);
+                assert!(
+                    floats[i].to_bits() == expected.to_bits()
+                        || (floats[i].is_nan() && expected.is_nan()),
+                    "{}{args:?}: column {}, scalar {expected}",
+                    function.name,
+                    floats[i]
+                );
+                if let Some(doubles) = &doubles {
+                    let expected = double(&args);
+                    assert!(
+                        doubles[i].to_bits() == expected.to_bits()
+                            || (doubles[i].is_nan() && expected.is_nan()),
+                        "{} (double){args:?}: column {}, scalar {expected}",
+                        function.name,
+                        doubles[i]
+                    );
+                }
+            }
+            checked.push(function.name);
+        }
+        for name in [
+            "log", "log1p", "pow", "powr", "sinh", "cosh", "tanh", "sin", "hypot",
+        ] {
+            assert!(checked.contains(&name), "{name} not checked: {checked:?}");
+        }
     }
 }

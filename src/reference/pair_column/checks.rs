@@ -177,6 +177,51 @@ pub fn sweep_against_scalar(column: PairColumn, scalar: FastFn, name: &str) {
     eprintln!("{name}: {left_total} of {pairs} random pairs without NaN left undecided");
 }
 
+/// A two-argument domain test (`nan_at` of `crate::judge::tiers::PairColumnTier`) against
+/// `scalar`: `nan_at` exactly where `scalar` is NaN, on [`special_pairs`], on every 127th
+/// block of each argument's floats against one of [`specials`] or a random float (every
+/// exponent, both signs; all floats with `CLACC_EVERY_FLOAT=1`), both orders, and on 10^6
+/// random pairs (a thousandth of both in debug builds).
+pub fn nan_domain_matches(nan_at: fn(f64, f64) -> bool, scalar: FastFn, name: &str) {
+    let check = |x: f64, y: f64| {
+        assert_eq!(
+            nan_at(x, y),
+            scalar(&[x, y]).is_nan(),
+            "{name}({x:e}, {y:e}): nan_at"
+        );
+    };
+    for (x, y) in special_pairs() {
+        check(x, y);
+    }
+    let stride = if std::env::var_os("CLACC_EVERY_FLOAT").is_some() {
+        1
+    } else if cfg!(debug_assertions) {
+        97 * 127
+    } else {
+        127
+    };
+    const BLOCK: u64 = 1 << 16;
+    let mut draws = Draws(0x9e37_79b9_7f4a_7c15);
+    let mut others = specials();
+    others.extend((0..others.len()).map(|_| draws.float()));
+    for number in (0..(1u64 << 32) / BLOCK).step_by(stride) {
+        let other = others[number as usize / stride % others.len()];
+        for bits in number * BLOCK..(number + 1) * BLOCK {
+            let swept = f64::from(f32::from_bits(bits as u32));
+            check(swept, other);
+            check(other, swept);
+        }
+    }
+    let pairs = if cfg!(debug_assertions) {
+        1000
+    } else {
+        1_000_000
+    };
+    for _ in 0..pairs {
+        check(draws.float(), draws.float());
+    }
+}
+
 /// `column` at `pairs` against MPFR's value correctly rounded to `element`; returns how many
 /// it decided.
 pub fn agree_with_mpfr(

@@ -482,6 +482,29 @@ pub fn powf(x: &[f64], y: &[f64], out: &mut Vec<f64>) {
     );
 }
 
+/// Whether pow is NaN at `(x, y)`, which the column leaves NaN: C99's pow (F.9.4.4,
+/// CORE-MATH's and MPFR's) is NaN at a NaN argument but for pow(x, ±0) = 1 and
+/// pow(1, y) = 1, and at a finite `x < 0` with a finite `y` that is no integer (a negative
+/// number has no real non-integer power); −inf to any power, and a negative number to ±inf,
+/// are not NaN. Nowhere else is pow NaN: `nan_domains_are_core_maths` and
+/// `pow_agrees_with_mpfr` check the test both ways.
+#[inline(always)]
+pub fn pow_is_nan(x: f64, y: f64) -> bool {
+    let nan_argument = (x.is_nan() & (y != 0.0)) | (y.is_nan() & (x != 1.0));
+    let negative_base = (x < 0.0) & (x > f64::NEG_INFINITY) & (y.abs() < f64::INFINITY);
+    nan_argument | (negative_base & (y.trunc() != y))
+}
+
+/// Whether powr is NaN at `(x, y)`: exactly the NaN cases of its special values
+/// (`crate::reference::fast::powrf`'s comment, IEEE 754's powr): a NaN argument, `x < 0`,
+/// powr(±0, ±0), powr(+inf, ±0) and powr(1, ±inf). Elsewhere `x` is positive, finite and not
+/// 1, or 0, +inf or 1 with a `y` that gives a number, and `x^y` is no NaN.
+#[inline(always)]
+pub fn powr_is_nan(x: f64, y: f64) -> bool {
+    let zero_power = ((x == 0.0) | (x == f64::INFINITY)) & (y == 0.0);
+    x.is_nan() | y.is_nan() | (x < 0.0) | zero_power | ((x == 1.0) & y.is_infinite())
+}
+
 /// Knuth's two-sum: `a + b` rounded and its error, exactly.
 #[inline(always)]
 fn two_sum(a: f64, b: f64) -> (f64, f64) {
@@ -555,7 +578,7 @@ fn lane(x: f64, y: f64) -> f64 {
 mod tests {
     use super::super::checks;
     use crate::num::fp::FloatType;
-    use crate::reference::fast;
+    use crate::reference::{binding, fast};
     use crate::spec::reference_id::ReferenceId;
 
     /// Every 31st block of each argument's floats against a set of the other (all of them
@@ -565,6 +588,24 @@ mod tests {
     fn pow_is_core_maths() {
         checks::sweep_against_scalar(super::powf, fast::powf, "pow");
         checks::sweep_against_scalar(super::powf, fast::powrf, "powr");
+    }
+
+    /// The domain tests are exactly where CORE-MATH's pow and powr (float and double) are NaN,
+    /// on every 31st block of each argument against specials and random floats, both orders.
+    #[test]
+    fn nan_domains_are_core_maths() {
+        for (nan_at, scalars, name) in [
+            (
+                super::pow_is_nan as fn(f64, f64) -> bool,
+                [fast::powf, fast::pow],
+                "pow",
+            ),
+            (super::powr_is_nan, [fast::powrf, fast::powr], "powr"),
+        ] {
+            for scalar in scalars {
+                checks::nan_domain_matches(nan_at, scalar, name);
+            }
+        }
     }
 
     /// Special values, exact results and midpoints against MPFR's pow and powr.
@@ -584,6 +625,22 @@ mod tests {
             (3.0, 80.0),
         ] {
             pairs.push((x, y));
+        }
+        for (x, y) in [(-8.0, 1.0 / 3.0), (-2.0, 0.5), (-2.0, 3.0), (-0.5, 1e20)] {
+            pairs.push((x, y));
+        }
+        for (nan_at, id) in [
+            (super::pow_is_nan as fn(f64, f64) -> bool, ReferenceId::Pow),
+            (super::powr_is_nan, ReferenceId::Powr),
+        ] {
+            for (x, y) in &pairs {
+                let correct = crate::reference::correctly_rounded_value(
+                    binding::mpfr(id),
+                    &[*x, *y],
+                    FloatType::Float,
+                );
+                assert_eq!(nan_at(*x, *y), correct.is_nan(), "{id:?}({x:e}, {y:e})");
+            }
         }
         for id in [ReferenceId::Pow, ReferenceId::Powr] {
             let decided = checks::agree_with_mpfr(super::powf, id, FloatType::Float, &pairs);
