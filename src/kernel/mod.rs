@@ -411,7 +411,7 @@ pub enum LoadError {
 /// [`load_module`] of a module's bytes as a user hands them over, in either byte order (the
 /// magic number tells which).
 pub fn load_module_bytes(bytes: &[u8]) -> Result<rspirv::dr::Module, LoadError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(LoadError::PartialWord(bytes.len()));
     }
     let little: Vec<u32> = bytes
