@@ -252,7 +252,12 @@ pub(super) fn judge(
 ///   at least N ulp_in(x) from x on each side, or infinite on that side, so E >= N ulp_in(x):
 ///   a finite result within N ulp_in(x) of x is permitted (x a normal, non-power-of-two value,
 ///   so its binade and ulp_in(x) are `approximation`'s, and the result within that by a margin
-///   of 2^-20 of it, far more than half a double ulp of x: 2^-29 ulp at most);
+///   of 2^-20 of it, far more than half a double ulp of x: 2^-29 ulp at most); where
+///   `approximation` is a power of two (pow near 1: y log2 x tiny) x's side of it decides,
+///   known for pow at 1 (x > 1 where log2 x and y are non-zero and of one sign): x at or below
+///   it takes the binade below (a power of two's ulp is the gap below it), x above it
+///   `approximation`'s binade, its error measured from the double above (2^-53 from x at
+///   most);
 /// - x past the largest finite value (a finite double): the range reaches past it, so the
 ///   infinity of x's sign is permitted (the overflow allowance);
 /// - |x| below the smallest normal value and a zero result: the range holds zero where
@@ -369,15 +374,35 @@ pub fn passes_by_root_cell(
         return (device_result == 0.0 && holds_zero)
             .then(|| crate::num::ulp::ulp_error_of_value(device_result, approximation, unit));
     }
-    let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
-    if !device_result.is_finite() || magnitude > max / 2.0 || power_of_two {
+    if !device_result.is_finite() || magnitude > max / 2.0 {
         return None;
     }
-    let binade = ((approximation.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    // x's binade, and the value its error is measured from, are `approximation`'s unless that
+    // is a power of two, whose ulp (`ulp_of`, `ulp_error`) is the gap below it: x there or
+    // just below it takes the binade below; x just above it takes `approximation`'s binade and
+    // is measured from the double above. The formula tells the side where the pass knows it
+    // (pow at 1: x > 1 exactly where log2 x and y are non-zero and of one sign).
+    let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+    let (binade_of, measured_from) = match (power_of_two, formula, args) {
+        (false, ..) => (approximation, approximation),
+        (true, "exp2(y * log2(x))", &[x, y]) if approximation == 1.0 => {
+            let next = |up: bool| {
+                let bits = approximation.to_bits();
+                f64::from_bits(if up { bits + 1 } else { bits - 1 })
+            };
+            if x != 1.0 && y != 0.0 && (x > 1.0) == (y > 0.0) {
+                (approximation, next(true))
+            } else {
+                (next(false), approximation)
+            }
+        }
+        _ => return None,
+    };
+    let binade = ((binade_of.to_bits() >> 52) & 0x7ff) as i32 - 1023;
     let ulp = pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1);
     let margin = magnitude * (1.0 - pow2(-40)) * spread;
     ((device_result - approximation).abs() <= (bound * ulp + margin) * (1.0 - pow2(-20)))
-        .then(|| crate::num::ulp::ulp_error_of_value(device_result, approximation, unit))
+        .then(|| crate::num::ulp::ulp_error_of_value(device_result, measured_from, unit))
 }
 
 /// Whether `result` lies in [x - E, x + E] (E the larger distance from x to a finite end), or
