@@ -252,12 +252,35 @@ pub(super) fn judge(
 ///   at least N ulp_in(x) from x on each side, or infinite on that side, so E >= N ulp_in(x):
 ///   a finite result within N ulp_in(x) of x is permitted (x a normal, non-power-of-two value,
 ///   so its binade and ulp_in(x) are `approximation`'s, and the result within that by a margin
-///   of 2^-20 of it, far more than half a double ulp of x: 2^-29 ulp at most);
+///   of 2^-20 of it, far more than half a double ulp of x: 2^-29 ulp at most); where
+///   `approximation` is a power of two (pow near 1: y log2 x tiny) x's side of it decides,
+///   known for pow at 1 (x > 1 where log2 x and y are non-zero and of one sign): x at or below
+///   it takes the binade below (a power of two's ulp is the gap below it), x above it
+///   `approximation`'s binade, its error measured from the double above (2^-53 from x at
+///   most);
 /// - x past the largest finite value (a finite double): the range reaches past it, so the
 ///   infinity of x's sign is permitted (the overflow allowance);
 /// - |x| below the smallest normal value and a zero result: the range holds zero where
 ///   denormals may be flushed (an end strictly between zero and the smallest normal value is
 ///   moved to zero), and where they are not, if |x| <= N times the smallest denormal's ulp.
+///
+/// For pow the root's exact interval is wider than a point, which widens E further (the share
+/// of lavapipe's float pow results outside exp2's own cell but inside the range). Write p for
+/// pow(x, y) (the exact value above), L = log2 x exact and c the widening log2's cell gives
+/// its point range (its absolute bound inside [0.5, 2], else 3 ulp_in(L) at least: the ulp of
+/// L's binade): log2's range holds [L - c, L + c]; OpFMul's exact interval is the hull of the
+/// products of its argument range's ends, so it holds [T - s, T + s] (T = y L = log2 p,
+/// s = |y| c), and its widened range holds that. exp2 is increasing, so its exact interval
+/// holds [2^(T - s), 2^(T + s)], whose high end is at least p and finite in MPFR where
+/// s <= 512 (|T| is below 2^11 for a normal p below the largest finite value), so
+/// u >= ulp_in(p) as above, and the widened low end l' <= p 2^-s - N ulp_in(p) stays finite
+/// (the overflow allowance moves only an end past the largest finite value, the flush an end
+/// toward zero). So E >= p - l' >= p (1 - 2^-s) + N ulp_in(p). The margin p (1 - 2^-s) is
+/// computed rounded toward the smaller: s, p and 1 - 2^-s each taken 2^-40 below their double
+/// values (f64's log2 and expm1 are within an ulp or two, `approximation` within half a
+/// double ulp of p). Where s > 512 (and for sqrt) the margin is zero and E >= N ulp_in(p) as
+/// above (where MPFR's exp2 overflows at the high end, the low end is below p 2^-512 and
+/// p - l' > p exceeds N ulp_in(p) anyway).
 ///
 /// The evaluation must also finish (no [`Stop`], which makes the result unjudged, not a pass),
 /// which each formula's guard proves:
@@ -279,7 +302,8 @@ pub fn passes_by_root_cell(
     denorm_preserve: bool,
 ) -> Option<f64> {
     let max = element.max_finite();
-    let bound = match (formula, args) {
+    // `bound`: the root's cell N; `spread`: a lower bound of 1 - 2^-s (pow), else 0.
+    let (bound, spread) = match (formula, args) {
         ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
             let Requirement::Vulkan(Cell::UlpPerMagnitude {
                 constant,
@@ -288,13 +312,38 @@ pub fn passes_by_root_cell(
             else {
                 return None;
             };
-            let t = (y * x.log2()).abs();
+            let log = x.log2();
+            let t = (y * log).abs();
             if t.is_nan() || t > max / 4.0 {
                 return None;
             }
+            let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+                ulp: n,
+                low,
+                high,
+                absolute,
+            }) = cell("log2", element, unit)
+            else {
+                return None;
+            };
+            let c = if (low..=high).contains(&x) {
+                absolute
+            } else {
+                // |L| >= 1 here; its binade taken from 2^-40 below |log2 x| in f64 (an exact
+                // power of two counts as the binade below it).
+                let below = log.abs() * (1.0 - pow2(-40));
+                let binade = ((below.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+                n * pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1)
+            };
+            let s = y.abs() * c * (1.0 - pow2(-40));
+            let spread = if s <= 512.0 {
+                -(-s * std::f64::consts::LN_2).exp_m1() * (1.0 - pow2(-40))
+            } else {
+                0.0
+            };
             // f64's log2 is within an ulp or two of the exact one: 2^-40 below |t| is below
             // the exact |y log2 x|.
-            constant + per_magnitude * t * (1.0 - pow2(-40))
+            (constant + per_magnitude * t * (1.0 - pow2(-40)), spread)
         }
         ("1.0 / inversesqrt(x)", &[x]) if x > 0.0 && x.is_finite() => {
             let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) =
@@ -306,7 +355,7 @@ pub fn passes_by_root_cell(
             if !(2.0 * low..=high / 2.0).contains(&divisor) {
                 return None;
             }
-            ulp
+            (ulp, 0.0)
         }
         _ => return None,
     };
@@ -325,14 +374,35 @@ pub fn passes_by_root_cell(
         return (device_result == 0.0 && holds_zero)
             .then(|| crate::num::ulp::ulp_error_of_value(device_result, approximation, unit));
     }
-    let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
-    if !device_result.is_finite() || magnitude > max / 2.0 || power_of_two {
+    if !device_result.is_finite() || magnitude > max / 2.0 {
         return None;
     }
-    let binade = ((approximation.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    // x's binade, and the value its error is measured from, are `approximation`'s unless that
+    // is a power of two, whose ulp (`ulp_of`, `ulp_error`) is the gap below it: x there or
+    // just below it takes the binade below; x just above it takes `approximation`'s binade and
+    // is measured from the double above. The formula tells the side where the pass knows it
+    // (pow at 1: x > 1 exactly where log2 x and y are non-zero and of one sign).
+    let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+    let (binade_of, measured_from) = match (power_of_two, formula, args) {
+        (false, ..) => (approximation, approximation),
+        (true, "exp2(y * log2(x))", &[x, y]) if approximation == 1.0 => {
+            let next = |up: bool| {
+                let bits = approximation.to_bits();
+                f64::from_bits(if up { bits + 1 } else { bits - 1 })
+            };
+            if x != 1.0 && y != 0.0 && (x > 1.0) == (y > 0.0) {
+                (approximation, next(true))
+            } else {
+                (next(false), approximation)
+            }
+        }
+        _ => return None,
+    };
+    let binade = ((binade_of.to_bits() >> 52) & 0x7ff) as i32 - 1023;
     let ulp = pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1);
-    ((device_result - approximation).abs() <= bound * ulp * (1.0 - pow2(-20)))
-        .then(|| crate::num::ulp::ulp_error_of_value(device_result, approximation, unit))
+    let margin = magnitude * (1.0 - pow2(-40)) * spread;
+    ((device_result - approximation).abs() <= (bound * ulp + margin) * (1.0 - pow2(-20)))
+        .then(|| crate::num::ulp::ulp_error_of_value(device_result, measured_from, unit))
 }
 
 /// Whether `result` lies in [x - E, x + E] (E the larger distance from x to a finite end), or

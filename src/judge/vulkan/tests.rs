@@ -922,3 +922,136 @@ fn a_nan_due_accepts_any_nan_under_every_cell() {
         assert!(fails(float(&requirement, nan, &[f64::NAN], 1.0, &PRESERVE)));
     }
 }
+
+/// pow's proven passes ([`inherited::passes_by_root_cell`], the root's cell widened by the
+/// spread log2's cell gives exp2's argument) against the full interval evaluation, on random
+/// half, float and RelaxedPrecision float inputs (bases near 1, inside [0.5, 2] and far from
+/// it, exponents tiny or not) with results spread from the correctly rounded one to 10 times the root's own cell: no
+/// pass the evaluation refuses, the same error, and most of its passes decided.
+#[test]
+fn pow_s_proven_passes_are_the_evaluation_s_and_most_of_them() {
+    let formula = "exp2(y * log2(x))";
+    let requirement = Requirement::Vulkan(Cell::Inherited(formula.to_string()));
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / pow2(53)
+    };
+    for (element, unit) in [
+        (FloatType::Half, FloatType::Half),
+        (FloatType::Float, FloatType::Float),
+        (FloatType::Float, FloatType::Half),
+    ] {
+        let precision = unit.precision() as i32;
+        // p (1 - 2^-(|y| c)), c log2's cell at x (its absolute bound in [0.5, 2], else 3 ulp).
+        let inside = if unit == FloatType::Half {
+            pow2(-7)
+        } else {
+            pow2(-21)
+        };
+        let widened = |x: f64, y: f64, p: f64| {
+            let c = if (0.5..=2.0).contains(&x) {
+                inside
+            } else {
+                3.0 * pow2(x.log2().abs().log2().floor() as i32 - precision + 1)
+            };
+            p.abs() * (1.0 - (-(y.abs() * c)).exp2())
+        };
+        let mut refused = 0;
+        let (mut passes_judged, mut decided, mut beyond_own_cell) = (0, 0, 0);
+        for k in 0..600 {
+            let x = element.round(match k % 3 {
+                0 => 1.0 + (random() - 0.5) * pow2(-6),
+                1 => 0.5 + 1.5 * random(),
+                _ => pow2((random() * 20.0 - 10.0).floor() as i32) * (1.0 + random()),
+            });
+            // An exponent that keeps p a normal value well inside the range.
+            let reach = f64::from(element.emax()) * 0.9 / x.log2().abs().max(pow2(-20));
+            // Every fourth exponent tiny: p within half a double ulp of 1 (a float's), whose
+            // side of 1 the pass must take from the signs.
+            let y = element.round(if k % 4 == 3 {
+                (random() - 0.5) * pow2(-60 - (random() * 60.0) as i32)
+            } else {
+                (random() * 2.0 - 1.0) * reach.min(f64::from(1 << 12))
+            });
+            let exact = |a: &[f64]| {
+                rug::ops::Pow::pow(Float::with_val(256, a[0]), Float::with_val(256, a[1]))
+            };
+            let p = exact(&[x, y]);
+            let approximation = p.to_f64();
+            if approximation.is_nan() || approximation.abs() < pow2(element.emin()) {
+                continue;
+            }
+            let binade = approximation.abs().log2().floor() as i32;
+            // exp2's own cell: 1 + 2|t| ulp in half's column, 3 + 2|t| in float's.
+            let constant = if unit == FloatType::Half { 1.0 } else { 3.0 };
+            let own = (constant + 2.0 * (y * x.log2()).abs()) * pow2(binade - precision + 1);
+            for modes in [
+                PRESERVE,
+                Modes {
+                    denorm_preserve: false,
+                    ..PRESERVE
+                },
+            ] {
+                for step in 0..12 {
+                    let side = if step % 2 == 0 { 1.0 } else { -1.0 };
+                    // Half the results up to 10 times exp2's own cell, half around the bound
+                    // the pass proves (0.9 to 1.2 times it).
+                    let distance = if step == 0 {
+                        0.0
+                    } else if step < 6 {
+                        random() * 10.0 * own
+                    } else {
+                        (0.9 + 0.3 * random()) * (own + widened(x, y, approximation))
+                    };
+                    let result = element.round(approximation + side * distance);
+                    let full = judge(
+                        &requirement,
+                        element,
+                        unit,
+                        &[x, y],
+                        &exact,
+                        result,
+                        &modes,
+                        0,
+                    );
+                    let fast = inherited::passes_by_root_cell(
+                        formula,
+                        element,
+                        unit,
+                        &[x, y],
+                        approximation,
+                        result,
+                        modes.denorm_preserve,
+                    );
+                    let context = format!(
+                        "{element:?} unit {unit:?} {modes:?} pow({x:e}, {y:e}) = {approximation:e} -> {result:e}: fast {fast:?}, full {full:?}"
+                    );
+                    if let Some(error) = fast {
+                        let Verdict::Pass(full_error) = full else {
+                            panic!("{context}");
+                        };
+                        assert!(
+                            (error - full_error).abs() <= pow2(-20) * error.max(1.0),
+                            "{context}"
+                        );
+                        decided += usize::from(step < 6);
+                        beyond_own_cell += usize::from((result - approximation).abs() > own);
+                    }
+                    passes_judged += usize::from(step < 6 && matches!(full, Verdict::Pass(_)));
+                    refused += usize::from(matches!(full, Verdict::Fail(_)));
+                }
+            }
+        }
+        let share = decided as f64 / passes_judged as f64;
+        eprintln!(
+            "pow {element:?} unit {unit:?}: {decided} of {passes_judged} passes up to 10 times exp2's own \
+             cell decided, {beyond_own_cell} passes beyond it; {refused} failures"
+        );
+        assert!(refused > 0, "{element:?} {unit:?}");
+        assert!(share >= 0.8, "{element:?} {unit:?}: {share}");
+        assert!(beyond_own_cell > 0, "{element:?} {unit:?}");
+    }
+}
