@@ -5,6 +5,22 @@
 //! mark it `#[inline(always)]` (a large one was otherwise called, compiled for the baseline),
 //! and keep to loops the compiler inlines whole.
 
+/// `lane` over `inputs` into `out` (cleared first), in the widest vectors: the one loop every
+/// one-argument column tier runs, written so that it vectorizes.
+#[inline(always)]
+pub fn map_widest(inputs: &[f64], out: &mut Vec<f64>, lane: impl Fn(f64) -> f64) {
+    out.clear();
+    out.resize(inputs.len(), 0.0);
+    widest(
+        #[inline(always)]
+        || {
+            for (x, value) in inputs.iter().zip(out.iter_mut()) {
+                *value = lane(*x);
+            }
+        },
+    );
+}
+
 /// `work()`, compiled for AVX-512 (F, BW, VL, DQ) or else AVX2 where this CPU has them.
 #[inline(always)]
 pub fn widest<R>(work: impl FnOnce() -> R) -> R {

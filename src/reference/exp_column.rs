@@ -121,16 +121,7 @@ pub fn exp10f(inputs: &[f64], out: &mut Vec<f64>) {
 
 /// The lanes over `inputs` into `out` (cleared first), in the widest vectors.
 fn column(base: Base, inputs: &[f64], out: &mut Vec<f64>) {
-    out.clear();
-    out.resize(inputs.len(), 0.0);
-    crate::num::wide::widest(
-        #[inline(always)]
-        || {
-            for (x, value) in inputs.iter().zip(out.iter_mut()) {
-                *value = lane(base, *x);
-            }
-        },
-    );
+    crate::num::wide::map_widest(inputs, out, |x| lane(base, x));
 }
 
 /// `b^x` correctly rounded to float, or NaN (the proof is in the module's comment). Straight

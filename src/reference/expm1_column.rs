@@ -68,16 +68,7 @@ const TEST_WIDTH: f64 = 1.0 / 70_368_744_177_664.0; // 2^-46
 
 /// expm1 of every float of `inputs`, correctly rounded to float, NaN where undecided.
 pub fn expm1f(inputs: &[f64], out: &mut Vec<f64>) {
-    out.clear();
-    out.resize(inputs.len(), 0.0);
-    crate::num::wide::widest(
-        #[inline(always)]
-        || {
-            for (x, value) in inputs.iter().zip(out.iter_mut()) {
-                *value = lane(*x);
-            }
-        },
-    );
+    crate::num::wide::map_widest(inputs, out, lane);
 }
 
 /// `e^x - 1` correctly rounded to float, or NaN (the proof is in the module's comment).

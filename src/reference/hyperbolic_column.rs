@@ -54,7 +54,7 @@ const TEST_WIDTH: f64 = 1.0 / 35_184_372_088_832.0; // 2^-45
 
 /// sinh of every float of `inputs`, correctly rounded to float, NaN where undecided.
 pub fn sinhf(inputs: &[f64], out: &mut Vec<f64>) {
-    column(inputs, out, |x| {
+    crate::num::wide::map_widest(inputs, out, |x| {
         let m = expm1_near(x.abs().clamp(0.0, LIMIT));
         rounded((m + m / (m + 1.0)) * 0.5, TEST_WIDTH).copysign(x)
     });
@@ -62,7 +62,7 @@ pub fn sinhf(inputs: &[f64], out: &mut Vec<f64>) {
 
 /// cosh likewise.
 pub fn coshf(inputs: &[f64], out: &mut Vec<f64>) {
-    column(inputs, out, |x| {
+    crate::num::wide::map_widest(inputs, out, |x| {
         let e = exp_near(x.abs().clamp(0.0, LIMIT));
         rounded((e + 1.0 / e) * 0.5, TEST_WIDTH)
     });
@@ -70,7 +70,7 @@ pub fn coshf(inputs: &[f64], out: &mut Vec<f64>) {
 
 /// tanh likewise.
 pub fn tanhf(inputs: &[f64], out: &mut Vec<f64>) {
-    column(inputs, out, |x| {
+    crate::num::wide::map_widest(inputs, out, |x| {
         let m = expm1_near(2.0 * x.abs().clamp(0.0, TANH_LIMIT));
         rounded(m / (m + 2.0), TEST_WIDTH).copysign(x)
     });
@@ -81,21 +81,6 @@ pub fn tanhf(inputs: &[f64], out: &mut Vec<f64>) {
 #[inline(always)]
 pub fn hyperbolic_is_nan(x: f64) -> bool {
     x.is_nan()
-}
-
-/// `lane` over `inputs` into `out` (cleared first), in the widest vectors.
-#[inline(always)]
-fn column(inputs: &[f64], out: &mut Vec<f64>, lane: impl Fn(f64) -> f64) {
-    out.clear();
-    out.resize(inputs.len(), 0.0);
-    crate::num::wide::widest(
-        #[inline(always)]
-        || {
-            for (x, value) in inputs.iter().zip(out.iter_mut()) {
-                *value = lane(*x);
-            }
-        },
-    );
 }
 
 #[cfg(test)]

@@ -109,22 +109,22 @@ const TEST_WIDTH: f64 = 1.0 / 140_737_488_355_328.0; // 2^-47
 
 /// log of every float of `inputs`, correctly rounded to float, NaN where undecided.
 pub fn logf(inputs: &[f64], out: &mut Vec<f64>) {
-    column(inputs, out, |x| logarithm(E, x));
+    crate::num::wide::map_widest(inputs, out, |x| logarithm(E, x));
 }
 
 /// log2 likewise.
 pub fn log2f(inputs: &[f64], out: &mut Vec<f64>) {
-    column(inputs, out, |x| logarithm(TWO, x));
+    crate::num::wide::map_widest(inputs, out, |x| logarithm(TWO, x));
 }
 
 /// log10 likewise.
 pub fn log10f(inputs: &[f64], out: &mut Vec<f64>) {
-    column(inputs, out, |x| logarithm(TEN, x));
+    crate::num::wide::map_widest(inputs, out, |x| logarithm(TEN, x));
 }
 
 /// log1p likewise.
 pub fn log1pf(inputs: &[f64], out: &mut Vec<f64>) {
-    column(inputs, out, log1p);
+    crate::num::wide::map_widest(inputs, out, log1p);
 }
 
 /// Whether log, log2 and log10 are NaN at `x`, which their columns leave NaN: a NaN, or `x`
@@ -142,21 +142,6 @@ pub fn log_is_nan(x: f64) -> bool {
 #[inline(always)]
 pub fn log1p_is_nan(x: f64) -> bool {
     x.is_nan() | (x < -1.0)
-}
-
-/// `lane` over `inputs` into `out` (cleared first), in the widest vectors.
-#[inline(always)]
-fn column(inputs: &[f64], out: &mut Vec<f64>, lane: impl Fn(f64) -> f64) {
-    out.clear();
-    out.resize(inputs.len(), 0.0);
-    crate::num::wide::widest(
-        #[inline(always)]
-        || {
-            for (x, value) in inputs.iter().zip(out.iter_mut()) {
-                *value = lane(*x);
-            }
-        },
-    );
 }
 
 /// `v = 2^e·m` with `m` in `[√½, √2)`, as `(e, m)`, for a positive finite normal double `v`
