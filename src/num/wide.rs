@@ -21,7 +21,8 @@ pub fn map_widest(inputs: &[f64], out: &mut Vec<f64>, lane: impl Fn(f64) -> f64)
     );
 }
 
-/// `work()`, compiled for AVX-512 (F, BW, VL, DQ) or else AVX2 where this CPU has them.
+/// `work()`, compiled for AVX-512 (F, BW, VL, DQ) or else AVX2 and FMA where this CPU has
+/// them (each with the fused multiply-add instruction: AVX-512F implies it).
 #[inline(always)]
 pub fn widest<R>(work: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
@@ -30,7 +31,7 @@ pub fn widest<R>(work: impl FnOnce() -> R) -> R {
         unsafe fn avx512<R>(work: impl FnOnce() -> R) -> R {
             work()
         }
-        #[target_feature(enable = "avx2")]
+        #[target_feature(enable = "avx2,fma")]
         unsafe fn avx2<R>(work: impl FnOnce() -> R) -> R {
             work()
         }
@@ -42,7 +43,8 @@ pub fn widest<R>(work: impl FnOnce() -> R) -> R {
             // SAFETY: the CPU has the features the copy is compiled for.
             return unsafe { avx512(work) };
         }
-        if std::arch::is_x86_feature_detected!("avx2") {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
             // SAFETY: as above.
             return unsafe { avx2(work) };
         }

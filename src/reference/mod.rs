@@ -19,6 +19,7 @@ mod common;
 pub mod exact;
 pub mod exp_column;
 pub mod expm1_column;
+pub mod fma_column;
 pub mod hyperbolic_column;
 pub mod log_column;
 pub mod pair_column;

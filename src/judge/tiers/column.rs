@@ -1,7 +1,8 @@
 //! Column tiers: a function's references over whole columns of float inputs, many lanes at a
 //! time, for a sweep's bulk passes ([`crate::judge::slice`]). A column tier is one
-//! implementation of [`ColumnTier`] (one argument) or [`PairColumnTier`] (two);
-//! [`column_tier`] and [`pair_column_tier`] list them. What a tier leaves undecided (NaN in its
+//! implementation of [`ColumnTier`] (one argument), [`PairColumnTier`] (two) or
+//! [`TripleColumnTier`] (three); [`column_tier`], [`pair_column_tier`] and
+//! [`triple_column_tier`] list them. What a tier leaves undecided (NaN in its
 //! column) the scalar tiers decide, input by input ([`ColumnTiers`]), so a column holds the
 //! same values as the scalar tiers, bit for bit, NaN where they give NaN. A tier may also
 //! declare where the function's value is NaN (its domain test, `nan_at`): those NaNs are
@@ -13,6 +14,7 @@ use crate::num::fp::FloatType;
 use crate::reference::column as c;
 use crate::reference::exp_column as e;
 use crate::reference::expm1_column as m;
+use crate::reference::fma_column;
 use crate::reference::hyperbolic_column as h;
 use crate::reference::log_column as l;
 use crate::reference::pair_column::{atan2, hypot, pow};
@@ -77,6 +79,61 @@ pub trait PairColumnTier: Sync {
     /// [`ColumnTier::undecided`] for two arguments.
     fn undecided(&self, x: &[f64], y: &[f64], out: &[f64]) -> Vec<usize> {
         positions_where(out, |i| !self.nan_at(x[i], y[i]))
+    }
+}
+
+/// A fast tier over columns of floats (as doubles) for a function of three arguments:
+/// [`ColumnTier`]'s contract for each input `(x[i], y[i], z[i])`.
+pub trait TripleColumnTier: Sync {
+    /// The function at each triple, correctly rounded to float, into `out` (cleared, then as
+    /// long as `x`, which `y` and `z` are as long as), or NaN where the tier cannot decide
+    /// that value exactly.
+    fn floats(&self, x: &[f64], y: &[f64], z: &[f64], out: &mut Vec<f64>);
+
+    /// The function at each triple, correctly rounded to double, as
+    /// [`TripleColumnTier::floats`]; `false`, `out` untouched, where the tier has no double
+    /// column.
+    fn doubles(&self, _x: &[f64], _y: &[f64], _z: &[f64], _out: &mut Vec<f64>) -> bool {
+        false
+    }
+
+    /// Whether the function's value at `(x, y, z)` is NaN, known without computing it:
+    /// [`ColumnTier::nan_at`]'s contract.
+    fn nan_at(&self, _x: f64, _y: f64, _z: f64) -> bool {
+        false
+    }
+
+    /// [`ColumnTier::undecided`] for three arguments.
+    fn undecided(&self, x: &[f64], y: &[f64], z: &[f64], out: &[f64]) -> Vec<usize> {
+        positions_where(out, |i| !self.nan_at(x[i], y[i], z[i]))
+    }
+}
+
+/// The three-argument column tier of reference `id`, where one is written.
+fn triple_column_tier(id: Id) -> Option<&'static dyn TripleColumnTier> {
+    match id {
+        Id::Fma => Some(&Fma),
+        _ => None,
+    }
+}
+
+/// Float fma ([`crate::reference::fma_column`]'s proof), both columns, which decide every
+/// input: NaN only where the value is.
+struct Fma;
+
+impl TripleColumnTier for Fma {
+    fn floats(&self, x: &[f64], y: &[f64], z: &[f64], out: &mut Vec<f64>) {
+        fma_column::fmaf(x, y, z, out);
+    }
+
+    fn doubles(&self, x: &[f64], y: &[f64], z: &[f64], out: &mut Vec<f64>) -> bool {
+        fma_column::fma_of_floats(x, y, z, out);
+        true
+    }
+
+    #[inline(always)]
+    fn nan_at(&self, x: f64, y: f64, z: f64) -> bool {
+        fma_column::fma_is_nan(x, y, z)
     }
 }
 
@@ -267,11 +324,22 @@ impl ColumnTier for Cosine {
     }
 }
 
-/// A row's column tier, of one argument or two.
+/// A row's column tier, of one argument, two or three.
 #[derive(Clone, Copy)]
 enum Tier {
     One(&'static dyn ColumnTier),
     Two(&'static dyn PairColumnTier),
+    Three(&'static dyn TripleColumnTier),
+}
+
+impl Tier {
+    /// The column tier of reference `id`, of whichever arity has one.
+    fn of(id: Id) -> Option<Tier> {
+        column_tier(id)
+            .map(Tier::One)
+            .or_else(|| pair_column_tier(id).map(Tier::Two))
+            .or_else(|| triple_column_tier(id).map(Tier::Three))
+    }
 }
 
 /// A row's column tier with the scalar tiers that decide what it leaves undecided
@@ -296,6 +364,7 @@ impl ColumnTiers {
         match (self.tier, arguments) {
             (Tier::One(tier), [x]) => tier.floats(x, &mut out),
             (Tier::Two(tier), [x, y]) => tier.floats(x, y, &mut out),
+            (Tier::Three(tier), [x, y, z]) => tier.floats(x, y, z, &mut out),
             _ => return None,
         }
         self.decide_the_rest(arguments, &mut out, scalar);
@@ -309,6 +378,7 @@ impl ColumnTiers {
         let written = match (self.tier, arguments) {
             (Tier::One(tier), [x]) => tier.doubles(x, &mut out),
             (Tier::Two(tier), [x, y]) => tier.doubles(x, y, &mut out),
+            (Tier::Three(tier), [x, y, z]) => tier.doubles(x, y, z, &mut out),
             _ => false,
         };
         if !written {
@@ -329,6 +399,7 @@ impl ColumnTiers {
         let undecided = match (self.tier, arguments) {
             (Tier::One(tier), [x]) => tier.undecided(x, out),
             (Tier::Two(tier), [x, y]) => tier.undecided(x, y, out),
+            (Tier::Three(tier), [x, y, z]) => tier.undecided(x, y, z, out),
             _ => unreachable!("a column tier of {} arguments", arguments.len()),
         };
         let mut args = vec![0.0; arguments.len()];
@@ -354,10 +425,7 @@ impl Rules {
         if output.check != OutputCheck::Table {
             return None;
         }
-        let tier = match column_tier(output.reference) {
-            Some(tier) => Tier::One(tier),
-            None => Tier::Two(pair_column_tier(output.reference)?),
-        };
+        let tier = Tier::of(output.reference)?;
         Some(ColumnTiers {
             tier,
             float: self.correctly_rounded_fn(),
@@ -408,24 +476,21 @@ mod tests {
             else {
                 continue;
             };
-            let tier = match (
-                column_tier(output.reference),
-                pair_column_tier(output.reference),
-            ) {
-                (Some(tier), _) => Tier::One(tier),
-                (None, Some(tier)) => Tier::Two(tier),
-                (None, None) => continue,
+            let Some(tier) = Tier::of(output.reference) else {
+                continue;
             };
-            let arity = if matches!(tier, Tier::One(_)) { 1 } else { 2 };
+            let arity = match tier {
+                Tier::One(_) => 1,
+                Tier::Two(_) => 2,
+                Tier::Three(_) => 3,
+            };
+            // Every combination of the special values.
             let mut columns: Vec<Vec<f64>> = vec![Vec::new(); arity];
-            for x in specials {
-                if arity == 1 {
-                    columns[0].push(x);
-                    continue;
-                }
-                for y in specials {
-                    columns[0].push(x);
-                    columns[1].push(y);
+            for number in 0..specials.len().pow(arity as u32) {
+                let mut rest = number;
+                for column in &mut columns {
+                    column.push(specials[rest % specials.len()]);
+                    rest /= specials.len();
                 }
             }
             for _ in 0..100_000 {
@@ -468,7 +533,7 @@ mod tests {
             checked.push(function.name);
         }
         for name in [
-            "log", "log1p", "pow", "powr", "sinh", "cosh", "tanh", "sin", "hypot",
+            "log", "log1p", "pow", "powr", "sinh", "cosh", "tanh", "sin", "hypot", "fma", "mad",
         ] {
             assert!(checked.contains(&name), "{name} not checked: {checked:?}");
         }
