@@ -37,7 +37,7 @@ mod tiers;
 pub mod vulkan;
 
 pub use allowance::flush_to_zero_reason;
-pub use tiers::{ColumnTier, ColumnTiers, FastReference, KnownColumnsVerdict};
+pub use tiers::{ColumnTier, ColumnTiers, FastReference, KnownColumnsVerdict, RemquoColumnVerdict};
 
 use crate::num::fp::FloatType;
 use crate::reference;

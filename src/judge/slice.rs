@@ -7,7 +7,7 @@
 //! passes, and the rest one by one: the fast tiers first, MPFR only where no tier decides.
 //! The caller (`run`) moves buffers and spreads slices over threads; it decides nothing.
 
-use crate::judge::{ColumnTiers, FastReference, KnownColumnsVerdict, Rules};
+use crate::judge::{ColumnTiers, FastReference, KnownColumnsVerdict, RemquoColumnVerdict, Rules};
 use crate::num::fp::FloatType;
 use crate::reference::exact::ExactFn;
 use crate::reference::FastFn;
@@ -111,6 +111,7 @@ pub struct SliceJudge<'a> {
     exact_fns: Vec<Option<Vec<(ExactFn, bool)>>>,
     declined_fns: Vec<Option<FastFn>>,
     known_columns_verdicts: Vec<Option<KnownColumnsVerdict<'a>>>,
+    remquo_verdicts: Vec<Option<RemquoColumnVerdict>>,
     nan_passes: Vec<bool>,
     finite_arguments: Vec<bool>,
     element: FloatType,
@@ -157,6 +158,11 @@ impl<'a> SliceJudge<'a> {
             .iter()
             .map(|rules| rules.known_columns_verdict())
             .collect();
+        // And float remquo's rows, whose passes its exact columns decide.
+        let remquo_verdicts: Vec<_> = rules
+            .iter()
+            .map(|rules| rules.remquo_column_verdict())
+            .collect();
         // Where a NaN result beside a NaN in that column is the fast tier's pass at 0.
         let nan_passes: Vec<bool> = rules
             .iter()
@@ -181,6 +187,7 @@ impl<'a> SliceJudge<'a> {
             exact_fns,
             declined_fns,
             known_columns_verdicts,
+            remquo_verdicts,
             nan_passes,
             finite_arguments,
             element,
@@ -216,6 +223,7 @@ impl<'a> SliceJudge<'a> {
             exact_fns,
             declined_fns,
             known_columns_verdicts,
+            remquo_verdicts,
             nan_passes,
             finite_arguments,
             element,
@@ -408,7 +416,41 @@ impl<'a> SliceJudge<'a> {
                             BOUND_OF_CORRECTLY_ROUNDED,
                         )],
                     ),
-                    None => (vec![0; inputs.len()], Vec::new()),
+                    None => match judged_rows
+                        .iter()
+                        .map(|row| remquo_verdicts[*row])
+                        .collect::<Option<Vec<_>>>()
+                    {
+                        // Float remquo: every row's results pass its rule against the
+                        // column's exact remainder and quotient bits, with no error.
+                        Some(verdicts) if !verdicts.is_empty() && columns.len() == 2 => {
+                            let (mut remainders, mut low_bits) = (Vec::new(), Vec::new());
+                            let (x, y) = (&columns[0][inputs.clone()], &columns[1][inputs.clone()]);
+                            crate::reference::remquo_column::remquof(
+                                x,
+                                y,
+                                &mut remainders,
+                                &mut low_bits,
+                            );
+                            (
+                                classify(function, columns, &inputs, |k| {
+                                    u8::from(judged_rows.iter().zip(&verdicts).all(
+                                        |(row, verdict)| {
+                                            verdict.passes(
+                                                (x[k], y[k]),
+                                                remainders[k],
+                                                low_bits[k],
+                                                slice_results[*row][0][k],
+                                                slice_results[*row][1][k],
+                                            )
+                                        },
+                                    ))
+                                }),
+                                vec![CorrectlyRoundedInputs::counted_at(0.0)],
+                            )
+                        }
+                        _ => (vec![0; inputs.len()], Vec::new()),
+                    },
                 },
             };
         let classes = if finite_only {

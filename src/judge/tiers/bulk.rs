@@ -53,7 +53,68 @@ impl KnownColumnsVerdict<'_> {
     }
 }
 
+/// A float remquo row's verdict in bulk ([`Rules::remquo_column_verdict`]), for inputs whose
+/// remainder and quotient bits [`crate::reference::remquo_column`] gives.
+#[derive(Clone, Copy)]
+pub struct RemquoColumnVerdict {
+    /// `2^quotient_bits`.
+    modulus: i64,
+}
+
+impl RemquoColumnVerdict {
+    /// Whether [`Rules::fast_verdict_with`] passes the device's `device_remainder` and
+    /// `device_quotient` at `(x, y)` with no error, where [`crate::reference::remquo_column`]
+    /// gives `remainder` and `low_bits` there (not NaN): [`Rules::remquo_verdict`]'s pass,
+    /// whose remainder is that one and whose `n0` that many modulo 128 (its proof and the
+    /// column's). `false` where the column left the input to the per-input verdict.
+    #[inline(always)]
+    pub fn passes(
+        &self,
+        (x, y): (f64, f64),
+        remainder: f64,
+        low_bits: f64,
+        device_remainder: f64,
+        device_quotient: f64,
+    ) -> bool {
+        !remainder.is_nan()
+            && super::exact_tier::remquo_passes(
+                remainder,
+                low_bits as i64,
+                x.is_sign_negative() != y.is_sign_negative(),
+                self.modulus,
+                device_remainder,
+                device_quotient,
+            )
+    }
+}
+
 impl Rules {
+    /// Float remquo's rows whose verdict a sweep may decide in bulk: where
+    /// [`Rules::fast_verdict_with`] reaches [`Rules::remquo_verdict`] for every input of
+    /// finite `x` and non-zero finite `y` (no Vulkan mode, no Table 5 rule; under
+    /// `-cl-finite-math-only` the remainder is then finite, so [`Rules::finite_math_verdict`]
+    /// goes on to it) and that verdict applies (at most 7 quotient bits, the quotient the
+    /// second output). The test `remquo_column_verdicts_are_fast_verdicts` holds them equal.
+    pub fn remquo_column_verdict(&self) -> Option<RemquoColumnVerdict> {
+        let Requirement::RemquoExact { quotient_bits } = self.requirement else {
+            return None;
+        };
+        let quotient_second = matches!(
+            self.outputs.as_slice(),
+            [first, second]
+                if first.check == OutputCheck::Table
+                    && second.check == OutputCheck::QuotientLowBits
+        );
+        (self.vulkan.is_none()
+            && self.relaxed.is_none()
+            && self.element == FloatType::Float
+            && quotient_bits <= 7
+            && quotient_second)
+            .then_some(RemquoColumnVerdict {
+                modulus: 1 << quotient_bits,
+            })
+    }
+
     /// [`Rules::fast_verdict_with`] found once for a row instead of once per input, where a
     /// sweep knows each input's correctly rounded float and double from its columns: a float
     /// function of one table output with a correctly rounded double tier and no exact tier,
@@ -257,5 +318,122 @@ impl Rules {
     /// where MPFR's path makes every other input undefined ([`Rules::judge_exactly_with`]).
     pub fn bulk_needs_finite_arguments(&self) -> bool {
         self.finite_math_only
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::FastReference;
+    use crate::report::stats::FastVerdict;
+    use crate::spec::registry::FUNCTIONS;
+    use rug::float::Round;
+
+    /// Where [`RemquoColumnVerdict::passes`] holds, [`Rules::fast_verdict_with`] passes with no
+    /// error, and where it does not, the input is one the column leaves undecided or a verdict
+    /// other than that pass: registry remquo under 7, 3 and 0 quotient bits, with and without
+    /// finite math, on special values and random pairs, with the device's remainder the
+    /// column's, its neighbours and its negation, and quotients of every low bits, signs and
+    /// multiples of 128.
+    #[test]
+    fn remquo_column_verdicts_are_fast_verdicts() {
+        let function = FUNCTIONS
+            .iter()
+            .find(|function| function.name == "remquo")
+            .expect("remquo");
+        let specials = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.5,
+            -3.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::from(f32::MAX),
+            f64::from(f32::from_bits(1)),
+        ];
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for a in specials {
+            for b in specials {
+                x.push(a);
+                y.push(b);
+            }
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..3000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let b = f32::from_bits((state >> 32) as u32);
+            let a = if state.is_multiple_of(3) {
+                b * (state % 1000) as f32 * 0.5
+            } else {
+                f32::from_bits(state as u32)
+            };
+            x.push(f64::from(a));
+            y.push(f64::from(b));
+        }
+        let (mut remainders, mut low_bits) = (Vec::new(), Vec::new());
+        crate::reference::remquo_column::remquof(&x, &y, &mut remainders, &mut low_bits);
+        let mut passes = 0;
+        for quotient_bits in [7, 3, 0] {
+            for finite_math_only in [false, true] {
+                let rules = Rules {
+                    function: function.name,
+                    outputs: function.outputs.to_vec(),
+                    requirement: Requirement::RemquoExact { quotient_bits },
+                    element: FloatType::Float,
+                    flushes_subnormals: false,
+                    rounding: Round::Nearest,
+                    relaxed: None,
+                    embedded: false,
+                    finite_math_only,
+                    vulkan: None,
+                };
+                let verdict = rules.remquo_column_verdict().expect("a remquo row");
+                for i in 0..x.len() {
+                    let args = [x[i], y[i]];
+                    let (remainder, low) = (remainders[i], low_bits[i]);
+                    let next = f64::from(f32::from_bits((remainder as f32).to_bits() + 1));
+                    for device_remainder in [remainder, -remainder, next, f64::NAN] {
+                        for quotient in [0.0, low, low + 1.0, low + 128.0, 128.0, 5.0] {
+                            for device_quotient in [quotient, -quotient] {
+                                let decided = verdict.passes(
+                                    (x[i], y[i]),
+                                    remainder,
+                                    low,
+                                    device_remainder,
+                                    device_quotient,
+                                );
+                                let expected = rules.fast_verdict_with(
+                                    &mut FastReference::new(),
+                                    &args,
+                                    &[device_remainder, device_quotient],
+                                );
+                                if decided {
+                                    passes += 1;
+                                    assert_eq!(
+                                        expected,
+                                        Some(FastVerdict::Pass(0.0)),
+                                        "remquo{args:?} = ({device_remainder:e}, \
+                                         {device_quotient}), {quotient_bits} bits"
+                                    );
+                                } else if !remainder.is_nan() {
+                                    assert_ne!(
+                                        expected,
+                                        Some(FastVerdict::Pass(0.0)),
+                                        "remquo{args:?} = ({device_remainder:e}, \
+                                         {device_quotient}), {quotient_bits} bits"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(passes > 10_000, "{passes}");
     }
 }

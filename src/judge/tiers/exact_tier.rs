@@ -143,13 +143,36 @@ impl Rules {
         let n0 = ((m - r) / y.abs()).round() as i64;
         let remainder = if x.is_sign_negative() { -r } else { r };
         let negative_quotient = x.is_sign_negative() != y.is_sign_negative();
-        let expected_low = n0 % modulus;
-        let got = device_quotient as i64;
-        let same_low_bits = got.abs() % modulus == expected_low;
-        // As in `quotient_matches`: a quotient whose low bits are all zero may carry either
-        // sign; otherwise the signs agree (got is non-zero here, its low bits being non-zero).
-        let same_sign = expected_low == 0 || (got < 0) == negative_quotient;
-        (device_remainder == remainder && same_low_bits && same_sign)
-            .then_some(FastVerdict::Pass(0.0))
+        remquo_passes(
+            remainder,
+            n0,
+            negative_quotient,
+            modulus,
+            device_remainder,
+            device_quotient,
+        )
+        .then_some(FastVerdict::Pass(0.0))
     }
+}
+
+/// [`Rules::remquo_verdict`]'s pass at finite `x` and non-zero finite `y`, whose remquo
+/// remainder is `remainder` and whose quotient has the magnitude `n` modulo a multiple of
+/// `modulus` (`2^quotient_bits`, at most 128), negative where `negative_quotient`: the
+/// device's remainder equals it and its quotient meets the rule of `quotient_matches`.
+#[inline(always)]
+pub(in crate::judge) fn remquo_passes(
+    remainder: f64,
+    n: i64,
+    negative_quotient: bool,
+    modulus: i64,
+    device_remainder: f64,
+    device_quotient: f64,
+) -> bool {
+    let expected_low = n % modulus;
+    let got = device_quotient as i64;
+    let same_low_bits = got.abs() % modulus == expected_low;
+    // As in `quotient_matches`: a quotient whose low bits are all zero may carry either
+    // sign; otherwise the signs agree (got is non-zero here, its low bits being non-zero).
+    let same_sign = expected_low == 0 || (got < 0) == negative_quotient;
+    device_remainder == remainder && same_low_bits && same_sign
 }

@@ -10,7 +10,7 @@ mod double_tier;
 mod exact_tier;
 mod vulkan_tier;
 
-pub use bulk::KnownColumnsVerdict;
+pub use bulk::{KnownColumnsVerdict, RemquoColumnVerdict};
 pub use column::{ColumnTier, ColumnTiers};
 pub(in crate::judge) use double_tier::side_of;
 

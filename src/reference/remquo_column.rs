@@ -1,0 +1,254 @@
+//! Float remquo over columns of float pairs, many lanes at a time, exactly: for each `(x, y)`
+//! with `x` finite and `y` finite and non-zero, the remainder `x − n·y` (`n` the integer
+//! nearest `x/y`, ties to even) and `n`'s low 7 bits (of `|n|`, 0 to 127); NaN for both where
+//! `x` or `y` is not (the scalar path decides those).
+//!
+//! **Integers.** A float is `±M·2^e` with `M < 2^24` an integer and `e = max(E, 1) − 150` (`E`
+//! its exponent field: the subnormals share the smallest unit, 2^-149). With `|x| = X·2^a`
+//! and `|y| = Y·2^b`:
+//! - where `a < b`, `x` and `y` are normal with `x`'s exponent below `y`'s (a subnormal has the
+//!   smallest unit), so `|x| < |y|`: `n` is 0 where `|x| <= |y|/2` (a tie at 1/2 goes to the
+//!   even 0), the remainder `x`; else `|x|/|y|` lies in (1/2, 1), `n` is 1 and the remainder
+//!   `|x| − |y|` (exact: Sterbenz), with `x`'s sign;
+//! - where `a >= b`, `|x|/|y| = T/Y` with the integer `T = X·2^s`, `s = a − b <= 253`. The lane
+//!   finds `t = T mod Y` and `floor(T/Y) mod 128` in nine steps of at most 29 bits each
+//!   (9·29 >= 253): a step multiplies `t` (below 2^24: `X` at first, then below `Y`) by
+//!   `2^c`, `c <= 29`, so `v = t·2^c < 2^53` is exact; `q = floor(RN(v/Y))` is `floor(v/Y)` or
+//!   one more (rounding is monotonic and integers below 2^53 are doubles), `v − q·Y` (one
+//!   fused multiply-add) is an integer in `[−Y, Y)`, exact, and adding `Y` where it is
+//!   negative (with `q − 1`) leaves `v mod Y` and `floor(v/Y)`. As `T·2^c/Y`'s floor is
+//!   `floor(T/Y)·2^c + floor(v/Y)`, the low bits become `(low·2^c + q) mod 128`, each term
+//!   reduced mod 128 first (`z − floor(z/128)·128` is exact for an integer `z < 2^53`), every
+//!   sum below 2^15: exact.
+//!
+//! Then `n = floor(T/Y) + 1` where `2t > Y`, or `2t = Y` with an odd floor (ties to even),
+//! else the floor, and the remainder is `(t − Y)·2^b` or `t·2^b`: an integer below 2^24 times
+//! a power of two in float's range, exact. remquo's remainder has `x`'s sign applied to it
+//! (`remquo(−x, y) = −remquo(x, y)`), and its quotient's sign is `x`'s times `y`'s;
+//! `n`'s low bits are the low bits of the quotient remquo's rule compares
+//! ([`crate::judge::Rules::remquo_verdict`] has why they are those of `|x|/|y|` rounded).
+//! `remquo_columns_are_mpfrs` checks both against MPFR.
+
+/// Steps of at most [`STEP_BITS`] that cover the largest exponent gap, 253 (x's unit at most
+/// 2^104, y's at least 2^-149).
+const STEPS: usize = 9;
+const STEP_BITS: f64 = 29.0;
+
+use crate::reference::exp_column::ROUNDING_SHIFT;
+
+/// remquo of every float pair `(x[i], y[i])`: the remainder into `remainders` and the
+/// quotient's low 7 bits (of its magnitude) into `low_bits`, both NaN where `x` is not finite
+/// or `y` is not finite or is zero (the module's proof).
+pub fn remquof(x: &[f64], y: &[f64], remainders: &mut Vec<f64>, low_bits: &mut Vec<f64>) {
+    assert_eq!(x.len(), y.len(), "argument columns of two lengths");
+    remainders.clear();
+    remainders.resize(x.len(), 0.0);
+    low_bits.clear();
+    low_bits.resize(x.len(), 0.0);
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            let count = x.len();
+            let (y, remainders, low_bits) = (
+                &y[..count],
+                &mut remainders[..count],
+                &mut low_bits[..count],
+            );
+            for i in 0..count {
+                let (remainder, low) = lane(x[i], y[i]);
+                remainders[i] = remainder;
+                low_bits[i] = low;
+            }
+        },
+    );
+}
+
+/// A float's integer significand `M` and unit exponent `e` (`|f| = M·2^e`), for a float `f`
+/// held as a double.
+#[inline(always)]
+fn integer_and_unit(f: f64) -> (f64, f64) {
+    let bits = (f as f32).to_bits();
+    let field = (bits >> 23) & 0xff;
+    let implicit = if field == 0 { 0 } else { 1 << 23 };
+    (
+        f64::from((bits & 0x7f_ffff) | implicit),
+        f64::from(field.max(1)) - 150.0,
+    )
+}
+
+/// 2^e for an integer `e` of double's normal range: `e + 1.5·2^52` holds `e` in its low bits
+/// (in [2^52, 2^53) a double's bits count units), which go to the exponent field. (A
+/// conversion to an integer kept the loop over a column from vectorizing.)
+#[inline(always)]
+fn power_of_two(e: f64) -> f64 {
+    let shifted = e + ROUNDING_SHIFT;
+    let biased = shifted
+        .to_bits()
+        .wrapping_sub(ROUNDING_SHIFT.to_bits())
+        .wrapping_add(1023);
+    f64::from_bits(biased << 52)
+}
+
+/// `z mod 128` for an integer `z` in [0, 2^53), exactly.
+#[inline(always)]
+fn modulo_128(z: f64) -> f64 {
+    z - (z * (1.0 / 128.0)).floor() * 128.0
+}
+
+/// `(remainder, low bits)` at one pair (the module's proof), straight-line with selects so the
+/// loop over a column vectorizes.
+#[inline(always)]
+fn lane(x: f64, y: f64) -> (f64, f64) {
+    let (ax, ay) = (x.abs(), y.abs());
+    let (big_x, a) = integer_and_unit(ax);
+    let (big_y, b) = integer_and_unit(ay);
+    let mut left = (a - b).max(0.0);
+    let mut t = big_x;
+    let mut low = 0.0;
+    for _ in 0..STEPS {
+        let c = left.min(STEP_BITS);
+        left -= c;
+        let scale = power_of_two(c);
+        let v = t * scale;
+        let q = (v / big_y).floor();
+        let rest = (-q).mul_add(big_y, v);
+        let over = rest < 0.0;
+        t = if over { rest + big_y } else { rest };
+        let q = if over { q - 1.0 } else { q };
+        low = modulo_128(modulo_128(low * scale) + modulo_128(q));
+    }
+    let twice = 2.0 * t;
+    let odd = low - 2.0 * (low * 0.5).floor() == 1.0;
+    let up = twice > big_y || (twice == big_y && odd);
+    let unit = power_of_two(b);
+    let (magnitude, n_low) = if a < b {
+        if ax <= ay * 0.5 {
+            (ax, 0.0)
+        } else {
+            (ax - ay, 1.0)
+        }
+    } else if up {
+        ((t - big_y) * unit, modulo_128(low + 1.0))
+    } else {
+        (t * unit, low)
+    };
+    let remainder = if x.is_sign_negative() {
+        -magnitude
+    } else {
+        magnitude
+    };
+    if x.is_finite() && y.is_finite() && y != 0.0 {
+        (remainder, n_low)
+    } else {
+        (f64::NAN, f64::NAN)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::fp::FloatType;
+    use crate::reference::{binding, correctly_rounded_value};
+    use crate::spec::reference_id::ReferenceId;
+    use rug::Float;
+
+    /// Special values, pairs at every exponent gap (the largest: the largest float over the
+    /// smallest subnormal), quotients at ties (x an odd or even multiple of y/2), and random
+    /// pairs: the remainder against MPFR's, bit for bit (zeros by value: the verdict compares
+    /// with `==`), and the low bits against those of `x/y` rounded by MPFR.
+    #[test]
+    fn remquo_columns_are_mpfrs() {
+        let specials = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1.5,
+            -2.5,
+            3.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::from(f32::MAX),
+            f64::from(f32::MIN),
+            f64::from(f32::MIN_POSITIVE),
+            f64::from(f32::from_bits(1)),
+            -f64::from(f32::from_bits(0x7f_ffff)),
+            f64::from(f32::from_bits(0x00c0_0001)),
+        ];
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for a in specials {
+            for b in specials {
+                x.push(a);
+                y.push(b);
+            }
+        }
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut draw = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let bits = draw();
+            let b = f32::from_bits((bits >> 32) as u32);
+            let a = match draw() % 4 {
+                // A multiple of b/2, odd or even: a tie, or an exact quotient.
+                0 => b * 0.5 * (draw() % 512) as f32,
+                // Near b's exponent.
+                1 => b * f32::from_bits(0x3f00_0000 + (draw() as u32 % 0x0200_0000)),
+                _ => f32::from_bits(bits as u32),
+            };
+            x.push(f64::from(a));
+            y.push(f64::from(b));
+        }
+        // Every exponent gap, with odd significands.
+        for ex in 0..255u32 {
+            for ey in 0..255u32 {
+                let a = f32::from_bits((ex << 23) | 0x12_3457 | (draw() as u32 & 0x7f_0000));
+                let b = f32::from_bits((ey << 23) | 0x65_4321 | (draw() as u32 & 0x0f_fff0));
+                x.push(f64::from(a));
+                y.push(f64::from(-b));
+            }
+        }
+        let (mut remainders, mut low_bits) = (Vec::new(), Vec::new());
+        remquof(&x, &y, &mut remainders, &mut low_bits);
+        let mut decided = 0;
+        for i in 0..x.len() {
+            let args = [x[i], y[i]];
+            let (remainder, low) = (remainders[i], low_bits[i]);
+            let defined = x[i].is_finite() && y[i].is_finite() && y[i] != 0.0;
+            assert_eq!(
+                remainder.is_nan(),
+                !defined,
+                "remquo{args:?}: {remainder:e}"
+            );
+            assert_eq!(low.is_nan(), !defined, "remquo{args:?}: {low}");
+            if !defined {
+                continue;
+            }
+            decided += 1;
+            let correct = correctly_rounded_value(
+                binding::mpfr(ReferenceId::RemquoRemainder),
+                &args,
+                FloatType::Float,
+            );
+            assert!(
+                remainder == correct,
+                "remquo{args:?}: column {remainder:e}, MPFR {correct:e}"
+            );
+            // x/y to 400 bits is within 2^-120 of T/Y (below 2^280), which lies at least
+            // 2^-25 from any half-integer it is not: rounded to an integer, ties to even, it
+            // is n.
+            let quotient = Float::with_val(400, Float::with_val(400, x[i]) / y[i]).round_even();
+            let expected = quotient.to_integer().expect("finite").abs().mod_u(128);
+            assert_eq!(
+                low,
+                f64::from(expected),
+                "remquo{args:?}: column's low bits {low}, MPFR's n {quotient}"
+            );
+        }
+        assert!(decided > x.len() / 2, "{decided}");
+    }
+}
