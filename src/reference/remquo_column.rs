@@ -11,15 +11,18 @@
 //!   even 0), the remainder `x`; else `|x|/|y|` lies in (1/2, 1), `n` is 1 and the remainder
 //!   `|x| − |y|` (exact: Sterbenz), with `x`'s sign;
 //! - where `a >= b`, `|x|/|y| = T/Y` with the integer `T = X·2^s`, `s = a − b <= 253`. The lane
-//!   finds `t = T mod Y` and `floor(T/Y) mod 128` in nine steps of at most 29 bits each
-//!   (9·29 >= 253): a step multiplies `t` (below 2^24: `X` at first, then below `Y`) by
-//!   `2^c`, `c <= 29`, so `v = t·2^c < 2^53` is exact; `q = floor(RN(v/Y))` is `floor(v/Y)` or
-//!   one more (rounding is monotonic and integers below 2^53 are doubles), `v − q·Y` (one
-//!   fused multiply-add) is an integer in `[−Y, Y)`, exact, and adding `Y` where it is
-//!   negative (with `q − 1`) leaves `v mod Y` and `floor(v/Y)`. As `T·2^c/Y`'s floor is
+//!   finds `t = T mod Y` and `floor(T/Y) mod 128` by a division of `X` by `Y` and then nine
+//!   steps of at most 29 bits each (9·29 >= 253): a step multiplies `t` (below `Y < 2^24`) by
+//!   `2^c`, `c <= 29`, so `v = t·2^c < 2^53` is exact, and divides `v` by `Y`. Each division
+//!   ([`divide`], of a `v < 2^53` with `v/Y < 2^29`) takes `q = floor(RN(v·R))` with `R =
+//!   RN(1/Y)`: `RN(v·R)` is within `(v/Y)·2^-51.9 < 2^-22` of `v/Y`, so `q` is `floor(v/Y)` or
+//!   one less or one more; `v − q·Y` (one fused multiply-add) is then an integer in
+//!   `[−Y, 2Y)`, below 2^25: exact, and adding or subtracting `Y` once (with `q` one less or
+//!   one more) leaves `v mod Y` and `floor(v/Y)`. As `T·2^c/Y`'s floor is
 //!   `floor(T/Y)·2^c + floor(v/Y)`, the low bits become `(low·2^c + q) mod 128`, each term
-//!   reduced mod 128 first (`z − floor(z/128)·128` is exact for an integer `z < 2^53`), every
-//!   sum below 2^15: exact.
+//!   `q` reduced mod 128 first (`z − floor(z/128)·128` is exact for an integer `z < 2^53`),
+//!   the sum below 2^37: exact. (One division a lane and a multiplication a step: a division each
+//!   step cost three times as much.)
 //!
 //! Then `n = floor(T/Y) + 1` where `2t > Y`, or `2t = Y` with an odd floor (ties to even),
 //! else the floor, and the remainder is `(t − Y)·2^b` or `t·2^b`: an integer below 2^24 times
@@ -29,9 +32,8 @@
 //! ([`crate::judge::Rules::remquo_verdict`] has why they are those of `|x|/|y|` rounded).
 //! `remquo_columns_are_mpfrs` checks both against MPFR.
 
-/// Steps of at most [`STEP_BITS`] that cover the largest exponent gap, 253 (x's unit at most
+/// Nine steps of at most this many bits cover the largest exponent gap, 253 (x's unit at most
 /// 2^104, y's at least 2^-149).
-const STEPS: usize = 9;
 const STEP_BITS: f64 = 29.0;
 
 use crate::reference::exp_column::ROUNDING_SHIFT;
@@ -95,6 +97,24 @@ fn modulo_128(z: f64) -> f64 {
     z - (z * (1.0 / 128.0)).floor() * 128.0
 }
 
+/// `(v mod divisor, floor(v/divisor))` for integers `v < 2^53` and `divisor` in [1, 2^24) with
+/// `v/divisor < 2^29`, `reciprocal` being `1/divisor` rounded (the module's proof).
+#[inline(always)]
+fn divide(v: f64, divisor: f64, reciprocal: f64) -> (f64, f64) {
+    let q = (v * reciprocal).floor();
+    let rest = (-q).mul_add(divisor, v);
+    let (rest, q) = if rest < 0.0 {
+        (rest + divisor, q - 1.0)
+    } else {
+        (rest, q)
+    };
+    if rest >= divisor {
+        (rest - divisor, q + 1.0)
+    } else {
+        (rest, q)
+    }
+}
+
 /// `(remainder, low bits)` at one pair (the module's proof), straight-line with selects so the
 /// loop over a column vectorizes.
 #[inline(always)]
@@ -102,21 +122,29 @@ fn lane(x: f64, y: f64) -> (f64, f64) {
     let (ax, ay) = (x.abs(), y.abs());
     let (big_x, a) = integer_and_unit(ax);
     let (big_y, b) = integer_and_unit(ay);
+    let reciprocal = 1.0 / big_y;
+    let (mut t, q) = divide(big_x, big_y, reciprocal);
+    let mut low = modulo_128(q);
     let mut left = (a - b).max(0.0);
-    let mut t = big_x;
-    let mut low = 0.0;
-    for _ in 0..STEPS {
+    let mut step = || {
         let c = left.min(STEP_BITS);
         left -= c;
         let scale = power_of_two(c);
-        let v = t * scale;
-        let q = (v / big_y).floor();
-        let rest = (-q).mul_add(big_y, v);
-        let over = rest < 0.0;
-        t = if over { rest + big_y } else { rest };
-        let q = if over { q - 1.0 } else { q };
-        low = modulo_128(modulo_128(low * scale) + modulo_128(q));
-    }
+        let q;
+        (t, q) = divide(t * scale, big_y, reciprocal);
+        low = modulo_128(low * scale + modulo_128(q));
+    };
+    // The nine steps written out: as a loop the compiler left them rolled, and the loop over
+    // a column then did not vectorize.
+    step();
+    step();
+    step();
+    step();
+    step();
+    step();
+    step();
+    step();
+    step();
     let twice = 2.0 * t;
     let odd = low - 2.0 * (low * 0.5).floor() == 1.0;
     let up = twice > big_y || (twice == big_y && odd);
