@@ -874,12 +874,33 @@ fn column_of<T>(
     inputs: &std::ops::Range<usize>,
     value: impl Fn(&[f64]) -> T,
 ) -> Vec<T> {
-    if let [x] = columns {
+    // Up to three arguments, each input's arguments an array read from the columns in step
+    // (float fma: reading them through a buffer, a bounds check per column, took 3% of its
+    // host samples, 2^24 inputs, every width).
+    match columns {
         // One argument (every exhaustive float sweep): each input is its own slice.
-        return x[inputs.clone()]
-            .iter()
-            .map(|x| value(std::slice::from_ref(x)))
-            .collect();
+        [x] => {
+            return x[inputs.clone()]
+                .iter()
+                .map(|x| value(std::slice::from_ref(x)))
+                .collect()
+        }
+        [x, y] => {
+            return x[inputs.clone()]
+                .iter()
+                .zip(&y[inputs.clone()])
+                .map(|(x, y)| value(&[*x, *y]))
+                .collect()
+        }
+        [x, y, z] => {
+            return x[inputs.clone()]
+                .iter()
+                .zip(&y[inputs.clone()])
+                .zip(&z[inputs.clone()])
+                .map(|((x, y), z)| value(&[*x, *y, *z]))
+                .collect()
+        }
+        _ => {}
     }
     let mut args = vec![0.0; columns.len()];
     inputs
