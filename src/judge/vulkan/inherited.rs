@@ -258,8 +258,12 @@ pub(super) fn judge(
 ///   it takes the binade below (a power of two's ulp is the gap below it), x above it
 ///   `approximation`'s binade, its error measured from the double above (2^-53 from x at
 ///   most);
-/// - x past the largest finite value (a finite double): the range reaches past it, so the
-///   infinity of x's sign is permitted (the overflow allowance);
+/// - x past the largest finite value: the range reaches past it, so the infinity of x's sign
+///   is permitted (the overflow allowance), at an infinite error (x is finite: `judge`'s exact
+///   value is MPFR's, whose exponent range reaches far past double's, and
+///   [`crate::reference::high_precision`] keeps a value overflowing even that range finite).
+///   This holds where x is past double too (`approximation` infinite: pow's results beyond
+///   2^1024, about 8% of a float sweep's), as the root's exact interval still reaches p;
 /// - |x| below the smallest normal value and a zero result: the range holds zero where
 ///   denormals may be flushed (an end strictly between zero and the smallest normal value is
 ///   moved to zero), and where they are not, if |x| <= N times the smallest denormal's ulp.
@@ -285,9 +289,14 @@ pub(super) fn judge(
 /// The evaluation must also finish (no [`Stop`], which makes the result unjudged, not a pass),
 /// which each formula's guard proves:
 /// - pow, `exp2(y * log2(x))`: x > 0 and y finite, so log2 of the point x is finite and
-///   bounded (its cell's range test is decided for a point), and |y log2 x| at most a quarter
-///   of the largest finite value keeps the product's range finite (no overflow allowance
-///   there), so exp2's argument magnitude is finite;
+///   bounded (its cell's range test is decided for a point), and the product's range stays
+///   finite (no overflow allowance there), so exp2's argument magnitude is finite: log2's
+///   range lies within c of L (c at most [`log2_widening`]'s upper bound), OpFMul's exact
+///   interval within |y| (|L| + c) of zero, and OpFMul (correctly rounded) rounds its ends
+///   outwards to the grid of the unit's precision, which keeps an end below M (1 - 2^-10) at
+///   or below a grid value at most M (the largest finite value; RelaxedPrecision's grid has
+///   one within 2^-11 of it); that bound, computed in f64 (log2 within an ulp or two, each
+///   operation rounded once), is taken 2^-40 above;
 /// - sqrt, `1.0 / inversesqrt(x)`: x > 0, so inversesqrt's range is positive and within
 ///   2 ulp of 1/sqrt(x); the divisor test of OpFDiv holds where 1/sqrt(x) lies inside its
 ///   divisor range by a factor of 2 on each side (far more than 2 ulp).
@@ -314,27 +323,13 @@ pub fn passes_by_root_cell(
             };
             let log = x.log2();
             let t = (y * log).abs();
-            if t.is_nan() || t > max / 4.0 {
+            let (c, c_at_most) = log2_widening(x, log, element, unit)?;
+            // The product's ends, at most |y| (|L| + c) in magnitude, rounded up once to the
+            // grid: at most M where they are below M (1 - 2^-10) (a grid value).
+            let product = y.abs() * (log.abs() * (1.0 + pow2(-40)) + c_at_most) * (1.0 + pow2(-40));
+            if product.is_nan() || product > max * (1.0 - pow2(-10)) {
                 return None;
             }
-            let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
-                ulp: n,
-                low,
-                high,
-                absolute,
-            }) = cell("log2", element, unit)
-            else {
-                return None;
-            };
-            let c = if (low..=high).contains(&x) {
-                absolute
-            } else {
-                // |L| >= 1 here; its binade taken from 2^-40 below |log2 x| in f64 (an exact
-                // power of two counts as the binade below it).
-                let below = log.abs() * (1.0 - pow2(-40));
-                let binade = ((below.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-                n * pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1)
-            };
             let s = y.abs() * c * (1.0 - pow2(-40));
             let spread = if s <= 512.0 {
                 -(-s * std::f64::consts::LN_2).exp_m1() * (1.0 - pow2(-40))
@@ -360,19 +355,21 @@ pub fn passes_by_root_cell(
         _ => return None,
     };
     let magnitude = approximation.abs();
-    if !magnitude.is_finite() {
-        // Past double, MPFR's own range may end too (its error is then 0, else infinite).
-        return None;
-    }
     if magnitude > max {
         return (device_result == f64::INFINITY.copysign(approximation)).then_some(f64::INFINITY);
     }
     let tiny = pow2(element.emin());
-    if magnitude < tiny {
+    let below_normal = magnitude < tiny;
+    if below_normal && device_result == 0.0 {
         let smallest = pow2(element.emin() - unit.precision() as i32 + 1);
         let holds_zero = !denorm_preserve || magnitude <= bound * smallest * (1.0 - pow2(-20));
-        return (device_result == 0.0 && holds_zero)
-            .then(|| crate::num::ulp::ulp_error_of_value(device_result, approximation, unit));
+        if holds_zero {
+            return Some(crate::num::ulp::ulp_error_of_value(
+                device_result,
+                approximation,
+                unit,
+            ));
+        }
     }
     if !device_result.is_finite() || magnitude > max / 2.0 {
         return None;
@@ -382,7 +379,9 @@ pub fn passes_by_root_cell(
     // just below it takes the binade below; x just above it takes `approximation`'s binade and
     // is measured from the double above. The formula tells the side where the pass knows it
     // (pow at 1: x > 1 exactly where log2 x and y are non-zero and of one sign).
-    let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+    // Below the smallest normal value (x too: `approximation` is below it) every value's ulp
+    // is the smallest denormal's, a power of two's too.
+    let power_of_two = !below_normal && approximation.to_bits() & ((1u64 << 52) - 1) == 0;
     let (binade_of, measured_from) = match (power_of_two, formula, args) {
         (false, ..) => (approximation, approximation),
         (true, "exp2(y * log2(x))", &[x, y]) if approximation == 1.0 => {
@@ -403,6 +402,68 @@ pub fn passes_by_root_cell(
     let margin = magnitude * (1.0 - pow2(-40)) * spread;
     ((device_result - approximation).abs() <= (bound * ulp + margin) * (1.0 - pow2(-20)))
         .then(|| crate::num::ulp::ulp_error_of_value(device_result, measured_from, unit))
+}
+
+/// log2's widening of its range at the point x > 0 (`log`: f64's log2 x), as `widen` gives
+/// it: (c, c_at_most), a lower and an upper bound of its distance from L = log2 x on each
+/// side. Inside [0.5, 2] its absolute bound (exactly); outside (|L| >= 1) 3 ulp_in of an end,
+/// at least the ulp of L's binade (taken from 2^-40 below |log2 x| in f64: an exact power of
+/// two counts as the binade below it) and at most 2^(1 - p) |L| (1 + 2^-40) per ulp, p the
+/// unit's precision (the ends are within 2^-100 of L, and ulp_in(v) <= 2^(1 - p) |v| for
+/// |v| >= 1). `None` where log2's cell is not the one this reads.
+fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Option<(f64, f64)> {
+    let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+        ulp: n,
+        low,
+        high,
+        absolute,
+    }) = cell("log2", element, unit)
+    else {
+        return None;
+    };
+    if (low..=high).contains(&x) {
+        return Some((absolute, absolute));
+    }
+    let precision = unit.precision() as i32;
+    let below = log.abs() * (1.0 - pow2(-40));
+    let binade = ((below.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let c = n * pow2(binade.clamp(element.emin(), element.emax()) - precision + 1);
+    let c_at_most = n * pow2(1 - precision) * log.abs() * (1.0 + pow2(-40));
+    Some((c, c_at_most))
+}
+
+/// Whether [`judge`]'s interval evaluation of an inherited cell certainly stops with
+/// [`Stop::Unbounded`] at `args`, so that it leaves any result there unjudged
+/// (`Verdict::Unbounded`): pow, `exp2(y * log2(x))`, at x > 0 and y finite where
+/// |y| (|L| + c) lies past the largest finite value M of the result's type, L = log2 x and c
+/// the lower bound of log2's widening ([`log2_widening`]) (|y log2 x| beyond about M: float
+/// pow with |y| beyond about 2^120 and x away from 1, 0.8% of a float sweep's inputs; pow(2,
+/// 65504) in half).
+///
+/// Why: log2's range at the point x reaches L - c' and L + c' (c' >= c; L finite: x > 0), and
+/// OpFMul's exact interval is the hull of y times those ends, so one of its ends is at least
+/// |y| (|L| + c) > M in magnitude, which rounding outwards keeps past M and the overflow
+/// allowance then makes infinite. exp2's cell, 3 + 2|t| ulp at the largest magnitude |t| of its argument's range
+/// (a range, not a point: log2's range is wider than a point, and so the product's), is then
+/// infinite, and `widen` stops unbounded. Nothing stops the evaluation before (log2 of a
+/// positive point, products of finite values: no NaN). `judge` reads that stop as
+/// `Verdict::Unbounded` here: the arguments are finite and not zero (y is not, as T is not),
+/// and the exact value is finite (MPFR's exponent range; an overflow kept finite by
+/// [`crate::reference::high_precision`]); and `crate::judge::vulkan::judge` tries flushed
+/// arguments only after a failure. The bound is computed in f64 2^-40 below: log2 is within
+/// an ulp or two of the exact one, and each operation rounded once.
+pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[f64]) -> bool {
+    match (formula, args) {
+        ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
+            let log = x.log2();
+            let Some((c, _)) = log2_widening(x, log, element, unit) else {
+                return false;
+            };
+            let end = y.abs() * (log.abs() * (1.0 - pow2(-40)) + c) * (1.0 - pow2(-40));
+            end > element.max_finite()
+        }
+        _ => false,
+    }
 }
 
 /// Whether `result` lies in [x - E, x + E] (E the larger distance from x to a finite end), or

@@ -7,7 +7,7 @@ use crate::judge::vulkan::{Modes, Rounding};
 use crate::judge::{Rules, VulkanJudging};
 use crate::num::fp::{pow2, FloatType};
 use crate::reference::{self, binding};
-use crate::report::stats::{FastVerdict, Outcome};
+use crate::report::stats::{Case, FastVerdict, Outcome};
 use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::signature::ValueKind;
 use crate::spec::table::{builtin_in, Profile, Requirement};
@@ -124,6 +124,34 @@ fn results(rules: &Rules, args: &[f64], correct: f64, exact: f64) -> Vec<(f64, b
         .collect()
 }
 
+/// Asserts the tier's `verdict` is `judge`'s `case` (MPFR's path): the same outcome and the
+/// same error (to 2^-20 of it; an absolute distance to 2^-40), an overflow's infinite error.
+fn agrees(verdict: FastVerdict, case: &Case, context: &str) {
+    let close = |error: f64| (error - case.error).abs() <= pow2(-20) * error.max(1.0);
+    match verdict {
+        FastVerdict::Pass(error) => assert!(
+            case.outcome == Outcome::Pass && !case.absolute && close(error),
+            "{context}"
+        ),
+        FastVerdict::Fail(error) => assert!(
+            case.outcome == Outcome::Fail && !case.absolute && close(error),
+            "{context}"
+        ),
+        FastVerdict::AbsolutePass(distance) => assert!(
+            case.outcome == Outcome::Pass
+                && case.absolute
+                && (distance - case.error).abs() <= pow2(-40),
+            "{context}"
+        ),
+        FastVerdict::CorrectlyRoundedOverflow => assert!(
+            case.outcome == Outcome::Pass && case.error.is_infinite(),
+            "{context}"
+        ),
+        FastVerdict::Undefined => assert_eq!(case.outcome, Outcome::Undefined, "{context}"),
+        other => panic!("{context}: the tier gave {other:?}"),
+    }
+}
+
 /// Every verdict the tier gives is `judge`'s (MPFR's path) on the same result, error included;
 /// and it decides nearly every plausible result (within 3 ulp of the correctly rounded one, at
 /// finite normal arguments) of every function with a direct cell, and most of pow's and
@@ -185,32 +213,7 @@ fn the_vulkan_tier_decides_as_judge_does() {
                         near_decided += usize::from(near);
                         let context =
                             format!("{name} {element:?} relaxed {relaxed} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}");
-                        let close =
-                            |error: f64| (error - case.error).abs() <= pow2(-20) * error.max(1.0);
-                        match verdict {
-                            FastVerdict::Pass(error) => assert!(
-                                case.outcome == Outcome::Pass && !case.absolute && close(error),
-                                "{context}"
-                            ),
-                            FastVerdict::Fail(error) => assert!(
-                                case.outcome == Outcome::Fail && !case.absolute && close(error),
-                                "{context}"
-                            ),
-                            FastVerdict::AbsolutePass(distance) => assert!(
-                                case.outcome == Outcome::Pass
-                                    && case.absolute
-                                    && (distance - case.error).abs() <= pow2(-40),
-                                "{context}"
-                            ),
-                            FastVerdict::CorrectlyRoundedOverflow => assert!(
-                                case.outcome == Outcome::Pass && case.error.is_infinite(),
-                                "{context}"
-                            ),
-                            FastVerdict::Undefined => {
-                                assert_eq!(case.outcome, Outcome::Undefined, "{context}")
-                            }
-                            other => panic!("{context}: the tier gave {other:?}"),
-                        }
+                        agrees(verdict, &case, &context);
                     }
                 }
             }
@@ -242,4 +245,109 @@ fn the_vulkan_tier_decides_as_judge_does() {
         }
     }
     assert!(total_decided * 2 > total, "{total_decided} of {total}");
+}
+
+/// pow where y log2 x reaches past double's range and past the result's largest finite value
+/// M: the tier's verdicts there (the overflow allowance's infinity past double, the results
+/// beside it that `passes_by_root_cell` proves up to |y log2 x| = M / 2, the evaluation
+/// [`crate::judge::vulkan::inherited::unbounded_at`] proves unbounded) are `judge`'s, on bases over the whole range
+/// and exponents putting y log2 x at and beside 1024, 1100, 2^20, M / 2, 3 M / 4 and M (both
+/// signs) and where p is a denormal,
+/// every device result from zero to the infinities; and they decide most of them.
+#[test]
+fn pow_past_the_range_is_decided_as_judge_does() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / pow2(53)
+    };
+    for (element, relaxed) in [
+        (FloatType::Half, false),
+        (FloatType::Float, false),
+        (FloatType::Float, true),
+    ] {
+        let max = element.max_finite();
+        let (mut undefined, mut overflow, mut denormal, mut decided, mut judged) = (0, 0, 0, 0, 0);
+        for modes in MODES {
+            let rules = rules("pow", element, relaxed, modes);
+            let mpfr = binding::mpfr(rules.outputs[0].reference);
+            for k in 0..160 {
+                let span = f64::from(element.emax() - element.emin() + element.precision() as i32);
+                let exponent =
+                    (random() * span) as i32 + element.emin() - element.precision() as i32;
+                let x = element.round(pow2(exponent) * (1.0 + random()));
+                let log = x.log2();
+                if x <= 0.0 || log == 0.0 || !x.is_finite() {
+                    continue;
+                }
+                // Denormal results (2^-(|emin| + p / 2)) at negative targets, too.
+                let denormal_target = f64::from(element.precision() as i32 / 2 - element.emin());
+                let targets = [
+                    denormal_target,
+                    1024.0,
+                    1100.0,
+                    pow2(20),
+                    max / 2.0,
+                    0.75 * max,
+                    max,
+                ];
+                let target = targets[k % targets.len()] * (1.0 + (random() - 0.5) * pow2(-8));
+                let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+                let y = element.round(sign * target / log);
+                if !y.is_finite() {
+                    continue;
+                }
+                let args = [x, y];
+                let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
+                let correct = reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                let mut results = vec![
+                    0.0,
+                    -0.0,
+                    f64::INFINITY,
+                    f64::NEG_INFINITY,
+                    max,
+                    -max,
+                    f64::NAN,
+                    1.0,
+                    pow2(element.emin() - element.precision() as i32 + 1),
+                ];
+                for step in [0, 1, -1, 4, -4] {
+                    results.push(ulps_away(correct, element, step));
+                }
+                for result in results {
+                    let case = rules.judge_exactly(0, &args, &[result]);
+                    judged += 1;
+                    let Some(verdict) = rules.fast_verdict(&args, &[result]) else {
+                        continue;
+                    };
+                    decided += 1;
+                    undefined += usize::from(verdict == FastVerdict::Undefined);
+                    overflow += usize::from(verdict == FastVerdict::CorrectlyRoundedOverflow);
+                    denormal += usize::from(
+                        matches!(verdict, FastVerdict::Pass(_)) && element.is_subnormal(result),
+                    );
+                    let context = format!(
+                        "pow {element:?} relaxed {relaxed} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}"
+                    );
+                    agrees(verdict, &case, &context);
+                }
+            }
+        }
+        eprintln!(
+            "pow {element:?} relaxed {relaxed} past the range: {decided} of {judged} decided, \
+             {undefined} undefined, {overflow} overflows, {denormal} denormal passes"
+        );
+        assert!(
+            undefined > 0 && overflow > 0 && denormal > 0,
+            "{element:?} {relaxed}"
+        );
+        // The results the tier leaves are mostly those MPFR must measure: a finite result
+        // where the exact value is past the largest finite one, a failure near the bounds.
+        assert!(
+            decided as f64 >= 0.4 * judged as f64,
+            "{element:?} {relaxed}: {decided} of {judged}"
+        );
+    }
 }
