@@ -42,7 +42,7 @@
 use crate::num::fp::{pow2, FloatType};
 use crate::num::ulp::ulp_error;
 use crate::spec::environment::{Revision, VULKAN};
-use crate::spec::table::{builtin_in, Profile, Requirement};
+use crate::spec::table::{builtin_in, Profile, Requirement, UlpTable};
 use crate::spec::vulkan::formula::{self, Constant, Expr, Formula, Operator};
 use crate::spec::vulkan::{column, Cell};
 use rug::float::{Constant as MpfrConstant, Round};
@@ -317,7 +317,7 @@ pub fn passes_by_root_cell(
             let Requirement::Vulkan(Cell::UlpPerMagnitude {
                 constant,
                 per_magnitude,
-            }) = cell("exp2", element, unit)
+            }) = *cell("exp2", element, unit)
             else {
                 return None;
             };
@@ -342,7 +342,7 @@ pub fn passes_by_root_cell(
         }
         ("1.0 / inversesqrt(x)", &[x]) if x > 0.0 && x.is_finite() => {
             let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) =
-                cell("OpFDiv", element, unit)
+                *cell("OpFDiv", element, unit)
             else {
                 return None;
             };
@@ -417,7 +417,7 @@ fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Optio
         low,
         high,
         absolute,
-    }) = cell("log2", element, unit)
+    }) = *cell("log2", element, unit)
     else {
         return None;
     };
@@ -724,7 +724,7 @@ fn arithmetic(
 ) -> Result<Interval, Stop> {
     let requirement = cell(op.instruction(), context.element, context.unit);
     if op == Operator::Div && !context.exact {
-        let Requirement::Vulkan(Cell::UlpForDivisor { low, high, .. }) = requirement else {
+        let Requirement::Vulkan(Cell::UlpForDivisor { low, high, .. }) = *requirement else {
             return Err(Stop::Unbounded);
         };
         let zero = b.low.is_zero() && b.high.is_zero();
@@ -1073,12 +1073,15 @@ fn round_to(v: &Float, context: Context, round: Round) -> Float {
 
 /// The cell of the operation named `function` (the registry's name) in the column the unit's
 /// result is judged by: half's for a RelaxedPrecision float result.
-fn cell(function: &str, element: FloatType, unit: FloatType) -> Requirement {
-    let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+fn cell(function: &str, element: FloatType, unit: FloatType) -> &'static Requirement {
+    // Found once: `builtin_in` names its file for every call, which cost a fifth of a float
+    // pow unit's samples where every result looked exp2's and log2's cells up.
+    static TABLE: OnceLock<&'static UlpTable> = OnceLock::new();
+    let table = TABLE.get_or_init(|| builtin_in(&VULKAN, Revision::Spec2026, Profile::Full));
     let row = table
         .row(function)
         .expect("the Vulkan table has the formulas' operations");
-    column(row, element, unit != element).0.clone()
+    column(row, element, unit != element).0
 }
 
 #[cfg(test)]
