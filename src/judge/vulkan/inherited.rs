@@ -244,7 +244,9 @@ pub(super) fn judge(
 /// exact intermediates, rounded outwards, then widened, and the overflow allowance and the
 /// flush of a denormal only widen it further). So the root operation's exact interval [l, h]
 /// contains x (the formula's exact value is the function's: exp2(y log2 x) = pow(x, y),
-/// 1 / (1 / sqrt x) = sqrt x), and its widened range is [l - N u, h + N u] with u the larger
+/// 1 / (1 / sqrt x) = sqrt x, sin x / cos x = tan x, atan2(x, sqrt(1 - x^2)) = asin x and
+/// atan2(sqrt(1 - x^2), x) = acos x for |x| < 1, (e^x -+ e^-x) / 2 = sinh x, cosh x), and its
+/// widened range is [l - N u, h + N u] with u the larger
 /// of the ends' ulps ([`ulp_in`], monotonic in the magnitude, and some end is at least |x| in
 /// magnitude, so u >= ulp_in(x)) and N the root's cell (3 + 2|t| at the largest magnitude |t|
 /// of exp2's argument range, which holds the exact y log2 x). So:
@@ -300,6 +302,26 @@ pub(super) fn judge(
 /// - sqrt, `1.0 / inversesqrt(x)`: x > 0, so inversesqrt's range is positive and within
 ///   2 ulp of 1/sqrt(x); the divisor test of OpFDiv holds where 1/sqrt(x) lies inside its
 ///   divisor range by a factor of 2 on each side (far more than 2 ulp).
+/// - tan, `sin(x) / cos(x)` (N OpFDiv's 2.5 ulp): x inside sin's and cos's range [-pi, pi],
+///   and cos's range [c - a, c + a] (c = cos x within 2^-40 of f64's, a its absolute bound)
+///   inside OpFDiv's divisor range by a factor of 2. The quotient's exact interval then holds
+///   (s' / c) for every s' in sin's range [s - a, s + a]: [x - a / |c|, x + a / |c|], a margin
+///   of a / (|c| + a) at least, beside the N ulp;
+/// - asin and acos, `atan2(x, sqrt(1.0 - x * x))` and `atan2(sqrt(1.0 - x * x), x)` (N atan2's
+///   4096 ulp, half's 5): 1 - x^2 >= 2^(3 - p) (p the unit's precision), so x * x rounded up
+///   to the grid stays below 1 - 2^(2 - p), 1.0 - x * x positive and normal, inversesqrt's
+///   range within [1 - 2 ulp, 2^(p / 2)] inside OpFDiv's divisor range (at least
+///   [2^-14, 2^14]), sqrt's range positive: atan2's box holds neither the origin nor a piece
+///   of its cut, and atan2 takes its extremes at the box's corners;
+/// - sinh and cosh, `(exp(x) -+ exp(-x)) * 0.5` (the root OpFMul correctly rounded: N = 0):
+///   e^|x| <= M / 4, so nothing overflows (no NaN, exp's magnitude |x| finite). exp's ranges
+///   hold [e^x - N' u1, e^x + N' u1] and [e^-x - N' u2, e^-x + N' u2] (N' = 3 + 2|x|, half's
+///   1 + 2|x|; u1, u2 at least the ulp_in of e^x and e^-x, from their binades taken 2^-40
+///   below f64's values), so OpFSub's or OpFAdd's exact interval holds 2x -+ N' (u1 + u2), and
+///   the product by 0.5 x -+ N' (u1 + u2) / 2: that margin. Past e^|x| = M / 4 only the
+///   overflow allowance's infinity is decided: where x is past M, the range's high end
+///   (e^|x| - e^-|x|) / 2 and more is past M too, and e^-|x| <= 1 keeps inf - inf away.
+///   cosh's power-of-two `approximation` 1 takes x's side as pow at 1 does: x > 1 but at 0.
 #[allow(clippy::too_many_arguments)]
 pub fn passes_by_root_cell(
     formula: &str,
@@ -311,8 +333,9 @@ pub fn passes_by_root_cell(
     denorm_preserve: bool,
 ) -> Option<f64> {
     let max = element.max_finite();
-    // `bound`: the root's cell N; `spread`: a lower bound of 1 - 2^-s (pow), else 0.
-    let (bound, spread) = match (formula, args) {
+    // `bound`: the root's cell N; `spread`: a lower bound of 1 - 2^-s (pow), else 0;
+    // `absolute`: a lower bound of the root's exact interval's reach past x on each side.
+    let (bound, spread, absolute) = match (formula, args) {
         ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
             let Requirement::Vulkan(Cell::UlpPerMagnitude {
                 constant,
@@ -338,7 +361,11 @@ pub fn passes_by_root_cell(
             };
             // f64's log2 is within an ulp or two of the exact one: 2^-40 below |t| is below
             // the exact |y log2 x|.
-            (constant + per_magnitude * t * (1.0 - pow2(-40)), spread)
+            (
+                constant + per_magnitude * t * (1.0 - pow2(-40)),
+                spread,
+                0.0,
+            )
         }
         ("1.0 / inversesqrt(x)", &[x]) if x > 0.0 && x.is_finite() => {
             let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) =
@@ -350,7 +377,81 @@ pub fn passes_by_root_cell(
             if !(2.0 * low..=high / 2.0).contains(&divisor) {
                 return None;
             }
-            (ulp, 0.0)
+            (ulp, 0.0, 0.0)
+        }
+        ("sin(x) / cos(x)", &[x]) => {
+            let Requirement::Vulkan(Cell::AbsoluteInside {
+                absolute,
+                low,
+                high,
+            }) = *cell("sin", element, unit)
+            else {
+                return None;
+            };
+            let Requirement::Vulkan(Cell::AbsoluteInside {
+                absolute: cos_absolute,
+                ..
+            }) = *cell("cos", element, unit)
+            else {
+                return None;
+            };
+            let Requirement::Vulkan(Cell::UlpForDivisor {
+                ulp,
+                low: divisor_low,
+                high: divisor_high,
+            }) = *cell("OpFDiv", element, unit)
+            else {
+                return None;
+            };
+            let cosine = x.cos().abs();
+            let (cosine_low, cosine_high) = (
+                cosine * (1.0 - pow2(-40)) - cos_absolute,
+                cosine * (1.0 + pow2(-40)) + cos_absolute,
+            );
+            if !(low <= x && x <= high)
+                || cosine_low < 2.0 * divisor_low
+                || cosine_high > divisor_high / 2.0
+            {
+                return None;
+            }
+            (ulp, 0.0, absolute / cosine_high)
+        }
+        ("atan2(x, sqrt(1.0 - x * x))" | "atan2(sqrt(1.0 - x * x), x)", &[x]) => {
+            let Requirement::Ulp(n) = *cell("atan2", element, unit) else {
+                return None;
+            };
+            if x.is_nan() || 1.0 - x * x < pow2(3 - unit.precision() as i32) {
+                return None;
+            }
+            (n, 0.0, 0.0)
+        }
+        ("(exp(x) - exp(-x)) * 0.5" | "(exp(x) + exp(-x)) * 0.5", &[x]) => {
+            let Requirement::Vulkan(Cell::UlpPerMagnitude {
+                constant,
+                per_magnitude,
+            }) = *cell("exp", element, unit)
+            else {
+                return None;
+            };
+            let reach = x.abs().exp();
+            if reach.is_nan() || reach > max / 4.0 {
+                // Past that only the overflow allowance's infinity (x past the largest finite
+                // value, e^|x| past twice it, and no NaN: e^-|x| <= 1).
+                let overflow = x.is_finite() && approximation.abs() > max;
+                let infinity = f64::INFINITY.copysign(approximation);
+                return (overflow && device_result == infinity).then_some(f64::INFINITY);
+            }
+            // ulp_in of e^x and e^-x at least, from their binades 2^-40 below f64's values.
+            let ulp_below = |v: f64| {
+                let binade = (((v * (1.0 - pow2(-40))).to_bits() >> 52) & 0x7ff) as i32 - 1023;
+                pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1)
+            };
+            let n = constant + per_magnitude * x.abs();
+            (
+                0.0,
+                0.0,
+                n * (ulp_below(x.exp()) + ulp_below((-x).exp())) / 2.0,
+            )
         }
         _ => return None,
     };
@@ -384,12 +485,19 @@ pub fn passes_by_root_cell(
     let power_of_two = !below_normal && approximation.to_bits() & ((1u64 << 52) - 1) == 0;
     let (binade_of, measured_from) = match (power_of_two, formula, args) {
         (false, ..) => (approximation, approximation),
-        (true, "exp2(y * log2(x))", &[x, y]) if approximation == 1.0 => {
+        (true, "exp2(y * log2(x))" | "(exp(x) + exp(-x)) * 0.5", &[x, ..])
+            if approximation == 1.0 =>
+        {
             let next = |up: bool| {
                 let bits = approximation.to_bits();
                 f64::from_bits(if up { bits + 1 } else { bits - 1 })
             };
-            if x != 1.0 && y != 0.0 && (x > 1.0) == (y > 0.0) {
+            // pow: x > 1 where log2 x and y are non-zero and of one sign; cosh: x > 1 but at 0.
+            let above = match args {
+                &[x, y] => x != 1.0 && y != 0.0 && (x > 1.0) == (y > 0.0),
+                _ => x != 0.0,
+            };
+            if above {
                 (approximation, next(true))
             } else {
                 (next(false), approximation)
@@ -399,7 +507,7 @@ pub fn passes_by_root_cell(
     };
     let binade = ((binade_of.to_bits() >> 52) & 0x7ff) as i32 - 1023;
     let ulp = pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1);
-    let margin = magnitude * (1.0 - pow2(-40)) * spread;
+    let margin = magnitude * (1.0 - pow2(-40)) * spread + absolute;
     ((device_result - approximation).abs() <= (bound * ulp + margin) * (1.0 - pow2(-20)))
         .then(|| crate::num::ulp::ulp_error_of_value(device_result, measured_from, unit))
 }
@@ -461,6 +569,14 @@ pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[
             };
             let end = y.abs() * (log.abs() * (1.0 - pow2(-40)) + c) * (1.0 - pow2(-40));
             end > element.max_finite()
+        }
+        ("sin(x) / cos(x)", &[x]) if x.is_finite() => {
+            let Requirement::Vulkan(Cell::AbsoluteInside { low, high, .. }) =
+                *cell("sin", element, unit)
+            else {
+                return false;
+            };
+            x < low || x > high
         }
         _ => false,
     }
@@ -670,7 +786,7 @@ impl Evaluation<'_> {
                 context,
             );
         }
-        componentwise(&values, |v| function(registry, v, &requirement, context))
+        componentwise(&values, |v| function(registry, v, requirement, context))
     }
 
     /// Cross's `op(first, second)`: component c is op(first(x[c+1], y[c+2]), second(y[c+1],
@@ -752,7 +868,7 @@ fn arithmetic(
         }
     }
     let exact = hull(lows, highs)?;
-    widen(exact, &requirement, None, context)
+    widen(exact, requirement, None, context)
 }
 
 /// The smallest of `lows` to the largest of `highs`; NaN among them stops the evaluation.

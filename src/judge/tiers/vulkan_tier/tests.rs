@@ -160,7 +160,7 @@ fn agrees(verdict: FastVerdict, case: &Case, context: &str) {
 fn the_vulkan_tier_decides_as_judge_does() {
     let functions = [
         "sin", "cos", "exp", "exp2", "log", "log2", "OpFDiv", "rsqrt", "atan2", "pow", "sqrt",
-        "OpFAdd", "OpFMul", "tan", "asin", "sinh",
+        "OpFAdd", "OpFMul", "tan", "asin", "acos", "sinh", "cosh", "tanh",
     ];
     let mut total_decided = 0;
     let mut total = 0;
@@ -222,12 +222,13 @@ fn the_vulkan_tier_decides_as_judge_does() {
                 "{name} {element:?} relaxed {relaxed}: {decided} of {judged} decided, \
                  {near_decided} of {near_judged} within 3 ulp at normal arguments"
             );
-            // The inherited cells the tier leaves to MPFR decide nothing; sqrt where its guard
-            // holds; the direct cells of one argument nearly everything. Two arguments' samples
+            // tanh, the inherited cell the tier leaves to MPFR, decides nothing; sqrt where its
+            // guard holds, cosh outside its powers of two (cosh at tiny x is 1 + x^2 / 2); the direct cells of one argument nearly everything. Two arguments' samples
             // are mostly pairs of specials (1, 2, 0.5, 3, ...), whose exact quotients, sums and
             // products sit on powers of two or the grid, where a neighbour needs MPFR.
             let least = match name {
-                "tan" | "asin" | "sinh" => 0.0,
+                "tanh" => 0.0,
+                "cosh" => 0.7,
                 "OpFDiv" | "atan2" | "pow" => 0.3,
                 // A float sum not exact in double is the larger operand's neighbourhood, on the
                 // grid: only RTE decides there (under RTZ, either neighbour and
@@ -349,5 +350,68 @@ fn pow_past_the_range_is_decided_as_judge_does() {
             decided as f64 >= 0.4 * judged as f64,
             "{element:?} {relaxed}: {decided} of {judged}"
         );
+    }
+}
+
+/// The one-argument inherited cells' proven passes (tan, asin, acos, sinh, cosh:
+/// [`crate::judge::vulkan::inherited::passes_by_root_cell`]) at and beside the distance each
+/// proves: from the correctly rounded result outwards, 1, 2, 4, ... encodings away on each
+/// side while the tier decides, then eight results between the last it decides and the first
+/// it leaves: every verdict `judge`'s, error included.
+#[test]
+fn inherited_passes_are_judge_s_up_to_their_bounds() {
+    for name in ["tan", "asin", "acos", "sinh", "cosh"] {
+        let function = crate::spec::registry::find(name).unwrap();
+        let kinds: Vec<ValueKind> = function.shape.signature().arguments.to_vec();
+        for (element, relaxed) in [
+            (FloatType::Half, false),
+            (FloatType::Float, false),
+            (FloatType::Float, true),
+        ] {
+            let seed = crate::sweep::unit_seed(13, name, element, 1);
+            let mut inputs =
+                crate::sweep::generate(function, element, &kinds, 40, 1, seed).remove(0);
+            inputs.extend([0.5, -0.75, 1.5, 3.0, 1e-3].map(|v| element.round(v)));
+            let mut decided = 0;
+            for modes in &MODES[..2] {
+                let rules = rules(name, element, relaxed, *modes);
+                let mpfr = binding::mpfr(rules.outputs[0].reference);
+                for &x in &inputs {
+                    if !function.in_domain(&[x]) {
+                        continue;
+                    }
+                    let operands = [reference::operand(x)];
+                    let correct = reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                    let check = |result: f64| {
+                        let verdict = rules.fast_verdict(&[x], &[result])?;
+                        let case = rules.judge_exactly(0, &[x], &[result]);
+                        let context = format!(
+                            "{name} {element:?} relaxed {relaxed} {modes:?} {x:e} -> {result:e}: tier {verdict:?}, judge {case:?}"
+                        );
+                        agrees(verdict, &case, &context);
+                        Some(verdict)
+                    };
+                    for side in [1i64, -1] {
+                        let (mut last, mut step) = (0i64, 1i64);
+                        while step < 1 << 40 {
+                            if check(ulps_away(correct, element, side * step)).is_none() {
+                                break;
+                            }
+                            decided += 1;
+                            last = step;
+                            step *= 2;
+                        }
+                        for i in 1..8 {
+                            let between = last + (step - last) * i / 8;
+                            decided += usize::from(
+                                check(ulps_away(correct, element, side * between)).is_some(),
+                            );
+                        }
+                    }
+                }
+            }
+            eprintln!("{name} {element:?} relaxed {relaxed}: {decided} decided near the bounds");
+            assert!(decided > 0, "{name} {element:?} {relaxed}");
+        }
     }
 }
