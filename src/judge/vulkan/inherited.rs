@@ -322,6 +322,14 @@ pub(super) fn judge(
 ///   overflow allowance's infinity is decided: where x is past M, the range's high end
 ///   (e^|x| - e^-|x|) / 2 and more is past M too, and e^-|x| <= 1 keeps inf - inf away.
 ///   cosh's power-of-two `approximation` 1 takes x's side as pow at 1 does: x > 1 but at 0.
+/// - asinh and acosh, `log(x + sqrt(x * x +- 1.0))` (N log's 3 ulp): x >= 0 (asinh), or
+///   x >= 1 + 2^(3 - p) (acosh: x * x - 1.0 positive and normal after rounding, as for
+///   asin), and x at most 2^60, 1 / (4 d) (d OpFDiv's least divisor) and sqrt(M) / 2 (x * x
+///   +- 1 stays below M / 2: no overflow allowance),
+///   inversesqrt's range inside [2 d, 2^(p / 2)], the sum's range positive (x >= 0, sqrt's
+///   range positive), so log's range is bounded: by 3 ulp outside [0.5, 2], by the larger
+///   of that and its absolute bound across 0.5 or 2, by its absolute bound inside, which is
+///   more than 3 ulp of the result there (|x| <= ln 2: 3 2^-p, below 2^-21 and 2^-7).
 #[allow(clippy::too_many_arguments)]
 pub fn passes_by_root_cell(
     formula: &str,
@@ -421,6 +429,29 @@ pub fn passes_by_root_cell(
                 return None;
             };
             if x.is_nan() || 1.0 - x * x < pow2(3 - unit.precision() as i32) {
+                return None;
+            }
+            (n, 0.0, 0.0)
+        }
+        ("log(x + sqrt(x * x + 1.0))" | "log(x + sqrt(x * x - 1.0))", &[x]) => {
+            let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside { ulp: n, .. }) =
+                *cell("log", element, unit)
+            else {
+                return None;
+            };
+            let Requirement::Vulkan(Cell::UlpForDivisor {
+                low: divisor_low, ..
+            }) = *cell("OpFDiv", element, unit)
+            else {
+                return None;
+            };
+            let least = if formula.contains("+ 1.0") {
+                0.0
+            } else {
+                1.0 + pow2(3 - unit.precision() as i32)
+            };
+            let most = pow2(60).min(0.25 / divisor_low).min(max.sqrt() / 2.0);
+            if !(least <= x && x <= most) {
                 return None;
             }
             (n, 0.0, 0.0)
