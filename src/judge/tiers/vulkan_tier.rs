@@ -30,7 +30,9 @@
 //!   itself passes (x is `a` or within half a double ulp: the nearest, and either neighbour),
 //!   and under RTE every other result fails, as does every other one where the double is the
 //!   exact value;
-//! - inherited cells: the passes [`inherited::passes_by_root_cell`] proves.
+//! - inherited cells: the passes [`inherited::passes_by_root_cell`] proves, and the inputs
+//!   where [`inherited::unbounded_at`] proves the formula's evaluation bounds nothing
+//!   (undefined).
 //!
 //! A failure is decided only where `judge` cannot turn it into a pass: a finite, non-zero
 //! result below the largest finite value (no overflow allowance), measured off a
@@ -186,6 +188,11 @@ impl Rules {
                     }
                     reference::Infinity::PastDouble => None,
                 }
+            }
+            Kind::Inherited(formula)
+                if inherited::unbounded_at(formula, self.element, vulkan.unit, args) =>
+            {
+                Some(FastVerdict::Undefined)
             }
             Kind::Inherited(formula) => inherited::passes_by_root_cell(
                 formula,

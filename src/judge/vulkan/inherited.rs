@@ -42,7 +42,7 @@
 use crate::num::fp::{pow2, FloatType};
 use crate::num::ulp::ulp_error;
 use crate::spec::environment::{Revision, VULKAN};
-use crate::spec::table::{builtin_in, Profile, Requirement};
+use crate::spec::table::{builtin_in, Profile, Requirement, UlpTable};
 use crate::spec::vulkan::formula::{self, Constant, Expr, Formula, Operator};
 use crate::spec::vulkan::{column, Cell};
 use rug::float::{Constant as MpfrConstant, Round};
@@ -244,7 +244,9 @@ pub(super) fn judge(
 /// exact intermediates, rounded outwards, then widened, and the overflow allowance and the
 /// flush of a denormal only widen it further). So the root operation's exact interval [l, h]
 /// contains x (the formula's exact value is the function's: exp2(y log2 x) = pow(x, y),
-/// 1 / (1 / sqrt x) = sqrt x), and its widened range is [l - N u, h + N u] with u the larger
+/// 1 / (1 / sqrt x) = sqrt x, sin x / cos x = tan x, atan2(x, sqrt(1 - x^2)) = asin x and
+/// atan2(sqrt(1 - x^2), x) = acos x for |x| < 1, (e^x -+ e^-x) / 2 = sinh x, cosh x), and its
+/// widened range is [l - N u, h + N u] with u the larger
 /// of the ends' ulps ([`ulp_in`], monotonic in the magnitude, and some end is at least |x| in
 /// magnitude, so u >= ulp_in(x)) and N the root's cell (3 + 2|t| at the largest magnitude |t|
 /// of exp2's argument range, which holds the exact y log2 x). So:
@@ -258,8 +260,12 @@ pub(super) fn judge(
 ///   it takes the binade below (a power of two's ulp is the gap below it), x above it
 ///   `approximation`'s binade, its error measured from the double above (2^-53 from x at
 ///   most);
-/// - x past the largest finite value (a finite double): the range reaches past it, so the
-///   infinity of x's sign is permitted (the overflow allowance);
+/// - x past the largest finite value: the range reaches past it, so the infinity of x's sign
+///   is permitted (the overflow allowance), at an infinite error (x is finite: `judge`'s exact
+///   value is MPFR's, whose exponent range reaches far past double's, and
+///   [`crate::reference::high_precision`] keeps a value overflowing even that range finite).
+///   This holds where x is past double too (`approximation` infinite: pow's results beyond
+///   2^1024, about 8% of a float sweep's), as the root's exact interval still reaches p;
 /// - |x| below the smallest normal value and a zero result: the range holds zero where
 ///   denormals may be flushed (an end strictly between zero and the smallest normal value is
 ///   moved to zero), and where they are not, if |x| <= N times the smallest denormal's ulp.
@@ -285,12 +291,45 @@ pub(super) fn judge(
 /// The evaluation must also finish (no [`Stop`], which makes the result unjudged, not a pass),
 /// which each formula's guard proves:
 /// - pow, `exp2(y * log2(x))`: x > 0 and y finite, so log2 of the point x is finite and
-///   bounded (its cell's range test is decided for a point), and |y log2 x| at most a quarter
-///   of the largest finite value keeps the product's range finite (no overflow allowance
-///   there), so exp2's argument magnitude is finite;
+///   bounded (its cell's range test is decided for a point), and the product's range stays
+///   finite (no overflow allowance there), so exp2's argument magnitude is finite: log2's
+///   range lies within c of L (c at most [`log2_widening`]'s upper bound), OpFMul's exact
+///   interval within |y| (|L| + c) of zero, and OpFMul (correctly rounded) rounds its ends
+///   outwards to the grid of the unit's precision, which keeps an end below M (1 - 2^-10) at
+///   or below a grid value at most M (the largest finite value; RelaxedPrecision's grid has
+///   one within 2^-11 of it); that bound, computed in f64 (log2 within an ulp or two, each
+///   operation rounded once), is taken 2^-40 above;
 /// - sqrt, `1.0 / inversesqrt(x)`: x > 0, so inversesqrt's range is positive and within
 ///   2 ulp of 1/sqrt(x); the divisor test of OpFDiv holds where 1/sqrt(x) lies inside its
 ///   divisor range by a factor of 2 on each side (far more than 2 ulp).
+/// - tan, `sin(x) / cos(x)` (N OpFDiv's 2.5 ulp): x inside sin's and cos's range [-pi, pi],
+///   and cos's range [c - a, c + a] (c = cos x within 2^-40 of f64's, a its absolute bound)
+///   inside OpFDiv's divisor range by a factor of 2. The quotient's exact interval then holds
+///   (s' / c) for every s' in sin's range [s - a, s + a]: [x - a / |c|, x + a / |c|], a margin
+///   of a / (|c| + a) at least, beside the N ulp;
+/// - asin and acos, `atan2(x, sqrt(1.0 - x * x))` and `atan2(sqrt(1.0 - x * x), x)` (N atan2's
+///   4096 ulp, half's 5): 1 - x^2 >= 2^(3 - p) (p the unit's precision), so x * x rounded up
+///   to the grid stays below 1 - 2^(2 - p), 1.0 - x * x positive and normal, inversesqrt's
+///   range within [1 - 2 ulp, 2^(p / 2)] inside OpFDiv's divisor range (at least
+///   [2^-14, 2^14]), sqrt's range positive: atan2's box holds neither the origin nor a piece
+///   of its cut, and atan2 takes its extremes at the box's corners;
+/// - sinh and cosh, `(exp(x) -+ exp(-x)) * 0.5` (the root OpFMul correctly rounded: N = 0):
+///   e^|x| <= M / 4, so nothing overflows (no NaN, exp's magnitude |x| finite). exp's ranges
+///   hold [e^x - N' u1, e^x + N' u1] and [e^-x - N' u2, e^-x + N' u2] (N' = 3 + 2|x|, half's
+///   1 + 2|x|; u1, u2 at least the ulp_in of e^x and e^-x, from their binades taken 2^-40
+///   below f64's values), so OpFSub's or OpFAdd's exact interval holds 2x -+ N' (u1 + u2), and
+///   the product by 0.5 x -+ N' (u1 + u2) / 2: that margin. Past e^|x| = M / 4 only the
+///   overflow allowance's infinity is decided: where x is past M, the range's high end
+///   (e^|x| - e^-|x|) / 2 and more is past M too, and e^-|x| <= 1 keeps inf - inf away.
+///   cosh's power-of-two `approximation` 1 takes x's side as pow at 1 does: x > 1 but at 0.
+/// - asinh and acosh, `log(x + sqrt(x * x +- 1.0))` (N log's 3 ulp): x >= 0 (asinh), or
+///   x >= 1 + 2^(3 - p) (acosh: x * x - 1.0 positive and normal after rounding, as for
+///   asin), and x at most 2^60, 1 / (4 d) (d OpFDiv's least divisor) and sqrt(M) / 2 (x * x
+///   +- 1 stays below M / 2: no overflow allowance),
+///   inversesqrt's range inside [2 d, 2^(p / 2)], the sum's range positive (x >= 0, sqrt's
+///   range positive), so log's range is bounded: by 3 ulp outside [0.5, 2], by the larger
+///   of that and its absolute bound across 0.5 or 2, by its absolute bound inside, which is
+///   more than 3 ulp of the result there (|x| <= ln 2: 3 2^-p, below 2^-21 and 2^-7).
 #[allow(clippy::too_many_arguments)]
 pub fn passes_by_root_cell(
     formula: &str,
@@ -302,39 +341,26 @@ pub fn passes_by_root_cell(
     denorm_preserve: bool,
 ) -> Option<f64> {
     let max = element.max_finite();
-    // `bound`: the root's cell N; `spread`: a lower bound of 1 - 2^-s (pow), else 0.
-    let (bound, spread) = match (formula, args) {
+    // `bound`: the root's cell N; `spread`: a lower bound of 1 - 2^-s (pow), else 0;
+    // `absolute`: a lower bound of the root's exact interval's reach past x on each side.
+    let (bound, spread, absolute) = match (formula, args) {
         ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
             let Requirement::Vulkan(Cell::UlpPerMagnitude {
                 constant,
                 per_magnitude,
-            }) = cell("exp2", element, unit)
+            }) = *cell("exp2", element, unit)
             else {
                 return None;
             };
             let log = x.log2();
             let t = (y * log).abs();
-            if t.is_nan() || t > max / 4.0 {
+            let (c, c_at_most) = log2_widening(x, log, element, unit)?;
+            // The product's ends, at most |y| (|L| + c) in magnitude, rounded up once to the
+            // grid: at most M where they are below M (1 - 2^-10) (a grid value).
+            let product = y.abs() * (log.abs() * (1.0 + pow2(-40)) + c_at_most) * (1.0 + pow2(-40));
+            if product.is_nan() || product > max * (1.0 - pow2(-10)) {
                 return None;
             }
-            let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
-                ulp: n,
-                low,
-                high,
-                absolute,
-            }) = cell("log2", element, unit)
-            else {
-                return None;
-            };
-            let c = if (low..=high).contains(&x) {
-                absolute
-            } else {
-                // |L| >= 1 here; its binade taken from 2^-40 below |log2 x| in f64 (an exact
-                // power of two counts as the binade below it).
-                let below = log.abs() * (1.0 - pow2(-40));
-                let binade = ((below.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-                n * pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1)
-            };
             let s = y.abs() * c * (1.0 - pow2(-40));
             let spread = if s <= 512.0 {
                 -(-s * std::f64::consts::LN_2).exp_m1() * (1.0 - pow2(-40))
@@ -343,11 +369,15 @@ pub fn passes_by_root_cell(
             };
             // f64's log2 is within an ulp or two of the exact one: 2^-40 below |t| is below
             // the exact |y log2 x|.
-            (constant + per_magnitude * t * (1.0 - pow2(-40)), spread)
+            (
+                constant + per_magnitude * t * (1.0 - pow2(-40)),
+                spread,
+                0.0,
+            )
         }
         ("1.0 / inversesqrt(x)", &[x]) if x > 0.0 && x.is_finite() => {
             let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) =
-                cell("OpFDiv", element, unit)
+                *cell("OpFDiv", element, unit)
             else {
                 return None;
             };
@@ -355,24 +385,123 @@ pub fn passes_by_root_cell(
             if !(2.0 * low..=high / 2.0).contains(&divisor) {
                 return None;
             }
-            (ulp, 0.0)
+            (ulp, 0.0, 0.0)
+        }
+        ("sin(x) / cos(x)", &[x]) => {
+            let Requirement::Vulkan(Cell::AbsoluteInside {
+                absolute,
+                low,
+                high,
+            }) = *cell("sin", element, unit)
+            else {
+                return None;
+            };
+            let Requirement::Vulkan(Cell::AbsoluteInside {
+                absolute: cos_absolute,
+                ..
+            }) = *cell("cos", element, unit)
+            else {
+                return None;
+            };
+            let Requirement::Vulkan(Cell::UlpForDivisor {
+                ulp,
+                low: divisor_low,
+                high: divisor_high,
+            }) = *cell("OpFDiv", element, unit)
+            else {
+                return None;
+            };
+            let cosine = x.cos().abs();
+            let (cosine_low, cosine_high) = (
+                cosine * (1.0 - pow2(-40)) - cos_absolute,
+                cosine * (1.0 + pow2(-40)) + cos_absolute,
+            );
+            if !(low <= x && x <= high)
+                || cosine_low < 2.0 * divisor_low
+                || cosine_high > divisor_high / 2.0
+            {
+                return None;
+            }
+            (ulp, 0.0, absolute / cosine_high)
+        }
+        ("atan2(x, sqrt(1.0 - x * x))" | "atan2(sqrt(1.0 - x * x), x)", &[x]) => {
+            let Requirement::Ulp(n) = *cell("atan2", element, unit) else {
+                return None;
+            };
+            if x.is_nan() || 1.0 - x * x < pow2(3 - unit.precision() as i32) {
+                return None;
+            }
+            (n, 0.0, 0.0)
+        }
+        ("log(x + sqrt(x * x + 1.0))" | "log(x + sqrt(x * x - 1.0))", &[x]) => {
+            let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside { ulp: n, .. }) =
+                *cell("log", element, unit)
+            else {
+                return None;
+            };
+            let Requirement::Vulkan(Cell::UlpForDivisor {
+                low: divisor_low, ..
+            }) = *cell("OpFDiv", element, unit)
+            else {
+                return None;
+            };
+            let least = if formula.contains("+ 1.0") {
+                0.0
+            } else {
+                1.0 + pow2(3 - unit.precision() as i32)
+            };
+            let most = pow2(60).min(0.25 / divisor_low).min(max.sqrt() / 2.0);
+            if !(least <= x && x <= most) {
+                return None;
+            }
+            (n, 0.0, 0.0)
+        }
+        ("(exp(x) - exp(-x)) * 0.5" | "(exp(x) + exp(-x)) * 0.5", &[x]) => {
+            let Requirement::Vulkan(Cell::UlpPerMagnitude {
+                constant,
+                per_magnitude,
+            }) = *cell("exp", element, unit)
+            else {
+                return None;
+            };
+            let reach = x.abs().exp();
+            if reach.is_nan() || reach > max / 4.0 {
+                // Past that only the overflow allowance's infinity (x past the largest finite
+                // value, e^|x| past twice it, and no NaN: e^-|x| <= 1).
+                let overflow = x.is_finite() && approximation.abs() > max;
+                let infinity = f64::INFINITY.copysign(approximation);
+                return (overflow && device_result == infinity).then_some(f64::INFINITY);
+            }
+            // ulp_in of e^x and e^-x at least, from their binades 2^-40 below f64's values.
+            let ulp_below = |v: f64| {
+                let binade = (((v * (1.0 - pow2(-40))).to_bits() >> 52) & 0x7ff) as i32 - 1023;
+                pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1)
+            };
+            let n = constant + per_magnitude * x.abs();
+            (
+                0.0,
+                0.0,
+                n * (ulp_below(x.exp()) + ulp_below((-x).exp())) / 2.0,
+            )
         }
         _ => return None,
     };
     let magnitude = approximation.abs();
-    if !magnitude.is_finite() {
-        // Past double, MPFR's own range may end too (its error is then 0, else infinite).
-        return None;
-    }
     if magnitude > max {
         return (device_result == f64::INFINITY.copysign(approximation)).then_some(f64::INFINITY);
     }
     let tiny = pow2(element.emin());
-    if magnitude < tiny {
+    let below_normal = magnitude < tiny;
+    if below_normal && device_result == 0.0 {
         let smallest = pow2(element.emin() - unit.precision() as i32 + 1);
         let holds_zero = !denorm_preserve || magnitude <= bound * smallest * (1.0 - pow2(-20));
-        return (device_result == 0.0 && holds_zero)
-            .then(|| crate::num::ulp::ulp_error_of_value(device_result, approximation, unit));
+        if holds_zero {
+            return Some(crate::num::ulp::ulp_error_of_value(
+                device_result,
+                approximation,
+                unit,
+            ));
+        }
     }
     if !device_result.is_finite() || magnitude > max / 2.0 {
         return None;
@@ -382,15 +511,24 @@ pub fn passes_by_root_cell(
     // just below it takes the binade below; x just above it takes `approximation`'s binade and
     // is measured from the double above. The formula tells the side where the pass knows it
     // (pow at 1: x > 1 exactly where log2 x and y are non-zero and of one sign).
-    let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+    // Below the smallest normal value (x too: `approximation` is below it) every value's ulp
+    // is the smallest denormal's, a power of two's too.
+    let power_of_two = !below_normal && approximation.to_bits() & ((1u64 << 52) - 1) == 0;
     let (binade_of, measured_from) = match (power_of_two, formula, args) {
         (false, ..) => (approximation, approximation),
-        (true, "exp2(y * log2(x))", &[x, y]) if approximation == 1.0 => {
+        (true, "exp2(y * log2(x))" | "(exp(x) + exp(-x)) * 0.5", &[x, ..])
+            if approximation == 1.0 =>
+        {
             let next = |up: bool| {
                 let bits = approximation.to_bits();
                 f64::from_bits(if up { bits + 1 } else { bits - 1 })
             };
-            if x != 1.0 && y != 0.0 && (x > 1.0) == (y > 0.0) {
+            // pow: x > 1 where log2 x and y are non-zero and of one sign; cosh: x > 1 but at 0.
+            let above = match args {
+                &[x, y] => x != 1.0 && y != 0.0 && (x > 1.0) == (y > 0.0),
+                _ => x != 0.0,
+            };
+            if above {
                 (approximation, next(true))
             } else {
                 (next(false), approximation)
@@ -400,9 +538,79 @@ pub fn passes_by_root_cell(
     };
     let binade = ((binade_of.to_bits() >> 52) & 0x7ff) as i32 - 1023;
     let ulp = pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1);
-    let margin = magnitude * (1.0 - pow2(-40)) * spread;
+    let margin = magnitude * (1.0 - pow2(-40)) * spread + absolute;
     ((device_result - approximation).abs() <= (bound * ulp + margin) * (1.0 - pow2(-20)))
         .then(|| crate::num::ulp::ulp_error_of_value(device_result, measured_from, unit))
+}
+
+/// log2's widening of its range at the point x > 0 (`log`: f64's log2 x), as `widen` gives
+/// it: (c, c_at_most), a lower and an upper bound of its distance from L = log2 x on each
+/// side. Inside [0.5, 2] its absolute bound (exactly); outside (|L| >= 1) 3 ulp_in of an end,
+/// at least the ulp of L's binade (taken from 2^-40 below |log2 x| in f64: an exact power of
+/// two counts as the binade below it) and at most 2^(1 - p) |L| (1 + 2^-40) per ulp, p the
+/// unit's precision (the ends are within 2^-100 of L, and ulp_in(v) <= 2^(1 - p) |v| for
+/// |v| >= 1). `None` where log2's cell is not the one this reads.
+fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Option<(f64, f64)> {
+    let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+        ulp: n,
+        low,
+        high,
+        absolute,
+    }) = *cell("log2", element, unit)
+    else {
+        return None;
+    };
+    if (low..=high).contains(&x) {
+        return Some((absolute, absolute));
+    }
+    let precision = unit.precision() as i32;
+    let below = log.abs() * (1.0 - pow2(-40));
+    let binade = ((below.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let c = n * pow2(binade.clamp(element.emin(), element.emax()) - precision + 1);
+    let c_at_most = n * pow2(1 - precision) * log.abs() * (1.0 + pow2(-40));
+    Some((c, c_at_most))
+}
+
+/// Whether [`judge`]'s interval evaluation of an inherited cell certainly stops with
+/// [`Stop::Unbounded`] at `args`, so that it leaves any result there unjudged
+/// (`Verdict::Unbounded`): pow, `exp2(y * log2(x))`, at x > 0 and y finite where
+/// |y| (|L| + c) lies past the largest finite value M of the result's type, L = log2 x and c
+/// the lower bound of log2's widening ([`log2_widening`]) (|y log2 x| beyond about M: float
+/// pow with |y| beyond about 2^120 and x away from 1, 0.8% of a float sweep's inputs; pow(2,
+/// 65504) in half).
+///
+/// Why: log2's range at the point x reaches L - c' and L + c' (c' >= c; L finite: x > 0), and
+/// OpFMul's exact interval is the hull of y times those ends, so one of its ends is at least
+/// |y| (|L| + c) > M in magnitude, which rounding outwards keeps past M and the overflow
+/// allowance then makes infinite. exp2's cell, 3 + 2|t| ulp at the largest magnitude |t| of its argument's range
+/// (a range, not a point: log2's range is wider than a point, and so the product's), is then
+/// infinite, and `widen` stops unbounded. Nothing stops the evaluation before (log2 of a
+/// positive point, products of finite values: no NaN). `judge` reads that stop as
+/// `Verdict::Unbounded` here: the arguments are finite and not zero (y is not, as T is not),
+/// and the exact value is finite (MPFR's exponent range; an overflow kept finite by
+/// [`crate::reference::high_precision`]); and `crate::judge::vulkan::judge` tries flushed
+/// arguments only after a failure. The bound is computed in f64 2^-40 below: log2 is within
+/// an ulp or two of the exact one, and each operation rounded once.
+pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[f64]) -> bool {
+    match (formula, args) {
+        ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
+            let log = x.log2();
+            let Some((c, _)) = log2_widening(x, log, element, unit) else {
+                return false;
+            };
+            let end = y.abs() * (log.abs() * (1.0 - pow2(-40)) + c) * (1.0 - pow2(-40));
+            end > element.max_finite()
+        }
+        ("sin(x) / cos(x)", &[x]) if x.is_finite() => {
+            let Requirement::Vulkan(Cell::AbsoluteInside { low, high, .. }) =
+                *cell("sin", element, unit)
+            else {
+                return false;
+            };
+            x < low || x > high
+        }
+        _ => false,
+    }
 }
 
 /// Whether `result` lies in [x - E, x + E] (E the larger distance from x to a finite end), or
@@ -609,7 +817,7 @@ impl Evaluation<'_> {
                 context,
             );
         }
-        componentwise(&values, |v| function(registry, v, &requirement, context))
+        componentwise(&values, |v| function(registry, v, requirement, context))
     }
 
     /// Cross's `op(first, second)`: component c is op(first(x[c+1], y[c+2]), second(y[c+1],
@@ -663,7 +871,7 @@ fn arithmetic(
 ) -> Result<Interval, Stop> {
     let requirement = cell(op.instruction(), context.element, context.unit);
     if op == Operator::Div && !context.exact {
-        let Requirement::Vulkan(Cell::UlpForDivisor { low, high, .. }) = requirement else {
+        let Requirement::Vulkan(Cell::UlpForDivisor { low, high, .. }) = *requirement else {
             return Err(Stop::Unbounded);
         };
         let zero = b.low.is_zero() && b.high.is_zero();
@@ -691,7 +899,7 @@ fn arithmetic(
         }
     }
     let exact = hull(lows, highs)?;
-    widen(exact, &requirement, None, context)
+    widen(exact, requirement, None, context)
 }
 
 /// The smallest of `lows` to the largest of `highs`; NaN among them stops the evaluation.
@@ -1012,12 +1220,15 @@ fn round_to(v: &Float, context: Context, round: Round) -> Float {
 
 /// The cell of the operation named `function` (the registry's name) in the column the unit's
 /// result is judged by: half's for a RelaxedPrecision float result.
-fn cell(function: &str, element: FloatType, unit: FloatType) -> Requirement {
-    let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+fn cell(function: &str, element: FloatType, unit: FloatType) -> &'static Requirement {
+    // Found once: `builtin_in` names its file for every call, which cost a fifth of a float
+    // pow unit's samples where every result looked exp2's and log2's cells up.
+    static TABLE: OnceLock<&'static UlpTable> = OnceLock::new();
+    let table = TABLE.get_or_init(|| builtin_in(&VULKAN, Revision::Spec2026, Profile::Full));
     let row = table
         .row(function)
         .expect("the Vulkan table has the formulas' operations");
-    column(row, element, unit != element).0.clone()
+    column(row, element, unit != element).0
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::judge::vulkan::{Modes, Rounding};
 use crate::judge::{Rules, VulkanJudging};
 use crate::num::fp::{pow2, FloatType};
 use crate::reference::{self, binding};
-use crate::report::stats::{FastVerdict, Outcome};
+use crate::report::stats::{Case, FastVerdict, Outcome};
 use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::signature::ValueKind;
 use crate::spec::table::{builtin_in, Profile, Requirement};
@@ -124,6 +124,34 @@ fn results(rules: &Rules, args: &[f64], correct: f64, exact: f64) -> Vec<(f64, b
         .collect()
 }
 
+/// Asserts the tier's `verdict` is `judge`'s `case` (MPFR's path): the same outcome and the
+/// same error (to 2^-20 of it; an absolute distance to 2^-40), an overflow's infinite error.
+fn agrees(verdict: FastVerdict, case: &Case, context: &str) {
+    let close = |error: f64| (error - case.error).abs() <= pow2(-20) * error.max(1.0);
+    match verdict {
+        FastVerdict::Pass(error) => assert!(
+            case.outcome == Outcome::Pass && !case.absolute && close(error),
+            "{context}"
+        ),
+        FastVerdict::Fail(error) => assert!(
+            case.outcome == Outcome::Fail && !case.absolute && close(error),
+            "{context}"
+        ),
+        FastVerdict::AbsolutePass(distance) => assert!(
+            case.outcome == Outcome::Pass
+                && case.absolute
+                && (distance - case.error).abs() <= pow2(-40),
+            "{context}"
+        ),
+        FastVerdict::CorrectlyRoundedOverflow => assert!(
+            case.outcome == Outcome::Pass && case.error.is_infinite(),
+            "{context}"
+        ),
+        FastVerdict::Undefined => assert_eq!(case.outcome, Outcome::Undefined, "{context}"),
+        other => panic!("{context}: the tier gave {other:?}"),
+    }
+}
+
 /// Every verdict the tier gives is `judge`'s (MPFR's path) on the same result, error included;
 /// and it decides nearly every plausible result (within 3 ulp of the correctly rounded one, at
 /// finite normal arguments) of every function with a direct cell, and most of pow's and
@@ -132,7 +160,7 @@ fn results(rules: &Rules, args: &[f64], correct: f64, exact: f64) -> Vec<(f64, b
 fn the_vulkan_tier_decides_as_judge_does() {
     let functions = [
         "sin", "cos", "exp", "exp2", "log", "log2", "OpFDiv", "rsqrt", "atan2", "pow", "sqrt",
-        "OpFAdd", "OpFMul", "tan", "asin", "sinh",
+        "OpFAdd", "OpFMul", "tan", "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh",
     ];
     let mut total_decided = 0;
     let mut total = 0;
@@ -185,32 +213,7 @@ fn the_vulkan_tier_decides_as_judge_does() {
                         near_decided += usize::from(near);
                         let context =
                             format!("{name} {element:?} relaxed {relaxed} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}");
-                        let close =
-                            |error: f64| (error - case.error).abs() <= pow2(-20) * error.max(1.0);
-                        match verdict {
-                            FastVerdict::Pass(error) => assert!(
-                                case.outcome == Outcome::Pass && !case.absolute && close(error),
-                                "{context}"
-                            ),
-                            FastVerdict::Fail(error) => assert!(
-                                case.outcome == Outcome::Fail && !case.absolute && close(error),
-                                "{context}"
-                            ),
-                            FastVerdict::AbsolutePass(distance) => assert!(
-                                case.outcome == Outcome::Pass
-                                    && case.absolute
-                                    && (distance - case.error).abs() <= pow2(-40),
-                                "{context}"
-                            ),
-                            FastVerdict::CorrectlyRoundedOverflow => assert!(
-                                case.outcome == Outcome::Pass && case.error.is_infinite(),
-                                "{context}"
-                            ),
-                            FastVerdict::Undefined => {
-                                assert_eq!(case.outcome, Outcome::Undefined, "{context}")
-                            }
-                            other => panic!("{context}: the tier gave {other:?}"),
-                        }
+                        agrees(verdict, &case, &context);
                     }
                 }
             }
@@ -219,12 +222,15 @@ fn the_vulkan_tier_decides_as_judge_does() {
                 "{name} {element:?} relaxed {relaxed}: {decided} of {judged} decided, \
                  {near_decided} of {near_judged} within 3 ulp at normal arguments"
             );
-            // The inherited cells the tier leaves to MPFR decide nothing; sqrt where its guard
-            // holds; the direct cells of one argument nearly everything. Two arguments' samples
+            // tanh, the inherited cell the tier leaves to MPFR, decides nothing; sqrt where its
+            // guard holds, cosh outside its powers of two (cosh at tiny x is 1 + x^2 / 2); the direct cells of one argument nearly everything. Two arguments' samples
             // are mostly pairs of specials (1, 2, 0.5, 3, ...), whose exact quotients, sums and
             // products sit on powers of two or the grid, where a neighbour needs MPFR.
             let least = match name {
-                "tan" | "asin" | "sinh" => 0.0,
+                "tanh" => 0.0,
+                "cosh" => 0.7,
+                // asinh at x >= 0 only, acosh away from 1; half's squares overflow past 256.
+                "asinh" | "acosh" => 0.2,
                 "OpFDiv" | "atan2" | "pow" => 0.3,
                 // A float sum not exact in double is the larger operand's neighbourhood, on the
                 // grid: only RTE decides there (under RTZ, either neighbour and
@@ -242,4 +248,172 @@ fn the_vulkan_tier_decides_as_judge_does() {
         }
     }
     assert!(total_decided * 2 > total, "{total_decided} of {total}");
+}
+
+/// pow where y log2 x reaches past double's range and past the result's largest finite value
+/// M: the tier's verdicts there (the overflow allowance's infinity past double, the results
+/// beside it that `passes_by_root_cell` proves up to |y log2 x| = M / 2, the evaluation
+/// [`crate::judge::vulkan::inherited::unbounded_at`] proves unbounded) are `judge`'s, on bases over the whole range
+/// and exponents putting y log2 x at and beside 1024, 1100, 2^20, M / 2, 3 M / 4 and M (both
+/// signs) and where p is a denormal,
+/// every device result from zero to the infinities; and they decide most of them.
+#[test]
+fn pow_past_the_range_is_decided_as_judge_does() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / pow2(53)
+    };
+    for (element, relaxed) in [
+        (FloatType::Half, false),
+        (FloatType::Float, false),
+        (FloatType::Float, true),
+    ] {
+        let max = element.max_finite();
+        let (mut undefined, mut overflow, mut denormal, mut decided, mut judged) = (0, 0, 0, 0, 0);
+        for modes in MODES {
+            let rules = rules("pow", element, relaxed, modes);
+            let mpfr = binding::mpfr(rules.outputs[0].reference);
+            for k in 0..160 {
+                let span = f64::from(element.emax() - element.emin() + element.precision() as i32);
+                let exponent =
+                    (random() * span) as i32 + element.emin() - element.precision() as i32;
+                let x = element.round(pow2(exponent) * (1.0 + random()));
+                let log = x.log2();
+                if x <= 0.0 || log == 0.0 || !x.is_finite() {
+                    continue;
+                }
+                // Denormal results (2^-(|emin| + p / 2)) at negative targets, too.
+                let denormal_target = f64::from(element.precision() as i32 / 2 - element.emin());
+                let targets = [
+                    denormal_target,
+                    1024.0,
+                    1100.0,
+                    pow2(20),
+                    max / 2.0,
+                    0.75 * max,
+                    max,
+                ];
+                let target = targets[k % targets.len()] * (1.0 + (random() - 0.5) * pow2(-8));
+                let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+                let y = element.round(sign * target / log);
+                if !y.is_finite() {
+                    continue;
+                }
+                let args = [x, y];
+                let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
+                let correct = reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                let mut results = vec![
+                    0.0,
+                    -0.0,
+                    f64::INFINITY,
+                    f64::NEG_INFINITY,
+                    max,
+                    -max,
+                    f64::NAN,
+                    1.0,
+                    pow2(element.emin() - element.precision() as i32 + 1),
+                ];
+                for step in [0, 1, -1, 4, -4] {
+                    results.push(ulps_away(correct, element, step));
+                }
+                for result in results {
+                    let case = rules.judge_exactly(0, &args, &[result]);
+                    judged += 1;
+                    let Some(verdict) = rules.fast_verdict(&args, &[result]) else {
+                        continue;
+                    };
+                    decided += 1;
+                    undefined += usize::from(verdict == FastVerdict::Undefined);
+                    overflow += usize::from(verdict == FastVerdict::CorrectlyRoundedOverflow);
+                    denormal += usize::from(
+                        matches!(verdict, FastVerdict::Pass(_)) && element.is_subnormal(result),
+                    );
+                    let context = format!(
+                        "pow {element:?} relaxed {relaxed} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}"
+                    );
+                    agrees(verdict, &case, &context);
+                }
+            }
+        }
+        eprintln!(
+            "pow {element:?} relaxed {relaxed} past the range: {decided} of {judged} decided, \
+             {undefined} undefined, {overflow} overflows, {denormal} denormal passes"
+        );
+        assert!(
+            undefined > 0 && overflow > 0 && denormal > 0,
+            "{element:?} {relaxed}"
+        );
+        // The results the tier leaves are mostly those MPFR must measure: a finite result
+        // where the exact value is past the largest finite one, a failure near the bounds.
+        assert!(
+            decided as f64 >= 0.4 * judged as f64,
+            "{element:?} {relaxed}: {decided} of {judged}"
+        );
+    }
+}
+
+/// The one-argument inherited cells' proven passes (tan, asin, acos, sinh, cosh:
+/// [`crate::judge::vulkan::inherited::passes_by_root_cell`]) at and beside the distance each
+/// proves: from the correctly rounded result outwards, 1, 2, 4, ... encodings away on each
+/// side while the tier decides, then eight results between the last it decides and the first
+/// it leaves: every verdict `judge`'s, error included.
+#[test]
+fn inherited_passes_are_judge_s_up_to_their_bounds() {
+    for name in ["tan", "asin", "acos", "sinh", "cosh", "asinh", "acosh"] {
+        let function = crate::spec::registry::find(name).unwrap();
+        let kinds: Vec<ValueKind> = function.shape.signature().arguments.to_vec();
+        for (element, relaxed) in [
+            (FloatType::Half, false),
+            (FloatType::Float, false),
+            (FloatType::Float, true),
+        ] {
+            let seed = crate::sweep::unit_seed(13, name, element, 1);
+            let mut inputs =
+                crate::sweep::generate(function, element, &kinds, 40, 1, seed).remove(0);
+            inputs.extend([0.5, -0.75, 1.5, 3.0, 1e-3].map(|v| element.round(v)));
+            let mut decided = 0;
+            for modes in &MODES[..2] {
+                let rules = rules(name, element, relaxed, *modes);
+                let mpfr = binding::mpfr(rules.outputs[0].reference);
+                for &x in &inputs {
+                    if !function.in_domain(&[x]) {
+                        continue;
+                    }
+                    let operands = [reference::operand(x)];
+                    let correct = reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                    let check = |result: f64| {
+                        let verdict = rules.fast_verdict(&[x], &[result])?;
+                        let case = rules.judge_exactly(0, &[x], &[result]);
+                        let context = format!(
+                            "{name} {element:?} relaxed {relaxed} {modes:?} {x:e} -> {result:e}: tier {verdict:?}, judge {case:?}"
+                        );
+                        agrees(verdict, &case, &context);
+                        Some(verdict)
+                    };
+                    for side in [1i64, -1] {
+                        let (mut last, mut step) = (0i64, 1i64);
+                        while step < 1 << 40 {
+                            if check(ulps_away(correct, element, side * step)).is_none() {
+                                break;
+                            }
+                            decided += 1;
+                            last = step;
+                            step *= 2;
+                        }
+                        for i in 1..8 {
+                            let between = last + (step - last) * i / 8;
+                            decided += usize::from(
+                                check(ulps_away(correct, element, side * between)).is_some(),
+                            );
+                        }
+                    }
+                }
+            }
+            eprintln!("{name} {element:?} relaxed {relaxed}: {decided} decided near the bounds");
+            assert!(decided > 0, "{name} {element:?} {relaxed}");
+        }
+    }
 }
