@@ -782,11 +782,9 @@ mod tests {
     #[test]
     fn sampled_doubles_to_float_match_mpfr() {
         // Doubles whose float result is normal and finite: MPFR at 24 bits rounds them alone.
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut draws = crate::num::test_draws::Xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = draws.next_bits();
             // Exponent field within the float's normal range.
             let field = 1023 - 125 + (state >> 52) % 252;
             let bits = (state & 0x800f_ffff_ffff_ffff) | (field << 52);
@@ -988,11 +986,9 @@ mod tests {
 
     #[test]
     fn sampled_wide_integers_match_mpfr() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut draws = crate::num::test_draws::Xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..100_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = draws.next_bits();
             // Vary the magnitude so every width of significand is exercised.
             let value = state >> (state % 64);
             for (as_int, from) in [
@@ -1134,7 +1130,7 @@ mod tests {
     fn saturated_rtz_agrees_with_rust_casts() {
         // Rust's float -> integer `as` truncates, clamps and maps NaN to 0: SaturatedConversion
         // under the default rounding.
-        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut draws = crate::num::test_draws::Xorshift(0x1234_5678_9abc_def1);
         let check = |x: f64| {
             let rtz = Rounding::Rtz;
             let int = |to| match float_to_int(x, to, rtz, true) {
@@ -1151,9 +1147,7 @@ mod tests {
             assert_eq!(int(IntType::U64), i128::from(x as u64), "{x:e}");
         };
         for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = draws.next_bits();
             // Exponents up to 2^70 with a random sign.
             let field = 1023 - 4 + (state >> 52) % 75;
             check(f64::from_bits(

@@ -5,5 +5,7 @@ pub mod convert;
 pub mod float8;
 pub mod fp;
 pub mod hexfloat;
+#[cfg(test)]
+pub(crate) mod test_draws;
 pub mod ulp;
 pub mod wide;

@@ -116,13 +116,8 @@ mod tests {
                 }
             }
         }
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut draw = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut draws = crate::num::test_draws::Xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut draw = move || draws.next_bits();
         for _ in 0..100_000 {
             let bits = draw();
             let (a, b) = (

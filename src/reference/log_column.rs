@@ -357,11 +357,9 @@ mod tests {
                 }
             }
         }
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut draws = crate::num::test_draws::Xorshift(0x2545_f491_4f6c_dd1d);
         for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = draws.next_bits();
             let x = f32::from_bits(state as u32);
             // Half of them in (-1, 2): log's neighbourhood of 1 and log1p's of 0.
             inputs.push(f64::from(match state >> 40 & 3 {

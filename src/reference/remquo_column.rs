@@ -211,13 +211,8 @@ mod tests {
                 y.push(b);
             }
         }
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut draw = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut draws = crate::num::test_draws::Xorshift(0x2545_f491_4f6c_dd1d);
+        let mut draw = move || draws.next_bits();
         for _ in 0..200_000 {
             let bits = draw();
             let b = f32::from_bits((bits >> 32) as u32);

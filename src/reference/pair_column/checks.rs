@@ -2,6 +2,7 @@
 //! argument's floats and random pairs, and against MPFR on special values.
 
 use crate::num::fp::FloatType;
+use crate::num::test_draws::Xorshift;
 use crate::reference::{binding, correctly_rounded_value, FastFn};
 use crate::spec::reference_id::ReferenceId;
 
@@ -45,15 +46,12 @@ pub fn special_pairs() -> Vec<(f64, f64)> {
         .collect()
 }
 
-/// A xorshift generator, for pairs the tests draw.
-struct Draws(u64);
+/// The tests' bit stream, for the pairs they draw.
+struct Draws(Xorshift);
 
 impl Draws {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0.next_bits()
     }
 
     /// A float of random bits, or (one time in two) one within a few binades of 1.
@@ -113,7 +111,7 @@ pub fn sweep_against_scalar(column: PairColumn, scalar: FastFn, name: &str) {
         31
     };
     const BLOCK: u64 = 1 << 16;
-    let mut draws = Draws(0x2545_f491_4f6c_dd1d);
+    let mut draws = Draws(Xorshift(0x2545_f491_4f6c_dd1d));
     let mut others = specials();
     others.extend((0..others.len()).map(|_| draws.float()));
     let mut undecided = 0;
@@ -201,7 +199,7 @@ pub fn nan_domain_matches(nan_at: fn(f64, f64) -> bool, scalar: FastFn, name: &s
         127
     };
     const BLOCK: u64 = 1 << 16;
-    let mut draws = Draws(0x9e37_79b9_7f4a_7c15);
+    let mut draws = Draws(Xorshift(0x9e37_79b9_7f4a_7c15));
     let mut others = specials();
     others.extend((0..others.len()).map(|_| draws.float()));
     for number in (0..(1u64 << 32) / BLOCK).step_by(stride) {
