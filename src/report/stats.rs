@@ -370,6 +370,26 @@ impl CorrectlyRoundedInputs {
         index: impl Fn(usize) -> u64,
         element: FloatType,
     ) {
+        // The counters are 16-bit (a class's two-argument grid of them, 35 KB, stays in the
+        // first-level cache, where 64-bit ones took 140 KB): a longer range is recorded in
+        // parts.
+        for (number, decided) in decided.chunks(PART).enumerate() {
+            let start = range.start + number * PART;
+            let part = start..start + decided.len();
+            Self::record_part(classes, columns, part, decided, &index, element);
+        }
+    }
+
+    /// [`CorrectlyRoundedInputs::record_decided`] of a range no longer than [`PART`].
+    #[inline(always)]
+    fn record_part(
+        classes: &mut [CorrectlyRoundedInputs],
+        columns: &[Vec<f64>],
+        range: std::ops::Range<usize>,
+        decided: &[u8],
+        index: &impl Fn(usize) -> u64,
+        element: FloatType,
+    ) {
         let kinds = classes.len() + 1;
         // Counted class by class in vectorized passes: one counter per class, incremented input by
         // input, makes each increment wait for the last.
@@ -414,9 +434,9 @@ impl CorrectlyRoundedInputs {
                 // t counts at (4c + t) * SIDE.
                 let mut buffer = COUNTS.take();
                 let counts = zeroed_counts(&mut buffer, kinds * 4 * SIDE);
-                let count_span = |counts: &mut [u64], cell: usize, span: &[u8]| {
+                let count_span = |counts: &mut [Counter], cell: usize, span: &[u8]| {
                     count_by_class(span, kinds, |class, count| {
-                        counts[class * 4 * SIDE + cell] += count;
+                        counts[class * 4 * SIDE + cell] += count as Counter;
                     });
                 };
                 // An exhaustive sweep's whole slice mostly lies in one cell: one check and one
@@ -464,7 +484,7 @@ impl CorrectlyRoundedInputs {
                     }
                     for cell in 0..GRID_SIDE {
                         let total: u64 = (0..4)
-                            .map(|turn| std::mem::take(&mut turns[turn * SIDE + cell]))
+                            .map(|turn| u64::from(std::mem::take(&mut turns[turn * SIDE + cell])))
                             .sum();
                         if total > 0 {
                             inputs.cells.push((ZERO_ROW, cell as u8, total));
@@ -488,7 +508,8 @@ impl CorrectlyRoundedInputs {
                 for ((x, y), decided) in blocks {
                     if let (Some(x_cell), Some(y_cell)) = (axis.shared(x), axis.shared(y)) {
                         count_by_class(decided, kinds, |class, count| {
-                            counts[class * SIDE * SIDE + y_cell * SIDE + x_cell] += count;
+                            counts[class * SIDE * SIDE + y_cell * SIDE + x_cell] +=
+                                count as Counter;
                         });
                         continue;
                     }
@@ -506,7 +527,7 @@ impl CorrectlyRoundedInputs {
                             continue;
                         }
                         for (x, count) in row_counts.iter_mut().enumerate() {
-                            let count = std::mem::take(count);
+                            let count = u64::from(std::mem::take(count));
                             if let Some(inputs) = inputs.as_deref_mut() {
                                 if count > 0 && x < GRID_SIDE && y < GRID_SIDE {
                                     inputs.cells.push((y as u8, x as u8, count));
@@ -523,13 +544,20 @@ impl CorrectlyRoundedInputs {
 
 thread_local! {
     /// [`CorrectlyRoundedInputs::record_decided`]'s counters, reused from slice to slice on each
-    /// judging thread and handed back zeroed: a two-argument slice's are 140 KB a class, which
+    /// judging thread and handed back zeroed: a two-argument slice's are 35 KB a class, which
     /// allocated and zeroed afresh cost the kernel's page zeroing on every slice.
-    static COUNTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+    static COUNTS: std::cell::Cell<Vec<Counter>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// A counter of [`CorrectlyRoundedInputs::record_decided`]: a count of inputs of one part.
+type Counter = u16;
+
+/// The most inputs [`CorrectlyRoundedInputs::record_decided`] counts at once: every count fits
+/// a [`Counter`].
+const PART: usize = Counter::MAX as usize;
+
 /// The first `length` counters of `buffer`, zero: a buffer handed back is zero throughout.
-fn zeroed_counts(buffer: &mut Vec<u64>, length: usize) -> &mut [u64] {
+fn zeroed_counts(buffer: &mut Vec<Counter>, length: usize) -> &mut [Counter] {
     if buffer.len() < length {
         buffer.resize(length, 0);
     }
@@ -1917,5 +1945,57 @@ mod tests {
         assert_eq!(input_bin(f64::NAN, float), None);
         let one = input_bin(1.0, float).unwrap();
         assert!(one > 1 && one < BINS_PER_SIGN && input_bin(2.0, float).unwrap() >= one);
+    }
+
+    #[test]
+    fn ranges_longer_than_a_part_count_every_input() {
+        // Three parts' worth, most of it in one cell (more than a counter of one part holds),
+        // the rest spread over others, on one and on two arguments, from a position past 0.
+        let length = 3 * PART + 1000;
+        let start = 5;
+        let element = FloatType::Float;
+        let value = |i: usize| {
+            if i.is_multiple_of(5) {
+                (i % 97) as f64 - 48.5
+            } else {
+                1.5
+            }
+        };
+        let x: Vec<f64> = (0..length).map(value).collect();
+        let y: Vec<f64> = (0..length).map(|i| value(i / 3)).collect();
+        let decided: Vec<u8> = (start..length).map(|i| u8::from(i % 7 != 3)).collect();
+        let axis = AxisCells::of(element);
+        for columns in [vec![x.clone()], vec![x, y]] {
+            let mut expected = BTreeMap::new();
+            for (i, class) in (start..length).zip(&decided) {
+                if *class == 1 {
+                    let row = columns
+                        .get(1)
+                        .map_or(usize::from(ZERO_ROW), |y| axis.cell(y[i]));
+                    *expected
+                        .entry((row, axis.cell(columns[0][i])))
+                        .or_insert(0u64) += 1;
+                }
+            }
+            assert!(expected.values().any(|count| *count > PART as u64));
+            let mut classes = [CorrectlyRoundedInputs::counted_at(0.0)];
+            CorrectlyRoundedInputs::record_decided(
+                &mut classes,
+                &columns,
+                start..length,
+                &decided,
+                |position| position as u64 + 100,
+                element,
+            );
+            let mut counted = BTreeMap::new();
+            for (row, cell, count) in &classes[0].cells {
+                *counted
+                    .entry((usize::from(*row), usize::from(*cell)))
+                    .or_insert(0u64) += count;
+            }
+            assert_eq!(counted, expected, "{} arguments", columns.len());
+            assert_eq!(classes[0].count, expected.values().sum::<u64>());
+            assert_eq!(classes[0].first_index, Some(start as u64 + 100));
+        }
     }
 }
