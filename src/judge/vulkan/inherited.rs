@@ -652,7 +652,8 @@ fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Optio
 
 /// Whether [`judge`]'s interval evaluation of an inherited cell certainly stops with
 /// [`Stop::Unbounded`] at `args`, so that it leaves any result there unjudged
-/// (`Verdict::Unbounded`): tanh past its divisor range (below), and pow, `exp2(y * log2(x))`,
+/// (`Verdict::Unbounded`; asinh's stops with NaN, read the same): tanh past its divisor range
+/// and asinh at x far below zero (below), and pow, `exp2(y * log2(x))`,
 /// at x > 0 and y finite where |y| (|L| + c) lies past the largest finite value M of the
 /// result's type, L = log2 x and c the lower bound of log2's widening ([`log2_widening`])
 /// (|y log2 x| beyond about M: float pow with |y| beyond about 2^120 and x away from 1, 0.8%
@@ -679,6 +680,18 @@ fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Optio
 /// exp(-|x|)'s range is finite, so sinh's difference and cosh's sum hold no inf - inf, and
 /// the products by 0.5 no 0 inf. `judge` reads the stop as `Verdict::Unbounded`: x is finite
 /// and not zero, tanh x finite.
+///
+/// asinh, `log(x + sqrt(x * x + 1.0))`, at x < 0 with |x| at most 1 / (4 d) and sqrt(M) / 2
+/// where N ulp_in(|x|) >= 2 / |x| (N OpFDiv's 2.5 ulp; float's |x| from about 2^12, half's
+/// from 64): the evaluation stops with NaN among log's values, which `judge` reads as
+/// `Verdict::Unbounded` whatever the arguments. Up to log it finishes as for x >= 0
+/// ([`passes_by_root_cell`]: x * x + 1.0 has no overflow, inversesqrt's range lies inside
+/// OpFDiv's divisor range). sqrt's range, OpFDiv's widened by N ulp of its larger end, reaches
+/// below s = sqrt(x^2 + 1) by N ulp_in(s) >= N ulp_in(|x|) (s > |x|), so the sum's exact
+/// interval reaches below x + s = 1 / (|x| + s) < 1 / (2 |x|) by as much: its low end is at
+/// most -1.5 / |x|, negative and, beyond the smallest normal value in magnitude (|x| <= 2^64
+/// in float, 128 in half), not flushed to zero; rounding down keeps it negative, and log of a
+/// range reaching below zero stops with NaN.
 pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[f64]) -> bool {
     match (formula, args) {
         ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
@@ -704,6 +717,19 @@ pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[
                 return false;
             };
             x.cosh() * (1.0 - pow2(-40)) > high
+        }
+        ("log(x + sqrt(x * x + 1.0))", &[x]) if x < 0.0 && x.is_finite() => {
+            let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, .. }) =
+                *cell("OpFDiv", element, unit)
+            else {
+                return false;
+            };
+            let magnitude = -x;
+            let most = (0.25 / low).min(element.max_finite().sqrt() / 2.0);
+            let binade = ((magnitude.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+            let ulp_of_x =
+                pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1);
+            magnitude <= most && ulp * ulp_of_x >= 2.0 / magnitude
         }
         _ => false,
     }

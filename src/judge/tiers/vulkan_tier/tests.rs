@@ -376,8 +376,11 @@ fn inherited_passes_are_judge_s_up_to_their_bounds() {
             let seed = crate::sweep::unit_seed(13, name, element, 1);
             let mut inputs =
                 crate::sweep::generate(function, element, &kinds, 40, 1, seed).remove(0);
-            // 20 and -100: tanh's divisor past OpFDiv's range in half, -100 in float too.
-            inputs.extend([0.5, -0.75, 1.5, 3.0, 1e-3, 20.0, -100.0].map(|v| element.round(v)));
+            // 20 and -100: tanh's divisor past OpFDiv's range in half, -100 in float too;
+            // -100 and -5000: asinh's sum crossing zero in half, -5000 in float.
+            inputs.extend(
+                [0.5, -0.75, 1.5, 3.0, 1e-3, 20.0, -100.0, -5000.0].map(|v| element.round(v)),
+            );
             let mut decided = 0;
             for modes in &MODES[..2] {
                 let rules = rules(name, element, relaxed, *modes);
