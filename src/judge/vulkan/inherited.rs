@@ -330,6 +330,26 @@ pub(super) fn judge(
 ///   range positive), so log's range is bounded: by 3 ulp outside [0.5, 2], by the larger
 ///   of that and its absolute bound across 0.5 or 2, by its absolute bound inside, which is
 ///   more than 3 ulp of the result there (|x| <= ln 2: 3 2^-p, below 2^-21 and 2^-7).
+/// - tanh, `sinh(x) / cosh(x)` (N OpFDiv's 2.5 ulp; sinh and cosh through their formulas):
+///   e^|x| <= D / 4 (D, d OpFDiv's divisor range, d <= 1/4) and n 2^(1 - p) <= 1/8 (n exp's
+///   cell at x, p the unit's precision), so exp's ranges lie within e^±x (1 -+ 1/8) (beside a
+///   denormal's ulp, at most n 2^(emin + 1 - p)), nothing overflows (no NaN), and cosh's range
+///   lies in [0.4, 1.3 e^|x|], inside [d, D]. cosh's range is positive, so the quotient's exact
+///   interval holds s' / cosh x for every s' in sinh's range, which holds sinh x -+ m (m
+///   [`exp_pair_spread`], as for sinh): [x - m / cosh x, x + m / cosh x], a margin of
+///   m / cosh x (cosh x taken 2^-40 above f64's), beside the N ulp. tanh's `approximation` ±1
+///   (|x| < 1 always) takes the binade below, as pow's below 1 does;
+/// - atanh, `log((1.0 + x) / (1.0 - x)) * 0.5` (the root OpFMul correctly rounded): 1 - |x| >=
+///   2^(3 - p) and >= 2 d, so 1.0 + x and 1.0 - x round (outwards, to the grid) to positive
+///   values at least 2^(3 - p), the divisor lies in [d, 2], and the quotient's range, within
+///   9 2^(1 - p) < 1% of Q = (1 + x) / (1 - x) (two roundings, the corners' spread, 2.5 ulp),
+///   is positive and normal: log is bounded. Its exact interval holds ln Q = 2X (X = atanh x,
+///   the exact value). Where |x| <= 0.33 (Q inside [0.5, 2], so log's argument range meets
+///   it: the absolute bound a applies, alone or as the larger reading) log's range holds
+///   2X -+ a, the product's X -+ a / 2: that margin, N = 0. Elsewhere Q lies outside [0.5, 2]
+///   (|x| > 1/3), so the argument range is not inside it and log's widening is 3 ulp_in of an
+///   end, at least 3 ulp_in(2X) = 6 ulp_in(X) (|X| > 1/3 is normal), the product's
+///   X -+ 3 ulp_in(X): N = 3.
 #[allow(clippy::too_many_arguments)]
 pub fn passes_by_root_cell(
     formula: &str,
@@ -456,6 +476,57 @@ pub fn passes_by_root_cell(
             }
             (n, 0.0, 0.0)
         }
+        ("sinh(x) / cosh(x)", &[x]) => {
+            let Requirement::Vulkan(Cell::UlpPerMagnitude {
+                constant,
+                per_magnitude,
+            }) = *cell("exp", element, unit)
+            else {
+                return None;
+            };
+            let Requirement::Vulkan(Cell::UlpForDivisor {
+                ulp,
+                low: divisor_low,
+                high: divisor_high,
+            }) = *cell("OpFDiv", element, unit)
+            else {
+                return None;
+            };
+            let reach = x.abs().exp() * (1.0 + pow2(-40));
+            let n = constant + per_magnitude * x.abs();
+            if reach.is_nan()
+                || reach > divisor_high / 4.0
+                || divisor_low > 0.25
+                || n * pow2(1 - unit.precision() as i32) > 0.125
+            {
+                return None;
+            }
+            let cosh = x.cosh() * (1.0 + pow2(-40));
+            (ulp, 0.0, exp_pair_spread(x, n, element, unit) / cosh)
+        }
+        ("log((1.0 + x) / (1.0 - x)) * 0.5", &[x]) => {
+            let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+                ulp: n, absolute, ..
+            }) = *cell("log", element, unit)
+            else {
+                return None;
+            };
+            let Requirement::Vulkan(Cell::UlpForDivisor {
+                low: divisor_low, ..
+            }) = *cell("OpFDiv", element, unit)
+            else {
+                return None;
+            };
+            let gap = 1.0 - x.abs();
+            if x.is_nan() || gap < pow2(3 - unit.precision() as i32) || gap < 2.0 * divisor_low {
+                return None;
+            }
+            if x.abs() <= 0.33 {
+                (0.0, 0.0, absolute / 2.0)
+            } else {
+                (n, 0.0, 0.0)
+            }
+        }
         ("(exp(x) - exp(-x)) * 0.5" | "(exp(x) + exp(-x)) * 0.5", &[x]) => {
             let Requirement::Vulkan(Cell::UlpPerMagnitude {
                 constant,
@@ -472,17 +543,8 @@ pub fn passes_by_root_cell(
                 let infinity = f64::INFINITY.copysign(approximation);
                 return (overflow && device_result == infinity).then_some(f64::INFINITY);
             }
-            // ulp_in of e^x and e^-x at least, from their binades 2^-40 below f64's values.
-            let ulp_below = |v: f64| {
-                let binade = (((v * (1.0 - pow2(-40))).to_bits() >> 52) & 0x7ff) as i32 - 1023;
-                pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1)
-            };
             let n = constant + per_magnitude * x.abs();
-            (
-                0.0,
-                0.0,
-                n * (ulp_below(x.exp()) + ulp_below((-x).exp())) / 2.0,
-            )
+            (0.0, 0.0, exp_pair_spread(x, n, element, unit))
         }
         _ => return None,
     };
@@ -534,6 +596,11 @@ pub fn passes_by_root_cell(
                 (next(false), approximation)
             }
         }
+        // tanh: |x| < 1 for every finite argument, so x takes the binade below ±1.
+        (true, "sinh(x) / cosh(x)", _) if approximation.abs() == 1.0 => {
+            let below = f64::from_bits(approximation.to_bits() - 1);
+            (below, approximation)
+        }
         _ => return None,
     };
     let binade = ((binade_of.to_bits() >> 52) & 0x7ff) as i32 - 1023;
@@ -541,6 +608,18 @@ pub fn passes_by_root_cell(
     let margin = magnitude * (1.0 - pow2(-40)) * spread + absolute;
     ((device_result - approximation).abs() <= (bound * ulp + margin) * (1.0 - pow2(-20)))
         .then(|| crate::num::ulp::ulp_error_of_value(device_result, measured_from, unit))
+}
+
+/// A lower bound of how far the ranges of sinh's and cosh's formulas, `(exp(x) -+ exp(-x)) *
+/// 0.5`, reach past sinh x and cosh x on each side, exp's cell being `n` ulp at x: n (u1 + u2)
+/// / 2, u1 and u2 the ulp_in of e^x and e^-x at least (a range's widening takes the larger of
+/// its ends' ulps), from their binades taken 2^-40 below f64's values.
+fn exp_pair_spread(x: f64, n: f64, element: FloatType, unit: FloatType) -> f64 {
+    let ulp_below = |v: f64| {
+        let binade = (((v * (1.0 - pow2(-40))).to_bits() >> 52) & 0x7ff) as i32 - 1023;
+        pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1)
+    };
+    n * (ulp_below(x.exp()) + ulp_below((-x).exp())) / 2.0
 }
 
 /// log2's widening of its range at the point x > 0 (`log`: f64's log2 x), as `widen` gives
@@ -573,11 +652,12 @@ fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Optio
 
 /// Whether [`judge`]'s interval evaluation of an inherited cell certainly stops with
 /// [`Stop::Unbounded`] at `args`, so that it leaves any result there unjudged
-/// (`Verdict::Unbounded`): pow, `exp2(y * log2(x))`, at x > 0 and y finite where
-/// |y| (|L| + c) lies past the largest finite value M of the result's type, L = log2 x and c
-/// the lower bound of log2's widening ([`log2_widening`]) (|y log2 x| beyond about M: float
-/// pow with |y| beyond about 2^120 and x away from 1, 0.8% of a float sweep's inputs; pow(2,
-/// 65504) in half).
+/// (`Verdict::Unbounded`; asinh's stops with NaN, read the same): tanh past its divisor range
+/// and asinh at x far below zero (below), and pow, `exp2(y * log2(x))`,
+/// at x > 0 and y finite where |y| (|L| + c) lies past the largest finite value M of the
+/// result's type, L = log2 x and c the lower bound of log2's widening ([`log2_widening`])
+/// (|y log2 x| beyond about M: float pow with |y| beyond about 2^120 and x away from 1, 0.8%
+/// of a float sweep's inputs; pow(2, 65504) in half).
 ///
 /// Why: log2's range at the point x reaches L - c' and L + c' (c' >= c; L finite: x > 0), and
 /// OpFMul's exact interval is the hull of y times those ends, so one of its ends is at least
@@ -591,6 +671,27 @@ fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Optio
 /// [`crate::reference::high_precision`]); and `crate::judge::vulkan::judge` tries flushed
 /// arguments only after a failure. The bound is computed in f64 2^-40 below: log2 is within
 /// an ulp or two of the exact one, and each operation rounded once.
+///
+/// tanh, `sinh(x) / cosh(x)`, at a finite x where cosh x (f64's, taken 2^-40 below) lies past
+/// OpFDiv's divisor range [d, D] (half's |x| past about 9.7, float's past about 88): cosh's
+/// range holds cosh x > D, so the divisor test fails (the range is not inside [d, D], nor
+/// [-D, -d], nor zero) and the evaluation stops unbounded. Nothing stops it before: exp's
+/// ranges at a finite point have finite magnitudes (an overflowing end is infinite, not NaN),
+/// exp(-|x|)'s range is finite, so sinh's difference and cosh's sum hold no inf - inf, and
+/// the products by 0.5 no 0 inf. `judge` reads the stop as `Verdict::Unbounded`: x is finite
+/// and not zero, tanh x finite.
+///
+/// asinh, `log(x + sqrt(x * x + 1.0))`, at x < 0 with |x| at most 1 / (4 d) and sqrt(M) / 2
+/// where N ulp_in(|x|) >= 2 / |x| (N OpFDiv's 2.5 ulp; float's |x| from about 2^12, half's
+/// from 64): the evaluation stops with NaN among log's values, which `judge` reads as
+/// `Verdict::Unbounded` whatever the arguments. Up to log it finishes as for x >= 0
+/// ([`passes_by_root_cell`]: x * x + 1.0 has no overflow, inversesqrt's range lies inside
+/// OpFDiv's divisor range). sqrt's range, OpFDiv's widened by N ulp of its larger end, reaches
+/// below s = sqrt(x^2 + 1) by N ulp_in(s) >= N ulp_in(|x|) (s > |x|), so the sum's exact
+/// interval reaches below x + s = 1 / (|x| + s) < 1 / (2 |x|) by as much: its low end is at
+/// most -1.5 / |x|, negative and, beyond the smallest normal value in magnitude (|x| <= 2^64
+/// in float, 128 in half), not flushed to zero; rounding down keeps it negative, and log of a
+/// range reaching below zero stops with NaN.
 pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[f64]) -> bool {
     match (formula, args) {
         ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
@@ -608,6 +709,27 @@ pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[
                 return false;
             };
             x < low || x > high
+        }
+        ("sinh(x) / cosh(x)", &[x]) if x.is_finite() => {
+            let Requirement::Vulkan(Cell::UlpForDivisor { high, .. }) =
+                *cell("OpFDiv", element, unit)
+            else {
+                return false;
+            };
+            x.cosh() * (1.0 - pow2(-40)) > high
+        }
+        ("log(x + sqrt(x * x + 1.0))", &[x]) if x < 0.0 && x.is_finite() => {
+            let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, .. }) =
+                *cell("OpFDiv", element, unit)
+            else {
+                return false;
+            };
+            let magnitude = -x;
+            let most = (0.25 / low).min(element.max_finite().sqrt() / 2.0);
+            let binade = ((magnitude.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+            let ulp_of_x =
+                pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1);
+            magnitude <= most && ulp * ulp_of_x >= 2.0 / magnitude
         }
         _ => false,
     }

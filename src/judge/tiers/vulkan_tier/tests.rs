@@ -355,14 +355,17 @@ fn pow_past_the_range_is_decided_as_judge_does() {
     }
 }
 
-/// The one-argument inherited cells' proven passes (tan, asin, acos, sinh, cosh:
+/// The one-argument inherited cells' proven passes (tan, asin, acos, sinh, cosh, asinh,
+/// acosh, tanh, atanh:
 /// [`crate::judge::vulkan::inherited::passes_by_root_cell`]) at and beside the distance each
 /// proves: from the correctly rounded result outwards, 1, 2, 4, ... encodings away on each
 /// side while the tier decides, then eight results between the last it decides and the first
 /// it leaves: every verdict `judge`'s, error included.
 #[test]
 fn inherited_passes_are_judge_s_up_to_their_bounds() {
-    for name in ["tan", "asin", "acos", "sinh", "cosh", "asinh", "acosh"] {
+    for name in [
+        "tan", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "tanh", "atanh",
+    ] {
         let function = crate::spec::registry::find(name).unwrap();
         let kinds: Vec<ValueKind> = function.shape.signature().arguments.to_vec();
         for (element, relaxed) in [
@@ -373,7 +376,11 @@ fn inherited_passes_are_judge_s_up_to_their_bounds() {
             let seed = crate::sweep::unit_seed(13, name, element, 1);
             let mut inputs =
                 crate::sweep::generate(function, element, &kinds, 40, 1, seed).remove(0);
-            inputs.extend([0.5, -0.75, 1.5, 3.0, 1e-3].map(|v| element.round(v)));
+            // 20 and -100: tanh's divisor past OpFDiv's range in half, -100 in float too;
+            // -100 and -5000: asinh's sum crossing zero in half, -5000 in float.
+            inputs.extend(
+                [0.5, -0.75, 1.5, 3.0, 1e-3, 20.0, -100.0, -5000.0].map(|v| element.round(v)),
+            );
             let mut decided = 0;
             for modes in &MODES[..2] {
                 let rules = rules(name, element, relaxed, *modes);
