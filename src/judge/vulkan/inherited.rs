@@ -396,11 +396,7 @@ pub fn passes_by_root_cell(
             )
         }
         ("1.0 / inversesqrt(x)", &[x]) if x > 0.0 && x.is_finite() => {
-            let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) =
-                *cell("OpFDiv", element, unit)
-            else {
-                return None;
-            };
+            let (ulp, low, high) = division_cell(element, unit)?;
             let divisor = 1.0 / approximation;
             if !(2.0 * low..=high / 2.0).contains(&divisor) {
                 return None;
@@ -423,14 +419,7 @@ pub fn passes_by_root_cell(
             else {
                 return None;
             };
-            let Requirement::Vulkan(Cell::UlpForDivisor {
-                ulp,
-                low: divisor_low,
-                high: divisor_high,
-            }) = *cell("OpFDiv", element, unit)
-            else {
-                return None;
-            };
+            let (ulp, divisor_low, divisor_high) = division_cell(element, unit)?;
             let cosine = x.cos().abs();
             let (cosine_low, cosine_high) = (
                 cosine * (1.0 - pow2(-40)) - cos_absolute,
@@ -459,12 +448,7 @@ pub fn passes_by_root_cell(
             else {
                 return None;
             };
-            let Requirement::Vulkan(Cell::UlpForDivisor {
-                low: divisor_low, ..
-            }) = *cell("OpFDiv", element, unit)
-            else {
-                return None;
-            };
+            let (_, divisor_low, _) = division_cell(element, unit)?;
             let least = if formula.contains("+ 1.0") {
                 0.0
             } else {
@@ -484,14 +468,7 @@ pub fn passes_by_root_cell(
             else {
                 return None;
             };
-            let Requirement::Vulkan(Cell::UlpForDivisor {
-                ulp,
-                low: divisor_low,
-                high: divisor_high,
-            }) = *cell("OpFDiv", element, unit)
-            else {
-                return None;
-            };
+            let (ulp, divisor_low, divisor_high) = division_cell(element, unit)?;
             let reach = x.abs().exp() * (1.0 + pow2(-40));
             let n = constant + per_magnitude * x.abs();
             if reach.is_nan()
@@ -511,12 +488,7 @@ pub fn passes_by_root_cell(
             else {
                 return None;
             };
-            let Requirement::Vulkan(Cell::UlpForDivisor {
-                low: divisor_low, ..
-            }) = *cell("OpFDiv", element, unit)
-            else {
-                return None;
-            };
+            let (_, divisor_low, _) = division_cell(element, unit)?;
             let gap = 1.0 - x.abs();
             if x.is_nan() || gap < pow2(3 - unit.precision() as i32) || gap < 2.0 * divisor_low {
                 return None;
@@ -711,17 +683,13 @@ pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[
             x < low || x > high
         }
         ("sinh(x) / cosh(x)", &[x]) if x.is_finite() => {
-            let Requirement::Vulkan(Cell::UlpForDivisor { high, .. }) =
-                *cell("OpFDiv", element, unit)
-            else {
+            let Some((_, _, high)) = division_cell(element, unit) else {
                 return false;
             };
             x.cosh() * (1.0 - pow2(-40)) > high
         }
         ("log(x + sqrt(x * x + 1.0))", &[x]) if x < 0.0 && x.is_finite() => {
-            let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, .. }) =
-                *cell("OpFDiv", element, unit)
-            else {
+            let Some((ulp, low, _)) = division_cell(element, unit) else {
                 return false;
             };
             let magnitude = -x;
@@ -1338,6 +1306,16 @@ fn round_to(v: &Float, context: Context, round: Round) -> Float {
         _ => Float::with_val(PRECISION, scaled.floor_ref()),
     };
     steps * Float::with_val(PRECISION, Float::i_exp(1, gap))
+}
+
+/// OpFDiv's cell (its ulp bound and the divisor range it holds on) in the unit's column.
+fn division_cell(element: FloatType, unit: FloatType) -> Option<(f64, f64, f64)> {
+    let Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) =
+        *cell("OpFDiv", element, unit)
+    else {
+        return None;
+    };
+    Some((ulp, low, high))
 }
 
 /// The cell of the operation named `function` (the registry's name) in the column the unit's
