@@ -186,7 +186,7 @@ pub(crate) fn print_devices() -> Result<ExitCode, UsageError> {
         // What is known is shown before the probe, which may take a while.
         out("the device list", &(lines.join("\n") + "\n"))?;
         let builder = isolated_builder(info);
-        let probe = extension::probe(info, Some(&builder));
+        let probe = extension::probe(info, opencl::probe::spirv_extensions(info), Some(&builder));
         out(
             "the device list",
             &format!(

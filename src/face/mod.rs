@@ -83,7 +83,9 @@ pub fn dispatch(cli: &Cli) -> Result<ExitCode, UsageError> {
             options,
         }) => devices::probe_build(device, module, name, options),
         Some(Command::Worker) => match campaign::serve_worker(&run::print_refused) {
-            Ok(()) => Ok(ExitCode::SUCCESS),
+            Ok(campaign::WorkerEnd::Done) => Ok(ExitCode::SUCCESS),
+            // The parent prints why, as the run's one error line.
+            Ok(campaign::WorkerEnd::DeviceRefused) => Ok(ExitCode::from(2)),
             Err(error) => Err(UsageError(error.to_string())),
         },
         None => run::run_checks(&cli.run),

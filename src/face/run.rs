@@ -12,14 +12,16 @@ use super::selection::{
 };
 use super::user_kernels::{check_user_interfaces, check_user_paths, read_user_kernels};
 use super::{usage, UsageError};
-use crate::device::opencl::{DeviceInfo, Session};
+use crate::device::opencl::{DeviceDescription, DeviceInfo, Session};
 use crate::num::fp::FloatType;
 use crate::report::shard::Shard;
 use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};
 use crate::run::campaign::{self, Isolation, Opened, Plan};
+use crate::run::isolate::{DeviceChoice, Worker};
 use crate::run::unit::UnitId;
 use crate::run::{RunSettings, UserKernel, WorkGroup};
 use crate::spec::environment::KernelPath;
+use crate::spec::probe::Probe;
 use crate::spec::registry::{self, Function};
 use crate::spec::table::{Judging, Profile};
 use crate::sweep::{self, Cases};
@@ -366,12 +368,20 @@ pub(crate) struct PreparedCampaign {
     facts: RunFacts,
     /// In-process runs share one opened device; isolated runs open theirs in the worker.
     session: Option<Opened>,
+    /// The worker that opened and described an isolated run's OpenCL device: its first.
+    worker: Option<Worker>,
 }
 
 impl PreparedCampaign {
     /// Runs the plan with progress bars and prints the summary.
     pub(crate) fn drive(self, args: &RunArgs) -> Result<CampaignOutcome, UsageError> {
-        drive(args, &self.plan, self.facts, self.session.as_ref())
+        drive(
+            args,
+            &self.plan,
+            self.facts,
+            self.session.as_ref(),
+            self.worker,
+        )
     }
 }
 
@@ -416,7 +426,25 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
             args.csv.display()
         ));
     }
-    let info = open_device(&args.device)?;
+    let isolation = isolation(args)?;
+    // An isolated run's parent plans from the worker's description of the device and never
+    // loads the driver itself.
+    let (description, worker) = match &isolation {
+        Some(isolation) => {
+            let choice = DeviceChoice {
+                vulkan: false,
+                platform: args.device.platform.clone(),
+                device: args.device.device.clone(),
+            };
+            let (worker, description) = Worker::open(&isolation.executable, &choice)
+                .map_err(|error| UsageError(error.to_string()))?;
+            let description = description
+                .ok_or_else(|| UsageError("the worker opened no OpenCL device".to_string()))?;
+            (description, Some(worker))
+        }
+        None => (DeviceDescription::of(open_device(&args.device)?), None),
+    };
+    let info = description.info;
     let path = kernel_path(args, &info, &selection.kinds, &user_kernels)?;
     check_user_paths(&user_kernels, path)?;
     check_user_interfaces(&user_kernels, &args.selection, Some(&info))?;
@@ -436,15 +464,18 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     let mut provenance = provenance(args, explicit_cases.as_ref(), &user_kernels);
     let settings = run_settings(
         args,
-        &info,
-        &selection.kinds,
+        extension_probe(
+            &info,
+            description.spirv_queries,
+            &selection.kinds,
+            facts.path,
+        ),
         judging,
         &facts,
         explicit_cases,
         user_kernels,
     );
     let paths = vec![settings.path];
-    let isolation = isolation(args)?;
     let units = plan_units(args, &selection, &types, &info, &settings)?;
     let session = match isolation {
         None => Some(Opened::Opencl(Session::open(info)?)),
@@ -467,6 +498,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
         },
         facts,
         session,
+        worker,
     })
 }
 
@@ -654,6 +686,7 @@ fn prepare_vulkan_campaign(args: &RunArgs) -> Result<PreparedCampaign, UsageErro
         },
         facts,
         session,
+        worker: None,
     })
 }
 
@@ -1091,23 +1124,31 @@ fn provenance(
 }
 
 /// The library's settings of the run.
+/// What the extension units may build, where the run has them: the device's
+/// `cl_khr_spirv_queries` answer (`spirv_queries`), or for a device without them a probe as
+/// `clacc devices` does, one isolated build per extension, so that a driver that dies on one
+/// costs only that process.
+fn extension_probe(
+    info: &DeviceInfo,
+    spirv_queries: Probe,
+    kinds: &[Kind],
+    path: KernelPath,
+) -> Option<Probe> {
+    (kinds.contains(&Kind::Extension) && path == KernelPath::Spirv).then(|| {
+        let builder = isolated_builder(info);
+        crate::run::extension::probe::probe(info, spirv_queries, Some(&builder))
+    })
+}
+
 fn run_settings(
     args: &RunArgs,
-    info: &DeviceInfo,
-    kinds: &[Kind],
+    extension_probe: Option<Probe>,
     judging: Judging,
     facts: &RunFacts,
     explicit_cases: Option<Cases>,
     user_kernels: Vec<UserKernel>,
 ) -> RunSettings {
     let threads = thread_count(args);
-    // A device without cl_khr_spirv_queries is probed as `clacc devices` does: one isolated
-    // build per extension, so a driver that dies on one costs only that process.
-    let extension_probe = (kinds.contains(&Kind::Extension) && facts.path == KernelPath::Spirv)
-        .then(|| {
-            let builder = isolated_builder(info);
-            crate::run::extension::probe::probe(info, Some(&builder))
-        });
     RunSettings {
         judging,
         spec: args.spec.revision(),
@@ -1279,10 +1320,11 @@ fn drive(
     plan: &Plan,
     facts: RunFacts,
     session: Option<&Opened>,
+    worker: Option<Worker>,
 ) -> Result<CampaignOutcome, UsageError> {
     announce(args, &facts, plan);
     let bars = ProgressBars::new();
-    let results = campaign::run(plan, &facts, session, &bars)
+    let results = campaign::run(plan, &facts, session, worker, &bars)
         .map_err(|error| UsageError(error.to_string()))?;
     bars.finish();
     let mut printed = out(

@@ -1,6 +1,7 @@
 //! A run of many units: which units, in which order, in this process or in isolated workers,
 //! skipping the ones a resumed CSV already holds, writing each row as its unit finishes.
 
+use crate::device::opencl::DeviceDescription;
 use crate::device::opencl::Session;
 use crate::device::{Device, DeviceError};
 use crate::num::fp::FloatType;
@@ -9,7 +10,7 @@ use crate::report::{
     CsvOpenError, CsvReport, LockedCsv, Provenance, RunFacts, Status, UnitReport,
     ALL_UNDEFINED_NOTE, EMPTY_SHARD_NOTE, NOTHING_JUDGED_NOTE,
 };
-use crate::run::isolate::{self, Outcome, Worker, WorkerSetup};
+use crate::run::isolate::{self, DeviceChoice, Outcome, Worker};
 use crate::run::pipeline::{Ran, RefusedBuild};
 use crate::run::unit::UnitId;
 use crate::run::RunSettings;
@@ -318,8 +319,8 @@ pub enum RunError {
     OtherSelection { path: PathBuf, unit: String },
     #[error("no device session to run units in")]
     NoSession,
-    #[error("cannot start a worker process: {0}")]
-    WorkerStart(std::io::Error),
+    #[error("{0}")]
+    WorkerStart(isolate::WorkerStartError),
     /// The worker's end of the pipe to its parent failed.
     #[error("worker: {0}")]
     Worker(std::io::Error),
@@ -345,11 +346,13 @@ pub trait Watch {
 }
 
 /// Runs the plan, writing each row as soon as its unit finishes, and shows its progress to
-/// `watch`.
+/// `watch`: in `opened`, or in worker processes (the first may be `started` already: the one
+/// that described the device), as the plan's isolation says.
 pub fn run(
     plan: &Plan,
     facts: &RunFacts,
     opened: Option<&Opened>,
+    started: Option<Worker>,
     watch: &dyn Watch,
 ) -> Result<Results, RunError> {
     let csv_error = |source: std::io::Error| RunError::WriteCsv {
@@ -425,7 +428,8 @@ pub fn run(
     watch.start(plan.units.len() as u64, resumed as u64);
     let progress = |position: u64, length: u64| watch.inputs(position, length);
     let mut reports_done = Vec::with_capacity(todo.len());
-    let mut worker: Option<Worker> = None;
+    let mut worker = started;
+    let mut settings_sent = false;
     for unit in group_widths(&todo, &plan.settings) {
         watch.unit(&unit.label());
         let rows = unit.rows();
@@ -442,17 +446,22 @@ pub fn run(
             (None, None) => return Err(RunError::NoSession),
             (Some(isolation), _) => {
                 if worker.is_none() {
-                    let setup = WorkerSetup {
+                    let choice = DeviceChoice {
+                        vulkan: plan.settings.path == KernelPath::Vulkan,
                         platform: plan.platform.clone(),
                         device: plan.device.clone(),
-                        settings: plan.settings.clone(),
                     };
-                    worker = Some(
-                        Worker::spawn(&isolation.executable, &setup)
-                            .map_err(RunError::WorkerStart)?,
-                    );
+                    let (started, _) = Worker::open(&isolation.executable, &choice)
+                        .map_err(RunError::WorkerStart)?;
+                    worker = Some(started);
                 }
                 let running = worker.as_mut().expect("started above");
+                if !settings_sent {
+                    running
+                        .send_settings(&plan.settings)
+                        .map_err(RunError::Worker)?;
+                    settings_sent = true;
+                }
                 let mut on_progress = |position: u64, length: u64| progress(position, length);
                 // A group does the work of one unit per width: its time-out is theirs together.
                 let timeout = isolation.unit_timeout * rows.len() as u32;
@@ -461,6 +470,7 @@ pub fn run(
                     rows_from_outcomes(&rows, outcomes, &plan.settings, isolation.unit_timeout);
                 if worker_lost {
                     worker = None;
+                    settings_sent = false;
                 }
                 reports
             }
@@ -562,24 +572,45 @@ fn no_pass_without_inputs(mut report: UnitReport, shard: Shard) -> UnitReport {
     report
 }
 
-/// The worker process's loop: open the device named in the setup, then run units until the
-/// parent closes stdin. A refused module's build log goes to `on_refused` (the worker's
-/// stderr is the parent's).
-pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> {
+/// How a worker process ended without an error of its own.
+pub enum WorkerEnd {
+    /// The parent closed stdin.
+    Done,
+    /// The device did not open; the parent has the reason and says it.
+    DeviceRefused,
+}
+
+/// The worker process's loop: open the device the parent names and describe it, then take
+/// the settings and run units until the parent closes stdin. A refused module's build log goes
+/// to `on_refused` (the worker's stderr is the parent's).
+pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<WorkerEnd, RunError> {
     let mut output = isolate::WorkerOutput::take_stdout().map_err(RunError::Worker)?;
     let mut input = std::io::BufReader::new(std::io::stdin());
-    let setup = isolate::read_setup(&mut input).map_err(RunError::Worker)?;
-    let opened = open_device(
-        setup.settings.path,
-        setup.platform.as_deref(),
-        setup.device.as_deref(),
-    )?;
+    let choice = isolate::read_choice(&mut input).map_err(RunError::Worker)?;
+    let path = if choice.vulkan {
+        KernelPath::Vulkan
+    } else {
+        KernelPath::Spirv
+    };
+    let opened = open_device(path, choice.platform.as_deref(), choice.device.as_deref());
+    let answer = match &opened {
+        Ok(Opened::Opencl(session)) => Ok(Some(DeviceDescription::of(session.info.clone()))),
+        Ok(Opened::Vulkan(_)) => Ok(None),
+        Err(error) => Err(error.to_string()),
+    };
+    output.device(&answer).map_err(RunError::Worker)?;
+    let Ok(opened) = opened else {
+        return Ok(WorkerEnd::DeviceRefused);
+    };
+    let Some(settings) = isolate::read_settings(&mut input).map_err(RunError::Worker)? else {
+        return Ok(WorkerEnd::Done);
+    };
     let output = std::cell::RefCell::new(&mut output);
     while let Some(unit) = isolate::read_unit(&mut input).map_err(RunError::Worker)? {
         let progress = |position: u64, length: u64| {
             let _ = output.borrow_mut().progress(position, length);
         };
-        for ran in run_rows_here(&opened, &setup.settings, &unit, &progress) {
+        for ran in run_rows_here(&opened, &settings, &unit, &progress) {
             if let Some(refused) = &ran.refused {
                 on_refused(refused);
             }
@@ -589,7 +620,7 @@ pub fn serve_worker(on_refused: &dyn Fn(&RefusedBuild)) -> Result<(), RunError> 
                 .map_err(RunError::Worker)?;
         }
     }
-    Ok(())
+    Ok(WorkerEnd::Done)
 }
 
 /// Opens the device `--platform` and `--device` name for a run of `path`: a Vulkan device for

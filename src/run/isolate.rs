@@ -1,12 +1,15 @@
 //! Running units in a worker process, so that a driver that crashes (drivers call `exit()` on
 //! modules they dislike) or hangs costs one unit, not the run.
 //!
-//! The parent starts `clacc worker`, sends it the run's settings and then one unit at a time;
-//! the worker answers with progress frames and one report frame per unit. Frames are a tag
+//! The parent starts `clacc worker` and names the device; the worker opens it and describes
+//! it (an isolated run's parent plans from that description and never loads the driver). The
+//! parent then sends the run's settings and one unit at a time; the worker answers with
+//! progress frames and one report frame per unit. Frames are a tag
 //! byte, a little-endian u32 length and a postcard payload. The worker writes them to a
 //! duplicate of its original stdout and points its stdout at stderr, so nothing a driver
 //! prints can corrupt the stream.
 
+use crate::device::opencl::DeviceDescription;
 use crate::report::UnitReport;
 use crate::run::unit::UnitId;
 use crate::run::RunSettings;
@@ -18,6 +21,8 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+const TAG_OPEN: u8 = b'O';
+const TAG_DEVICE: u8 = b'D';
 const TAG_SETTINGS: u8 = b'S';
 const TAG_UNIT: u8 = b'U';
 const TAG_PROGRESS: u8 = b'P';
@@ -28,12 +33,29 @@ const EXIT_POLL: Duration = Duration::from_millis(200);
 /// How long frames a dead worker wrote are still read: they are in the pipe already.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
-/// What the worker needs besides the settings: which device to open.
+/// Which device a worker opens: `--platform` and `--device` as given, among the Vulkan devices
+/// where `vulkan`, else among the OpenCL ones.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct WorkerSetup {
+pub struct DeviceChoice {
+    pub vulkan: bool,
     pub platform: Option<String>,
     pub device: Option<String>,
-    pub settings: RunSettings,
+}
+
+/// The worker's answer to [`DeviceChoice`]: the OpenCL device it opened (none for a Vulkan
+/// one, which the parent enumerates itself), or why it opened none.
+pub type DeviceAnswer = Result<Option<DeviceDescription>, String>;
+
+/// Why a worker did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerStartError {
+    #[error("cannot start a worker process: {0}")]
+    Spawn(io::Error),
+    /// The worker could not open the device: the driver's or the selection's words.
+    #[error("{0}")]
+    Device(String),
+    #[error("the worker ended before it opened the device: {0}")]
+    Lost(String),
 }
 
 /// A frame from the worker.
@@ -86,13 +108,49 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Starts `executable worker` and sends it `setup`.
-    pub fn spawn(executable: &Path, setup: &WorkerSetup) -> io::Result<Worker> {
+    /// Starts `executable worker` and has it open `choice`: the worker, ready for
+    /// [`Worker::send_settings`], and its description of the device.
+    pub fn open(
+        executable: &Path,
+        choice: &DeviceChoice,
+    ) -> Result<(Worker, Option<DeviceDescription>), WorkerStartError> {
         let mut command = Command::new(executable);
         command.arg("worker");
-        let mut worker = Worker::start(command)?;
-        write_frame(&mut worker.input, TAG_SETTINGS, setup)?;
-        Ok(worker)
+        let mut worker = Worker::start(command).map_err(WorkerStartError::Spawn)?;
+        if write_frame(&mut worker.input, TAG_OPEN, choice).is_err() {
+            return Err(WorkerStartError::Lost(worker.exit_description()));
+        }
+        // Opening a device has no time limit, as in the parent before: only its death ends the
+        // wait.
+        let answer = loop {
+            match worker.frames.recv_timeout(EXIT_POLL) {
+                Ok(Ok((TAG_DEVICE, payload))) => {
+                    break decode::<DeviceAnswer>(&payload)
+                        .map_err(|error| WorkerStartError::Lost(error.to_string()))?
+                }
+                Ok(Ok((tag, _))) => {
+                    return Err(WorkerStartError::Lost(format!(
+                        "unknown frame {tag} from the worker"
+                    )))
+                }
+                Ok(Err(error)) => return Err(WorkerStartError::Lost(error.to_string())),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(WorkerStartError::Lost(worker.exit_description()))
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Ok(Some(status)) = worker.child.try_wait() {
+                        return Err(WorkerStartError::Lost(describe_exit(status)));
+                    }
+                }
+            }
+        };
+        let description = answer.map_err(WorkerStartError::Device)?;
+        Ok((worker, description))
+    }
+
+    /// Sends the run's settings, after which the worker takes units.
+    pub fn send_settings(&mut self, settings: &RunSettings) -> io::Result<()> {
+        write_frame(&mut self.input, TAG_SETTINGS, settings)
     }
 
     /// Starts `command` with its stdin and stdout piped to this process, and a thread that
@@ -290,13 +348,29 @@ impl WorkerOutput {
     pub fn report(&mut self, report: &UnitReport) -> io::Result<()> {
         write_frame(&mut self.stream, TAG_REPORT, report)
     }
+
+    pub fn device(&mut self, answer: &DeviceAnswer) -> io::Result<()> {
+        write_frame(&mut self.stream, TAG_DEVICE, answer)
+    }
 }
 
-/// Reads the worker's setup frame from stdin.
-pub fn read_setup(input: &mut impl Read) -> io::Result<WorkerSetup> {
+/// Reads which device to open, the worker's first frame.
+pub fn read_choice(input: &mut impl Read) -> io::Result<DeviceChoice> {
     match read_frame(input)? {
-        Some((TAG_SETTINGS, payload)) => decode(&payload),
-        _ => Err(io::Error::other("the worker expected its settings first")),
+        Some((TAG_OPEN, payload)) => decode(&payload),
+        _ => Err(io::Error::other("the worker expected its device first")),
+    }
+}
+
+/// Reads the run's settings, the frame after the device's answer; `None` where the parent
+/// ended first (a run with nothing left to do, a parent killed).
+pub fn read_settings(input: &mut impl Read) -> io::Result<Option<RunSettings>> {
+    match read_frame(input)? {
+        Some((TAG_SETTINGS, payload)) => decode(&payload).map(Some),
+        None => Ok(None),
+        Some((tag, _)) => Err(io::Error::other(format!(
+            "the worker expected its settings, not frame {tag}"
+        ))),
     }
 }
 

@@ -9,7 +9,7 @@ use opencl3::device::{
 };
 
 /// A device's CL_DEVICE_{HALF,SINGLE,DOUBLE}_FP_CONFIG bit field.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FpConfig(pub u64);
 
 impl FpConfig {

@@ -249,6 +249,55 @@ fn a_driver_crash_is_recorded_and_the_run_goes_on() {
     );
 }
 
+/// The libraries the dynamic loader reported loading in process `pid`, from `LD_DEBUG=files`
+/// logs written to `dir/ld.PID`.
+fn libraries_loaded(dir: &Path, pid: u32) -> String {
+    std::fs::read_to_string(dir.join(format!("ld.{pid}"))).unwrap_or_default()
+}
+
+#[test]
+fn an_isolated_runs_parent_never_loads_the_driver() {
+    // The parent plans from the worker's description of the device: loading the Intel runtime
+    // there too cost every run its start-up twice (a tenth of float fabs' host time).
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("isolated.csv");
+    let logs = dir.path().join("ld");
+    let child = Command::new(env!("CARGO_BIN_EXE_clacc"))
+        .args([
+            "--kind",
+            "ulp",
+            "--function",
+            "fabs",
+            "--type",
+            "float",
+            "--inputs",
+            "1000",
+        ])
+        .args(["--csv", csv.to_str().unwrap()])
+        .env("LD_DEBUG", "files")
+        .env("LD_DEBUG_OUTPUT", &logs)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let parent = child.id();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let parents = libraries_loaded(dir.path(), parent);
+    assert!(parents.contains("file="), "no loader log for the parent");
+    assert!(!parents.contains("libOpenCL"), "{parents}");
+    let workers: String = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter_map(|name| name.strip_prefix("ld.")?.parse::<u32>().ok())
+        .filter(|pid| *pid != parent)
+        .map(|pid| libraries_loaded(dir.path(), pid))
+        .collect();
+    assert!(workers.contains("libOpenCL"), "the worker opened no device");
+    // Every width of the selection has its row.
+    assert_eq!(Results::read(&csv).rows.len(), 6);
+}
+
 #[test]
 fn a_hanging_unit_times_out_and_the_run_goes_on() {
     let dir = tempfile::tempdir().unwrap();

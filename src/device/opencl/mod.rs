@@ -121,8 +121,10 @@ fn version_number(text: &str) -> Option<(u32, u32)> {
     Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
-/// What clacc needs to know about one device, read once at start-up.
-#[derive(Clone, Debug)]
+/// What clacc needs to know about one device, read once at start-up. An isolated run's parent
+/// has it from the worker that opened the device ([`DeviceInfo::id`] is then null: the parent
+/// never calls the driver).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct DeviceInfo {
     pub platform_index: usize,
     pub device_index: usize,
@@ -144,7 +146,29 @@ pub struct DeviceInfo {
     /// (which the earlier ones it also compiles do not change: clacc builds for the newest).
     /// Empty when the device has no compiler (`CL_DEVICE_COMPILER_AVAILABLE` false).
     pub opencl_c_versions: Vec<(u32, u32)>,
+    /// The driver's handle, valid in the process that enumerated the devices.
+    #[serde(skip, default = "std::ptr::null_mut")]
     pub id: cl_device_id,
+}
+
+/// A device as an isolated run's parent plans with it: its info and its
+/// `cl_khr_spirv_queries` answer, read by the worker that opened it, so that the parent never
+/// loads the driver (whose libraries cost a CPU runtime's start-up a second time).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct DeviceDescription {
+    pub info: DeviceInfo,
+    pub spirv_queries: crate::spec::probe::Probe,
+}
+
+impl DeviceDescription {
+    /// Reads the queries of a device this process opened.
+    pub fn of(info: DeviceInfo) -> DeviceDescription {
+        let spirv_queries = probe::spirv_extensions(&info);
+        DeviceDescription {
+            info,
+            spirv_queries,
+        }
+    }
 }
 
 impl DeviceInfo {

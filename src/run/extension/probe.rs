@@ -16,7 +16,6 @@
 //!    that extension and no other ([`probe_module`]), and reads the outcome: built means
 //!    accepted; refused or crashed means not.
 
-use crate::device::opencl::probe::spirv_extensions;
 use crate::device::opencl::DeviceInfo;
 use crate::device::{Device, DeviceError, KernelForm};
 use crate::kernel::spirv_opencl::conversion::BuildError;
@@ -125,10 +124,9 @@ pub fn probe_isolated(info: &DeviceInfo, builder: &dyn IsolatedBuilder) -> Probe
     probe
 }
 
-/// The queries where the device has them, else isolated builds where `builder` is given, else
-/// [`ProbeSource::Unavailable`].
-pub fn probe(info: &DeviceInfo, builder: Option<&dyn IsolatedBuilder>) -> Probe {
-    let queried = spirv_extensions(info);
+/// The queries' answer (`queried`, [`crate::device::opencl::probe::spirv_extensions`]) where the device has them, else
+/// isolated builds where `builder` is given, else [`ProbeSource::Unavailable`].
+pub fn probe(info: &DeviceInfo, queried: Probe, builder: Option<&dyn IsolatedBuilder>) -> Probe {
     match (&queried.source, builder) {
         (ProbeSource::Unavailable(_), Some(builder)) if info.accepts_spirv() => {
             probe_isolated(info, builder)

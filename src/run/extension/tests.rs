@@ -70,7 +70,7 @@ fn a_device_without_the_queries_is_unknown_and_nothing_is_built() {
         other => panic!("{other:?}"),
     }
     // Without a builder, the combined probe stays unknown; every unit is skipped.
-    assert_eq!(super::probe::probe(&info, None), probe);
+    assert_eq!(super::probe::probe(&info, probe.clone(), None), probe);
     let units = extension_units(&info, &probe);
     assert_eq!(units.len(), ExtensionCheck::all().len());
     assert!(units
@@ -93,7 +93,7 @@ fn an_isolated_builder_decides_where_the_queries_are_missing() {
             IsolatedOutcome::Refused("unknown extension".into())
         }
     };
-    let probe = super::probe::probe(&info, Some(&builder));
+    let probe = super::probe::probe(&info, spirv_extensions(&info), Some(&builder));
     assert_eq!(asked.borrow().len(), 3, "{:?}", asked.borrow());
     assert_eq!(probe.source, ProbeSource::IsolatedBuild);
     assert_eq!(
