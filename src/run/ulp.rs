@@ -18,7 +18,7 @@ use crate::spec::registry::{Function, Output};
 use crate::spec::relaxed_table::RelaxedRule;
 use crate::spec::signature::ValueKind;
 use crate::spec::table::{self, Judging, Profile, Requirement};
-use crate::sweep::{self, empty_columns, InputPlan};
+use crate::sweep::{self, empty_columns, Encodings, InputPlan};
 use rug::float::Round;
 
 /// The extension that provides a type, for skip notes.
@@ -94,6 +94,27 @@ pub struct UlpUnit<'a> {
 /// A ULP unit's inputs.
 pub struct Prepared {
     plan: InputPlan,
+    /// Where the plan lists every encoding in order and the unit takes no columns for its
+    /// device ([`WidthGroup`]), what the device is sent, written from the inputs' indices.
+    encodings: Option<Encodings>,
+}
+
+impl Prepared {
+    /// A plan whose inputs go to the device through their columns.
+    fn of_columns(plan: InputPlan) -> Prepared {
+        Prepared {
+            plan,
+            encodings: None,
+        }
+    }
+
+    /// A plan whose inputs go to the device as their encodings where it lists them.
+    fn of_encodings(plan: InputPlan) -> Prepared {
+        Prepared {
+            encodings: plan.encodings(),
+            plan,
+        }
+    }
 }
 
 impl<'a> UlpUnit<'a> {
@@ -337,7 +358,8 @@ impl pipeline::Unit for UlpUnit<'_> {
             &self.spec,
             &self.argument_kinds,
         )?;
-        Ok(Prepared { plan })
+        // A unit alone keeps its columns: geometric judging reads whole work-items of them.
+        Ok(Prepared::of_columns(plan))
     }
 
     fn chunks(&self, prepared: &Prepared) -> Chunks {
@@ -413,8 +435,8 @@ impl pipeline::Unit for UlpUnit<'_> {
                 self.settings.threads,
             );
             // A work-item's components are its lanes.
-            with_lanes(stats, &chunk.columns, width, |item| {
-                (item - first_item) as usize * width
+            with_lanes(stats, width, |item| {
+                vector_lanes(&chunk.columns, (item - first_item) as usize * width, width)
             })
         } else {
             let rules = [&self.rules];
@@ -429,8 +451,9 @@ impl pipeline::Unit for UlpUnit<'_> {
             )
             .into_only_row();
             // The chunk starts on a whole vector.
-            with_lanes(stats, &chunk.columns, width, |index| {
-                (index - chunk.start) as usize / width * width
+            with_lanes(stats, width, |index| {
+                let first = (index - chunk.start) as usize / width * width;
+                vector_lanes(&chunk.columns, first, width)
             })
         }
     }
@@ -682,17 +705,16 @@ pub(crate) fn input_plan(
     ))
 }
 
-/// `stats` with its worst case's [`Case::lanes`] at `width` over 1: the vector starting at
-/// position `first(index)` of `columns`, the columns the kernel took. Once per chunk, so
-/// judging input by input pays nothing for it.
+/// `stats` with its worst case's [`Case::lanes`] at `width` over 1: `lanes(index)`, the
+/// vector of input `index` as the kernel took it. Once per chunk, so judging input by input
+/// pays nothing for it.
 fn with_lanes(
     mut stats: UnitStats,
-    columns: &[Vec<f64>],
     width: usize,
-    first: impl Fn(u64) -> usize,
+    lanes: impl Fn(u64) -> Vec<Vec<f64>>,
 ) -> UnitStats {
     if let Some(worst) = stats.worst.as_mut().filter(|_| width > 1) {
-        worst.lanes = vector_lanes(columns, first(worst.index), width);
+        worst.lanes = lanes(worst.index);
     }
     stats
 }
@@ -731,24 +753,88 @@ pub(crate) fn run_chunk(
         element,
         argument_kinds,
         result_kinds,
-        columns,
+        &Sent::Columns {
+            columns,
+            nan_payloads,
+        },
         work_group,
-        nan_payloads,
         spare_bytes,
     )?;
     Ok(results.pop().expect("one kernel's results"))
 }
 
+/// What a launch's argument buffers are filled from.
+enum Sent<'a> {
+    /// One column of values per argument, each encoded ([`encode`]); with `nan_payloads`,
+    /// every NaN input keeps its payload and stays signalling where it is
+    /// ([`keep_nan_payloads`]).
+    Columns {
+        columns: &'a [Vec<f64>],
+        nan_payloads: bool,
+    },
+    /// The encodings of the inputs `segments` place at positions `0 .. length`, written from
+    /// their indices ([`Encodings::write`]).
+    Encodings {
+        encodings: &'a Encodings,
+        segments: &'a Segments,
+        length: usize,
+    },
+}
+
+impl Sent<'_> {
+    /// Inputs per argument.
+    fn length(&self) -> usize {
+        match self {
+            Sent::Columns { columns, .. } => columns[0].len(),
+            Sent::Encodings { length, .. } => *length,
+        }
+    }
+
+    /// Argument `argument`'s buffer, every input's value in turn and then the last one's
+    /// again to its end (the padding to whole vectors and work-groups).
+    fn fill(&self, argument: usize, kind: ValueKind, element: FloatType, bytes: &mut [u8]) {
+        match self {
+            Sent::Columns {
+                columns,
+                nan_payloads,
+            } => {
+                let values = &columns[argument];
+                encode(kind, element, values, bytes);
+                if *nan_payloads {
+                    keep_nan_payloads(kind, element, values, bytes);
+                }
+            }
+            Sent::Encodings {
+                encodings,
+                segments,
+                length,
+            } => {
+                let size = encodings.value_bytes();
+                let (body, padding) = bytes.split_at_mut(length * size);
+                let parts = body.chunks_mut(segments.length() * size);
+                for (start, part) in segments.starts().iter().zip(parts) {
+                    let count = (part.len() / size) as u64;
+                    encodings.write(argument, *start..start + count, part);
+                }
+                if let Some(last) = body.len().checked_sub(size).map(|at| &body[at..]) {
+                    for slot in padding.chunks_exact_mut(size) {
+                        slot.copy_from_slice(last);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Runs kernels of several widths on one chunk (the same function and type, so the same
-/// argument and result kinds) and returns each kernel's outputs. Each column is encoded once,
-/// straight into its device buffer, and padded with its last value to whole vectors of every
-/// width (3 does not divide a chunk) and whole work-groups of `work_group`; every kernel is
-/// enqueued before the first result is read.
+/// argument and result kinds) and returns each kernel's outputs. Each argument is written
+/// once, straight into its device buffer ([`Sent::fill`]), and padded with its last value to
+/// whole vectors of every width (3 does not divide a chunk) and whole work-groups of
+/// `work_group`; every kernel is enqueued before the first result is read.
 /// A kernel's outputs hold the values its work-items write, at most the chunk's length: the
 /// padding's results are dropped (a non-geometric kernel computes each component from that
-/// component's arguments alone). With `nan_payloads`, every NaN input keeps its payload and
-/// stays signalling where it is ([`keep_nan_payloads`]). The outputs are copied into memory
-/// taken from `spare_bytes` where it holds some.
+/// component's arguments alone). The outputs are copied into memory taken from `spare_bytes`
+/// where it holds some.
 #[allow(clippy::too_many_arguments)]
 fn run_kernels(
     session: &dyn Device,
@@ -756,12 +842,11 @@ fn run_kernels(
     element: FloatType,
     argument_kinds: &[ValueKind],
     result_kinds: &[ValueKind],
-    columns: &[Vec<f64>],
+    sent: &Sent,
     work_group: WorkGroup,
-    nan_payloads: bool,
     spare_bytes: &Spares<Vec<u8>>,
 ) -> Result<Vec<Vec<ResultColumn>>, DeviceError> {
-    let length = columns[0].len();
+    let length = sent.length();
     // Each kernel's local size, and its work-items padded to whole groups of it.
     let work_group = |built: &dyn BuiltKernel| match work_group {
         WorkGroup::Size(preferred) => Some(built.work_group(preferred)),
@@ -804,13 +889,7 @@ fn run_kernels(
     let mut kept: Vec<ResultColumn> = Vec::with_capacity(output_bytes.len());
     session.run_launches(
         &input_bytes,
-        &mut |argument, bytes| {
-            let (kind, values) = (argument_kinds[argument], &columns[argument]);
-            encode(kind, element, values, bytes);
-            if nan_payloads {
-                keep_nan_payloads(kind, element, values, bytes);
-            }
-        },
+        &mut |argument, bytes| sent.fill(argument, argument_kinds[argument], element, bytes),
         &launches,
         &output_bytes,
         &mut |output, bytes| {
@@ -1098,7 +1177,7 @@ pub fn run_widths(
         };
         let measured =
             input_plan(settings, function, &group.spec, &group.argument_kinds).and_then(|plan| {
-                let prepared = Prepared { plan };
+                let prepared = Prepared::of_encodings(plan);
                 pipeline::measure(&group, kernels, &prepared, progress)
             });
         let notes: Result<Vec<UnitStats>, String> = measured
@@ -1154,16 +1233,26 @@ pub struct GroupChunk {
     segments: Segments,
     /// How many of the chunks it holds.
     chunks: u64,
-    columns: Vec<Vec<f64>>,
-    /// Per member: its result columns, as long as `columns`.
+    arguments: BatchArguments,
+    /// Per member: its result columns, as long as the batch.
     device_results: Vec<Vec<ResultColumn>>,
+}
+
+/// A batch's arguments as the input thread leaves them.
+pub enum BatchArguments {
+    /// One column of values per argument.
+    Columns(Vec<Vec<f64>>),
+    /// None, `length` inputs long: the plan lists encodings ([`Prepared::encodings`]), which
+    /// the device's buffers take from the inputs' indices, and each judging slice makes its
+    /// own columns ([`judge_encoded_rows`]).
+    Encoded { length: usize },
 }
 
 impl pipeline::Unit for WidthGroup<'_> {
     type Kernel = Vec<Box<dyn BuiltKernel>>;
     type Prepared = Prepared;
-    /// The batch's chunk starts and its columns, the chunks one after the other.
-    type Inputs = (Vec<u64>, Vec<Vec<f64>>);
+    /// The batch's chunk starts and its arguments, the chunks one after the other.
+    type Inputs = (Vec<u64>, BatchArguments);
     type Chunk = GroupChunk;
     type Tally = RowStats;
 
@@ -1181,7 +1270,7 @@ impl pipeline::Unit for WidthGroup<'_> {
             &self.spec,
             &self.argument_kinds,
         )?;
-        Ok(Prepared { plan })
+        Ok(Prepared::of_encodings(plan))
     }
 
     /// Batches of [`BATCH_CHUNKS`] of the shard's chunks, numbered from 0.
@@ -1194,7 +1283,7 @@ impl pipeline::Unit for WidthGroup<'_> {
     }
 
     /// The shard's chunks of batch `batch`, in order, their inputs one after the other.
-    fn inputs(&self, prepared: &Prepared, batch: u64) -> (Vec<u64>, Vec<Vec<f64>>) {
+    fn inputs(&self, prepared: &Prepared, batch: u64) -> (Vec<u64>, BatchArguments) {
         let owned = self.owned_chunks(prepared);
         let first = batch * BATCH_CHUNKS;
         let chunks = BATCH_CHUNKS.min(owned - first);
@@ -1206,6 +1295,14 @@ impl pipeline::Unit for WidthGroup<'_> {
             .take(chunks as usize)
             .map(|number| number * CHUNK_SCALARS as u64)
             .collect();
+        if prepared.encodings.is_some() {
+            let total = prepared.plan.total();
+            let length = starts
+                .iter()
+                .map(|start| (total - start).min(CHUNK_SCALARS as u64) as usize)
+                .sum();
+            return (starts, BatchArguments::Encoded { length });
+        }
         let arguments = self.argument_kinds.len();
         let mut columns = self
             .spare_columns
@@ -1222,37 +1319,51 @@ impl pipeline::Unit for WidthGroup<'_> {
                 .plan
                 .append_columns(*start, CHUNK_SCALARS as u64, &mut columns);
         }
-        (starts, columns)
+        (starts, BatchArguments::Columns(columns))
     }
 
     fn device(
         &self,
         kernels: &Vec<Box<dyn BuiltKernel>>,
-        _prepared: &Prepared,
+        prepared: &Prepared,
         _batch: u64,
-        (starts, columns): (Vec<u64>, Vec<Vec<f64>>),
+        (starts, arguments): (Vec<u64>, BatchArguments),
     ) -> Result<GroupChunk, UnitError> {
         let chunks = starts.len() as u64;
+        let segments = Segments::of_chunks(starts, CHUNK_SCALARS);
         let widths: Vec<(&dyn BuiltKernel, u64)> = kernels
             .iter()
             .zip(&self.members)
             .map(|(built, unit)| (built.as_ref(), u64::from(unit.spec.width)))
             .collect();
+        let sent = match (&arguments, &prepared.encodings) {
+            (BatchArguments::Columns(columns), _) => Sent::Columns {
+                columns,
+                nan_payloads: self.settings.explicit_cases.is_some(),
+            },
+            (BatchArguments::Encoded { length }, Some(encodings)) => Sent::Encodings {
+                encodings,
+                segments: &segments,
+                length: *length,
+            },
+            (BatchArguments::Encoded { .. }, None) => {
+                unreachable!("a batch without columns is one of a plan of encodings")
+            }
+        };
         let device_results = run_kernels(
             self.session(),
             &widths,
             self.spec.element,
             &self.argument_kinds,
             &self.members[0].result_kinds,
-            &columns,
+            &sent,
             self.settings.work_group,
-            self.settings.explicit_cases.is_some(),
             &self.spare_bytes,
         )?;
         Ok(GroupChunk {
-            segments: Segments::of_chunks(starts, CHUNK_SCALARS),
+            segments,
             chunks,
-            columns,
+            arguments,
             device_results,
         })
     }
@@ -1260,21 +1371,33 @@ impl pipeline::Unit for WidthGroup<'_> {
     fn judge(&self, prepared: &Prepared, chunk: &GroupChunk) -> RowStats {
         let judged = chunk.judged(&prepared.plan);
         let rules: Vec<&Rules> = self.members.iter().map(|unit| &unit.rules).collect();
-        judge_rows(
-            &rules,
-            self.function,
-            &chunk.segments,
-            &chunk.columns,
-            &chunk.device_results,
-            judged,
-            self.settings.threads,
-        )
-        .map_rows(|row, stats| {
+        let tally = match &chunk.arguments {
+            BatchArguments::Columns(columns) => judge_rows(
+                &rules,
+                self.function,
+                &chunk.segments,
+                columns,
+                &chunk.device_results,
+                judged,
+                self.settings.threads,
+            ),
+            BatchArguments::Encoded { .. } => judge_encoded_rows(
+                &rules,
+                self.function,
+                &prepared.plan,
+                &chunk.segments,
+                &chunk.device_results,
+                judged,
+                self.settings.threads,
+            ),
+        };
+        tally.map_rows(|row, stats| {
             // Each kernel took the batch's columns as vectors of its width (at width 3 one
             // may straddle two chunks).
             let width = self.members[row].spec.width as usize;
-            with_lanes(stats, &chunk.columns, width, |index| {
-                chunk.segments.position(index) / width * width
+            with_lanes(stats, width, |index| {
+                let first = chunk.segments.position(index) / width * width;
+                chunk.lanes(&prepared.plan, first, width)
             })
         })
     }
@@ -1300,7 +1423,9 @@ impl pipeline::Unit for WidthGroup<'_> {
     }
 
     fn recycle(&self, chunk: GroupChunk) {
-        self.spare_columns.give([chunk.columns]);
+        if let BatchArguments::Columns(columns) = chunk.arguments {
+            self.spare_columns.give([columns]);
+        }
         self.spare_bytes.give(
             chunk
                 .device_results
@@ -1328,13 +1453,39 @@ impl WidthGroup<'_> {
 }
 
 impl GroupChunk {
+    /// Inputs in the batch (its chunks' lengths together).
+    fn length(&self) -> usize {
+        match &self.arguments {
+            BatchArguments::Columns(columns) => columns[0].len(),
+            BatchArguments::Encoded { length } => *length,
+        }
+    }
+
     /// How many of its inputs are judged: all but the padding of the plan's last chunk, which
     /// only the last chunk of a batch can be (chunks grow), so they are the first ones.
     fn judged(&self, plan: &InputPlan) -> usize {
         let last = self.segments.starts().len() - 1;
-        let last_length = self.columns[0].len() - last * self.segments.length();
+        let last_length = self.length() - last * self.segments.length();
         last * self.segments.length()
             + UlpUnit::judged(plan, self.segments.starts()[last], last_length) as usize
+    }
+
+    /// The cases of positions `first .. first + width`, as the device took them
+    /// ([`vector_lanes`]).
+    fn lanes(&self, plan: &InputPlan, first: usize, width: usize) -> Vec<Vec<f64>> {
+        match &self.arguments {
+            BatchArguments::Columns(columns) => vector_lanes(columns, first, width),
+            BatchArguments::Encoded { length } => (first..first + width)
+                .map(|position| {
+                    // A position past the batch holds its last input, as the device's padding.
+                    let position = position.min(length - 1);
+                    let segment = position / self.segments.length();
+                    let index = self.segments.starts()[segment]
+                        + (position % self.segments.length()) as u64;
+                    plan.columns(index, 1).into_iter().map(|c| c[0]).collect()
+                })
+                .collect(),
+        }
     }
 }
 
@@ -1355,6 +1506,82 @@ fn judge_rows(
     pipeline::judge_in_slices(judged, threads, judge.longest_slice(), |inputs| {
         judge.judge(segments, columns, device_results, inputs)
     })
+}
+
+/// [`judge_rows`] for a batch with no columns ([`BatchArguments::Encoded`]): each slice makes
+/// the columns of its own inputs from `plan` and is judged on them, with its results seen from
+/// its first position on ([`Window`]), one part per run of consecutive inputs (a slice across
+/// two chunks is two parts, merged in order, as slices are). The same slices as
+/// [`judge_rows`], the same inputs and results in each: the same verdicts. Made where they
+/// are judged, a slice's columns are in its thread's cache; the batch's, made by the input
+/// thread, came from memory (with their conversions, 16% of an exhaustive float sin run's
+/// host samples).
+fn judge_encoded_rows(
+    rules: &[&Rules],
+    function: &Function,
+    plan: &InputPlan,
+    segments: &Segments,
+    device_results: &[Vec<ResultColumn>],
+    judged: usize,
+    threads: usize,
+) -> RowStats {
+    let judge = SliceJudge::new(rules, function);
+    let segment_length = segments.length();
+    pipeline::judge_in_slices(judged, threads, judge.longest_slice(), |inputs| {
+        let mut tally = RowStats::default();
+        let mut start = inputs.start;
+        while start < inputs.end {
+            let segment = start / segment_length;
+            let end = inputs.end.min((segment + 1) * segment_length);
+            let first_index = segments.starts()[segment] + (start % segment_length) as u64;
+            let columns = plan.columns(first_index, (end - start) as u64);
+            let windows: Vec<Vec<Window>> = device_results
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .map(|column| Window {
+                            column,
+                            offset: start,
+                        })
+                        .collect()
+                })
+                .collect();
+            pipeline::Tally::merge(
+                &mut tally,
+                judge.judge(
+                    &Segments::one(first_index),
+                    &columns,
+                    &windows,
+                    0..end - start,
+                ),
+            );
+            start = end;
+        }
+        tally
+    })
+}
+
+/// A result column seen from position `offset` on: its position `k` is the column's
+/// `offset + k`.
+struct Window<'a> {
+    column: &'a ResultColumn,
+    offset: usize,
+}
+
+impl Window<'_> {
+    fn shifted(&self, positions: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        positions.start + self.offset..positions.end + self.offset
+    }
+}
+
+impl slice::ResultColumn for Window<'_> {
+    fn decoded(&self, positions: std::ops::Range<usize>) -> Vec<f64> {
+        self.column.decoded(self.shifted(positions))
+    }
+
+    fn same_bits(&self, other: &Window, positions: std::ops::Range<usize>) -> bool {
+        self.offset == other.offset && self.column.same_bits(other.column, self.shifted(positions))
+    }
 }
 
 #[cfg(test)]
@@ -1388,18 +1615,21 @@ mod tests {
             vec![0.0, 1.0, 2.0, 3.0, 4.0],
             vec![-0.0, -1.0, -2.0, -3.0, -4.0],
         ];
-        let at = |width: usize| move |index: u64| index as usize / width * width;
+        let at = |width: usize| {
+            let columns = &columns;
+            move |index: u64| vector_lanes(columns, index as usize / width * width, width)
+        };
         assert_eq!(
-            lanes(with_lanes(worst(3), &columns, 2, at(2))),
+            lanes(with_lanes(worst(3), 2, at(2))),
             [[2.0, -2.0], [3.0, -3.0]]
         );
         assert_eq!(
-            lanes(with_lanes(worst(4), &columns, 3, at(3))),
+            lanes(with_lanes(worst(4), 3, at(3))),
             [[3.0, -3.0], [4.0, -4.0], [4.0, -4.0]],
             "padded with the last values"
         );
         assert!(
-            lanes(with_lanes(worst(4), &columns, 1, at(1))).is_empty(),
+            lanes(with_lanes(worst(4), 1, at(1))).is_empty(),
             "width 1 has no other lane"
         );
         // A batch's chunks side by side: chunk 2's first input follows chunk 0's last.
@@ -1449,6 +1679,142 @@ mod tests {
                 let bits = |column: &[f64]| column.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&back), bits(&expected), "{kind:?} {element:?}");
             }
+        }
+    }
+
+    /// A batch of a plan of encodings fills the device's buffers as its columns would, byte
+    /// for byte, its padding too: chunks apart in the plan, float around its NaNs (which the
+    /// columns' widening quiets) and pairs of halves.
+    #[test]
+    fn encodings_fill_device_buffers_as_columns_do() {
+        let cases = [
+            (
+                FloatType::Float,
+                1,
+                vec![0x7f80_0000 - 64, 0x8000_0000, 0xff80_0000],
+            ),
+            (
+                FloatType::Half,
+                2,
+                vec![0x7c00_7c00 - 64, 0x0001_0000, 0xfe00_0000],
+            ),
+        ];
+        let length = 256;
+        for (element, arguments, starts) in cases {
+            let kinds = vec![ValueKind::FloatGentype; arguments];
+            let plan = InputPlan::exhaustive(element, &kinds, 1).unwrap();
+            let encodings = plan.encodings().unwrap();
+            let segments = Segments::of_chunks(starts.clone(), length);
+            // The last chunk shorter, and the buffer longer than the batch (its padding).
+            let batch = 2 * length + 100;
+            let mut columns = empty_columns(arguments, batch);
+            for start in &starts {
+                plan.append_columns(
+                    *start,
+                    (batch - columns[0].len()).min(length) as u64,
+                    &mut columns,
+                );
+            }
+            let by_columns = Sent::Columns {
+                columns: &columns,
+                nan_payloads: false,
+            };
+            let by_encodings = Sent::Encodings {
+                encodings: &encodings,
+                segments: &segments,
+                length: batch,
+            };
+            assert_eq!(by_columns.length(), by_encodings.length());
+            for argument in 0..arguments {
+                let bytes = (batch + 7) * element.bytes();
+                let (mut expected, mut actual) = (vec![0; bytes], vec![0x5a; bytes]);
+                by_columns.fill(argument, ValueKind::FloatGentype, element, &mut expected);
+                by_encodings.fill(argument, ValueKind::FloatGentype, element, &mut actual);
+                assert!(expected == actual, "{element:?} argument {argument}");
+            }
+        }
+    }
+
+    /// A batch of a plan of encodings, judged slice by slice on columns each slice makes,
+    /// gets the statistics judging the batch's columns gets: two rows whose results differ
+    /// on some inputs (both judged), results correctly rounded, a few ulp off, NaN and
+    /// infinite, chunks apart in the plan, and slices across two chunks.
+    #[test]
+    fn encoded_batches_judge_as_their_columns_do() {
+        let function = crate::spec::registry::find("sin").unwrap();
+        let element = FloatType::Float;
+        let one = [ValueKind::FloatGentype];
+        let plan = InputPlan::exhaustive(element, &one, 1).unwrap();
+        let segment = 8192;
+        // Around 1, huge arguments, the infinities and NaNs, and tiny ones.
+        let starts = vec![0x3f80_0000 - 4096, 0x7f80_0000 - 4096, 0x0080_0000];
+        let segments = Segments::of_chunks(starts.clone(), segment);
+        let mut columns = empty_columns(1, 3 * segment);
+        for start in &starts {
+            plan.append_columns(*start, segment as u64, &mut columns);
+        }
+        let count = columns[0].len();
+        let row = |moved_every: usize| {
+            let values: Vec<f64> = columns[0]
+                .iter()
+                .enumerate()
+                .map(|(k, x)| {
+                    let correct = f64::from(x.sin() as f32);
+                    match k % moved_every {
+                        3 => element.from_bits(element.to_bits(correct).wrapping_add(2)),
+                        5 => f64::NAN,
+                        6 => f64::INFINITY,
+                        _ => correct,
+                    }
+                })
+                .collect();
+            let mut bytes = vec![0; count * 4];
+            encode(ValueKind::FloatGentype, element, &values, &mut bytes);
+            vec![ResultColumn::copied_into(
+                ValueKind::FloatGentype,
+                element,
+                &bytes,
+                count,
+                Vec::new(),
+            )]
+        };
+        let device_results = [row(7), row(11)];
+        let rules = Rules {
+            function: function.name,
+            outputs: function.outputs.to_vec(),
+            requirement: crate::spec::table::Requirement::Ulp(4.0),
+            element,
+            flushes_subnormals: false,
+            rounding: Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
+            vulkan: None,
+        };
+        for rows in [1, 2] {
+            let rules = vec![&rules; rows];
+            // One thread and slices of a quarter of the batch: 6144 inputs, across chunks.
+            let batch = judge_rows(
+                &rules,
+                function,
+                &segments,
+                &columns,
+                &device_results[..rows],
+                count,
+                1,
+            );
+            let encoded = judge_encoded_rows(
+                &rules,
+                function,
+                &plan,
+                &segments,
+                &device_results[..rows],
+                count,
+                1,
+            );
+            let (batch, encoded) = (batch.into_rows(), encoded.into_rows());
+            assert!(batch[0].failures > 0 && batch[0].worst.is_some());
+            assert_eq!(format!("{encoded:?}"), format!("{batch:?}"), "{rows} rows");
         }
     }
 

@@ -315,6 +315,18 @@ impl InputPlan {
         self.total
     }
 
+    /// Where the plan lists every encoding of its format in order (an exhaustive sweep with no
+    /// `--range`), what the device is sent for them, written from the inputs' indices
+    /// ([`Encodings::write`]) instead of from their columns.
+    pub fn encodings(&self) -> Option<Encodings> {
+        match (&self.source, self.element) {
+            (Source::Exhaustive, FloatType::Float | FloatType::Half) => {
+                Some(Encodings::new(self.element, self.kinds.len(), self.judged))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the inputs are drawn at random (past the special values), not listed.
     #[cfg(test)]
     pub(crate) fn draws_random(&self) -> bool {
@@ -435,13 +447,123 @@ impl InputPlan {
 /// The values of `encodings` appended to `column`. Exhaustive sweeps generate every input
 /// here, so the format is chosen once: each arm's [`FloatType::from_bits`] is inlined with its
 /// format known, a plain conversion the compiler vectorizes (with the format matched at every
-/// input it was the largest part of an exhaustive float sweep's `--device-only` time).
+/// input it was the largest part of an exhaustive float sweep's `--device-only` time), in the
+/// widest vectors (each judging slice of an exhaustive sweep makes its columns here).
 fn push_encodings(column: &mut Vec<f64>, element: FloatType, encodings: impl Iterator<Item = u64>) {
-    match element {
-        FloatType::Half => column.extend(encodings.map(|bits| FloatType::Half.from_bits(bits))),
-        FloatType::Float => column.extend(encodings.map(|bits| FloatType::Float.from_bits(bits))),
-        FloatType::Double => column.extend(encodings.map(|bits| FloatType::Double.from_bits(bits))),
+    crate::num::wide::widest(
+        #[inline(always)]
+        || match element {
+            FloatType::Half => {
+                column.extend(encodings.map(|bits| FloatType::Half.from_bits(bits)));
+            }
+            FloatType::Float => {
+                column.extend(encodings.map(|bits| FloatType::Float.from_bits(bits)));
+            }
+            FloatType::Double => {
+                column.extend(encodings.map(|bits| FloatType::Double.from_bits(bits)));
+            }
+        },
+    );
+}
+
+/// What the device is sent for a plan of every encoding of a float or half format in order
+/// ([`InputPlan::encodings`]): the encodings themselves, as the plan's columns would send them
+/// (each value narrowed back to its format), written straight into the device's buffer from
+/// the inputs' indices. Through the columns, every input was widened to `f64` on the input
+/// thread and narrowed back on the device's: the two conversions were a quarter of an
+/// exhaustive float sweep's host samples outside the judge (shard 0/16: 200 and 145 of 1350).
+#[derive(Clone, Debug)]
+pub struct Encodings {
+    element: FloatType,
+    /// One argument (input `i` is encoding `i`) or two (input `i` is `(i mod 2^16, i / 2^16)`).
+    arguments: usize,
+    judged: u64,
+    /// Half: the encoding sent for each of the 2^16 (the value widened and narrowed back, as
+    /// the columns send it: their NaNs are the conversions' own, so this is taken from them, not
+    /// reasoned about); empty for float.
+    half_sent: Vec<u16>,
+}
+
+impl Encodings {
+    fn new(element: FloatType, arguments: usize, judged: u64) -> Encodings {
+        let half_sent = match element {
+            FloatType::Half => (0..=u16::MAX)
+                .map(|bits| {
+                    let value = FloatType::Half.from_bits(u64::from(bits));
+                    FloatType::Half.to_bits(value) as u16
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Encodings {
+            element,
+            arguments,
+            judged,
+            half_sent,
+        }
     }
+
+    /// Bytes per argument value (the format's).
+    pub fn value_bytes(&self) -> usize {
+        self.element.bytes()
+    }
+
+    /// Writes argument `argument`'s encodings of the inputs `indices` into `out`, little-endian,
+    /// [`Encodings::value_bytes`] each, as the plan's columns would be sent: an index past the
+    /// judged inputs (the padding to whole vectors) repeats the last judged input's.
+    pub fn write(&self, argument: usize, indices: std::ops::Range<u64>, out: &mut [u8]) {
+        let last = self.judged.saturating_sub(1);
+        let clamp = move |index: u64| index.min(last);
+        match (self.element, self.arguments, argument) {
+            (FloatType::Float, 1, 0) => put_widest(out, indices.map(clamp), |index| {
+                sent_float_bits(index as u32).to_le_bytes()
+            }),
+            (FloatType::Half, 1, 0) => put_widest(out, indices.map(clamp), |index| {
+                self.half_sent[index as usize].to_le_bytes()
+            }),
+            (FloatType::Half, 2, 0) => put_widest(out, indices.map(clamp), |index| {
+                self.half_sent[(index & 0xffff) as usize].to_le_bytes()
+            }),
+            (FloatType::Half, 2, 1) => put_widest(out, indices.map(clamp), |index| {
+                self.half_sent[(index >> 16) as usize].to_le_bytes()
+            }),
+            _ => unreachable!("exhaustive sweeps take one float or one or two half arguments"),
+        }
+    }
+}
+
+/// The float encoding a column sends for encoding `bits`: the value widened to `f64` and
+/// narrowed back, which is the encoding itself except for a signalling NaN, which widening
+/// quiets (x86's `cvtss2sd`, like Arm's `fcvt`, sets the quiet bit and keeps the payload,
+/// which narrowing keeps). Written out, not as the two conversions: the compiler may fold a
+/// narrowing of a widening into nothing. The tests compare it with the two conversions
+/// through memory, as the columns make them, on every NaN encoding.
+#[inline(always)]
+fn sent_float_bits(bits: u32) -> u32 {
+    const QUIET: u32 = 0x0040_0000;
+    if bits & 0x7fff_ffff > 0x7f80_0000 {
+        bits | QUIET
+    } else {
+        bits
+    }
+}
+
+/// Each index's `N` bytes into `out`, one after the other, in the widest vectors (`N` a
+/// constant, so each is a store).
+#[inline(always)]
+fn put_widest<const N: usize>(
+    out: &mut [u8],
+    indices: impl Iterator<Item = u64>,
+    bytes_of: impl Fn(u64) -> [u8; N],
+) {
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            for (slot, index) in out.chunks_exact_mut(N).zip(indices) {
+                slot.copy_from_slice(&bytes_of(index));
+            }
+        },
+    );
 }
 
 /// Every combination of the arguments' special values (those in each argument's range of
@@ -848,6 +970,100 @@ mod tests {
         assert_eq!(pairs.columns(0x3c00_4000, 1), vec![vec![2.0], vec![1.0]]);
         assert!(InputPlan::exhaustive(FloatType::Float, &pair, 1).is_none());
         assert!(InputPlan::exhaustive(FloatType::Double, &one, 1).is_none());
+    }
+
+    /// What [`Encodings::write`] writes is what the plan's columns send, each value narrowed
+    /// to its format (as the device's buffers take columns), byte for byte: every NaN
+    /// encoding of float (the signalling ones quieted by the columns' widening), its zeros,
+    /// subnormals, infinities and a spread of the rest, the padding of a plan whose width
+    /// does not divide it; every half, and pairs of halves across the quiet and signalling
+    /// NaNs. Plans with ranges or drawn inputs have none.
+    #[test]
+    fn encodings_are_what_the_columns_send() {
+        let sent_by_columns = |plan: &InputPlan, element: FloatType, start: u64, length: u64| {
+            let size = element.bytes();
+            plan.columns(start, length)
+                .iter()
+                .map(|column| {
+                    column
+                        .iter()
+                        .flat_map(|value| element.to_bits(*value).to_le_bytes()[..size].to_vec())
+                        .collect::<Vec<u8>>()
+                })
+                .collect::<Vec<_>>()
+        };
+        let written = |encodings: &Encodings, arguments: usize, start: u64, length: u64| {
+            (0..arguments)
+                .map(|argument| {
+                    let mut bytes = vec![0xa5; length as usize * encodings.value_bytes()];
+                    encodings.write(argument, start..start + length, &mut bytes);
+                    bytes
+                })
+                .collect::<Vec<_>>()
+        };
+        let one = [ValueKind::FloatGentype];
+        let float = InputPlan::exhaustive(FloatType::Float, &one, 1).unwrap();
+        let encodings = float.encodings().unwrap();
+        let mut windows: Vec<(u64, u64)> = vec![(0, 1 << 16), (0x8000_0000 - 5, 10)];
+        // Each infinity and every NaN of its sign (2^23 - 1 encodings).
+        for sign in [0, 0x8000_0000u64] {
+            let infinity = sign + 0x7f80_0000;
+            windows.extend(
+                (0..1 << 23)
+                    .step_by(1 << 20)
+                    .map(|at| (infinity + at, 1 << 20)),
+            );
+        }
+        windows.extend(
+            (0..1u64 << 32)
+                .step_by(1 << 26)
+                .map(|at| (at + 12345, 4096)),
+        );
+        for (start, length) in windows {
+            assert!(
+                written(&encodings, 1, start, length)
+                    == sent_by_columns(&float, FloatType::Float, start, length),
+                "float inputs {start:#x} + {length}"
+            );
+        }
+        // Width 3 pads 2^32 to whole vectors with the last input.
+        let padded = InputPlan::exhaustive(FloatType::Float, &one, 3).unwrap();
+        let (judged, total) = (padded.judged(), padded.total());
+        assert!(total > judged);
+        assert_eq!(
+            written(
+                &padded.encodings().unwrap(),
+                1,
+                judged - 3,
+                total - judged + 3
+            ),
+            sent_by_columns(&padded, FloatType::Float, judged - 3, total - judged + 3)
+        );
+        let half = InputPlan::exhaustive(FloatType::Half, &one, 1).unwrap();
+        assert_eq!(
+            written(&half.encodings().unwrap(), 1, 0, 1 << 16),
+            sent_by_columns(&half, FloatType::Half, 0, 1 << 16)
+        );
+        let pair = [ValueKind::FloatGentype, ValueKind::FloatGentype];
+        let pairs = InputPlan::exhaustive(FloatType::Half, &pair, 1).unwrap();
+        for start in [0, 0x7c00_7c00 - 100, 0x7e00_fc00, 0xffff_0000 - 3] {
+            assert_eq!(
+                written(
+                    &pairs.encodings().unwrap(),
+                    2,
+                    start,
+                    70000.min((1 << 32) - start)
+                ),
+                sent_by_columns(&pairs, FloatType::Half, start, 70000),
+                "half pairs from {start:#x}"
+            );
+        }
+        let ranges = InputRanges::parse("0:1").unwrap();
+        let ranged = InputPlan::exhaustive_in(FloatType::Float, &one, 1, Some(&ranges));
+        assert!(ranged.unwrap().encodings().is_none());
+        let sin = registry::find("sin").unwrap();
+        let drawn = InputPlan::sweep(sin, FloatType::Float, &one, 100, 1, 7);
+        assert!(drawn.encodings().is_none());
     }
 
     #[test]
