@@ -91,6 +91,32 @@ pub struct VulkanJudging {
     pub unit: FloatType,
 }
 
+#[cfg(test)]
+impl Rules {
+    /// The tests' rules: `function`'s outputs judged by `requirement` for `element` on a
+    /// device with denormals, rounding to nearest, full profile, nothing relaxed or assumed
+    /// finite; a test changes what it needs with `..`.
+    pub(crate) fn of_test(
+        function: &'static str,
+        outputs: Vec<Output>,
+        requirement: Requirement,
+        element: FloatType,
+    ) -> Rules {
+        Rules {
+            function,
+            outputs,
+            requirement,
+            element,
+            flushes_subnormals: false,
+            rounding: Round::Nearest,
+            relaxed: None,
+            embedded: false,
+            finite_math_only: false,
+            vulkan: None,
+        }
+    }
+}
+
 /// Two rules judge every result alike: same fields, the same Table 5 rule (the table is
 /// loaded once, so the same rule is the same row). Lets the rows of a width group share a
 /// verdict where their results agree.

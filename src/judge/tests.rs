@@ -484,20 +484,8 @@ fn references_computed_once_judge_every_width_as_alone() {
 
 pub(super) fn rules(reference: ReferenceId, requirement: Requirement, flushes: bool) -> Rules {
     Rules {
-        function: "test",
-        outputs: vec![Output {
-            reference,
-            check: OutputCheck::Table,
-            fast_tier: false,
-        }],
-        requirement,
-        element: FloatType::Float,
         flushes_subnormals: flushes,
-        rounding: Round::Nearest,
-        relaxed: None,
-        embedded: false,
-        finite_math_only: false,
-        vulkan: None,
+        ..with_outputs(vec![table(reference)], requirement)
     }
 }
 
@@ -1120,18 +1108,7 @@ fn known_columns_verdicts_are_fast_verdicts() {
 }
 
 pub(super) fn with_outputs(outputs: Vec<Output>, requirement: Requirement) -> Rules {
-    Rules {
-        function: "test",
-        outputs,
-        requirement,
-        element: FloatType::Float,
-        flushes_subnormals: false,
-        rounding: Round::Nearest,
-        relaxed: None,
-        embedded: false,
-        finite_math_only: false,
-        vulkan: None,
-    }
+    Rules::of_test("test", outputs, requirement, FloatType::Float)
 }
 
 fn table(reference: ReferenceId) -> Output {

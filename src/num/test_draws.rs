@@ -13,3 +13,27 @@ impl Xorshift {
         self.0
     }
 }
+
+/// Every `N`-tuple of `values`, the last argument varying fastest, as one column per argument:
+/// the tests' specials crossed with each other.
+pub(crate) fn every_tuple<const N: usize>(values: &[f64]) -> [Vec<f64>; N] {
+    let mut columns: [Vec<f64>; N] = std::array::from_fn(|_| Vec::new());
+    let count = values.len().pow(N as u32);
+    for mut number in 0..count {
+        for column in columns.iter_mut().rev() {
+            column.push(values[number % values.len()]);
+            number /= values.len();
+        }
+    }
+    columns
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_tuple_crosses_the_values_in_order() {
+        let [x, y] = super::every_tuple::<2>(&[1.0, 2.0, 3.0]);
+        assert_eq!(x, [1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 3.0, 3.0, 3.0]);
+        assert_eq!(y, [1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
+    }
+}

@@ -106,16 +106,7 @@ mod tests {
             f64::from(1.0 + f32::EPSILON),
             -f64::from(1.0 - f32::EPSILON / 2.0),
         ];
-        let (mut x, mut y, mut z) = (Vec::new(), Vec::new(), Vec::new());
-        for a in specials {
-            for b in specials {
-                for c in specials {
-                    x.push(a);
-                    y.push(b);
-                    z.push(c);
-                }
-            }
-        }
+        let [mut x, mut y, mut z] = crate::num::test_draws::every_tuple(&specials);
         let mut draws = crate::num::test_draws::Xorshift(0x9e37_79b9_7f4a_7c15);
         let mut draw = move || draws.next_bits();
         for _ in 0..100_000 {

@@ -204,13 +204,7 @@ mod tests {
             -f64::from(f32::from_bits(0x7f_ffff)),
             f64::from(f32::from_bits(0x00c0_0001)),
         ];
-        let (mut x, mut y) = (Vec::new(), Vec::new());
-        for a in specials {
-            for b in specials {
-                x.push(a);
-                y.push(b);
-            }
-        }
+        let [mut x, mut y] = crate::num::test_draws::every_tuple(&specials);
         let mut draws = crate::num::test_draws::Xorshift(0x2545_f491_4f6c_dd1d);
         let mut draw = move || draws.next_bits();
         for _ in 0..200_000 {

@@ -1779,18 +1779,12 @@ mod tests {
             )]
         };
         let device_results = [row(7), row(11)];
-        let rules = Rules {
-            function: function.name,
-            outputs: function.outputs.to_vec(),
-            requirement: crate::spec::table::Requirement::Ulp(4.0),
+        let rules = Rules::of_test(
+            function.name,
+            function.outputs.to_vec(),
+            crate::spec::table::Requirement::Ulp(4.0),
             element,
-            flushes_subnormals: false,
-            rounding: Round::Nearest,
-            relaxed: None,
-            embedded: false,
-            finite_math_only: false,
-            vulkan: None,
-        };
+        );
         for rows in [1, 2] {
             let rules = vec![&rules; rows];
             // One thread and slices of a quarter of the batch: 6144 inputs, across chunks.
@@ -1917,16 +1911,13 @@ mod tests {
             let widths = [result_columns(false), result_columns(true)];
             for finite_math_only in [false, true] {
                 let rules = Rules {
-                    function: function.name,
-                    outputs: function.outputs.to_vec(),
-                    requirement: requirement.clone(),
-                    element,
-                    flushes_subnormals: false,
-                    rounding: Round::Nearest,
-                    relaxed: None,
-                    embedded: false,
                     finite_math_only,
-                    vulkan: None,
+                    ..Rules::of_test(
+                        function.name,
+                        function.outputs.to_vec(),
+                        requirement.clone(),
+                        element,
+                    )
                 };
                 // Each width's results judged input by input, as the batch reads them back.
                 let alone = |result_columns: &[ResultColumn]| {

@@ -327,7 +327,6 @@ mod tests {
     use crate::judge::FastReference;
     use crate::report::stats::FastVerdict;
     use crate::spec::registry::FUNCTIONS;
-    use rug::float::Round;
 
     /// Where [`RemquoColumnVerdict::passes`] holds, [`Rules::fast_verdict_with`] passes with no
     /// error, and where it does not, the input is one the column leaves undecided or a verdict
@@ -381,16 +380,13 @@ mod tests {
         for quotient_bits in [7, 3, 0] {
             for finite_math_only in [false, true] {
                 let rules = Rules {
-                    function: function.name,
-                    outputs: function.outputs.to_vec(),
-                    requirement: Requirement::RemquoExact { quotient_bits },
-                    element: FloatType::Float,
-                    flushes_subnormals: false,
-                    rounding: Round::Nearest,
-                    relaxed: None,
-                    embedded: false,
                     finite_math_only,
-                    vulkan: None,
+                    ..Rules::of_test(
+                        function.name,
+                        function.outputs.to_vec(),
+                        Requirement::RemquoExact { quotient_bits },
+                        FloatType::Float,
+                    )
                 };
                 let verdict = rules.remquo_column_verdict().expect("a remquo row");
                 for i in 0..x.len() {

@@ -461,16 +461,9 @@ pub fn passes_by_root_cell(
             (n, 0.0, 0.0)
         }
         ("sinh(x) / cosh(x)", &[x]) => {
-            let Requirement::Vulkan(Cell::UlpPerMagnitude {
-                constant,
-                per_magnitude,
-            }) = *cell("exp", element, unit)
-            else {
-                return None;
-            };
+            let n = exp_ulp(x, element, unit)?;
             let (ulp, divisor_low, divisor_high) = division_cell(element, unit)?;
             let reach = x.abs().exp() * (1.0 + pow2(-40));
-            let n = constant + per_magnitude * x.abs();
             if reach.is_nan()
                 || reach > divisor_high / 4.0
                 || divisor_low > 0.25
@@ -500,13 +493,7 @@ pub fn passes_by_root_cell(
             }
         }
         ("(exp(x) - exp(-x)) * 0.5" | "(exp(x) + exp(-x)) * 0.5", &[x]) => {
-            let Requirement::Vulkan(Cell::UlpPerMagnitude {
-                constant,
-                per_magnitude,
-            }) = *cell("exp", element, unit)
-            else {
-                return None;
-            };
+            let n = exp_ulp(x, element, unit)?;
             let reach = x.abs().exp();
             if reach.is_nan() || reach > max / 4.0 {
                 // Past that only the overflow allowance's infinity (x past the largest finite
@@ -515,7 +502,6 @@ pub fn passes_by_root_cell(
                 let infinity = f64::INFINITY.copysign(approximation);
                 return (overflow && device_result == infinity).then_some(f64::INFINITY);
             }
-            let n = constant + per_magnitude * x.abs();
             (0.0, 0.0, exp_pair_spread(x, n, element, unit))
         }
         _ => return None,
@@ -1306,6 +1292,18 @@ fn round_to(v: &Float, context: Context, round: Round) -> Float {
         _ => Float::with_val(PRECISION, scaled.floor_ref()),
     };
     steps * Float::with_val(PRECISION, Float::i_exp(1, gap))
+}
+
+/// exp's bound at `x` in the unit's column, in ulp: its cell's `constant + per_magnitude·|x|`.
+fn exp_ulp(x: f64, element: FloatType, unit: FloatType) -> Option<f64> {
+    let Requirement::Vulkan(Cell::UlpPerMagnitude {
+        constant,
+        per_magnitude,
+    }) = *cell("exp", element, unit)
+    else {
+        return None;
+    };
+    Some(constant + per_magnitude * x.abs())
 }
 
 /// OpFDiv's cell (its ulp bound and the divisor range it holds on) in the unit's column.
