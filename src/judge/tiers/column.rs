@@ -166,14 +166,14 @@ fn pair_column_tier(id: Id) -> Option<&'static dyn PairColumnTier> {
             floats: atan2::atan2f,
             nan_at: never_two,
         }),
-        // Where they differ (x < 0, zeros, infinities) the column leaves pow and powr to the
-        // scalar tiers; their NaNs differ too.
+        // pow's column takes a negative base to an integer power too, powr's (NaN there) does
+        // not; zeros and infinities, where they differ too, go to the scalar tiers.
         Id::Pow => Some(&PairFloatsOnly {
             floats: pow::powf,
             nan_at: pow::pow_is_nan,
         }),
         Id::Powr => Some(&PairFloatsOnly {
-            floats: pow::powf,
+            floats: pow::powrf,
             nan_at: pow::powr_is_nan,
         }),
         _ => None,
