@@ -9,7 +9,7 @@
 
 use crate::judge::{ColumnTiers, FastReference, KnownColumnsVerdict, RemquoColumnVerdict, Rules};
 use crate::num::fp::FloatType;
-use crate::reference::exact::ExactFn;
+use crate::reference::exact::{ExactColumn, ExactColumnFn};
 use crate::reference::FastFn;
 use crate::report::stats::{
     input_region, Case, CorrectlyRoundedInputs, FastVerdict, RowStats, UnitStats,
@@ -108,7 +108,7 @@ pub struct SliceJudge<'a> {
     correctly_rounded_fns: Vec<Option<FastFn>>,
     column_tiers: Vec<Option<ColumnTiers>>,
     correctly_rounded_fns_per_output: Vec<Option<Vec<(usize, FastFn)>>>,
-    exact_fns: Vec<Option<Vec<(ExactFn, bool)>>>,
+    exact_fns: Vec<Option<Vec<(ExactColumnFn, bool)>>>,
     declined_fns: Vec<Option<FastFn>>,
     known_columns_verdicts: Vec<Option<KnownColumnsVerdict<'a>>>,
     remquo_verdicts: Vec<Option<RemquoColumnVerdict>>,
@@ -144,8 +144,8 @@ impl<'a> SliceJudge<'a> {
             .map(|rules| rules.correctly_rounded_fns())
             .collect();
         // Where instead every row has an exact tier, the inputs whose every result is the exact
-        // one are decided the same way, each exact result computed once.
-        let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_fns()).collect();
+        // one are decided the same way, each exact result computed once, a column at a time.
+        let exact_fns: Vec<_> = rules.iter().map(|rules| rules.exact_columns()).collect();
         // And where the exact tier declines an input, the correctly rounded value decides it the
         // same way, where the rows have one.
         let declined_fns: Vec<_> = rules
@@ -309,11 +309,19 @@ impl<'a> SliceJudge<'a> {
         // The exact tier's value of every input, one column per output, where it decides in
         // bulk (a function with an exact tier has no correctly rounded column): the per-input
         // verdicts below reuse a one-output function's.
-        let exact_values: Vec<Vec<Option<f64>>> = exact
+        let exact_values: Vec<ExactColumn> = exact
             .map(|exact| {
+                let arguments: Vec<&[f64]> = columns
+                    .iter()
+                    .map(|column| &column[inputs.clone()])
+                    .collect();
                 exact
                     .iter()
-                    .map(|(value, _)| column_of(columns, &inputs, |args| value(args, element)))
+                    .map(|(column, _)| {
+                        let mut values = ExactColumn::default();
+                        column(&arguments, element, &mut values);
+                        values
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -364,37 +372,43 @@ impl<'a> SliceJudge<'a> {
                     ],
                 ),
                 (_, Some(exact)) => (
-                    classify(function, columns, &inputs, |k| {
-                        let i = inputs.start + k;
-                        if let (Some(correctly_rounded), [values]) =
-                            (declined, exact_values.as_slice())
-                        {
-                            if values[k].is_none() {
+                    classify_exact(
+                        function,
+                        columns,
+                        &inputs,
+                        &exact_values
+                            .iter()
+                            .zip(exact)
+                            .enumerate()
+                            .map(|(output, (values, (_, integer)))| {
+                                let results: Vec<&[f64]> = judged_rows
+                                    .iter()
+                                    .map(|row| slice_results[*row][output].as_slice())
+                                    .collect();
+                                (values, *integer, results)
+                            })
+                            .collect::<Vec<_>>(),
+                        finite_only,
+                        |k| match (declined, exact_values.len()) {
+                            // Where the exact tier declines, a one-output function's correctly
+                            // rounded value decides as a correctly rounded column does.
+                            (Some(correctly_rounded), 1) => {
                                 let mut buffer = [0.0; MAX_ARGUMENTS];
-                                let all_correct = input_in(columns, i, &mut buffer)
+                                let all_correct = input_in(columns, inputs.start + k, &mut buffer)
                                     .map(correctly_rounded)
                                     .is_some_and(|correct| {
                                         correct.is_finite()
                                             && results.iter().all(|column| column[k] == correct)
                                     });
-                                return if all_correct { 2 } else { 0 };
+                                if all_correct {
+                                    2
+                                } else {
+                                    0
+                                }
                             }
-                        }
-                        u8::from(exact_values.iter().zip(exact).enumerate().all(
-                            |(output, (values, (_, integer)))| {
-                                values[k].is_some_and(|value| {
-                                    (*integer || !finite_only || value.is_finite())
-                                        && judged_rows.iter().all(|row| {
-                                            crate::judge::exact_output_matches(
-                                                slice_results[*row][output][k],
-                                                value,
-                                                *integer,
-                                            )
-                                        })
-                                })
-                            },
-                        ))
-                    }),
+                            _ => 0,
+                        },
+                    ),
                     vec![
                         CorrectlyRoundedInputs::counted_at(0.0),
                         CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED),
@@ -550,7 +564,7 @@ impl<'a> SliceJudge<'a> {
                     correct.is_finite() && (!finite_only || args.iter().all(|x| x.is_finite()))
                 });
                 match (exact_values.as_slice(), column_value) {
-                    ([one], _) => fast_reference.clear_knowing_exact(one[i - inputs.start]),
+                    ([one], _) => fast_reference.clear_knowing_exact(one.value(i - inputs.start)),
                     (_, Some(value)) => fast_reference.clear_knowing_correctly_rounded(value),
                     (_, None) => fast_reference.clear(),
                 }
@@ -719,6 +733,63 @@ fn classify(
         columns,
         inputs,
         (0..inputs.len()).map(class_of).collect(),
+    )
+}
+
+/// [`classify`] where the exact tier decides, per output `(values, integer, results)` its
+/// exact values, whether it is an integer and the judged rows' results: class 1 where every
+/// result matches its exact value ([`crate::judge::exact_output_matches`], the per-input
+/// verdict's rule) and, where `finite_only`, a table output's value is finite;
+/// `class_of_declined(k)` where the host declines an output's value. In vectorized passes, one
+/// per output and row ([`and_exact_matches`]), and a step per declined input: input by input,
+/// through a closure and an `Option` per value, this was a third of float fabs's judging.
+fn classify_exact(
+    function: &Function,
+    columns: &[Vec<f64>],
+    inputs: &std::ops::Range<usize>,
+    outputs: &[(&ExactColumn, bool, Vec<&[f64]>)],
+    finite_only: bool,
+    class_of_declined: impl Fn(usize) -> u8,
+) -> Vec<u8> {
+    let mut classes = vec![1; inputs.len()];
+    for (exact, integer, results) in outputs {
+        for result in results {
+            match (*integer, finite_only) {
+                (true, _) => and_exact_matches::<true, false>(&mut classes, &exact.values, result),
+                (false, true) => {
+                    and_exact_matches::<false, true>(&mut classes, &exact.values, result)
+                }
+                (false, false) => {
+                    and_exact_matches::<false, false>(&mut classes, &exact.values, result)
+                }
+            }
+        }
+    }
+    for (exact, ..) in outputs {
+        for k in exact.declined_positions() {
+            classes[k] = class_of_declined(k);
+        }
+    }
+    in_domain_only(function, columns, inputs, classes)
+}
+
+/// `classes[k]` made 0 where `result[k]` does not match the exact value `values[k]` of an
+/// output that is an integer where `INTEGER` ([`crate::judge::exact_output_matches`]), or
+/// where `FINITE` and the value is not finite; in the widest vectors this CPU has.
+fn and_exact_matches<const INTEGER: bool, const FINITE: bool>(
+    classes: &mut [u8],
+    values: &[f64],
+    result: &[f64],
+) {
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            for ((class, value), result) in classes.iter_mut().zip(values).zip(result) {
+                let matches = crate::judge::exact_output_matches(*result, *value, INTEGER)
+                    & (!FINITE | value.is_finite());
+                *class &= u8::from(matches);
+            }
+        },
     )
 }
 
@@ -997,6 +1068,122 @@ mod tests {
             assert_eq!(classes, expected, "{name}");
             assert_eq!(classes[10..12], [0, 1], "{name}");
             assert_eq!([classes[3], classes[64], classes[70]], [6, 5, 5], "{name}");
+        }
+    }
+
+    /// The bulk classes of exact columns are, input by input, the per-input rule: 1 where every
+    /// row's result of every output matches its exact value (`exact_output_matches`: NaN for
+    /// NaN, zeros of either sign, an integer output's NaN unspecified) and a table output's
+    /// value is finite where only finite ones count; the declined inputs' own class, wherever
+    /// an output declines; 0 outside the function's domain.
+    #[test]
+    fn exact_classes_follow_the_exact_values_input_by_input() {
+        let count = 300;
+        let declined_at = |k: usize| k % 37 == 5;
+        let value_at = |k: usize| match k % 10 {
+            0 => f64::NAN,
+            1 => 0.0,
+            2 => -0.0,
+            3 => f64::INFINITY,
+            4 => f64::NEG_INFINITY,
+            _ => k as f64 * 0.25,
+        };
+        let column = |declined_at: &dyn Fn(usize) -> bool| {
+            let declined: Vec<bool> = (0..count).map(declined_at).collect();
+            ExactColumn {
+                values: (0..count)
+                    .map(|k| if declined[k] { f64::NAN } else { value_at(k) })
+                    .collect(),
+                any_declined: declined.contains(&true),
+                declined,
+            }
+        };
+        let (first_output, second_output) = (column(&declined_at), column(&|k| k == 200));
+        let values: Vec<f64> = (0..count).map(value_at).collect();
+        let first: Vec<f64> = values
+            .iter()
+            .enumerate()
+            .map(|(k, v)| match k {
+                _ if k % 13 == 7 => v + 1.0,
+                _ if k % 10 == 1 => -0.0,
+                _ => *v,
+            })
+            .collect();
+        let second: Vec<f64> = values
+            .iter()
+            .enumerate()
+            .map(|(k, v)| match k {
+                _ if k % 17 == 3 => f64::NAN,
+                _ if k % 10 == 0 => f64::from_bits(0x7ff0_0000_0000_0abc),
+                _ => *v,
+            })
+            .collect();
+        let class_of_declined = |k: usize| if k.is_multiple_of(2) { 2 } else { 3 };
+        for (name, outside_weight) in [("fabs", None), ("mix", Some(1.5))] {
+            let function = crate::spec::registry::find(name).unwrap();
+            // mix(x, y, a) is specified for a in [0, 1]: inputs past 240 lie outside.
+            let columns: Vec<Vec<f64>> = match outside_weight {
+                None => vec![values.clone()],
+                Some(outside) => vec![
+                    vec![1.0; count],
+                    vec![2.0; count],
+                    (0..count)
+                        .map(|k| if k < 240 { 0.5 } else { outside })
+                        .collect(),
+                ],
+            };
+            for integer in [false, true] {
+                for finite_only in [false, true] {
+                    for two_outputs in [false, true] {
+                        let results = vec![first.as_slice(), second.as_slice()];
+                        let mut outputs = vec![(&first_output, integer, results.clone())];
+                        if two_outputs {
+                            outputs.push((&second_output, false, results));
+                        }
+                        let classes = classify_exact(
+                            function,
+                            &columns,
+                            &(0..count),
+                            &outputs,
+                            finite_only,
+                            class_of_declined,
+                        );
+                        let expected: Vec<u8> = (0..count)
+                            .map(|k| {
+                                let matches = |(exact, integer, results): &(
+                                    &ExactColumn,
+                                    bool,
+                                    Vec<&[f64]>,
+                                )| {
+                                    let value = exact.values[k];
+                                    (*integer || !finite_only || value.is_finite())
+                                        && results.iter().all(|column| {
+                                            crate::judge::exact_output_matches(
+                                                column[k], value, *integer,
+                                            )
+                                        })
+                                };
+                                let declined = outputs.iter().any(|(exact, ..)| exact.declined[k]);
+                                if outside_weight.is_some() && k >= 240 {
+                                    0
+                                } else if declined {
+                                    class_of_declined(k)
+                                } else {
+                                    u8::from(outputs.iter().all(matches))
+                                }
+                            })
+                            .collect();
+                        let what = format!("{name} {integer} {finite_only} {two_outputs}");
+                        assert_eq!(classes, expected, "{what}");
+                        assert!(classes.contains(&0) && classes.contains(&1), "{what}");
+                        // A zero of the other sign matches; a NaN value, results NaN of
+                        // other payloads, where a value need not be finite.
+                        assert_eq!(classes[11], 1, "{what}");
+                        let nan_counts = !finite_only || (integer && !two_outputs);
+                        assert_eq!(classes[10], u8::from(nan_counts), "{what}");
+                    }
+                }
+            }
         }
     }
 

@@ -38,42 +38,150 @@ use crate::num::fp::{pow2, FloatType};
 /// proves it is exact (`None` elsewhere), for results in `element`.
 pub type ExactFn = fn(&[f64], FloatType) -> Option<f64>;
 
+/// An exact reference over a column of inputs (a sweep's slice), as its [`ExactFn`] gives it
+/// input by input: `values[k]` is input k's exact value, except where `declined[k]` (the
+/// [`ExactFn`]'s `None`: the host declines), where `values[k]` is a NaN that stands for
+/// nothing. Plain columns, not one `Option` an input: their comparisons with the device's
+/// results vectorize.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExactColumn {
+    pub values: Vec<f64>,
+    pub declined: Vec<bool>,
+    /// Whether any input is declined (only ldexp's and fdim's are).
+    pub any_declined: bool,
+}
+
+impl ExactColumn {
+    /// Input `k`'s exact value, `None` where the host declined it (as the [`ExactFn`] says).
+    #[inline]
+    pub fn value(&self, k: usize) -> Option<f64> {
+        (!self.declined[k]).then(|| self.values[k])
+    }
+
+    /// The positions of the declined inputs, in order.
+    pub fn declined_positions(&self) -> impl Iterator<Item = usize> + '_ {
+        let declined = if self.any_declined {
+            self.declined.as_slice()
+        } else {
+            &[]
+        };
+        declined
+            .iter()
+            .enumerate()
+            .filter(|(_, declined)| **declined)
+            .map(|(k, _)| k)
+    }
+}
+
+/// An [`ExactFn`] over columns: fills `out` with the exact values of the inputs whose
+/// arguments are `arguments` (one column per argument, all of one length), for results in
+/// `element` ([`column`] of the [`ExactFn`], so the same values by construction).
+pub type ExactColumnFn = fn(arguments: &[&[f64]], element: FloatType, out: &mut ExactColumn);
+
+/// The [`ExactColumn`] of `exact`, a function of `N` arguments (1 to 3), over `arguments` into
+/// `out`, in one loop that inlines `exact` (no call through a pointer per input) compiled for
+/// the widest vectors this CPU has. Its `None` is a flag and a NaN, not a branch, so that the
+/// loop vectorizes wherever `exact`'s own branches are selects (fdim's; ldexp's [`scale`] has
+/// no loop for that reason).
+#[inline(always)]
+pub fn column<const N: usize>(
+    arguments: &[&[f64]],
+    element: FloatType,
+    out: &mut ExactColumn,
+    exact: impl Fn(&[f64], FloatType) -> Option<f64>,
+) {
+    let arguments: &[&[f64]; N] = arguments
+        .try_into()
+        .unwrap_or_else(|_| panic!("{} argument columns for {N}", arguments.len()));
+    let length = arguments.first().map_or(0, |column| column.len());
+    let ExactColumn {
+        values,
+        declined,
+        any_declined,
+    } = out;
+    values.clear();
+    values.resize(length, 0.0);
+    declined.clear();
+    declined.resize(length, false);
+    let lane = |args: &[f64], value: &mut f64, declined: &mut bool| {
+        let exact = exact(args, element);
+        *value = exact.unwrap_or(f64::NAN);
+        *declined = exact.is_none();
+        exact.is_none()
+    };
+    *any_declined = crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            let mut any = false;
+            let lanes = values.iter_mut().zip(declined.iter_mut());
+            match arguments.as_slice() {
+                [x] => {
+                    for ((value, declined), x) in lanes.zip(*x) {
+                        any |= lane(&[*x], value, declined);
+                    }
+                }
+                [x, y] => {
+                    for (((value, declined), x), y) in lanes.zip(*x).zip(&y[..length]) {
+                        any |= lane(&[*x, *y], value, declined);
+                    }
+                }
+                [x, y, z] => {
+                    let lanes = lanes.zip(*x).zip(&y[..length]).zip(&z[..length]);
+                    for ((((value, declined), x), y), z) in lanes {
+                        any |= lane(&[*x, *y, *z], value, declined);
+                    }
+                }
+                _ => panic!("an exact function of {N} arguments"),
+            }
+            any
+        },
+    );
+}
+
 /// `ceil(x)`.
+#[inline]
 pub fn ceil(args: &[f64], _: FloatType) -> Option<f64> {
     Some(args[0].ceil())
 }
 
 /// `floor(x)`.
+#[inline]
 pub fn floor(args: &[f64], _: FloatType) -> Option<f64> {
     Some(args[0].floor())
 }
 
 /// `trunc(x)`.
+#[inline]
 pub fn trunc(args: &[f64], _: FloatType) -> Option<f64> {
     Some(args[0].trunc())
 }
 
 /// `round(x)`: halfway cases away from zero.
+#[inline]
 pub fn round(args: &[f64], _: FloatType) -> Option<f64> {
     Some(args[0].round())
 }
 
 /// `rint(x)`: halfway cases to even (round to nearest).
+#[inline]
 pub fn rint(args: &[f64], _: FloatType) -> Option<f64> {
     Some(args[0].round_ties_even())
 }
 
 /// `fabs(x)`.
+#[inline]
 pub fn fabs(args: &[f64], _: FloatType) -> Option<f64> {
     Some(args[0].abs())
 }
 
 /// `copysign(x, y)`: a NaN y's sign bit counts, as in MPFR.
+#[inline]
 pub fn copysign(args: &[f64], _: FloatType) -> Option<f64> {
     Some(args[0].copysign(args[1]))
 }
 
 /// `fmod(x, y)`.
+#[inline]
 pub fn fmod(args: &[f64], _: FloatType) -> Option<f64> {
     Some(args[0] % args[1])
 }
@@ -89,6 +197,7 @@ pub fn ieee_remainder(x: f64, y: f64) -> f64 {
 
 /// `remainder(x, y)`. A zero remainder has x's sign (IEEE 754 §5.3.1, MPFR), which glibc's
 /// `remainder` does not always give (−0 for some positive x with a subnormal y).
+#[inline]
 pub fn remainder(args: &[f64], _: FloatType) -> Option<f64> {
     let value = ieee_remainder(args[0], args[1]);
     Some(if value == 0.0 {
@@ -99,6 +208,7 @@ pub fn remainder(args: &[f64], _: FloatType) -> Option<f64> {
 }
 
 /// `(m, e)` with |x| = m·2^e, m in [0.5, 1), for finite non-zero x.
+#[inline]
 fn split(x: f64) -> (f64, i32) {
     let (scaled, offset) = if x.abs() < f64::MIN_POSITIVE {
         (x * 2f64.powi(64), 64)
@@ -113,6 +223,7 @@ fn split(x: f64) -> (f64, i32) {
 }
 
 /// `frexp(x)`'s mantissa: x itself for 0, ±inf and NaN.
+#[inline]
 pub fn frexp_mantissa(args: &[f64], _: FloatType) -> Option<f64> {
     let x = args[0];
     Some(if x.is_finite() && x != 0.0 {
@@ -123,6 +234,7 @@ pub fn frexp_mantissa(args: &[f64], _: FloatType) -> Option<f64> {
 }
 
 /// `frexp(x)`'s exponent: 0 for 0, ±inf and NaN.
+#[inline]
 pub fn frexp_exponent(args: &[f64], _: FloatType) -> Option<f64> {
     let x = args[0];
     Some(if x.is_finite() && x != 0.0 {
@@ -133,6 +245,7 @@ pub fn frexp_exponent(args: &[f64], _: FloatType) -> Option<f64> {
 }
 
 /// `logb(x)`: floor(log2|x|); −inf at 0, +inf at ±inf.
+#[inline]
 pub fn logb(args: &[f64], _: FloatType) -> Option<f64> {
     let x = args[0];
     Some(if x.is_nan() {
@@ -147,6 +260,7 @@ pub fn logb(args: &[f64], _: FloatType) -> Option<f64> {
 }
 
 /// `ilogb(x)`: INT_MAX at ±inf, unspecified (NaN) at 0 and NaN.
+#[inline]
 pub fn ilogb(args: &[f64], _: FloatType) -> Option<f64> {
     let x = args[0];
     Some(if x.is_infinite() {
@@ -158,20 +272,26 @@ pub fn ilogb(args: &[f64], _: FloatType) -> Option<f64> {
     })
 }
 
-/// x·2^k by exact steps (each factor a normal power of two).
-fn scale(mut x: f64, mut k: i64) -> f64 {
-    while k > 1000 {
-        x *= pow2(1000);
-        k -= 1000;
-    }
-    while k < -1000 {
-        x *= pow2(-1000);
-        k += 1000;
-    }
-    x * pow2(k as i32)
+/// x·2^k for an integer |k| <= 2200, in three steps of k's sign, each factor a normal power of
+/// two (|k|/3 and about half the rest: at most 734), with no loop and no integer division (a
+/// column of ldexp vectorizes; k's parts are small integers, exact in f64). Each step is exact
+/// where x·2^k is a double: the partial products lie between x and x·2^k in magnitude, and
+/// scaling toward x·2^k drops no bit that x·2^k keeps. Where it is no double, [`ldexp`]
+/// declines whatever the steps (module docs), so the split does not change what it decides.
+#[inline]
+fn scale(x: f64, k: f64) -> f64 {
+    let first = (k / 3.0).trunc();
+    let second = ((k - first) * 0.5).trunc();
+    let third = k - first - second;
+    // 2^part by its biased exponent part + 1023 (289 to 1757), read from the low bits of
+    // 2^52 + part + 1023, a sum that is exact (no conversion to an integer, which the
+    // compiler does not vectorize): shifted into the exponent field, the rest shifted out.
+    let factor = |part: f64| f64::from_bits((part + (1023.0 + 2f64.powi(52))).to_bits() << 52);
+    x * factor(first) * factor(second) * factor(third)
 }
 
 /// `ldexp(x, k)`, where x·2^k is a double (module docs).
+#[inline]
 pub fn ldexp(args: &[f64], _: FloatType) -> Option<f64> {
     let (x, k) = (args[0], args[1]);
     if !x.is_finite() || x == 0.0 {
@@ -181,12 +301,12 @@ pub fn ldexp(args: &[f64], _: FloatType) -> Option<f64> {
     if k.fract() != 0.0 || k.abs() > 2200.0 {
         return None;
     }
-    let k = k as i64;
     let y = scale(x, k);
     (y.is_finite() && scale(y, -k) == x).then_some(y)
 }
 
 /// `modf(x)`'s fractional part: x − trunc(x) with x's sign; ±0 for ±inf.
+#[inline]
 pub fn modf_fraction(args: &[f64], _: FloatType) -> Option<f64> {
     let x = args[0];
     if x.is_nan() {
@@ -204,6 +324,7 @@ pub fn modf_fraction(args: &[f64], _: FloatType) -> Option<f64> {
 }
 
 /// The selection rule of [`super::fmax`] and [`super::fmin`]: a NaN operand is ignored.
+#[inline]
 fn select_ignoring_nan(x: f64, y: f64, prefer_x: fn(f64, f64) -> bool) -> f64 {
     match (x.is_nan(), y.is_nan()) {
         (true, true) => f64::NAN,
@@ -214,25 +335,30 @@ fn select_ignoring_nan(x: f64, y: f64, prefer_x: fn(f64, f64) -> bool) -> f64 {
     }
 }
 
+#[inline]
 fn larger(x: f64, y: f64) -> f64 {
     select_ignoring_nan(x, y, |x, y| x > y || (x == y && x.is_sign_positive()))
 }
 
+#[inline]
 fn smaller(x: f64, y: f64) -> f64 {
     select_ignoring_nan(x, y, |x, y| x < y || (x == y && x.is_sign_negative()))
 }
 
 /// `fmax(x, y)`.
+#[inline]
 pub fn fmax(args: &[f64], _: FloatType) -> Option<f64> {
     Some(larger(args[0], args[1]))
 }
 
 /// `fmin(x, y)`.
+#[inline]
 pub fn fmin(args: &[f64], _: FloatType) -> Option<f64> {
     Some(smaller(args[0], args[1]))
 }
 
 /// `maxmag(x, y)`: the larger magnitude, otherwise fmax.
+#[inline]
 pub fn maxmag(args: &[f64], _: FloatType) -> Option<f64> {
     let (x, y) = (args[0], args[1]);
     Some(match x.abs().partial_cmp(&y.abs()) {
@@ -243,6 +369,7 @@ pub fn maxmag(args: &[f64], _: FloatType) -> Option<f64> {
 }
 
 /// `minmag(x, y)`: the smaller magnitude, otherwise fmin.
+#[inline]
 pub fn minmag(args: &[f64], _: FloatType) -> Option<f64> {
     let (x, y) = (args[0], args[1]);
     Some(match x.abs().partial_cmp(&y.abs()) {
@@ -253,16 +380,19 @@ pub fn minmag(args: &[f64], _: FloatType) -> Option<f64> {
 }
 
 /// `fclamp(x, minval, maxval)` = fmin(fmax(x, minval), maxval).
+#[inline]
 pub fn fclamp(args: &[f64], _: FloatType) -> Option<f64> {
     Some(smaller(larger(args[0], args[1]), args[2]))
 }
 
 /// `step(edge, x)`: 0 if x < edge, else 1.
+#[inline]
 pub fn step(args: &[f64], _: FloatType) -> Option<f64> {
     Some(if args[1] < args[0] { 0.0 } else { 1.0 })
 }
 
 /// `sign(x)`: ±1, x itself for ±0, 0 for NaN.
+#[inline]
 pub fn sign(args: &[f64], _: FloatType) -> Option<f64> {
     let x = args[0];
     Some(if x.is_nan() {
@@ -275,6 +405,7 @@ pub fn sign(args: &[f64], _: FloatType) -> Option<f64> {
 }
 
 /// `fdim(x, y)`: x − y where x > y and the difference is a double, +0 where x <= y.
+#[inline]
 pub fn fdim(args: &[f64], _: FloatType) -> Option<f64> {
     let (x, y) = (args[0], args[1]);
     if x.is_nan() || y.is_nan() {
@@ -296,6 +427,7 @@ pub fn fdim(args: &[f64], _: FloatType) -> Option<f64> {
 
 /// The exact rounding error of `sum`, the double nearest a + b (finite): a + b − sum, by
 /// 2Sum (Knuth, TAOCP 4.2.2), which computes it exactly without overflow.
+#[inline]
 fn sum_error(a: f64, b: f64, sum: f64) -> f64 {
     let a_part = sum - b;
     let b_part = sum - a_part;
@@ -309,6 +441,7 @@ fn sum_error(a: f64, b: f64, sum: f64) -> f64 {
 /// the exact value 1 + x is capped for x >= −2^-p (1 + x >= 1 − 2^-p): for a half or float x
 /// always (|x| < 2^-29), for a double x in [−2^-53, 0) (a negative double of a random sweep
 /// is that tiny nearly half the time). Below, a double's 1 + x is no double: `None`.
+#[inline]
 pub fn fract(args: &[f64], element: FloatType) -> Option<f64> {
     let x = args[0];
     if x.is_nan() {
@@ -329,11 +462,13 @@ pub fn fract(args: &[f64], element: FloatType) -> Option<f64> {
 }
 
 /// `nan(nancode)`: a quiet NaN whatever the code (any NaN encoding is that NaN).
+#[inline]
 pub fn nan(_: &[f64], _: FloatType) -> Option<f64> {
     Some(f64::NAN)
 }
 
 /// `nextafter(x, y)` in `element`'s encoding.
+#[inline]
 pub fn nextafter(args: &[f64], element: FloatType) -> Option<f64> {
     Some(super::nextafter_value(args[0], args[1], element))
 }
@@ -422,6 +557,43 @@ mod tests {
         }
     }
 
+    /// Arguments of a function of `floats` arguments of `element` and an integer `k` where
+    /// `takes_k`: every pair of special values, then `count` drawn by [`argument`] (k within
+    /// ±64 or ±2300, past every exponent).
+    fn samples(
+        state: &mut u64,
+        element: FloatType,
+        floats: usize,
+        takes_k: bool,
+        count: usize,
+    ) -> Vec<Vec<f64>> {
+        let specials = specials(element);
+        let mut samples: Vec<Vec<f64>> = Vec::new();
+        for &x in &specials {
+            for &y in &specials {
+                let mut args: Vec<f64> = [x, y, y].into_iter().take(floats).collect();
+                if takes_k {
+                    args.push(y.trunc().clamp(-2300.0, 2300.0));
+                }
+                if args.iter().all(|a| !a.is_nan()) || !takes_k {
+                    samples.push(args);
+                }
+            }
+        }
+        for _ in 0..count {
+            let mut args: Vec<f64> = (0..floats)
+                .map(|_| argument(state, element, &specials))
+                .collect();
+            if takes_k {
+                let draw = next(state);
+                let span = if draw.is_multiple_of(2) { 64 } else { 2300 };
+                args.push(((draw >> 1) % (2 * span + 1)) as f64 - span as f64);
+            }
+            samples.push(args);
+        }
+        samples
+    }
+
     /// MPFR's exact value at the working precision and whether it is exact (ternary 0).
     fn mpfr_value(id: Id, args: &[f64], element: FloatType) -> (Float, Ordering) {
         let operands: Vec<Float> = args.iter().map(|x| operand(*x)).collect();
@@ -439,30 +611,7 @@ mod tests {
         for &(id, floats, takes_k) in EXACT {
             let exact = binding::exact(id).expect("listed as exact");
             for element in FloatType::ALL {
-                let specials = specials(element);
-                let mut samples: Vec<Vec<f64>> = Vec::new();
-                for &x in &specials {
-                    for &y in &specials {
-                        let mut args: Vec<f64> = [x, y, y].into_iter().take(floats).collect();
-                        if takes_k {
-                            args.push(y.trunc().clamp(-2300.0, 2300.0));
-                        }
-                        if args.iter().all(|a| !a.is_nan()) || !takes_k {
-                            samples.push(args);
-                        }
-                    }
-                }
-                for _ in 0..100_000 {
-                    let mut args: Vec<f64> = (0..floats)
-                        .map(|_| argument(&mut state, element, &specials))
-                        .collect();
-                    if takes_k {
-                        let draw = next(&mut state);
-                        let span = if draw.is_multiple_of(2) { 64 } else { 2300 };
-                        args.push(((draw >> 1) % (2 * span + 1)) as f64 - span as f64);
-                    }
-                    samples.push(args);
-                }
+                let samples = samples(&mut state, element, floats, takes_k, 100_000);
                 let mut decided = 0;
                 for args in &samples {
                     let Some(value) = exact(args, element) else {
@@ -494,6 +643,101 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Each exact function's column ([`binding::exact_column`]) is its scalar function input by
+    /// input: the same value, bit for bit, and the same declines, over the samples of the test
+    /// above (special values and random ones), at lengths that end its vectors anywhere.
+    #[test]
+    fn exact_columns_are_the_scalar_functions_input_by_input() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for &(id, floats, takes_k) in EXACT {
+            let exact = binding::exact(id).expect("listed as exact");
+            let column = binding::exact_column(id).expect("an exact function has a column");
+            for element in FloatType::ALL {
+                let samples = samples(&mut state, element, floats, takes_k, 20_000);
+                let columns: Vec<Vec<f64>> = (0..floats + usize::from(takes_k))
+                    .map(|j| samples.iter().map(|args| args[j]).collect())
+                    .collect();
+                let mut out = ExactColumn::default();
+                for range in [0..0, 5..6, 3..70, 64..191, 0..samples.len()] {
+                    let arguments: Vec<&[f64]> =
+                        columns.iter().map(|c| &c[range.clone()]).collect();
+                    column(&arguments, element, &mut out);
+                    assert_eq!(out.values.len(), range.len(), "{id:?} {element}");
+                    let mut declined = Vec::new();
+                    for (k, args) in samples[range.clone()].iter().enumerate() {
+                        let expected = exact(args, element);
+                        assert_eq!(
+                            out.value(k).map(f64::to_bits),
+                            expected.map(f64::to_bits),
+                            "{id:?}({args:?}) {element}"
+                        );
+                        if expected.is_none() {
+                            declined.push(k);
+                        }
+                    }
+                    assert_eq!(out.any_declined, !declined.is_empty(), "{id:?} {element}");
+                    let positions: Vec<usize> = out.declined_positions().collect();
+                    assert_eq!(positions, declined, "{id:?} {element}");
+                }
+            }
+        }
+    }
+
+    /// Every registry function with exact outputs has their columns for its own arguments
+    /// (a column function of another count panics).
+    #[test]
+    fn exact_columns_take_the_registry_functions_arguments() {
+        for function in crate::spec::registry::FUNCTIONS {
+            let arguments = function.shape.signature().arguments.len();
+            let column: Vec<f64> = vec![1.5, -2.0, 0.0];
+            let columns = vec![column.as_slice(); arguments];
+            for output in function.outputs {
+                if let Some(exact_column) = binding::exact_column(output.reference) {
+                    let mut out = ExactColumn::default();
+                    exact_column(&columns, FloatType::Float, &mut out);
+                    assert_eq!(out.values.len(), 3, "{}", function.name);
+                }
+            }
+        }
+    }
+
+    /// ldexp at the ends of double's exponents, where [`scale`]'s three steps matter: the host
+    /// gives MPFR's exact value wherever it is a double and declines where it is none.
+    #[test]
+    fn ldexp_at_the_exponent_extremes_is_mpfr_exact() {
+        let tiny = f64::from_bits(1);
+        let xs = [
+            tiny,
+            3.0 * tiny,
+            f64::MIN_POSITIVE,
+            1.5,
+            f64::MAX,
+            -(2f64.powi(1023)),
+            -5.0 * tiny,
+        ];
+        let ks = [
+            0.0, 1.0, 52.0, 1022.0, 1023.0, 1024.0, 1074.0, 1075.0, 1100.0, 2045.0, 2046.0, 2047.0,
+            2097.0, 2098.0, 2099.0, 2200.0,
+        ];
+        let mut decided = 0;
+        for x in xs {
+            for k in ks.iter().flat_map(|k| [*k, -*k]) {
+                let (expected, ternary) = mpfr_value(Id::Ldexp, &[x, k], FloatType::Double);
+                let representable = ternary == Ordering::Equal
+                    && expected.is_finite()
+                    && expected.to_f64() == expected;
+                match ldexp(&[x, k], FloatType::Double) {
+                    Some(value) => {
+                        decided += 1;
+                        assert!(representable && value == expected, "ldexp({x:e}, {k})");
+                    }
+                    None => assert!(!representable, "ldexp({x:e}, {k}) declined"),
+                }
+            }
+        }
+        assert!(decided >= 80, "{decided}");
     }
 
     /// Every exact function a registry row uses is sampled by the test above.

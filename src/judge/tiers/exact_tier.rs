@@ -5,10 +5,23 @@ use crate::judge::tiers::{combine, FastRule};
 use crate::judge::{exact_output_matches, Rules};
 use crate::num::fp::FloatType;
 use crate::reference::binding;
+use crate::reference::exact::ExactColumnFn;
 use crate::report::stats::FastVerdict;
 use crate::spec::registry::OutputCheck;
 
 impl Rules {
+    /// [`Rules::exact_fns`] over columns: per output, the column version of its exact
+    /// function ([`binding::exact_column`], the same values) and whether the output is an
+    /// integer, where a sweep decides the rows' inputs in bulk by their exact values.
+    pub fn exact_columns(&self) -> Option<Vec<(ExactColumnFn, bool)>> {
+        let fns = self.exact_fns()?;
+        self.outputs
+            .iter()
+            .zip(fns)
+            .map(|(output, (_, integer))| Some((binding::exact_column(output.reference)?, integer)))
+            .collect()
+    }
+
     /// The exact tier ([`crate::reference::exact`]), for a function whose every output has an
     /// exact host version: `Some(verdict)` decides the input (`Some(None)` sends it to MPFR),
     /// `None` where the function has no exact tier or the host declines this input (then the
