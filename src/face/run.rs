@@ -19,7 +19,7 @@ use crate::report::{self, Kind, Provenance, RunFacts, Status, UnitReport};
 use crate::run::campaign::{self, Isolation, Opened, Plan};
 use crate::run::isolate::{DeviceChoice, Worker};
 use crate::run::unit::UnitId;
-use crate::run::{RunSettings, UserKernel, WorkGroup};
+use crate::run::{RunSettings, UserCode, UserKernel, WorkGroup};
 use crate::spec::environment::KernelPath;
 use crate::spec::probe::Probe;
 use crate::spec::registry::{self, Function};
@@ -428,9 +428,13 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
     }
     let isolation = isolation(args)?;
     // An isolated run's parent plans from the worker's description of the device and never
-    // loads the driver itself.
+    // loads the driver itself, unless it must ask the driver: an OpenCL C --kernel's interface
+    // is read by compiling it (`check_user_interfaces`).
+    let asks_the_driver = user_kernels
+        .iter()
+        .any(|user| matches!(user.code, UserCode::OpenclC(_)));
     let (description, worker) = match &isolation {
-        Some(isolation) => {
+        Some(isolation) if !asks_the_driver => {
             let choice = DeviceChoice {
                 vulkan: false,
                 platform: args.device.platform.clone(),
@@ -442,7 +446,7 @@ pub(crate) fn prepare_campaign(args: &RunArgs) -> Result<PreparedCampaign, Usage
                 .ok_or_else(|| UsageError("the worker opened no OpenCL device".to_string()))?;
             (description, Some(worker))
         }
-        None => (DeviceDescription::of(open_device(&args.device)?), None),
+        _ => (DeviceDescription::of(open_device(&args.device)?), None),
     };
     let info = description.info;
     let path = kernel_path(args, &info, &selection.kinds, &user_kernels)?;
