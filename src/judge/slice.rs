@@ -1009,6 +1009,23 @@ fn read_input(columns: &[Vec<f64>], i: usize, args: &mut [f64]) {
 mod tests {
     use super::*;
 
+    /// One function's argument columns: `values` alone (a one-argument function), or mix's
+    /// `(1, 2, a)` as long as `values` with `a = 0.5` up to input 240 and `outside` past it
+    /// (mix is specified for `a` in [0, 1]: inputs past 240 lie outside where `outside` does).
+    fn arguments_of(values: &[f64], outside: Option<f64>) -> Vec<Vec<f64>> {
+        let count = values.len();
+        match outside {
+            None => vec![values.to_vec()],
+            Some(outside) => vec![
+                vec![1.0; count],
+                vec![2.0; count],
+                (0..count)
+                    .map(|k| if k < 240 { 0.5 } else { outside })
+                    .collect(),
+            ],
+        }
+    }
+
     /// The bulk classes of a correctly rounded column are, input by input: 1 where it is finite
     /// and every row's result equals it, else 0; the non-finite inputs' own class (wherever
     /// they lie in their blocks); 0 outside the function's domain.
@@ -1034,17 +1051,7 @@ mod tests {
         let results: [&[f64]; 2] = [&first, &second];
         for (name, outside_weight) in [("sin", None), ("mix", Some(1.5))] {
             let function = crate::spec::registry::find(name).unwrap();
-            // mix(x, y, a) is specified for a in [0, 1]: inputs past 240 lie outside.
-            let columns: Vec<Vec<f64>> = match outside_weight {
-                None => vec![correct.clone()],
-                Some(outside) => vec![
-                    vec![1.0; count],
-                    vec![2.0; count],
-                    (0..count)
-                        .map(|k| if k < 240 { 0.5 } else { outside })
-                        .collect(),
-                ],
-            };
+            let columns = arguments_of(&correct, outside_weight);
             let inputs = 0..count;
             let classes =
                 classify_finite_first(function, &columns, &inputs, &correct, &results, |k| {
@@ -1121,17 +1128,7 @@ mod tests {
         let class_of_declined = |k: usize| if k.is_multiple_of(2) { 2 } else { 3 };
         for (name, outside_weight) in [("fabs", None), ("mix", Some(1.5))] {
             let function = crate::spec::registry::find(name).unwrap();
-            // mix(x, y, a) is specified for a in [0, 1]: inputs past 240 lie outside.
-            let columns: Vec<Vec<f64>> = match outside_weight {
-                None => vec![values.clone()],
-                Some(outside) => vec![
-                    vec![1.0; count],
-                    vec![2.0; count],
-                    (0..count)
-                        .map(|k| if k < 240 { 0.5 } else { outside })
-                        .collect(),
-                ],
-            };
+            let columns = arguments_of(&values, outside_weight);
             for integer in [false, true] {
                 for finite_only in [false, true] {
                     for two_outputs in [false, true] {

@@ -12,7 +12,6 @@ use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::signature::ValueKind;
 use crate::spec::table::{builtin_in, Profile, Requirement};
 use crate::spec::vulkan::Cell;
-use rug::float::Round;
 
 /// `value` moved `steps` encodings of `element` (no further down than encoding 0).
 fn ulps_away(value: f64, element: FloatType, steps: i64) -> f64 {
@@ -56,16 +55,13 @@ fn rules(name: &str, element: FloatType, relaxed: bool, modes: Modes) -> Rules {
     let (requirement, unit) =
         crate::spec::vulkan::column(table.row(function.name).unwrap(), element, relaxed);
     Rules {
-        function: function.name,
-        outputs: function.outputs.to_vec(),
-        requirement: requirement.clone(),
-        element,
-        flushes_subnormals: false,
-        rounding: Round::Nearest,
-        relaxed: None,
-        embedded: false,
-        finite_math_only: false,
         vulkan: Some(VulkanJudging { modes, unit }),
+        ..Rules::of_test(
+            function.name,
+            function.outputs.to_vec(),
+            requirement.clone(),
+            element,
+        )
     }
 }
 
