@@ -9,7 +9,7 @@ pub mod hypot;
 pub mod pow;
 
 #[cfg(test)]
-mod checks;
+pub(crate) mod checks;
 
 /// `lane(x[i], y[i])` into `out` (cleared first), in the widest vectors. Pass the lane as a
 /// closure marked `#[inline(always)]`: a function item is called through its `Fn::call`
