@@ -428,8 +428,13 @@ pub fn run(
     watch.start(plan.units.len() as u64, resumed as u64);
     let progress = |position: u64, length: u64| watch.inputs(position, length);
     let mut reports_done = Vec::with_capacity(todo.len());
+    // Every worker takes the run's settings once, as it starts (the first one here).
     let mut worker = started;
-    let mut settings_sent = false;
+    if let Some(first) = worker.as_mut() {
+        first
+            .send_settings(&plan.settings)
+            .map_err(RunError::Worker)?;
+    }
     for unit in group_widths(&todo, &plan.settings) {
         watch.unit(&unit.label());
         let rows = unit.rows();
@@ -451,17 +456,14 @@ pub fn run(
                         platform: plan.platform.clone(),
                         device: plan.device.clone(),
                     };
-                    let (started, _) = Worker::open(&isolation.executable, &choice)
+                    let (mut started, _) = Worker::open(&isolation.executable, &choice)
                         .map_err(RunError::WorkerStart)?;
+                    started
+                        .send_settings(&plan.settings)
+                        .map_err(RunError::Worker)?;
                     worker = Some(started);
                 }
                 let running = worker.as_mut().expect("started above");
-                if !settings_sent {
-                    running
-                        .send_settings(&plan.settings)
-                        .map_err(RunError::Worker)?;
-                    settings_sent = true;
-                }
                 let mut on_progress = |position: u64, length: u64| progress(position, length);
                 // A group does the work of one unit per width: its time-out is theirs together.
                 let timeout = isolation.unit_timeout * rows.len() as u32;
@@ -470,7 +472,6 @@ pub fn run(
                     rows_from_outcomes(&rows, outcomes, &plan.settings, isolation.unit_timeout);
                 if worker_lost {
                     worker = None;
-                    settings_sent = false;
                 }
                 reports
             }
