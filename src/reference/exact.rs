@@ -78,21 +78,18 @@ impl ExactColumn {
 /// `element` ([`column`] of the [`ExactFn`], so the same values by construction).
 pub type ExactColumnFn = fn(arguments: &[&[f64]], element: FloatType, out: &mut ExactColumn);
 
-/// The [`ExactColumn`] of `exact`, a function of `N` arguments (1 to 3), over `arguments` into
-/// `out`, in one loop that inlines `exact` (no call through a pointer per input) compiled for
-/// the widest vectors this CPU has. Its `None` is a flag and a NaN, not a branch, so that the
+/// The [`ExactColumn`] of `exact`, a function of as many arguments as `arguments` holds
+/// columns (1 to 3), over `arguments` into `out`, in one loop that inlines `exact` (no call
+/// through a pointer per input) compiled for the widest vectors this CPU has. Its `None` is a flag and a NaN, not a branch, so that the
 /// loop vectorizes wherever `exact`'s own branches are selects (fdim's; ldexp's [`scale`] has
 /// no loop for that reason).
 #[inline(always)]
-pub fn column<const N: usize>(
+pub fn column(
     arguments: &[&[f64]],
     element: FloatType,
     out: &mut ExactColumn,
     exact: impl Fn(&[f64], FloatType) -> Option<f64>,
 ) {
-    let arguments: &[&[f64]; N] = arguments
-        .try_into()
-        .unwrap_or_else(|_| panic!("{} argument columns for {N}", arguments.len()));
     let length = arguments.first().map_or(0, |column| column.len());
     let ExactColumn {
         values,
@@ -114,7 +111,7 @@ pub fn column<const N: usize>(
         || {
             let mut any = false;
             let lanes = values.iter_mut().zip(declined.iter_mut());
-            match arguments.as_slice() {
+            match arguments {
                 [x] => {
                     for ((value, declined), x) in lanes.zip(*x) {
                         any |= lane(&[*x], value, declined);
@@ -131,7 +128,7 @@ pub fn column<const N: usize>(
                         any |= lane(&[*x, *y, *z], value, declined);
                     }
                 }
-                _ => panic!("an exact function of {N} arguments"),
+                _ => panic!("an exact function of {} arguments", arguments.len()),
             }
             any
         },
@@ -685,8 +682,8 @@ mod tests {
         }
     }
 
-    /// Every registry function with exact outputs has their columns for its own arguments
-    /// (a column function of another count panics).
+    /// Every registry function with exact outputs has their columns for its own arguments (a
+    /// column takes one to three: more panics).
     #[test]
     fn exact_columns_take_the_registry_functions_arguments() {
         for function in crate::spec::registry::FUNCTIONS {
