@@ -5,6 +5,7 @@
 use rug::Float;
 
 use crate::num::convert::{self, ConvertResult, Rounding};
+use crate::num::fp::FloatType;
 use crate::report::stats::Allowance;
 use crate::spec::conversion::int_value;
 use crate::spec::extension::{Arithmetic, Fc2Check, Flags, Float8Check, Other};
@@ -121,13 +122,16 @@ impl Float8Check {
 }
 
 impl Fc2Check {
-    /// Judges one instruction's result: `Undefined` where a flag applies (NotInf with an
-    /// infinite operand or result, NotNaN with a NaN one: "anything" is allowed), otherwise
-    /// the IEEE result, where NSZ also accepts the results of zero operands of the other sign
-    /// and a zero of either sign for a zero.
-    pub fn verdict(&self, op: Arithmetic, x: f32, y: f32, device: f32) -> Verdict8 {
+    /// Judges one instruction's result, in the check's type: operands `x`, `y` and the
+    /// `device` result are values of that type widened to `f64`. `Undefined` where a flag
+    /// applies (NotInf with an infinite operand or result, NotNaN with a NaN one: "anything"
+    /// is allowed), otherwise the IEEE result, where NSZ also accepts the results of zero
+    /// operands of the other sign and a zero of either sign for a zero. One rule for every
+    /// type: only [`Arithmetic::apply`]'s rounding and the largest finite value depend on it.
+    pub fn verdict(&self, op: Arithmetic, x: f64, y: f64, device: f64) -> Verdict8 {
+        let element = self.element;
         let operands = op.operands(x, y);
-        let ieee = op.apply(x, y);
+        let ieee = op.apply(element, x, y);
         let applies = match self.flags {
             Flags::NotInf => ieee.is_infinite() || operands.iter().any(|v| v.is_infinite()),
             Flags::NotNan => ieee.is_nan() || operands.iter().any(|v| v.is_nan()),
@@ -136,19 +140,20 @@ impl Fc2Check {
         if applies {
             return Verdict8::Undefined;
         }
+        // Widening is exact, so equal bits in f64 are equal bits in the type.
         let same =
-            |want: f32| (want.is_nan() && device.is_nan()) || want.to_bits() == device.to_bits();
-        if same(ieee) || op == Arithmetic::FDiv && division_overflow(ieee, device) {
+            |want: f64| (want.is_nan() && device.is_nan()) || want.to_bits() == device.to_bits();
+        if same(ieee) || op == Arithmetic::FDiv && division_overflow(element, ieee, device) {
             return Verdict8::Pass;
         }
         if self.flags != Flags::Nsz {
             return Verdict8::Fail;
         }
         // NSZ: every choice of sign for the zero operands, and either sign of a zero result.
-        let flips = |v: f32| if v == 0.0 { vec![v, -v] } else { vec![v] };
+        let flips = |v: f64| if v == 0.0 { vec![v, -v] } else { vec![v] };
         for xs in flips(x) {
             for ys in flips(y) {
-                let want = op.apply(xs, ys);
+                let want = op.apply(element, xs, ys);
                 if same(want) || want == 0.0 && device == 0.0 {
                     return Verdict8::Pass;
                 }
@@ -159,10 +164,10 @@ impl Fc2Check {
 }
 
 /// OpFDiv need not be correctly rounded; where the exact quotient overflows, the largest
-/// finite value of the right sign is as good as the infinity (no test input overflows, but
-/// a caller's may).
-fn division_overflow(ieee: f32, device: f32) -> bool {
-    ieee.is_infinite() && device.abs() == f32::MAX && ieee.signum() == device.signum()
+/// finite value of `element` of the right sign is as good as the infinity (no test input's
+/// quotient overflows, M / ±4 and M / M are exact, but a caller's may).
+fn division_overflow(element: FloatType, ieee: f64, device: f64) -> bool {
+    ieee.is_infinite() && device.abs() == element.max_finite() && ieee.signum() == device.signum()
 }
 
 /// The fenced order's result: `(a + b) + c`, each addition rounded once.

@@ -77,7 +77,7 @@ pub(crate) fn float8_conversion(
     Ok(result)
 }
 
-/// What a float_controls2 check declares: the flags of its `FPFastMathDefault` for float, and
+/// What a float_controls2 check declares: the flags of its `FPFastMathDefault` for its type, and
 /// the `FPFastMathMode` decoration of each instruction, if any. Through the default the flags
 /// are the check's; through decorations the default is 0 and each instruction carries them.
 pub(crate) fn fc2_flags(check: &Fc2Check) -> (u32, Option<FPFastMathMode>) {

@@ -63,14 +63,16 @@ impl ExtensionCheck {
     pub fn element(&self) -> FloatType {
         match self {
             ExtensionCheck::Float8(check) => check.element(),
-            _ => FloatType::Float,
+            ExtensionCheck::FloatControls2(check) => check.element,
+            ExtensionCheck::ArithmeticFence => FloatType::Float,
         }
     }
 
     pub(crate) fn float_types(&self) -> Vec<FloatType> {
         match self {
             ExtensionCheck::Float8(check) => check.float_types(),
-            _ => vec![FloatType::Float],
+            ExtensionCheck::FloatControls2(check) => vec![check.element],
+            ExtensionCheck::ArithmeticFence => vec![FloatType::Float],
         }
     }
 
@@ -315,12 +317,12 @@ impl Flags {
     }
 }
 
-/// How the flags reach the instructions.
+/// How the flags reach the instructions (`%type`: the check's float type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Via {
-    /// `OpExecutionModeId %entry FPFastMathDefault %float %flags`.
+    /// `OpExecutionModeId %entry FPFastMathDefault %type %flags`.
     Default,
-    /// `FPFastMathMode` decorations on each instruction, under `FPFastMathDefault %float 0`.
+    /// `FPFastMathMode` decorations on each instruction, under `FPFastMathDefault %type 0`.
     Decoration,
 }
 
@@ -353,19 +355,25 @@ impl Arithmetic {
         }
     }
 
-    /// The IEEE result in binary32, round to nearest even (the host's own arithmetic).
-    pub fn apply(self, x: f32, y: f32) -> f32 {
-        match self {
+    /// The IEEE result in `element`, round to nearest even, of operands `x`, `y` of that type
+    /// (widened to `f64`), widened to `f64`. The host's double operation rounds once to 53
+    /// bits and [`FloatType::round`] once more to the type's precision p; for +, −, ·, / that
+    /// second rounding gives the once-rounded result whenever 53 ≥ 2p + 2 (Figueroa, "When is
+    /// double rounding innocuous?", 1995), which holds for float (p = 24) and half (p = 11);
+    /// for double there is no second rounding.
+    pub fn apply(self, element: FloatType, x: f64, y: f64) -> f64 {
+        let double = match self {
             Arithmetic::FAdd => x + y,
             Arithmetic::FSub => x - y,
             Arithmetic::FMul => x * y,
             Arithmetic::FDiv => x / y,
             Arithmetic::FNegate => -x,
-        }
+        };
+        element.round(double)
     }
 
     /// The operands the instruction reads.
-    pub(crate) fn operands(self, x: f32, y: f32) -> Vec<f32> {
+    pub(crate) fn operands(self, x: f64, y: f64) -> Vec<f64> {
         match self {
             Arithmetic::FNegate => vec![x],
             _ => vec![x, y],
@@ -373,34 +381,52 @@ impl Arithmetic {
     }
 }
 
-/// One float_controls2 check: the flags and how they are set, on `float`.
+/// One float_controls2 check: the flags, how they are set, and the float type they are set
+/// for, which is the type of the operands and results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Fc2Check {
     pub flags: Flags,
     pub via: Via,
+    pub element: FloatType,
 }
 
 impl Fc2Check {
-    /// `None` by execution mode, and each of NSZ, NotInf, NotNaN both ways.
+    /// For float, then half, then double: `None` by execution mode, and each of NSZ, NotInf,
+    /// NotNaN both ways (float first, so its rows keep their order).
     pub fn all() -> Vec<Fc2Check> {
-        let mut all = vec![Fc2Check {
-            flags: Flags::None,
-            via: Via::Default,
-        }];
-        for flags in [Flags::Nsz, Flags::NotInf, Flags::NotNan] {
-            for via in [Via::Default, Via::Decoration] {
-                all.push(Fc2Check { flags, via });
+        let mut all = Vec::new();
+        for element in [FloatType::Float, FloatType::Half, FloatType::Double] {
+            all.push(Fc2Check {
+                flags: Flags::None,
+                via: Via::Default,
+                element,
+            });
+            for flags in [Flags::Nsz, Flags::NotInf, Flags::NotNan] {
+                for via in [Via::Default, Via::Decoration] {
+                    all.push(Fc2Check {
+                        flags,
+                        via,
+                        element,
+                    });
+                }
             }
         }
         all
     }
 
-    /// `float_controls2_ieee`, `float_controls2_nsz_default`, `float_controls2_notinf_decoration`.
+    /// `float_controls2_ieee`, `float_controls2_nsz_default`, `float_controls2_notinf_decoration`
+    /// for float; `float_controls2_half_ieee`, `float_controls2_double_notnan_default` for the
+    /// others. Units are found by name alone, so the type is in it; float's names are those
+    /// its rows and reproduce lines had before half and double were checked.
     pub fn name(&self) -> String {
+        let prefix = match self.element {
+            FloatType::Float => "float_controls2".to_string(),
+            other => format!("float_controls2_{}", other.name()),
+        };
         match (self.flags, self.via) {
-            (Flags::None, _) => "float_controls2_ieee".to_string(),
-            (flags, Via::Default) => format!("float_controls2_{}_default", flags.name()),
-            (flags, Via::Decoration) => format!("float_controls2_{}_decoration", flags.name()),
+            (Flags::None, _) => format!("{prefix}_ieee"),
+            (flags, Via::Default) => format!("{prefix}_{}_default", flags.name()),
+            (flags, Via::Decoration) => format!("{prefix}_{}_decoration", flags.name()),
         }
     }
 }

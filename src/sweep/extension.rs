@@ -145,11 +145,24 @@ fn dedup(values: &mut Vec<u64>) {
 }
 
 impl Fc2Check {
-    /// Inputs: every pair of ±0, ±0.25, ±1, ±4, ±inf and NaN (121 pairs). Every finite result
-    /// is exact and normal, so only the special-value semantics decide.
-    pub fn inputs() -> Vec<(f32, f32)> {
+    /// The (x, y) operand pairs, values of the check's type widened to `f64`: every pair of
+    /// ±0, ±0.25, ±1, ±4, ±inf and NaN (121 pairs), then the type's overflow pairs: (M, ±4),
+    /// (±M, M) and (−M, −M), M its largest finite value (5 pairs).
+    ///
+    /// Why these, per type: on the grid every finite result of the five instructions is exact
+    /// and normal in half, float and double alike (sums like 4.25 need 5 significant bits,
+    /// quotients and products lie in [2^-4, 2^4], half's normal range starts at 2^-14), so
+    /// only the special-value semantics decide and OpFDiv, which need not be correctly
+    /// rounded, is judged on exact quotients. Overflow is where the type shows: M · 4, M + M,
+    /// −M − M and −M + (−M) are infinite in the type but finite one format wider (a device
+    /// that computes half in float and saturates, or keeps float's range, gives a finite
+    /// value), so they give NotInf infinite results of finite operands besides 1 / 0; M ± 4
+    /// rounds back to M (4 is below half an ulp of M in every type: correctly rounded
+    /// addition), M / ±4 and M / M are exact. Only M as the dividend: a quotient by M would be
+    /// inexact or subnormal.
+    pub fn inputs(&self) -> Vec<(f64, f64)> {
         let values = [
-            0.0f32,
+            0.0,
             -0.0,
             0.25,
             -0.25,
@@ -157,14 +170,23 @@ impl Fc2Check {
             -1.0,
             4.0,
             -4.0,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
         ];
-        values
+        let mut pairs: Vec<(f64, f64)> = values
             .iter()
             .flat_map(|x| values.iter().map(move |y| (*x, *y)))
-            .collect()
+            .collect();
+        let max = self.element.max_finite();
+        pairs.extend([
+            (max, 4.0),
+            (max, -4.0),
+            (max, max),
+            (-max, max),
+            (-max, -max),
+        ]);
+        pairs
     }
 }
 

@@ -170,16 +170,16 @@ fn with_lavapipe_as_the_vulkan_driver_the_devices_list_shows_it_through_the_bund
     assert!(devices.contains("] Vulkan / llvmpipe"), "{devices}");
     assert!(devices.contains("Intel(R) OpenCL"), "{devices}");
     // Every extension check ran on the Vulkan device, whatever GPU_CHECK_FUNCTIONS names:
-    // float_controls2 judged, float8 and the fence skipped with the reason (no
-    // VK_EXT_shader_float8 on lavapipe).
+    // float_controls2 judged (7 checks on each of float, half, double), float8 and the fence
+    // skipped with the reason (no VK_EXT_shader_float8 on lavapipe).
     assert!(env.contains("vulkan ext  "), "{env}");
     let summary = std::fs::read_to_string(out.join("summary-vulkan-extension.txt")).unwrap();
     assert!(
-        summary.contains("gpu-check: COMPLETE: 46 of 46 units"),
+        summary.contains("gpu-check: COMPLETE: 60 of 60 units"),
         "{summary}"
     );
     let rows = Results::read(&out.join("gpu-check-vulkan-extension.csv")).maps();
-    assert_eq!(rows.len(), 46);
+    assert_eq!(rows.len(), 60);
     for row in &rows {
         assert_eq!(row["path"], "vulkan", "{row:?}");
         let ran = row["status"] != "skip";

@@ -330,8 +330,8 @@ fn compare_sets_the_devices_rows_side_by_side_as_they_were_given() {
 }
 
 /// rusticl lacks cl_khr_spirv_queries, but isolated probe builds (as `clacc devices` makes)
-/// find that it accepts SPV_KHR_float_controls2: a run checks float_controls2 there instead
-/// of skipping it as "support unknown".
+/// find that it accepts SPV_KHR_float_controls2: a run checks float_controls2 on float, half
+/// and double there instead of skipping it as "support unknown".
 #[test]
 fn float_controls2_checks_run_on_rusticl_through_isolated_probe_builds() {
     let dir = tempfile::tempdir().unwrap();
@@ -355,10 +355,17 @@ fn float_controls2_checks_run_on_rusticl_through_isolated_probe_builds() {
         .iter()
         .filter(|row| row["function"].starts_with("float_controls2_"))
         .collect();
-    assert_eq!(fc2.len(), 7, "every float_controls2 check has a row");
-    for row in fc2 {
-        assert!(!row["note"].contains("support unknown"), "{row:?}");
-        assert_ne!(row["status"], "skip", "{row:?}");
-        assert!(row["inputs"].parse::<u64>().unwrap() > 0, "{row:?}");
+    assert_eq!(fc2.len(), 21, "every float_controls2 check has a row");
+    // rusticl has cl_khr_fp16 and cl_khr_fp64: the 7 checks of each type run.
+    for element in ["float", "half", "double"] {
+        let of_type: Vec<&&HashMap<String, String>> =
+            fc2.iter().filter(|row| row["type"] == element).collect();
+        assert_eq!(of_type.len(), 7, "{element}");
+        for row in of_type {
+            assert!(!row["note"].contains("support unknown"), "{row:?}");
+            assert_ne!(row["status"], "skip", "{row:?}");
+            assert!(row["inputs"].parse::<u64>().unwrap() > 0, "{row:?}");
+            assert!(row["note"].contains("126 input pairs"), "{row:?}");
+        }
     }
 }

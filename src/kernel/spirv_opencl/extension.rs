@@ -66,18 +66,20 @@ fn emit_float8(
 // SPV_KHR_float_controls2
 
 impl Fc2Check {
-    /// The module: SPIR-V 1.2, `SPV_KHR_float_controls2`, `FloatControls2`; inputs x, y;
-    /// outputs x + y, x − y, x · y, x / y, −x.
+    /// The module: SPIR-V 1.2, `SPV_KHR_float_controls2`, `FloatControls2`; inputs x, y of the
+    /// check's type; outputs x + y, x − y, x · y, x / y, −x.
     pub fn module(&self, address_bits: u32) -> Result<Vec<u32>, BuildError> {
         let (default, decoration) = fc2_flags(self);
-        fc2_module(address_bits, default, decoration, |_| {})
+        fc2_module(address_bits, self.element, default, decoration, |_| {})
     }
 }
 
-/// A float_controls2 module with `FPFastMathDefault %float default`, each instruction
-/// decorated with `decoration` when given, and `extra` called last (tests break rules there).
+/// A float_controls2 module on `element` with `FPFastMathDefault %element default`, each
+/// instruction decorated with `decoration` when given, and `extra` called last (tests break
+/// rules there). Half and double buffers bring their `Float16` / `Float64` capability.
 pub(crate) fn fc2_module(
     address_bits: u32,
+    element: FloatType,
     default: u32,
     decoration: Option<FPFastMathMode>,
     extra: impl FnOnce(&mut Body),
@@ -88,7 +90,7 @@ pub(crate) fn fc2_module(
         capabilities: vec![Capability::FloatControls2],
         address_bits,
     };
-    let float = Scalar::Float(32);
+    let float = Scalar::Float(element.bits());
     emit_kernel(&header, &[float, float], &[float; 5], |body| {
         let float_type = body.value_type(float);
         let uint = body.builder.type_int(32, 0);
@@ -164,6 +166,7 @@ pub fn probe_kernel(extension: &str, address_bits: u32) -> Result<Vec<u32>, Buil
         FLOAT_CONTROLS2 => Fc2Check {
             flags: Flags::None,
             via: Via::Default,
+            element: FloatType::Float,
         }
         .module(address_bits),
         ARITHMETIC_FENCE => fence_module(address_bits),
@@ -208,12 +211,19 @@ pub(crate) mod tests {
             ExtensionCheck::FloatControls2(Fc2Check {
                 flags: Flags::None,
                 via: Via::Default,
+                element: FloatType::Float,
             }),
             ExtensionCheck::FloatControls2(Fc2Check {
                 flags: Flags::Nsz,
                 via: Via::Decoration,
+                element: FloatType::Float,
             }),
             ExtensionCheck::ArithmeticFence,
+            ExtensionCheck::FloatControls2(Fc2Check {
+                flags: Flags::NotInf,
+                via: Via::Default,
+                element: FloatType::Half,
+            }),
         ]
     }
 
@@ -368,7 +378,7 @@ pub(crate) mod tests {
         decoration: Option<FPFastMathMode>,
         extra: impl FnOnce(&mut Body),
     ) -> Vec<u32> {
-        fc2_module(64, default, decoration, extra).unwrap()
+        fc2_module(64, FloatType::Float, default, decoration, extra).unwrap()
     }
 
     /// Modules that break a rule of the extensions, each with the words its refusal names.

@@ -8,12 +8,12 @@
 //! SPV_EXT_float8's conversions are what is checked, so the codes travel as bytes and an
 //! `OpBitcast` makes them float8, as on the OpenCL side).
 //!
-//! What each check computes is the OpenCL side's: float_controls2's five instructions under
-//! `FPFastMathDefault %float flags` or under `FPFastMathDefault %float 0` with `FPFastMathMode`
-//! decorations (flags set either way instead of `NoContraction`, which float_controls2
-//! replaces), and one float8 conversion. What Vulkan does not have is refused with the reason:
-//! `SaturatedConversion` is a `Kernel` decoration, and no Vulkan extension enables
-//! SPV_EXT_arithmetic_fence.
+//! What each check computes is the OpenCL side's: float_controls2's five instructions on half,
+//! float or double under `FPFastMathDefault %type flags` or under `FPFastMathDefault %type 0`
+//! with `FPFastMathMode` decorations (flags set either way instead of `NoContraction`, which
+//! float_controls2 replaces), and one float8 conversion. What Vulkan does not have is refused
+//! with the reason: `SaturatedConversion` is a `Kernel` decoration, and no Vulkan extension
+//! enables SPV_EXT_arithmetic_fence.
 
 use std::collections::{HashMap, HashSet};
 
@@ -106,14 +106,15 @@ pub fn float_side(check: &ExtensionCheck) -> Option<FloatType> {
     }
 }
 
-/// `x + y`, `x − y`, `x · y`, `x / y`, `−x` on float, with the check's flags.
+/// `x + y`, `x − y`, `x · y`, `x / y`, `−x` on the check's type, with its flags (half and
+/// double buffers bring `Float16` with 16-bit storage, `Float64`).
 fn fc2_shader(check: &Fc2Check) -> Result<Vec<u32>, ExtensionShaderError> {
     let header = Header {
         extensions: vec![FLOAT_CONTROLS2],
         capabilities: vec![Capability::FloatControls2],
     };
     let (default, decoration) = fc2_flags(check);
-    let float = Scalar::Float(32);
+    let float = Scalar::Float(check.element.bits());
     emit(&header, &[float, float], &[float; 5], |body| {
         let float_type = body.value_type(float);
         let flags = body.uint_constant(default);
@@ -350,6 +351,7 @@ mod tests {
             _ => ExtensionCheck::FloatControls2(Fc2Check {
                 flags: Flags::None,
                 via: Via::Default,
+                element: FloatType::Float,
             }),
         };
         let words = shader(&probe, false).ok()?;
@@ -462,13 +464,13 @@ mod tests {
             refusal.contains("SaturatedConversion is a Kernel decoration"),
             "{refusal}"
         );
-        // Every float_controls2 check and every float8 conversion but the saturated ones to
-        // integers has a shader: 7 + 2 * (12 + 5) float8 ones.
+        // Every float_controls2 check (7 on each of half, float, double) and every float8
+        // conversion but the saturated ones to integers has a shader: 2 * (12 + 5) float8 ones.
         let shaders: Vec<ExtensionCheck> = ExtensionCheck::all()
             .into_iter()
             .filter(|check| not_in_vulkan(check).is_none())
             .collect();
-        assert_eq!(shaders.len(), 7 + 2 * (12 + 5));
+        assert_eq!(shaders.len(), 3 * 7 + 2 * (12 + 5));
     }
 
     #[test]
@@ -478,6 +480,7 @@ mod tests {
                 &ExtensionCheck::FloatControls2(Fc2Check {
                     flags: Flags::Nsz,
                     via: Via::Decoration,
+                    element: FloatType::Float,
                 }),
                 false,
             )
@@ -494,6 +497,43 @@ mod tests {
             assert!(nsz.contains(needle), "{needle}:\n{nsz}");
         }
         assert_eq!(nsz.matches("FPFastMathMode NSZ").count(), 5, "{nsz}");
+        // Half and double: the default names their type, their buffers bring the capability.
+        for (element, needles) in [
+            (
+                FloatType::Half,
+                &[
+                    "OpCapability Float16",
+                    "OpCapability StorageBuffer16BitAccess",
+                ][..],
+            ),
+            (FloatType::Double, &["OpCapability Float64"][..]),
+        ] {
+            let text = disassemble(
+                &shader(
+                    &ExtensionCheck::FloatControls2(Fc2Check {
+                        flags: Flags::NotInf,
+                        via: Via::Default,
+                        element,
+                    }),
+                    false,
+                )
+                .unwrap(),
+            );
+            let float_type = format!("OpTypeFloat {}", element.bits());
+            let id = text
+                .lines()
+                .find(|line| line.ends_with(&float_type))
+                .and_then(|line| line.split(" = ").next())
+                .unwrap_or_else(|| panic!("no {float_type}:\n{text}"));
+            assert!(
+                text.contains(&format!("FPFastMathDefault {id} ")),
+                "{element}:\n{text}"
+            );
+            for needle in needles {
+                assert!(text.contains(needle), "{needle}:\n{text}");
+            }
+            assert!(!text.contains("OpTypeFloat 32"), "{element}:\n{text}");
+        }
         let to_half = disassemble(
             &shader(
                 &ExtensionCheck::Float8(Float8Check::From {
@@ -529,6 +569,7 @@ mod tests {
                 ExtensionCheck::FloatControls2(Fc2Check {
                     flags: Flags::None,
                     via: Via::Default,
+                    element: FloatType::Float,
                 }),
                 false,
             ),
@@ -536,6 +577,15 @@ mod tests {
                 ExtensionCheck::FloatControls2(Fc2Check {
                     flags: Flags::NotNan,
                     via: Via::Decoration,
+                    element: FloatType::Float,
+                }),
+                false,
+            ),
+            (
+                ExtensionCheck::FloatControls2(Fc2Check {
+                    flags: Flags::Nsz,
+                    via: Via::Decoration,
+                    element: FloatType::Double,
                 }),
                 false,
             ),

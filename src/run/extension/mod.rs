@@ -20,8 +20,8 @@
 //! |---|---|---|
 //! | `float8_<src>_to_<e4m3\|e5m2>[_sat]` | `OpFConvert` / `OpConvertSToF` / `OpConvertUToF` from `half`, `float`, `char`, `uchar`, `short`, `int` to a float8 encoding, `_sat`: `SaturatedToLargestFloat8NormalConversionEXT` | the float source, `float` for integers |
 //! | `float8_<e4m3\|e5m2>_to_<dst>[_sat]` | from a float8 encoding to `half`, `float`, `double`, `char`, `int` (`_sat`: `SaturatedConversion`) | the float destination, `float` for integers |
-//! | `float_controls2_ieee` | `OpFAdd`, `OpFSub`, `OpFMul`, `OpFDiv`, `OpFNegate` under `FPFastMathDefault %float 0`: IEEE signed zeros, infinities and NaNs | `float` |
-//! | `float_controls2_<nsz\|notinf\|notnan>_<default\|decoration>` | the same with one flag, set by `FPFastMathDefault` or by `FPFastMathMode` decorations | `float` |
+//! | `float_controls2_[<half\|double>_]ieee` | `OpFAdd`, `OpFSub`, `OpFMul`, `OpFDiv`, `OpFNegate` under `FPFastMathDefault %type 0`: IEEE signed zeros, infinities and NaNs (no type in the name: float) | `float`, `half`, `double` |
+//! | `float_controls2_[<half\|double>_]<nsz\|notinf\|notnan>_<default\|decoration>` | the same with one flag, set by `FPFastMathDefault` or by `FPFastMathMode` decorations | `float`, `half`, `double` |
 //! | `arithmetic_fence` | `OpArithmeticFenceEXT` between fully fast-math additions | `float` |
 //!
 //! Float8 results are judged with [`crate::num::float8`] (every NaN code is as good as another;
@@ -29,9 +29,11 @@
 //! extension), results from float8 exactly; all 256 codes are converted in both directions
 //! (each code to every destination; each code's value is among the `float` sources), every
 //! half and every 8- and 16-bit integer to float8. float_controls2 results are judged per
-//! instruction, each (input pair, instruction) counting as one input; a result the flags leave
-//! free (NotInf with an infinite operand or result, NotNaN with a NaN) is counted as
-//! undefined, NSZ accepts either sign of a zero operand or result. The fence check requires the
+//! instruction in the check's type by one rule for every type
+//! ([`crate::spec::extension::Fc2Check::verdict`]), each (input pair, instruction) counting as
+//! one input; a half or double check runs only where the device has the type. A result the
+//! flags leave free (NotInf with an infinite operand or result, NotNaN with a NaN) is counted
+//! as undefined, NSZ accepts either sign of a zero operand or result. The fence check requires the
 //! fenced order's value on inputs where reassociating across the fence changes the result; the
 //! note tells how often the unfenced twin differed.
 
@@ -255,10 +257,11 @@ enum Inputs {
         flush_operand: bool,
         flush_result: bool,
     },
-    /// (x, y) pairs, each run through every arithmetic instruction.
+    /// (x, y) pairs of the check's type (widened to `f64`), each run through every
+    /// arithmetic instruction.
     FloatControls2 {
         check: Fc2Check,
-        pairs: Vec<(f32, f32)>,
+        pairs: Vec<(f64, f64)>,
     },
     /// (a, b, c) triples for the fenced and the unfenced sum.
     Fence { triples: Vec<[f32; 3]> },
@@ -326,15 +329,17 @@ impl ExtensionRun<'_> {
             }
             ExtensionCheck::FloatControls2(check) => {
                 // A reproduce line's case is (x, y), or x alone for OpFNegate (y is then x).
-                let pairs: Vec<(f32, f32)> = match &settings.explicit {
+                let element = check.element;
+                let pairs: Vec<(f64, f64)> = match &settings.explicit {
                     Some(cases) => cases
                         .iter()
                         .filter_map(|case| {
                             let x = *case.first()?;
-                            Some((x as f32, case.get(1).copied().unwrap_or(x) as f32))
+                            let y = case.get(1).copied().unwrap_or(x);
+                            Some((element.round(x), element.round(y)))
                         })
                         .collect(),
-                    None => Fc2Check::inputs(),
+                    None => check.inputs(),
                 };
                 Inputs::FloatControls2 {
                     check: *check,
@@ -514,10 +519,15 @@ impl pipeline::Unit for ExtensionRun<'_> {
                 vec![encode_bits(sources, check.source_scalar().bytes())],
                 vec![check.destination_scalar().bytes()],
             ),
-            Inputs::FloatControls2 { pairs, .. } => {
-                let xs: Vec<u64> = pairs.iter().map(|(x, _)| u64::from(x.to_bits())).collect();
-                let ys: Vec<u64> = pairs.iter().map(|(_, y)| u64::from(y.to_bits())).collect();
-                (vec![encode_bits(&xs, 4), encode_bits(&ys, 4)], vec![4; 5])
+            Inputs::FloatControls2 { check, pairs } => {
+                let element = check.element;
+                let bytes = element.bytes();
+                let xs: Vec<u64> = pairs.iter().map(|(x, _)| element.to_bits(*x)).collect();
+                let ys: Vec<u64> = pairs.iter().map(|(_, y)| element.to_bits(*y)).collect();
+                (
+                    vec![encode_bits(&xs, bytes), encode_bits(&ys, bytes)],
+                    vec![bytes; 5],
+                )
             }
             Inputs::Fence { triples } => (
                 (0..3)
@@ -581,10 +591,14 @@ impl pipeline::Unit for ExtensionRun<'_> {
                 }
             }
             Inputs::FloatControls2 { check, pairs } => {
-                let results: Vec<Vec<u64>> = outputs.iter().map(|o| decode_bits(o, 4)).collect();
+                let element = check.element;
+                let results: Vec<Vec<u64>> = outputs
+                    .iter()
+                    .map(|o| decode_bits(o, element.bytes()))
+                    .collect();
                 for (op_index, op) in Arithmetic::ALL.into_iter().enumerate() {
                     for (pair_index, (x, y)) in pairs.iter().enumerate() {
-                        let device = f32::from_bits(results[op_index][pair_index] as u32);
+                        let device = element.from_bits(results[op_index][pair_index]);
                         let outcome = match check.verdict(op, *x, *y, device) {
                             Verdict8::Undefined => {
                                 stats.undefined += 1;
@@ -594,12 +608,12 @@ impl pipeline::Unit for ExtensionRun<'_> {
                             Verdict8::Fail => Outcome::Fail,
                         };
                         let args = match op {
-                            Arithmetic::FNegate => vec![f64::from(*x)],
-                            _ => vec![f64::from(*x), f64::from(*y)],
+                            Arithmetic::FNegate => vec![*x],
+                            _ => vec![*x, *y],
                         };
                         let index = (op_index * pairs.len() + pair_index) as u64;
-                        let want = Float::with_val(24, op.apply(*x, *y));
-                        stats.record(case(index, args, f64::from(device), want, outcome));
+                        let want = Float::with_val(element.precision(), op.apply(element, *x, *y));
+                        stats.record(case(index, args, device, want, outcome));
                     }
                 }
             }

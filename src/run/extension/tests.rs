@@ -78,6 +78,51 @@ fn a_device_without_the_queries_is_unknown_and_nothing_is_built() {
         .all(|u| u.skip.as_deref().unwrap().contains("unknown")));
 }
 
+/// An OpenCL device that accepts float_controls2 runs each type's checks only where it has
+/// the type (`CL_DEVICE_HALF_FP_CONFIG`, `CL_DEVICE_DOUBLE_FP_CONFIG`).
+#[test]
+fn float_controls2_on_half_and_double_skip_where_the_device_lacks_the_type() {
+    let mut info = synthetic_device(&[]);
+    let probe = accepting_probe();
+    let skip = |info: &DeviceInfo, name: &str| {
+        find_unit(info, &probe, name)
+            .unwrap_or_else(|| panic!("no unit {name}"))
+            .skip
+    };
+    for name in [
+        "float_controls2_ieee",
+        "float_controls2_half_ieee",
+        "float_controls2_double_notnan_decoration",
+    ] {
+        assert_eq!(skip(&info, name), None, "{name}");
+    }
+    info.half_fp = None;
+    info.double_fp = None;
+    assert_eq!(
+        skip(&info, "float_controls2_half_nsz_default").as_deref(),
+        Some("device does not support half")
+    );
+    assert_eq!(
+        skip(&info, "float_controls2_double_ieee").as_deref(),
+        Some("device does not support double")
+    );
+    assert_eq!(skip(&info, "float_controls2_nsz_default"), None);
+    // 7 checks per type, the type in the CSV's `type` column.
+    let fc2: Vec<ExtensionUnit> = extension_units(&info, &probe)
+        .into_iter()
+        .filter(|unit| unit.check.extension() == crate::spec::extension::FLOAT_CONTROLS2)
+        .collect();
+    assert_eq!(fc2.len(), 21);
+    for element in FC2_TYPES {
+        assert_eq!(
+            fc2.iter()
+                .filter(|unit| unit.check.element() == element)
+                .count(),
+            7
+        );
+    }
+}
+
 #[test]
 fn an_isolated_builder_decides_where_the_queries_are_missing() {
     let info = synthetic_device(&[]);
@@ -156,6 +201,7 @@ fn guard_refuses_extensions_the_probe_does_not_accept() {
     let fc2 = ExtensionCheck::FloatControls2(Fc2Check {
         flags: Flags::None,
         via: Via::Default,
+        element: FloatType::Float,
     })
     .module(64)
     .unwrap();
@@ -352,11 +398,15 @@ fn float8_overflow_follows_the_extension() {
     assert_eq!(to_char_sat.verdict(0x42, 3, false, false), Verdict8::Fail);
 }
 
-fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32 + Sync) -> UnitStats {
+/// Runs `check` on a device that answers each instruction as `answer` says (values of the
+/// check's type, widened to `f64`).
+fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f64, f64) -> f64 + Sync) -> UnitStats {
     let info = synthetic_device(&[]);
+    let element = check.element;
+    let bytes = element.bytes();
     let device = move |inputs: &[Vec<u8>], _: &[usize], _: usize| {
-        let xs = decode_bits(&inputs[0], 4);
-        let ys = decode_bits(&inputs[1], 4);
+        let xs = decode_bits(&inputs[0], bytes);
+        let ys = decode_bits(&inputs[1], bytes);
         Ok(Arithmetic::ALL
             .into_iter()
             .map(|op| {
@@ -364,11 +414,11 @@ fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32 + Sync)
                     .iter()
                     .zip(&ys)
                     .map(|(x, y)| {
-                        let (x, y) = (f32::from_bits(*x as u32), f32::from_bits(*y as u32));
-                        u64::from(answer(op, x, y).to_bits())
+                        let (x, y) = (element.from_bits(*x), element.from_bits(*y));
+                        element.to_bits(answer(op, x, y))
                     })
                     .collect();
-                encode_bits(&bits, 4)
+                encode_bits(&bits, bytes)
             })
             .collect())
     };
@@ -383,72 +433,98 @@ fn run_fc2(check: Fc2Check, answer: impl Fn(Arithmetic, f32, f32) -> f32 + Sync)
     .stats
 }
 
+/// The float_controls2 types, each with its pair count (121 grid pairs and 5 overflow pairs)
+/// times 5 instructions.
+const FC2_TYPES: [FloatType; 3] = [FloatType::Float, FloatType::Half, FloatType::Double];
+const FC2_RESULTS: u64 = 5 * 126;
+
+fn fc2(flags: Flags, via: Via, element: FloatType) -> Fc2Check {
+    Fc2Check {
+        flags,
+        via,
+        element,
+    }
+}
+
 #[test]
 fn float_controls2_without_flags_needs_ieee_results() {
-    let ieee = Fc2Check {
-        flags: Flags::None,
-        via: Via::Default,
-    };
-    let stats = run_fc2(ieee, |op, x, y| op.apply(x, y));
-    assert_eq!(
-        (stats.inputs, stats.failures, stats.undefined),
-        (5 * 121, 0, 0)
-    );
-    // A device that loses the sign of zero (x + y with x = y = -0 gives +0) fails.
-    let unsigned_zero = |op: Arithmetic, x: f32, y: f32| {
-        let r = op.apply(x, y);
-        if r == 0.0 {
-            0.0
-        } else {
-            r
-        }
-    };
-    let stats = run_fc2(ieee, unsigned_zero);
-    assert!(stats.failures > 0);
-    assert_eq!(stats.worst.as_ref().unwrap().outcome, Outcome::Fail);
-    // A device that flushes infinities to the largest finite value fails.
-    let no_inf = |op: Arithmetic, x: f32, y: f32| {
-        let r = op.apply(x, y);
-        if r.is_infinite() {
-            f32::MAX.copysign(r)
-        } else {
-            r
-        }
-    };
-    assert!(run_fc2(ieee, no_inf).failures > 0);
-    // A NaN of any payload meets a NaN; a number does not.
-    let other_nan = |op: Arithmetic, x: f32, y: f32| {
-        let r = op.apply(x, y);
-        if r.is_nan() {
-            f32::from_bits(0xffc0_1234)
-        } else {
-            r
-        }
-    };
-    assert_eq!(run_fc2(ieee, other_nan).failures, 0);
-    let nan_to_zero = |op: Arithmetic, x: f32, y: f32| {
-        let r = op.apply(x, y);
-        if r.is_nan() {
-            0.0
-        } else {
-            r
-        }
-    };
-    assert!(run_fc2(ieee, nan_to_zero).failures > 0);
+    for element in FC2_TYPES {
+        let ieee = fc2(Flags::None, Via::Default, element);
+        let stats = run_fc2(ieee, |op, x, y| op.apply(element, x, y));
+        assert_eq!(
+            (stats.inputs, stats.failures, stats.undefined),
+            (FC2_RESULTS, 0, 0),
+            "{element}"
+        );
+        // A device that loses the sign of zero (x + y with x = y = -0 gives +0) fails.
+        let unsigned_zero = |op: Arithmetic, x: f64, y: f64| {
+            let r = op.apply(element, x, y);
+            if r == 0.0 {
+                0.0
+            } else {
+                r
+            }
+        };
+        let stats = run_fc2(ieee, unsigned_zero);
+        assert!(stats.failures > 0, "{element}");
+        assert_eq!(stats.worst.as_ref().unwrap().outcome, Outcome::Fail);
+        // A device that flushes infinities to the largest finite value fails.
+        let no_inf = |op: Arithmetic, x: f64, y: f64| {
+            let r = op.apply(element, x, y);
+            if r.is_infinite() {
+                element.max_finite().copysign(r)
+            } else {
+                r
+            }
+        };
+        assert!(run_fc2(ieee, no_inf).failures > 0, "{element}");
+        // So does one whose arithmetic keeps a wider range (half in float, float in
+        // double): its overflowing sums and products are finite, then saturated.
+        let wider = |op: Arithmetic, x: f64, y: f64| {
+            let r = op.apply(FloatType::Double, x, y);
+            if r.abs() > element.max_finite() {
+                element.max_finite().copysign(r)
+            } else {
+                element.round(r)
+            }
+        };
+        let stats = run_fc2(ieee, wider);
+        assert!(stats.failures > 0, "{element}");
+        // A NaN of any payload meets a NaN; a number does not.
+        let other_nan = |op: Arithmetic, x: f64, y: f64| {
+            let r = op.apply(element, x, y);
+            if r.is_nan() {
+                element.from_bits(element.to_bits(f64::NAN) | 0x12)
+            } else {
+                r
+            }
+        };
+        assert_eq!(run_fc2(ieee, other_nan).failures, 0, "{element}");
+        let nan_to_zero = |op: Arithmetic, x: f64, y: f64| {
+            let r = op.apply(element, x, y);
+            if r.is_nan() {
+                0.0
+            } else {
+                r
+            }
+        };
+        assert!(run_fc2(ieee, nan_to_zero).failures > 0, "{element}");
+    }
 }
 
 #[test]
 fn float_controls2_flags_free_exactly_their_cases() {
-    for via in [Via::Default, Via::Decoration] {
+    for (element, via) in FC2_TYPES
+        .into_iter()
+        .flat_map(|element| [Via::Default, Via::Decoration].map(|via| (element, via)))
+    {
+        let max = element.max_finite();
         // NSZ: any zero sign passes, a wrong magnitude does not; 1 / -0 may be +inf.
-        let nsz = Fc2Check {
-            flags: Flags::Nsz,
-            via,
-        };
+        let nsz = fc2(Flags::Nsz, via, element);
         // Zero operands read as +0, zero results given as -0.
-        let unsigned_zero = |op: Arithmetic, x: f32, y: f32| {
-            let positive = |v: f32| if v == 0.0 { 0.0 } else { v };
-            let r = op.apply(positive(x), positive(y));
+        let unsigned_zero = |op: Arithmetic, x: f64, y: f64| {
+            let positive = |v: f64| if v == 0.0 { 0.0 } else { v };
+            let r = op.apply(element, positive(x), positive(y));
             if r == 0.0 {
                 -0.0
             } else {
@@ -456,47 +532,168 @@ fn float_controls2_flags_free_exactly_their_cases() {
             }
         };
         let stats = run_fc2(nsz, unsigned_zero);
-        assert_eq!(stats.failures, 0, "{:?}", stats.worst);
-        assert!(nsz.verdict(Arithmetic::FDiv, 1.0, -0.0, f32::INFINITY) == Verdict8::Pass);
-        assert!(nsz.verdict(Arithmetic::FDiv, 1.0, -0.0, f32::NEG_INFINITY) == Verdict8::Pass);
-        assert!(nsz.verdict(Arithmetic::FAdd, 1.0, 1.0, 3.0) == Verdict8::Fail);
-        let ieee = Fc2Check {
-            flags: Flags::None,
-            via: Via::Default,
-        };
-        assert!(ieee.verdict(Arithmetic::FDiv, 1.0, -0.0, f32::INFINITY) == Verdict8::Fail);
+        assert_eq!(stats.failures, 0, "{element} {:?}", stats.worst);
+        assert_eq!(
+            nsz.verdict(Arithmetic::FDiv, 1.0, -0.0, f64::INFINITY),
+            Verdict8::Pass
+        );
+        assert_eq!(
+            nsz.verdict(Arithmetic::FDiv, 1.0, -0.0, f64::NEG_INFINITY),
+            Verdict8::Pass
+        );
+        assert_eq!(nsz.verdict(Arithmetic::FAdd, 1.0, 1.0, 3.0), Verdict8::Fail);
+        // -M + M is +0; NSZ takes -0 too.
+        assert_eq!(
+            nsz.verdict(Arithmetic::FAdd, -max, max, -0.0),
+            Verdict8::Pass
+        );
+        let ieee = fc2(Flags::None, Via::Default, element);
+        assert_eq!(
+            ieee.verdict(Arithmetic::FDiv, 1.0, -0.0, f64::INFINITY),
+            Verdict8::Fail
+        );
+        assert_eq!(
+            ieee.verdict(Arithmetic::FAdd, -max, max, -0.0),
+            Verdict8::Fail
+        );
 
         // NotInf: any result where an operand or the result is infinite.
-        let not_inf = Fc2Check {
-            flags: Flags::NotInf,
-            via,
-        };
-        let garbage_for_inf = |op: Arithmetic, x: f32, y: f32| {
-            let r = op.apply(x, y);
+        let not_inf = fc2(Flags::NotInf, via, element);
+        let garbage_for_inf = |op: Arithmetic, x: f64, y: f64| {
+            let r = op.apply(element, x, y);
             if r.is_infinite() || x.is_infinite() || (op != Arithmetic::FNegate && y.is_infinite())
             {
-                12345.0
+                12.0
             } else {
                 r
             }
         };
         let stats = run_fc2(not_inf, garbage_for_inf);
-        assert_eq!(stats.failures, 0);
+        assert_eq!(stats.failures, 0, "{element}");
         assert!(stats.undefined > 0);
-        assert_eq!(stats.inputs + stats.undefined, 5 * 121);
+        assert_eq!(stats.inputs + stats.undefined, FC2_RESULTS);
         // ... but not where nothing is infinite.
-        assert!(not_inf.verdict(Arithmetic::FMul, 4.0, 0.25, 2.0) == Verdict8::Fail);
-        assert!(not_inf.verdict(Arithmetic::FDiv, 1.0, 0.0, 7.0) == Verdict8::Undefined);
+        assert_eq!(
+            not_inf.verdict(Arithmetic::FMul, 4.0, 0.25, 2.0),
+            Verdict8::Fail
+        );
+        assert_eq!(
+            not_inf.verdict(Arithmetic::FDiv, 1.0, 0.0, 7.0),
+            Verdict8::Undefined
+        );
+        // M · 4 overflows in the type: free under NotInf, infinite without it.
+        assert_eq!(
+            not_inf.verdict(Arithmetic::FMul, max, 4.0, max),
+            Verdict8::Undefined
+        );
+        assert_eq!(
+            ieee.verdict(Arithmetic::FMul, max, 4.0, max),
+            Verdict8::Fail
+        );
+        assert_eq!(
+            ieee.verdict(Arithmetic::FMul, max, 4.0, f64::INFINITY),
+            Verdict8::Pass
+        );
 
         // NotNaN: any result where an operand or the result is NaN (0 · inf included).
-        let not_nan = Fc2Check {
-            flags: Flags::NotNan,
-            via,
+        let not_nan = fc2(Flags::NotNan, via, element);
+        assert_eq!(
+            not_nan.verdict(Arithmetic::FMul, 0.0, f64::INFINITY, 1.0),
+            Verdict8::Undefined
+        );
+        assert_eq!(
+            not_nan.verdict(Arithmetic::FAdd, f64::NAN, 1.0, 1.0),
+            Verdict8::Undefined
+        );
+        assert_eq!(
+            not_nan.verdict(Arithmetic::FSub, -0.0, 0.0, 0.0),
+            Verdict8::Fail
+        );
+        assert_eq!(
+            not_nan.verdict(Arithmetic::FSub, -0.0, 0.0, -0.0),
+            Verdict8::Pass
+        );
+    }
+}
+
+/// The inputs discriminate in every type: the grid's finite results are exact and normal
+/// there (so an OpFDiv that is not correctly rounded cannot fail them, and only the
+/// special-value semantics decide), each flag's freedom has inputs to act on, and the
+/// overflow pairs overflow in the type but not one format wider, while M ± 4 rounds to M.
+#[test]
+fn float_controls2_inputs_discriminate_in_every_type() {
+    // Enough bits for any sum of two doubles exactly (2^1024 down to 2^-1074).
+    const EXACT: u32 = 2200;
+    for element in FC2_TYPES {
+        let check = fc2(Flags::None, Via::Default, element);
+        let pairs = check.inputs();
+        assert_eq!(pairs.len() * 5, FC2_RESULTS as usize);
+        let max = element.max_finite();
+        let (grid, overflow) = pairs.split_at(121);
+        let mut freed = [0usize; 3];
+        for (x, y) in grid {
+            for op in Arithmetic::ALL {
+                let got = op.apply(element, *x, *y);
+                let operands = op.operands(*x, *y);
+                if got.is_finite() {
+                    // The exact value is the type's rounded one.
+                    let exact = match op {
+                        Arithmetic::FAdd => Float::with_val(EXACT, *x) + *y,
+                        Arithmetic::FSub => Float::with_val(EXACT, *x) - *y,
+                        Arithmetic::FMul => Float::with_val(EXACT, *x) * *y,
+                        Arithmetic::FDiv => Float::with_val(EXACT, *x) / *y,
+                        Arithmetic::FNegate => -Float::with_val(EXACT, *x),
+                    };
+                    assert_eq!(exact, got, "{element} {op:?} {x} {y}");
+                    assert!(got == 0.0 || !element.is_subnormal(got), "{element}");
+                    // An IEEE zero of a set sign that NSZ would free.
+                    if got == 0.0 {
+                        freed[0] += 1;
+                    }
+                }
+                // NotInf: an infinite result of finite operands (1 / 0).
+                if got.is_infinite() && operands.iter().all(|v| v.is_finite()) {
+                    freed[1] += 1;
+                }
+                // NotNaN: a NaN of operands that are no NaN (0 · inf, inf − inf, 0 / 0).
+                if got.is_nan() && !operands.iter().any(|v| v.is_nan()) {
+                    freed[2] += 1;
+                }
+            }
+        }
+        assert!(freed.iter().all(|n| *n > 0), "{element}: {freed:?}");
+        // Overflow: infinite in the type, finite in the next wider format (the exact value
+        // for double), and the same instruction rounds a finite sum back to M.
+        let wider = match element {
+            FloatType::Half => FloatType::Float,
+            _ => FloatType::Double,
         };
-        assert!(not_nan.verdict(Arithmetic::FMul, 0.0, f32::INFINITY, 1.0) == Verdict8::Undefined);
-        assert!(not_nan.verdict(Arithmetic::FAdd, f32::NAN, 1.0, 1.0) == Verdict8::Undefined);
-        assert!(not_nan.verdict(Arithmetic::FSub, -0.0, 0.0, 0.0) == Verdict8::Fail);
-        assert!(not_nan.verdict(Arithmetic::FSub, -0.0, 0.0, -0.0) == Verdict8::Pass);
+        let mut overflows = 0;
+        for (x, y) in overflow {
+            for op in [Arithmetic::FAdd, Arithmetic::FSub, Arithmetic::FMul] {
+                let got = op.apply(element, *x, *y);
+                let exact = match op {
+                    Arithmetic::FAdd => Float::with_val(EXACT, *x) + *y,
+                    Arithmetic::FSub => Float::with_val(EXACT, *x) - *y,
+                    _ => Float::with_val(EXACT, *x) * *y,
+                };
+                if got.is_infinite() {
+                    overflows += 1;
+                    assert!(exact.is_finite(), "{element} {op:?}");
+                    if element != FloatType::Double {
+                        assert!(wider.round(exact.to_f64()).is_finite(), "{element}");
+                    }
+                } else if *y == 4.0 || *y == -4.0 {
+                    assert_eq!(got.abs(), max, "{element} {op:?} {x} {y}");
+                    assert_ne!(exact, got, "{element} {op:?}");
+                }
+            }
+            // The divisions are exact.
+            let quotient = Arithmetic::FDiv.apply(element, *x, *y);
+            assert_eq!(Float::with_val(EXACT, *x) / *y, quotient, "{element}");
+        }
+        // M·4, M·−4, M+M, M·M, −M−M, −M·M, −M+−M, −M·−M.
+        assert_eq!(overflows, 8, "{element}");
     }
 }
 

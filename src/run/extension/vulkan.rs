@@ -45,7 +45,7 @@ fn skip_reason(info: &VulkanDeviceInfo, check: &ExtensionCheck) -> Option<String
     }
     let features = &info.features;
     match check {
-        ExtensionCheck::FloatControls2(_) => {
+        ExtensionCheck::FloatControls2(fc2) => {
             if !features.float_controls2 {
                 return Some(
                     "device does not offer VK_KHR_shader_float_controls2 with \
@@ -53,16 +53,7 @@ fn skip_reason(info: &VulkanDeviceInfo, check: &ExtensionCheck) -> Option<String
                         .to_string(),
                 );
             }
-            if !info.float_controls.float.signed_zero_inf_nan_preserve {
-                return Some(
-                    "device reports no shaderSignedZeroInfNanPreserveFloat32, so \
-                     FPFastMathDefault and FPFastMathMode on float must include NSZ, NotInf \
-                     and NotNaN (VUID-RuntimeSpirv-shaderSignedZeroInfNanPreserveFloat32-09561), \
-                     which this check leaves out"
-                        .to_string(),
-                );
-            }
-            None
+            fc2_needs(info, fc2.element)
         }
         ExtensionCheck::Float8(float8) => {
             if !features.float8 {
@@ -76,6 +67,36 @@ fn skip_reason(info: &VulkanDeviceInfo, check: &ExtensionCheck) -> Option<String
         }
         ExtensionCheck::ArithmeticFence => unreachable!("not_in_vulkan refuses it"),
     }
+}
+
+/// What a float_controls2 check on `element` needs besides the extension: the type in shaders
+/// and buffers, and `shaderSignedZeroInfNanPreserveFloat<bits>`, without which every
+/// `FPFastMathDefault` and `FPFastMathMode` on the type must include NSZ, NotInf and NotNaN
+/// (VUID-RuntimeSpirv-shaderSignedZeroInfNanPreserveFloat16-09559/09560, Float32-09561/09562,
+/// Float64-09563/09564), which the checks leave out.
+fn fc2_needs(info: &VulkanDeviceInfo, element: FloatType) -> Option<String> {
+    if !info.features.supports(element) {
+        let missing = match element {
+            FloatType::Half => "shaderFloat16 and storageBuffer16BitAccess (half)",
+            FloatType::Double => "shaderFloat64 (double)",
+            FloatType::Float => unreachable!("every Vulkan device has float"),
+        };
+        return Some(format!("device lacks {missing}"));
+    }
+    if !info.float_controls.of(element).signed_zero_inf_nan_preserve {
+        let (bits, vuid) = match element {
+            FloatType::Half => (16, "09559"),
+            FloatType::Float => (32, "09561"),
+            FloatType::Double => (64, "09563"),
+        };
+        return Some(format!(
+            "device reports no shaderSignedZeroInfNanPreserveFloat{bits}, so FPFastMathDefault \
+             and FPFastMathMode on {element} must include NSZ, NotInf and NotNaN \
+             (VUID-RuntimeSpirv-shaderSignedZeroInfNanPreserveFloat{bits}-{vuid}), which this \
+             check leaves out"
+        ));
+    }
+    None
 }
 
 /// What a float8 conversion's buffers need that the device may lack: 8-bit storage for the
@@ -206,9 +227,40 @@ mod tests {
         info.float_controls.float.signed_zero_inf_nan_preserve = false;
         let why = skip_of(&info, "float_controls2_nsz_default").unwrap();
         assert!(why.contains("09561"), "{why}");
+        // Each type has its own property and VUID; the others still run.
+        assert_eq!(skip_of(&info, "float_controls2_half_nsz_default"), None);
+        info.float_controls.half.signed_zero_inf_nan_preserve = false;
+        let why = skip_of(&info, "float_controls2_half_nsz_default").unwrap();
+        assert!(why.contains("Float16-09559"), "{why}");
+        assert!(why.contains("on half"), "{why}");
+        assert_eq!(skip_of(&info, "float_controls2_double_ieee"), None);
+        info.float_controls.double.signed_zero_inf_nan_preserve = false;
+        let why = skip_of(&info, "float_controls2_double_ieee").unwrap();
+        assert!(why.contains("Float64-09563"), "{why}");
         info.features.float_controls2 = false;
-        let why = skip_of(&info, "float_controls2_ieee").unwrap();
-        assert!(why.contains("VK_KHR_shader_float_controls2"), "{why}");
+        for name in [
+            "float_controls2_ieee",
+            "float_controls2_half_ieee",
+            "float_controls2_double_notinf_decoration",
+        ] {
+            let why = skip_of(&info, name).unwrap();
+            assert!(
+                why.contains("VK_KHR_shader_float_controls2"),
+                "{name}: {why}"
+            );
+        }
+    }
+
+    #[test]
+    fn half_and_double_float_controls2_need_their_type() {
+        let mut info = lavapipe_as_measured();
+        info.features.storage_buffer16 = false;
+        let why = skip_of(&info, "float_controls2_half_notnan_decoration").unwrap();
+        assert!(why.contains("storageBuffer16BitAccess"), "{why}");
+        info.features.float64 = false;
+        let why = skip_of(&info, "float_controls2_double_nsz_default").unwrap();
+        assert!(why.contains("shaderFloat64"), "{why}");
+        assert_eq!(skip_of(&info, "float_controls2_notnan_decoration"), None);
     }
 
     #[test]
@@ -227,6 +279,7 @@ mod tests {
         let fc2 = ExtensionCheck::FloatControls2(Fc2Check {
             flags: Flags::None,
             via: Via::Default,
+            element: FloatType::Float,
         });
         assert!(!declares_denorm_preserve(&info, &to_half));
         info.float_controls.half.denorm_preserve = true;
