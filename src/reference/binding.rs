@@ -5,6 +5,7 @@
 //! until it is bound here.
 
 use super::exact::{self as e, ExactColumnFn, ExactFn};
+use super::past_double::{self as p, PastDoubleFn};
 use super::side::{self as s, SideFn};
 use super::{self as r, fast as f, FastFn, ReferenceFn};
 use crate::num::fp::FloatType;
@@ -265,6 +266,21 @@ pub fn fast(id: Id) -> Option<FastTiers> {
         | Id::Smoothstep
         | Id::Step
         | Id::Trunc => None,
+    }
+}
+
+/// Where `id`'s exact value is past the largest double by a bound on its arguments
+/// ([`super::past_double`]), for the functions whose sweeps overflow double often.
+pub fn past_double(id: Id) -> Option<PastDoubleFn> {
+    match id {
+        Id::Exp => Some(p::exp),
+        Id::Exp2 => Some(p::exp2),
+        Id::Exp10 => Some(p::exp10),
+        Id::Expm1 => Some(p::expm1),
+        Id::Sinh | Id::Cosh => Some(p::hyperbolic),
+        Id::Pow => Some(p::pow),
+        Id::Powr => Some(p::powr),
+        _ => None,
     }
 }
 

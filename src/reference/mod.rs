@@ -23,6 +23,7 @@ pub mod fma_column;
 pub mod hyperbolic_column;
 pub mod log_column;
 pub mod pair_column;
+pub mod past_double;
 pub mod remquo_column;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
 mod geometric;

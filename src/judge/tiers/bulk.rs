@@ -168,7 +168,9 @@ impl Rules {
     /// where that verdict is the overflow one (`FastRule::overflow`) or a pole's pass with no
     /// error, else `None`. It is what the fast verdict computes, by the same functions,
     /// without the correctly rounded value it already has: the double approximation, then
-    /// `infinite_verdict` where that is infinite and `output_verdict` where it is finite. On
+    /// `infinite_verdict` where that is infinite and `output_verdict` where it is finite
+    /// (where the function's bound shows the value past double, [`binding::past_double`],
+    /// `infinite_verdict`'s overflow without evaluating the approximation). On
     /// that path neither looks at the rule but for the overflow verdict itself, so whether an
     /// input is decided holds for every rule of the function and type. Lets a sweep decide
     /// those inputs in bulk (exp or sinh of a large argument: a quarter of a random sweep's;
@@ -181,6 +183,12 @@ impl Rules {
         let fast = binding::fast_tier(output)?;
         if !infinity.is_infinite() {
             return None;
+        }
+        // Past double by the function's own bound: the double tier's infinity, with the
+        // overflow flag, as `infinite_verdict` would find it, without evaluating it.
+        let past_double = binding::past_double(output.reference).is_some_and(|past| past(args));
+        if past_double && args.iter().all(|x| x.is_finite() && *x != 0.0) {
+            return Some(rule.overflow());
         }
         self.double_tier_verdict(output, fast, args, fast(args), infinity, rule)
             .filter(|verdict| *verdict == rule.overflow() || *verdict == FastVerdict::Pass(0.0))
