@@ -280,6 +280,7 @@ pub fn past_double(id: Id) -> Option<PastDoubleFn> {
         Id::Sinh | Id::Cosh => Some(p::hyperbolic),
         Id::Pow => Some(p::pow),
         Id::Powr => Some(p::powr),
+        Id::Tgamma => Some(p::tgamma),
         _ => None,
     }
 }

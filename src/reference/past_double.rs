@@ -39,6 +39,11 @@ pub fn hyperbolic(args: &[f64]) -> bool {
     args[0].abs() >= 711.0 && args[0].is_finite()
 }
 
+/// Γ is increasing on [2, ∞), and Γ(172) = 171! = 2^1027.8.
+pub fn tgamma(args: &[f64]) -> bool {
+    args[0] >= 172.0 && args[0].is_finite()
+}
+
 /// pow(x, y) = ±|x|^y for finite `x != 0` and `y` (`y` an integer where `x < 0`; elsewhere there
 /// it is NaN). With `e` the exponent of `x` (|x| in [2^e, 2^(e+1)); for a subnormal double
 /// only |x| < 2^(e+1) holds, with `e = −1023`, and only that bound is used for `e <= −2`):
@@ -83,10 +88,12 @@ mod tests {
                 f64::from(f32::from_bits((state >> 16) as u32))
             }
         };
-        let edges: [f64; 11] = [
+        let edges: [f64; 13] = [
             709.0,
             710.0,
             711.0,
+            171.0,
+            172.0,
             1024.0,
             1025.0,
             308.0,
@@ -134,6 +141,6 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked >= 7, "{checked} functions with a past-double rule");
+        assert!(checked >= 8, "{checked} functions with a past-double rule");
     }
 }

@@ -446,11 +446,12 @@ impl CorrectlyRoundedInputs {
                     count_span(counts, cell, decided);
                 } else {
                     let mut span: Option<(usize, std::ops::Range<usize>)> = None;
+                    let mut blocks = BlockCells::of(&axis);
                     for (number, (x, run)) in
                         x[range].chunks(RUN).zip(decided.chunks(RUN)).enumerate()
                     {
                         let positions = number * RUN..number * RUN + run.len();
-                        if let Some(cell) = axis.shared(x) {
+                        if let Some(cell) = blocks.shared(x) {
                             match &mut span {
                                 Some((open, covered)) if *open == cell => {
                                     covered.end = positions.end
@@ -505,8 +506,9 @@ impl CorrectlyRoundedInputs {
                     .chunks(RUN)
                     .zip(y[range].chunks(RUN))
                     .zip(decided.chunks(RUN));
+                let mut cells = BlockCells::of(&axis);
                 for ((x, y), decided) in blocks {
-                    if let (Some(x_cell), Some(y_cell)) = (axis.shared(x), axis.shared(y)) {
+                    if let Some((x_cell, y_cell)) = cells.shared_pair(x, y) {
                         count_by_class(decided, kinds, |class, count| {
                             counts[class * SIDE * SIDE + y_cell * SIDE + x_cell] +=
                                 count as Counter;
@@ -632,6 +634,51 @@ impl AxisCells {
         );
         let cell = self.cell(lowest);
         (cell == self.cell(highest)).then_some(cell)
+    }
+}
+
+/// [`AxisCells::shared`] over a part's blocks in turn, no longer asked once
+/// [`BLOCKS_MISSED_BEFORE_GIVING_UP`] blocks in a row have failed it: every block of a random
+/// sweep does (the check was a third of float atan2's tally), an exhaustive sweep's rarely
+/// two in a row. Giving up only sends blocks to the count input by input, which counts the
+/// same.
+struct BlockCells<'a> {
+    axis: &'a AxisCells,
+    missed: u32,
+}
+
+/// See [`BlockCells`].
+const BLOCKS_MISSED_BEFORE_GIVING_UP: u32 = 4;
+
+impl<'a> BlockCells<'a> {
+    fn of(axis: &'a AxisCells) -> BlockCells<'a> {
+        BlockCells { axis, missed: 0 }
+    }
+
+    /// The cell every value of `values` lies in, where the check is still asked and shows one.
+    #[inline(always)]
+    fn shared(&mut self, values: &[f64]) -> Option<usize> {
+        if self.missed >= BLOCKS_MISSED_BEFORE_GIVING_UP {
+            return None;
+        }
+        let cell = self.axis.shared(values);
+        self.missed = if cell.is_some() { 0 } else { self.missed + 1 };
+        cell
+    }
+
+    /// The cells every value of `x` and every value of `y` lie in, as [`BlockCells::shared`]
+    /// (`y` not checked where `x` fails).
+    #[inline(always)]
+    fn shared_pair(&mut self, x: &[f64], y: &[f64]) -> Option<(usize, usize)> {
+        if self.missed >= BLOCKS_MISSED_BEFORE_GIVING_UP {
+            return None;
+        }
+        let cells = self
+            .axis
+            .shared(x)
+            .and_then(|x_cell| Some((x_cell, self.axis.shared(y)?)));
+        self.missed = if cells.is_some() { 0 } else { self.missed + 1 };
+        cells
     }
 }
 
