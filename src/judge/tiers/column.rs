@@ -212,6 +212,11 @@ fn column_tier(id: Id) -> Option<&'static dyn ColumnTier> {
     match id {
         Id::Sin => Some(&Sine),
         Id::Cos => Some(&Cosine),
+        // The proof is at crate::reference::column's `tanf_lane`.
+        Id::Tan => Some(&FloatsOnly {
+            floats: c::tanf,
+            nan_at: never,
+        }),
         Id::Exp => Some(&FloatsOnly {
             floats: e::expf,
             nan_at: never,
