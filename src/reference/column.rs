@@ -1,7 +1,6 @@
 //! Fast tiers over a whole column of float inputs, computed many lanes at a time: the same
 //! correctly rounded floats as the scalar float tier ([`super::binding::FastTiers::float`]),
-//! and the same correctly rounded doubles as the double tier. Float sin and cos have both,
-//! float tan ([`tanf`]) a float column.
+//! and the same correctly rounded doubles as the double tier, for float sin, cos and tan.
 //!
 //! A sweep's bulk pass needs the correctly rounded float of every input to compare with the
 //! device's results. CORE-MATH's scalar `cr_sinf` costs 1 to 5 ns an input here (5 past 2^26,
@@ -11,16 +10,20 @@
 //! with a proven error bound `e` in straight-line double arithmetic the compiler vectorizes,
 //! and keeps the float nearest `y` only where every value within `e` of `y` rounds to it (a
 //! Ziv rounding test): the exact value then rounds to that float too. The lanes the test
-//! refuses (about one float in 300,000, for sine and for cosine) and infinite or NaN inputs
-//! get CORE-MATH's scalar value. Every value is therefore the correctly rounded float, bit for
-//! bit the scalar tier's, and `every_float_column_is_core_maths` checks that on all 2^32
-//! floats.
+//! refuses (about one float in 300,000 for sine and for cosine, one in 90,000 for tangent,
+//! [`tanf`], whose lanes divide sine by cosine of a quarter-turn reduction) and infinite or
+//! NaN inputs get CORE-MATH's scalar value. Every value is therefore the correctly rounded
+//! float, bit for bit the scalar tier's, and `every_float_column_is_core_maths` and
+//! `every_float_tangent_is_core_maths` check that on all 2^32 floats (tangent's with
+//! `CLACC_EVERY_FLOAT=1`).
 //!
 //! The results that are not the correctly rounded float are measured against the correctly
 //! rounded double (about 3% of an exhaustive sin run's inputs on the Intel CPU device, where
 //! CORE-MATH's `cr_sin` took 18 ns each, 7% of the run's CPU): [`sin_of_floats`] and
 //! [`cos_of_floats`] give it from the same reduction and a double-double evaluation, with a
-//! rounding test to double, and CORE-MATH's value where the test refuses.
+//! rounding test to double, and CORE-MATH's value where the test refuses; [`tan_of_floats`]
+//! divides the two in double-double (`cr_tan` was about a tenth of a random float tan run's
+//! host CPU).
 
 use std::sync::OnceLock;
 
@@ -253,7 +256,7 @@ fn reduce<const COSINE: bool>(x: f64, windows: [f64; 2]) -> Reduced {
     }
 }
 
-/// cos(r) = 1 + r²·(C[0] + r²·(C[1] + …)) for [`tanf_lane`]: −1/2!, 1/4!, … 1/16!.
+/// `cos(r) = 1 + r²·(C[0] + r²·(C[1] + …))` for [`tanf_lane`]: −1/2!, 1/4!, … 1/16!.
 const COS_FLOAT: [f64; 8] = [
     COS_TAYLOR[0],
     COS_TAYLOR[1],
@@ -1204,8 +1207,9 @@ mod tests {
     }
 
     /// Every 31st block of 2^16 floats (every float with `CLACC_EVERY_FLOAT=1`): [`tanf`] is
-    /// CORE-MATH's `cr_tanf` wherever it decides (it decides every float, the scalar tier
-    /// where its lanes decline), and its lanes leave few floats to the scalar tier.
+    /// CORE-MATH's `cr_tanf` and [`tan_of_floats`] its `cr_tan`, bit for bit (the scalar
+    /// tiers where the lanes decline), and the float lanes leave few floats to the scalar
+    /// tier.
     #[test]
     fn every_float_tangent_is_core_maths() {
         use crate::reference::column_checks::every_float_matches;
