@@ -278,7 +278,7 @@ const COS_FLOAT: [f64; 8] = [
 /// (`T'`'s leading exponent `L <= 1` now, so `|a| < 2` is a multiple of `2^(L - 25)` of at
 /// most `26 - L` bits, at most 52 where `k ≠ 0`, as then `m·T' > 0.49` gives `L >= -26`),
 /// and every other step is relative to `M`: `f` is `M - k` within `3u·|f| + 2^-100·(|f| +
-/// k)`, `|f| <= 1/2 + 2^-49`, `k < 2^26`. The exact reduced argument `ρ = (M - k)·π/2` is
+/// k)`, `|f| <= 1/2 + 2^-49`, `k <= 2^26`. The exact reduced argument `ρ = (M - k)·π/2` is
 /// `|x| - kπ/2` modulo 2π, so tan(x) = ±g(ρ), `g` = tan where `k` is even and −cot where it
 /// is odd (tan(t + π/2) = −cot t), the sign that of `x` (tan is odd).
 ///
@@ -581,14 +581,15 @@ fn sin_double_within<const COSINE: bool>(
 /// and `C' = c_h + c_l` within `e_c` of cos(x) ([`sin_double_lane`]'s proof), `|s_l| <=
 /// u·|s_h|` and `|c_l| <= u·|c_h|` (each the result of a fast two-sum). The lane declines
 /// unless `e_c <= |c_h|/4` (it declines only where cos(x) is tiny against `e_c`'s absolute
-/// term, near an odd multiple of π/2).
+/// term, near an odd multiple of π/2) and `|s_h| >= 2^-900` (a guard: what follows needs its
+/// values far from underflow, and sin of a nonzero float is larger than that).
 ///
 /// **Propagation.** With `S = S' + α`, `C = C' + β` (`|α| <= e_s`, `|β| <= e_c`) and `t' =
 /// S'/C'`: `tan x - t' = (α - t'·β)/(C' + β)`, so `|tan x - t'| <= (e_s + |t'|·e_c)/(|C'| -
 /// e_c)`.
 ///
 /// **Quotient.** `q_h = RN(s_h/c_h)`; the remainder `ρ = s_h - q_h·c_h` is a double (the
-/// remainder of a division rounded to nearest, far from underflow here: `|s_h| > 2^-150`),
+/// remainder of a division rounded to nearest, `|s_h| >= 2^-900` far above underflow),
 /// so the fused multiply-add gives it exactly, `|ρ| <= u·|q_h·c_h|`. `t' = q_h + (ρ + s_l -
 /// q_h·c_l)/C'`. The numerator's `w = RN(s_l - q_h·c_l)` (one fused operation, `|w| <=
 /// 2.01u·|s_h|`) and `n = RN(ρ + w)` err by under `5.1u²·|s_h|`; dividing by `c_h` instead of
@@ -634,11 +635,8 @@ fn tan_double_within(x: f64, windows: [f64; 2], constants: &SeriesHead) -> (f64,
     let bound = high
         .abs()
         .mul_add(2f64.powi(-100), propagated * (1.0 + 2f64.powi(-40)));
-    let high = if cosine_bound <= 0.25 * cosine_high.abs() {
-        high
-    } else {
-        f64::NAN
-    };
+    let guarded = cosine_bound <= 0.25 * cosine_high.abs() && sine_high.abs() >= 2f64.powi(-900);
+    let high = if guarded { high } else { f64::NAN };
     (high, low, bound)
 }
 
@@ -690,8 +688,9 @@ pub fn cosf(inputs: &[f64], out: &mut Vec<f64>) {
 }
 
 /// A float column's values on a block of tiny floats, below [`TINY`] in magnitude: there
-/// sin(x) and tan(x) round to `x` and cos(x) to 1, so no lane needs to run (on 45% of all floats: an
-/// exhaustive sweep's blocks of 256 consecutive floats nearly all lie in one binade).
+/// sin(x) and tan(x) round to `x` and cos(x) to 1, so no lane needs to run (on 45% of all
+/// floats: an exhaustive sweep's blocks of 256 consecutive floats nearly all lie in one
+/// binade).
 ///
 /// **Sine.** For `0 < x < 2^-12`, `x - x³/6 <= sin x < x`, so sin(x) lies below `x` by less
 /// than `x³/6 < 2^-26.5·x`. The float below `x` lies at least `2^-24·x` below it (exactly that
