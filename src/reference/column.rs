@@ -1,6 +1,6 @@
 //! Fast tiers over a whole column of float inputs, computed many lanes at a time: the same
 //! correctly rounded floats as the scalar float tier ([`super::binding::FastTiers::float`]),
-//! and the same correctly rounded doubles as the double tier. Float sin and cos have both.
+//! and the same correctly rounded doubles as the double tier, for float sin, cos and tan.
 //!
 //! A sweep's bulk pass needs the correctly rounded float of every input to compare with the
 //! device's results. CORE-MATH's scalar `cr_sinf` costs 1 to 5 ns an input here (5 past 2^26,
@@ -10,16 +10,20 @@
 //! with a proven error bound `e` in straight-line double arithmetic the compiler vectorizes,
 //! and keeps the float nearest `y` only where every value within `e` of `y` rounds to it (a
 //! Ziv rounding test): the exact value then rounds to that float too. The lanes the test
-//! refuses (about one float in 300,000, for sine and for cosine) and infinite or NaN inputs
-//! get CORE-MATH's scalar value. Every value is therefore the correctly rounded float, bit for
-//! bit the scalar tier's, and `every_float_column_is_core_maths` checks that on all 2^32
-//! floats.
+//! refuses (about one float in 300,000 for sine and for cosine, one in 90,000 for tangent,
+//! [`tanf`], whose lanes divide sine by cosine of a quarter-turn reduction) and infinite or
+//! NaN inputs get CORE-MATH's scalar value. Every value is therefore the correctly rounded
+//! float, bit for bit the scalar tier's, and `every_float_column_is_core_maths` and
+//! `every_float_tangent_is_core_maths` check that on all 2^32 floats (tangent's with
+//! `CLACC_EVERY_FLOAT=1`).
 //!
 //! The results that are not the correctly rounded float are measured against the correctly
 //! rounded double (about 3% of an exhaustive sin run's inputs on the Intel CPU device, where
 //! CORE-MATH's `cr_sin` took 18 ns each, 7% of the run's CPU): [`sin_of_floats`] and
 //! [`cos_of_floats`] give it from the same reduction and a double-double evaluation, with a
-//! rounding test to double, and CORE-MATH's value where the test refuses.
+//! rounding test to double, and CORE-MATH's value where the test refuses; [`tan_of_floats`]
+//! divides the two in double-double (`cr_tan` was about a tenth of a random float tan run's
+//! host CPU).
 
 use std::sync::OnceLock;
 
@@ -252,6 +256,118 @@ fn reduce<const COSINE: bool>(x: f64, windows: [f64; 2]) -> Reduced {
     }
 }
 
+/// `cos(r) = 1 + r²·(C[0] + r²·(C[1] + …))` for [`tanf_lane`]: −1/2!, 1/4!, … 1/16!.
+const COS_FLOAT: [f64; 8] = [
+    COS_TAYLOR[0],
+    COS_TAYLOR[1],
+    COS_TAYLOR[2],
+    COS_TAYLOR[3],
+    COS_TAYLOR[4],
+    COS_TAYLOR[5],
+    -1.0 / 87_178_291_200.0,
+    1.0 / 20_922_789_888_000.0,
+];
+
+/// tan(x) correctly rounded to float for the float `x`, or NaN where this lane does not
+/// decide it (`x` infinite or NaN, a float midpoint within the error bound, or the guard
+/// below). `RN` is rounding to nearest double, `u = 2^-53`.
+///
+/// **Reduction, by quarter turns.** With the [`Reduction`] windows doubled (exact, and the
+/// doubled pieces are the pieces doubled), [`reduce`] computes what [`sinf_lane`] proves,
+/// with `T' = 2T(e) < 4` for `T` and `M = m·T' ≡ 2x/π (mod 4)`: `a = P0 - k` is still exact
+/// (`T'`'s leading exponent `L <= 1` now, so `|a| < 2` is a multiple of `2^(L - 25)` of at
+/// most `26 - L` bits, at most 52 where `k ≠ 0`, as then `m·T' > 0.49` gives `L >= -26`),
+/// and every other step is relative to `M`: `f` is `M - k` within `3u·|f| + 2^-100·(|f| +
+/// k)`, `|f| <= 1/2 + 2^-49`, `k <= 2^26`. The exact reduced argument `ρ = (M - k)·π/2` is
+/// `|x| - kπ/2` modulo 2π, so tan(x) = ±g(ρ), `g` = tan where `k` is even and −cot where it
+/// is odd (tan(t + π/2) = −cot t), the sign that of `x` (tan is odd).
+///
+/// **Argument.** `r = RN(f·RN(π/2))` is `ρ` within `5.3u·|r| + 2^-99.3·k` (`3u·|f|·π/2`,
+/// two more roundings, and the `2^-100·|f|` term, under `u·|r|`), and `|r| <= π/4 + 2^-48`.
+/// Where `k` is odd and `|r| < 2^-40` the lane declines (a guard: cot's pole at 0 would
+/// otherwise need a lower bound on `|ρ|`; no float is known to come that near an odd
+/// multiple of π/2); elsewhere in the odd case `|r - ρ| <= (5.3u + 2^-73.3/2^-40)·|r| <
+/// 2^-33.2·|r|`, so every ξ between `r` and `ρ` has `r`'s sign and `|ξ| >= (1 -
+/// 2^-33.2)·|r|`.
+///
+/// **Sine and cosine.** `s` is sin(r) to r^17 as in [`sinf_lane`], here with `|r| <= 0.786`:
+/// left out is under `2^-67·|r|`, the correction `r·r²·S` is at most `0.103·|r|` and its
+/// rounding errors under `6u` of it, the last sum adds `u`, and `|r| <= 1.12·|sin r|`: `s`
+/// is sin(r) within `2u` relative. `c = 1 + z·C(z)` (`z = RN(r²)`, [`COS_FLOAT`] to
+/// `1/16!`; left out under `2^-58`): `C(z)` lies in `[-0.5, -0.47]`, each coefficient's
+/// term under a twelfth of the last's, so `z`'s rounding, the Estrin scheme and the product
+/// err by under `6u` of `|z·C| <= 0.31`, and the last sum adds `u`: `c` is cos(r) within
+/// `3u` absolute, `4.3u` relative (cos r >= 0.707), under `5u`.
+///
+/// **Quotient.** `q`, `RN(s/c)` where `k` is even and `RN(c/s)` where it is odd, is tan r
+/// or cot r (±g(r)) within `(2u + 5u + u)(1 + 2^-40) < 8.1u` relative, and `y` is `±q` with
+/// tan(x)'s sign (x's sign times `(-1)^k`, exact). Then
+/// `|g(r) - g(ρ)| <= |r - ρ|·max(1 + g(ξ)²)` over ξ between them (g' = 1 + g²):
+/// * `k` even: `1 + tan²ξ <= 2.01` (`|ξ| <= π/4 + 2^-47`), so the relative part `5.3u·|r|`
+///   adds at most `10.7u·|tan r|` (`|r| <= |tan r|`) and the absolute part `2^-98.2·k`.
+/// * `k` odd: `1 + cot²ξ = 1/sin²ξ <= (1 + 2^-32)/sin²r` (`sin(λt) >= λ·sin t` for `λ <= 1`,
+///   `0 <= t <= π`), so the relative part adds `5.3u·|cot r|·|r|/|sin r·cos r|·(1 + 2^-32)
+///   <= 8.4u·|cot r|` (`2r/sin 2r <= π/2` for `|r| <= π/4`, a hair more just past it) and
+///   the absolute part `2^-99.2·k·(1 + cot²r)`.
+///
+/// With `1 + g(r)² <= (1 + 2^-48)·(1 + y²)`, `y` is tan(x) within `(8.1u + 10.7u)(1 +
+/// 2^-48)·|y| + 2^-98.2·k·(1 + y²)`, below `2^-48.7·|y| + 2^-98.2·k·(1 + y²)`. The bound
+/// used, `e = 2^-40·|y| + 2^-96·k·(1 + y²)` (three roundings, each down by at most `u`
+/// relative), is more than 4 times that. Near an odd multiple of π/2 the `y²` term grows
+/// with `|y|` (cot's slope): the bound stays valid, and where it is too wide the rounding
+/// test refuses.
+///
+/// **Rounding test.** As in [`sinf_lane`]: `e >= 2^-40·|y|`, so `RN(y - e)` lies below `y -
+/// e/2`, below tan(x), and `RN(y + e)` above it; where both round to the same float, so does
+/// tan(x). (At `x = ±0`, `y = ±0` and `e = 0` exactly.)
+#[inline(always)]
+fn tanf_lane<const FUSED: bool>(x: f64, windows: [f64; 2]) -> f64 {
+    let (y, bound) = tan_within::<FUSED>(x, windows);
+    let low = (y - bound) as f32;
+    let high = (y + bound) as f32;
+    if low == high {
+        f64::from(low)
+    } else {
+        f64::NAN
+    }
+}
+
+/// `(y, e)` with `y` within `e` of tan(x) for the finite float `x` ([`tanf_lane`] has the
+/// proof); `y` NaN for an infinite or NaN `x` and where the lane's guard declines. `windows`:
+/// [`Reduction`]'s for `x`'s exponent.
+#[inline(always)]
+fn tan_within<const FUSED: bool>(x: f64, windows: [f64; 2]) -> (f64, f64) {
+    // 2x/π ≡ m·2T (mod 4): quarter turns, so |r| <= π/4 and cos r >= 0.7.
+    let Reduced {
+        products: [p0, p1, p2, p3],
+        k,
+        negative,
+        finite,
+        ..
+    } = reduce::<false>(x, [2.0 * windows[0], 2.0 * windows[1]]);
+    let f = (((p0 - k) + p1) + p2) + p3;
+    let r = f * std::f64::consts::FRAC_PI_2;
+    let r2 = r * r;
+    let sine = multiply_add::<FUSED>(r * r2, estrin8::<FUSED>(r2, &SIN_FLOAT), r);
+    let cosine = multiply_add::<FUSED>(r2, estrin8::<FUSED>(r2, &COS_FLOAT), 1.0);
+    // `negative` is x's sign times (-1)^k: k is odd where the two differ.
+    let odd = negative != x.is_sign_negative();
+    let quotient = if odd { cosine / sine } else { sine / cosine };
+    let decided = finite && !(odd && r.abs() < 2f64.powi(-40));
+    let y = match (decided, negative) {
+        (false, _) => f64::NAN,
+        (_, true) => -quotient,
+        (_, false) => quotient,
+    };
+    let slope = k * 2f64.powi(-96);
+    let bound = multiply_add::<FUSED>(
+        y.abs(),
+        multiply_add::<FUSED>(slope, y.abs(), 2f64.powi(-40)),
+        slope,
+    );
+    (y, bound)
+}
+
 /// The head of sine's series in double-double, and π: `head[n - 1]` is `(-1)^n/(2n + 1)!`
 /// for n = 1 to 4 and `pi` is π, each as a pair `(h, l)`, `h` the constant rounded and `l` the
 /// rest rounded (within 2^-106 of the constant, relative), from MPFR at 256 bits.
@@ -456,6 +572,74 @@ fn sin_double_within<const COSINE: bool>(
     (high, low, bound)
 }
 
+/// tan(x) correctly rounded to double for the float `x`, or NaN where this lane does not
+/// decide it (`x` infinite, NaN or zero, or a double midpoint within the error bound): the
+/// double tier (CORE-MATH's `cr_tan`) for the inputs whose float results a sweep measures.
+/// `u = 2^-53`; every operation runs with a fused multiply-add.
+///
+/// **Sine and cosine.** [`sin_double_within`] gives `S' = s_h + s_l` within `e_s` of sin(x)
+/// and `C' = c_h + c_l` within `e_c` of cos(x) ([`sin_double_lane`]'s proof), `|s_l| <=
+/// u·|s_h|` and `|c_l| <= u·|c_h|` (each the result of a fast two-sum). The lane declines
+/// unless `e_c <= |c_h|/4` (it declines only where cos(x) is tiny against `e_c`'s absolute
+/// term, near an odd multiple of π/2) and `|s_h| >= 2^-900` (a guard: what follows needs its
+/// values far from underflow, and sin of a nonzero float is larger than that).
+///
+/// **Propagation.** With `S = S' + α`, `C = C' + β` (`|α| <= e_s`, `|β| <= e_c`) and `t' =
+/// S'/C'`: `tan x - t' = (α - t'·β)/(C' + β)`, so `|tan x - t'| <= (e_s + |t'|·e_c)/(|C'| -
+/// e_c)`.
+///
+/// **Quotient.** `q_h = RN(s_h/c_h)`; the remainder `ρ = s_h - q_h·c_h` is a double (the
+/// remainder of a division rounded to nearest, `|s_h| >= 2^-900` far above underflow),
+/// so the fused multiply-add gives it exactly, `|ρ| <= u·|q_h·c_h|`. `t' = q_h + (ρ + s_l -
+/// q_h·c_l)/C'`. The numerator's `w = RN(s_l - q_h·c_l)` (one fused operation, `|w| <=
+/// 2.01u·|s_h|`) and `n = RN(ρ + w)` err by under `5.1u²·|s_h|`; dividing by `c_h` instead of
+/// `C'` is off by `1.01u` relative, and `q_l = RN(n/c_h)` by `u` more, `|q_l| <= 3.1u·|t'|`:
+/// `q_h + q_l` is `t'` within `(5.1 + 3.2 + 3.2)u²·|t'| < 2^-102.4·|q_h|` (`|t'| <= (1 +
+/// 3.1u)·|q_h|`: `q_h` is `t'` within `u` from its rounding and `2u` from `s_l` and `c_l`).
+///
+/// **Bound.** `e = 2^-100·|q_h| + (1 + 2^-40)·(e_s + |q_h|·e_c)/d`, `d = RN(RN(|c_h|·(1 -
+/// 2^-50)) - e_c)`: `d <= (1 + u)·(|C'| - e_c)` (`|C'| >= (1 - u)·|c_h|`, and `d >= 0.74·|c_h|`
+/// by the guard), and `|t'| <= (1 + 3.1u)·|q_h|`, so the second term, after its five
+/// roundings, still exceeds the propagated error (the `2^-40` covers `10u`), and the first is
+/// 5 times the quotient's error (after the last rounding): `y = q_h + q_l` is tan(x) within
+/// `e`.
+///
+/// **Rounding test.** As in [`sin_double_lane`]: `|q_l| <= 3.2u·|q_h|` and `e >=
+/// 2^-100·|q_h|`, so `RN(q_l - e)` is `q_l - e` within `e/16`, and `q_h + RN(q_l - e)` lies
+/// below `y - e/2`, below tan(x), and `q_h + RN(q_l + e)` above it: where both sums round to
+/// the same double, so does tan(x).
+#[inline(always)]
+fn tan_double_lane(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64 {
+    let (high, low, bound) = tan_double_within(x, windows, constants);
+    let below = high + (low - bound);
+    let above = high + (low + bound);
+    if below == above {
+        below
+    } else {
+        f64::NAN
+    }
+}
+
+/// `(h, l, e)` with `h + l` within `e` of tan(x) for the finite nonzero float `x`
+/// ([`tan_double_lane`] has the proof); `h` NaN for an infinite, NaN or zero `x` and where the
+/// lane's guard declines. `windows`: [`Reduction`]'s for `x`'s exponent.
+#[inline(always)]
+fn tan_double_within(x: f64, windows: [f64; 2], constants: &SeriesHead) -> (f64, f64, f64) {
+    let (sine_high, sine_low, sine_bound) = sin_double_within::<false>(x, windows, constants);
+    let (cosine_high, cosine_low, cosine_bound) = sin_double_within::<true>(x, windows, constants);
+    let high = sine_high / cosine_high;
+    let remainder = (-high).mul_add(cosine_high, sine_high);
+    let low = (remainder + (-high).mul_add(cosine_low, sine_low)) / cosine_high;
+    let denominator = cosine_high.abs() * (1.0 - 2f64.powi(-50)) - cosine_bound;
+    let propagated = high.abs().mul_add(cosine_bound, sine_bound) / denominator;
+    let bound = high
+        .abs()
+        .mul_add(2f64.powi(-100), propagated * (1.0 + 2f64.powi(-40)));
+    let guarded = cosine_bound <= 0.25 * cosine_high.abs() && sine_high.abs() >= 2f64.powi(-900);
+    let high = if guarded { high } else { f64::NAN };
+    (high, low, bound)
+}
+
 /// `c[0] + c[1]·z + … + c[5]·z^5` by Estrin's scheme.
 #[inline(always)]
 fn estrin6(z: f64, c: &[f64; 6]) -> f64 {
@@ -466,33 +650,47 @@ fn estrin6(z: f64, c: &[f64; 6]) -> f64 {
 
 /// sin of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
 pub fn sinf(inputs: &[f64], out: &mut Vec<f64>) {
-    let lanes = sine_lanes::<false, false>();
+    let lanes = sine_lanes::<SineLane<false, false>>();
     sine_column(lanes, Some(tiny_sine), super::fast::sinf, inputs, out);
 }
 
 /// sin of every float of `inputs`, correctly rounded to double (the proof is at
 /// `sin_double_lane`): the double tier, CORE-MATH's `cr_sin`, where the lanes decline.
 pub fn sin_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
-    let lanes = sine_lanes::<false, true>();
+    let lanes = sine_lanes::<SineLane<false, true>>();
     sine_column(lanes, None, super::fast::sin, inputs, out);
 }
 
 /// cos of every float of `inputs`, correctly rounded to double (the proof is at
 /// `sin_double_lane`): the double tier, CORE-MATH's `cr_cos`, where the lanes decline.
 pub fn cos_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
-    let lanes = sine_lanes::<true, true>();
+    let lanes = sine_lanes::<SineLane<true, true>>();
     sine_column(lanes, None, super::fast::cos, inputs, out);
+}
+
+/// tan of every float of `inputs`, correctly rounded to float (the proof is at `tanf_lane`).
+pub fn tanf(inputs: &[f64], out: &mut Vec<f64>) {
+    let lanes = sine_lanes::<TangentLane<false>>();
+    sine_column(lanes, Some(tiny_sine), super::fast::tanf, inputs, out);
+}
+
+/// tan of every float of `inputs`, correctly rounded to double (the proof is at
+/// `tan_double_lane`): the double tier, CORE-MATH's `cr_tan`, where the lanes decline.
+pub fn tan_of_floats(inputs: &[f64], out: &mut Vec<f64>) {
+    let lanes = sine_lanes::<TangentLane<true>>();
+    sine_column(lanes, None, super::fast::tan, inputs, out);
 }
 
 /// cos of every float of `inputs`, correctly rounded to float (the proof is at `sinf_lane`).
 pub fn cosf(inputs: &[f64], out: &mut Vec<f64>) {
-    let lanes = sine_lanes::<true, false>();
+    let lanes = sine_lanes::<SineLane<true, false>>();
     sine_column(lanes, Some(tiny_cosine), super::fast::cosf, inputs, out);
 }
 
 /// A float column's values on a block of tiny floats, below [`TINY`] in magnitude: there
-/// sin(x) rounds to `x` and cos(x) to 1, so no lane needs to run (on 45% of all floats: an
-/// exhaustive sweep's blocks of 256 consecutive floats nearly all lie in one binade).
+/// sin(x) and tan(x) round to `x` and cos(x) to 1, so no lane needs to run (on 45% of all
+/// floats: an exhaustive sweep's blocks of 256 consecutive floats nearly all lie in one
+/// binade).
 ///
 /// **Sine.** For `0 < x < 2^-12`, `x - x³/6 <= sin x < x`, so sin(x) lies below `x` by less
 /// than `x³/6 < 2^-26.5·x`. The float below `x` lies at least `2^-24·x` below it (exactly that
@@ -504,6 +702,12 @@ pub fn cosf(inputs: &[f64], out: &mut Vec<f64>) {
 /// **Cosine.** For `|x| < 2^-12`, `1 - x²/2 <= cos x <= 1` and `x²/2 < 2^-25`: cos(x) lies
 /// strictly above `1 - 2^-25`, the midpoint between 1 and the float below it (`1 - 2^-24`),
 /// and at most 1, so it rounds to 1.
+///
+/// **Tangent.** For `0 < x < 2^-12`, `tan x - x` is the integral of tan²t from 0 to `x`, and
+/// `tan t <= 1.01·t` there, so tan(x) lies above `x` by less than `1.03·x³/3 < 2^-25.5·x`. The
+/// float above `x` lies at least `2^-23·x/2 = 2^-24·x` above it (more for a subnormal `x`), so
+/// tan(x) lies strictly between `x` and the midpoint above it and rounds to `x`. tan is odd,
+/// and tan(±0) = ±0: [`tiny_sine`]'s values.
 type Tiny = fn(block: &[f64], values: &mut [f64]);
 
 /// sinf's [`Tiny`] values: each float itself.
@@ -688,8 +892,8 @@ enum Windows<'a> {
 /// A block's lanes: `values[k]` from `block[k]` and its windows.
 type Lanes = fn(block: &[f64], windows: Windows, values: &mut [f64]);
 
-/// [`lane`] over a block, compiled for the widest vectors this CPU has.
-fn sine_lanes<const COSINE: bool, const DOUBLE: bool>() -> Lanes {
+/// `L`'s lanes over a block, compiled for the widest vectors this CPU has.
+fn sine_lanes<L: Lane>() -> Lanes {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f")
@@ -698,46 +902,58 @@ fn sine_lanes<const COSINE: bool, const DOUBLE: bool>() -> Lanes {
             && std::arch::is_x86_feature_detected!("fma")
         {
             // SAFETY (the call): only where the CPU has the features it is compiled for.
-            return |block, windows, values| unsafe {
-                sine_avx512::<COSINE, DOUBLE>(block, windows, values)
-            };
+            return |block, windows, values| unsafe { sine_avx512::<L>(block, windows, values) };
         }
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
         {
             // SAFETY: as above.
-            return |block, windows, values| unsafe {
-                sine_avx2::<COSINE, DOUBLE>(block, windows, values)
-            };
+            return |block, windows, values| unsafe { sine_avx2::<L>(block, windows, values) };
         }
     }
-    sine::<false, COSINE, DOUBLE>
+    sine::<false, L>
 }
 
-/// One lane: [`sin_double_lane`] where `DOUBLE`, else [`sinf_lane`].
-#[inline(always)]
-fn lane<const FUSED: bool, const COSINE: bool, const DOUBLE: bool>(
-    x: f64,
-    windows: [f64; 2],
-    constants: &SeriesHead,
-) -> f64 {
-    if DOUBLE {
-        sin_double_lane::<COSINE>(x, windows, constants)
-    } else {
-        sinf_lane::<FUSED, COSINE>(x, windows)
+/// What one lane computes from a float and its [`Reduction`] windows: its value, or NaN
+/// where the lane does not decide it.
+trait Lane {
+    fn value<const FUSED: bool>(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64;
+}
+
+/// sin (cos where `COSINE`): [`sin_double_lane`] where `DOUBLE`, else [`sinf_lane`].
+struct SineLane<const COSINE: bool, const DOUBLE: bool>;
+
+impl<const COSINE: bool, const DOUBLE: bool> Lane for SineLane<COSINE, DOUBLE> {
+    #[inline(always)]
+    fn value<const FUSED: bool>(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64 {
+        if DOUBLE {
+            sin_double_lane::<COSINE>(x, windows, constants)
+        } else {
+            sinf_lane::<FUSED, COSINE>(x, windows)
+        }
+    }
+}
+
+/// tan: [`tan_double_lane`] where `DOUBLE`, else [`tanf_lane`].
+struct TangentLane<const DOUBLE: bool>;
+
+impl<const DOUBLE: bool> Lane for TangentLane<DOUBLE> {
+    #[inline(always)]
+    fn value<const FUSED: bool>(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64 {
+        if DOUBLE {
+            tan_double_lane(x, windows, constants)
+        } else {
+            tanf_lane::<FUSED>(x, windows)
+        }
     }
 }
 
 /// The lanes of a block, as two interleaved streams (its halves): one stream's chain of
 /// dependent operations left the CPU idle.
 #[inline(always)]
-fn sine<const FUSED: bool, const COSINE: bool, const DOUBLE: bool>(
-    block: &[f64],
-    windows: Windows,
-    values: &mut [f64],
-) {
+fn sine<const FUSED: bool, L: Lane>(block: &[f64], windows: Windows, values: &mut [f64]) {
     // A copy, so the constants stay in registers across the loops' stores.
     let constants = *series_head();
-    let lane = |x: f64, windows: [f64; 2]| lane::<FUSED, COSINE, DOUBLE>(x, windows, &constants);
+    let lane = |x: f64, windows: [f64; 2]| L::value::<FUSED>(x, windows, &constants);
     let half = block.len() / 2;
     // Every slice cut to `half` exactly, so the loops have no bounds checks: with them the
     // compiler left the last 8 lanes of each stream to a scalar loop, a third of the time.
@@ -782,22 +998,14 @@ fn sine<const FUSED: bool, const COSINE: bool, const DOUBLE: bool>(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512dq,avx512vl,fma")]
-unsafe fn sine_avx512<const COSINE: bool, const DOUBLE: bool>(
-    block: &[f64],
-    windows: Windows,
-    values: &mut [f64],
-) {
-    sine::<true, COSINE, DOUBLE>(block, windows, values);
+unsafe fn sine_avx512<L: Lane>(block: &[f64], windows: Windows, values: &mut [f64]) {
+    sine::<true, L>(block, windows, values);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn sine_avx2<const COSINE: bool, const DOUBLE: bool>(
-    block: &[f64],
-    windows: Windows,
-    values: &mut [f64],
-) {
-    sine::<true, COSINE, DOUBLE>(block, windows, values);
+unsafe fn sine_avx2<L: Lane>(block: &[f64], windows: Windows, values: &mut [f64]) {
+    sine::<true, L>(block, windows, values);
 }
 
 #[cfg(test)]
@@ -816,36 +1024,71 @@ mod tests {
         usize,
     );
     const COLUMNS: [Column; 4] = [
-        ("sin", sinf, fast::sinf, variants::<false, false>, 1),
-        ("cos", cosf, fast::cosf, variants::<true, false>, 1),
+        (
+            "sin",
+            sinf,
+            fast::sinf,
+            variants::<SineLane<false, false>>,
+            1,
+        ),
+        (
+            "cos",
+            cosf,
+            fast::cosf,
+            variants::<SineLane<true, false>>,
+            1,
+        ),
         // `cr_sin` costs about 18 ns a call here: every float would take 80 s of CPU.
         (
             "sin as double",
             sin_of_floats,
             fast::sin,
-            variants::<false, true>,
+            variants::<SineLane<false, true>>,
             13,
         ),
         (
             "cos as double",
             cos_of_floats,
             fast::cos,
-            variants::<true, true>,
+            variants::<SineLane<true, true>>,
             13,
         ),
     ];
 
+    /// The tan column, as [`COLUMNS`]' (all floats: [`every_float_tangent_is_core_maths`]).
+    const TANGENT: [Column; 2] = [
+        ("tan", tanf, fast::tanf, variants::<TangentLane<false>>, 31),
+        (
+            "tan as double",
+            tan_of_floats,
+            fast::tan,
+            variants::<TangentLane<true>>,
+            31,
+        ),
+    ];
+
+    /// The floats next to the float nearest each of the first 2000 multiples of π/2 (two on
+    /// each side), where the reductions cancel most and tan is near 0 or its poles.
+    fn near_half_turns() -> Vec<f64> {
+        let mut inputs = Vec::new();
+        for multiple in 1..2000 {
+            let near = f64::from(multiple as f32 * std::f32::consts::FRAC_PI_2);
+            let bits = (near as f32).to_bits();
+            inputs.extend((bits - 2..bits + 3).map(|bits| f64::from(f32::from_bits(bits))));
+        }
+        inputs
+    }
+
     /// The block-lanes variants this CPU can run besides AVX-512, by name (the columns run the
     /// ones [`sine_lanes`] picks, AVX-512 where the CPU has it).
-    fn variants<const COSINE: bool, const DOUBLE: bool>() -> Vec<(&'static str, Lanes)> {
-        let mut variants: Vec<(&'static str, Lanes)> =
-            vec![("portable", sine::<false, COSINE, DOUBLE>)];
+    fn variants<L: Lane>() -> Vec<(&'static str, Lanes)> {
+        let mut variants: Vec<(&'static str, Lanes)> = vec![("portable", sine::<false, L>)];
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
         {
             // SAFETY: the CPU has the features.
             variants.push(("avx2", |block, windows, values| unsafe {
-                sine_avx2::<COSINE, DOUBLE>(block, windows, values)
+                sine_avx2::<L>(block, windows, values)
             }));
         }
         variants
@@ -884,11 +1127,12 @@ mod tests {
             .collect()
     }
 
-    /// The columns are CORE-MATH's correctly rounded sine and cosine (in float, and sine in
-    /// double), bit for bit, in every variant, on every 509th float (8.4 million, every
-    /// exponent and both signs), half of them in blocks of mixed exponents, and on special
-    /// values. The variants' lanes run on every block, tiny ones too; the columns take
-    /// [`Tiny`]'s values where they have them.
+    /// The columns are CORE-MATH's correctly rounded sine and cosine (in float and in double)
+    /// and tangent (in float), bit for bit, in every variant, on every 509th float (8.4
+    /// million, every exponent and both signs), half of them in blocks of mixed exponents, and
+    /// on special values and floats near multiples of π/2, of both signs. The variants' lanes
+    /// run on every block, tiny ones too; the columns take [`Tiny`]'s values where they have
+    /// them.
     #[test]
     fn sine_and_cosine_columns_are_core_maths() {
         let mut inputs = encodings(7, 509, 1000);
@@ -914,7 +1158,12 @@ mod tests {
             f64::from(f32::from_bits(0x3fa7_832a)),
             f64::from(f32::from_bits(0x4116_cbe4)),
         ]);
-        for (name, column, scalar, variants, _) in COLUMNS {
+        inputs.extend(near_half_turns());
+        // 16367173·2^72 and its neighbours: it lies 2^-29.2 from an odd multiple of π/2, so
+        // its tan is near 2^29.
+        inputs.extend((0x6f79_be42u32..0x6f79_be49).map(|bits| f64::from(f32::from_bits(bits))));
+        inputs.extend(inputs.clone().iter().map(|x| -x));
+        for (name, column, scalar, variants, _) in COLUMNS.into_iter().chain(TANGENT) {
             for (variant, lanes) in variants() {
                 let mut out = Vec::new();
                 sine_column(lanes, None, scalar, &inputs, &mut out);
@@ -954,6 +1203,86 @@ mod tests {
                 .sum();
             assert_eq!(mismatched, 0, "{name}");
         }
+    }
+
+    /// Every 31st block of 2^16 floats (every float with `CLACC_EVERY_FLOAT=1`): [`tanf`] is
+    /// CORE-MATH's `cr_tanf` and [`tan_of_floats`] its `cr_tan`, bit for bit (the scalar
+    /// tiers where the lanes decline), and the float lanes leave few floats to the scalar
+    /// tier.
+    #[test]
+    fn every_float_tangent_is_core_maths() {
+        use crate::reference::column_checks::every_float_matches;
+        every_float_matches(tanf, fast::tanf, "tan");
+        every_float_matches(tan_of_floats, fast::tan, "tan as double");
+        let table = reduction();
+        let (mut lanes_declined, mut lanes_ran) = (0usize, 0usize);
+        for bits in (0..u32::MAX).step_by(4093) {
+            let x = f64::from(f32::from_bits(bits));
+            if x.is_finite() {
+                let field = exponent_field(x);
+                lanes_ran += 1;
+                lanes_declined += usize::from(tanf_lane::<true>(x, table.pair(field)).is_nan());
+            }
+        }
+        eprintln!("tan: lanes declined {lanes_declined} of {lanes_ran} finite floats");
+        assert!(
+            lanes_declined * 10_000 < lanes_ran,
+            "{lanes_declined} of {lanes_ran}"
+        );
+    }
+
+    /// The tan lanes' bounds (float and double) hold against MPFR with room to spare (the
+    /// largest error seen below a quarter of the bound) on random floats of every exponent,
+    /// floats near multiples of π/2 and tiny ones; the float lanes decline none of them.
+    #[test]
+    fn tangent_bound_holds_against_mpfr() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(13);
+        let table = reduction();
+        let mut inputs: Vec<f64> = (0..100_000)
+            .map(|_| f64::from(f32::from_bits(rng.random::<u32>())))
+            .filter(|x| x.is_finite())
+            .collect();
+        inputs.extend(near_half_turns());
+        inputs.extend((1..200).map(|k| f64::from(f32::from_bits(k * 0x0020_0001))));
+        inputs.extend([0.0, -0.0, f64::from(f32::MAX), f64::from(f32::from_bits(1))]);
+        // 2^-29.2 from an odd multiple of π/2 ([`sine_and_cosine_columns_are_core_maths`]).
+        inputs.extend((0x6f79_be42u32..0x6f79_be49).map(|bits| f64::from(f32::from_bits(bits))));
+        let constants = series_head();
+        let (mut worst, mut worst_double): (f64, f64) = (0.0, 0.0);
+        for x in inputs {
+            let windows = table.pair(exponent_field(x));
+            let exact = rug::Float::with_val(400, x).tan();
+            let (high, low, bound) = tan_double_within(x, windows, constants);
+            if !high.is_nan() {
+                let value = rug::Float::with_val(400, high) + low;
+                let error = (value - &exact).abs().to_f64();
+                assert!(
+                    error <= bound,
+                    "x = {x:e}: {high:e} + {low:e}, error {error:e} > {bound:e}"
+                );
+                worst_double = worst_double.max(error / bound);
+            }
+            for (y, bound) in [
+                tan_within::<false>(x, windows),
+                tan_within::<true>(x, windows),
+            ] {
+                assert!(!y.is_nan(), "x = {x:e}: declined");
+                let error = (rug::Float::with_val(400, y) - &exact).abs().to_f64();
+                assert!(
+                    error <= bound,
+                    "x = {x:e}: y {y:e}, error {error:e} > {bound:e}"
+                );
+                if bound > 0.0 {
+                    worst = worst.max(error / bound);
+                }
+            }
+        }
+        assert!(
+            worst < 1.0 / 4.0 && worst_double < 1.0 / 4.0,
+            "the largest error is {worst} of the bound, {worst_double} in double"
+        );
+        eprintln!("tan: largest errors {worst} of the bound, {worst_double} in double");
     }
 
     /// The proof's bound holds against MPFR on random floats of every exponent with room to

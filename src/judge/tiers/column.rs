@@ -212,6 +212,7 @@ fn column_tier(id: Id) -> Option<&'static dyn ColumnTier> {
     match id {
         Id::Sin => Some(&Sine),
         Id::Cos => Some(&Cosine),
+        Id::Tan => Some(&Tangent),
         Id::Exp => Some(&FloatsOnly {
             floats: e::expf,
             nan_at: never,
@@ -320,6 +321,20 @@ impl ColumnTier for Cosine {
 
     fn doubles(&self, x: &[f64], out: &mut Vec<f64>) -> bool {
         c::cos_of_floats(x, out);
+        true
+    }
+}
+
+/// Float tan ([`crate::reference::column`]'s proofs), both columns.
+struct Tangent;
+
+impl ColumnTier for Tangent {
+    fn floats(&self, x: &[f64], out: &mut Vec<f64>) {
+        c::tanf(x, out);
+    }
+
+    fn doubles(&self, x: &[f64], out: &mut Vec<f64>) -> bool {
+        c::tan_of_floats(x, out);
         true
     }
 }
