@@ -330,6 +330,25 @@ pub(super) fn judge(
 ///   range positive), so log's range is bounded: by 3 ulp outside [0.5, 2], by the larger
 ///   of that and its absolute bound across 0.5 or 2, by its absolute bound inside, which is
 ///   more than 3 ulp of the result there (|x| <= ln 2: 3 2^-p, below 2^-21 and 2^-7).
+///   Where asinh's exact sum g = x + sqrt(x^2 + 1) lies inside log's [0.5, 2] (|x| <= 0.75:
+///   g is 2 at 0.75 and 1/2 at -0.75, computed exactly from the cell's ends), log's argument
+///   range holds g, so meets [0.5, 2], and log widens by its absolute bound a at least (alone
+///   or as the larger reading): N = 0 and a margin of a (lavapipe's zero for a tiny x,
+///   log(1.0), is such a pass);
+/// - asinh elsewhere (x < 0, or past the bound above), its steps replayed in f64
+///   ([`asinh_chain`]): where x * x + 1.0 does not overflow and inversesqrt's range lies inside
+///   OpFDiv's divisor range, the evaluation reaches the sum, the low end c1 = x + s1 of whose
+///   exact interval (s1 the low end of sqrt's range) lies in [c_low, c_high]. Where c_low is
+///   at least the smallest normal value, so is c1 rounded down to the grid (that value is on
+///   it): no flush moves it, log's argument range is positive (no NaN) and its range's low end
+///   finite. log's exact interval reaches down to ln t1 <= ln c_high (t1 the rounded c1),
+///   which is at most ln g = asinh x (t1 <= c1 <= g: sqrt's range holds sqrt(x^2 + 1)), and
+///   log widens by 3 ulp_in of an end at least, some end's magnitude being at least |asinh x|
+///   (the exact interval holds it), or by a where g lies inside [0.5, 2] as above. So
+///   E >= asinh x - ln c_high + (3 ulp_in(asinh x) or a): the margin asinh x - ln c_high,
+///   from 2^-50 below `approximation` and 2^-45 above f64's ln, then 2^-40 below, and no less
+///   than zero, beside N. Where the sum cancels (x < 0 up to where c1 crosses zero), that
+///   margin is most of the permitted range: sqrt's spread over the small g;
 /// - tanh, `sinh(x) / cosh(x)` (N OpFDiv's 2.5 ulp; sinh and cosh through their formulas):
 ///   e^|x| <= D / 4 (D, d OpFDiv's divisor range, d <= 1/4) and n 2^(1 - p) <= 1/8 (n exp's
 ///   cell at x, p the unit's precision), so exp's ranges lie within e^±x (1 -+ 1/8) (beside a
@@ -443,22 +462,47 @@ pub fn passes_by_root_cell(
             (n, 0.0, 0.0)
         }
         ("log(x + sqrt(x * x + 1.0))" | "log(x + sqrt(x * x - 1.0))", &[x]) => {
-            let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside { ulp: n, .. }) =
-                *cell("log", element, unit)
+            let Requirement::Vulkan(Cell::UlpOutsideAbsoluteInside {
+                ulp: n,
+                absolute,
+                low: log_low,
+                high: log_high,
+            }) = *cell("log", element, unit)
             else {
                 return None;
             };
-            let (_, divisor_low, _) = division_cell(element, unit)?;
-            let least = if formula.contains("+ 1.0") {
+            let asinh = formula.contains("+ 1.0");
+            // asinh: x + sqrt(x^2 + 1) inside log's [low, high] (x within [-0.75, 0.75] for
+            // [0.5, 2], computed exactly there): log's widening is at least its absolute bound.
+            let inside = asinh
+                && (log_low - 1.0 / log_low) / 2.0 <= x
+                && x <= (log_high - 1.0 / log_high) / 2.0;
+            let (n, absolute) = if inside { (0.0, absolute) } else { (n, 0.0) };
+            let least = if asinh {
                 0.0
             } else {
                 1.0 + pow2(3 - unit.precision() as i32)
             };
-            let most = pow2(60).min(0.25 / divisor_low).min(max.sqrt() / 2.0);
-            if !(least <= x && x <= most) {
+            if least <= x && x <= root_sum_most(element, unit)? {
+                (n, 0.0, absolute)
+            } else if asinh {
+                // x < 0 or past the bound above: the chain's sum, its low end at least the
+                // smallest normal value (log's low end finite, nothing flushed).
+                let Some(AsinhChain::Sum { low, high }) = asinh_chain(x, element, unit) else {
+                    return None;
+                };
+                if low < pow2(element.emin()) {
+                    return None;
+                }
+                // asinh x - ln(high): x from 2^-50 below `approximation` (within half a double
+                // ulp), ln(high) 2^-45 above f64's.
+                let log_high = high.ln();
+                let below = approximation - approximation.abs() * pow2(-50);
+                let reach = (below - (log_high + log_high.abs() * pow2(-45))) * (1.0 - pow2(-40));
+                (n, 0.0, absolute + reach.max(0.0))
+            } else {
                 return None;
             }
-            (n, 0.0, 0.0)
         }
         ("sinh(x) / cosh(x)", &[x]) => {
             let n = exp_ulp(x, element, unit)?;
@@ -568,6 +612,182 @@ pub fn passes_by_root_cell(
         .then(|| crate::num::ulp::ulp_error_of_value(device_result, measured_from, unit))
 }
 
+/// The largest x for which asinh's and acosh's formulas, `log(x + sqrt(x * x +- 1.0))`, are
+/// proven bounded by their root's 3 ulp alone ([`passes_by_root_cell`]): 2^60, 1 / (4 d) (d
+/// OpFDiv's least divisor) and sqrt(M) / 2, whichever is least.
+fn root_sum_most(element: FloatType, unit: FloatType) -> Option<f64> {
+    let (_, divisor_low, _) = division_cell(element, unit)?;
+    Some(
+        pow2(60)
+            .min(0.25 / divisor_low)
+            .min(element.max_finite().sqrt() / 2.0),
+    )
+}
+
+/// What the interval evaluation of asinh's formula, `log(x + sqrt(x * x + 1.0))`, gives up to
+/// log at a finite x ([`asinh_chain`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum AsinhChain {
+    /// The evaluation reaches log: `low` and `high` bound the low end of the sum's exact
+    /// interval (x plus the low end of sqrt's range, rounded down in MPFR), before it is
+    /// rounded to the unit's grid.
+    Sum { low: f64, high: f64 },
+    /// It stops unbounded before log: x * x + 1.0 overflows, or inversesqrt's range lies
+    /// outside OpFDiv's divisor range.
+    Unbounded,
+}
+
+/// The steps of asinh's formula at a finite half or float x (`None` for double, whose x * x
+/// f64 does not hold, and where a step's ulp is not certain), replayed in f64 as `evaluate`
+/// takes them:
+/// - x * x (exact in f64: at most 48 bits) rounded outwards to the unit's grid (p bits over
+///   the result's exponent range), [a1, a2]; then + 1.0, rounded outwards, [b1, b2] (exact
+///   in f64: the rounding of a two-sum). Where x^2 lies past G', the grid value below the
+///   largest grid value G <= M, a2 + 1 rounds up past G (a2 >= G, and the grid's next value
+///   is 2^(emax + 1)) or x^2 itself does: the overflow allowance makes that end infinite, so
+///   inversesqrt's exact interval reaches down to 1 / sqrt(inf) = 0, its 2-ulp widening
+///   below zero, and OpFDiv's divisor test fails (the range is neither inside [d, D], nor
+///   [-D, -d], nor zero): unbounded. Nothing stops before (no NaN: b1 >= 1). At x^2 <= G' no
+///   end overflows (a2 <= G', b2 <= G <= M), and a denormal flushed from a1 moves nothing
+///   (b1 = 1 either way);
+/// - inversesqrt: [e1, e2] = [1/sqrt(b2), 1/sqrt(b1)] (MPFR's 128-bit ends within 2^-127 of
+///   them), widened by its cell's n ulp of u, the larger of its ends' `ulp_in`: [r1, r2].
+///   Where r1 < d or r2 > D (OpFDiv's divisor range) the divisor test fails: unbounded; a
+///   flush moves nothing (d is at least the smallest normal value in every column);
+/// - OpFDiv 1.0 / [r1, r2]: [f1, f2] = [1/r2, 1/r1] widened by its 2.5 ulp of u': sqrt's
+///   range [s1, s2];
+/// - x + [s1, s2]: its exact interval's low end c1 = x + s1, MPFR's rounded down.
+///
+/// Each value is bounded in f64: every operation rounded to nearest once (so within 2^-53
+/// of its exact value, relatively), and each bound then moved 2^-50 of it outwards, far more
+/// than that and MPFR's 2^-127 together (1/sqrt rounds twice: 2^-52); b a power of four
+/// makes 1/sqrt(b) exact, kept as a point. A widening's ulp is taken only where it is the same
+/// at both bounds of its ends (`ulp_in` is monotonic in the magnitude, so it is then the
+/// ends' own): the bounds straddle a power of two only within 2^-49 of one.
+fn asinh_chain(x: f64, element: FloatType, unit: FloatType) -> Option<AsinhChain> {
+    if !x.is_finite() || element.precision() > 24 {
+        return None;
+    }
+    let (Requirement::CorrectlyRounded, Requirement::CorrectlyRounded, &Requirement::Ulp(root)) = (
+        cell("OpFMul", element, unit),
+        cell("OpFAdd", element, unit),
+        cell("rsqrt", element, unit),
+    ) else {
+        return None;
+    };
+    let (quotient, divisor_low, divisor_high) = division_cell(element, unit)?;
+    let grid = Grid {
+        precision: unit.precision() as i32,
+        emin: element.emin(),
+    };
+    let square = x * x;
+    // G' = (2 - 2^(2 - p)) 2^emax, p the unit's precision.
+    if square > (2.0 - pow2(2 - grid.precision)) * pow2(element.emax()) {
+        return Some(AsinhChain::Unbounded);
+    }
+    let low_sum = grid.sum(grid.down(square), 1.0, false);
+    let high_sum = grid.sum(grid.up(square), 1.0, true);
+    let (e1, e2) = (reciprocal_root(high_sum), reciprocal_root(low_sum));
+    let u = certain_ulp([e1, e2], element, unit)?;
+    let r1 = outwards(e1.0 - root * u, e1.1 - root * u);
+    let r2 = outwards(e2.0 + root * u, e2.1 + root * u);
+    if r1.1 < divisor_low || r2.0 > divisor_high {
+        return Some(AsinhChain::Unbounded);
+    }
+    if r1.0 < divisor_low || r2.1 > divisor_high {
+        return None;
+    }
+    let (f1, f2) = (
+        outwards(1.0 / r2.1, 1.0 / r2.0),
+        outwards(1.0 / r1.1, 1.0 / r1.0),
+    );
+    let v = certain_ulp([f1, f2], element, unit)?;
+    let s1 = outwards(f1.0 - quotient * v, f1.1 - quotient * v);
+    let (low, high) = outwards(x + s1.0, x + s1.1);
+    Some(AsinhChain::Sum { low, high })
+}
+
+/// `low` and `high` (each an f64 operation's result, within 2^-52 of its exact value) moved
+/// 2^-50 of their magnitude outwards.
+fn outwards(low: f64, high: f64) -> (f64, f64) {
+    (low - low.abs() * pow2(-50), high + high.abs() * pow2(-50))
+}
+
+/// Bounds of 1/sqrt(b) for a positive b: a point where b is a power of four.
+fn reciprocal_root(b: f64) -> (f64, f64) {
+    let exponent = ((b.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    if b.to_bits() & ((1u64 << 52) - 1) == 0 && exponent % 2 == 0 {
+        return (pow2(-exponent / 2), pow2(-exponent / 2));
+    }
+    let value = 1.0 / b.sqrt();
+    outwards(value, value)
+}
+
+/// The larger `ulp_in` of values bounded by `ends` (each (low, high)), where both bounds give
+/// the same.
+fn certain_ulp(ends: [(f64, f64); 2], element: FloatType, unit: FloatType) -> Option<f64> {
+    let at = |v: f64| ulp_in_f64(v, element, unit);
+    let low = at(ends[0].0).max(at(ends[1].0));
+    let high = at(ends[0].1).max(at(ends[1].1));
+    (low == high).then_some(low)
+}
+
+/// [`ulp_in`] of a positive, normal f64: a power of two's the gap below it in the element's
+/// own column (`ulp_of`), not in RelaxedPrecision's.
+fn ulp_in_f64(v: f64, element: FloatType, unit: FloatType) -> f64 {
+    let binade = ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let gap = binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1;
+    let power_of_two = v.to_bits() & ((1u64 << 52) - 1) == 0;
+    if unit == element && power_of_two && binade > element.emin() && binade <= element.emax() {
+        pow2(gap - 1)
+    } else {
+        pow2(gap)
+    }
+}
+
+/// The unit's grid (`round_to`'s): `precision` bits over the result's exponent range.
+struct Grid {
+    precision: i32,
+    emin: i32,
+}
+
+impl Grid {
+    fn gap(&self, v: f64) -> f64 {
+        let binade = ((v.abs().to_bits() >> 52) & 0x7ff) as i32 - 1023;
+        pow2(binade.max(self.emin) - self.precision + 1)
+    }
+
+    /// `v` rounded down to the grid (exact: scalings by a power of two and a floor).
+    fn down(&self, v: f64) -> f64 {
+        let gap = self.gap(v);
+        (v / gap).floor() * gap
+    }
+
+    fn up(&self, v: f64) -> f64 {
+        let gap = self.gap(v);
+        (v / gap).ceil() * gap
+    }
+
+    /// The exact a + b rounded to the grid, up or down: f64's sum s and its error (a
+    /// two-sum); off the grid s rounds as the exact sum does (the error, within half an ulp
+    /// of s, crosses no f64, and grid values are f64s), on it the error's sign decides.
+    fn sum(&self, a: f64, b: f64, up: bool) -> f64 {
+        let s = a + b;
+        let b_part = s - a;
+        let error = (a - (s - b_part)) + (b - b_part);
+        let rounded = if up { self.up(s) } else { self.down(s) };
+        if rounded != s || error == 0.0 {
+            rounded
+        } else if up && error > 0.0 {
+            self.up(s.next_up())
+        } else if !up && error < 0.0 {
+            self.down(s.next_down())
+        } else {
+            s
+        }
+    }
+}
+
 /// A lower bound of how far the ranges of sinh's and cosh's formulas, `(exp(x) -+ exp(-x)) *
 /// 0.5`, reach past sinh x and cosh x on each side, exp's cell being `n` ulp at x: n (u1 + u2)
 /// / 2, u1 and u2 the ulp_in of e^x and e^-x at least (a range's widening takes the larger of
@@ -611,7 +831,7 @@ fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Optio
 /// Whether [`judge`]'s interval evaluation of an inherited cell certainly stops with
 /// [`Stop::Unbounded`] at `args`, so that it leaves any result there unjudged
 /// (`Verdict::Unbounded`; asinh's stops with NaN, read the same): tanh past its divisor range
-/// and asinh at x far below zero (below), and pow, `exp2(y * log2(x))`,
+/// and asinh at x below zero or far above it (below), and pow, `exp2(y * log2(x))`,
 /// at x > 0 and y finite where |y| (|L| + c) lies past the largest finite value M of the
 /// result's type, L = log2 x and c the lower bound of log2's widening ([`log2_widening`])
 /// (|y log2 x| beyond about M: float pow with |y| beyond about 2^120 and x away from 1, 0.8%
@@ -650,6 +870,17 @@ fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Optio
 /// most -1.5 / |x|, negative and, beyond the smallest normal value in magnitude (|x| <= 2^64
 /// in float, 128 in half), not flushed to zero; rounding down keeps it negative, and log of a
 /// range reaching below zero stops with NaN.
+///
+/// asinh at any other finite half or float x (but x >= 0 inside the bound
+/// [`passes_by_root_cell`] proves bounded) where [`asinh_chain`] shows the evaluation stopping:
+/// x * x + 1.0 overflowing (|x| past sqrt(G'), G' the grid value below the largest: float's
+/// about 2^64, half's past 255.75) or inversesqrt's range outside OpFDiv's divisor range
+/// (RelaxedPrecision's |x| past about 2^14, 1 / |x| below half's 2^-14), both unbounded
+/// (`judge` reads the stop as `Verdict::Unbounded`: x is finite and not zero, asinh x
+/// finite); or the low end of the sum's exact interval certainly below zero (x < 0 where
+/// sqrt's spread, inversesqrt's 2 ulp and OpFDiv's 2.5, outweighs x + sqrt(x^2 + 1) =
+/// 1 / (|x| + sqrt(x^2 + 1)): float's |x| from about 2^10, half's and RelaxedPrecision's from
+/// about 2^4): rounded down it stays negative, and log's range holds NaN.
 pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[f64]) -> bool {
     match (formula, args) {
         ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
@@ -674,16 +905,28 @@ pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[
             };
             x.cosh() * (1.0 - pow2(-40)) > high
         }
-        ("log(x + sqrt(x * x + 1.0))", &[x]) if x < 0.0 && x.is_finite() => {
+        ("log(x + sqrt(x * x + 1.0))", &[x]) if x.is_finite() => {
             let Some((ulp, low, _)) = division_cell(element, unit) else {
                 return false;
             };
+            if x >= 0.0 && root_sum_most(element, unit).is_some_and(|most| x <= most) {
+                return false;
+            }
             let magnitude = -x;
             let most = (0.25 / low).min(element.max_finite().sqrt() / 2.0);
             let binade = ((magnitude.to_bits() >> 52) & 0x7ff) as i32 - 1023;
             let ulp_of_x =
                 pow2(binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1);
-            magnitude <= most && ulp * ulp_of_x >= 2.0 / magnitude
+            if x < 0.0 && magnitude <= most && ulp * ulp_of_x >= 2.0 / magnitude {
+                return true;
+            }
+            match asinh_chain(x, element, unit) {
+                Some(AsinhChain::Unbounded) => true,
+                // The sum's exact interval reaches below zero, and rounding down keeps it
+                // there: log's range holds NaN.
+                Some(AsinhChain::Sum { high, .. }) => high < 0.0,
+                None => false,
+            }
         }
         _ => false,
     }

@@ -1055,3 +1055,192 @@ fn pow_s_proven_passes_are_the_evaluation_s_and_most_of_them() {
         assert!(beyond_own_cell > 0, "{element:?} {unit:?}");
     }
 }
+
+/// asinh's decided inputs ([`inherited::unbounded_at`] and [`inherited::passes_by_root_cell`])
+/// against the full interval evaluation, where the new proofs reach: negative arguments
+/// around the magnitude where x + sqrt(x * x + 1.0) crosses zero under sqrt's spread, past
+/// the bound of the old proof (2^60, sqrt(M) / 2, RelaxedPrecision's 1 / (4 d)), around the
+/// magnitudes where x * x + 1.0 overflows and where inversesqrt leaves OpFDiv's divisor
+/// range, tiny and denormal arguments and those where the sum crosses 0.5; half, float,
+/// RelaxedPrecision float and double (whose new regions go to the evaluation), with and
+/// without DenormPreserve. Results from the correctly rounded one outwards, 1, 2, 4, ...
+/// encodings on each side while the pass is proven, then eight between the last proven and
+/// the first not: every verdict the evaluation's, error included, and nearly every input
+/// decided at its correctly rounded result.
+#[test]
+fn asinh_s_decided_inputs_are_the_evaluation_s_and_nearly_all() {
+    let formula = "log(x + sqrt(x * x + 1.0))";
+    let requirement = Requirement::Vulkan(Cell::Inherited(formula.to_string()));
+    let exact = |a: &[f64]| Float::with_val(256, a[0]).asinh();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / pow2(53)
+    };
+    for (element, unit) in [
+        (FloatType::Half, FloatType::Half),
+        (FloatType::Float, FloatType::Float),
+        (FloatType::Float, FloatType::Half),
+        (FloatType::Double, FloatType::Double),
+    ] {
+        let precision = unit.precision() as i32;
+        let emax = element.emax();
+        // |x| where the sum's low end crosses zero: near 2^((p - 1) / 2) / 2.
+        let crossing = pow2((precision - 1) / 2) / 2.0;
+        // |x| where x * x + 1.0 overflows: sqrt(G'), G' the grid value below the largest.
+        let overflow = ((2.0 - pow2(2 - precision)) * pow2(emax)).sqrt();
+        let (_, divisor_low, _) = match crate::spec::table::builtin_in(
+            &crate::spec::environment::VULKAN,
+            crate::spec::environment::Revision::Spec2026,
+            crate::spec::table::Profile::Full,
+        )
+        .row("OpFDiv")
+        .map(|row| crate::spec::vulkan::column(row, element, unit != element).0)
+        {
+            Some(Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high })) => {
+                (*ulp, *low, *high)
+            }
+            other => panic!("{other:?}"),
+        };
+        let mut magnitudes: Vec<f64> = Vec::new();
+        for _ in 0..120 {
+            magnitudes.push(crossing * pow2(-3) * 64.0f64.powf(random()));
+        }
+        for _ in 0..60 {
+            let low = f64::from(element.emin() - precision);
+            magnitudes.push((low + (f64::from(emax) + 1.0 - low) * random()).exp2());
+        }
+        for edge in [
+            overflow,
+            1.0 / divisor_low,
+            0.25 / divisor_low,
+            pow2(60),
+            element.max_finite().sqrt() / 2.0,
+            0.75,
+            pow2(element.emin()),
+        ] {
+            let edge = element.round(edge);
+            if !edge.is_finite() {
+                continue;
+            }
+            for steps in -3i64..=3 {
+                let bits = element.to_bits(edge) as i64 + steps;
+                magnitudes.push(element.from_bits(bits.max(1) as u64));
+            }
+        }
+        let away = |v: f64, steps: i64| {
+            let bits = element.to_bits(v.abs()) as i64 + steps;
+            element.from_bits(bits.max(0) as u64).copysign(v)
+        };
+        let (mut inputs, mut decided, mut compared, mut unbounded) = (0, 0, 0, 0);
+        let (mut zeros, mut zeros_decided) = (0, 0);
+        for magnitude in magnitudes {
+            let magnitude = element.round(magnitude);
+            if !magnitude.is_finite() || magnitude > element.max_finite() {
+                continue;
+            }
+            for x in [-magnitude, magnitude] {
+                let approximation = exact(&[x]).to_f64();
+                let correct = element.round(approximation);
+                for modes in [
+                    PRESERVE,
+                    Modes {
+                        denorm_preserve: false,
+                        ..PRESERVE
+                    },
+                ] {
+                    let full = |result: f64| {
+                        judge(&requirement, element, unit, &[x], &exact, result, &modes, 0)
+                    };
+                    let context = |result: f64, fast: &dyn std::fmt::Debug| {
+                        format!(
+                            "{element:?} unit {unit:?} {modes:?} asinh({x:e}) = {approximation:e} -> {result:e}: fast {fast:?}, full {:?}",
+                            full(result)
+                        )
+                    };
+                    inputs += 1;
+                    if inherited::unbounded_at(formula, element, unit, &[x]) {
+                        decided += 1;
+                        unbounded += 1;
+                        for result in [correct, 0.0, -correct, f64::INFINITY] {
+                            compared += 1;
+                            assert!(
+                                matches!(full(result), Verdict::Unbounded(_)),
+                                "{}",
+                                context(result, &"unbounded")
+                            );
+                        }
+                        continue;
+                    }
+                    let check = |result: f64| {
+                        let fast = inherited::passes_by_root_cell(
+                            formula,
+                            element,
+                            unit,
+                            &[x],
+                            approximation,
+                            result,
+                            modes.denorm_preserve,
+                        )?;
+                        let Verdict::Pass(error) = full(result) else {
+                            panic!("{}", context(result, &fast));
+                        };
+                        // A double's error is measured from `approximation`, the exact value
+                        // rounded once: within half an ulp of the evaluation's (the tier
+                        // leaves double results to it).
+                        let slack = if element == FloatType::Double {
+                            0.5
+                        } else {
+                            0.0
+                        };
+                        assert!(
+                            (fast - error).abs() <= slack + pow2(-20) * error.max(1.0),
+                            "{}",
+                            context(result, &fast)
+                        );
+                        Some(fast)
+                    };
+                    if check(correct).is_none() {
+                        continue;
+                    }
+                    decided += 1;
+                    compared += 1;
+                    // lavapipe's result for a tiny x: log(1.0) = 0, inside log's absolute bound.
+                    if magnitude < pow2(-(precision + 2)) {
+                        zeros += 1;
+                        zeros_decided += usize::from(check(0.0).is_some());
+                    }
+                    for side in [1i64, -1] {
+                        let (mut last, mut step) = (0i64, 1i64);
+                        while step < 1 << 40 {
+                            let result = away(correct, side * step);
+                            if !result.is_finite() || check(result).is_none() {
+                                break;
+                            }
+                            compared += 1;
+                            last = step;
+                            step *= 2;
+                        }
+                        for i in 1..8 {
+                            let result = away(correct, side * (last + (step - last) * i / 8));
+                            compared += usize::from(check(result).is_some());
+                        }
+                    }
+                }
+            }
+        }
+        let share = decided as f64 / inputs as f64;
+        eprintln!(
+            "asinh {element:?} unit {unit:?}: {decided} of {inputs} inputs decided ({unbounded} \
+             unbounded), {compared} verdicts compared, zero for a tiny x decided {zeros_decided} \
+             of {zeros}"
+        );
+        if element != FloatType::Double {
+            assert!(share >= 0.95, "{element:?} {unit:?}: {share}");
+            assert!(unbounded > 0, "{element:?} {unit:?}");
+            assert_eq!(zeros_decided, zeros, "{element:?} {unit:?}");
+        }
+    }
+}
