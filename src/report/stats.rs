@@ -575,6 +575,9 @@ struct AxisCells {
     binade_bins: &'static [i16; 2048],
     /// Per exponent field, the binade's [`BinEdges`] (where bins meet in it).
     edges: &'static [BinEdges],
+    /// Per sign and exponent field, and per sixty-fourth of the binade, the cell
+    /// ([`FineCells`]).
+    fine: &'static FineCells,
 }
 
 impl AxisCells {
@@ -584,13 +587,29 @@ impl AxisCells {
             cells: &CELL_OF_SIGN_AND_BINADE[element as usize],
             binade_bins: &BINADE_BINS[element as usize],
             edges: &BINADE_EDGES[element as usize * 2048..(element as usize + 1) * 2048],
+            fine: &FINE_CELLS[element as usize],
         }
     }
 
-    /// A value's cell on the axis ([`GRID_SIDE`]: off the grid, a NaN), one lookup of its sign
-    /// and exponent where its binade is in one bin (most are).
+    /// A value's cell on the axis ([`GRID_SIDE`]: off the grid, a NaN): three lookups with no
+    /// branch where its sixty-fourth of a binade lies in one cell ([`FineCells`]), nearly every
+    /// value.
     #[inline(always)]
     fn cell(&self, x: f64) -> usize {
+        let bits = x.to_bits();
+        let key = (bits >> 52) as usize;
+        let part = (bits >> (52 - FINE_BITS)) as usize & self.fine.mask[key] as usize;
+        let cell = usize::from(self.fine.cells[self.fine.start[key] as usize + part]);
+        if cell < GRID_SIDE {
+            return cell;
+        }
+        self.cell_slowly(x)
+    }
+
+    /// [`AxisCells::cell`] where the fine table does not decide: the binade's own cell, its
+    /// edges, or [`bin_by_table`].
+    #[inline(never)]
+    fn cell_slowly(&self, x: f64) -> usize {
         let key = (x.to_bits() >> 52) as usize;
         let cell = usize::from(self.cells[key]);
         if cell < GRID_SIDE {
@@ -1071,6 +1090,69 @@ static BINADE_EDGES: std::sync::LazyLock<Vec<BinEdges>> = std::sync::LazyLock::n
         }
     }
     table
+});
+
+/// A binade is cut into 2^FINE_BITS parts by its top fraction bits ([`FineCells`]).
+const FINE_BITS: u32 = 6;
+
+/// Per sign and exponent field (a double's top 12 bits), the cells of the parts of its binade,
+/// 2^[`FINE_BITS`] of them by the top fraction bits where bins meet in the binade, one where
+/// they do not: `cells[start[key] + (part & mask[key])]`. A part's cell is [`GRID_SIDE`] + 1
+/// (undecided, [`AxisCells::cell_slowly`] decides) where it comes within [`EDGE_GUARD`] of an
+/// edge or of the binade's ends, where its binade has no [`BinEdges`], and for zeros, double
+/// subnormals, infinities and NaNs; elsewhere its magnitudes lie between the same edges, so
+/// [`BinEdges::bin_away_from_edges`] gives them all the one bin stored. Where bins meet the
+/// cell was a branch taken at random in a random sweep (a quarter of its float values), and
+/// the edges' arithmetic behind it.
+struct FineCells {
+    start: [u32; 4096],
+    mask: [u8; 4096],
+    cells: Vec<u8>,
+}
+
+static FINE_CELLS: std::sync::LazyLock<[FineCells; 3]> = std::sync::LazyLock::new(|| {
+    FloatType::ALL.map(|element| {
+        let undecided = GRID_SIDE as u8 + 1;
+        let one_cell = &CELL_OF_SIGN_AND_BINADE[element as usize];
+        let mut fine = FineCells {
+            start: [0; 4096],
+            mask: [0; 4096],
+            cells: Vec::new(),
+        };
+        for key in 0..4096usize {
+            fine.start[key] = fine.cells.len() as u32;
+            if usize::from(one_cell[key]) < GRID_SIDE {
+                fine.cells.push(one_cell[key]);
+                continue;
+            }
+            let biased = key & 0x7ff;
+            let edges = BINADE_EDGES[element as usize * 2048 + biased];
+            if !(1..2047).contains(&biased) || edges.first == NOT_ONE_BIN {
+                fine.cells.push(undecided);
+                continue;
+            }
+            let sign = if key & 0x800 == 0 { 1 } else { -1 };
+            fine.mask[key] = (1u8 << FINE_BITS) - 1;
+            let width = 1u64 << (52 - FINE_BITS);
+            for part in 0..1u64 << FINE_BITS {
+                let (low, high) = (part * width, (part + 1) * width - 1);
+                // Every fraction of the part more than the guard from every edge and end.
+                let clear =
+                    |edge: u64| edge.saturating_add(EDGE_GUARD) < low || edge > high + EDGE_GUARD;
+                let away = low > EDGE_GUARD
+                    && high + EDGE_GUARD < FRACTION_BITS
+                    && edges
+                        .edges
+                        .iter()
+                        .all(|edge| *edge == u64::MAX || clear(*edge));
+                fine.cells.push(match edges.bin_away_from_edges(low) {
+                    Some(bin) if away => Region::of_bins(sign * bin, 0).x,
+                    _ => undecided,
+                });
+            }
+        }
+        fine
+    })
 });
 
 /// Marks a binade whose magnitudes fall in more than one bin (or subnormal doubles).
@@ -1847,6 +1929,49 @@ mod tests {
                         check(f64::from_bits(neighbour), element);
                     }
                 }
+            }
+        }
+    }
+
+    /// Every part of a binade the fine table decides has the cell [`AxisCells::cell_slowly`]
+    /// gives at its first and last fraction and at pseudorandom ones between, both signs; the
+    /// table leaves undecided only the parts by an edge or an end (at most four of the 64 where
+    /// one edge meets a binade, six where two do).
+    #[test]
+    fn fine_cells_are_the_slow_cells() {
+        let mut random = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            random ^= random << 13;
+            random ^= random >> 7;
+            random ^= random << 17;
+            random
+        };
+        let width = 1u64 << (52 - FINE_BITS);
+        for element in FloatType::ALL {
+            let axis = AxisCells::of(element);
+            let fine = &FINE_CELLS[element as usize];
+            for key in 0..4096u64 {
+                if fine.mask[key as usize] == 0 {
+                    continue;
+                }
+                let mut undecided = 0;
+                for part in 0..1u64 << FINE_BITS {
+                    let cell = fine.cells[fine.start[key as usize] as usize + part as usize];
+                    if usize::from(cell) > GRID_SIDE {
+                        undecided += 1;
+                        continue;
+                    }
+                    let fractions = [0, width - 1, next() % width, next() % width];
+                    for fraction in fractions.map(|offset| part * width + offset) {
+                        let x = f64::from_bits((key << 52) | fraction);
+                        assert_eq!(usize::from(cell), axis.cell_slowly(x), "{x:e} {element:?}");
+                        assert_eq!(axis.cell(x), axis.cell_slowly(x), "{x:e} {element:?}");
+                    }
+                }
+                assert!(
+                    undecided <= 6,
+                    "{element:?} {key:#x}: {undecided} parts undecided"
+                );
             }
         }
     }
