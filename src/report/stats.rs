@@ -1119,10 +1119,10 @@ static FINE_CELLS: std::sync::LazyLock<[FineCells; 3]> = std::sync::LazyLock::ne
             mask: [0; 4096],
             cells: Vec::new(),
         };
-        for key in 0..4096usize {
+        for (key, &one) in one_cell.iter().enumerate() {
             fine.start[key] = fine.cells.len() as u32;
-            if usize::from(one_cell[key]) < GRID_SIDE {
-                fine.cells.push(one_cell[key]);
+            if usize::from(one) < GRID_SIDE {
+                fine.cells.push(one);
                 continue;
             }
             let biased = key & 0x7ff;
