@@ -12,6 +12,11 @@ impl Xorshift {
         self.0 ^= self.0 << 17;
         self.0
     }
+
+    /// The next draw uniform in [0, 1): the top 53 bits of the next 64, over 2^53.
+    pub(crate) fn next_unit(&mut self) -> f64 {
+        (self.next_bits() >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 /// Every `N`-tuple of `values`, the last argument varying fastest, as one column per argument:

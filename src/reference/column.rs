@@ -175,10 +175,30 @@ fn multiply_add<const FUSED: bool>(a: f64, b: f64, c: f64) -> f64 {
 #[inline(always)]
 fn sinf_lane<const FUSED: bool, const COSINE: bool>(x: f64, windows: [f64; 2]) -> f64 {
     let (y, bound) = sine_within::<FUSED, COSINE>(x, windows);
-    let low = (y - bound) as f32;
-    let high = (y + bound) as f32;
+    float_if_alike(y, bound)
+}
+
+/// The float both ends of `[y - e, y + e]` round to, or NaN where they round apart: the float
+/// lanes' rounding test ([`sinf_lane`] has its proof).
+#[inline(always)]
+fn float_if_alike(y: f64, e: f64) -> f64 {
+    let low = (y - e) as f32;
+    let high = (y + e) as f32;
     if low == high {
         f64::from(low)
+    } else {
+        f64::NAN
+    }
+}
+
+/// The double both `h + (l - e)` and `h + (l + e)` round to, or NaN where they round apart: the
+/// double lanes' rounding test ([`sin_double_lane`] has its proof).
+#[inline(always)]
+fn double_if_alike(high: f64, low: f64, e: f64) -> f64 {
+    let below = high + (low - e);
+    let above = high + (low + e);
+    if below == above {
+        below
     } else {
         f64::NAN
     }
@@ -323,13 +343,7 @@ const COS_FLOAT: [f64; 8] = [
 #[inline(always)]
 fn tanf_lane<const FUSED: bool>(x: f64, windows: [f64; 2]) -> f64 {
     let (y, bound) = tan_within::<FUSED>(x, windows);
-    let low = (y - bound) as f32;
-    let high = (y + bound) as f32;
-    if low == high {
-        f64::from(low)
-    } else {
-        f64::NAN
-    }
+    float_if_alike(y, bound)
 }
 
 /// `(y, e)` with `y` within `e` of tan(x) for the finite float `x` ([`tanf_lane`] has the
@@ -522,13 +536,7 @@ fn estrin8<const FUSED: bool>(z: f64, c: &[f64; 8]) -> f64 {
 #[inline(always)]
 fn sin_double_lane<const COSINE: bool>(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64 {
     let (high, low, bound) = sin_double_within::<COSINE>(x, windows, constants);
-    let below = high + (low - bound);
-    let above = high + (low + bound);
-    if below == above {
-        below
-    } else {
-        f64::NAN
-    }
+    double_if_alike(high, low, bound)
 }
 
 /// `(h, l, e)` with `h + l` within `e` of sin(x) (cos(x) where `COSINE`) for the finite
@@ -611,13 +619,7 @@ fn sin_double_within<const COSINE: bool>(
 #[inline(always)]
 fn tan_double_lane(x: f64, windows: [f64; 2], constants: &SeriesHead) -> f64 {
     let (high, low, bound) = tan_double_within(x, windows, constants);
-    let below = high + (low - bound);
-    let above = high + (low + bound);
-    if below == above {
-        below
-    } else {
-        f64::NAN
-    }
+    double_if_alike(high, low, bound)
 }
 
 /// `(h, l, e)` with `h + l` within `e` of tan(x) for the finite nonzero float `x`

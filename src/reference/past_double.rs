@@ -69,6 +69,7 @@ pub fn powr(args: &[f64]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use crate::num::test_draws::Xorshift;
     use crate::reference::{binding, why_infinite, Infinity};
     use crate::spec::registry::FUNCTIONS;
 
@@ -77,15 +78,13 @@ mod tests {
     /// drawn log-uniformly over their whole range, both signs, and the edges of each bound.
     #[test]
     fn past_double_is_the_double_tiers_overflow() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut draws = Xorshift(0x9e37_79b9_7f4a_7c15);
         let mut draw = move |double: bool| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let bits = draws.next_bits();
             if double {
-                f64::from_bits(state)
+                f64::from_bits(bits)
             } else {
-                f64::from(f32::from_bits((state >> 16) as u32))
+                f64::from(f32::from_bits((bits >> 16) as u32))
             }
         };
         let edges: [f64; 13] = [

@@ -304,49 +304,14 @@ mod tests {
     use crate::spec::reference_id::ReferenceId;
     use rug::Float;
 
-    /// The column as it was, lane by lane with all nine steps: the reference
-    /// `blocked_column_is_lane_by_lane` holds the blocks to.
+    /// The column lane by lane, every lane taking all nine steps: the reference
+    /// `blocked_column_is_lane_by_lane` holds the blocks' sorting and early exit to.
     fn lane(x: f64, y: f64) -> (f64, f64) {
-        let (ax, ay) = (x.abs(), y.abs());
-        let (big_x, a) = integer_and_unit(ax);
-        let (big_y, b) = integer_and_unit(ay);
-        let reciprocal = 1.0 / big_y;
-        let (mut t, q) = divide(big_x, big_y, reciprocal);
-        let mut low = modulo_128(q);
-        let mut left = (a - b).max(0.0);
+        let (mut t, mut low, mut left, big_y, reciprocal) = start(x, y);
         for _ in 0..STEPS {
-            let c = left.min(STEP_BITS);
-            left -= c;
-            let scale = power_of_two(c);
-            let q;
-            (t, q) = divide(t * scale, big_y, reciprocal);
-            low = modulo_128(low * scale + modulo_128(q));
+            (t, low, left) = step(t, low, left, big_y, reciprocal);
         }
-        let twice = 2.0 * t;
-        let odd = low - 2.0 * (low * 0.5).floor() == 1.0;
-        let up = twice > big_y || (twice == big_y && odd);
-        let unit = power_of_two(b);
-        let (magnitude, n_low) = if a < b {
-            if ax <= ay * 0.5 {
-                (ax, 0.0)
-            } else {
-                (ax - ay, 1.0)
-            }
-        } else if up {
-            ((t - big_y) * unit, modulo_128(low + 1.0))
-        } else {
-            (t * unit, low)
-        };
-        let remainder = if x.is_sign_negative() {
-            -magnitude
-        } else {
-            magnitude
-        };
-        if x.is_finite() && y.is_finite() && y != 0.0 {
-            (remainder, n_low)
-        } else {
-            (f64::NAN, f64::NAN)
-        }
+        finish(x, y, t, low)
     }
 
     /// The blocked column equals the lane-by-lane one bit for bit: on random bit patterns, on

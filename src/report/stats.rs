@@ -1939,13 +1939,8 @@ mod tests {
     /// one edge meets a binade, six where two do).
     #[test]
     fn fine_cells_are_the_slow_cells() {
-        let mut random = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            random ^= random << 13;
-            random ^= random >> 7;
-            random ^= random << 17;
-            random
-        };
+        let mut draws = crate::num::test_draws::Xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = move || draws.next_bits();
         let width = 1u64 << (52 - FINE_BITS);
         for element in FloatType::ALL {
             let axis = AxisCells::of(element);

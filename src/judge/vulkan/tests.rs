@@ -932,13 +932,8 @@ fn a_nan_due_accepts_any_nan_under_every_cell() {
 fn pow_s_proven_passes_are_the_evaluation_s_and_most_of_them() {
     let formula = "exp2(y * log2(x))";
     let requirement = Requirement::Vulkan(Cell::Inherited(formula.to_string()));
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut random = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / pow2(53)
-    };
+    let mut draws = crate::num::test_draws::Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut random = move || draws.next_unit();
     for (element, unit) in [
         (FloatType::Half, FloatType::Half),
         (FloatType::Float, FloatType::Float),
@@ -1072,13 +1067,8 @@ fn asinh_s_decided_inputs_are_the_evaluation_s_and_nearly_all() {
     let formula = "log(x + sqrt(x * x + 1.0))";
     let requirement = Requirement::Vulkan(Cell::Inherited(formula.to_string()));
     let exact = |a: &[f64]| Float::with_val(256, a[0]).asinh();
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut random = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / pow2(53)
-    };
+    let mut draws = crate::num::test_draws::Xorshift(0x2545_f491_4f6c_dd1d);
+    let mut random = move || draws.next_unit();
     for (element, unit) in [
         (FloatType::Half, FloatType::Half),
         (FloatType::Float, FloatType::Float),

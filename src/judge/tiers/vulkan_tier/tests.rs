@@ -256,13 +256,8 @@ fn the_vulkan_tier_decides_as_judge_does() {
 /// every device result from zero to the infinities; and they decide most of them.
 #[test]
 fn pow_past_the_range_is_decided_as_judge_does() {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut random = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / pow2(53)
-    };
+    let mut draws = crate::num::test_draws::Xorshift(0x2545_f491_4f6c_dd1d);
+    let mut random = move || draws.next_unit();
     for (element, relaxed) in [
         (FloatType::Half, false),
         (FloatType::Float, false),
