@@ -13,6 +13,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 extern "C" {
     /// mimalloc's option setter (mimalloc.h), linked in with the allocator.
     fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    fn mi_malloc(size: usize) -> *mut std::ffi::c_void;
+    fn mi_realloc(pointer: *mut std::ffi::c_void, size: usize) -> *mut std::ffi::c_void;
+    fn mi_free(pointer: *mut std::ffi::c_void);
 }
 
 /// `mi_option_purge_delay` in mimalloc.h (v2 and v3): how long freed memory stays mapped.
@@ -43,6 +46,52 @@ fn no_transparent_huge_pages() {
     }
 }
 
+/// GMP's allocation: mimalloc's, or the abort GMP's own allocator gives when memory runs out.
+extern "C" fn gmp_allocate(size: usize) -> *mut std::ffi::c_void {
+    // SAFETY: mimalloc's malloc takes any size.
+    let pointer = unsafe { mi_malloc(size) };
+    if pointer.is_null() {
+        std::process::abort();
+    }
+    pointer
+}
+
+/// GMP's reallocation, through mimalloc (GMP passes the old size, which mimalloc knows).
+unsafe extern "C" fn gmp_reallocate(
+    pointer: *mut std::ffi::c_void,
+    _old_size: usize,
+    new_size: usize,
+) -> *mut std::ffi::c_void {
+    // SAFETY: `pointer` came from `gmp_allocate` or this function (GMP's contract).
+    let moved = unsafe { mi_realloc(pointer, new_size) };
+    if moved.is_null() {
+        std::process::abort();
+    }
+    moved
+}
+
+/// GMP's free, through mimalloc.
+unsafe extern "C" fn gmp_free(pointer: *mut std::ffi::c_void, _size: usize) {
+    // SAFETY: `pointer` came from `gmp_allocate` or `gmp_reallocate` (GMP's contract).
+    unsafe { mi_free(pointer) }
+}
+
+/// Hands GMP's (and so MPFR's) allocations to mimalloc: every MPFR value the judge makes
+/// allocates its digits, and glibc's malloc and free were a fifth of a double Vulkan `fma`
+/// unit's samples (each MPFR interval end is a fresh value). Set before any GMP or MPFR value
+/// exists, so that nothing allocated by glibc is freed by mimalloc.
+fn gmp_allocates_with_mimalloc() {
+    // SAFETY: called first in `main`, before any thread or GMP value exists; the three
+    // functions keep GMP's contract (never null, any pointer GMP had from them).
+    unsafe {
+        gmp_mpfr_sys::gmp::set_memory_functions(
+            Some(gmp_allocate),
+            Some(gmp_reallocate),
+            Some(gmp_free),
+        )
+    };
+}
+
 fn main() -> ExitCode {
     // Like other command-line tools, end quietly when a reader of our output goes away
     // (`clacc devices | head -1`) instead of panicking on the broken pipe.
@@ -50,6 +99,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    gmp_allocates_with_mimalloc();
     keep_freed_memory_mapped();
     no_transparent_huge_pages();
     let outcome = face::reexec_with_local_runtime()

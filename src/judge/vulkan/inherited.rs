@@ -50,6 +50,7 @@ use rug::Float;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use super::literal::{self, Literal};
 use super::Verdict;
 
 /// MPFR's working precision for the ranges' ends: far beyond double's 53 bits; the ends are
@@ -137,7 +138,7 @@ pub fn evaluable(formula: &str) -> bool {
 }
 
 /// The table's formulas, parsed once (the judge reads them for every result).
-fn parsed(text: &str) -> Option<&'static Formula> {
+pub(super) fn parsed(text: &str) -> Option<&'static Formula> {
     static FORMULAS: OnceLock<HashMap<String, Formula>> = OnceLock::new();
     FORMULAS
         .get_or_init(|| {
@@ -195,6 +196,44 @@ pub(super) fn judge(
         },
     };
     let error = ulp_error(device_result, exact, unit);
+    // Zeros, infinities and NaN: the ranges, or else the formula evaluated exactly on them.
+    let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
+    if !special {
+        match literal::decide(formula, args, component, element, unit, device_result) {
+            Some(Literal::Pass) => return Verdict::Pass(error),
+            // The interval evaluation's stop, read as its judge reads it (x is not zero at
+            // a zero argument here: such an x would be `exact`ly evaluated).
+            Some(Literal::Unbounded) if !(exact.is_zero() && args.contains(&0.0)) => {
+                return Verdict::Unbounded(UNBOUNDED)
+            }
+            _ => {}
+        }
+    }
+    judge_by_ranges(
+        formula,
+        element,
+        unit,
+        args,
+        exact,
+        device_result,
+        component,
+        denorm_preserve,
+    )
+}
+
+/// [`judge`] by the interval evaluation alone.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn judge_by_ranges(
+    formula: &Formula,
+    element: FloatType,
+    unit: FloatType,
+    args: &[f64],
+    exact: &Float,
+    device_result: f64,
+    component: usize,
+    denorm_preserve: bool,
+) -> Verdict {
+    let error = ulp_error(device_result, exact, unit);
     let context = Context {
         element,
         unit,
@@ -219,7 +258,6 @@ pub(super) fn judge(
             }
         }
     };
-    // Zeros, infinities and NaN: the ranges, or else the formula evaluated exactly on them.
     let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
     match evaluate(formula, args, component, context) {
         Err(Stop::Nan) => Verdict::Unbounded(NAN_PERMITTED),
@@ -959,6 +997,21 @@ fn permitted(range: &Interval, x: &Float, result: f64, element: FloatType) -> bo
         .0
         .abs();
     result.is_finite() && off <= radius
+}
+
+/// The formula's exact value at `args` (a double result's, IEEE's rules at zeros and
+/// infinities), where it has one: the literal evaluation's tests measure errors against it.
+#[cfg(test)]
+pub(super) fn exact_value(formula: &Formula, args: &[f64], component: usize) -> Option<Float> {
+    let context = Context {
+        element: FloatType::Double,
+        unit: FloatType::Double,
+        flush: false,
+        exact: true,
+    };
+    evaluate(formula, args, component, context)
+        .ok()
+        .map(|range| range.low)
 }
 
 /// The formula's range at `args` (each parameter's components in turn): component

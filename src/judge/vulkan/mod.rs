@@ -16,6 +16,7 @@ use crate::spec::vulkan::Cell;
 use rug::Float;
 
 pub mod inherited;
+mod literal;
 #[cfg(test)]
 mod tests;
 

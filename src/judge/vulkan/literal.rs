@@ -1,0 +1,926 @@
+//! A proven pass of a double result of an inherited cell without the interval evaluation
+//! ([`super::inherited`]'s MPFR ranges, two microseconds a result): the formula evaluated
+//! literally in double, each operation rounded to nearest as IEEE's double operations round,
+//! once plainly and once with each product fused into the addition that takes it (the two ways
+//! a device evaluates `x * y + z` or a dot product), and a result between the values those
+//! evaluations give passes.
+//!
+//! **Why such a result is permitted.** The interval evaluation gives every operation a range
+//! that contains the operation's exact value at any arguments taken from its operands' ranges,
+//! widened by the operation's cell; so by induction each literal value lies in its node's
+//! range, given for each node kind:
+//! - OpFAdd, OpFSub, OpFMul (correctly rounded: the range runs from the exact range's low end
+//!   rounded down to its high end rounded up) of operands inside their ranges: the exact value
+//!   lies in the exact range, so its nearest double does in the widened one; fused, the exact
+//!   `p·q + a` of operands inside their ranges lies in the addition's exact range (`p·q` lies in
+//!   the product's exact range), and so does its nearest double in the widened one;
+//! - OpFDiv (2.5 ulp inside its divisor range): the nearest double of the exact quotient is
+//!   within half an ulp of it, and the range is widened by 2.5 ulp of its larger end, whose
+//!   ulp is at least the quotient's;
+//! - `sqrt`, inherited from `1.0 / inversesqrt(t)`: inversesqrt's range holds `1/sqrt(t)` for
+//!   `t` in its argument's range, so the division's exact range holds `sqrt(t)`, and the
+//!   nearest double of `sqrt(t)` lies within the 2.5 ulp its cell widens by;
+//! - `trunc` and `clamp` are exact and monotonic; negation is exact; numbers are exact;
+//! - `dot`, `length` and every other inherited call: their own formulas, literally.
+//!
+//! The final range then holds every literal value and all between them (it is an interval),
+//! and the judge permits every result in it ([`super::inherited`]'s `permitted`).
+//!
+//! **Where the evaluation would stop short.** The judge says "not judged" rather than pass
+//! where a range reaches NaN (inf - inf, 0 · inf, 0 / 0, the root of a negative value) or an
+//! operation's cell bounds nothing (a divisor range leaving OpFDiv's). Beside the literal
+//! values, each node carries an outer bound of its MPFR range in double (the corners of its
+//! operands' bounds, widened by 2^-40 of the larger magnitude: far more than the corners'
+//! rounding and the cells' widening, at most 3.5 · 2^-52 of it), and the literal pass is
+//! given only where these bounds stay below 2^1000 in magnitude (no infinity, so no NaN, and
+//! no overflow allowance), where every divisor's bound lies inside OpFDiv's divisor range on
+//! one side of zero and every root's argument bound is positive (no zero, no negative value).
+//! A bound's non-zero magnitude must reach 2^-900 (an ulp of the subnormals, 2^-1074, is then
+//! far inside the widening), and an end below 2^-1000 is taken as zero, where the ranges of a
+//! shader without DenormPreserve reach zero beside a denormal.
+//!
+//! Only double results with the double column's cells take this way (element = unit): a float
+//! or half result is decided by the Vulkan tier first, and its rounding after a fused
+//! operation is not one rounding of the exact value.
+
+use crate::num::fp::FloatType;
+use crate::spec::environment::{Revision, VULKAN};
+use crate::spec::table::{builtin_in, Profile, Requirement};
+use crate::spec::vulkan::formula::{Expr, Formula, Operator};
+use crate::spec::vulkan::{column, Cell};
+use std::sync::OnceLock;
+
+/// The literal evaluations, one value each: plain, then with each product an addition or a
+/// subtraction takes fused into it, the right operand's product where there is one (a dot
+/// product's running sum takes the next product on the right), then the left's first.
+const PLAIN: usize = 0;
+const RIGHT_FIRST: usize = 1;
+const LEFT_FIRST: usize = 2;
+const EVALUATIONS: usize = 3;
+
+/// One component of a node: its literal values, an outer bound of its range, and the signs
+/// its range is proven to keep (its exact ends' corners on one side of zero, which rounding
+/// outwards to the grid, flushing and the overflow allowance keep: zero is on the grid).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    values: [f64; EVALUATIONS],
+    low: f64,
+    high: f64,
+    /// The range's low end is at least zero.
+    nonnegative: bool,
+    /// The range's high end is at most zero.
+    nonpositive: bool,
+}
+
+impl Node {
+    /// An argument: its value, exactly.
+    fn point(v: f64) -> Node {
+        Node {
+            values: [v; EVALUATIONS],
+            low: v,
+            high: v,
+            nonnegative: v >= 0.0,
+            nonpositive: v <= 0.0,
+        }
+    }
+
+    /// The bound's ends are finite: an operation's operand (the corners of finite ends are
+    /// never NaN, and one rounded to an infinity is beyond 2^1000, which [`outer`] reads).
+    fn finite(&self) -> bool {
+        self.low.is_finite() && self.high.is_finite()
+    }
+
+    fn negated(self) -> Node {
+        Node {
+            values: self.values.map(|v| -v),
+            low: -self.high,
+            high: -self.low,
+            nonnegative: self.nonpositive,
+            nonpositive: self.nonnegative,
+        }
+    }
+
+    /// The same bound with each evaluation's value from `value`.
+    fn with_values(self, value: impl Fn(usize) -> f64) -> Node {
+        Node {
+            values: std::array::from_fn(value),
+            ..self
+        }
+    }
+}
+
+/// A value: one component, or a vector's (Vulkan's vectors have at most 4).
+#[derive(Clone, Copy, Debug)]
+struct Value {
+    len: usize,
+    nodes: [Node; 4],
+}
+
+impl Value {
+    fn scalar(node: Node) -> Value {
+        Value {
+            len: 1,
+            nodes: [node; 4],
+        }
+    }
+
+    fn of(nodes: &[Node]) -> Outcome<Value> {
+        if nodes.is_empty() || nodes.len() > 4 {
+            return Err(UNKNOWN);
+        }
+        let mut value = Value::scalar(nodes[0]);
+        value.nodes[..nodes.len()].copy_from_slice(nodes);
+        value.len = nodes.len();
+        Ok(value)
+    }
+
+    fn get(&self, i: usize) -> Option<Node> {
+        (i < self.len).then(|| self.nodes[i])
+    }
+
+    fn map(self, f: impl Fn(Node) -> Node) -> Value {
+        Value {
+            len: self.len,
+            nodes: self.nodes.map(f),
+        }
+    }
+
+    /// The only component.
+    fn single(&self) -> Outcome<Node> {
+        if self.len == 1 {
+            Ok(self.nodes[0])
+        } else {
+            Err(UNKNOWN)
+        }
+    }
+}
+
+/// 2^e for a normal power of two, for the constants below.
+const fn two_to(e: i64) -> f64 {
+    f64::from_bits(((1023 + e) as u64) << 52)
+}
+
+/// Magnitudes a finite bound stays below (no overflow allowance); beyond it, a correctly
+/// rounded operation's end is taken as the infinity ([`rounded_outer`]).
+const LARGEST: f64 = two_to(1000);
+
+/// Ends below it in magnitude are taken as zero (a denormal flushed).
+const FLUSHED: f64 = two_to(-1000);
+
+/// The outer bounds' widening, relative to the larger magnitude.
+const SLACK: f64 = two_to(-40);
+
+/// The outer bounds' widening at least: 16 ulp of the subnormals (a cell's widening there).
+const TINY_SLACK: f64 = f64::from_bits(1 << 4); // 2^-1070, a subnormal
+
+/// What the literal evaluation proves of a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Literal {
+    /// The interval evaluation permits it.
+    Pass,
+    /// The interval evaluation stops at a division whose divisor's range lies outside
+    /// OpFDiv's divisor range (and at no earlier operation): `Verdict::Unbounded`.
+    Unbounded,
+}
+
+/// Why the literal evaluation stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stopped {
+    /// A condition of the module's proof fails: the interval evaluation decides.
+    Unknown,
+    /// A divisor's range certainly outside OpFDiv's divisor range, every operation before it
+    /// in the interval evaluation's order within the proof's conditions.
+    Unbounded,
+}
+
+const UNKNOWN: Stopped = Stopped::Unknown;
+
+type Outcome<T> = Result<T, Stopped>;
+
+/// What the literal values of `formula` at `args` (component `component`) prove of
+/// `device_result`, where every condition of the module's proof holds: `Pass` where it lies
+/// between them, `Unbounded` where the evaluation stops at a divisor outside OpFDiv's range.
+pub(super) fn decide(
+    formula: &Formula,
+    args: &[f64],
+    component: usize,
+    element: FloatType,
+    unit: FloatType,
+    device_result: f64,
+) -> Option<Literal> {
+    if element != FloatType::Double || unit != element {
+        return None;
+    }
+    match literal(formula, args, component, Cells::double()?) {
+        Ok(node) => {
+            let low = node.values.iter().copied().fold(f64::INFINITY, f64::min);
+            let high = node
+                .values
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max);
+            let decided = low.is_finite()
+                && high.is_finite()
+                && device_result.is_finite()
+                && (low..=high).contains(&device_result);
+            decided.then_some(Literal::Pass)
+        }
+        Err(Stopped::Unbounded) => Some(Literal::Unbounded),
+        Err(Stopped::Unknown) => None,
+    }
+}
+
+/// Component `component` of the formula's literal values at `args` (each parameter's
+/// components in turn). The operations run in the interval evaluation's order, so that its
+/// first stop is this one's.
+fn literal(formula: &Formula, args: &[f64], component: usize, cells: &Cells) -> Outcome<Node> {
+    let parameters = cells.parameters(formula);
+    if parameters.is_empty() || !args.len().is_multiple_of(parameters.len()) {
+        return Err(UNKNOWN);
+    }
+    let width = args.len() / parameters.len();
+    let mut bound = Vec::with_capacity(parameters.len() + 1);
+    for (name, values) in parameters.iter().zip(args.chunks(width)) {
+        let nodes: Vec<Node> = values.iter().map(|v| Node::point(*v)).collect();
+        bound.push((*name, Value::of(&nodes)?));
+    }
+    let value = apply(formula, bound, cells)?;
+    let index = if value.len == 1 { 0 } else { component };
+    value.get(index).ok_or(UNKNOWN)
+}
+
+fn apply<'a>(
+    formula: &'a Formula,
+    mut bound: Vec<(&'a str, Value)>,
+    cells: &Cells,
+) -> Outcome<Value> {
+    if let Some((name, expr)) = &formula.binding {
+        let value = Evaluation {
+            bound: &bound,
+            index: None,
+            cells,
+        }
+        .expr(expr)?;
+        bound.push((name.as_str(), value));
+    }
+    Evaluation {
+        bound: &bound,
+        index: None,
+        cells,
+    }
+    .expr(&formula.body)
+}
+
+/// The cells the proof reads, checked once: OpFAdd, OpFSub and OpFMul correctly rounded,
+/// OpFDiv at least half an ulp inside its divisor range, inversesqrt within a few ulp, trunc
+/// correctly rounded and clamp exact, in the double column (OpFDiv's and inversesqrt's
+/// widening at most 16 ulp: far inside the bounds' slack); and the formulas of the inherited
+/// functions the formulas call, with their parameters.
+struct Cells {
+    /// inversesqrt's cell allows 2 ulp: `1.0 / sqrt(t)` in double is within it.
+    reciprocal_root_within_two_roundings: bool,
+    divisor_low: f64,
+    divisor_high: f64,
+    /// By the text's name (`dot`, `length`, `sqrt`).
+    calls: Vec<(&'static str, &'static Formula, Vec<&'static str>)>,
+    /// Every inherited double formula's parameters, by its address (the judge's formulas are
+    /// the table's, parsed once).
+    parameters: Vec<(usize, Vec<&'static str>)>,
+}
+
+impl Cells {
+    fn double() -> Option<&'static Cells> {
+        static CELLS: OnceLock<Option<Cells>> = OnceLock::new();
+        CELLS
+            .get_or_init(|| {
+                let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+                let cell = |name: &str| {
+                    table
+                        .row(name)
+                        .map(|row| column(row, FloatType::Double, false).0)
+                };
+                let rounded = |name: &str| cell(name) == Some(&Requirement::CorrectlyRounded);
+                let arithmetic = ["OpFAdd", "OpFSub", "OpFMul", "trunc"]
+                    .into_iter()
+                    .all(rounded);
+                let clamp = cell("fclamp") == Some(&Requirement::Exact);
+                // inversesqrt's widening must stay far inside the bounds' slack.
+                let rsqrt = match cell("rsqrt") {
+                    Some(Requirement::Ulp(n)) if *n <= 16.0 => *n,
+                    _ => return None,
+                };
+                let Some(Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high })) =
+                    cell("OpFDiv")
+                else {
+                    return None;
+                };
+                let parameters = table
+                    .rows
+                    .iter()
+                    .filter_map(|row| match column(row, FloatType::Double, false).0 {
+                        Requirement::Vulkan(Cell::Inherited(text)) => {
+                            let formula = super::inherited::parsed(text)?;
+                            Some((std::ptr::from_ref(formula) as usize, formula.parameters()))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let mut calls = Vec::new();
+                for (text, registry) in [("dot", "OpDot"), ("length", "length"), ("sqrt", "sqrt")] {
+                    if let Some(Requirement::Vulkan(Cell::Inherited(formula))) = cell(registry) {
+                        let formula = super::inherited::parsed(formula)?;
+                        calls.push((text, formula, formula.parameters()));
+                    }
+                }
+                (arithmetic && clamp && *ulp >= 0.5 && *ulp <= 16.0).then_some(Cells {
+                    reciprocal_root_within_two_roundings: rsqrt >= 2.0,
+                    divisor_low: *low,
+                    divisor_high: *high,
+                    calls,
+                    parameters,
+                })
+            })
+            .as_ref()
+    }
+
+    /// `formula.parameters()`, found once for the table's formulas.
+    fn parameters(&self, formula: &Formula) -> std::borrow::Cow<'_, [&'static str]> {
+        let address = std::ptr::from_ref(formula) as usize;
+        match self.parameters.iter().find(|(at, _)| *at == address) {
+            Some((_, parameters)) => std::borrow::Cow::Borrowed(parameters),
+            None => std::borrow::Cow::Owned(formula.parameters()),
+        }
+    }
+}
+
+struct Evaluation<'a> {
+    bound: &'a [(&'a str, Value)],
+    index: Option<(&'a str, usize)>,
+    cells: &'a Cells,
+}
+
+impl Evaluation<'_> {
+    fn lookup(&self, name: &str) -> Outcome<&Value> {
+        self.bound
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v)
+            .ok_or(UNKNOWN)
+    }
+
+    fn expr(&self, expr: &Expr) -> Outcome<Value> {
+        match expr {
+            Expr::Number(v) => Ok(Value::scalar(Node::point(*v))),
+            Expr::Variable(name) => self.lookup(name).copied(),
+            Expr::Component(name, index) => {
+                let (bound_index, i) = self.index.ok_or(UNKNOWN)?;
+                if bound_index != index {
+                    return Err(UNKNOWN);
+                }
+                self.lookup(name)?.get(i).map(Value::scalar).ok_or(UNKNOWN)
+            }
+            Expr::Negate(inner) => Ok(self.expr(inner)?.map(Node::negated)),
+            Expr::Binary(op, a, b) => self.binary(*op, a, b),
+            Expr::Call(name, args) => self.call(name, args),
+            Expr::Constant(_) | Expr::Operation(_) => Err(UNKNOWN),
+        }
+    }
+
+    /// An operand of a sum or a difference: its value, and a product's operands where it is
+    /// one (for the fused evaluations).
+    fn operand(&self, e: &Expr) -> Outcome<(Value, Option<(Value, Value)>)> {
+        match e {
+            Expr::Binary(Operator::Mul, p, q) => {
+                let (p, q) = (self.expr(p)?, self.expr(q)?);
+                let product = componentwise([&p, &q], |v| {
+                    arithmetic(Operator::Mul, &v[0], &v[1], self.cells)
+                })?;
+                Ok((product, Some((p, q))))
+            }
+            _ => Ok((self.expr(e)?, None)),
+        }
+    }
+
+    /// `a op b`, component by component; in the fused evaluations an addition or subtraction
+    /// of a product fuses it.
+    fn binary(&self, op: Operator, a: &Expr, b: &Expr) -> Outcome<Value> {
+        // sqrt's own formula, `1.0 / inversesqrt(t)`: the root of t (see `root`).
+        if let (Operator::Div, Expr::Number(one), Expr::Call(name, t)) = (op, a, b) {
+            if let ([t], true) = (t.as_slice(), *one == 1.0 && name == "inversesqrt") {
+                let t = self.expr(t)?;
+                return componentwise([&t], |v| self.root(&v[0]));
+            }
+        }
+        if !matches!(op, Operator::Add | Operator::Sub) {
+            let (a, b) = (self.expr(a)?, self.expr(b)?);
+            return componentwise([&a, &b], |v| arithmetic(op, &v[0], &v[1], self.cells));
+        }
+        let ((a, a_product), (b, b_product)) = (self.operand(a)?, self.operand(b)?);
+        let none = Value::scalar(Node::point(0.0));
+        let (pa, qa) = a_product.as_ref().map_or((&none, &none), |(p, q)| (p, q));
+        let (pb, qb) = b_product.as_ref().map_or((&none, &none), |(p, q)| (p, q));
+        let (fuse_left, fuse_right) = (a_product.is_some(), b_product.is_some());
+        componentwise([&a, &b, pa, qa, pb, qb], |v| {
+            let plain = arithmetic(op, &v[0], &v[1], self.cells)?;
+            let sign = if op == Operator::Sub { -1.0 } else { 1.0 };
+            // p·q + b, or a ± p·q, rounded once.
+            let left = |e: usize| v[2].values[e].mul_add(v[3].values[e], sign * v[1].values[e]);
+            let right = |e: usize| (sign * v[4].values[e]).mul_add(v[5].values[e], v[0].values[e]);
+            Ok(plain.with_values(|e| match e {
+                RIGHT_FIRST if fuse_right => right(e),
+                RIGHT_FIRST | LEFT_FIRST if fuse_left => left(e),
+                LEFT_FIRST if fuse_right => right(e),
+                _ => plain.values[e],
+            }))
+        })
+    }
+
+    fn call(&self, name: &str, args: &[Expr]) -> Outcome<Value> {
+        match (name, args) {
+            ("sum", [body]) => {
+                let width = self.bound.iter().map(|(_, v)| v.len).max().unwrap_or(1);
+                let mut total: Option<Node> = None;
+                for i in 0..width {
+                    let term = Evaluation {
+                        bound: self.bound,
+                        index: Some(("i", i)),
+                        cells: self.cells,
+                    };
+                    let (value, product) = term.operand(body)?;
+                    let value = value.single()?;
+                    total = Some(match total {
+                        None => value,
+                        Some(sum) => {
+                            let plain = arithmetic(Operator::Add, &sum, &value, self.cells)?;
+                            match product {
+                                Some((p, q)) => {
+                                    let (p, q) = (p.single()?, q.single()?);
+                                    plain.with_values(|e| match e {
+                                        PLAIN => plain.values[e],
+                                        _ => p.values[e].mul_add(q.values[e], sum.values[e]),
+                                    })
+                                }
+                                None => plain,
+                            }
+                        }
+                    });
+                }
+                total.map(Value::scalar).ok_or(UNKNOWN)
+            }
+            ("inversesqrt", [arg]) => {
+                let arg = self.expr(arg)?;
+                componentwise([&arg], |v| self.reciprocal_root(&v[0]))
+            }
+            ("trunc", [arg]) => {
+                let arg = self.expr(arg)?;
+                componentwise([&arg], |v| {
+                    if !v[0].finite() {
+                        return Err(UNKNOWN);
+                    }
+                    Ok(Node {
+                        low: v[0].low.trunc(),
+                        high: v[0].high.trunc(),
+                        ..v[0].with_values(|e| v[0].values[e].trunc())
+                    })
+                })
+            }
+            ("clamp", [v, low, high]) => {
+                let (v, low, high) = (self.expr(v)?, self.expr(low)?, self.expr(high)?);
+                componentwise([&v, &low, &high], |v| {
+                    if !v.iter().all(Node::finite) {
+                        return Err(UNKNOWN);
+                    }
+                    let clamp = |x: f64, low: f64, high: f64| x.max(low).min(high);
+                    // min(max(v, l), h) lies between min(l, h) and max(l, h)'s sides.
+                    Ok(Node {
+                        values: std::array::from_fn(|e| {
+                            clamp(v[0].values[e], v[1].values[e], v[2].values[e])
+                        }),
+                        low: clamp(v[0].low, v[1].low, v[2].low),
+                        high: clamp(v[0].high, v[1].high, v[2].high),
+                        nonnegative: v[1].nonnegative && v[2].nonnegative,
+                        nonpositive: v[1].nonpositive && v[2].nonpositive,
+                    })
+                })
+            }
+            _ => {
+                let (_, formula, parameters) = self
+                    .cells
+                    .calls
+                    .iter()
+                    .find(|(text, _, _)| *text == name)
+                    .ok_or(UNKNOWN)?;
+                if parameters.len() != args.len() {
+                    return Err(UNKNOWN);
+                }
+                let mut bound = Vec::with_capacity(args.len() + 1);
+                for (parameter, arg) in parameters.iter().zip(args) {
+                    bound.push((*parameter, self.expr(arg)?));
+                }
+                apply(formula, bound, self.cells)
+            }
+        }
+    }
+
+    /// `inversesqrt(t)` as `1.0 / sqrt(t)` in double: two roundings, each within `u/(1 + u)`
+    /// of its value relative (u = 2^-53), so within `2u` of `1/sqrt(t)` relative, less than 2
+    /// ulp of it (2u |y| < 2 ulp(y) for y below the next power of two; every such y is a
+    /// normal double); inversesqrt's range holds `1/sqrt(t)` for t in its argument's range,
+    /// widened by its 2 ulp of its larger end, whose ulp is at least y's.
+    fn reciprocal_root(&self, t: &Node) -> Outcome<Node> {
+        if !self.cells.reciprocal_root_within_two_roundings {
+            return Err(UNKNOWN);
+        }
+        let (low, high) = reciprocal_root_bound(t)?;
+        Ok(Node {
+            values: t.values.map(|v| 1.0 / v.sqrt()),
+            low,
+            high,
+            nonnegative: true,
+            nonpositive: false,
+        })
+    }
+
+    /// `sqrt(t)`, inherited from `1.0 / inversesqrt(t)`: the nearest double of the root, and
+    /// the division's bound, its divisor (inversesqrt's range) inside OpFDiv's divisor range;
+    /// unbounded where that range lies outside it.
+    fn root(&self, t: &Node) -> Outcome<Node> {
+        let (least, most) = reciprocal_root_bound(t)?;
+        // The range holds a positive value, 1/sqrt of its argument's low end.
+        divides((least, most), true, self.cells)?;
+        let (low, high) = outer(1.0 / most, 1.0 / least)?;
+        Ok(Node {
+            values: t.values.map(f64::sqrt),
+            low: low.max(0.0),
+            high,
+            nonnegative: true,
+            nonpositive: false,
+        })
+    }
+}
+
+/// An outer bound of inversesqrt's range over `t`'s: its exact ends' reciprocal roots (0 for
+/// an infinite end, infinite for a zero one), widened by far more than its few ulp of the
+/// larger finite end. `Unknown` where the range may reach below zero (inversesqrt stops with
+/// NaN there) or is zero alone.
+fn reciprocal_root_bound(t: &Node) -> Outcome<(f64, f64)> {
+    if !(t.nonnegative || t.low > 0.0) || t.high.is_nan() || t.high <= 0.0 {
+        return Err(UNKNOWN);
+    }
+    let (least, most) = (1.0 / t.high.sqrt(), 1.0 / t.low.max(0.0).sqrt());
+    let finite = if most.is_finite() { most } else { least };
+    let slack = (finite * SLACK).max(TINY_SLACK);
+    Ok((least - slack, most + slack))
+}
+
+/// Whether a divisor whose range lies in `bound` is inside OpFDiv's divisor range (all of it,
+/// on one side of zero): `Ok` where certainly inside, `Unbounded` where certainly not (inside
+/// neither side, and `nonzero`: not zero alone), else `Unknown`.
+fn divides((low, high): (f64, f64), nonzero: bool, cells: &Cells) -> Outcome<()> {
+    let (least, most) = (cells.divisor_low, cells.divisor_high);
+    let inside = |l: f64, h: f64| l >= least && h <= most;
+    if inside(low, high) || inside(-high, -low) {
+        return Ok(());
+    }
+    let positive_side_left = high < least || low > most;
+    let negative_side_left = low > -least || high < -most;
+    if nonzero && positive_side_left && negative_side_left {
+        return Err(Stopped::Unbounded);
+    }
+    Err(UNKNOWN)
+}
+
+/// The operation's literal value (rounded to nearest), the outer bound of its range and the
+/// signs it keeps.
+fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells) -> Outcome<Node> {
+    // An infinite end of a sum's or a difference's operand gives NaN among the corners
+    // exactly where the interval evaluation's does (its ends lie inside these, and an
+    // infinite end of its is one of these); a product's 0 · inf would not show.
+    let sum = matches!(op, Operator::Add | Operator::Sub);
+    if !(sum || a.finite() && b.finite()) {
+        return Err(UNKNOWN);
+    }
+    let values = std::array::from_fn(|e| {
+        let (a, b) = (a.values[e], b.values[e]);
+        match op {
+            Operator::Add => a + b,
+            Operator::Sub => a - b,
+            Operator::Mul => a * b,
+            Operator::Div => a / b,
+        }
+    });
+    // Signs: every corner on one side of zero.
+    let (same, opposite) = (
+        (a.nonnegative && b.nonnegative) || (a.nonpositive && b.nonpositive),
+        (a.nonnegative && b.nonpositive) || (a.nonpositive && b.nonnegative),
+    );
+    let (nonnegative, nonpositive) = match op {
+        Operator::Add => (
+            a.nonnegative && b.nonnegative,
+            a.nonpositive && b.nonpositive,
+        ),
+        Operator::Sub => (
+            a.nonnegative && b.nonpositive,
+            a.nonpositive && b.nonnegative,
+        ),
+        Operator::Mul | Operator::Div => (same, opposite),
+    };
+    let corners = match op {
+        Operator::Add => [
+            a.low + b.low,
+            a.high + b.high,
+            a.low + b.low,
+            a.high + b.high,
+        ],
+        Operator::Sub => [
+            a.low - b.high,
+            a.high - b.low,
+            a.low - b.high,
+            a.high - b.low,
+        ],
+        Operator::Mul => [
+            a.low * b.low,
+            a.low * b.high,
+            a.high * b.low,
+            a.high * b.high,
+        ],
+        Operator::Div => {
+            // The divisor's range holds its literal value: not zero alone where that is not.
+            divides((b.low, b.high), b.values[PLAIN] != 0.0, cells)?;
+            [
+                a.low / b.low,
+                a.low / b.high,
+                a.high / b.low,
+                a.high / b.high,
+            ]
+        }
+    };
+    let low = corners.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (mut low, mut high) = if op == Operator::Div {
+        outer(low, high)?
+    } else {
+        rounded_outer(low, high)?
+    };
+    if nonnegative {
+        low = low.max(0.0);
+    }
+    if nonpositive {
+        high = high.min(0.0);
+    }
+    Ok(Node {
+        values,
+        low,
+        high,
+        nonnegative,
+        nonpositive,
+    })
+}
+
+/// [`outer`] for a correctly rounded operation, whose widening is each end's own rounding:
+/// an end beyond 2^1000 in magnitude (an overflow allowance's infinity at most) is taken as
+/// the infinity, and the other end, finite, widened by 2^-40 of its own magnitude (at least
+/// 2^-1070) and at most 2^1000 in magnitude (the allowance's largest finite value beyond).
+fn rounded_outer(low: f64, high: f64) -> Outcome<(f64, f64)> {
+    if low.is_nan() || high.is_nan() {
+        return Err(UNKNOWN);
+    }
+    if low > -LARGEST && high < LARGEST {
+        return outer(low, high);
+    }
+    let widened = |end: f64, sign: f64| {
+        let moved = end - sign * (end.abs() * SLACK).max(TINY_SLACK);
+        moved.clamp(-LARGEST, LARGEST)
+    };
+    let low = if low <= -LARGEST {
+        f64::NEG_INFINITY
+    } else {
+        widened(low, 1.0)
+    };
+    let high = if high >= LARGEST {
+        f64::INFINITY
+    } else {
+        widened(high, -1.0)
+    };
+    Ok(flushed(low, high))
+}
+
+/// An end below 2^-1000 in magnitude taken as zero: without DenormPreserve a range beside a
+/// denormal reaches zero.
+fn flushed(mut low: f64, mut high: f64) -> (f64, f64) {
+    if low > 0.0 && low < FLUSHED {
+        low = 0.0;
+    }
+    if high < 0.0 && high > -FLUSHED {
+        high = 0.0;
+    }
+    (low, high)
+}
+
+/// `[low, high]` (the corners of an operation's exact range over its operands' bounds)
+/// widened by 2^-40 of its larger magnitude (at least 2^-1070), an end below 2^-1000 taken
+/// as zero; `Unknown` where it reaches 2^1000, or at NaN.
+fn outer(low: f64, high: f64) -> Outcome<(f64, f64)> {
+    if low.is_nan() || high.is_nan() {
+        return Err(UNKNOWN);
+    }
+    let magnitude = low.abs().max(high.abs());
+    if magnitude >= LARGEST {
+        return Err(UNKNOWN);
+    }
+    // Corners rounded to zero (a product below the subnormals) get the absolute slack.
+    let slack = (magnitude * SLACK).max(TINY_SLACK);
+    Ok(flushed(low - slack, high + slack))
+}
+
+/// `f` applied component by component, a scalar standing for every component.
+fn componentwise<const N: usize>(
+    values: [&Value; N],
+    f: impl Fn(&[Node; N]) -> Outcome<Node>,
+) -> Outcome<Value> {
+    let width = values.iter().map(|v| v.len).max().unwrap_or(1);
+    if values.iter().any(|v| v.len != 1 && v.len != width) {
+        return Err(UNKNOWN);
+    }
+    let mut result = Value::scalar(Node::point(0.0));
+    result.len = width;
+    for i in 0..width {
+        let args = values.map(|v| v.nodes[if v.len == 1 { 0 } else { i }]);
+        result.nodes[i] = f(&args)?;
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::vulkan::inherited::{self, judge_by_ranges};
+    use crate::judge::vulkan::Verdict;
+    use crate::num::test_draws::Xorshift;
+
+    /// Arguments the way sweeps and hard cases give them: any double, moderate ones, small
+    /// integers, zeros, denormals, the edges of OpFDiv's divisor range and of the bounds'
+    /// 2^±1000, the largest values, and near-equal pairs (cancellation).
+    fn argument(draws: &mut Xorshift, previous: Option<f64>) -> f64 {
+        let sign = if draws.next_bits() & 1 == 0 {
+            1.0
+        } else {
+            -1.0
+        };
+        let near = |v: f64, draws: &mut Xorshift| {
+            f64::from_bits(
+                v.to_bits()
+                    .wrapping_add(draws.next_bits() % 9)
+                    .wrapping_sub(4),
+            )
+        };
+        match draws.next_bits() % 12 {
+            0 => f64::from_bits(
+                draws.next_bits() & !(0x7ff << 52) | (draws.next_bits() % 0x7ff) << 52,
+            ),
+            1 | 2 => {
+                sign * (draws.next_unit() + 0.5) * 2f64.powi((draws.next_bits() % 121) as i32 - 60)
+            }
+            3 => sign * (draws.next_bits() % 9) as f64,
+            4 => sign * 0.0,
+            5 => sign * f64::from_bits(draws.next_bits() % (1 << 52)),
+            6 => {
+                let edge = [
+                    -126, 126, -252, 252, -500, 500, -999, 999, 1000, -1000, 1023,
+                ][(draws.next_bits() % 11) as usize];
+                sign * near(2f64.powi(edge), draws)
+            }
+            7 => sign * near(f64::MAX, draws),
+            _ => match previous {
+                Some(v) if v.is_finite() => near(v, draws),
+                _ => sign * draws.next_unit(),
+            },
+        }
+    }
+
+    /// The formula's exact value at `args` (MPFR, IEEE's rules), if it has one.
+    fn exact_of(formula: &Formula, args: &[f64], component: usize) -> Option<rug::Float> {
+        inherited::exact_value(formula, args, component)
+    }
+
+    /// Wherever the literal evaluation decides a double result (a pass, or the evaluation's
+    /// stop at a divisor outside OpFDiv's range), the interval evaluation gives the same
+    /// verdict, with and without DenormPreserve; and it decides most of the results a device
+    /// gives (the literal values, and results near them).
+    #[test]
+    fn literal_decisions_are_the_interval_evaluation_s() {
+        let cells = Cells::double().expect("the double column's cells are the proof's");
+        let mut draws = Xorshift(0x1157_e4a1);
+        let functions: [(&str, &[usize]); 10] = [
+            ("fma", &[1]),
+            ("mix", &[1]),
+            ("smoothstep", &[1]),
+            ("fmod", &[1]),
+            ("sqrt", &[1]),
+            ("length", &[1, 2, 3, 4]),
+            ("distance", &[1, 2, 4]),
+            ("OpDot", &[2, 3, 4]),
+            ("normalize", &[2, 4]),
+            ("cross", &[3]),
+        ];
+        for (function, widths) in functions {
+            let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+            let row = table.row(function).expect("a Vulkan row");
+            let Requirement::Vulkan(Cell::Inherited(text)) =
+                column(row, FloatType::Double, false).0
+            else {
+                panic!("{function}: an inherited double cell");
+            };
+            let formula = inherited::parsed(text).expect("parsed");
+            let parameters = formula.parameters().len();
+            for &width in widths {
+                let (mut decided, mut results) = (0usize, 0usize);
+                // Of the inputs, by the correctly rounded result (what a device gives most).
+                let (mut inputs_decided, mut inputs) = (0usize, 0usize);
+                for _ in 0..1500 {
+                    let mut args = Vec::with_capacity(parameters * width);
+                    for _ in 0..parameters * width {
+                        let previous = args.last().copied();
+                        args.push(argument(&mut draws, previous));
+                    }
+                    let component = (draws.next_bits() % width as u64) as usize;
+                    let Some(exact) = exact_of(formula, &args, component) else {
+                        continue;
+                    };
+                    let literal_values: Vec<f64> = literal(formula, &args, component, cells)
+                        .map_or(Vec::new(), |node| node.values.to_vec());
+                    let mut results_here = Vec::new();
+                    for c in literal_values.iter().copied().chain([exact.to_f64()]) {
+                        for step in [0i64, 1, -1, 3, -40] {
+                            results_here
+                                .push(f64::from_bits(c.to_bits().wrapping_add(step as u64)));
+                        }
+                    }
+                    results_here.push(argument(&mut draws, None));
+                    for device_result in results_here {
+                        let rounded = device_result == exact.to_f64();
+                        let decision = decide(
+                            formula,
+                            &args,
+                            component,
+                            FloatType::Double,
+                            FloatType::Double,
+                            device_result,
+                        );
+                        let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
+                        results += 1;
+                        if special {
+                            continue;
+                        }
+                        let error =
+                            crate::num::ulp::ulp_error(device_result, &exact, FloatType::Double);
+                        for denorm_preserve in [true, false] {
+                            let full = judge_by_ranges(
+                                formula,
+                                FloatType::Double,
+                                FloatType::Double,
+                                &args,
+                                &exact,
+                                device_result,
+                                component,
+                                denorm_preserve,
+                            );
+                            let context = || {
+                                format!("{function} w{width} {args:?} [{component}] -> {device_result:e}")
+                            };
+                            match decision {
+                                Some(Literal::Pass) => {
+                                    assert_eq!(full, Verdict::Pass(error), "{}", context())
+                                }
+                                Some(Literal::Unbounded)
+                                    if !(exact.is_zero() && args.contains(&0.0)) =>
+                                {
+                                    assert_eq!(
+                                        full,
+                                        Verdict::Unbounded(inherited::UNBOUNDED),
+                                        "{}",
+                                        context()
+                                    )
+                                }
+                                _ => {}
+                            }
+                        }
+                        decided += usize::from(decision.is_some());
+                        inputs += usize::from(rounded);
+                        inputs_decided += usize::from(rounded && decision.is_some());
+                    }
+                }
+                let share = inputs_decided as f64 / inputs.max(1) as f64;
+                eprintln!(
+                    "{function} w{width}: {decided} of {results} results decided, \
+                     {inputs_decided} of {inputs} correctly rounded ones ({share:.2})"
+                );
+                // The functions whose every operation the literal evaluation reads.
+                if !matches!(function, "normalize" | "cross") {
+                    assert!(share > 0.5, "{function} w{width}: {share}");
+                }
+            }
+        }
+    }
+}
