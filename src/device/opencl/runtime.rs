@@ -7,8 +7,9 @@
 //! `LD_LIBRARY_PATH` only at start-up. That bundled (Khronos) loader is also the one that reads
 //! `OCL_ICD_FILENAMES` at all (Debian's ocl-icd 2.3.1 does not), so Mesa rusticl
 //! (`scripts/setup-rusticl`, `.deps/rusticl`) joins the same list, after Intel's ICD, when the
-//! command line may use it ([`may_use_rusticl`]): the loader numbers platforms in list order,
-//! which keeps the Intel device the default. rusticl
+//! command line may use it ([`may_use_other_platforms`]): the loader numbers platforms in list
+//! order, which keeps the Intel device the default; where the command line uses the default,
+//! `OCL_ICD_VENDORS` also keeps the system's ICDs (PoCL) out, unless the user set it. rusticl
 //! also needs `RUSTICL_ENABLE=llvmpipe` to show its device and `RUSTICL_FEATURES=fp64,fp16` to
 //! advertise double and half; its libraries find each other and libclc by themselves (RUNPATH
 //! and the repairs of setup-rusticl). So clacc re-executes itself once with all of these set,
@@ -27,6 +28,11 @@ const REEXEC_GUARD: &str = "CLACC_REEXECUTED";
 const ICD_LIBRARY: &str = "libintelocl.so";
 /// Overrides where rusticl lives (a folder laid out like `.deps/rusticl`).
 pub const RUSTICL_DIR_VARIABLE: &str = "CLACC_RUSTICL";
+/// The Khronos loader's folder of `.icd` files, instead of `/etc/OpenCL/vendors`.
+const VENDORS_VARIABLE: &str = "OCL_ICD_VENDORS";
+/// A vendors "folder" the loader cannot open, so that it loads no system ICD (a path not
+/// ending in `.icd` is read as a folder).
+const NO_VENDORS: &str = "/dev/null";
 /// rusticl's ICD inside its folder (the Debian layout `dpkg -x` leaves).
 const RUSTICL_ICD: &str = "usr/lib/x86_64-linux-gnu/libRusticlOpenCL.so.1.0.0";
 /// The variables rusticl reads, and the values clacc gives them when they are unset.
@@ -67,13 +73,15 @@ pub fn find_rusticl_icd() -> Option<PathBuf> {
         .find(|icd| icd.is_file())
 }
 
-/// Whether a command line may use rusticl: it lists the devices, or names a platform or a
-/// device (an index counts the platforms loaded; a name may be rusticl's). Any other run takes
-/// the first device that accepts SPIR-V, the Intel runtime's, which comes before rusticl in the
-/// list; loading rusticl and Mesa's LLVM cost every such process 0.08 s and 107 MiB for a
-/// platform it never used. A word that only looks like these (a file named `devices`) loads
-/// rusticl for nothing, which is harmless.
-fn may_use_rusticl(args: impl Iterator<Item = OsString>) -> bool {
+/// Whether a command line may use a platform other than the Intel runtime's: it lists the
+/// devices, or names a platform or a device (an index counts the platforms loaded; a name may
+/// be rusticl's or the system's). Any other run takes the first device that accepts SPIR-V,
+/// the Intel runtime's, which comes first in the list; loading rusticl and Mesa's LLVM cost
+/// every such process 0.08 s and 107 MiB for a platform it never used, and the system's ICDs
+/// (`/etc/OpenCL/vendors`: Debian's PoCL, its LLVM, Z3, ICU) a third of the host samples of
+/// a short run's start-up. A word that only looks like these (a file named `devices`) loads
+/// them for nothing, which is harmless.
+fn may_use_other_platforms(args: impl Iterator<Item = OsString>) -> bool {
     args.filter_map(|arg| arg.into_string().ok()).any(|arg| {
         let option = arg.split('=').next().unwrap_or_default();
         arg == "devices" || option == "--platform" || option == "--device"
@@ -182,7 +190,13 @@ pub fn reexec_with_local_runtime() -> Result<(), ReexecError> {
         if !path_list_contains(library_path.as_ref(), &lib_dir) {
             changes.push(("LD_LIBRARY_PATH", prepend_path(library_path, &lib_dir)));
         }
-        let rusticl = find_rusticl_icd().filter(|_| may_use_rusticl(env::args_os().skip(1)));
+        let other_platforms = may_use_other_platforms(env::args_os().skip(1));
+        // The system's ICDs only where the command line may use them, and never where the
+        // user chose a vendors folder.
+        if !other_platforms && env::var_os(VENDORS_VARIABLE).is_none() {
+            changes.push((VENDORS_VARIABLE, OsString::from(NO_VENDORS)));
+        }
+        let rusticl = find_rusticl_icd().filter(|_| other_platforms);
         if let Some(rusticl_icd) = rusticl {
             if !path_list_contains(icd_filenames.as_ref(), &rusticl_icd) {
                 icd_filenames = Some(append_path(icd_filenames, &rusticl_icd));
@@ -219,8 +233,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rusticl_is_loaded_for_listings_and_chosen_platforms_or_devices() {
-        let may_use = |line: &str| may_use_rusticl(line.split(' ').map(OsString::from));
+    fn other_platforms_are_loaded_for_listings_and_chosen_platforms_or_devices() {
+        let may_use = |line: &str| may_use_other_platforms(line.split(' ').map(OsString::from));
         assert!(may_use("devices"));
         assert!(may_use("--kind ulp --platform rusticl"));
         assert!(may_use("--platform=1 --function sin"));
