@@ -677,27 +677,29 @@ impl<'a> BlockCells<'a> {
     /// The cell every value of `values` lies in, where the check is still asked and shows one.
     #[inline(always)]
     fn shared(&mut self, values: &[f64]) -> Option<usize> {
-        if self.missed >= BLOCKS_MISSED_BEFORE_GIVING_UP {
-            return None;
-        }
-        let cell = self.axis.shared(values);
-        self.missed = if cell.is_some() { 0 } else { self.missed + 1 };
-        cell
+        self.asked(|axis| axis.shared(values))
     }
 
     /// The cells every value of `x` and every value of `y` lie in, as [`BlockCells::shared`]
     /// (`y` not checked where `x` fails).
     #[inline(always)]
     fn shared_pair(&mut self, x: &[f64], y: &[f64]) -> Option<(usize, usize)> {
+        self.asked(|axis| {
+            axis.shared(x)
+                .and_then(|x_cell| Some((x_cell, axis.shared(y)?)))
+        })
+    }
+
+    /// `check`'s answer for one block, while blocks still answer it: the count of blocks in a
+    /// row that did not.
+    #[inline(always)]
+    fn asked<T>(&mut self, check: impl FnOnce(&AxisCells) -> Option<T>) -> Option<T> {
         if self.missed >= BLOCKS_MISSED_BEFORE_GIVING_UP {
             return None;
         }
-        let cells = self
-            .axis
-            .shared(x)
-            .and_then(|x_cell| Some((x_cell, self.axis.shared(y)?)));
-        self.missed = if cells.is_some() { 0 } else { self.missed + 1 };
-        cells
+        let answer = check(self.axis);
+        self.missed = if answer.is_some() { 0 } else { self.missed + 1 };
+        answer
     }
 }
 

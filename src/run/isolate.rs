@@ -100,6 +100,14 @@ pub enum Outcome {
     TimedOut,
 }
 
+/// Why no frame came from a worker.
+enum Silence {
+    /// It exited (after the grace for what it wrote before dying) or its stream broke: why.
+    Lost(String),
+    /// The deadline passed; the worker was killed.
+    TimedOut,
+}
+
 /// A running worker process.
 pub struct Worker {
     child: Child,
@@ -122,27 +130,16 @@ impl Worker {
         }
         // Opening a device has no time limit, as in the parent before: only its death ends the
         // wait.
-        let answer = loop {
-            match worker.frames.recv_timeout(EXIT_POLL) {
-                Ok(Ok((TAG_DEVICE, payload))) => {
-                    break decode::<DeviceAnswer>(&payload)
-                        .map_err(|error| WorkerStartError::Lost(error.to_string()))?
-                }
-                Ok(Ok((tag, _))) => {
-                    return Err(WorkerStartError::Lost(format!(
-                        "unknown frame {tag} from the worker"
-                    )))
-                }
-                Ok(Err(error)) => return Err(WorkerStartError::Lost(error.to_string())),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(WorkerStartError::Lost(worker.exit_description()))
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Ok(Some(status)) = worker.child.try_wait() {
-                        return Err(WorkerStartError::Lost(describe_exit(status)));
-                    }
-                }
+        let answer = match worker.next_frame(None, &mut None) {
+            Ok((TAG_DEVICE, payload)) => decode::<DeviceAnswer>(&payload)
+                .map_err(|error| WorkerStartError::Lost(error.to_string()))?,
+            Ok((tag, _)) => {
+                return Err(WorkerStartError::Lost(format!(
+                    "unknown frame {tag} from the worker"
+                )))
             }
+            Err(Silence::Lost(why)) => return Err(WorkerStartError::Lost(why)),
+            Err(Silence::TimedOut) => unreachable!("no deadline"),
         };
         let description = answer.map_err(WorkerStartError::Device)?;
         Ok((worker, description))
@@ -234,20 +231,15 @@ impl Worker {
     /// wait looks at the worker itself every [`EXIT_POLL`], and once it has exited reads what
     /// it wrote before dying for [`EXIT_GRACE`] and then reports the crash.
     fn receive(&mut self, deadline: Instant, on_progress: &mut dyn FnMut(u64, u64)) -> Outcome {
-        let mut exited: Option<(ExitStatus, Instant)> = None;
+        let mut exited = None;
         loop {
-            let now = Instant::now();
-            let wait = match exited {
-                Some((_, grace_end)) => grace_end.saturating_duration_since(now),
-                None => deadline.saturating_duration_since(now).min(EXIT_POLL),
-            };
-            match self.frames.recv_timeout(wait) {
-                Ok(Ok((TAG_PROGRESS, payload))) => {
+            match self.next_frame(Some(deadline), &mut exited) {
+                Ok((TAG_PROGRESS, payload)) => {
                     if let Ok((position, length)) = decode::<(u64, u64)>(&payload) {
                         on_progress(position, length);
                     }
                 }
-                Ok(Ok((TAG_REPORT, payload))) => match decode::<UnitReport>(&payload) {
+                Ok((TAG_REPORT, payload)) => match decode::<UnitReport>(&payload) {
                     Ok(report) => return Outcome::Report(Box::new(report)),
                     Err(error) => {
                         return Outcome::Crashed(format!(
@@ -255,24 +247,51 @@ impl Worker {
                         ))
                     }
                 },
-                Ok(Ok((tag, _))) => {
+                Ok((tag, _)) => {
                     return Outcome::Crashed(format!("unknown frame {tag} from the worker"))
                 }
-                Ok(Err(error)) => return Outcome::Crashed(format!("worker stream broke: {error}")),
+                Err(Silence::Lost(why)) => return Outcome::Crashed(why),
+                Err(Silence::TimedOut) => return Outcome::TimedOut,
+            }
+        }
+    }
+
+    /// The worker's next frame, waiting until `deadline` (with none, until the worker dies).
+    /// The worker is looked at every [`EXIT_POLL`]; once it has exited (`exited`, kept by the
+    /// caller across frames), what it wrote before dying is still read for [`EXIT_GRACE`].
+    /// Past the deadline the worker is killed.
+    fn next_frame(
+        &mut self,
+        deadline: Option<Instant>,
+        exited: &mut Option<(ExitStatus, Instant)>,
+    ) -> Result<(u8, Vec<u8>), Silence> {
+        loop {
+            let now = Instant::now();
+            let wait = match exited {
+                Some((_, grace_end)) => grace_end.saturating_duration_since(now),
+                None => deadline.map_or(EXIT_POLL, |deadline| {
+                    deadline.saturating_duration_since(now).min(EXIT_POLL)
+                }),
+            };
+            match self.frames.recv_timeout(wait) {
+                Ok(Ok(frame)) => return Ok(frame),
+                Ok(Err(error)) => {
+                    return Err(Silence::Lost(format!("worker stream broke: {error}")))
+                }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Outcome::Crashed(self.exit_description())
+                    return Err(Silence::Lost(self.exit_description()))
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     if let Some((status, _)) = exited {
-                        return Outcome::Crashed(describe_exit(status));
+                        return Err(Silence::Lost(describe_exit(*status)));
                     }
-                    if Instant::now() >= deadline {
+                    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                         let _ = self.child.kill();
                         let _ = self.child.wait();
-                        return Outcome::TimedOut;
+                        return Err(Silence::TimedOut);
                     }
                     if let Ok(Some(status)) = self.child.try_wait() {
-                        exited = Some((status, Instant::now() + EXIT_GRACE));
+                        *exited = Some((status, Instant::now() + EXIT_GRACE));
                     }
                 }
             }

@@ -47,7 +47,6 @@ use crate::spec::vulkan::formula::{self, Constant, Expr, Formula, Operator};
 use crate::spec::vulkan::{column, Cell};
 use rug::float::{Constant as MpfrConstant, Round};
 use rug::Float;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::literal::{self, Literal};
@@ -137,27 +136,6 @@ pub fn evaluable(formula: &str) -> bool {
     })
 }
 
-/// The table's formulas, parsed once (the judge reads them for every result).
-pub(super) fn parsed(text: &str) -> Option<&'static Formula> {
-    static FORMULAS: OnceLock<HashMap<String, Formula>> = OnceLock::new();
-    FORMULAS
-        .get_or_init(|| {
-            let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
-            let mut formulas = HashMap::new();
-            for row in &table.rows {
-                for cell in [&row.float64, &row.float32, &row.float16] {
-                    if let Requirement::Vulkan(Cell::Inherited(text)) = cell {
-                        if let Ok(formula) = formula::parse(text) {
-                            formulas.insert(text.clone(), formula);
-                        }
-                    }
-                }
-            }
-            formulas
-        })
-        .get(text)
-}
-
 /// What an evaluation needs beyond the formula: the result's type, the type the cells' ulps
 /// are counted in, whether intermediates may be flushed, and whether the evaluation is the
 /// exact one (no operation's error, no range checks: IEEE's rules on exact values).
@@ -185,7 +163,7 @@ pub(super) fn judge(
     denorm_preserve: bool,
 ) -> Verdict {
     let owned;
-    let formula = match parsed(formula) {
+    let formula = match formula::of_table(formula) {
         Some(formula) => formula,
         None => match formula::parse(formula) {
             Ok(parsed) => {
@@ -1178,7 +1156,7 @@ impl Evaluation<'_> {
             .collect::<Result<Vec<Value>, Stop>>()?;
         let requirement = cell(registry, context.element, context.unit);
         if let Requirement::Vulkan(Cell::Inherited(text)) = &requirement {
-            let formula = parsed(text).ok_or(Stop::Unbounded)?;
+            let formula = formula::of_table(text).ok_or(Stop::Unbounded)?;
             let parameters = formula.parameters();
             if parameters.len() != values.len() {
                 return Err(Stop::Unbounded);
@@ -1637,7 +1615,7 @@ mod tests {
             for cell in [&row.float64, &row.float32, &row.float16] {
                 if let Requirement::Vulkan(Cell::Inherited(text)) = cell {
                     assert!(evaluable(text), "{}: `{text}`", row.instruction);
-                    assert!(parsed(text).is_some(), "{}", row.instruction);
+                    assert!(formula::of_table(text).is_some(), "{}", row.instruction);
                     count += 1;
                 }
             }

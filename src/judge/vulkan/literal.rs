@@ -46,7 +46,7 @@
 use crate::num::fp::FloatType;
 use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::{builtin_in, Profile, Requirement};
-use crate::spec::vulkan::formula::{Expr, Formula, Operator};
+use crate::spec::vulkan::formula::{self, Expr, Formula, Operator};
 use crate::spec::vulkan::{column, Cell};
 use std::sync::OnceLock;
 
@@ -319,7 +319,7 @@ impl Cells {
                     .iter()
                     .filter_map(|row| match column(row, FloatType::Double, false).0 {
                         Requirement::Vulkan(Cell::Inherited(text)) => {
-                            let formula = super::inherited::parsed(text)?;
+                            let formula = formula::of_table(text)?;
                             Some((std::ptr::from_ref(formula) as usize, formula.parameters()))
                         }
                         _ => None,
@@ -328,7 +328,7 @@ impl Cells {
                 let mut calls = Vec::new();
                 for (text, registry) in [("dot", "OpDot"), ("length", "length"), ("sqrt", "sqrt")] {
                     if let Some(Requirement::Vulkan(Cell::Inherited(formula))) = cell(registry) {
-                        let formula = super::inherited::parsed(formula)?;
+                        let formula = formula::of_table(formula)?;
                         calls.push((text, formula, formula.parameters()));
                     }
                 }
@@ -752,175 +752,11 @@ fn componentwise<const N: usize>(
     Ok(result)
 }
 
+/// The formula's literal values at `args` (component `component`), for the tests beside the
+/// interval evaluation's (`judge::vulkan::tests`).
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::judge::vulkan::inherited::{self, judge_by_ranges};
-    use crate::judge::vulkan::Verdict;
-    use crate::num::test_draws::Xorshift;
-
-    /// Arguments the way sweeps and hard cases give them: any double, moderate ones, small
-    /// integers, zeros, denormals, the edges of OpFDiv's divisor range and of the bounds'
-    /// 2^±1000, the largest values, and near-equal pairs (cancellation).
-    fn argument(draws: &mut Xorshift, previous: Option<f64>) -> f64 {
-        let sign = if draws.next_bits() & 1 == 0 {
-            1.0
-        } else {
-            -1.0
-        };
-        let near = |v: f64, draws: &mut Xorshift| {
-            f64::from_bits(
-                v.to_bits()
-                    .wrapping_add(draws.next_bits() % 9)
-                    .wrapping_sub(4),
-            )
-        };
-        match draws.next_bits() % 12 {
-            0 => f64::from_bits(
-                draws.next_bits() & !(0x7ff << 52) | (draws.next_bits() % 0x7ff) << 52,
-            ),
-            1 | 2 => {
-                sign * (draws.next_unit() + 0.5) * 2f64.powi((draws.next_bits() % 121) as i32 - 60)
-            }
-            3 => sign * (draws.next_bits() % 9) as f64,
-            4 => sign * 0.0,
-            5 => sign * f64::from_bits(draws.next_bits() % (1 << 52)),
-            6 => {
-                let edge = [
-                    -126, 126, -252, 252, -500, 500, -999, 999, 1000, -1000, 1023,
-                ][(draws.next_bits() % 11) as usize];
-                sign * near(2f64.powi(edge), draws)
-            }
-            7 => sign * near(f64::MAX, draws),
-            _ => match previous {
-                Some(v) if v.is_finite() => near(v, draws),
-                _ => sign * draws.next_unit(),
-            },
-        }
-    }
-
-    /// The formula's exact value at `args` (MPFR, IEEE's rules), if it has one.
-    fn exact_of(formula: &Formula, args: &[f64], component: usize) -> Option<rug::Float> {
-        inherited::exact_value(formula, args, component)
-    }
-
-    /// Wherever the literal evaluation decides a double result (a pass, or the evaluation's
-    /// stop at a divisor outside OpFDiv's range), the interval evaluation gives the same
-    /// verdict, with and without DenormPreserve; and it decides most of the results a device
-    /// gives (the literal values, and results near them).
-    #[test]
-    fn literal_decisions_are_the_interval_evaluation_s() {
-        let cells = Cells::double().expect("the double column's cells are the proof's");
-        let mut draws = Xorshift(0x1157_e4a1);
-        let functions: [(&str, &[usize]); 10] = [
-            ("fma", &[1]),
-            ("mix", &[1]),
-            ("smoothstep", &[1]),
-            ("fmod", &[1]),
-            ("sqrt", &[1]),
-            ("length", &[1, 2, 3, 4]),
-            ("distance", &[1, 2, 4]),
-            ("OpDot", &[2, 3, 4]),
-            ("normalize", &[2, 4]),
-            ("cross", &[3]),
-        ];
-        for (function, widths) in functions {
-            let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
-            let row = table.row(function).expect("a Vulkan row");
-            let Requirement::Vulkan(Cell::Inherited(text)) =
-                column(row, FloatType::Double, false).0
-            else {
-                panic!("{function}: an inherited double cell");
-            };
-            let formula = inherited::parsed(text).expect("parsed");
-            let parameters = formula.parameters().len();
-            for &width in widths {
-                let (mut decided, mut results) = (0usize, 0usize);
-                // Of the inputs, by the correctly rounded result (what a device gives most).
-                let (mut inputs_decided, mut inputs) = (0usize, 0usize);
-                for _ in 0..1500 {
-                    let mut args = Vec::with_capacity(parameters * width);
-                    for _ in 0..parameters * width {
-                        let previous = args.last().copied();
-                        args.push(argument(&mut draws, previous));
-                    }
-                    let component = (draws.next_bits() % width as u64) as usize;
-                    let Some(exact) = exact_of(formula, &args, component) else {
-                        continue;
-                    };
-                    let literal_values: Vec<f64> = literal(formula, &args, component, cells)
-                        .map_or(Vec::new(), |node| node.values.to_vec());
-                    let mut results_here = Vec::new();
-                    for c in literal_values.iter().copied().chain([exact.to_f64()]) {
-                        for step in [0i64, 1, -1, 3, -40] {
-                            results_here
-                                .push(f64::from_bits(c.to_bits().wrapping_add(step as u64)));
-                        }
-                    }
-                    results_here.push(argument(&mut draws, None));
-                    for device_result in results_here {
-                        let rounded = device_result == exact.to_f64();
-                        let decision = decide(
-                            formula,
-                            &args,
-                            component,
-                            FloatType::Double,
-                            FloatType::Double,
-                            device_result,
-                        );
-                        let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
-                        results += 1;
-                        if special {
-                            continue;
-                        }
-                        let error =
-                            crate::num::ulp::ulp_error(device_result, &exact, FloatType::Double);
-                        for denorm_preserve in [true, false] {
-                            let full = judge_by_ranges(
-                                formula,
-                                FloatType::Double,
-                                FloatType::Double,
-                                &args,
-                                &exact,
-                                device_result,
-                                component,
-                                denorm_preserve,
-                            );
-                            let context = || {
-                                format!("{function} w{width} {args:?} [{component}] -> {device_result:e}")
-                            };
-                            match decision {
-                                Some(Literal::Pass) => {
-                                    assert_eq!(full, Verdict::Pass(error), "{}", context())
-                                }
-                                Some(Literal::Unbounded)
-                                    if !(exact.is_zero() && args.contains(&0.0)) =>
-                                {
-                                    assert_eq!(
-                                        full,
-                                        Verdict::Unbounded(inherited::UNBOUNDED),
-                                        "{}",
-                                        context()
-                                    )
-                                }
-                                _ => {}
-                            }
-                        }
-                        decided += usize::from(decision.is_some());
-                        inputs += usize::from(rounded);
-                        inputs_decided += usize::from(rounded && decision.is_some());
-                    }
-                }
-                let share = inputs_decided as f64 / inputs.max(1) as f64;
-                eprintln!(
-                    "{function} w{width}: {decided} of {results} results decided, \
-                     {inputs_decided} of {inputs} correctly rounded ones ({share:.2})"
-                );
-                // The functions whose every operation the literal evaluation reads.
-                if !matches!(function, "normalize" | "cross") {
-                    assert!(share > 0.5, "{function} w{width}: {share}");
-                }
-            }
-        }
-    }
+pub(super) fn values(formula: &Formula, args: &[f64], component: usize) -> Option<[f64; 3]> {
+    literal(formula, args, component, Cells::double()?)
+        .ok()
+        .map(|node| node.values)
 }

@@ -1,7 +1,11 @@
 //! Hand-computed cases for each rule of the Vulkan appendix (`judge::vulkan::judge`).
 
 use super::*;
+use crate::num::test_draws::Xorshift;
+use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::Requirement;
+use crate::spec::table::{builtin_in, Profile};
+use crate::spec::vulkan::column;
 use crate::spec::vulkan::Cell;
 use std::f64::consts::PI;
 
@@ -1231,6 +1235,174 @@ fn asinh_s_decided_inputs_are_the_evaluation_s_and_nearly_all() {
             assert!(share >= 0.95, "{element:?} {unit:?}: {share}");
             assert!(unbounded > 0, "{element:?} {unit:?}");
             assert_eq!(zeros_decided, zeros, "{element:?} {unit:?}");
+        }
+    }
+}
+
+// The literal evaluation of double inherited cells (`literal`) beside the interval
+// evaluation it stands in for.
+/// Arguments the way sweeps and hard cases give them: any double, moderate ones, small
+/// integers, zeros, denormals, the edges of OpFDiv's divisor range and of the bounds'
+/// 2^±1000, the largest values, and near-equal pairs (cancellation).
+fn argument(draws: &mut Xorshift, previous: Option<f64>) -> f64 {
+    let sign = if draws.next_bits() & 1 == 0 {
+        1.0
+    } else {
+        -1.0
+    };
+    let near = |v: f64, draws: &mut Xorshift| {
+        f64::from_bits(
+            v.to_bits()
+                .wrapping_add(draws.next_bits() % 9)
+                .wrapping_sub(4),
+        )
+    };
+    match draws.next_bits() % 12 {
+        0 => f64::from_bits(draws.next_bits() & !(0x7ff << 52) | (draws.next_bits() % 0x7ff) << 52),
+        1 | 2 => {
+            sign * (draws.next_unit() + 0.5) * 2f64.powi((draws.next_bits() % 121) as i32 - 60)
+        }
+        3 => sign * (draws.next_bits() % 9) as f64,
+        4 => sign * 0.0,
+        5 => sign * f64::from_bits(draws.next_bits() % (1 << 52)),
+        6 => {
+            let edge = [
+                -126, 126, -252, 252, -500, 500, -999, 999, 1000, -1000, 1023,
+            ][(draws.next_bits() % 11) as usize];
+            sign * near(2f64.powi(edge), draws)
+        }
+        7 => sign * near(f64::MAX, draws),
+        _ => match previous {
+            Some(v) if v.is_finite() => near(v, draws),
+            _ => sign * draws.next_unit(),
+        },
+    }
+}
+
+/// The formula's exact value at `args` (MPFR, IEEE's rules), if it has one.
+fn exact_of(
+    formula: &crate::spec::vulkan::formula::Formula,
+    args: &[f64],
+    component: usize,
+) -> Option<rug::Float> {
+    inherited::exact_value(formula, args, component)
+}
+
+/// Wherever the literal evaluation decides a double result (a pass, or the evaluation's
+/// stop at a divisor outside OpFDiv's range), the interval evaluation gives the same
+/// verdict, with and without DenormPreserve; and it decides most of the results a device
+/// gives (the literal values, and results near them).
+#[test]
+fn literal_decisions_are_the_interval_evaluation_s() {
+    let mut draws = Xorshift(0x1157_e4a1);
+    let functions: [(&str, &[usize]); 10] = [
+        ("fma", &[1]),
+        ("mix", &[1]),
+        ("smoothstep", &[1]),
+        ("fmod", &[1]),
+        ("sqrt", &[1]),
+        ("length", &[1, 2, 3, 4]),
+        ("distance", &[1, 2, 4]),
+        ("OpDot", &[2, 3, 4]),
+        ("normalize", &[2, 4]),
+        ("cross", &[3]),
+    ];
+    for (function, widths) in functions {
+        let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+        let row = table.row(function).expect("a Vulkan row");
+        let Requirement::Vulkan(Cell::Inherited(text)) = column(row, FloatType::Double, false).0
+        else {
+            panic!("{function}: an inherited double cell");
+        };
+        let formula = crate::spec::vulkan::formula::of_table(text).expect("parsed");
+        let parameters = formula.parameters().len();
+        for &width in widths {
+            let (mut decided, mut results) = (0usize, 0usize);
+            // Of the inputs, by the correctly rounded result (what a device gives most).
+            let (mut inputs_decided, mut inputs) = (0usize, 0usize);
+            for _ in 0..1500 {
+                let mut args = Vec::with_capacity(parameters * width);
+                for _ in 0..parameters * width {
+                    let previous = args.last().copied();
+                    args.push(argument(&mut draws, previous));
+                }
+                let component = (draws.next_bits() % width as u64) as usize;
+                let Some(exact) = exact_of(formula, &args, component) else {
+                    continue;
+                };
+                let literal_values: Vec<f64> = literal::values(formula, &args, component)
+                    .map_or(Vec::new(), |values| values.to_vec());
+                let mut results_here = Vec::new();
+                for c in literal_values.iter().copied().chain([exact.to_f64()]) {
+                    for step in [0i64, 1, -1, 3, -40] {
+                        results_here.push(f64::from_bits(c.to_bits().wrapping_add(step as u64)));
+                    }
+                }
+                results_here.push(argument(&mut draws, None));
+                for device_result in results_here {
+                    let rounded = device_result == exact.to_f64();
+                    let decision = literal::decide(
+                        formula,
+                        &args,
+                        component,
+                        FloatType::Double,
+                        FloatType::Double,
+                        device_result,
+                    );
+                    let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
+                    results += 1;
+                    if special {
+                        continue;
+                    }
+                    let error =
+                        crate::num::ulp::ulp_error(device_result, &exact, FloatType::Double);
+                    for denorm_preserve in [true, false] {
+                        let full = inherited::judge_by_ranges(
+                            formula,
+                            FloatType::Double,
+                            FloatType::Double,
+                            &args,
+                            &exact,
+                            device_result,
+                            component,
+                            denorm_preserve,
+                        );
+                        let context = || {
+                            format!(
+                                "{function} w{width} {args:?} [{component}] -> {device_result:e}"
+                            )
+                        };
+                        match decision {
+                            Some(literal::Literal::Pass) => {
+                                assert_eq!(full, Verdict::Pass(error), "{}", context())
+                            }
+                            Some(literal::Literal::Unbounded)
+                                if !(exact.is_zero() && args.contains(&0.0)) =>
+                            {
+                                assert_eq!(
+                                    full,
+                                    Verdict::Unbounded(inherited::UNBOUNDED),
+                                    "{}",
+                                    context()
+                                )
+                            }
+                            _ => {}
+                        }
+                    }
+                    decided += usize::from(decision.is_some());
+                    inputs += usize::from(rounded);
+                    inputs_decided += usize::from(rounded && decision.is_some());
+                }
+            }
+            let share = inputs_decided as f64 / inputs.max(1) as f64;
+            eprintln!(
+                "{function} w{width}: {decided} of {results} results decided, \
+                 {inputs_decided} of {inputs} correctly rounded ones ({share:.2})"
+            );
+            // The functions whose every operation the literal evaluation reads.
+            if !matches!(function, "normalize" | "cross") {
+                assert!(share > 0.5, "{function} w{width}: {share}");
+            }
         }
     }
 }

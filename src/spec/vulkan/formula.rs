@@ -16,7 +16,12 @@
 //! writes cross as `OpFSub(OpFMul, OpFMul)`, by its operations, leaving the operands to
 //! cross's definition. `C_pi_180` and `C_180_pi` are [`Expr::Constant`]s.
 
+use crate::spec::environment::{Revision, VULKAN};
+use crate::spec::table::{builtin_in, Profile, Requirement};
+use crate::spec::vulkan::Cell;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// One node of a formula.
 #[derive(Clone, Debug, PartialEq)]
@@ -186,6 +191,28 @@ impl fmt::Display for Expr {
             }
         }
     }
+}
+
+/// The table's formula whose text is `text` (a Vulkan cell's `inherited: TEXT`), parsed once:
+/// the judge reads it for every result.
+pub fn of_table(text: &str) -> Option<&'static Formula> {
+    static FORMULAS: OnceLock<HashMap<String, Formula>> = OnceLock::new();
+    FORMULAS
+        .get_or_init(|| {
+            let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+            let mut formulas = HashMap::new();
+            for row in &table.rows {
+                for cell in [&row.float64, &row.float32, &row.float16] {
+                    if let Requirement::Vulkan(Cell::Inherited(text)) = cell {
+                        if let Ok(formula) = parse(text) {
+                            formulas.insert(text.clone(), formula);
+                        }
+                    }
+                }
+            }
+            formulas
+        })
+        .get(text)
 }
 
 /// Reads a formula as the table writes it (after `inherited:`).
