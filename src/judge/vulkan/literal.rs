@@ -437,6 +437,11 @@ impl Evaluation<'_> {
     }
 
     fn call(&self, name: &str, args: &[Expr]) -> Outcome<Value> {
+        if let (Some(op), [Expr::Operation(first), Expr::Operation(second)]) =
+            (Operator::of_instruction(name), args)
+        {
+            return self.cross(op, first, second);
+        }
         match (name, args) {
             ("sum", [body]) => {
                 let width = self.bound.iter().map(|(_, v)| v.len).max().unwrap_or(1);
@@ -523,6 +528,42 @@ impl Evaluation<'_> {
         }
     }
 
+    /// Cross's `op(first, second)` (the text's `OpFSub(OpFMul, OpFMul)`): component c is
+    /// `op(first(x[c+1], y[c+2]), second(y[c+1], x[c+2]))`, indices mod 3, in the interval
+    /// evaluation's order; a product an addition or subtraction takes is fused as elsewhere.
+    fn cross(&self, op: Operator, first: &str, second: &str) -> Outcome<Value> {
+        let (x, y) = (self.lookup("x")?, self.lookup("y")?);
+        let first = Operator::of_instruction(first).ok_or(UNKNOWN)?;
+        let second = Operator::of_instruction(second).ok_or(UNKNOWN)?;
+        if x.len != 3 || y.len != 3 {
+            return Err(UNKNOWN);
+        }
+        let fusing = matches!(op, Operator::Add | Operator::Sub);
+        let sign = if op == Operator::Sub { -1.0 } else { 1.0 };
+        let mut nodes = [Node::point(0.0); 3];
+        for (c, node) in nodes.iter_mut().enumerate() {
+            let (j, k) = ((c + 1) % 3, (c + 2) % 3);
+            let (xj, yk, yj, xk) = (x.nodes[j], y.nodes[k], y.nodes[j], x.nodes[k]);
+            let a = arithmetic(first, &xj, &yk, self.cells)?;
+            let b = arithmetic(second, &yj, &xk, self.cells)?;
+            let plain = arithmetic(op, &a, &b, self.cells)?;
+            // x[j]·y[k] ± b, or a ± y[j]·x[k], rounded once.
+            let left = |e: usize| xj.values[e].mul_add(yk.values[e], sign * b.values[e]);
+            let right = |e: usize| (sign * yj.values[e]).mul_add(xk.values[e], a.values[e]);
+            let (fuse_left, fuse_right) = (
+                fusing && first == Operator::Mul,
+                fusing && second == Operator::Mul,
+            );
+            *node = plain.with_values(|e| match e {
+                RIGHT_FIRST if fuse_right => right(e),
+                RIGHT_FIRST | LEFT_FIRST if fuse_left => left(e),
+                LEFT_FIRST if fuse_right => right(e),
+                _ => plain.values[e],
+            });
+        }
+        Value::of(&nodes)
+    }
+
     /// `inversesqrt(t)` as `1.0 / sqrt(t)` in double: two roundings, each within `u/(1 + u)`
     /// of its value relative (u = 2^-53), so within `2u` of `1/sqrt(t)` relative, less than 2
     /// ulp of it (2u |y| < 2 ulp(y) for y below the next power of two; every such y is a
@@ -595,8 +636,8 @@ fn divides((low, high): (f64, f64), nonzero: bool, cells: &Cells) -> Outcome<()>
 /// signs it keeps.
 fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells) -> Outcome<Node> {
     // An infinite end of a sum's or a difference's operand gives NaN among the corners
-    // exactly where the interval evaluation's does (its ends lie inside these, and an
-    // infinite end of its is one of these); a product's 0 · inf would not show.
+    // wherever the interval evaluation's does (its ends lie inside these, and an infinite end
+    // of its is the same end of these); a product's 0 · inf would not show.
     let sum = matches!(op, Operator::Add | Operator::Sub);
     if !(sum || a.finite() && b.finite()) {
         return Err(UNKNOWN);
@@ -626,18 +667,20 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells) -> Outcome<Node> 
         ),
         Operator::Mul | Operator::Div => (same, opposite),
     };
+    // All four corners, as the interval evaluation takes them: where its ends are infinite so
+    // are these, and its inf - inf (NaN, a stop) is one of these too.
     let corners = match op {
         Operator::Add => [
             a.low + b.low,
-            a.high + b.high,
-            a.low + b.low,
+            a.low + b.high,
+            a.high + b.low,
             a.high + b.high,
         ],
         Operator::Sub => [
+            a.low - b.low,
             a.low - b.high,
             a.high - b.low,
-            a.low - b.high,
-            a.high - b.low,
+            a.high - b.high,
         ],
         Operator::Mul => [
             a.low * b.low,
@@ -656,6 +699,10 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells) -> Outcome<Node> 
             ]
         }
     };
+    // (`f64::min` and `max` would pass a NaN by.)
+    if corners.iter().any(|corner| corner.is_nan()) {
+        return Err(UNKNOWN);
+    }
     let low = corners.iter().copied().fold(f64::INFINITY, f64::min);
     let high = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (mut low, mut high) = if op == Operator::Div {
@@ -689,7 +736,12 @@ fn rounded_outer(low: f64, high: f64) -> Outcome<(f64, f64)> {
     if low > -LARGEST && high < LARGEST {
         return outer(low, high);
     }
+    // A finite end moved outwards; a low end at +inf (every corner past 2^1000, so the range
+    // starts at the allowance's largest value at least) at 2^999, a high end at -inf likewise.
     let widened = |end: f64, sign: f64| {
+        if end.is_infinite() {
+            return end.signum() * LARGEST / 2.0;
+        }
         let moved = end - sign * (end.abs() * SLACK).max(TINY_SLACK);
         moved.clamp(-LARGEST, LARGEST)
     };
