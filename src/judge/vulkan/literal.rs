@@ -1,9 +1,9 @@
-//! A proven pass of a double result of an inherited cell without the interval evaluation
-//! ([`super::inherited`]'s MPFR ranges, two microseconds a result): the formula evaluated
+//! A double result of an inherited cell decided without the interval evaluation
+//! ([`super::inherited`]'s MPFR ranges, microseconds a result): the formula evaluated
 //! literally in double, each operation rounded to nearest as IEEE's double operations round,
-//! once plainly and once with each product fused into the addition that takes it (the two ways
-//! a device evaluates `x * y + z` or a dot product), and a result between the values those
-//! evaluations give passes.
+//! once plainly and twice with each product fused into the addition or subtraction that takes
+//! it (the right operand's first, then the left's: the ways a device evaluates `x * y + z`, a
+//! dot product or cross), and a result between the values those evaluations give passes.
 //!
 //! **Why such a result is permitted.** The interval evaluation gives every operation a range
 //! that contains the operation's exact value at any arguments taken from its operands' ranges,
@@ -12,16 +12,19 @@
 //! - OpFAdd, OpFSub, OpFMul (correctly rounded: the range runs from the exact range's low end
 //!   rounded down to its high end rounded up) of operands inside their ranges: the exact value
 //!   lies in the exact range, so its nearest double does in the widened one; fused, the exact
-//!   `p·q + a` of operands inside their ranges lies in the addition's exact range (`p·q` lies in
-//!   the product's exact range), and so does its nearest double in the widened one;
+//!   `p·q ± a` of operands inside their ranges lies in the operation's exact range (`p·q` lies
+//!   in the product's exact range), and so does its nearest double in the widened one;
 //! - OpFDiv (2.5 ulp inside its divisor range): the nearest double of the exact quotient is
 //!   within half an ulp of it, and the range is widened by 2.5 ulp of its larger end, whose
 //!   ulp is at least the quotient's;
-//! - `sqrt`, inherited from `1.0 / inversesqrt(t)`: inversesqrt's range holds `1/sqrt(t)` for
-//!   `t` in its argument's range, so the division's exact range holds `sqrt(t)`, and the
-//!   nearest double of `sqrt(t)` lies within the 2.5 ulp its cell widens by;
+//! - `1.0 / inversesqrt(t)` (sqrt's formula) as the nearest double of `sqrt(t)`: inversesqrt's
+//!   range holds `1/sqrt(t)` for `t` in its argument's range, so the division's exact range
+//!   holds `sqrt(t)`, and its nearest double lies within OpFDiv's 2.5 ulp;
+//! - inversesqrt (2 ulp) as `1.0 / sqrt(t)` in double: two roundings, within 2u of
+//!   `1/sqrt(t)` relative (u = 2^-53), less than 2 of its ulp;
 //! - `trunc` and `clamp` are exact and monotonic; negation is exact; numbers are exact;
-//! - `dot`, `length` and every other inherited call: their own formulas, literally.
+//! - `sqrt`, `dot`, `length`: their own formulas from the table, literally; cross's
+//!   `OpFSub(OpFMul, OpFMul)` on cross's operands, as the interval evaluation takes them.
 //!
 //! The final range then holds every literal value and all between them (it is an interval),
 //! and the judge permits every result in it ([`super::inherited`]'s `permitted`).
@@ -30,18 +33,27 @@
 //! where a range reaches NaN (inf - inf, 0 · inf, 0 / 0, the root of a negative value) or an
 //! operation's cell bounds nothing (a divisor range leaving OpFDiv's). Beside the literal
 //! values, each node carries an outer bound of its MPFR range in double (the corners of its
-//! operands' bounds, widened by 2^-40 of the larger magnitude: far more than the corners'
-//! rounding and the cells' widening, at most 3.5 · 2^-52 of it), and the literal pass is
-//! given only where these bounds stay below 2^1000 in magnitude (no infinity, so no NaN, and
-//! no overflow allowance), where every divisor's bound lies inside OpFDiv's divisor range on
-//! one side of zero and every root's argument bound is positive (no zero, no negative value).
-//! A bound's non-zero magnitude must reach 2^-900 (an ulp of the subnormals, 2^-1074, is then
-//! far inside the widening), and an end below 2^-1000 is taken as zero, where the ranges of a
-//! shader without DenormPreserve reach zero beside a denormal.
+//! operands' bounds, all four as the interval evaluation takes them, widened by 2^-40 of the
+//! larger magnitude and at least 2^-1070: far more than the corners' rounding and the cells'
+//! widening, at most 16 ulp), and the signs its range keeps (every corner on one side of
+//! zero). A correctly rounded operation's end beyond 2^1000 is taken as the infinity (the
+//! overflow allowance), any other bound must stay below 2^1000; a NaN among the corners, or a
+//! product, quotient, trunc or clamp of an unbounded operand, gives up (the evaluation decides);
+//! an end below 2^-1000 is taken as zero, where the ranges of a shader without DenormPreserve
+//! reach zero beside a denormal. A pass is given only where every divisor's bound lies inside
+//! OpFDiv's divisor range on one side of zero and every root's argument is proven non-negative
+//! and not zero alone.
+//!
+//! **A proven stop.** Where a divisor's bound lies certainly outside OpFDiv's divisor range
+//! (on both sides, and the range not zero alone), the plain evaluation, whose operations run
+//! in the interval evaluation's order, stops there as that evaluation does: "not judged"
+//! (`sqrt` and `length` of large or tiny values), unless a zero argument's exact zero is due.
 //!
 //! Only double results with the double column's cells take this way (element = unit): a float
 //! or half result is decided by the Vulkan tier first, and its rounding after a fused
-//! operation is not one rounding of the exact value.
+//! operation is not one rounding of the exact value. The test
+//! `literal_decisions_are_the_interval_evaluation_s` (`judge::vulkan::tests`) holds every
+//! decision to the interval evaluation's.
 
 use crate::num::fp::FloatType;
 use crate::spec::environment::{Revision, VULKAN};
