@@ -66,26 +66,6 @@ pub(super) const UNBOUNDED: &str =
 pub(super) const NAN_PERMITTED: &str =
     "NaN is among the formula's permitted values, so any result is";
 
-/// The functions a formula may call, by the text's name, with the registry function whose
-/// Vulkan cell bounds each.
-const FUNCTIONS: [(&str, &str); 15] = [
-    ("inversesqrt", "rsqrt"),
-    ("sqrt", "sqrt"),
-    ("exp", "exp"),
-    ("exp2", "exp2"),
-    ("log", "log"),
-    ("log2", "log2"),
-    ("sin", "sin"),
-    ("cos", "cos"),
-    ("atan2", "atan2"),
-    ("sinh", "sinh"),
-    ("cosh", "cosh"),
-    ("trunc", "trunc"),
-    ("clamp", "fclamp"),
-    ("dot", "OpDot"),
-    ("length", "length"),
-];
-
 /// Why an evaluation stops short of a range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stop {
@@ -125,13 +105,13 @@ impl Interval {
 type Value = Vec<Interval>;
 
 /// Whether the judge evaluates every operation of `formula`: it parses and each function it
-/// calls is one [`FUNCTIONS`] names (or `sum`, or an arithmetic operation by its name).
+/// calls is one [`formula::FUNCTIONS`] names (or `sum`, or an arithmetic operation by its name).
 pub fn evaluable(formula: &str) -> bool {
     formula::parse(formula).is_ok_and(|f| {
         f.calls().iter().all(|name| {
             name == "sum"
                 || Operator::of_instruction(name).is_some()
-                || FUNCTIONS.iter().any(|(text, _)| text == name)
+                || formula::FUNCTIONS.iter().any(|(text, _)| text == name)
         })
     })
 }
@@ -173,12 +153,11 @@ pub(super) fn judge(
             Err(_) => return Verdict::Unbounded(UNBOUNDED),
         },
     };
-    let error = ulp_error(device_result, exact, unit);
     // Zeros, infinities and NaN: the ranges, or else the formula evaluated exactly on them.
     let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
     if !special {
         match literal::decide(formula, args, component, element, unit, device_result) {
-            Some(Literal::Pass) => return Verdict::Pass(error),
+            Some(Literal::Pass) => return Verdict::Pass(ulp_error(device_result, exact, unit)),
             // The interval evaluation's stop, read as its judge reads it (x is not zero at
             // a zero argument here: such an x would be `exact`ly evaluated).
             Some(Literal::Unbounded) if !(exact.is_zero() && args.contains(&0.0)) => {
@@ -1145,7 +1124,7 @@ impl Evaluation<'_> {
                 _ => Err(Stop::Unbounded),
             };
         }
-        let registry = FUNCTIONS
+        let registry = formula::FUNCTIONS
             .iter()
             .find(|(text, _)| *text == name)
             .map(|(_, registry)| *registry)
@@ -1621,7 +1600,7 @@ mod tests {
             }
         }
         assert_eq!(count, 22 * 3);
-        for (_, registry) in FUNCTIONS {
+        for (_, registry) in formula::FUNCTIONS {
             assert!(table.row(registry).is_some(), "{registry}");
         }
         assert!(!evaluable("sinpi(x)"));

@@ -293,7 +293,8 @@ struct Cells {
     reciprocal_root_within_two_roundings: bool,
     divisor_low: f64,
     divisor_high: f64,
-    /// By the text's name (`dot`, `length`, `sqrt`).
+    /// The inherited functions a formula may call (`dot`, `length`, `sqrt`, ...), by the
+    /// text's name ([`formula::FUNCTIONS`]).
     calls: Vec<(&'static str, &'static Formula, Vec<&'static str>)>,
     /// Every inherited double formula's parameters, by its address (the judge's formulas are
     /// the table's, parsed once).
@@ -338,10 +339,10 @@ impl Cells {
                     })
                     .collect();
                 let mut calls = Vec::new();
-                for (text, registry) in [("dot", "OpDot"), ("length", "length"), ("sqrt", "sqrt")] {
-                    if let Some(Requirement::Vulkan(Cell::Inherited(formula))) = cell(registry) {
-                        let formula = formula::of_table(formula)?;
-                        calls.push((text, formula, formula.parameters()));
+                for (name, registry) in formula::FUNCTIONS {
+                    if let Some(Requirement::Vulkan(Cell::Inherited(text))) = cell(registry) {
+                        let called = formula::of_table(text)?;
+                        calls.push((name, called, called.parameters()));
                     }
                 }
                 (arithmetic && clamp && *ulp >= 0.5 && *ulp <= 16.0).then_some(Cells {

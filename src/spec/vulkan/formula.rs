@@ -193,6 +193,26 @@ impl fmt::Display for Expr {
     }
 }
 
+/// The functions a formula may call, by the text's name, with the registry function whose
+/// Vulkan cell bounds each.
+pub const FUNCTIONS: [(&str, &str); 15] = [
+    ("inversesqrt", "rsqrt"),
+    ("sqrt", "sqrt"),
+    ("exp", "exp"),
+    ("exp2", "exp2"),
+    ("log", "log"),
+    ("log2", "log2"),
+    ("sin", "sin"),
+    ("cos", "cos"),
+    ("atan2", "atan2"),
+    ("sinh", "sinh"),
+    ("cosh", "cosh"),
+    ("trunc", "trunc"),
+    ("clamp", "fclamp"),
+    ("dot", "OpDot"),
+    ("length", "length"),
+];
+
 /// The table's formula whose text is `text` (a Vulkan cell's `inherited: TEXT`), parsed once:
 /// the judge reads it for every result.
 pub fn of_table(text: &str) -> Option<&'static Formula> {
