@@ -2,6 +2,7 @@
 //! ULP-distance function. Imports nothing from the rest of clacc.
 
 pub mod convert;
+pub mod exact_sum;
 pub mod float8;
 pub mod fp;
 pub mod hexfloat;

@@ -19,6 +19,7 @@
 //! - beyond the largest finite value (and for an infinite x) the two nearest finite numbers are
 //!   the largest finite value and its predecessor, so ulp is the top binade's gap.
 
+use crate::num::exact_sum::{ExactSum, Moved};
 use crate::num::fp::FloatType;
 use gmp_mpfr_sys::mpfr;
 use rug::Float;
@@ -123,6 +124,48 @@ pub fn ulp_error_of_value(device_result: f64, reference: f64, element: FloatType
         })
     };
     (device_result - reference).abs() / ulp
+}
+
+/// [`ulp_error`] where the exact value x is a sum of doubles (`exact`) and the reference is x
+/// rounded to nearest at `working_precision` bits, as MPFR's correctly rounded reference is:
+/// the same number, bit for bit, without MPFR. The steps are `ulp_error`'s own roundings in
+/// integer arithmetic ([`crate::num::exact_sum`]): the reference x' = RN(x) at the working
+/// precision, ulp(x') by [`ulp_of`]'s rules, |r − x'| rounded to nearest at 64 bits, divided by
+/// that power of two, rounded to nearest double.
+///
+/// `None` (MPFR decides) where those roundings are not the ones `ulp_error` makes: a result
+/// that is not finite; an x' that rounded down onto a power of two (the reference then stands
+/// just beyond it: `reference::high_precision`); an error that is not a normal double.
+pub fn ulp_error_of_sum(
+    device_result: f64,
+    exact: &ExactSum,
+    working_precision: u32,
+    element: FloatType,
+) -> Option<f64> {
+    if !device_result.is_finite() {
+        return None;
+    }
+    let mut reference = exact.value();
+    let moved = reference.round_to(working_precision);
+    if moved == Moved::Down && reference.is_power_of_two() {
+        return None;
+    }
+    let precision = element.precision() as i32;
+    let gap = match reference.binade() {
+        None => element.emin() - precision + 1,
+        Some(binade) if binade > element.emax() => element.emax() - precision + 1,
+        Some(binade) => {
+            let gap = binade.max(element.emin()) - precision + 1;
+            if binade > element.emin() && reference.is_power_of_two() {
+                gap - 1
+            } else {
+                gap
+            }
+        }
+    };
+    let difference = reference.minus_from(device_result);
+    let (significand, exponent) = difference.nearest_64();
+    crate::num::exact_sum::nearest_normal_double(significand, exponent - gap)
 }
 
 /// 2^exponent, built from its encoding: f64 holds 2^-1074 .. 2^1023 exactly, and every ulp of
@@ -384,5 +427,73 @@ mod tests {
             );
         }
         assert!(checked > 3 * 63000);
+    }
+
+    /// `ulp_error_of_sum` gives `ulp_error`'s number against MPFR's reference (the exact sum
+    /// rounded at 170 bits), for sums of two to six doubles and results at, beside and far from
+    /// the nearest double, in half a million cases; it declines almost none.
+    #[test]
+    fn errors_of_sums_are_mpfr_s_bit_for_bit() {
+        let mut draws = crate::num::test_draws::Xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || draws.next_bits();
+        let (mut decided, mut declined) = (0, 0);
+        for case in 0..500_000 {
+            let count = 2 + next() % 5;
+            let scale = (next() % 64) as i32 - 32;
+            let terms: Vec<f64> = (0..count)
+                .map(|k| {
+                    let value = match next() % 5 {
+                        0 => f64::from_bits(next() & !(0x7ffu64 << 52) | (next() % 2047) << 52),
+                        1 => f64::from_bits(next() % (1 << 58)),
+                        _ => {
+                            let unit = f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12);
+                            unit * crate::num::fp::pow2(scale - 53 * k as i32)
+                        }
+                    };
+                    if next() % 2 == 0 {
+                        -value
+                    } else {
+                        value
+                    }
+                })
+                .filter(|v| v.is_finite())
+                .collect();
+            let mut sum = ExactSum::default();
+            let mut wide = Float::with_val(2300, 0);
+            for term in &terms {
+                sum.add(*term);
+                wide += term;
+            }
+            let reference = Float::with_val(170, &wide);
+            let nearest = reference.to_f64();
+            if !nearest.is_finite() {
+                continue;
+            }
+            let result = match case % 6 {
+                0 | 1 => nearest,
+                2 => nearest.next_up(),
+                3 => nearest.next_down(),
+                4 => f64::from_bits(nearest.to_bits() ^ (next() % 64)),
+                _ => f64::from_bits(next()),
+            };
+            if !result.is_finite() {
+                continue;
+            }
+            match ulp_error_of_sum(result, &sum, 170, FloatType::Double) {
+                Some(error) => {
+                    assert_eq!(
+                        error.to_bits(),
+                        ulp_error(result, &reference, FloatType::Double).to_bits(),
+                        "{result:e} against {terms:?}"
+                    );
+                    decided += 1;
+                }
+                None => declined += 1,
+            }
+        }
+        assert!(
+            declined * 100 < decided,
+            "{declined} declined, {decided} decided"
+        );
     }
 }

@@ -285,6 +285,22 @@ pub fn past_double(id: Id) -> Option<PastDoubleFn> {
     }
 }
 
+/// The exact value of `id` at double arguments as a sum of doubles
+/// ([`super::sum_of_doubles`]): `false` where it declines.
+pub type ExactSumFn = fn(&[f64], &mut crate::num::exact_sum::ExactSum) -> bool;
+
+/// [`ExactSumFn`] of `id`, where its exact value is a sum of products of the arguments.
+pub fn exact_sum(id: Id) -> Option<ExactSumFn> {
+    use super::sum_of_doubles as s;
+    match id {
+        Id::Fma => Some(s::fma),
+        Id::Dot => Some(s::dot),
+        Id::Mix => Some(s::mix),
+        Id::Fmod => Some(s::fmod),
+        _ => None,
+    }
+}
+
 /// The exact host version of `id` ([`super::exact`]), where the host computes the exact
 /// result (proof in that module's docs); the judge passes a device result equal to it with
 /// error 0 for every output of every row, whatever its `fast_tier` flag.

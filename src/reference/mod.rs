@@ -28,6 +28,7 @@ pub mod remquo_column;
 pub use common::{degrees, fclamp, mix, radians, sign, smoothstep, step};
 mod geometric;
 pub mod side;
+pub mod sum_of_doubles;
 pub use geometric::{
     cross_0, cross_1, cross_2, cross_3, distance, dot, length, normalize_0, normalize_1,
     normalize_2, normalize_3,

@@ -9,8 +9,15 @@
 //! ([`Rules::output_verdict`]: the format's rounding of `a`, the margin around the bound,
 //! the side of a power of two; [`FastRule`]).
 //!
-//! Decided (half and float results of one table output; double results and vector outputs go
-//! to MPFR, whose 0.5-ulp bookkeeping of a double's correctly rounded result would differ):
+//! Double results of one table output are decided only where an inherited cell's exact value
+//! is a sum of products of the arguments (fma, mix, fmod, OpDot: `binding::exact_sum`): the
+//! literal evaluation's pass ([`inherited::decided_literally`]) at the error MPFR's path
+//! measures, bit for bit ([`ulp_error_of_sum`]: the exact sum rounded at the working
+//! precision, then the difference at 64 bits, as MPFR rounds them), and its "not judged".
+//! Everything else of double, and vector outputs, goes to MPFR (a double approximation of x
+//! is too coarse for a double result's error).
+//!
+//! Decided for half and float results of one table output:
 //! - what GLSL.std.450 leaves undefined ([`undefined_by_instruction`]), ldexp's permitted zero,
 //!   and without SignedZeroInfNanPreserve an argument or exact value that is not finite or
 //!   lies past the largest finite value: undefined (or the zero's pass), as `judge_vulkan`
@@ -44,11 +51,12 @@
 
 use crate::judge::tiers::{side_of, FastReference, FastRule, FastState, FastValues};
 use crate::judge::vulkan::{
-    error_is_absolute, inherited, undefined_by_instruction, Modes, Rounding,
+    error_is_absolute, inherited, undefined_by_instruction, Literal, Modes, Rounding,
 };
 use crate::judge::{Rules, VulkanJudging};
+use crate::num::exact_sum::ExactSum;
 use crate::num::fp::{pow2, FloatType};
-use crate::num::ulp::ulp_error_of_value;
+use crate::num::ulp::{ulp_error_of_sum, ulp_error_of_value};
 use crate::reference::{self, binding};
 use crate::report::stats::FastVerdict;
 use crate::spec::registry::{Output, OutputCheck};
@@ -94,7 +102,7 @@ impl Rules {
         let ([output], &[device_result]) = (self.outputs.as_slice(), device_results) else {
             return None;
         };
-        if output.check != OutputCheck::Table || self.element == FloatType::Double {
+        if output.check != OutputCheck::Table {
             return None;
         }
         let modes = vulkan.modes;
@@ -108,6 +116,9 @@ impl Rules {
         }
         if !args.iter().all(|a| a.is_finite()) {
             return (!modes.signed_zero_inf_nan_preserve).then_some(FastVerdict::Undefined);
+        }
+        if self.element == FloatType::Double {
+            return self.vulkan_double_verdict(vulkan, output, args, device_result);
         }
         let fast = binding::fast_tier(output)?;
         if reference.state == FastState::Unknown {
@@ -219,6 +230,54 @@ impl Rules {
                     .then_some(FastVerdict::AbsolutePass(distance))
             }
             Kind::CorrectlyRounded => self.vulkan_correctly_rounded(&input),
+        }
+    }
+
+    /// A double result of an inherited cell whose exact value is a sum of doubles
+    /// ([`binding::exact_sum`]: fma, dot, mix, fmod), at finite arguments: the literal
+    /// evaluation's pass, its error measured as MPFR measures it ([`ulp_error_of_sum`]), and
+    /// its "not judged"; everything else goes to MPFR.
+    fn vulkan_double_verdict(
+        &self,
+        vulkan: VulkanJudging,
+        output: &Output,
+        args: &[f64],
+        device_result: f64,
+    ) -> Option<FastVerdict> {
+        let Requirement::Vulkan(Cell::Inherited(formula)) = &self.requirement else {
+            return None;
+        };
+        if vulkan.unit != FloatType::Double {
+            return None;
+        }
+        let mut exact = ExactSum::default();
+        if !binding::exact_sum(output.reference)?(args, &mut exact) {
+            return None;
+        }
+        // Finite, and below 2^1023: not past the largest double, so `judge` goes on to the
+        // cell whatever the modes (a value nearer that edge goes to MPFR).
+        let value = exact.value();
+        if value.binade().is_some_and(|binade| binade >= 1023) {
+            return None;
+        }
+        let decided = inherited::decided_literally(
+            crate::spec::vulkan::formula::of_table(formula)?,
+            self.element,
+            vulkan.unit,
+            args,
+            0,
+            device_result,
+            value.is_zero(),
+        )?;
+        match decided {
+            Literal::Pass => ulp_error_of_sum(
+                device_result,
+                &exact,
+                reference::working_precision(self.element),
+                self.element,
+            )
+            .map(FastVerdict::Pass),
+            Literal::Unbounded => Some(FastVerdict::Undefined),
         }
     }
 

@@ -156,14 +156,19 @@ pub(super) fn judge(
     // Zeros, infinities and NaN: the ranges, or else the formula evaluated exactly on them.
     let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
     if !special {
-        match literal::decide(formula, args, component, element, unit, device_result) {
+        let decided = decided_literally(
+            formula,
+            element,
+            unit,
+            args,
+            component,
+            device_result,
+            exact.is_zero(),
+        );
+        match decided {
             Some(Literal::Pass) => return Verdict::Pass(ulp_error(device_result, exact, unit)),
-            // The interval evaluation's stop, read as its judge reads it (x is not zero at
-            // a zero argument here: such an x would be `exact`ly evaluated).
-            Some(Literal::Unbounded) if !(exact.is_zero() && args.contains(&0.0)) => {
-                return Verdict::Unbounded(UNBOUNDED)
-            }
-            _ => {}
+            Some(Literal::Unbounded) => return Verdict::Unbounded(UNBOUNDED),
+            None => {}
         }
     }
     judge_by_ranges(
@@ -176,6 +181,28 @@ pub(super) fn judge(
         component,
         denorm_preserve,
     )
+}
+
+/// [`judge`]'s verdict where the literal evaluation decides it, at finite arguments and a
+/// finite exact value (`exact_is_zero`: whether it is zero): `Pass` (at the result's error
+/// against the exact value), `Unbounded` ("not judged"), or `None` where the interval
+/// evaluation decides. The Vulkan tier asks it too, for double results whose exact value it
+/// knows without MPFR.
+pub fn decided_literally(
+    formula: &Formula,
+    element: FloatType,
+    unit: FloatType,
+    args: &[f64],
+    component: usize,
+    device_result: f64,
+    exact_is_zero: bool,
+) -> Option<Literal> {
+    match literal::decide(formula, args, component, element, unit, device_result)? {
+        // The interval evaluation's stop, read as its judge reads it (x is not zero at a zero
+        // argument here: such an x is evaluated exactly).
+        Literal::Unbounded if exact_is_zero && args.contains(&0.0) => None,
+        decided => Some(decided),
+    }
 }
 
 /// [`judge`] by the interval evaluation alone.

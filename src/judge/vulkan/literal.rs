@@ -187,7 +187,7 @@ const TINY_SLACK: f64 = f64::from_bits(1 << 4); // 2^-1070, a subnormal
 
 /// What the literal evaluation proves of a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Literal {
+pub enum Literal {
     /// The interval evaluation permits it.
     Pass,
     /// The interval evaluation stops at a division whose divisor's range lies outside

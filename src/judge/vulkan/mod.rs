@@ -17,6 +17,8 @@ use rug::Float;
 
 pub mod inherited;
 mod literal;
+
+pub use literal::Literal;
 #[cfg(test)]
 mod tests;
 

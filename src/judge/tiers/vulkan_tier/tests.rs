@@ -416,3 +416,97 @@ fn inherited_passes_are_judge_s_up_to_their_bounds() {
         }
     }
 }
+
+/// Double results of the inherited cells whose exact value is a sum of products (fma, mix,
+/// fmod, OpDot at widths 2 to 4): every verdict the tier gives is `judge`'s (MPFR's path),
+/// the error bit for bit; and it decides nearly every passing result at the formula's plain
+/// literal value at ordinary arguments.
+#[test]
+fn double_sums_are_decided_as_judge_does() {
+    let mut draws = crate::num::test_draws::Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || draws.next_bits();
+    let mut draw = move |ordinary: bool| {
+        let kind = next() % 6;
+        let sign = if next() % 2 == 0 { 1.0 } else { -1.0 };
+        let magnitude = match kind {
+            _ if ordinary => {
+                f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12)
+                    * pow2((next() % 80) as i32 - 40)
+            }
+            0 => f64::from_bits(next() >> 1),
+            1 => (next() % 9) as f64 / 4.0,
+            2 => f64::from_bits(next() % (1 << 52)),
+            3 => pow2((next() % 2040) as i32 - 1020),
+            _ => {
+                f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12)
+                    * pow2((next() % 80) as i32 - 40)
+            }
+        };
+        sign * magnitude
+    };
+    for (name, arity) in [
+        ("fma", 3),
+        ("mix", 3),
+        ("fmod", 2),
+        ("OpDot", 4),
+        ("OpDot", 6),
+        ("OpDot", 8),
+    ] {
+        let (mut decided, mut judged, mut passing, mut passing_decided) = (0, 0, 0, 0);
+        for modes in MODES {
+            let rules = rules(name, FloatType::Double, false, modes);
+            let output = &rules.outputs[0];
+            for set in 0..400 {
+                let ordinary = set % 2 == 0;
+                let args: Vec<f64> = (0..arity).map(|_| draw(ordinary)).collect();
+                let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
+                let mpfr = binding::mpfr(output.reference);
+                let correct =
+                    reference::correctly_rounded(mpfr, &operands, FloatType::Double).to_f64();
+                let exact = reference::high_precision(mpfr, &operands, FloatType::Double).to_f64();
+                // The literal values: every product rounded, then each sum.
+                let plain = match (name, args.as_slice()) {
+                    ("fma", [x, y, z]) => x * y + z,
+                    ("mix", [x, y, a]) => x * (1.0 - a) + y * a,
+                    ("fmod", [x, y]) => x - y * (x / y).trunc(),
+                    (_, dot) => {
+                        let (x, y) = dot.split_at(dot.len() / 2);
+                        x.iter().zip(y).map(|(x, y)| x * y).sum()
+                    }
+                };
+                let mut tried = results(&rules, &args, correct, exact);
+                tried.push((plain, true));
+                tried.push((plain.next_up(), true));
+                for (result, _) in tried {
+                    let case = rules.judge_exactly(0, &args, &[result]);
+                    judged += 1;
+                    let literal = result == plain;
+                    let ordinary_pass = literal && ordinary && case.outcome == Outcome::Pass;
+                    passing += usize::from(ordinary_pass);
+                    let Some(verdict) = rules.fast_verdict(&args, &[result]) else {
+                        continue;
+                    };
+                    decided += 1;
+                    passing_decided += usize::from(ordinary_pass);
+                    let context = format!(
+                        "{name} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}"
+                    );
+                    match verdict {
+                        FastVerdict::Pass(error) => assert!(
+                            case.outcome == Outcome::Pass
+                                && !case.absolute
+                                && error.to_bits() == case.error.to_bits(),
+                            "{context}"
+                        ),
+                        other => agrees(other, &case, &context),
+                    }
+                }
+            }
+        }
+        eprintln!("{name} {arity}: {decided} of {judged} decided, {passing_decided} of {passing} ordinary passes");
+        assert!(
+            passing_decided as f64 >= 0.99 * passing as f64,
+            "{name} {arity}: {passing_decided} of {passing}"
+        );
+    }
+}
