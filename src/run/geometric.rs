@@ -10,6 +10,7 @@
 //! own ([`crate::run::ulp`]); only the grouping into work-items differs.
 
 use crate::judge::Rules;
+use crate::num::fp::FloatType;
 use crate::report::stats::{input_region, UnitStats};
 use crate::spec::registry::Function;
 use crate::spec::signature::ValueKind;
@@ -40,7 +41,8 @@ pub fn work_item(
     (args, outputs)
 }
 
-/// Judges work-items `0 .. items` of a chunk with MPFR on `threads` threads
+/// Judges work-items `0 .. items` of a chunk with MPFR (a Vulkan double one by the tier first)
+/// on `threads` threads
 /// ([`crate::run::pipeline::judge_in_slices`]); work-items are counted in `inputs`, and a
 /// case's `index` is its work-item's number in the sweep (`first_item` is the chunk's first).
 #[allow(clippy::too_many_arguments)]
@@ -63,8 +65,20 @@ pub(crate) fn judge_items(
                 stats.undefined += 1;
                 continue;
             }
-            let case = rules.judge_exactly(first_item + item as u64, &args, &outputs);
-            stats.record_region(input_region(&args, rules.element), &case);
+            let index = first_item + item as u64;
+            let region = input_region(&args, rules.element);
+            // A Vulkan double work-item whose exact value the tier knows (OpDot's sum of
+            // products) is decided there, exactly as MPFR's path decides it.
+            if rules.vulkan.is_some() && rules.element == FloatType::Double {
+                if let Some(verdict) = rules.fast_verdict(&args, &outputs) {
+                    stats.record_fast(verdict, index, region, || {
+                        rules.judge_exactly(index, &args, &outputs)
+                    });
+                    continue;
+                }
+            }
+            let case = rules.judge_exactly(index, &args, &outputs);
+            stats.record_region(region, &case);
             stats.record(case);
         }
         stats

@@ -123,21 +123,21 @@ impl Node {
 
 /// A value: one component, or a vector's (Vulkan's vectors have at most 4).
 #[derive(Clone, Copy, Debug)]
-struct Value {
+struct Value<const N: usize> {
     len: usize,
-    nodes: [Node; 4],
+    nodes: [Node; N],
 }
 
-impl Value {
-    fn scalar(node: Node) -> Value {
+impl<const N: usize> Value<N> {
+    fn scalar(node: Node) -> Value<N> {
         Value {
             len: 1,
-            nodes: [node; 4],
+            nodes: [node; N],
         }
     }
 
-    fn of(nodes: &[Node]) -> Outcome<Value> {
-        if nodes.is_empty() || nodes.len() > 4 {
+    fn of(nodes: &[Node]) -> Outcome<Value<N>> {
+        if nodes.is_empty() || nodes.len() > N {
             return Err(UNKNOWN);
         }
         let mut value = Value::scalar(nodes[0]);
@@ -150,7 +150,7 @@ impl Value {
         (i < self.len).then(|| self.nodes[i])
     }
 
-    fn map(self, f: impl Fn(Node) -> Node) -> Value {
+    fn map(self, f: impl Fn(Node) -> Node) -> Value<N> {
         Value {
             len: self.len,
             nodes: self.nodes.map(f),
@@ -244,28 +244,51 @@ pub(super) fn decide(
 
 /// Component `component` of the formula's literal values at `args` (each parameter's
 /// components in turn). The operations run in the interval evaluation's order, so that its
-/// first stop is this one's.
+/// first stop is this one's. Scalar parameters are evaluated in values of one component: a
+/// vector's four are moved at every step, and were most of a scalar formula's time.
 fn literal(formula: &Formula, args: &[f64], component: usize, cells: &Cells) -> Outcome<Node> {
     let parameters = cells.parameters(formula);
     if parameters.is_empty() || !args.len().is_multiple_of(parameters.len()) {
         return Err(UNKNOWN);
     }
+    if args.len() == parameters.len() {
+        literal_in::<1>(formula, &parameters, args, component, cells)
+    } else {
+        literal_in::<4>(formula, &parameters, args, component, cells)
+    }
+}
+
+/// [`literal`] in values of up to `N` components.
+fn literal_in<const N: usize>(
+    formula: &Formula,
+    parameters: &[&'static str],
+    args: &[f64],
+    component: usize,
+    cells: &Cells,
+) -> Outcome<Node> {
     let width = args.len() / parameters.len();
     let mut bound = Vec::with_capacity(parameters.len() + 1);
     for (name, values) in parameters.iter().zip(args.chunks(width)) {
-        let nodes: Vec<Node> = values.iter().map(|v| Node::point(*v)).collect();
-        bound.push((*name, Value::of(&nodes)?));
+        if values.len() > N {
+            return Err(UNKNOWN);
+        }
+        let mut value = Value::<N>::scalar(Node::point(values[0]));
+        for (node, v) in value.nodes.iter_mut().zip(values) {
+            *node = Node::point(*v);
+        }
+        value.len = values.len();
+        bound.push((*name, value));
     }
     let value = apply(formula, bound, cells)?;
     let index = if value.len == 1 { 0 } else { component };
     value.get(index).ok_or(UNKNOWN)
 }
 
-fn apply<'a>(
+fn apply<'a, const N: usize>(
     formula: &'a Formula,
-    mut bound: Vec<(&'a str, Value)>,
+    mut bound: Vec<(&'a str, Value<N>)>,
     cells: &Cells,
-) -> Outcome<Value> {
+) -> Outcome<Value<N>> {
     if let Some((name, expr)) = &formula.binding {
         let value = Evaluation {
             bound: &bound,
@@ -366,14 +389,14 @@ impl Cells {
     }
 }
 
-struct Evaluation<'a> {
-    bound: &'a [(&'a str, Value)],
+struct Evaluation<'a, const N: usize> {
+    bound: &'a [(&'a str, Value<N>)],
     index: Option<(&'a str, usize)>,
     cells: &'a Cells,
 }
 
-impl Evaluation<'_> {
-    fn lookup(&self, name: &str) -> Outcome<&Value> {
+impl<const N: usize> Evaluation<'_, N> {
+    fn lookup(&self, name: &str) -> Outcome<&Value<N>> {
         self.bound
             .iter()
             .rev()
@@ -382,7 +405,7 @@ impl Evaluation<'_> {
             .ok_or(UNKNOWN)
     }
 
-    fn expr(&self, expr: &Expr) -> Outcome<Value> {
+    fn expr(&self, expr: &Expr) -> Outcome<Value<N>> {
         match expr {
             Expr::Number(v) => Ok(Value::scalar(Node::point(*v))),
             Expr::Variable(name) => self.lookup(name).copied(),
@@ -402,7 +425,7 @@ impl Evaluation<'_> {
 
     /// An operand of a sum or a difference: its value, and a product's operands where it is
     /// one (for the fused evaluations).
-    fn operand(&self, e: &Expr) -> Outcome<(Value, Option<(Value, Value)>)> {
+    fn operand(&self, e: &Expr) -> Outcome<(Value<N>, Option<(Value<N>, Value<N>)>)> {
         match e {
             Expr::Binary(Operator::Mul, p, q) => {
                 let (p, q) = (self.expr(p)?, self.expr(q)?);
@@ -417,7 +440,7 @@ impl Evaluation<'_> {
 
     /// `a op b`, component by component; in the fused evaluations an addition or subtraction
     /// of a product fuses it.
-    fn binary(&self, op: Operator, a: &Expr, b: &Expr) -> Outcome<Value> {
+    fn binary(&self, op: Operator, a: &Expr, b: &Expr) -> Outcome<Value<N>> {
         // sqrt's own formula, `1.0 / inversesqrt(t)`: the root of t (see `root`).
         if let (Operator::Div, Expr::Number(one), Expr::Call(name, t)) = (op, a, b) {
             if let ([t], true) = (t.as_slice(), *one == 1.0 && name == "inversesqrt") {
@@ -449,7 +472,7 @@ impl Evaluation<'_> {
         })
     }
 
-    fn call(&self, name: &str, args: &[Expr]) -> Outcome<Value> {
+    fn call(&self, name: &str, args: &[Expr]) -> Outcome<Value<N>> {
         if let (Some(op), [Expr::Operation(first), Expr::Operation(second)]) =
             (Operator::of_instruction(name), args)
         {
@@ -544,7 +567,7 @@ impl Evaluation<'_> {
     /// Cross's `op(first, second)` (the text's `OpFSub(OpFMul, OpFMul)`): component c is
     /// `op(first(x[c+1], y[c+2]), second(y[c+1], x[c+2]))`, indices mod 3, in the interval
     /// evaluation's order; a product an addition or subtraction takes is fused as elsewhere.
-    fn cross(&self, op: Operator, first: &str, second: &str) -> Outcome<Value> {
+    fn cross(&self, op: Operator, first: &str, second: &str) -> Outcome<Value<N>> {
         let (x, y) = (self.lookup("x")?, self.lookup("y")?);
         let first = Operator::of_instruction(first).ok_or(UNKNOWN)?;
         let second = Operator::of_instruction(second).ok_or(UNKNOWN)?;
@@ -800,10 +823,10 @@ fn outer(low: f64, high: f64) -> Outcome<(f64, f64)> {
 }
 
 /// `f` applied component by component, a scalar standing for every component.
-fn componentwise<const N: usize>(
-    values: [&Value; N],
-    f: impl Fn(&[Node; N]) -> Outcome<Node>,
-) -> Outcome<Value> {
+fn componentwise<const K: usize, const N: usize>(
+    values: [&Value<N>; K],
+    f: impl Fn(&[Node; K]) -> Outcome<Node>,
+) -> Outcome<Value<N>> {
     let width = values.iter().map(|v| v.len).max().unwrap_or(1);
     if values.iter().any(|v| v.len != 1 && v.len != width) {
         return Err(UNKNOWN);
