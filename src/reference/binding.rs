@@ -295,6 +295,10 @@ pub fn exact_sum(id: Id) -> Option<ExactSumFn> {
     match id {
         Id::Fma => Some(s::fma),
         Id::Dot => Some(s::dot),
+        Id::Cross0 => Some(s::cross_0),
+        Id::Cross1 => Some(s::cross_1),
+        Id::Cross2 => Some(s::cross_2),
+        Id::Cross3 => Some(s::cross_3),
         Id::Mix => Some(s::mix),
         Id::Fmod => Some(s::fmod),
         _ => None,

@@ -1,4 +1,4 @@
-//! Exact values that are sums of doubles: fma, dot, mix and fmod of double arguments, written
+//! Exact values that are sums of doubles: fma, dot, cross, mix and fmod of double arguments, written
 //! as a few doubles whose sum is the value exactly ([`ExactSum`]), for measuring a double
 //! result's error without MPFR ([`crate::num::ulp::ulp_error_of_sum`]).
 //!
@@ -48,6 +48,42 @@ pub fn dot(args: &[f64], sum: &mut ExactSum) -> bool {
         sum.round_to(MPFR_SUM_PRECISION);
         split
     })
+}
+
+/// Component `index` of `cross(x, y)`, `x[i]·y[j] − x[j]·y[i]` (i, j the next two indices,
+/// mod 3), rounded at 426 bits as MPFR subtracts the products; 0 for a 4-vector's fourth.
+fn cross(args: &[f64], sum: &mut ExactSum, index: usize) -> bool {
+    if !args.len().is_multiple_of(2) || args.len() < 6 || !args.iter().all(|a| a.is_finite()) {
+        return false;
+    }
+    if index == 3 {
+        return true;
+    }
+    let (x, y) = args.split_at(args.len() / 2);
+    let (i, j) = ((index + 1) % 3, (index + 2) % 3);
+    let split = add_product(sum, x[i], y[j]) && add_product(sum, -x[j], y[i]);
+    sum.round_to(MPFR_SUM_PRECISION);
+    split
+}
+
+/// Component 0 of `cross(x, y)`.
+pub fn cross_0(args: &[f64], sum: &mut ExactSum) -> bool {
+    cross(args, sum, 0)
+}
+
+/// Component 1 of `cross(x, y)`.
+pub fn cross_1(args: &[f64], sum: &mut ExactSum) -> bool {
+    cross(args, sum, 1)
+}
+
+/// Component 2 of `cross(x, y)`.
+pub fn cross_2(args: &[f64], sum: &mut ExactSum) -> bool {
+    cross(args, sum, 2)
+}
+
+/// Component 3 of `cross(x, y)` at width 4: 0.
+pub fn cross_3(args: &[f64], sum: &mut ExactSum) -> bool {
+    cross(args, sum, 3)
 }
 
 /// `x·(1 − a) + y·a`, each part exact in MPFR's 426 bits where the spans allow.
@@ -102,7 +138,11 @@ mod tests {
             _ => f64::from_bits(next() % (1 << 62)) - 0.5,
         };
         type Terms = fn(&[f64], &mut ExactSum) -> bool;
-        let functions: [(Id, Terms, usize); 6] = [
+        let functions: [(Id, Terms, usize); 10] = [
+            (Id::Cross0, cross_0, 6),
+            (Id::Cross1, cross_1, 6),
+            (Id::Cross2, cross_2, 6),
+            (Id::Cross3, cross_3, 8),
             (Id::Fma, fma, 3),
             (Id::Mix, mix, 3),
             (Id::Fmod, fmod, 2),

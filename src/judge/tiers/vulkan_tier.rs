@@ -51,7 +51,8 @@
 
 use crate::judge::tiers::{side_of, FastReference, FastRule, FastState, FastValues};
 use crate::judge::vulkan::{
-    error_is_absolute, inherited, undefined_by_instruction, Literal, Modes, Rounding,
+    error_is_absolute, inherited, judge_literally, undefined_by_instruction, Literal, Modes,
+    Rounding, Verdict,
 };
 use crate::judge::{Rules, VulkanJudging};
 use crate::num::exact_sum::ExactSum;
@@ -99,26 +100,15 @@ impl Rules {
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
+        if self.element == FloatType::Double {
+            return self.vulkan_double_verdict(vulkan, args, device_results);
+        }
         let ([output], &[device_result]) = (self.outputs.as_slice(), device_results) else {
             return None;
         };
-        if output.check != OutputCheck::Table {
-            return None;
-        }
         let modes = vulkan.modes;
-        if undefined_by_instruction(self.function, self.element, args, &modes) {
-            return Some(FastVerdict::Undefined);
-        }
-        if device_result == 0.0
-            && crate::spec::vulkan::may_return_zero(self.function, self.element, args)
-        {
-            return Some(FastVerdict::Pass(0.0));
-        }
-        if !args.iter().all(|a| a.is_finite()) {
-            return (!modes.signed_zero_inf_nan_preserve).then_some(FastVerdict::Undefined);
-        }
-        if self.element == FloatType::Double {
-            return self.vulkan_double_verdict(vulkan, output, args, device_result);
+        if let Some(decided) = self.decided_before_the_cell(output, modes, args, device_result) {
+            return decided;
         }
         let fast = binding::fast_tier(output)?;
         if reference.state == FastState::Unknown {
@@ -233,17 +223,83 @@ impl Rules {
         }
     }
 
-    /// A double result of an inherited cell whose exact value is a sum of doubles
-    /// ([`binding::exact_sum`]: fma, dot, mix, fmod), at finite arguments: the literal
-    /// evaluation's pass, its error measured as MPFR measures it ([`ulp_error_of_sum`]), and
-    /// its "not judged"; everything else goes to MPFR.
+    /// What `judge_vulkan` decides of an output before its cell (`Some`; `Some(None)` where
+    /// MPFR's path decides): not a table output, an instruction's undefined arguments, a
+    /// permitted zero, an argument that is not finite.
+    fn decided_before_the_cell(
+        &self,
+        output: &Output,
+        modes: Modes,
+        args: &[f64],
+        device_result: f64,
+    ) -> Option<Option<FastVerdict>> {
+        if output.check != OutputCheck::Table {
+            return Some(None);
+        }
+        if undefined_by_instruction(self.function, self.element, args, &modes) {
+            return Some(Some(FastVerdict::Undefined));
+        }
+        if device_result == 0.0
+            && crate::spec::vulkan::may_return_zero(self.function, self.element, args)
+        {
+            return Some(Some(FastVerdict::Pass(0.0)));
+        }
+        if !args.iter().all(|a| a.is_finite()) {
+            return Some((!modes.signed_zero_inf_nan_preserve).then_some(FastVerdict::Undefined));
+        }
+        None
+    }
+
+    /// A double work-item: one output's verdict ([`Rules::vulkan_double_output`]); of several
+    /// (normalize's and cross's components), a pass where every output passes, at the largest
+    /// error, as MPFR's path combines them; anything else goes to MPFR's path.
     fn vulkan_double_verdict(
+        &self,
+        vulkan: VulkanJudging,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
+        if self.outputs.len() != device_results.len() {
+            return None;
+        }
+        let mut verdicts = self.outputs.iter().zip(device_results).enumerate().map(
+            |(position, (output, result))| {
+                self.vulkan_double_output(vulkan, output, args, *result, position)
+            },
+        );
+        if self.outputs.len() == 1 {
+            return verdicts.next()?;
+        }
+        let mut largest = 0.0f64;
+        for verdict in verdicts {
+            match verdict? {
+                FastVerdict::Pass(error) => largest = largest.max(error),
+                _ => return None,
+            }
+        }
+        Some(FastVerdict::Pass(largest))
+    }
+
+    /// A double result of an inherited cell, at finite arguments: the literal evaluation's pass
+    /// and its "not judged" ([`judge_literally`]), against the exact value computed once.
+    /// Where the exact value is a sum of products of the arguments ([`binding::exact_sum`]:
+    /// fma, mix, fmod, OpDot) it and the error are computed without MPFR, as MPFR computes
+    /// them ([`ulp_error_of_sum`]); elsewhere from MPFR's exact value, as `judge` takes it,
+    /// without the rest of MPFR's path (a case, the exact value a second time). Everything
+    /// the literal evaluation leaves to the intervals goes to MPFR's path.
+    fn vulkan_double_output(
         &self,
         vulkan: VulkanJudging,
         output: &Output,
         args: &[f64],
         device_result: f64,
+        component: usize,
     ) -> Option<FastVerdict> {
+        if let Some(decided) =
+            self.decided_before_the_cell(output, vulkan.modes, args, device_result)
+        {
+            return decided;
+        }
         let Requirement::Vulkan(Cell::Inherited(formula)) = &self.requirement else {
             return None;
         };
@@ -251,33 +307,48 @@ impl Rules {
             return None;
         }
         let mut exact = ExactSum::default();
-        if !binding::exact_sum(output.reference)?(args, &mut exact) {
-            return None;
-        }
+        let known = binding::exact_sum(output.reference).is_some_and(|sum| sum(args, &mut exact));
         // Finite, and below 2^1023: not past the largest double, so `judge` goes on to the
-        // cell whatever the modes (a value nearer that edge goes to MPFR).
+        // cell whatever the modes (a value nearer that edge takes MPFR's).
         let value = exact.value();
-        if value.binade().is_some_and(|binade| binade >= 1023) {
-            return None;
+        if known && value.binade().is_none_or(|binade| binade < 1023) {
+            let decided = inherited::decided_literally(
+                crate::spec::vulkan::formula::of_table(formula)?,
+                self.element,
+                vulkan.unit,
+                args,
+                component,
+                device_result,
+                value.is_zero(),
+            )?;
+            let precision = reference::working_precision(self.element);
+            match decided {
+                Literal::Pass => {
+                    if let Some(error) =
+                        ulp_error_of_sum(device_result, &exact, precision, self.element)
+                    {
+                        return Some(FastVerdict::Pass(error));
+                    }
+                }
+                Literal::Unbounded => return Some(FastVerdict::Undefined),
+            }
         }
-        let decided = inherited::decided_literally(
-            crate::spec::vulkan::formula::of_table(formula)?,
+        let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
+        let x = reference::high_precision(binding::mpfr(output.reference), &operands, self.element);
+        let verdict = judge_literally(
+            &self.requirement,
             self.element,
             vulkan.unit,
             args,
-            0,
+            &x,
             device_result,
-            value.is_zero(),
+            &vulkan.modes,
+            component,
         )?;
-        match decided {
-            Literal::Pass => ulp_error_of_sum(
-                device_result,
-                &exact,
-                reference::working_precision(self.element),
-                self.element,
-            )
-            .map(FastVerdict::Pass),
-            Literal::Unbounded => Some(FastVerdict::Undefined),
+        match verdict {
+            Verdict::Pass(error) => Some(FastVerdict::Pass(error)),
+            Verdict::Fail(_) => None,
+            Verdict::Unbounded(_) | Verdict::Undefined(_) => Some(FastVerdict::Undefined),
         }
     }
 

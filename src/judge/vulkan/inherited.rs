@@ -153,25 +153,7 @@ pub(super) fn judge(
             Err(_) => return Verdict::Unbounded(UNBOUNDED),
         },
     };
-    // Zeros, infinities and NaN: the ranges, or else the formula evaluated exactly on them.
-    let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
-    if !special {
-        let decided = decided_literally(
-            formula,
-            element,
-            unit,
-            args,
-            component,
-            device_result,
-            exact.is_zero(),
-        );
-        match decided {
-            Some(Literal::Pass) => return Verdict::Pass(ulp_error(device_result, exact, unit)),
-            Some(Literal::Unbounded) => return Verdict::Unbounded(UNBOUNDED),
-            None => {}
-        }
-    }
-    judge_by_ranges(
+    judged_literally(
         formula,
         element,
         unit,
@@ -179,7 +161,71 @@ pub(super) fn judge(
         exact,
         device_result,
         component,
-        denorm_preserve,
+    )
+    .unwrap_or_else(|| {
+        judge_by_ranges(
+            formula,
+            element,
+            unit,
+            args,
+            exact,
+            device_result,
+            component,
+            denorm_preserve,
+        )
+    })
+}
+
+/// [`judge`]'s verdict where the literal evaluation gives it ([`decided_literally`]), at
+/// finite arguments and a finite exact value: a pass measured against `exact`, or "not
+/// judged"; `None` where the interval evaluation decides.
+fn judged_literally(
+    formula: &Formula,
+    element: FloatType,
+    unit: FloatType,
+    args: &[f64],
+    exact: &Float,
+    device_result: f64,
+    component: usize,
+) -> Option<Verdict> {
+    // Zeros, infinities and NaN: the ranges, or else the formula evaluated exactly on them.
+    let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
+    if special {
+        return None;
+    }
+    let decided = decided_literally(
+        formula,
+        element,
+        unit,
+        args,
+        component,
+        device_result,
+        exact.is_zero(),
+    )?;
+    Some(match decided {
+        Literal::Pass => Verdict::Pass(ulp_error(device_result, exact, unit)),
+        Literal::Unbounded => Verdict::Unbounded(UNBOUNDED),
+    })
+}
+
+/// [`judged_literally`] of a table's formula (its text), for the Vulkan tier.
+pub fn judge_literally(
+    formula: &str,
+    element: FloatType,
+    unit: FloatType,
+    args: &[f64],
+    exact: &Float,
+    device_result: f64,
+    component: usize,
+) -> Option<Verdict> {
+    judged_literally(
+        formula::of_table(formula)?,
+        element,
+        unit,
+        args,
+        exact,
+        device_result,
+        component,
     )
 }
 

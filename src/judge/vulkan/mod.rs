@@ -125,14 +125,8 @@ pub fn judge(
     output: usize,
 ) -> Verdict {
     let x = exact(args);
-    if !modes.signed_zero_inf_nan_preserve {
-        let beyond = x.is_finite() && x.to_f64().abs() > element.max_finite();
-        if args.iter().any(|a| !a.is_finite()) || !x.is_finite() || beyond {
-            return Verdict::Undefined(NOT_PRESERVED);
-        }
-    }
-    if x.is_nan() && args.iter().all(|a| !a.is_nan()) {
-        return Verdict::Undefined(POISON);
+    if let Some(undefined) = undefined_by_value(element, args, &x, modes) {
+        return undefined;
     }
     let one = |args: &[f64], x: &Float| {
         judge_one(
@@ -162,6 +156,47 @@ pub fn judge(
         }
     }
     verdict
+}
+
+/// What [`judge`] leaves undefined by the exact value `x`: without SignedZeroInfNanPreserve
+/// an argument or an `x` that is not finite or lies past the largest finite value; poison (NaN
+/// at arguments that are no NaN).
+fn undefined_by_value(
+    element: FloatType,
+    args: &[f64],
+    x: &Float,
+    modes: &Modes,
+) -> Option<Verdict> {
+    if !modes.signed_zero_inf_nan_preserve {
+        let beyond = x.is_finite() && x.to_f64().abs() > element.max_finite();
+        if args.iter().any(|a| !a.is_finite()) || !x.is_finite() || beyond {
+            return Some(Verdict::Undefined(NOT_PRESERVED));
+        }
+    }
+    (x.is_nan() && args.iter().all(|a| !a.is_nan())).then_some(Verdict::Undefined(POISON))
+}
+
+/// [`judge`]'s verdict on an inherited cell's result where no interval evaluation is needed
+/// (the exact value `x` given): undefined by `x`, or the literal evaluation's pass or "not
+/// judged" ([`inherited::judge_literally`]); `None` elsewhere.
+#[allow(clippy::too_many_arguments)]
+pub fn judge_literally(
+    requirement: &Requirement,
+    element: FloatType,
+    unit: FloatType,
+    args: &[f64],
+    x: &Float,
+    device_result: f64,
+    modes: &Modes,
+    output: usize,
+) -> Option<Verdict> {
+    let Requirement::Vulkan(Cell::Inherited(formula)) = requirement else {
+        return None;
+    };
+    if let Some(undefined) = undefined_by_value(element, args, x, modes) {
+        return Some(undefined);
+    }
+    inherited::judge_literally(formula, element, unit, args, x, device_result, output)
 }
 
 /// The rule of one cell for one argument list whose exact result is `x`.

@@ -417,12 +417,12 @@ fn inherited_passes_are_judge_s_up_to_their_bounds() {
     }
 }
 
-/// Double results of the inherited cells whose exact value is a sum of products (fma, mix,
-/// fmod, OpDot at widths 2 to 4): every verdict the tier gives is `judge`'s (MPFR's path),
-/// the error bit for bit; and it decides nearly every passing result at the formula's plain
-/// literal value at ordinary arguments.
+/// Double results of inherited cells (fma, mix, fmod and OpDot, whose exact value is a sum of
+/// products, and sqrt, smoothstep, length and distance, whose exact value is MPFR's): every
+/// verdict the tier gives is `judge`'s (MPFR's path), the error bit for bit; and it decides
+/// nearly every passing result at the formula's plain literal value at ordinary arguments.
 #[test]
-fn double_sums_are_decided_as_judge_does() {
+fn double_inherited_cells_are_decided_as_judge_does() {
     let mut draws = crate::num::test_draws::Xorshift(0x9e37_79b9_7f4a_7c15);
     let mut next = move || draws.next_bits();
     let mut draw = move |ordinary: bool| {
@@ -444,14 +444,21 @@ fn double_sums_are_decided_as_judge_does() {
         };
         sign * magnitude
     };
-    for (name, arity) in [
+    let functions = [
         ("fma", 3),
         ("mix", 3),
         ("fmod", 2),
         ("OpDot", 4),
         ("OpDot", 6),
         ("OpDot", 8),
-    ] {
+        ("sqrt", 1),
+        ("smoothstep", 3),
+        ("length", 1),
+        ("length", 3),
+        ("distance", 2),
+        ("distance", 8),
+    ];
+    for (name, arity) in functions {
         let (mut decided, mut judged, mut passing, mut passing_decided) = (0, 0, 0, 0);
         for modes in MODES {
             let rules = rules(name, FloatType::Double, false, modes);
@@ -469,6 +476,20 @@ fn double_sums_are_decided_as_judge_does() {
                     ("fma", [x, y, z]) => x * y + z,
                     ("mix", [x, y, a]) => x * (1.0 - a) + y * a,
                     ("fmod", [x, y]) => x - y * (x / y).trunc(),
+                    ("sqrt", [x]) => x.sqrt(),
+                    ("smoothstep", [edge0, edge1, x]) => {
+                        let t = ((x - edge0) / (edge1 - edge0)).clamp(0.0, 1.0);
+                        t * t * (3.0 - 2.0 * t)
+                    }
+                    ("length", p) => p.iter().map(|c| c * c).sum::<f64>().sqrt(),
+                    ("distance", pq) => {
+                        let (p, q) = pq.split_at(pq.len() / 2);
+                        p.iter()
+                            .zip(q)
+                            .map(|(p, q)| (p - q) * (p - q))
+                            .sum::<f64>()
+                            .sqrt()
+                    }
                     (_, dot) => {
                         let (x, y) = dot.split_at(dot.len() / 2);
                         x.iter().zip(y).map(|(x, y)| x * y).sum()
@@ -507,6 +528,100 @@ fn double_sums_are_decided_as_judge_does() {
         assert!(
             passing_decided as f64 >= 0.99 * passing as f64,
             "{name} {arity}: {passing_decided} of {passing}"
+        );
+    }
+}
+
+/// Double work-items of several outputs (normalize's and cross's components): every verdict
+/// the tier gives is `judge`'s, the error bit for bit; and it decides nearly every work-item
+/// whose components are the formula's plain literal values at ordinary arguments.
+#[test]
+fn double_vector_results_are_decided_as_judge_does() {
+    let mut draws = crate::num::test_draws::Xorshift(0x1357_9bdf_2468_ace1);
+    let mut next = move || draws.next_bits();
+    for (name, width) in [
+        ("normalize", 2),
+        ("normalize", 3),
+        ("normalize", 4),
+        ("cross", 3),
+    ] {
+        let (mut decided, mut passing, mut passing_decided) = (0, 0, 0);
+        for modes in MODES {
+            let mut rules = rules(name, FloatType::Double, false, modes);
+            rules.outputs.truncate(width);
+            for set in 0..300 {
+                let ordinary = set % 2 == 0;
+                let arity = if name == "cross" { 2 * width } else { width };
+                let args: Vec<f64> = (0..arity)
+                    .map(|_| {
+                        let sign = if next() % 2 == 0 { 1.0 } else { -1.0 };
+                        let magnitude = if ordinary || next() % 2 == 0 {
+                            f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12)
+                                * pow2((next() % 80) as i32 - 40)
+                        } else {
+                            f64::from_bits(next() >> 1)
+                        };
+                        sign * magnitude
+                    })
+                    .collect();
+                let plain: Vec<f64> = match name {
+                    "cross" => (0..width)
+                        .map(|c| {
+                            let (x, y) = args.split_at(width);
+                            let (i, j) = ((c + 1) % 3, (c + 2) % 3);
+                            x[i] * y[j] - x[j] * y[i]
+                        })
+                        .collect(),
+                    _ => {
+                        let dot: f64 = args.iter().map(|c| c * c).sum();
+                        let scale = 1.0 / dot.sqrt();
+                        args.iter().map(|c| c * scale).collect()
+                    }
+                };
+                let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
+                let correct: Vec<f64> = rules
+                    .outputs
+                    .iter()
+                    .map(|output| {
+                        let mpfr = binding::mpfr(output.reference);
+                        reference::correctly_rounded(mpfr, &operands, FloatType::Double).to_f64()
+                    })
+                    .collect();
+                let mut tried = vec![plain.clone(), correct.clone()];
+                for (component, steps) in [(0, 1), (width - 1, -3), (1, 40)] {
+                    let mut moved = plain.clone();
+                    moved[component] = ulps_away(moved[component], FloatType::Double, steps);
+                    tried.push(moved);
+                }
+                tried.push((0..width).map(|_| f64::from_bits(next())).collect());
+                for (k, results) in tried.iter().enumerate() {
+                    let case = rules.judge_exactly(0, &args, results);
+                    let at_plain = k == 0 && ordinary && case.outcome == Outcome::Pass;
+                    passing += usize::from(at_plain);
+                    let Some(verdict) = rules.fast_verdict(&args, results) else {
+                        continue;
+                    };
+                    decided += 1;
+                    passing_decided += usize::from(at_plain);
+                    let context = format!(
+                        "{name} {modes:?} {args:?} -> {results:?}: tier {verdict:?}, judge {case:?}"
+                    );
+                    match verdict {
+                        FastVerdict::Pass(error) => assert!(
+                            case.outcome == Outcome::Pass
+                                && !case.absolute
+                                && error.to_bits() == case.error.to_bits(),
+                            "{context}"
+                        ),
+                        other => agrees(other, &case, &context),
+                    }
+                }
+            }
+        }
+        eprintln!("{name} {width}: {decided} decided, {passing_decided} of {passing} passes at the plain values");
+        assert!(
+            passing_decided as f64 >= 0.99 * passing as f64,
+            "{name} {width}: {passing_decided} of {passing}"
         );
     }
 }
