@@ -179,7 +179,7 @@ pub(super) fn judge(
 /// [`judge`]'s verdict where the literal evaluation gives it ([`decided_literally`]), at
 /// finite arguments and a finite exact value: a pass measured against `exact`, or "not
 /// judged"; `None` where the interval evaluation decides.
-fn judged_literally(
+pub fn judged_literally(
     formula: &Formula,
     element: FloatType,
     unit: FloatType,
@@ -206,27 +206,6 @@ fn judged_literally(
         Literal::Pass => Verdict::Pass(ulp_error(device_result, exact, unit)),
         Literal::Unbounded => Verdict::Unbounded(UNBOUNDED),
     })
-}
-
-/// [`judged_literally`] of a table's formula (its text), for the Vulkan tier.
-pub fn judge_literally(
-    formula: &str,
-    element: FloatType,
-    unit: FloatType,
-    args: &[f64],
-    exact: &Float,
-    device_result: f64,
-    component: usize,
-) -> Option<Verdict> {
-    judged_literally(
-        formula::of_table(formula)?,
-        element,
-        unit,
-        args,
-        exact,
-        device_result,
-        component,
-    )
 }
 
 /// [`judge`]'s verdict where the literal evaluation decides it, at finite arguments and a

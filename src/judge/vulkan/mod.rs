@@ -178,7 +178,7 @@ fn undefined_by_value(
 
 /// [`judge`]'s verdict on an inherited cell's result where no interval evaluation is needed
 /// (the exact value `x` given): undefined by `x`, or the literal evaluation's pass or "not
-/// judged" ([`inherited::judge_literally`]); `None` elsewhere.
+/// judged" ([`inherited::judged_literally`] of the table's formula); `None` elsewhere.
 #[allow(clippy::too_many_arguments)]
 pub fn judge_literally(
     requirement: &Requirement,
@@ -196,7 +196,15 @@ pub fn judge_literally(
     if let Some(undefined) = undefined_by_value(element, args, x, modes) {
         return Some(undefined);
     }
-    inherited::judge_literally(formula, element, unit, args, x, device_result, output)
+    inherited::judged_literally(
+        crate::spec::vulkan::formula::of_table(formula)?,
+        element,
+        unit,
+        args,
+        x,
+        device_result,
+        output,
+    )
 }
 
 /// The rule of one cell for one argument list whose exact result is `x`.

@@ -148,6 +148,19 @@ fn agrees(verdict: FastVerdict, case: &Case, context: &str) {
     }
 }
 
+/// [`agrees`], a pass's error bit for bit (the double tier's, measured as MPFR measures it).
+fn agrees_to_the_bit(verdict: FastVerdict, case: &Case, context: &str) {
+    match verdict {
+        FastVerdict::Pass(error) => assert!(
+            case.outcome == Outcome::Pass
+                && !case.absolute
+                && error.to_bits() == case.error.to_bits(),
+            "{context}"
+        ),
+        other => agrees(other, case, context),
+    }
+}
+
 /// Every verdict the tier gives is `judge`'s (MPFR's path) on the same result, error included;
 /// and it decides nearly every plausible result (within 3 ulp of the correctly rounded one, at
 /// finite normal arguments) of every function with a direct cell, and most of pow's and
@@ -512,15 +525,7 @@ fn double_inherited_cells_are_decided_as_judge_does() {
                     let context = format!(
                         "{name} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}"
                     );
-                    match verdict {
-                        FastVerdict::Pass(error) => assert!(
-                            case.outcome == Outcome::Pass
-                                && !case.absolute
-                                && error.to_bits() == case.error.to_bits(),
-                            "{context}"
-                        ),
-                        other => agrees(other, &case, &context),
-                    }
+                    agrees_to_the_bit(verdict, &case, &context);
                 }
             }
         }
@@ -606,15 +611,7 @@ fn double_vector_results_are_decided_as_judge_does() {
                     let context = format!(
                         "{name} {modes:?} {args:?} -> {results:?}: tier {verdict:?}, judge {case:?}"
                     );
-                    match verdict {
-                        FastVerdict::Pass(error) => assert!(
-                            case.outcome == Outcome::Pass
-                                && !case.absolute
-                                && error.to_bits() == case.error.to_bits(),
-                            "{context}"
-                        ),
-                        other => agrees(other, &case, &context),
-                    }
+                    agrees_to_the_bit(verdict, &case, &context);
                 }
             }
         }
