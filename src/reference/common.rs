@@ -6,16 +6,11 @@
 //! Intermediates are computed far above the output's precision ([`guard`]), so only the final
 //! rounding to `out` matters: the exact value for the ulp and absolute checks.
 
-use super::{assign_exact, assign_nan, fmax, fmin};
+use super::{assign_exact, assign_nan, fmax, fmin, guard};
 use rug::float::{Constant, Round};
 use rug::ops::AssignRound;
 use rug::{Assign, Float};
 use std::cmp::Ordering;
-
-/// Bits for intermediates: 256 above the output's, so rounding them is invisible.
-fn guard(out: &Float) -> u32 {
-    out.prec() + 256
-}
 
 /// `degrees(x)` = (180 / π) · x.
 pub fn degrees(out: &mut Float, args: &[Float]) -> Ordering {

@@ -5,16 +5,11 @@
 //! every sum of squares is taken far above the output's precision: all its terms are
 //! non-negative, so no cancellation can make that rounding visible.
 
-use super::assign_nan;
+use super::{assign_nan, guard};
 use rug::float::Round;
 use rug::ops::AssignRound;
 use rug::{Assign, Float};
 use std::cmp::Ordering;
-
-/// Bits for intermediates: 256 above the output's.
-fn guard(out: &Float) -> u32 {
-    out.prec() + 256
-}
 
 /// √(Σ cᵢ²) of `components`; +∞ when one is infinite (whatever else, as for `hypot`), NaN
 /// when one is a NaN.

@@ -489,6 +489,15 @@ pub fn working_precision(element: FloatType) -> u32 {
     2 * element.precision() + 64
 }
 
+/// Bits the references of several steps (`common`, `geometric`) hold their intermediates at
+/// above the output's, so rounding them is invisible.
+pub(crate) const GUARD_BITS: u32 = 256;
+
+/// The precision of intermediates for an output of `out`'s ([`GUARD_BITS`] above it).
+fn guard(out: &Float) -> u32 {
+    out.prec() + GUARD_BITS
+}
+
 /// f(args) at [`working_precision`] in MPFR's (huge) default exponent range.
 ///
 /// A finite exact value too large for MPFR's exponent range (|f| >= 2^(2^30), as exp(1e10))

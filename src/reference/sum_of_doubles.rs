@@ -14,23 +14,21 @@
 //! declines elsewhere.
 
 use crate::num::exact_sum::ExactSum;
+use crate::num::fp::FloatType;
 
-/// The precision of MPFR's running sums in the dot product and mix: the double working
-/// precision and 256 bits (`reference::geometric`, `reference::common`).
-const MPFR_SUM_PRECISION: u32 = 2 * 53 + 64 + 256;
+/// The precision of MPFR's running sums in the dot product and cross: the double working
+/// precision and the guard bits (`reference::geometric`).
+fn mpfr_sum_precision() -> u32 {
+    super::working_precision(FloatType::Double) + super::GUARD_BITS
+}
 
 /// Bits a partial value of 426-bit MPFR arithmetic may span and still be exact (module docs).
 const WIDEST_EXACT_SPAN: i32 = 420;
 
-/// Adds `x·y` to `sum` exactly, where it is below 2^1100.
-fn add_product(sum: &mut ExactSum, x: f64, y: f64) -> bool {
-    sum.add_product(x, y)
-}
-
 /// `x·y + z`, as `mpfr_fma` rounds it once.
 pub fn fma(args: &[f64], sum: &mut ExactSum) -> bool {
     let [x, y, z] = args else { return false };
-    args.iter().all(|a| a.is_finite()) && add_product(sum, *x, *y) && {
+    args.iter().all(|a| a.is_finite()) && sum.add_product(*x, *y) && {
         sum.add(*z);
         true
     }
@@ -44,8 +42,8 @@ pub fn dot(args: &[f64], sum: &mut ExactSum) -> bool {
     }
     let (x, y) = args.split_at(args.len() / 2);
     x.iter().zip(y).all(|(x, y)| {
-        let split = add_product(sum, *x, *y);
-        sum.round_to(MPFR_SUM_PRECISION);
+        let split = sum.add_product(*x, *y);
+        sum.round_to(mpfr_sum_precision());
         split
     })
 }
@@ -61,8 +59,8 @@ fn cross(args: &[f64], sum: &mut ExactSum, index: usize) -> bool {
     }
     let (x, y) = args.split_at(args.len() / 2);
     let (i, j) = ((index + 1) % 3, (index + 2) % 3);
-    let split = add_product(sum, x[i], y[j]) && add_product(sum, -x[j], y[i]);
-    sum.round_to(MPFR_SUM_PRECISION);
+    let split = sum.add_product(x[i], y[j]) && sum.add_product(-x[j], y[i]);
+    sum.round_to(mpfr_sum_precision());
     split
 }
 
@@ -100,9 +98,9 @@ pub fn mix(args: &[f64], sum: &mut ExactSum) -> bool {
     one_minus_a.add(1.0);
     one_minus_a.subtract(*a);
     one_minus_a.term_span() <= WIDEST_EXACT_SPAN
-        && add_product(sum, *x, complement)
-        && add_product(sum, *x, complement_error)
-        && add_product(sum, *y, *a)
+        && sum.add_product(*x, complement)
+        && sum.add_product(*x, complement_error)
+        && sum.add_product(*y, *a)
         && sum.term_span() <= WIDEST_EXACT_SPAN - 10
 }
 
@@ -120,7 +118,6 @@ pub fn fmod(args: &[f64], sum: &mut ExactSum) -> bool {
 mod tests {
     use super::*;
     use crate::num::exact_sum::Moved;
-    use crate::num::fp::FloatType;
     use crate::reference::{binding, high_precision};
     use crate::spec::reference_id::ReferenceId as Id;
     use rug::Float;

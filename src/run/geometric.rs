@@ -67,8 +67,9 @@ pub(crate) fn judge_items(
             }
             let index = first_item + item as u64;
             let region = input_region(&args, rules.element);
-            // A Vulkan double work-item whose exact value the tier knows (OpDot's sum of
-            // products) is decided there, exactly as MPFR's path decides it.
+            // A Vulkan double work-item of an inherited cell the literal evaluation decides is
+            // decided in the tier, exactly as MPFR's path decides it (only the double tier
+            // covers several outputs and vector arguments, and its tests those rows).
             if rules.vulkan.is_some() && rules.element == FloatType::Double {
                 if let Some(verdict) = rules.fast_verdict(&args, &outputs) {
                     stats.record_fast(verdict, index, region, || {

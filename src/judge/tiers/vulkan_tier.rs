@@ -9,13 +9,15 @@
 //! ([`Rules::output_verdict`]: the format's rounding of `a`, the margin around the bound,
 //! the side of a power of two; [`FastRule`]).
 //!
-//! Double results of one table output are decided only where an inherited cell's exact value
-//! is a sum of products of the arguments (fma, mix, fmod, OpDot: `binding::exact_sum`): the
-//! literal evaluation's pass ([`inherited::decided_literally`]) at the error MPFR's path
-//! measures, bit for bit ([`ulp_error_of_sum`]: the exact sum rounded at the working
-//! precision, then the difference at 64 bits, as MPFR rounds them), and its "not judged".
-//! Everything else of double, and vector outputs, goes to MPFR (a double approximation of x
-//! is too coarse for a double result's error).
+//! Double results are decided only in inherited cells, by the literal evaluation's pass and
+//! its "not judged" against the exact value (`judge::vulkan::judge_literally`), at the error
+//! MPFR's path measures, bit for bit: where the exact value is a sum of products of the
+//! arguments (fma, mix, fmod, OpDot, cross: `binding::exact_sum`) without MPFR
+//! ([`ulp_error_of_sum`]: the exact sum rounded at the working precision, then the
+//! difference at 64 bits, as MPFR rounds them), elsewhere against MPFR's exact value, computed
+//! once. Several outputs (normalize's, cross's components) are decided where all pass.
+//! Everything else of double goes to MPFR's path (a double approximation of x is too coarse
+//! for a double result's error).
 //!
 //! Decided for half and float results of one table output:
 //! - what GLSL.std.450 leaves undefined ([`undefined_by_instruction`]), ldexp's permitted zero,
@@ -283,7 +285,7 @@ impl Rules {
     /// A double result of an inherited cell, at finite arguments: the literal evaluation's pass
     /// and its "not judged" ([`judge_literally`]), against the exact value computed once.
     /// Where the exact value is a sum of products of the arguments ([`binding::exact_sum`]:
-    /// fma, mix, fmod, OpDot) it and the error are computed without MPFR, as MPFR computes
+    /// fma, mix, fmod, OpDot, cross) it and the error are computed without MPFR, as MPFR computes
     /// them ([`ulp_error_of_sum`]); elsewhere from MPFR's exact value, as `judge` takes it,
     /// without the rest of MPFR's path (a case, the exact value a second time). Everything
     /// the literal evaluation leaves to the intervals goes to MPFR's path.
@@ -306,31 +308,11 @@ impl Rules {
         if vulkan.unit != FloatType::Double {
             return None;
         }
-        let mut exact = ExactSum::default();
-        let known = binding::exact_sum(output.reference).is_some_and(|sum| sum(args, &mut exact));
-        // Finite, and below 2^1023: not past the largest double, so `judge` goes on to the
-        // cell whatever the modes (a value nearer that edge takes MPFR's).
-        let value = exact.value();
-        if known && value.binade().is_none_or(|binade| binade < 1023) {
-            let decided = inherited::decided_literally(
-                crate::spec::vulkan::formula::of_table(formula)?,
-                self.element,
-                vulkan.unit,
-                args,
-                component,
-                device_result,
-                value.is_zero(),
-            )?;
-            let precision = reference::working_precision(self.element);
-            match decided {
-                Literal::Pass => {
-                    if let Some(error) =
-                        ulp_error_of_sum(device_result, &exact, precision, self.element)
-                    {
-                        return Some(FastVerdict::Pass(error));
-                    }
-                }
-                Literal::Unbounded => return Some(FastVerdict::Undefined),
+        if let Some(terms) = binding::exact_sum(output.reference) {
+            if let Some(verdict) =
+                self.double_by_exact_sum(vulkan, formula, terms, args, device_result, component)
+            {
+                return verdict;
             }
         }
         let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
@@ -349,6 +331,51 @@ impl Rules {
             Verdict::Pass(error) => Some(FastVerdict::Pass(error)),
             Verdict::Fail(_) => None,
             Verdict::Unbounded(_) | Verdict::Undefined(_) => Some(FastVerdict::Undefined),
+        }
+    }
+
+    /// [`Rules::vulkan_double_output`] where the exact value is the sum `terms` gives: `Some`
+    /// of its verdict, `None` where the sum declines (MPFR's exact value decides then).
+    fn double_by_exact_sum(
+        &self,
+        vulkan: VulkanJudging,
+        formula: &str,
+        terms: binding::ExactSumFn,
+        args: &[f64],
+        device_result: f64,
+        component: usize,
+    ) -> Option<Option<FastVerdict>> {
+        let mut exact = ExactSum::default();
+        if !terms(args, &mut exact) {
+            return None;
+        }
+        // Finite, and below 2^1023: not past the largest double, so `judge` goes on to the
+        // cell whatever the modes (a value nearer that edge takes MPFR's).
+        let value = exact.value();
+        if value.binade().is_some_and(|binade| binade >= 1023) {
+            return None;
+        }
+        let Some(formula) = crate::spec::vulkan::formula::of_table(formula) else {
+            return Some(None);
+        };
+        let decided = inherited::decided_literally(
+            formula,
+            self.element,
+            vulkan.unit,
+            args,
+            component,
+            device_result,
+            value.is_zero(),
+        );
+        match decided {
+            // Left to the interval evaluation: MPFR's path.
+            None => Some(None),
+            Some(Literal::Unbounded) => Some(Some(FastVerdict::Undefined)),
+            Some(Literal::Pass) => {
+                let precision = reference::working_precision(self.element);
+                ulp_error_of_sum(device_result, &exact, precision, self.element)
+                    .map(|error| Some(FastVerdict::Pass(error)))
+            }
         }
     }
 

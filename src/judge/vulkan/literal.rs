@@ -136,13 +136,16 @@ impl<const N: usize> Value<N> {
         }
     }
 
-    fn of(nodes: &[Node]) -> Outcome<Value<N>> {
-        if nodes.is_empty() || nodes.len() > N {
+    fn of(nodes: impl ExactSizeIterator<Item = Node>) -> Outcome<Value<N>> {
+        let len = nodes.len();
+        if len == 0 || len > N {
             return Err(UNKNOWN);
         }
-        let mut value = Value::scalar(nodes[0]);
-        value.nodes[..nodes.len()].copy_from_slice(nodes);
-        value.len = nodes.len();
+        let mut value = Value::scalar(Node::point(0.0));
+        for (slot, node) in value.nodes.iter_mut().zip(nodes) {
+            *slot = node;
+        }
+        value.len = len;
         Ok(value)
     }
 
@@ -269,15 +272,10 @@ fn literal_in<const N: usize>(
     let width = args.len() / parameters.len();
     let mut bound = Vec::with_capacity(parameters.len() + 1);
     for (name, values) in parameters.iter().zip(args.chunks(width)) {
-        if values.len() > N {
-            return Err(UNKNOWN);
-        }
-        let mut value = Value::<N>::scalar(Node::point(values[0]));
-        for (node, v) in value.nodes.iter_mut().zip(values) {
-            *node = Node::point(*v);
-        }
-        value.len = values.len();
-        bound.push((*name, value));
+        bound.push((
+            *name,
+            Value::<N>::of(values.iter().map(|v| Node::point(*v)))?,
+        ));
     }
     let value = apply(formula, bound, cells)?;
     let index = if value.len == 1 { 0 } else { component };
@@ -597,7 +595,7 @@ impl<const N: usize> Evaluation<'_, N> {
                 _ => plain.values[e],
             });
         }
-        Value::of(&nodes)
+        Value::of(nodes.into_iter())
     }
 
     /// `inversesqrt(t)` as `1.0 / sqrt(t)` in double: two roundings, each within `u/(1 + u)`
