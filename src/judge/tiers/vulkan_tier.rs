@@ -276,10 +276,11 @@ impl Rules {
         for verdict in verdicts {
             match verdict? {
                 FastVerdict::Pass(error) => largest = largest.max(error),
+                FastVerdict::CorrectlyRoundedOverflow => largest = f64::INFINITY,
                 _ => return None,
             }
         }
-        Some(FastVerdict::Pass(largest))
+        Some(passed_at(largest))
     }
 
     /// A double result of an inherited cell, at finite arguments: the literal evaluation's pass
@@ -328,7 +329,7 @@ impl Rules {
             component,
         )?;
         match verdict {
-            Verdict::Pass(error) => Some(FastVerdict::Pass(error)),
+            Verdict::Pass(error) => Some(passed_at(error)),
             Verdict::Fail(_) => None,
             Verdict::Unbounded(_) | Verdict::Undefined(_) => Some(FastVerdict::Undefined),
         }
@@ -468,6 +469,17 @@ impl Rules {
             self.vulkan_failure_is_final(input)
                 .then(|| FastVerdict::Fail(error()))
         }
+    }
+}
+
+/// A pass of MPFR's path at `error`, recorded as that path records it: an infinite distance
+/// (the overflow allowance's infinity, where the exact value is finite) is no error
+/// ([`crate::report::stats::UnitStats::record`]), as a correctly rounded overflow is not.
+fn passed_at(error: f64) -> FastVerdict {
+    if error.is_infinite() {
+        FastVerdict::CorrectlyRoundedOverflow
+    } else {
+        FastVerdict::Pass(error)
     }
 }
 

@@ -53,8 +53,9 @@ use super::literal::{self, Literal};
 use super::Verdict;
 
 /// MPFR's working precision for the ranges' ends: far beyond double's 53 bits; the ends are
-/// rounded outwards, so the precision moves them only by a hair, never inwards.
-const PRECISION: u32 = 128;
+/// rounded outwards, so the precision moves them only by a hair, never inwards. Below 128
+/// bits, MPFR's two-limb paths multiply, divide and take roots without its general code.
+const PRECISION: u32 = 127;
 
 /// Why an inherited result is not judged: an operation of its formula is bounded nowhere
 /// there (sin and cos outside [-pi, pi], a divisor outside OpFDiv's range).

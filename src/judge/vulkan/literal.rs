@@ -26,8 +26,14 @@
 //! - `sqrt`, `dot`, `length`: their own formulas from the table, literally; cross's
 //!   `OpFSub(OpFMul, OpFMul)` on cross's operands, as the interval evaluation takes them.
 //!
+//! - an infinite literal value: the exact value it rounds lies past the largest finite value
+//!   (or is a product by an infinite operand's value, or inversesqrt's +inf at zero, as the
+//!   interval evaluation takes it there), so the node's range reaches past that value and
+//!   holds the infinity (the overflow allowance).
+//!
 //! The final range then holds every literal value and all between them (it is an interval),
-//! and the judge permits every result in it ([`super::inherited`]'s `permitted`).
+//! and the judge permits every result in it ([`super::inherited`]'s `permitted`): an infinity
+//! where the range reaches past the largest finite value.
 //!
 //! **Where the evaluation would stop short.** The judge says "not judged" rather than pass
 //! where a range reaches NaN (inf - inf, 0 · inf, 0 / 0, the root of a negative value) or an
@@ -36,11 +42,12 @@
 //! operands' bounds, all four as the interval evaluation takes them, widened by 2^-40 of the
 //! larger magnitude and at least 2^-1070: far more than the corners' rounding and the cells'
 //! widening, at most 16 ulp), and the signs its range keeps (every corner on one side of
-//! zero). A correctly rounded operation's end beyond 2^1000 is taken as the infinity (the
-//! overflow allowance), any other bound must stay below 2^1000; a NaN among the corners, or a
-//! product, quotient, trunc or clamp of an unbounded operand, gives up (the evaluation decides);
-//! an end below 2^-1000 is taken as zero, where the ranges of a shader without DenormPreserve
-//! reach zero beside a denormal. A pass is given only where every divisor's bound lies inside
+//! zero, or a bound on one side of it). A correctly rounded operation's end beyond 2^1000 is
+//! taken as the infinity (the overflow allowance), any other bound must stay below 2^1000; a
+//! NaN among the corners, a product of an unbounded operand by one whose bound reaches zero
+//! (0 · inf), or a quotient, trunc or clamp of an unbounded operand, gives up (the evaluation
+//! decides); an end below 2^-1000 is taken as zero, where the ranges of a shader without
+//! DenormPreserve reach zero beside a denormal. A pass is given only where every divisor's bound lies inside
 //! OpFDiv's divisor range on one side of zero and every root's argument is proven non-negative
 //! and not zero alone.
 //!
@@ -100,6 +107,11 @@ impl Node {
     /// never NaN, and one rounded to an infinity is beyond 2^1000, which [`outer`] reads).
     fn finite(&self) -> bool {
         self.low.is_finite() && self.high.is_finite()
+    }
+
+    /// The bound lies on one side of zero, zero excluded.
+    fn excludes_zero(&self) -> bool {
+        self.low > 0.0 || self.high < 0.0
     }
 
     fn negated(self) -> Node {
@@ -228,17 +240,21 @@ pub(super) fn decide(
     }
     match literal(formula, args, component, Cells::double()?) {
         Ok(node) => {
+            // An infinite value lies in its node's range as the overflow allowance does (the
+            // range reaches past the largest finite value), so the range holds every value
+            // from the literal values' least to their largest, infinities included.
+            if node.values.iter().any(|v| v.is_nan()) {
+                return None;
+            }
             let low = node.values.iter().copied().fold(f64::INFINITY, f64::min);
             let high = node
                 .values
                 .iter()
                 .copied()
                 .fold(f64::NEG_INFINITY, f64::max);
-            let decided = low.is_finite()
-                && high.is_finite()
-                && device_result.is_finite()
-                && (low..=high).contains(&device_result);
-            decided.then_some(Literal::Pass)
+            (low..=high)
+                .contains(&device_result)
+                .then_some(Literal::Pass)
         }
         Err(Stopped::Unbounded) => Some(Literal::Unbounded),
         Err(Stopped::Unknown) => None,
@@ -608,8 +624,15 @@ impl<const N: usize> Evaluation<'_, N> {
             return Err(UNKNOWN);
         }
         let (low, high) = reciprocal_root_bound(t)?;
+        // At a zero, +inf as the interval evaluation takes it (IEEE's 1/sqrt(-0) is -inf).
         Ok(Node {
-            values: t.values.map(|v| 1.0 / v.sqrt()),
+            values: t.values.map(|v| {
+                if v == 0.0 {
+                    f64::INFINITY
+                } else {
+                    1.0 / v.sqrt()
+                }
+            }),
             low,
             high,
             nonnegative: true,
@@ -643,7 +666,9 @@ fn reciprocal_root_bound(t: &Node) -> Outcome<(f64, f64)> {
     if !(t.nonnegative || t.low > 0.0) || t.high.is_nan() || t.high <= 0.0 {
         return Err(UNKNOWN);
     }
-    let (least, most) = (1.0 / t.high.sqrt(), 1.0 / t.low.max(0.0).sqrt());
+    // (+0 for a low end at or below zero: 1/sqrt(-0) would be -inf.)
+    let low = if t.low > 0.0 { t.low } else { 0.0 };
+    let (least, most) = (1.0 / t.high.sqrt(), 1.0 / low.sqrt());
     let finite = if most.is_finite() { most } else { least };
     let slack = (finite * SLACK).max(TINY_SLACK);
     Ok((least - slack, most + slack))
@@ -672,8 +697,13 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells) -> Outcome<Node> 
     // An infinite end of a sum's or a difference's operand gives NaN among the corners
     // wherever the interval evaluation's does (its ends lie inside these, and an infinite end
     // of its is the same end of these); a product's 0 · inf would not show.
+    // A product with an infinite end is taken where the other operand's bound excludes zero:
+    // the interval evaluation's ends lie inside the bounds, so none of its corners is 0 · inf.
     let sum = matches!(op, Operator::Add | Operator::Sub);
-    if !(sum || a.finite() && b.finite()) {
+    let product_without_zero_times_infinity = op == Operator::Mul
+        && (a.finite() || b.excludes_zero())
+        && (b.finite() || a.excludes_zero());
+    if !(sum || product_without_zero_times_infinity || a.finite() && b.finite()) {
         return Err(UNKNOWN);
     }
     let values = std::array::from_fn(|e| {
@@ -750,12 +780,13 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells) -> Outcome<Node> 
     if nonpositive {
         high = high.min(0.0);
     }
+    // A bound on one side of zero holds the range there too.
     Ok(Node {
         values,
         low,
         high,
-        nonnegative,
-        nonpositive,
+        nonnegative: nonnegative || low >= 0.0,
+        nonpositive: nonpositive || high <= 0.0,
     })
 }
 

@@ -1304,7 +1304,7 @@ fn literal_decisions_are_the_interval_evaluation_s() {
         ("length", &[1, 2, 3, 4]),
         ("distance", &[1, 2, 4]),
         ("OpDot", &[2, 3, 4]),
-        ("normalize", &[2, 4]),
+        ("normalize", &[1, 2, 4]),
         ("cross", &[3]),
     ];
     for (function, widths) in functions {
@@ -1403,6 +1403,132 @@ fn literal_decisions_are_the_interval_evaluation_s() {
             if !matches!(function, "normalize" | "cross") {
                 assert!(share > 0.5, "{function} w{width}: {share}");
             }
+        }
+    }
+}
+
+/// The literal evaluation decides where an intermediate overflows or a square vanishes, as
+/// the interval evaluation does with and without DenormPreserve: an infinity among the
+/// literal values is the overflow allowance's (fma, OpDot and cross past the largest value;
+/// normalize of a value whose square rounds to zero, whose inversesqrt is +inf), and a
+/// divisor inf stops sqrt of a square that vanishes (distance of two close tiny values).
+#[test]
+fn literal_decisions_reach_overflows_and_vanishing_squares() {
+    let formula_of = |function: &str| {
+        let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+        let row = table.row(function).expect("a Vulkan row");
+        let Requirement::Vulkan(Cell::Inherited(text)) = column(row, FloatType::Double, false).0
+        else {
+            panic!("{function}: an inherited double cell");
+        };
+        crate::spec::vulkan::formula::of_table(text).expect("parsed")
+    };
+    let tiny = 1e-200;
+    use literal::Literal::{Pass, Unbounded};
+    // (function, arguments, component, result, the literal decision, whether the ranges
+    // permit the result where the literal evaluation leaves it)
+    type Case = (
+        &'static str,
+        Vec<f64>,
+        usize,
+        f64,
+        Option<literal::Literal>,
+        bool,
+    );
+    let cases: [Case; 10] = [
+        ("normalize", vec![tiny], 0, f64::INFINITY, Some(Pass), true),
+        (
+            "normalize",
+            vec![-tiny],
+            0,
+            f64::NEG_INFINITY,
+            Some(Pass),
+            true,
+        ),
+        // The wrong infinity fails; 1 (the ranges reach it) is no literal value.
+        ("normalize", vec![-tiny], 0, f64::INFINITY, None, false),
+        ("normalize", vec![tiny], 0, 1.0, None, true),
+        (
+            "normalize",
+            vec![tiny, -tiny],
+            1,
+            f64::NEG_INFINITY,
+            Some(Pass),
+            true,
+        ),
+        (
+            "fma",
+            vec![1e200, 1e200, 1.0],
+            0,
+            f64::INFINITY,
+            Some(Pass),
+            true,
+        ),
+        (
+            "fma",
+            vec![-1e200, 1e200, 1.0],
+            0,
+            f64::INFINITY,
+            None,
+            false,
+        ),
+        (
+            "OpDot",
+            vec![1e300, -2.0, -1e10, 3.0],
+            0,
+            f64::NEG_INFINITY,
+            Some(Pass),
+            true,
+        ),
+        (
+            "cross",
+            vec![1.0, 1e300, 2.0, 3.0, -1e300, 5e10],
+            0,
+            f64::INFINITY,
+            Some(Pass),
+            true,
+        ),
+        (
+            "distance",
+            vec![tiny, 3.0 * tiny],
+            0,
+            0.0,
+            Some(Unbounded),
+            false,
+        ),
+    ];
+    for (function, args, component, device_result, expected, permitted) in cases {
+        let formula = formula_of(function);
+        let context = format!("{function} {args:?} [{component}] -> {device_result:e}");
+        let decision = literal::decide(
+            formula,
+            &args,
+            component,
+            FloatType::Double,
+            FloatType::Double,
+            device_result,
+        );
+        assert_eq!(decision, expected, "{context}");
+        let exact = exact_of(formula, &args, component).expect("an exact value");
+        let error = crate::num::ulp::ulp_error(device_result, &exact, FloatType::Double);
+        for denorm_preserve in [true, false] {
+            let full = inherited::judge_by_ranges(
+                formula,
+                FloatType::Double,
+                FloatType::Double,
+                &args,
+                &exact,
+                device_result,
+                component,
+                denorm_preserve,
+            );
+            let due = match expected {
+                Some(Unbounded) => Verdict::Unbounded(inherited::UNBOUNDED),
+                Some(Pass) => Verdict::Pass(error),
+                None if permitted => Verdict::Pass(error),
+                None => Verdict::Fail(error),
+            };
+            assert_eq!(full, due, "{context}, DenormPreserve {denorm_preserve}");
         }
     }
 }
