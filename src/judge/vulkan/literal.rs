@@ -35,6 +35,20 @@
 //! and the judge permits every result in it ([`super::inherited`]'s `permitted`): an infinity
 //! where the range reaches past the largest finite value.
 //!
+//! **The inner evaluation.** A result outside the literal values (a device rounding one step
+//! the other way) is decided by the evaluation run again, each node carrying an inner range:
+//! doubles its range holds. An argument's is its value. A correctly rounded operation's runs
+//! from the least corner of its operands' inner ranges rounded down to the largest rounded up
+//! (its range holds the rounding of every exact value of operands in their ranges), each
+//! corner's two neighbouring doubles decided exactly: by a two-sum's error, a product's error
+//! as a fused multiply-add gives it, a quotient's remainder `x - q·y` as an exact sum.
+//! OpFDiv's and inversesqrt's are each corner's neighbours moved by the whole ulps of the cell
+//! (of the nearer one to zero, half of it at a power of two: at most the exact value's ulp,
+//! which is at most the range's larger end's); inversesqrt's neighbours by the exact sign of
+//! y²·t − 1. trunc and clamp between fixed limits, exact and monotonic, take the ends'. Where a
+//! corner is not decided so (near the subnormals, past the largest value), the node's literal
+//! values stand for its inner range. A result inside the final inner range passes.
+//!
 //! **Where the evaluation would stop short.** The judge says "not judged" rather than pass
 //! where a range reaches NaN (inf - inf, 0 · inf, 0 / 0, the root of a negative value) or an
 //! operation's cell bounds nothing (a divisor range leaving OpFDiv's). Beside the literal
@@ -62,6 +76,7 @@
 //! `literal_decisions_are_the_interval_evaluation_s` (`judge::vulkan::tests`) holds every
 //! decision to the interval evaluation's.
 
+use crate::num::exact_sum::ExactSum;
 use crate::num::fp::FloatType;
 use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::{builtin_in, Profile, Requirement};
@@ -89,7 +104,13 @@ struct Node {
     nonnegative: bool,
     /// The range's high end is at most zero.
     nonpositive: bool,
+    /// Doubles every one of which the range holds (the inner evaluation's, [`NO_INNER`]
+    /// outside it).
+    inner: (f64, f64),
 }
+
+/// A node's inner range where the evaluation does not compute one.
+const NO_INNER: (f64, f64) = (f64::NAN, f64::NAN);
 
 impl Node {
     /// An argument: its value, exactly.
@@ -100,6 +121,7 @@ impl Node {
             high: v,
             nonnegative: v >= 0.0,
             nonpositive: v <= 0.0,
+            inner: (v, v),
         }
     }
 
@@ -121,7 +143,30 @@ impl Node {
             high: -self.low,
             nonnegative: self.nonpositive,
             nonpositive: self.nonnegative,
+            inner: (-self.inner.1, -self.inner.0),
         }
+    }
+
+    /// The least and the largest of the literal values.
+    fn values_hull(&self) -> (f64, f64) {
+        let low = self.values.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = self
+            .values
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        (low, high)
+    }
+
+    /// `inner` where it is a range of finite values, joined with the literal values (each in
+    /// the range); the literal values alone otherwise.
+    fn with_inner(self, inner: Option<(f64, f64)>) -> Node {
+        let (low, high) = self.values_hull();
+        let inner = match inner {
+            Some((l, h)) if l.is_finite() && h.is_finite() && l <= h => (l.min(low), h.max(high)),
+            _ => (low, high),
+        };
+        Node { inner, ..self }
     }
 
     /// The same bound with each evaluation's value from `value`.
@@ -238,7 +283,8 @@ pub(super) fn decide(
     if element != FloatType::Double || unit != element {
         return None;
     }
-    match literal(formula, args, component, Cells::double()?) {
+    let cells = Cells::double()?;
+    match literal(formula, args, component, cells, false) {
         Ok(node) => {
             // An infinite value lies in its node's range as the overflow allowance does (the
             // range reaches past the largest finite value), so the range holds every value
@@ -246,12 +292,13 @@ pub(super) fn decide(
             if node.values.iter().any(|v| v.is_nan()) {
                 return None;
             }
-            let low = node.values.iter().copied().fold(f64::INFINITY, f64::min);
-            let high = node
-                .values
-                .iter()
-                .copied()
-                .fold(f64::NEG_INFINITY, f64::max);
+            let (low, high) = node.values_hull();
+            if (low..=high).contains(&device_result) {
+                return Some(Literal::Pass);
+            }
+            // Elsewhere the inner evaluation's range, computed only here (a few results).
+            let node = literal(formula, args, component, cells, true).ok()?;
+            let (low, high) = node.inner;
             (low..=high)
                 .contains(&device_result)
                 .then_some(Literal::Pass)
@@ -265,15 +312,21 @@ pub(super) fn decide(
 /// components in turn). The operations run in the interval evaluation's order, so that its
 /// first stop is this one's. Scalar parameters are evaluated in values of one component: a
 /// vector's four are moved at every step, and were most of a scalar formula's time.
-fn literal(formula: &Formula, args: &[f64], component: usize, cells: &Cells) -> Outcome<Node> {
+fn literal(
+    formula: &Formula,
+    args: &[f64],
+    component: usize,
+    cells: &Cells,
+    inner: bool,
+) -> Outcome<Node> {
     let parameters = cells.parameters(formula);
     if parameters.is_empty() || !args.len().is_multiple_of(parameters.len()) {
         return Err(UNKNOWN);
     }
     if args.len() == parameters.len() {
-        literal_in::<1>(formula, &parameters, args, component, cells)
+        literal_in::<1>(formula, &parameters, args, component, cells, inner)
     } else {
-        literal_in::<4>(formula, &parameters, args, component, cells)
+        literal_in::<4>(formula, &parameters, args, component, cells, inner)
     }
 }
 
@@ -284,6 +337,7 @@ fn literal_in<const N: usize>(
     args: &[f64],
     component: usize,
     cells: &Cells,
+    inner: bool,
 ) -> Outcome<Node> {
     let width = args.len() / parameters.len();
     let mut bound = Vec::with_capacity(parameters.len() + 1);
@@ -293,7 +347,7 @@ fn literal_in<const N: usize>(
             Value::<N>::of(values.iter().map(|v| Node::point(*v)))?,
         ));
     }
-    let value = apply(formula, bound, cells)?;
+    let value = apply(formula, bound, cells, inner)?;
     let index = if value.len == 1 { 0 } else { component };
     value.get(index).ok_or(UNKNOWN)
 }
@@ -302,12 +356,14 @@ fn apply<'a, const N: usize>(
     formula: &'a Formula,
     mut bound: Vec<(&'a str, Value<N>)>,
     cells: &Cells,
+    inner: bool,
 ) -> Outcome<Value<N>> {
     if let Some((name, expr)) = &formula.binding {
         let value = Evaluation {
             bound: &bound,
             index: None,
             cells,
+            inner,
         }
         .expr(expr)?;
         bound.push((name.as_str(), value));
@@ -316,6 +372,7 @@ fn apply<'a, const N: usize>(
         bound: &bound,
         index: None,
         cells,
+        inner,
     }
     .expr(&formula.body)
 }
@@ -328,8 +385,12 @@ fn apply<'a, const N: usize>(
 struct Cells {
     /// inversesqrt's cell allows 2 ulp: `1.0 / sqrt(t)` in double is within it.
     reciprocal_root_within_two_roundings: bool,
+    /// inversesqrt's cell, in ulp.
+    reciprocal_root_ulps: f64,
     divisor_low: f64,
     divisor_high: f64,
+    /// OpFDiv's cell inside its divisor range, in ulp.
+    divisor_ulps: f64,
     /// The inherited functions a formula may call (`dot`, `length`, `sqrt`, ...), by the
     /// text's name ([`formula::FUNCTIONS`]).
     calls: Vec<(&'static str, &'static Formula, Vec<&'static str>)>,
@@ -384,8 +445,10 @@ impl Cells {
                 }
                 (arithmetic && clamp && *ulp >= 0.5 && *ulp <= 16.0).then_some(Cells {
                     reciprocal_root_within_two_roundings: rsqrt >= 2.0,
+                    reciprocal_root_ulps: rsqrt,
                     divisor_low: *low,
                     divisor_high: *high,
+                    divisor_ulps: *ulp,
                     calls,
                     parameters,
                 })
@@ -407,6 +470,8 @@ struct Evaluation<'a, const N: usize> {
     bound: &'a [(&'a str, Value<N>)],
     index: Option<(&'a str, usize)>,
     cells: &'a Cells,
+    /// Whether each node's inner range is computed ([`Node::inner`]).
+    inner: bool,
 }
 
 impl<const N: usize> Evaluation<'_, N> {
@@ -444,7 +509,7 @@ impl<const N: usize> Evaluation<'_, N> {
             Expr::Binary(Operator::Mul, p, q) => {
                 let (p, q) = (self.expr(p)?, self.expr(q)?);
                 let product = componentwise([&p, &q], |v| {
-                    arithmetic(Operator::Mul, &v[0], &v[1], self.cells)
+                    arithmetic(Operator::Mul, &v[0], &v[1], self.cells, self.inner)
                 })?;
                 Ok((product, Some((p, q))))
             }
@@ -464,7 +529,9 @@ impl<const N: usize> Evaluation<'_, N> {
         }
         if !matches!(op, Operator::Add | Operator::Sub) {
             let (a, b) = (self.expr(a)?, self.expr(b)?);
-            return componentwise([&a, &b], |v| arithmetic(op, &v[0], &v[1], self.cells));
+            return componentwise([&a, &b], |v| {
+                arithmetic(op, &v[0], &v[1], self.cells, self.inner)
+            });
         }
         let ((a, a_product), (b, b_product)) = (self.operand(a)?, self.operand(b)?);
         let none = Value::scalar(Node::point(0.0));
@@ -472,7 +539,7 @@ impl<const N: usize> Evaluation<'_, N> {
         let (pb, qb) = b_product.as_ref().map_or((&none, &none), |(p, q)| (p, q));
         let (fuse_left, fuse_right) = (a_product.is_some(), b_product.is_some());
         componentwise([&a, &b, pa, qa, pb, qb], |v| {
-            let plain = arithmetic(op, &v[0], &v[1], self.cells)?;
+            let plain = arithmetic(op, &v[0], &v[1], self.cells, self.inner)?;
             let sign = if op == Operator::Sub { -1.0 } else { 1.0 };
             // p·q + b, or a ± p·q, rounded once.
             let left = |e: usize| v[2].values[e].mul_add(v[3].values[e], sign * v[1].values[e]);
@@ -501,13 +568,15 @@ impl<const N: usize> Evaluation<'_, N> {
                         bound: self.bound,
                         index: Some(("i", i)),
                         cells: self.cells,
+                        inner: self.inner,
                     };
                     let (value, product) = term.operand(body)?;
                     let value = value.single()?;
                     total = Some(match total {
                         None => value,
                         Some(sum) => {
-                            let plain = arithmetic(Operator::Add, &sum, &value, self.cells)?;
+                            let plain =
+                                arithmetic(Operator::Add, &sum, &value, self.cells, self.inner)?;
                             match product {
                                 Some((p, q)) => {
                                     let (p, q) = (p.single()?, q.single()?);
@@ -533,9 +602,12 @@ impl<const N: usize> Evaluation<'_, N> {
                     if !v[0].finite() {
                         return Err(UNKNOWN);
                     }
+                    // Exact and monotonic: the range's ends truncated.
+                    let inner = (v[0].inner.0.trunc(), v[0].inner.1.trunc());
                     Ok(Node {
                         low: v[0].low.trunc(),
                         high: v[0].high.trunc(),
+                        inner: if self.inner { inner } else { NO_INNER },
                         ..v[0].with_values(|e| v[0].values[e].trunc())
                     })
                 })
@@ -548,7 +620,7 @@ impl<const N: usize> Evaluation<'_, N> {
                     }
                     let clamp = |x: f64, low: f64, high: f64| x.max(low).min(high);
                     // min(max(v, l), h) lies between min(l, h) and max(l, h)'s sides.
-                    Ok(Node {
+                    let node = Node {
                         values: std::array::from_fn(|e| {
                             clamp(v[0].values[e], v[1].values[e], v[2].values[e])
                         }),
@@ -556,7 +628,20 @@ impl<const N: usize> Evaluation<'_, N> {
                         high: clamp(v[0].high, v[1].high, v[2].high),
                         nonnegative: v[1].nonnegative && v[2].nonnegative,
                         nonpositive: v[1].nonpositive && v[2].nonpositive,
-                    })
+                        inner: NO_INNER,
+                    };
+                    if !self.inner {
+                        return Ok(node);
+                    }
+                    // Exact and monotonic in its value: between fixed limits, the range's
+                    // ends clamped.
+                    let (low, high) = (v[1].inner, v[2].inner);
+                    let fixed = low.0 == low.1 && high.0 == high.1;
+                    let inner = fixed.then(|| {
+                        let (l, h) = (low.0, high.0);
+                        (clamp(v[0].inner.0, l, h), clamp(v[0].inner.1, l, h))
+                    });
+                    Ok(node.with_inner(inner))
                 })
             }
             _ => {
@@ -573,7 +658,7 @@ impl<const N: usize> Evaluation<'_, N> {
                 for (parameter, arg) in parameters.iter().zip(args) {
                     bound.push((*parameter, self.expr(arg)?));
                 }
-                apply(formula, bound, self.cells)
+                apply(formula, bound, self.cells, self.inner)
             }
         }
     }
@@ -594,9 +679,9 @@ impl<const N: usize> Evaluation<'_, N> {
         for (c, node) in nodes.iter_mut().enumerate() {
             let (j, k) = ((c + 1) % 3, (c + 2) % 3);
             let (xj, yk, yj, xk) = (x.nodes[j], y.nodes[k], y.nodes[j], x.nodes[k]);
-            let a = arithmetic(first, &xj, &yk, self.cells)?;
-            let b = arithmetic(second, &yj, &xk, self.cells)?;
-            let plain = arithmetic(op, &a, &b, self.cells)?;
+            let a = arithmetic(first, &xj, &yk, self.cells, self.inner)?;
+            let b = arithmetic(second, &yj, &xk, self.cells, self.inner)?;
+            let plain = arithmetic(op, &a, &b, self.cells, self.inner)?;
             // x[j]·y[k] ± b, or a ± y[j]·x[k], rounded once.
             let left = |e: usize| xj.values[e].mul_add(yk.values[e], sign * b.values[e]);
             let right = |e: usize| (sign * yj.values[e]).mul_add(xk.values[e], a.values[e]);
@@ -625,7 +710,7 @@ impl<const N: usize> Evaluation<'_, N> {
         }
         let (low, high) = reciprocal_root_bound(t)?;
         // At a zero, +inf as the interval evaluation takes it (IEEE's 1/sqrt(-0) is -inf).
-        Ok(Node {
+        let node = Node {
             values: t.values.map(|v| {
                 if v == 0.0 {
                     f64::INFINITY
@@ -637,7 +722,19 @@ impl<const N: usize> Evaluation<'_, N> {
             high,
             nonnegative: true,
             nonpositive: false,
-        })
+            inner: NO_INNER,
+        };
+        if !self.inner {
+            return Ok(node);
+        }
+        // The range holds each end's exact reciprocal root widened by the cell's ulps: the
+        // low end's from t's largest value, the high end's from its least.
+        let ulps = self.cells.reciprocal_root_ulps;
+        let end = |t: f64| reciprocal_root_both_ways(t).and_then(|(d, u)| widened(d, u, ulps));
+        let inner = end(t.inner.1)
+            .zip(end(t.inner.0))
+            .map(|(least, most)| (least.0, most.1));
+        Ok(node.with_inner(inner))
     }
 
     /// `sqrt(t)`, inherited from `1.0 / inversesqrt(t)`: the nearest double of the root, and
@@ -648,14 +745,60 @@ impl<const N: usize> Evaluation<'_, N> {
         // The range holds a positive value, 1/sqrt of its argument's low end.
         divides((least, most), true, self.cells)?;
         let (low, high) = outer(1.0 / most, 1.0 / least)?;
-        Ok(Node {
+        let node = Node {
             values: t.values.map(f64::sqrt),
             low: low.max(0.0),
             high,
             nonnegative: true,
             nonpositive: false,
+            inner: NO_INNER,
+        };
+        Ok(if self.inner {
+            node.with_inner(None)
+        } else {
+            node
         })
     }
+}
+
+/// The doubles next to 1/sqrt(t) below and above it (the same double where it is one),
+/// decided exactly, for t in [2^-960, 2^960]: y lies below 1/sqrt(t) where y²·t < 1, and
+/// y·t = p + e exactly (two doubles: y·t is near sqrt(t), far from the subnormals), so
+/// y²·t − 1 = y·p + y·e − 1 is an exact sum. `1.0 / sqrt(t)` is within 2 ulp of the root.
+fn reciprocal_root_both_ways(t: f64) -> Option<(f64, f64)> {
+    use std::cmp::Ordering;
+    if !(INNER_TINY..=1.0 / INNER_TINY).contains(&t) {
+        return None;
+    }
+    let side = |y: f64| {
+        let p = y * t;
+        let mut sum = ExactSum::default();
+        sum.add_product(y, p);
+        sum.add_product(y, y.mul_add(t, -p));
+        sum.subtract(1.0);
+        let value = sum.value();
+        if value.is_zero() {
+            Ordering::Equal
+        } else if value.is_negative() {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        }
+    };
+    let mut y = 1.0 / t.sqrt();
+    for _ in 0..4 {
+        let (next, order) = match side(y) {
+            Ordering::Equal => return Some((y, y)),
+            Ordering::Greater => (y.next_down(), Ordering::Greater),
+            Ordering::Less => (y.next_up(), Ordering::Less),
+        };
+        match side(next) {
+            Ordering::Equal => return Some((next, next)),
+            side if side == order => y = next,
+            _ => return Some((y.min(next), y.max(next))),
+        }
+    }
+    None
 }
 
 /// An outer bound of inversesqrt's range over `t`'s: its exact ends' reciprocal roots (0 for
@@ -693,7 +836,7 @@ fn divides((low, high): (f64, f64), nonzero: bool, cells: &Cells) -> Outcome<()>
 
 /// The operation's literal value (rounded to nearest), the outer bound of its range and the
 /// signs it keeps.
-fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells) -> Outcome<Node> {
+fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
     // An infinite end of a sum's or a difference's operand gives NaN among the corners
     // wherever the interval evaluation's does (its ends lie inside these, and an infinite end
     // of its is the same end of these); a product's 0 · inf would not show.
@@ -781,13 +924,138 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells) -> Outcome<Node> 
         high = high.min(0.0);
     }
     // A bound on one side of zero holds the range there too.
-    Ok(Node {
+    let node = Node {
         values,
         low,
         high,
         nonnegative: nonnegative || low >= 0.0,
         nonpositive: nonpositive || high <= 0.0,
+        inner: NO_INNER,
+    };
+    if !inner {
+        return Ok(node);
+    }
+    let ulps = (op == Operator::Div).then_some(cells.divisor_ulps);
+    Ok(node.with_inner(inner_range(op, a.inner, b.inner, ulps)))
+}
+
+/// The inner range of `op` over operands' inner ranges `a` and `b`: the extreme corners'
+/// exact values rounded down and up to double where the operation is correctly rounded
+/// (OpFAdd, OpFSub, OpFMul: its range holds those roundings of every corner), and for
+/// OpFDiv (`ulps` its cell's bound) each corner's quotient widened by the whole ulps its
+/// cell allows ([`widened`]); `None` where a corner is not decided exactly.
+fn inner_range(
+    op: Operator,
+    a: (f64, f64),
+    b: (f64, f64),
+    ulps: Option<f64>,
+) -> Option<(f64, f64)> {
+    let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+    for x in [a.0, a.1] {
+        for y in [b.0, b.1] {
+            let (down, up) = rounded_both_ways(op, x, y)?;
+            let (down, up) = match ulps {
+                Some(ulps) => widened(down, up, ulps)?,
+                None => (down, up),
+            };
+            low = low.min(down);
+            high = high.max(up);
+        }
+    }
+    Some((low, high))
+}
+
+/// The doubles next to the exact `x op y` below and above it (the same double where it is
+/// one), decided exactly: by the rounding error of the sum or product (error-free
+/// transformations), by the sign of `x - q·y` for a quotient. `None` where that error may not
+/// be exact (a product or a quotient near the subnormals) or the value is not finite.
+fn rounded_both_ways(op: Operator, x: f64, y: f64) -> Option<(f64, f64)> {
+    if !(x.is_finite() && y.is_finite()) {
+        return None;
+    }
+    let near = |v: f64| v != 0.0 && v.abs() < INNER_TINY;
+    let (value, error) = match op {
+        Operator::Add => two_sum(x, y),
+        Operator::Sub => two_sum(x, -y),
+        Operator::Mul => {
+            let product = x * y;
+            if x != 0.0 && y != 0.0 && product.abs() < INNER_TINY {
+                return None;
+            }
+            (product, x.mul_add(y, -product))
+        }
+        Operator::Div => {
+            let quotient = x / y;
+            let underflow = quotient == 0.0 && x != 0.0;
+            if y == 0.0 || !quotient.is_finite() || underflow || near(quotient) || near(x) {
+                return None;
+            }
+            // x/y - q has the sign of (x - q·y)·sign(y), exact as a sum of a product.
+            let mut remainder = ExactSum::default();
+            remainder.add(x);
+            if !remainder.add_product(-quotient, y) {
+                return None;
+            }
+            let remainder = remainder.value();
+            let sign = if remainder.is_zero() {
+                0.0
+            } else if remainder.is_negative() == (y < 0.0) {
+                1.0
+            } else {
+                -1.0
+            };
+            (quotient, sign)
+        }
+    };
+    if !value.is_finite() {
+        return None;
+    }
+    Some(if error < 0.0 {
+        (value.next_down(), value)
+    } else if error > 0.0 {
+        (value, value.next_up())
+    } else {
+        (value, value)
     })
+}
+
+/// Values at most `INNER_TINY` in magnitude are left to the literal values: a product's or a
+/// quotient's rounding error there may not be a double, and a flushed range starts there.
+const INNER_TINY: f64 = two_to(-960);
+
+/// `[up - n·u, down + n·u]` for the doubles `down` and `up` next to an exact value c (n the
+/// whole ulps of a cell's bound `ulps`, u a lower bound of c's ulp: that of the one of the two
+/// nearer zero, half of it at a power of two, whose ulp is the gap below): inside
+/// `[c - n·u, c + n·u]`, which a cell of `ulps` ulp (of the range's larger end, at least c's)
+/// holds. `None` near the subnormals and at zero.
+fn widened(down: f64, up: f64, ulps: f64) -> Option<(f64, f64)> {
+    let nearer = if down > 0.0 { down } else { -up };
+    if !(nearer >= INNER_TINY && nearer.is_finite()) {
+        return None;
+    }
+    let bits = nearer.to_bits();
+    let mut ulp = f64::from_bits(bits & (0x7ff << 52)) * f64::EPSILON;
+    if bits & ((1 << 52) - 1) == 0 {
+        ulp /= 2.0;
+    }
+    let by = ulps.floor() * ulp;
+    // Rounded inwards: each end's error (exact, a two-sum's) moves it back inside.
+    let (low, low_error) = two_sum(up, -by);
+    let (high, high_error) = two_sum(down, by);
+    let low = if low_error > 0.0 { low.next_up() } else { low };
+    let high = if high_error < 0.0 {
+        high.next_down()
+    } else {
+        high
+    };
+    (low.is_finite() && high.is_finite()).then_some((low, high))
+}
+
+/// `a + b` and its rounding error, exactly.
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let sum = a + b;
+    let b_part = sum - a;
+    (sum, (a - (sum - b_part)) + (b - b_part))
 }
 
 /// [`outer`] for a correctly rounded operation, whose widening is each end's own rounding:
@@ -873,7 +1141,107 @@ fn componentwise<const K: usize, const N: usize>(
 /// interval evaluation's (`judge::vulkan::tests`).
 #[cfg(test)]
 pub(super) fn values(formula: &Formula, args: &[f64], component: usize) -> Option<[f64; 3]> {
-    literal(formula, args, component, Cells::double()?)
+    literal(formula, args, component, Cells::double()?, false)
         .ok()
         .map(|node| node.values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::num::test_draws::Xorshift;
+    use rug::float::Round;
+    use rug::ops::DivAssignRound;
+    use rug::Float;
+
+    /// A double of `draws`: a random significand in binades -900 to 900, either sign, or an
+    /// integer, or a power of two (where the ulp is the gap below).
+    fn draw(draws: &mut Xorshift) -> f64 {
+        let sign = if draws.next_bits() & 1 == 0 {
+            1.0
+        } else {
+            -1.0
+        };
+        let binade = (draws.next_bits() % 1801) as i32 - 900;
+        let significand = f64::from_bits(0x3ff0_0000_0000_0000 | draws.next_bits() >> 12);
+        sign * match draws.next_bits() % 4 {
+            0 => (draws.next_bits() % 64) as f64,
+            1 => two_to(i64::from(binade)),
+            _ => significand * two_to(i64::from(binade)),
+        }
+    }
+
+    /// The doubles below and above an exact value, by MPFR.
+    fn mpfr_both_ways(exact: &Float) -> (f64, f64) {
+        (
+            exact.to_f64_round(Round::Down),
+            exact.to_f64_round(Round::Up),
+        )
+    }
+
+    /// The exact sums, products and quotients' neighbours are MPFR's directed roundings,
+    /// wherever they are given; and so are reciprocal roots'. A widening by whole ulps stays
+    /// within the exact value's own ulps of it.
+    #[test]
+    fn neighbours_of_exact_values_are_mpfr_s() {
+        let mut draws = Xorshift(0x0bad_5eed_1234_5678);
+        let mut given = [0usize; 5];
+        for _ in 0..40_000 {
+            let (x, y) = (draw(&mut draws), draw(&mut draws));
+            for (k, op) in [Operator::Add, Operator::Sub, Operator::Mul, Operator::Div]
+                .into_iter()
+                .enumerate()
+            {
+                let Some(neighbours) = rounded_both_ways(op, x, y) else {
+                    continue;
+                };
+                let exact = match op {
+                    Operator::Add => Float::with_val(4200, x) + y,
+                    Operator::Sub => Float::with_val(4200, x) - y,
+                    Operator::Mul => Float::with_val(4200, x) * y,
+                    Operator::Div => {
+                        let mut down = Float::with_val(4200, x);
+                        down.div_assign_round(y, Round::Down);
+                        let mut up = Float::with_val(4200, x);
+                        up.div_assign_round(y, Round::Up);
+                        assert_eq!(
+                            neighbours,
+                            (down.to_f64_round(Round::Down), up.to_f64_round(Round::Up)),
+                            "{x:e} / {y:e}"
+                        );
+                        given[k] += 1;
+                        continue;
+                    }
+                };
+                assert_eq!(neighbours, mpfr_both_ways(&exact), "{x:e} {op:?} {y:e}");
+                given[k] += 1;
+            }
+            let t = x.abs();
+            if let Some((down, up)) = reciprocal_root_both_ways(t) {
+                let exact = Float::with_val(200, t).recip_sqrt();
+                let mut low = Float::with_val(4200, t);
+                low.recip_sqrt_round(Round::Down);
+                let mut high = Float::with_val(4200, t);
+                high.recip_sqrt_round(Round::Up);
+                assert_eq!(
+                    (down, up),
+                    (low.to_f64_round(Round::Down), high.to_f64_round(Round::Up)),
+                    "1/sqrt({t:e})"
+                );
+                given[4] += 1;
+                // Two ulps either side of the root hold the widened neighbours.
+                let (least, most) = widened(down, up, 2.5).expect("a normal root");
+                let ulp = crate::num::ulp::ulp_of(&exact, FloatType::Double);
+                let reach = Float::with_val(4200, &exact - 2.0 * ulp);
+                assert!(least >= reach && least <= down, "1/sqrt({t:e}): {least:e}");
+                let reach = Float::with_val(4200, &exact + 2.0 * ulp);
+                assert!(most <= reach && most >= up, "1/sqrt({t:e}): {most:e}");
+            }
+        }
+        // Each way decides most of its draws (a product or a quotient near the subnormals
+        // is left out, and so is a root of an argument outside [2^-960, 2^960]).
+        for (k, count) in given.into_iter().enumerate() {
+            assert!(count > 25_000, "way {k}: {count} of 40000");
+        }
+    }
 }
