@@ -17,11 +17,25 @@ pub type JointFn = fn(&[rug::Float], FloatType) -> Vec<rug::Float>;
 
 /// The exact references of a function's outputs from one MPFR call, where one serves them all
 /// (each value the one [`super::high_precision`] gives for its output): sincos's sine and
-/// cosine.
+/// cosine; normalize's components, from one length.
 pub fn joint_mpfr(outputs: &[Output]) -> Option<JointFn> {
     match outputs {
         [sine, cosine] if (sine.reference, cosine.reference) == (Id::Sin, Id::Cos) => {
             Some(r::high_precision_sin_cos)
+        }
+        // normalize's components in order, one per argument (a unit's first `width`).
+        components
+            if !components.is_empty()
+                && components.iter().map(|output| output.reference).eq([
+                    Id::Normalize0,
+                    Id::Normalize1,
+                    Id::Normalize2,
+                    Id::Normalize3,
+                ]
+                .into_iter()
+                .take(components.len())) =>
+        {
+            Some(r::high_precision_normalize)
         }
         _ => None,
     }

@@ -53,10 +53,27 @@ pub fn distance(out: &mut Float, args: &[Float]) -> Ordering {
 /// copysign(0.0, x) (the 2026 text's edge cases for normalize).
 fn normalize(out: &mut Float, args: &[Float], index: usize) -> Ordering {
     let precision = guard(out);
+    normalized(out, &normalizing(precision, args), index, precision)
+}
+
+/// What `normalize(p)`'s components are computed from, at `precision`.
+pub(super) enum Normalizing {
+    /// A component is a NaN: every one is NaN.
+    Nan,
+    /// The components (an infinite one replaced by ±1 and then every other by ±0) and their
+    /// length, `None` where every one is zero.
+    Of {
+        components: Vec<Float>,
+        length: Option<Float>,
+    },
+}
+
+/// [`Normalizing`] of `args`: the length is computed once for every component.
+pub(super) fn normalizing(precision: u32, args: &[Float]) -> Normalizing {
     if args.iter().any(Float::is_nan) {
-        return assign_nan(out);
+        return Normalizing::Nan;
     }
-    let replaced: Vec<Float> = if args.iter().any(Float::is_infinite) {
+    let components: Vec<Float> = if args.iter().any(Float::is_infinite) {
         args.iter()
             .map(|x| {
                 let magnitude = if x.is_infinite() { 1.0 } else { 0.0 };
@@ -71,13 +88,35 @@ fn normalize(out: &mut Float, args: &[Float], index: usize) -> Ordering {
     } else {
         args.to_vec()
     };
-    if replaced.iter().all(Float::is_zero) {
-        out.assign(&replaced[index]);
-        return Ordering::Equal;
+    let length = (!components.iter().all(Float::is_zero))
+        .then(|| norm(precision, components.iter().cloned()));
+    Normalizing::Of { components, length }
+}
+
+/// Component `index` of `normalize(p)` into `out`, from `p`'s [`Normalizing`] at `precision`.
+pub(super) fn normalized(
+    out: &mut Float,
+    normalizing: &Normalizing,
+    index: usize,
+    precision: u32,
+) -> Ordering {
+    match normalizing {
+        Normalizing::Nan => assign_nan(out),
+        Normalizing::Of {
+            components,
+            length: None,
+        } => {
+            out.assign(&components[index]);
+            Ordering::Equal
+        }
+        Normalizing::Of {
+            components,
+            length: Some(length),
+        } => {
+            let value = Float::with_val(precision, &components[index] / length);
+            out.assign_round(&value, Round::Nearest)
+        }
     }
-    let length = norm(precision, replaced.iter().cloned());
-    let value = Float::with_val(precision, &replaced[index] / &length);
-    out.assign_round(&value, Round::Nearest)
 }
 
 /// Component 0 of `normalize(p)`.

@@ -538,6 +538,24 @@ pub fn high_precision_sin_cos(args: &[Float], element: FloatType) -> Vec<Float> 
     ]
 }
 
+/// `normalize(p)`'s components as [`high_precision`] gives each (`normalize_0` to
+/// `normalize_3`), the length computed once: each component is the same division of the same
+/// values, rounded the same way (a component at most 1 in magnitude sets no overflow flag).
+pub fn high_precision_normalize(args: &[Float], element: FloatType) -> Vec<Float> {
+    let working = working_precision(element);
+    let precision = working + GUARD_BITS;
+    // SAFETY: as in `high_precision`.
+    unsafe { mpfr::clear_overflow() };
+    let normalizing = geometric::normalizing(precision, args);
+    (0..args.len())
+        .map(|index| {
+            let mut out = Float::new(working);
+            let rounding = geometric::normalized(&mut out, &normalizing, index, precision);
+            settled(out, rounding)
+        })
+        .collect()
+}
+
 /// [`high_precision`]'s value from MPFR's `out` and its rounding direction, the MPFR call just
 /// made (its overflow flag cleared before it).
 fn settled(mut out: Float, rounding: Ordering) -> Float {
@@ -1191,6 +1209,51 @@ mod tests {
                             && joint.is_sign_negative() == alone.is_sign_negative()
                             && joint.prec() == alone.prec());
                     assert!(same, "{element:?} sincos({x:e}): {joint} against {alone}");
+                }
+            }
+        }
+    }
+
+    /// normalize's components from one length are each component's own reference, bit for
+    /// bit: random vectors of widths 1 to 4, with zeros, infinities and NaNs among them.
+    #[test]
+    fn normalize_s_joint_references_are_each_component_s() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x6e0a_11ed);
+        let specials = [
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            1e-310,
+            1e300,
+        ];
+        let components: [ReferenceFn; 4] = [normalize_0, normalize_1, normalize_2, normalize_3];
+        for _ in 0..3000 {
+            let width = rng.random_range(1..=4);
+            let args: Vec<Float> = (0..width)
+                .map(|_| {
+                    let x = match rng.random_range(0..4) {
+                        0 => specials[rng.random_range(0..specials.len())],
+                        1 => f64::from_bits(rng.random::<u64>()),
+                        _ => rng.random_range(-1e3..1e3),
+                    };
+                    value(x)
+                })
+                .collect();
+            for element in FloatType::ALL {
+                let joint = high_precision_normalize(&args, element);
+                for (index, joint) in joint.iter().enumerate() {
+                    let alone = high_precision(components[index], &args, element);
+                    let same = (joint.is_nan() && alone.is_nan())
+                        || (*joint == alone
+                            && joint.is_sign_negative() == alone.is_sign_negative()
+                            && joint.prec() == alone.prec());
+                    assert!(
+                        same,
+                        "{element:?} normalize({args:?})[{index}]: {joint} against {alone}"
+                    );
                 }
             }
         }

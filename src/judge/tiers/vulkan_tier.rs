@@ -264,9 +264,15 @@ impl Rules {
         if self.outputs.len() != device_results.len() {
             return None;
         }
+        // Where one MPFR computation serves every output (normalize's length), it runs once.
+        let joint = binding::joint_mpfr(&self.outputs).map(|joint| {
+            let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
+            joint(&operands, self.element)
+        });
         let mut verdicts = self.outputs.iter().zip(device_results).enumerate().map(
             |(position, (output, result))| {
-                self.vulkan_double_output(vulkan, output, args, *result, position)
+                let exact = joint.as_ref().map(|exact| &exact[position]);
+                self.vulkan_double_output(vulkan, output, args, *result, position, exact)
             },
         );
         if self.outputs.len() == 1 {
@@ -288,8 +294,9 @@ impl Rules {
     /// Where the exact value is a sum of products of the arguments ([`binding::exact_sum`]:
     /// fma, mix, fmod, OpDot, cross) it and the error are computed without MPFR, as MPFR computes
     /// them ([`ulp_error_of_sum`]); elsewhere from MPFR's exact value, as `judge` takes it,
-    /// without the rest of MPFR's path (a case, the exact value a second time). Everything
-    /// the literal evaluation leaves to the intervals goes to MPFR's path.
+    /// without the rest of MPFR's path (a case, the exact value a second time); `exact` where
+    /// it is known already. Everything the literal evaluation leaves to the intervals goes to
+    /// MPFR's path.
     fn vulkan_double_output(
         &self,
         vulkan: VulkanJudging,
@@ -297,6 +304,7 @@ impl Rules {
         args: &[f64],
         device_result: f64,
         component: usize,
+        exact: Option<&rug::Float>,
     ) -> Option<FastVerdict> {
         if let Some(decided) =
             self.decided_before_the_cell(output, vulkan.modes, args, device_result)
@@ -316,14 +324,25 @@ impl Rules {
                 return verdict;
             }
         }
-        let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
-        let x = reference::high_precision(binding::mpfr(output.reference), &operands, self.element);
+        let computed;
+        let x = match exact {
+            Some(x) => x,
+            None => {
+                let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
+                computed = reference::high_precision(
+                    binding::mpfr(output.reference),
+                    &operands,
+                    self.element,
+                );
+                &computed
+            }
+        };
         let verdict = judge_literally(
             &self.requirement,
             self.element,
             vulkan.unit,
             args,
-            &x,
+            x,
             device_result,
             &vulkan.modes,
             component,

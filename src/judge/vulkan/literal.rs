@@ -82,6 +82,7 @@ use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::{builtin_in, Profile, Requirement};
 use crate::spec::vulkan::formula::{self, Expr, Formula, Operator};
 use crate::spec::vulkan::{column, Cell};
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 /// The literal evaluations, one value each: plain, then with each product an addition or a
@@ -324,21 +325,63 @@ fn literal(
         return Err(UNKNOWN);
     }
     if args.len() == parameters.len() {
-        literal_in::<1>(formula, &parameters, args, component, cells, inner)
-    } else {
-        literal_in::<4>(formula, &parameters, args, component, cells, inner)
+        return pick(
+            literal_in::<1>(formula, &parameters, args, cells, inner),
+            component,
+        );
     }
+    // A vector result's components (normalize's, cross's) are judged one after the other,
+    // each from the same evaluation: the last one is kept for the next component.
+    thread_local! {
+        static LAST: RefCell<Option<LastEvaluation>> = const { RefCell::new(None) };
+    }
+    let key = (std::ptr::from_ref(formula) as usize, inner);
+    LAST.with_borrow_mut(|last| {
+        // Bit for bit: -0 is not 0 here.
+        let same = |kept: &&LastEvaluation| {
+            kept.key == key
+                && kept
+                    .args
+                    .iter()
+                    .map(|a| a.to_bits())
+                    .eq(args.iter().map(|a| a.to_bits()))
+        };
+        if let Some(kept) = last.as_ref().filter(same) {
+            return pick(kept.value, component);
+        }
+        let value = literal_in::<4>(formula, &parameters, args, cells, inner);
+        *last = Some(LastEvaluation {
+            key,
+            args: args.to_vec(),
+            value,
+        });
+        pick(value, component)
+    })
 }
 
-/// [`literal`] in values of up to `N` components.
+/// The last vector evaluation on a thread: its formula's address, whether inner, its
+/// arguments and its value.
+struct LastEvaluation {
+    key: (usize, bool),
+    args: Vec<f64>,
+    value: Outcome<Value<4>>,
+}
+
+/// Component `component` of a vector value, a scalar's only one.
+fn pick<const N: usize>(value: Outcome<Value<N>>, component: usize) -> Outcome<Node> {
+    let value = value?;
+    let index = if value.len == 1 { 0 } else { component };
+    value.get(index).ok_or(UNKNOWN)
+}
+
+/// [`literal`]'s value, in values of up to `N` components.
 fn literal_in<const N: usize>(
     formula: &Formula,
     parameters: &[&'static str],
     args: &[f64],
-    component: usize,
     cells: &Cells,
     inner: bool,
-) -> Outcome<Node> {
+) -> Outcome<Value<N>> {
     let width = args.len() / parameters.len();
     let mut bound = Vec::with_capacity(parameters.len() + 1);
     for (name, values) in parameters.iter().zip(args.chunks(width)) {
@@ -347,9 +390,7 @@ fn literal_in<const N: usize>(
             Value::<N>::of(values.iter().map(|v| Node::point(*v)))?,
         ));
     }
-    let value = apply(formula, bound, cells, inner)?;
-    let index = if value.len == 1 { 0 } else { component };
-    value.get(index).ok_or(UNKNOWN)
+    apply(formula, bound, cells, inner)
 }
 
 fn apply<'a, const N: usize>(
