@@ -61,9 +61,9 @@
 //! NaN among the corners, a product of an unbounded operand by one whose bound reaches zero
 //! (0 · inf), or a quotient, trunc or clamp of an unbounded operand, gives up (the evaluation
 //! decides); an end below 2^-1000 is taken as zero, where the ranges of a shader without
-//! DenormPreserve reach zero beside a denormal. A pass is given only where every divisor's bound lies inside
-//! OpFDiv's divisor range on one side of zero and every root's argument is proven non-negative
-//! and not zero alone.
+//! DenormPreserve reach zero beside a denormal. A pass is given only where every divisor's
+//! bound lies inside OpFDiv's divisor range on one side of zero and every root's argument is
+//! proven non-negative and not zero alone.
 //!
 //! **A proven stop.** Where a divisor's bound lies certainly outside OpFDiv's divisor range
 //! (on both sides, and the range not zero alone), the plain evaluation, whose operations run
