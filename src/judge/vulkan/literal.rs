@@ -331,15 +331,16 @@ fn literal(
         );
     }
     // A vector result's components (normalize's, cross's) are judged one after the other,
-    // each from the same evaluation: the last one is kept for the next component.
+    // each from the same evaluation: the last one of each kind is kept for the next component.
     thread_local! {
-        static LAST: RefCell<Option<LastEvaluation>> = const { RefCell::new(None) };
+        static LAST: RefCell<[Option<LastEvaluation>; 2]> = const { RefCell::new([None, None]) };
     }
-    let key = (std::ptr::from_ref(formula) as usize, inner);
+    let key = std::ptr::from_ref(formula) as usize;
     LAST.with_borrow_mut(|last| {
+        let last = &mut last[usize::from(inner)];
         // Bit for bit: -0 is not 0 here.
         let same = |kept: &&LastEvaluation| {
-            kept.key == key
+            kept.formula == key
                 && kept
                     .args
                     .iter()
@@ -351,7 +352,7 @@ fn literal(
         }
         let value = literal_in::<4>(formula, &parameters, args, cells, inner);
         *last = Some(LastEvaluation {
-            key,
+            formula: key,
             args: args.to_vec(),
             value,
         });
@@ -359,10 +360,10 @@ fn literal(
     })
 }
 
-/// The last vector evaluation on a thread: its formula's address, whether inner, its
-/// arguments and its value.
+/// The last vector evaluation of a kind (inner or not) on a thread: its formula's address,
+/// its arguments and its value.
 struct LastEvaluation {
-    key: (usize, bool),
+    formula: usize,
     args: Vec<f64>,
     value: Outcome<Value<4>>,
 }

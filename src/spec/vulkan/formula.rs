@@ -216,23 +216,41 @@ pub const FUNCTIONS: [(&str, &str); 15] = [
 /// The table's formula whose text is `text` (a Vulkan cell's `inherited: TEXT`), parsed once:
 /// the judge reads it for every result.
 pub fn of_table(text: &str) -> Option<&'static Formula> {
+    // A unit asks for its one formula at every result: the last one found on a thread is
+    // compared first (its text, not hashed).
+    thread_local! {
+        static LAST: std::cell::Cell<Option<(&'static str, &'static Formula)>> =
+            const { std::cell::Cell::new(None) };
+    }
+    if let Some((last_text, formula)) = LAST.get() {
+        if last_text == text {
+            return Some(formula);
+        }
+    }
+    let found = table_formulas().get_key_value(text);
+    if let Some((text, formula)) = found {
+        LAST.set(Some((text.as_str(), formula)));
+    }
+    found.map(|(_, formula)| formula)
+}
+
+/// Every inherited formula of the Vulkan table, by its text, parsed once.
+fn table_formulas() -> &'static HashMap<String, Formula> {
     static FORMULAS: OnceLock<HashMap<String, Formula>> = OnceLock::new();
-    FORMULAS
-        .get_or_init(|| {
-            let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
-            let mut formulas = HashMap::new();
-            for row in &table.rows {
-                for cell in [&row.float64, &row.float32, &row.float16] {
-                    if let Requirement::Vulkan(Cell::Inherited(text)) = cell {
-                        if let Ok(formula) = parse(text) {
-                            formulas.insert(text.clone(), formula);
-                        }
+    FORMULAS.get_or_init(|| {
+        let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+        let mut formulas = HashMap::new();
+        for row in &table.rows {
+            for cell in [&row.float64, &row.float32, &row.float16] {
+                if let Requirement::Vulkan(Cell::Inherited(text)) = cell {
+                    if let Ok(formula) = parse(text) {
+                        formulas.insert(text.clone(), formula);
                     }
                 }
             }
-            formulas
-        })
-        .get(text)
+        }
+        formulas
+    })
 }
 
 /// Reads a formula as the table writes it (after `inherited:`).
