@@ -769,14 +769,17 @@ impl<const N: usize> Evaluation<'_, N> {
         if !self.inner {
             return Ok(node);
         }
-        // The range holds each end's exact reciprocal root widened by the cell's ulps: the
-        // low end's from t's largest value, the high end's from its least.
+        Ok(node.with_inner(self.reciprocal_root_inner(t)))
+    }
+
+    /// inversesqrt's inner range over `t`'s: each end's exact reciprocal root widened by the
+    /// cell's ulps, the low end's from t's largest value, the high end's from its least.
+    fn reciprocal_root_inner(&self, t: &Node) -> Option<(f64, f64)> {
         let ulps = self.cells.reciprocal_root_ulps;
         let end = |t: f64| reciprocal_root_both_ways(t).and_then(|(d, u)| widened(d, u, ulps));
-        let inner = end(t.inner.1)
+        end(t.inner.1)
             .zip(end(t.inner.0))
-            .map(|(least, most)| (least.0, most.1));
-        Ok(node.with_inner(inner))
+            .map(|(least, most)| (least.0, most.1))
     }
 
     /// `sqrt(t)`, inherited from `1.0 / inversesqrt(t)`: the nearest double of the root, and
@@ -795,11 +798,20 @@ impl<const N: usize> Evaluation<'_, N> {
             nonpositive: false,
             inner: NO_INNER,
         };
-        Ok(if self.inner {
-            node.with_inner(None)
-        } else {
-            node
-        })
+        if !self.inner {
+            return Ok(node);
+        }
+        // The division of 1 by inversesqrt's inner range (inside OpFDiv's divisor range,
+        // checked above), as OpFDiv's inner range.
+        let inner = self.reciprocal_root_inner(t).and_then(|root| {
+            inner_range(
+                Operator::Div,
+                (1.0, 1.0),
+                root,
+                Some(self.cells.divisor_ulps),
+            )
+        });
+        Ok(node.with_inner(inner))
     }
 }
 
