@@ -491,9 +491,10 @@ impl Rules {
     }
 }
 
-/// A pass of MPFR's path at `error`, recorded as that path records it: an infinite distance
-/// (the overflow allowance's infinity, where the exact value is finite) is no error
-/// ([`crate::report::stats::UnitStats::record`]), as a correctly rounded overflow is not.
+/// A pass of MPFR's path at `error`, recorded as that path records it: at an infinite
+/// distance (the overflow allowance's infinity, where the exact value is finite) as no error
+/// ([`crate::report::stats::UnitStats::record`]), the record a correctly rounded overflow's
+/// verdict gets.
 fn passed_at(error: f64) -> FastVerdict {
     if error.is_infinite() {
         FastVerdict::CorrectlyRoundedOverflow
