@@ -330,6 +330,14 @@ fn literal(
             component,
         );
     }
+    // Only a table formula's address names it for good (one parsed for a single call may
+    // share a later one's stack slot).
+    if matches!(parameters, std::borrow::Cow::Owned(_)) {
+        return pick(
+            literal_in::<4>(formula, &parameters, args, cells, inner),
+            component,
+        );
+    }
     // A vector result's components (normalize's, cross's) are judged one after the other,
     // each from the same evaluation: the last one of each kind is kept for the next component.
     thread_local! {
@@ -1004,9 +1012,11 @@ fn inner_range(
     b: (f64, f64),
     ulps: Option<f64>,
 ) -> Option<(f64, f64)> {
+    // A point's two ends are one corner.
+    let ends = |(low, high): (f64, f64)| [Some(low), (high != low).then_some(high)];
     let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
-    for x in [a.0, a.1] {
-        for y in [b.0, b.1] {
+    for x in ends(a).into_iter().flatten() {
+        for y in ends(b).into_iter().flatten() {
             let (down, up) = rounded_both_ways(op, x, y)?;
             let (down, up) = match ulps {
                 Some(ulps) => widened(down, up, ulps)?,
