@@ -1288,6 +1288,37 @@ fn exact_of(
     inherited::exact_value(formula, args, component)
 }
 
+/// The table's double formula of `function`'s inherited cell.
+fn double_formula(function: &str) -> &'static crate::spec::vulkan::formula::Formula {
+    let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+    let row = table.row(function).expect("a Vulkan row");
+    let Requirement::Vulkan(Cell::Inherited(text)) = column(row, FloatType::Double, false).0 else {
+        panic!("{function}: an inherited double cell");
+    };
+    crate::spec::vulkan::formula::of_table(text).expect("parsed")
+}
+
+/// The interval evaluation's verdict on a double result (`judge_by_ranges` in double).
+fn by_ranges(
+    formula: &crate::spec::vulkan::formula::Formula,
+    args: &[f64],
+    component: usize,
+    exact: &rug::Float,
+    device_result: f64,
+    denorm_preserve: bool,
+) -> Verdict {
+    inherited::judge_by_ranges(
+        formula,
+        FloatType::Double,
+        FloatType::Double,
+        args,
+        exact,
+        device_result,
+        component,
+        denorm_preserve,
+    )
+}
+
 /// Wherever the literal evaluation decides a double result (a pass, or the evaluation's
 /// stop at a divisor outside OpFDiv's range), the interval evaluation gives the same
 /// verdict, with and without DenormPreserve; and it decides most of the results a device
@@ -1308,13 +1339,7 @@ fn literal_decisions_are_the_interval_evaluation_s() {
         ("cross", &[3]),
     ];
     for (function, widths) in functions {
-        let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
-        let row = table.row(function).expect("a Vulkan row");
-        let Requirement::Vulkan(Cell::Inherited(text)) = column(row, FloatType::Double, false).0
-        else {
-            panic!("{function}: an inherited double cell");
-        };
-        let formula = crate::spec::vulkan::formula::of_table(text).expect("parsed");
+        let formula = double_formula(function);
         let parameters = formula.parameters().len();
         for &width in widths {
             let (mut decided, mut results) = (0usize, 0usize);
@@ -1357,14 +1382,12 @@ fn literal_decisions_are_the_interval_evaluation_s() {
                     let error =
                         crate::num::ulp::ulp_error(device_result, &exact, FloatType::Double);
                     for denorm_preserve in [true, false] {
-                        let full = inherited::judge_by_ranges(
+                        let full = by_ranges(
                             formula,
-                            FloatType::Double,
-                            FloatType::Double,
                             &args,
+                            component,
                             &exact,
                             device_result,
-                            component,
                             denorm_preserve,
                         );
                         let context = || {
@@ -1412,15 +1435,6 @@ fn literal_decisions_are_the_interval_evaluation_s() {
 /// divisor inf stops sqrt of a square that vanishes (distance of two close tiny values).
 #[test]
 fn literal_decisions_reach_overflows_and_vanishing_squares() {
-    let formula_of = |function: &str| {
-        let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
-        let row = table.row(function).expect("a Vulkan row");
-        let Requirement::Vulkan(Cell::Inherited(text)) = column(row, FloatType::Double, false).0
-        else {
-            panic!("{function}: an inherited double cell");
-        };
-        crate::spec::vulkan::formula::of_table(text).expect("parsed")
-    };
     let tiny = 1e-200;
     use literal::Literal::{Pass, Unbounded};
     // (function, arguments, component, result, the literal decision, whether the ranges
@@ -1496,7 +1510,7 @@ fn literal_decisions_reach_overflows_and_vanishing_squares() {
         ),
     ];
     for (function, args, component, device_result, expected, permitted) in cases {
-        let formula = formula_of(function);
+        let formula = double_formula(function);
         let context = format!("{function} {args:?} [{component}] -> {device_result:e}");
         let decision = literal::decide(
             formula,
@@ -1510,14 +1524,12 @@ fn literal_decisions_reach_overflows_and_vanishing_squares() {
         let exact = exact_of(formula, &args, component).expect("an exact value");
         let error = crate::num::ulp::ulp_error(device_result, &exact, FloatType::Double);
         for denorm_preserve in [true, false] {
-            let full = inherited::judge_by_ranges(
+            let full = by_ranges(
                 formula,
-                FloatType::Double,
-                FloatType::Double,
                 &args,
+                component,
                 &exact,
                 device_result,
-                component,
                 denorm_preserve,
             );
             let due = match expected {
