@@ -19,7 +19,7 @@
 //! - beyond the largest finite value (and for an infinite x) the two nearest finite numbers are
 //!   the largest finite value and its predecessor, so ulp is the top binade's gap.
 
-use crate::num::exact_sum::{ExactSum, Moved};
+use crate::num::exact_sum::{Exact, Moved};
 use crate::num::fp::FloatType;
 use gmp_mpfr_sys::mpfr;
 use rug::Float;
@@ -126,7 +126,7 @@ pub fn ulp_error_of_value(device_result: f64, reference: f64, element: FloatType
     (device_result - reference).abs() / ulp
 }
 
-/// [`ulp_error`] where the exact value x is a sum of doubles (`exact`) and the reference is x
+/// [`ulp_error`] where the exact value x is a sum of doubles (`exact`, its value) and the reference is x
 /// rounded to nearest at `working_precision` bits, as MPFR's correctly rounded reference is:
 /// the same number, bit for bit, without MPFR. The steps are `ulp_error`'s own roundings in
 /// integer arithmetic ([`crate::num::exact_sum`]): the reference x' = RN(x) at the working
@@ -138,14 +138,14 @@ pub fn ulp_error_of_value(device_result: f64, reference: f64, element: FloatType
 /// just beyond it: `reference::high_precision`); an error that is not a normal double.
 pub fn ulp_error_of_sum(
     device_result: f64,
-    exact: &ExactSum,
+    exact: Exact,
     working_precision: u32,
     element: FloatType,
 ) -> Option<f64> {
     if !device_result.is_finite() {
         return None;
     }
-    let mut reference = exact.value();
+    let mut reference = exact;
     let moved = reference.round_to(working_precision);
     if moved == Moved::Down && reference.is_power_of_two() {
         return None;
@@ -458,7 +458,7 @@ mod tests {
                 })
                 .filter(|v| v.is_finite())
                 .collect();
-            let mut sum = ExactSum::default();
+            let mut sum = crate::num::exact_sum::ExactSum::default();
             let mut wide = Float::with_val(2300, 0);
             for term in &terms {
                 sum.add(*term);
@@ -479,7 +479,7 @@ mod tests {
             if !result.is_finite() {
                 continue;
             }
-            match ulp_error_of_sum(result, &sum, 170, FloatType::Double) {
+            match ulp_error_of_sum(result, sum.value(), 170, FloatType::Double) {
                 Some(error) => {
                     assert_eq!(
                         error.to_bits(),

@@ -15,7 +15,10 @@
 //! arguments (fma, mix, fmod, OpDot, cross: `binding::exact_sum`) without MPFR
 //! ([`ulp_error_of_sum`]: the exact sum rounded at the working precision, then the
 //! difference at 64 bits, as MPFR rounds them), elsewhere against MPFR's exact value, computed
-//! once. Several outputs (normalize's, cross's components) are decided where all pass.
+//! once. A result of one output that is the double tier's correctly rounded value (`sqrt`,
+//! `fma`) passes as `CorrectlyRounded` where the literal evaluation passes it, counted at its
+//! bound as the double tier counts OpenCL's, without the exact value's error. Several outputs
+//! (normalize's, cross's components) are decided where all pass.
 //! Everything else of double goes to MPFR's path (a double approximation of x is too coarse
 //! for a double result's error).
 //!
@@ -317,6 +320,11 @@ impl Rules {
         if vulkan.unit != FloatType::Double {
             return None;
         }
+        if let Some(verdict) =
+            self.double_correctly_rounded(output, formula, args, device_result, component)
+        {
+            return Some(verdict);
+        }
         if let Some(terms) = binding::exact_sum(output.reference) {
             if let Some(verdict) =
                 self.double_by_exact_sum(vulkan, formula, terms, args, device_result, component)
@@ -352,6 +360,43 @@ impl Rules {
             Verdict::Fail(_) => None,
             Verdict::Unbounded(_) | Verdict::Undefined(_) => Some(FastVerdict::Undefined),
         }
+    }
+
+    /// A double result of one output that is the exact value correctly rounded (the double
+    /// tier's, CORE-MATH's or the host's: `sqrt`, `fma`), where the literal evaluation passes
+    /// it: `CorrectlyRounded`, counted at its bound (0.5 ulp) as the double tier counts
+    /// OpenCL's double results ([`FastVerdict::CorrectlyRounded`]), without the exact value's
+    /// error: MPFR's exact value, or the exact sum's, was most of such a result's cost. Its
+    /// error against the exact value is at most half an ulp, which is what `judge` measures
+    /// where the literal evaluation passes; the value is finite and not zero, so the exact
+    /// value is too.
+    fn double_correctly_rounded(
+        &self,
+        output: &Output,
+        formula: &str,
+        args: &[f64],
+        device_result: f64,
+        component: usize,
+    ) -> Option<FastVerdict> {
+        // Several outputs are combined at their errors (`vulkan_double_verdict`).
+        if self.outputs.len() != 1 {
+            return None;
+        }
+        let rounded = binding::fast_tier(output)?(args);
+        if device_result != rounded || !rounded.is_finite() || rounded == 0.0 {
+            return None;
+        }
+        let formula = crate::spec::vulkan::formula::of_table(formula)?;
+        let decided = inherited::decided_literally(
+            formula,
+            self.element,
+            FloatType::Double,
+            args,
+            component,
+            device_result,
+            false,
+        );
+        (decided == Some(Literal::Pass)).then_some(FastVerdict::CorrectlyRounded)
     }
 
     /// [`Rules::vulkan_double_output`] where the exact value is the sum `terms` gives: `Some`
@@ -393,7 +438,7 @@ impl Rules {
             Some(Literal::Unbounded) => Some(Some(FastVerdict::Undefined)),
             Some(Literal::Pass) => {
                 let precision = reference::working_precision(self.element);
-                ulp_error_of_sum(device_result, &exact, precision, self.element)
+                ulp_error_of_sum(device_result, value, precision, self.element)
                     .map(|error| Some(FastVerdict::Pass(error)))
             }
         }

@@ -144,6 +144,10 @@ fn agrees(verdict: FastVerdict, case: &Case, context: &str) {
             "{context}"
         ),
         FastVerdict::Undefined => assert_eq!(case.outcome, Outcome::Undefined, "{context}"),
+        FastVerdict::CorrectlyRounded => assert!(
+            case.outcome == Outcome::Pass && !case.absolute && case.error <= 0.5,
+            "{context}"
+        ),
         other => panic!("{context}: the tier gave {other:?}"),
     }
 }

@@ -82,8 +82,11 @@ use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::{builtin_in, Profile, Requirement};
 use crate::spec::vulkan::formula::{self, Expr, Formula, Operator};
 use crate::spec::vulkan::{column, Cell};
+use program::Program;
 use std::cell::RefCell;
 use std::sync::OnceLock;
+
+mod program;
 
 /// The literal evaluations, one value each: plain, then with each product an addition or a
 /// subtraction takes fused into it, the right operand's product where there is one (a dot
@@ -320,11 +323,14 @@ fn literal(
     cells: &Cells,
     inner: bool,
 ) -> Outcome<Node> {
-    let parameters = cells.parameters(formula);
+    let (parameters, program) = cells.parameters(formula);
     if parameters.is_empty() || !args.len().is_multiple_of(parameters.len()) {
         return Err(UNKNOWN);
     }
     if args.len() == parameters.len() {
+        if let Some(program) = program {
+            return program.run(args, cells, inner);
+        }
         return pick(
             literal_in::<1>(formula, &parameters, args, cells, inner),
             component,
@@ -444,9 +450,9 @@ struct Cells {
     /// The inherited functions a formula may call (`dot`, `length`, `sqrt`, ...), by the
     /// text's name ([`formula::FUNCTIONS`]).
     calls: Vec<(&'static str, &'static Formula, Vec<&'static str>)>,
-    /// Every inherited double formula's parameters, by its address (the judge's formulas are
-    /// the table's, parsed once).
-    parameters: Vec<(usize, Vec<&'static str>)>,
+    /// Every inherited double formula (the judge's formulas are the table's, parsed once),
+    /// its parameters, and its program where it compiles.
+    parameters: Vec<(&'static Formula, Vec<&'static str>, Option<Program>)>,
 }
 
 impl Cells {
@@ -481,7 +487,7 @@ impl Cells {
                     .filter_map(|row| match column(row, FloatType::Double, false).0 {
                         Requirement::Vulkan(Cell::Inherited(text)) => {
                             let formula = formula::of_table(text)?;
-                            Some((std::ptr::from_ref(formula) as usize, formula.parameters()))
+                            Some((formula, formula.parameters(), None))
                         }
                         _ => None,
                     })
@@ -493,7 +499,10 @@ impl Cells {
                         calls.push((name, called, called.parameters()));
                     }
                 }
-                (arithmetic && clamp && *ulp >= 0.5 && *ulp <= 16.0).then_some(Cells {
+                if !(arithmetic && clamp && *ulp >= 0.5 && *ulp <= 16.0) {
+                    return None;
+                }
+                let mut cells = Cells {
                     reciprocal_root_within_two_roundings: rsqrt >= 2.0,
                     reciprocal_root_ulps: rsqrt,
                     divisor_low: *low,
@@ -501,17 +510,36 @@ impl Cells {
                     divisor_ulps: *ulp,
                     calls,
                     parameters,
-                })
+                };
+                // Compiled against the cells' calls, then kept beside each formula.
+                let programs: Vec<_> = cells
+                    .parameters
+                    .iter()
+                    .map(|(formula, parameters, _)| Program::compile(formula, parameters, &cells))
+                    .collect();
+                for (entry, program) in cells.parameters.iter_mut().zip(programs) {
+                    entry.2 = program;
+                }
+                Some(cells)
             })
             .as_ref()
     }
 
-    /// `formula.parameters()`, found once for the table's formulas.
-    fn parameters(&self, formula: &Formula) -> std::borrow::Cow<'_, [&'static str]> {
-        let address = std::ptr::from_ref(formula) as usize;
-        match self.parameters.iter().find(|(at, _)| *at == address) {
-            Some((_, parameters)) => std::borrow::Cow::Borrowed(parameters),
-            None => std::borrow::Cow::Owned(formula.parameters()),
+    /// `formula.parameters()`, found once for the table's formulas, and a table formula's
+    /// program where it compiles.
+    fn parameters(
+        &self,
+        formula: &Formula,
+    ) -> (std::borrow::Cow<'_, [&'static str]>, Option<&Program>) {
+        match self
+            .parameters
+            .iter()
+            .find(|(table, _, _)| std::ptr::eq(*table, formula))
+        {
+            Some((_, parameters, program)) => {
+                (std::borrow::Cow::Borrowed(parameters), program.as_ref())
+            }
+            None => (std::borrow::Cow::Owned(formula.parameters()), None),
         }
     }
 }
@@ -574,7 +602,7 @@ impl<const N: usize> Evaluation<'_, N> {
         if let (Operator::Div, Expr::Number(one), Expr::Call(name, t)) = (op, a, b) {
             if let ([t], true) = (t.as_slice(), *one == 1.0 && name == "inversesqrt") {
                 let t = self.expr(t)?;
-                return componentwise([&t], |v| self.root(&v[0]));
+                return componentwise([&t], |v| root(&v[0], self.cells, self.inner));
             }
         }
         if !matches!(op, Operator::Add | Operator::Sub) {
@@ -589,17 +617,9 @@ impl<const N: usize> Evaluation<'_, N> {
         let (pb, qb) = b_product.as_ref().map_or((&none, &none), |(p, q)| (p, q));
         let (fuse_left, fuse_right) = (a_product.is_some(), b_product.is_some());
         componentwise([&a, &b, pa, qa, pb, qb], |v| {
-            let plain = arithmetic(op, &v[0], &v[1], self.cells, self.inner)?;
-            let sign = if op == Operator::Sub { -1.0 } else { 1.0 };
-            // p·q + b, or a ± p·q, rounded once.
-            let left = |e: usize| v[2].values[e].mul_add(v[3].values[e], sign * v[1].values[e]);
-            let right = |e: usize| (sign * v[4].values[e]).mul_add(v[5].values[e], v[0].values[e]);
-            Ok(plain.with_values(|e| match e {
-                RIGHT_FIRST if fuse_right => right(e),
-                RIGHT_FIRST | LEFT_FIRST if fuse_left => left(e),
-                LEFT_FIRST if fuse_right => right(e),
-                _ => plain.values[e],
-            }))
+            let left = fuse_left.then_some((&v[2], &v[3]));
+            let right = fuse_right.then_some((&v[4], &v[5]));
+            fused(op, &v[0], &v[1], left, right, self.cells, self.inner)
         })
     }
 
@@ -625,18 +645,20 @@ impl<const N: usize> Evaluation<'_, N> {
                     total = Some(match total {
                         None => value,
                         Some(sum) => {
-                            let plain =
-                                arithmetic(Operator::Add, &sum, &value, self.cells, self.inner)?;
-                            match product {
-                                Some((p, q)) => {
-                                    let (p, q) = (p.single()?, q.single()?);
-                                    plain.with_values(|e| match e {
-                                        PLAIN => plain.values[e],
-                                        _ => p.values[e].mul_add(q.values[e], sum.values[e]),
-                                    })
-                                }
-                                None => plain,
-                            }
+                            let product = match product {
+                                Some((p, q)) => Some((p.single()?, q.single()?)),
+                                None => None,
+                            };
+                            let right = product.as_ref().map(|(p, q)| (p, q));
+                            fused(
+                                Operator::Add,
+                                &sum,
+                                &value,
+                                None,
+                                right,
+                                self.cells,
+                                self.inner,
+                            )?
                         }
                     });
                 }
@@ -644,55 +666,15 @@ impl<const N: usize> Evaluation<'_, N> {
             }
             ("inversesqrt", [arg]) => {
                 let arg = self.expr(arg)?;
-                componentwise([&arg], |v| self.reciprocal_root(&v[0]))
+                componentwise([&arg], |v| reciprocal_root(&v[0], self.cells, self.inner))
             }
             ("trunc", [arg]) => {
                 let arg = self.expr(arg)?;
-                componentwise([&arg], |v| {
-                    if !v[0].finite() {
-                        return Err(UNKNOWN);
-                    }
-                    // Exact and monotonic: the range's ends truncated.
-                    let inner = (v[0].inner.0.trunc(), v[0].inner.1.trunc());
-                    Ok(Node {
-                        low: v[0].low.trunc(),
-                        high: v[0].high.trunc(),
-                        inner: if self.inner { inner } else { NO_INNER },
-                        ..v[0].with_values(|e| v[0].values[e].trunc())
-                    })
-                })
+                componentwise([&arg], |v| truncated(&v[0], self.inner))
             }
             ("clamp", [v, low, high]) => {
                 let (v, low, high) = (self.expr(v)?, self.expr(low)?, self.expr(high)?);
-                componentwise([&v, &low, &high], |v| {
-                    if !v.iter().all(Node::finite) {
-                        return Err(UNKNOWN);
-                    }
-                    let clamp = |x: f64, low: f64, high: f64| x.max(low).min(high);
-                    // min(max(v, l), h) lies between min(l, h) and max(l, h)'s sides.
-                    let node = Node {
-                        values: std::array::from_fn(|e| {
-                            clamp(v[0].values[e], v[1].values[e], v[2].values[e])
-                        }),
-                        low: clamp(v[0].low, v[1].low, v[2].low),
-                        high: clamp(v[0].high, v[1].high, v[2].high),
-                        nonnegative: v[1].nonnegative && v[2].nonnegative,
-                        nonpositive: v[1].nonpositive && v[2].nonpositive,
-                        inner: NO_INNER,
-                    };
-                    if !self.inner {
-                        return Ok(node);
-                    }
-                    // Exact and monotonic in its value: between fixed limits, the range's
-                    // ends clamped.
-                    let (low, high) = (v[1].inner, v[2].inner);
-                    let fixed = low.0 == low.1 && high.0 == high.1;
-                    let inner = fixed.then(|| {
-                        let (l, h) = (low.0, high.0);
-                        (clamp(v[0].inner.0, l, h), clamp(v[0].inner.1, l, h))
-                    });
-                    Ok(node.with_inner(inner))
-                })
+                componentwise([&v, &low, &high], |v| clamped(v, self.inner))
             }
             _ => {
                 let (_, formula, parameters) = self
@@ -724,103 +706,128 @@ impl<const N: usize> Evaluation<'_, N> {
             return Err(UNKNOWN);
         }
         let fusing = matches!(op, Operator::Add | Operator::Sub);
-        let sign = if op == Operator::Sub { -1.0 } else { 1.0 };
         let mut nodes = [Node::point(0.0); 3];
         for (c, node) in nodes.iter_mut().enumerate() {
             let (j, k) = ((c + 1) % 3, (c + 2) % 3);
             let (xj, yk, yj, xk) = (x.nodes[j], y.nodes[k], y.nodes[j], x.nodes[k]);
             let a = arithmetic(first, &xj, &yk, self.cells, self.inner)?;
             let b = arithmetic(second, &yj, &xk, self.cells, self.inner)?;
-            let plain = arithmetic(op, &a, &b, self.cells, self.inner)?;
-            // x[j]·y[k] ± b, or a ± y[j]·x[k], rounded once.
-            let left = |e: usize| xj.values[e].mul_add(yk.values[e], sign * b.values[e]);
-            let right = |e: usize| (sign * yj.values[e]).mul_add(xk.values[e], a.values[e]);
-            let (fuse_left, fuse_right) = (
-                fusing && first == Operator::Mul,
-                fusing && second == Operator::Mul,
-            );
-            *node = plain.with_values(|e| match e {
-                RIGHT_FIRST if fuse_right => right(e),
-                RIGHT_FIRST | LEFT_FIRST if fuse_left => left(e),
-                LEFT_FIRST if fuse_right => right(e),
-                _ => plain.values[e],
-            });
+            // x[j]·y[k] ± b, or a ± y[j]·x[k], fused where the operation adds or subtracts.
+            let left = (fusing && first == Operator::Mul).then_some((&xj, &yk));
+            let right = (fusing && second == Operator::Mul).then_some((&yj, &xk));
+            *node = fused(op, &a, &b, left, right, self.cells, self.inner)?;
         }
         Value::of(nodes.into_iter())
     }
+}
 
-    /// `inversesqrt(t)` as `1.0 / sqrt(t)` in double: two roundings, each within `u/(1 + u)`
-    /// of its value relative (u = 2^-53), so within `2u` of `1/sqrt(t)` relative, less than 2
-    /// ulp of it (2u |y| < 2 ulp(y) for y below the next power of two; every such y is a
-    /// normal double); inversesqrt's range holds `1/sqrt(t)` for t in its argument's range,
-    /// widened by its 2 ulp of its larger end, whose ulp is at least y's.
-    fn reciprocal_root(&self, t: &Node) -> Outcome<Node> {
-        if !self.cells.reciprocal_root_within_two_roundings {
-            return Err(UNKNOWN);
-        }
-        let (low, high) = reciprocal_root_bound(t)?;
-        // At a zero, +inf as the interval evaluation takes it (IEEE's 1/sqrt(-0) is -inf).
-        let node = Node {
-            values: t.values.map(|v| {
-                if v == 0.0 {
-                    f64::INFINITY
-                } else {
-                    1.0 / v.sqrt()
-                }
-            }),
-            low,
-            high,
-            nonnegative: true,
-            nonpositive: false,
-            inner: NO_INNER,
-        };
-        if !self.inner {
-            return Ok(node);
-        }
-        Ok(node.with_inner(self.reciprocal_root_inner(t)))
+/// `inversesqrt(t)` as `1.0 / sqrt(t)` in double: two roundings, each within `u/(1 + u)`
+/// of its value relative (u = 2^-53), so within `2u` of `1/sqrt(t)` relative, less than 2
+/// ulp of it (2u |y| < 2 ulp(y) for y below the next power of two; every such y is a
+/// normal double); inversesqrt's range holds `1/sqrt(t)` for t in its argument's range,
+/// widened by its 2 ulp of its larger end, whose ulp is at least y's.
+fn reciprocal_root(t: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
+    if !cells.reciprocal_root_within_two_roundings {
+        return Err(UNKNOWN);
     }
+    let (low, high) = reciprocal_root_bound(t)?;
+    // At a zero, +inf as the interval evaluation takes it (IEEE's 1/sqrt(-0) is -inf).
+    let node = Node {
+        values: t.values.map(|v| {
+            if v == 0.0 {
+                f64::INFINITY
+            } else {
+                1.0 / v.sqrt()
+            }
+        }),
+        low,
+        high,
+        nonnegative: true,
+        nonpositive: false,
+        inner: NO_INNER,
+    };
+    if !inner {
+        return Ok(node);
+    }
+    Ok(node.with_inner(reciprocal_root_inner(t, cells)))
+}
 
-    /// inversesqrt's inner range over `t`'s: each end's exact reciprocal root widened by the
-    /// cell's ulps, the low end's from t's largest value, the high end's from its least.
-    fn reciprocal_root_inner(&self, t: &Node) -> Option<(f64, f64)> {
-        let ulps = self.cells.reciprocal_root_ulps;
-        let end = |t: f64| reciprocal_root_both_ways(t).and_then(|(d, u)| widened(d, u, ulps));
-        end(t.inner.1)
-            .zip(end(t.inner.0))
-            .map(|(least, most)| (least.0, most.1))
-    }
+/// inversesqrt's inner range over `t`'s: each end's exact reciprocal root widened by the
+/// cell's ulps, the low end's from t's largest value, the high end's from its least.
+fn reciprocal_root_inner(t: &Node, cells: &Cells) -> Option<(f64, f64)> {
+    let ulps = cells.reciprocal_root_ulps;
+    let end = |t: f64| reciprocal_root_both_ways(t).and_then(|(d, u)| widened(d, u, ulps));
+    end(t.inner.1)
+        .zip(end(t.inner.0))
+        .map(|(least, most)| (least.0, most.1))
+}
 
-    /// `sqrt(t)`, inherited from `1.0 / inversesqrt(t)`: the nearest double of the root, and
-    /// the division's bound, its divisor (inversesqrt's range) inside OpFDiv's divisor range;
-    /// unbounded where that range lies outside it.
-    fn root(&self, t: &Node) -> Outcome<Node> {
-        let (least, most) = reciprocal_root_bound(t)?;
-        // The range holds a positive value, 1/sqrt of its argument's low end.
-        divides((least, most), true, self.cells)?;
-        let (low, high) = outer(1.0 / most, 1.0 / least)?;
-        let node = Node {
-            values: t.values.map(f64::sqrt),
-            low: low.max(0.0),
-            high,
-            nonnegative: true,
-            nonpositive: false,
-            inner: NO_INNER,
-        };
-        if !self.inner {
-            return Ok(node);
-        }
-        // The division of 1 by inversesqrt's inner range (inside OpFDiv's divisor range,
-        // checked above), as OpFDiv's inner range.
-        let inner = self.reciprocal_root_inner(t).and_then(|root| {
-            inner_range(
-                Operator::Div,
-                (1.0, 1.0),
-                root,
-                Some(self.cells.divisor_ulps),
-            )
-        });
-        Ok(node.with_inner(inner))
+/// `sqrt(t)`, inherited from `1.0 / inversesqrt(t)`: the nearest double of the root, and
+/// the division's bound, its divisor (inversesqrt's range) inside OpFDiv's divisor range;
+/// unbounded where that range lies outside it.
+fn root(t: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
+    let (least, most) = reciprocal_root_bound(t)?;
+    // The range holds a positive value, 1/sqrt of its argument's low end.
+    divides((least, most), true, cells)?;
+    let (low, high) = outer(1.0 / most, 1.0 / least)?;
+    let node = Node {
+        values: t.values.map(f64::sqrt),
+        low: low.max(0.0),
+        high,
+        nonnegative: true,
+        nonpositive: false,
+        inner: NO_INNER,
+    };
+    if !inner {
+        return Ok(node);
     }
+    // The division of 1 by inversesqrt's inner range (inside OpFDiv's divisor range,
+    // checked above), as OpFDiv's inner range.
+    let inner = reciprocal_root_inner(t, cells)
+        .and_then(|root| inner_range(Operator::Div, (1.0, 1.0), root, Some(cells.divisor_ulps)));
+    Ok(node.with_inner(inner))
+}
+
+/// `trunc(v)`: exact and monotonic, the range's ends truncated.
+fn truncated(v: &Node, inner: bool) -> Outcome<Node> {
+    if !v.finite() {
+        return Err(UNKNOWN);
+    }
+    let inner_range = (v.inner.0.trunc(), v.inner.1.trunc());
+    Ok(Node {
+        low: v.low.trunc(),
+        high: v.high.trunc(),
+        inner: if inner { inner_range } else { NO_INNER },
+        ..v.with_values(|e| v.values[e].trunc())
+    })
+}
+
+/// `clamp(v, low, high)` of nodes `[v, low, high]`: exact.
+fn clamped(v: &[Node; 3], inner: bool) -> Outcome<Node> {
+    if !v.iter().all(Node::finite) {
+        return Err(UNKNOWN);
+    }
+    let clamp = |x: f64, low: f64, high: f64| x.max(low).min(high);
+    // min(max(v, l), h) lies between min(l, h) and max(l, h)'s sides.
+    let node = Node {
+        values: std::array::from_fn(|e| clamp(v[0].values[e], v[1].values[e], v[2].values[e])),
+        low: clamp(v[0].low, v[1].low, v[2].low),
+        high: clamp(v[0].high, v[1].high, v[2].high),
+        nonnegative: v[1].nonnegative && v[2].nonnegative,
+        nonpositive: v[1].nonpositive && v[2].nonpositive,
+        inner: NO_INNER,
+    };
+    if !inner {
+        return Ok(node);
+    }
+    // Exact and monotonic in its value: between fixed limits, the range's ends clamped.
+    let (low, high) = (v[1].inner, v[2].inner);
+    let fixed = low.0 == low.1 && high.0 == high.1;
+    let inner = fixed.then(|| {
+        let (l, h) = (low.0, high.0);
+        (clamp(v[0].inner.0, l, h), clamp(v[0].inner.1, l, h))
+    });
+    Ok(node.with_inner(inner))
 }
 
 /// The doubles next to 1/sqrt(t) below and above it (the same double where it is one),
@@ -999,6 +1006,38 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells, inner: bool) -> O
     }
     let ulps = (op == Operator::Div).then_some(cells.divisor_ulps);
     Ok(node.with_inner(inner_range(op, a.inner, b.inner, ulps)))
+}
+
+/// `a op b` (OpFAdd or OpFSub, or another operation where neither product is given): the
+/// plain literal value as [`arithmetic`]'s, and in the fused evaluations a product `p·q` that
+/// is an operand rounded once with the other operand (`p·q ± b`, or `a ± p·q`): `left` the
+/// left operand's product, `right` the right's, each fused where its evaluation takes it
+/// ([`RIGHT_FIRST`], [`LEFT_FIRST`]), the other one where it is the only one.
+fn fused(
+    op: Operator,
+    a: &Node,
+    b: &Node,
+    left: Option<(&Node, &Node)>,
+    right: Option<(&Node, &Node)>,
+    cells: &Cells,
+    inner: bool,
+) -> Outcome<Node> {
+    let plain = arithmetic(op, a, b, cells, inner)?;
+    if left.is_none() && right.is_none() {
+        return Ok(plain);
+    }
+    let sign = if op == Operator::Sub { -1.0 } else { 1.0 };
+    let left = |e: usize| left.map(|(p, q)| p.values[e].mul_add(q.values[e], sign * b.values[e]));
+    let right =
+        |e: usize| right.map(|(p, q)| (sign * p.values[e]).mul_add(q.values[e], a.values[e]));
+    Ok(plain.with_values(|e| {
+        let value = match e {
+            RIGHT_FIRST => right(e).or_else(|| left(e)),
+            LEFT_FIRST => left(e).or_else(|| right(e)),
+            _ => None,
+        };
+        value.unwrap_or(plain.values[e])
+    }))
 }
 
 /// The inner range of `op` over operands' inner ranges `a` and `b`: the extreme corners'
@@ -1220,7 +1259,7 @@ mod tests {
 
     /// A double of `draws`: a random significand in binades -900 to 900, either sign, or an
     /// integer, or a power of two (where the ulp is the gap below).
-    fn draw(draws: &mut Xorshift) -> f64 {
+    pub(super) fn draw(draws: &mut Xorshift) -> f64 {
         let sign = if draws.next_bits() & 1 == 0 {
             1.0
         } else {
