@@ -46,6 +46,7 @@ impl VulkanModes {
                 .then_some(crate::judge::vulkan::Rounding::Rte),
             denorm_preserve: self.denorm_preserve,
             signed_zero_inf_nan_preserve: self.signed_zero_inf_nan_preserve,
+            reassociate: true,
         }
     }
 
@@ -146,16 +147,20 @@ pub fn unit_judge_modes(
     user: Option<&[u8]>,
 ) -> crate::judge::vulkan::Modes {
     match (user, modes) {
-        (Some(spirv), _) => shader_judge_modes(
-            &crate::kernel::spirv_vulkan::interface::declared_modes(spirv, element)
-                .unwrap_or_default(),
-        ),
+        (Some(spirv), _) => {
+            use crate::kernel::spirv_vulkan::interface;
+            crate::judge::vulkan::Modes {
+                reassociate: interface::reassociation_allowed(spirv, element),
+                ..shader_judge_modes(&interface::declared_modes(spirv, element).unwrap_or_default())
+            }
+        }
         (None, Some(modes)) => modes.judge_modes(),
         (None, None) => shader_judge_modes(&Default::default()),
     }
 }
 
-/// The judge's reading of a shader's declared modes.
+/// The judge's reading of a shader's declared modes (AllowReassoc, which they do not speak
+/// of, assumed as the environment assumes it).
 pub fn shader_judge_modes(
     modes: &crate::kernel::spirv_vulkan::ShaderModes,
 ) -> crate::judge::vulkan::Modes {
@@ -167,6 +172,7 @@ pub fn shader_judge_modes(
         }),
         denorm_preserve: modes.denorm == Some(DenormMode::Preserve),
         signed_zero_inf_nan_preserve: modes.signed_zero_inf_nan_preserve,
+        reassociate: true,
     }
 }
 
@@ -216,6 +222,7 @@ mod tests {
                 rounding: None,
                 denorm_preserve: false,
                 signed_zero_inf_nan_preserve: false,
+                reassociate: true,
             }
         );
         assert_eq!(

@@ -126,12 +126,102 @@ struct Context {
     unit: FloatType,
     flush: bool,
     exact: bool,
+    /// How each `sum` of three or four terms is associated: 0 as written (left to right),
+    /// else that entry of [`associations`] (the reassociations AllowReassoc permits).
+    association: usize,
+}
+
+/// The ways a sum of `terms` terms may be associated other than the written left-to-right
+/// one, each as the pairs it adds in turn: indices into a list of partial sums that starts as
+/// the terms, each pair's two taken out and their sum put first. Commuted operands give the
+/// same range, so each tree appears once: 3 ways for three terms (two others), 15 for four
+/// (fourteen others); none for fewer terms.
+fn associations(terms: usize) -> &'static [Vec<(usize, usize)>] {
+    static THREE: OnceLock<Vec<Vec<(usize, usize)>>> = OnceLock::new();
+    static FOUR: OnceLock<Vec<Vec<(usize, usize)>>> = OnceLock::new();
+    let cell = match terms {
+        3 => &THREE,
+        4 => &FOUR,
+        _ => return &[],
+    };
+    cell.get_or_init(|| {
+        // Every sequence of picks, each named by its tree (operands sorted: commuted trees
+        // are one); the written order, (0, 1) at every step, left out.
+        fn picks(
+            sums: Vec<String>,
+            steps: Vec<(usize, usize)>,
+            into: &mut Vec<(String, Vec<(usize, usize)>)>,
+        ) {
+            if sums.len() == 1 {
+                into.push((sums[0].clone(), steps));
+                return;
+            }
+            for j in 1..sums.len() {
+                for i in 0..j {
+                    let (a, b) = (&sums[i], &sums[j]);
+                    let tree = if a < b {
+                        format!("({a}+{b})")
+                    } else {
+                        format!("({b}+{a})")
+                    };
+                    let mut rest: Vec<String> = vec![tree];
+                    rest.extend(
+                        sums.iter()
+                            .enumerate()
+                            .filter(|(k, _)| *k != i && *k != j)
+                            .map(|(_, s)| s.clone()),
+                    );
+                    let mut steps = steps.clone();
+                    steps.push((i, j));
+                    picks(rest, steps, into);
+                }
+            }
+        }
+        let mut all = Vec::new();
+        picks(
+            (0..terms).map(|t| t.to_string()).collect(),
+            Vec::new(),
+            &mut all,
+        );
+        let written = all
+            .iter()
+            .find(|(_, steps)| steps.iter().all(|step| *step == (0, 1)))
+            .map(|(tree, _)| tree.clone());
+        let mut seen = vec![written];
+        let mut others = Vec::new();
+        for (tree, steps) in all {
+            if !seen.contains(&Some(tree.clone())) {
+                seen.push(Some(tree));
+                others.push(steps);
+            }
+        }
+        others
+    })
+}
+
+/// Whether the formula (or one it calls, through the table) sums terms.
+fn sums(formula: &Formula, element: FloatType, unit: FloatType) -> bool {
+    formula.calls().iter().any(|name| {
+        name == "sum"
+            || formula::FUNCTIONS
+                .iter()
+                .find(|(text, _)| text == name)
+                .is_some_and(|(_, registry)| match cell(registry, element, unit) {
+                    Requirement::Vulkan(Cell::Inherited(text)) => {
+                        formula::of_table(text).is_some_and(|called| sums(called, element, unit))
+                    }
+                    _ => false,
+                })
+    })
 }
 
 /// One result of an inherited cell: inside the formula's permitted range or not. `exact` is
 /// the function's own exact value (what the error is measured against); `component` the
 /// result's component for a vector result (normalize, cross); `denorm_preserve` whether the
-/// entry point keeps denormals (else intermediates may be flushed).
+/// entry point keeps denormals (else intermediates may be flushed); `reassociate` whether
+/// AllowReassoc holds: a result outside the range of the formula as written then passes where
+/// its sums added in another order permit it (each sum of three or four terms, every sum of
+/// the formula taken in the same association).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn judge(
     formula: &str,
@@ -142,6 +232,7 @@ pub(super) fn judge(
     device_result: f64,
     component: usize,
     denorm_preserve: bool,
+    reassociate: bool,
 ) -> Verdict {
     let owned;
     let formula = match formula::of_table(formula) {
@@ -173,6 +264,7 @@ pub(super) fn judge(
             device_result,
             component,
             denorm_preserve,
+            reassociate,
         )
     })
 }
@@ -242,6 +334,7 @@ pub(super) fn judge_by_ranges(
     device_result: f64,
     component: usize,
     denorm_preserve: bool,
+    reassociate: bool,
 ) -> Verdict {
     let error = ulp_error(device_result, exact, unit);
     let context = Context {
@@ -249,6 +342,7 @@ pub(super) fn judge_by_ranges(
         unit,
         flush: !denorm_preserve,
         exact: false,
+        association: 0,
     };
     let literal = |verdict_error: f64| {
         let exactly = Context {
@@ -272,7 +366,25 @@ pub(super) fn judge_by_ranges(
     match evaluate(formula, args, component, context) {
         Err(Stop::Nan) => Verdict::Unbounded(NAN_PERMITTED),
         Ok(range) if permitted(&range, exact, device_result, element) => Verdict::Pass(error),
-        Ok(_) if !special => Verdict::Fail(error),
+        Ok(_) if !special => {
+            // The text assumes AllowReassoc: a sum added in another order may give the result.
+            let width = args.len() / formula.parameters().len().max(1);
+            let reassociated = reassociate
+                && sums(formula, element, unit)
+                && (1..=associations(width).len()).any(|association| {
+                    let context = Context {
+                        association,
+                        ..context
+                    };
+                    evaluate(formula, args, component, context)
+                        .is_ok_and(|range| permitted(&range, exact, device_result, element))
+                });
+            if reassociated {
+                Verdict::Pass(error)
+            } else {
+                Verdict::Fail(error)
+            }
+        }
         Err(Stop::Unbounded) if !(special || exact.is_zero() && args.contains(&0.0)) => {
             Verdict::Unbounded(UNBOUNDED)
         }
@@ -1018,6 +1130,7 @@ pub(super) fn exact_value(formula: &Formula, args: &[f64], component: usize) -> 
         unit: FloatType::Double,
         flush: false,
         exact: true,
+        association: 0,
     };
     evaluate(formula, args, component, context)
         .ok()
@@ -1151,6 +1264,9 @@ impl Evaluation<'_> {
                 return Err(Stop::Unbounded);
             };
             let width = self.bound.iter().map(|(_, v)| v.len()).max().unwrap_or(1);
+            if context.association > 0 {
+                return self.reassociated_sum(body, width);
+            }
             let mut total: Option<Interval> = None;
             for i in 0..width {
                 let term = Evaluation {
@@ -1200,6 +1316,32 @@ impl Evaluation<'_> {
             );
         }
         componentwise(&values, |v| function(registry, v, requirement, context))
+    }
+
+    /// `sum(body)` over `width` terms added in the context's association (every term first,
+    /// then the pairs in turn); an association this width has not stops.
+    fn reassociated_sum(&self, body: &Expr, width: usize) -> Result<Value, Stop> {
+        let steps = associations(width)
+            .get(self.context.association - 1)
+            .ok_or(Stop::Unbounded)?;
+        let mut sums = Vec::with_capacity(width);
+        for i in 0..width {
+            let term = Evaluation {
+                bound: self.bound,
+                index: Some(("i", i)),
+                context: self.context,
+            }
+            .expr(body)?;
+            let [term] = <[Interval; 1]>::try_from(term).map_err(|_| Stop::Unbounded)?;
+            sums.push(term);
+        }
+        for &(i, j) in steps {
+            let b = sums.remove(j);
+            let a = sums.remove(i);
+            sums.insert(0, arithmetic(Operator::Add, &a, &b, self.context)?);
+        }
+        let [total] = <[Interval; 1]>::try_from(sums).map_err(|_| Stop::Unbounded)?;
+        Ok(vec![total])
     }
 
     /// Cross's `op(first, second)`: component c is op(first(x[c+1], y[c+2]), second(y[c+1],
@@ -1658,5 +1800,125 @@ mod tests {
         }
         assert!(!evaluable("sinpi(x)"));
         assert!(!evaluable("x +"));
+    }
+
+    /// Three terms are added in 3 ways, four in 15 (commuted operands are one way): the other
+    /// ones besides the written order, each once.
+    #[test]
+    fn sums_have_every_other_association_once() {
+        assert!(associations(2).is_empty());
+        for (terms, others) in [(3, 2), (4, 14)] {
+            let trees: Vec<String> = associations(terms)
+                .iter()
+                .map(|steps| {
+                    let mut sums: Vec<String> = (0..terms).map(|t| t.to_string()).collect();
+                    for &(i, j) in steps {
+                        let (b, a) = (sums.remove(j), sums.remove(i));
+                        sums.insert(
+                            0,
+                            if a < b {
+                                format!("({a}+{b})")
+                            } else {
+                                format!("({b}+{a})")
+                            },
+                        );
+                    }
+                    sums.concat()
+                })
+                .collect();
+            assert_eq!(trees.len(), others, "{trees:?}");
+            for (k, tree) in trees.iter().enumerate() {
+                assert!(!trees[..k].contains(tree), "{tree} twice");
+                assert_ne!(tree, &"(((0+1)+2)+3)".to_string());
+                assert_ne!(tree, &"((0+1)+2)".to_string());
+            }
+        }
+    }
+
+    /// AllowReassoc: a dot product of four cancelling terms added in any order (every pair
+    /// first, then the rest in either order, or the two pairs), each addition rounded to
+    /// nearest in the element, passes; a few of those results lie outside the written
+    /// order's range (they failed before, and fail without AllowReassoc). A result far from
+    /// every order's still fails.
+    #[test]
+    fn dot_products_added_in_any_order_pass() {
+        let formula = formula::of_table("sum(x[i] * y[i])").expect("OpDot's formula");
+        let mut draws = crate::num::test_draws::Xorshift(0x1234_5678_9abc_def1);
+        let mut next = move || draws.next_bits();
+        for element in [FloatType::Double, FloatType::Float] {
+            let context = Context {
+                element,
+                unit: element,
+                flush: false,
+                exact: false,
+                association: 0,
+            };
+            let (mut outside_written, mut tried) = (0, 0);
+            for _ in 0..2000 {
+                // Terms of one large binade (they cancel) or of smaller ones.
+                let large = (next() % 60) as i32;
+                let terms: Vec<f64> = (0..4)
+                    .map(|_| {
+                        let significand = f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12);
+                        let binade = if next() % 2 == 0 {
+                            large
+                        } else {
+                            (next() % 60) as i32 - 30
+                        };
+                        let sign = if next() % 2 == 0 { 1.0 } else { -1.0 };
+                        element.round(sign * significand * pow2(binade))
+                    })
+                    .collect();
+                let args: Vec<f64> = terms.iter().copied().chain([1.0; 4]).collect();
+                let exact = terms
+                    .iter()
+                    .fold(Float::with_val(4000, 0), |sum, term| sum + term);
+                let add = |a: f64, b: f64| element.round(a + b);
+                let t = |k: usize| terms[k];
+                let mut results = Vec::new();
+                for (i, j, k, l) in [(0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2)] {
+                    for ((i, j), (k, l)) in [((i, j), (k, l)), ((k, l), (i, j))] {
+                        let pair = add(t(i), t(j));
+                        results.push(add(add(pair, t(k)), t(l)));
+                        results.push(add(add(pair, t(l)), t(k)));
+                        results.push(add(pair, add(t(k), t(l))));
+                    }
+                }
+                for result in results {
+                    tried += 1;
+                    let written = evaluate(formula, &args, 0, context)
+                        .map(|range| permitted(&range, &exact, result, element));
+                    outside_written += usize::from(written == Ok(false));
+                    if written == Ok(false) {
+                        // Without AllowReassoc only the written order counts.
+                        let strict = judge_by_ranges(
+                            formula, element, element, &args, &exact, result, 0, true, false,
+                        );
+                        assert!(
+                            matches!(strict, Verdict::Fail(_)),
+                            "{terms:?} -> {result:e}"
+                        );
+                    }
+                    let verdict = judge_by_ranges(
+                        formula, element, element, &args, &exact, result, 0, true, true,
+                    );
+                    assert!(
+                        matches!(verdict, Verdict::Pass(_)),
+                        "{element:?} {terms:?} -> {result:e}: {verdict:?}"
+                    );
+                }
+                let far = element.round(exact.to_f64() * 2.0 + 1.0);
+                let verdict =
+                    judge_by_ranges(formula, element, element, &args, &exact, far, 0, true, true);
+                assert!(
+                    matches!(verdict, Verdict::Fail(_)),
+                    "{element:?} {terms:?} -> {far:e}"
+                );
+            }
+            eprintln!(
+                "{element:?}: {outside_written} of {tried} outside the written order's range"
+            );
+            assert!(outside_written > 0, "{element:?}");
+        }
     }
 }

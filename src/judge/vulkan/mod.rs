@@ -44,6 +44,12 @@ pub struct Modes {
     /// `SignedZeroInfNanPreserve`. Without it the implementation may assume no NaN, no
     /// infinity and no signed zero (NotNaN, NotInf, NSZ): a result involving them is undefined.
     pub signed_zero_inf_nan_preserve: bool,
+    /// AllowReassoc holds: "If the operation is not decorated NoContraction then the flags
+    /// AllowContract, AllowReassoc, AllowTransform are assumed" where the SPIR-V gives no
+    /// fast-math flags, so an inherited formula's sums may be added in any order. clacc's own
+    /// shaders give none; a user's shader may take it away
+    /// (`kernel::spirv_vulkan::interface::reassociation_allowed`).
+    pub reassociate: bool,
 }
 
 /// What the appendix says of one result.
@@ -309,6 +315,7 @@ fn judge_one(
             device_result,
             output,
             modes.denorm_preserve,
+            modes.reassociate,
         ),
         _ => Verdict::Unbounded("not a cell of the Vulkan tables"),
     }
@@ -458,6 +465,7 @@ mod domain_tests {
             rounding: None,
             denorm_preserve: false,
             signed_zero_inf_nan_preserve: true,
+            reassociate: true,
         };
         let preserving = Modes {
             denorm_preserve: true,
@@ -514,6 +522,7 @@ mod domain_tests {
             rounding: Some(Rounding::Rte),
             denorm_preserve: false,
             signed_zero_inf_nan_preserve: true,
+            reassociate: true,
         };
         let tiny = f64::from(f32::from_bits(1));
         let half = FloatType::Half;
@@ -604,6 +613,7 @@ mod domain_tests {
             rounding: Some(Rounding::Rte),
             denorm_preserve: false,
             signed_zero_inf_nan_preserve: true,
+            reassociate: true,
         };
         let three = Requirement::Ulp(3.0);
         let relaxed = |exact: f64, device: f64| {

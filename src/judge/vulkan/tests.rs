@@ -13,6 +13,7 @@ const PRESERVE: Modes = Modes {
     rounding: Some(Rounding::Rte),
     denorm_preserve: true,
     signed_zero_inf_nan_preserve: true,
+    reassociate: true,
 };
 
 /// A float result of `exact` (evaluated in MPFR at 256 bits) judged by `requirement`.
@@ -1316,6 +1317,7 @@ fn by_ranges(
         device_result,
         component,
         denorm_preserve,
+        true,
     )
 }
 

@@ -345,6 +345,52 @@ pub fn declared_modes(spirv: &[u8], element: crate::num::fp::FloatType) -> Optio
     Some(modes)
 }
 
+/// Whether AllowReassoc holds for `spirv`'s instructions of `element`'s width, as the Vulkan
+/// environment assumes it for an operation not decorated `NoContraction` where no fast-math
+/// flags are given: `false` where the module decorates anything `NoContraction`, or gives
+/// flags without AllowReassoc (an `FPFastMathMode` decoration, or the entry point's
+/// `FPFastMathDefault` for a float type of that width), or cannot be read. Read for the whole
+/// module, not only the instruction under test: a shader's other operations may only narrow it.
+pub fn reassociation_allowed(spirv: &[u8], element: crate::num::fp::FloatType) -> bool {
+    use rspirv::spirv::FPFastMathMode;
+    let Ok(module) = crate::kernel::load_module_bytes(spirv) else {
+        return false;
+    };
+    let narrowed = |flags: u32| flags & FPFastMathMode::ALLOW_REASSOC.bits() == 0;
+    let decorated = module.annotations.iter().any(|instruction| {
+        match instruction.operands.as_slice() {
+            [_, Operand::Decoration(Decoration::NoContraction), ..] => true,
+            [_, Operand::Decoration(Decoration::FPFastMathMode), Operand::FPFastMathMode(flags)] => {
+                narrowed(flags.bits())
+            }
+            _ => false,
+        }
+    });
+    let of_width = |id: Word| {
+        module.types_global_values.iter().any(|instruction| {
+            instruction.class.opcode == Op::TypeFloat
+                && instruction.result_id == Some(id)
+                && literals(&instruction.operands).first() == Some(&element.bits())
+        })
+    };
+    let constant = |id: Word| {
+        module.types_global_values.iter().find_map(|instruction| {
+            (instruction.class.opcode == Op::Constant && instruction.result_id == Some(id))
+                .then(|| literals(&instruction.operands).first().copied())
+                .flatten()
+        })
+    };
+    let by_default = module.execution_modes.iter().any(|instruction| {
+        match instruction.operands.as_slice() {
+            [_, Operand::ExecutionMode(ExecutionMode::FPFastMathDefault), Operand::IdRef(ty), Operand::IdRef(flags)] => {
+                of_width(*ty) && constant(*flags).is_none_or(narrowed)
+            }
+            _ => false,
+        }
+    });
+    !(decorated || by_default)
+}
+
 /// The `GLCompute` entry point [`ENTRY_POINT`] and its `LocalSize 64 1 1`.
 fn entry_point(facts: &Facts, errors: &mut Vec<InterfaceError>) {
     let entry = facts.module.entry_points.iter().find(|instruction| {
@@ -629,6 +675,89 @@ mod tests {
             read.execution_modes.last().unwrap().class.opcode,
             Op::ExecutionModeId
         );
+    }
+
+    /// AllowReassoc holds for clacc's own shader; NoContraction anywhere, an FPFastMathMode
+    /// decoration without it, or FPFastMathDefault without it for the element's width take it
+    /// away; FPFastMathDefault with it, or for another width, does not.
+    #[test]
+    fn reassociation_is_allowed_unless_the_shader_takes_it_away() {
+        use rspirv::dr::Instruction;
+        use rspirv::spirv::FPFastMathMode;
+        let float = spec("sin", FloatType::Float, 1);
+        let bytes = shader(&float);
+        assert!(reassociation_allowed(&bytes, FloatType::Float));
+        let module = crate::kernel::load_module_bytes(&bytes).unwrap();
+        let function = module.entry_points[0].operands[1].clone();
+        let id_of = |module: &Module, op: Op, width: u32| {
+            module
+                .types_global_values
+                .iter()
+                .find(|i| i.class.opcode == op && literals(&i.operands).first() == Some(&width))
+                .and_then(|i| i.result_id)
+                .unwrap()
+        };
+        let (float_type, uint) = (
+            id_of(&module, Op::TypeFloat, 32),
+            id_of(&module, Op::TypeInt, 32),
+        );
+        let words = |module: &Module| words_to_bytes(&rspirv::binary::Assemble::assemble(module));
+        let with_default = |ty: Word, flags: FPFastMathMode| {
+            let mut module = module.clone();
+            let header = module.header.as_mut().unwrap();
+            let constant = header.bound;
+            header.bound += 1;
+            module.types_global_values.push(Instruction::new(
+                Op::Constant,
+                Some(uint),
+                Some(constant),
+                vec![Operand::LiteralBit32(flags.bits())],
+            ));
+            module.execution_modes.push(Instruction::new(
+                Op::ExecutionModeId,
+                None,
+                None,
+                vec![
+                    function.clone(),
+                    Operand::ExecutionMode(ExecutionMode::FPFastMathDefault),
+                    Operand::IdRef(ty),
+                    Operand::IdRef(constant),
+                ],
+            ));
+            words(&module)
+        };
+        let strict = with_default(float_type, FPFastMathMode::NONE);
+        assert!(!reassociation_allowed(&strict, FloatType::Float));
+        assert!(reassociation_allowed(&strict, FloatType::Double));
+        let reassoc = FPFastMathMode::ALLOW_REASSOC | FPFastMathMode::ALLOW_CONTRACT;
+        assert!(reassociation_allowed(
+            &with_default(float_type, reassoc),
+            FloatType::Float
+        ));
+        let decorated = |decoration: Vec<Operand>| {
+            let mut module = module.clone();
+            let target = module.types_global_values[0].result_id.unwrap();
+            let mut operands = vec![Operand::IdRef(target)];
+            operands.extend(decoration);
+            module
+                .annotations
+                .push(Instruction::new(Op::Decorate, None, None, operands));
+            words(&module)
+        };
+        let no_contraction = decorated(vec![Operand::Decoration(Decoration::NoContraction)]);
+        assert!(!reassociation_allowed(&no_contraction, FloatType::Float));
+        let flags = |flags| {
+            decorated(vec![
+                Operand::Decoration(Decoration::FPFastMathMode),
+                Operand::FPFastMathMode(flags),
+            ])
+        };
+        assert!(!reassociation_allowed(
+            &flags(FPFastMathMode::NSZ),
+            FloatType::Float
+        ));
+        assert!(reassociation_allowed(&flags(reassoc), FloatType::Float));
+        assert!(!reassociation_allowed(&[1, 2, 3, 4], FloatType::Float));
     }
 
     #[test]

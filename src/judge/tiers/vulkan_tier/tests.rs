@@ -29,21 +29,25 @@ const MODES: [Modes; 4] = [
         rounding: Some(Rounding::Rte),
         denorm_preserve: false,
         signed_zero_inf_nan_preserve: true,
+        reassociate: true,
     },
     Modes {
         rounding: Some(Rounding::Rte),
         denorm_preserve: true,
         signed_zero_inf_nan_preserve: true,
+        reassociate: true,
     },
     Modes {
         rounding: None,
         denorm_preserve: false,
         signed_zero_inf_nan_preserve: false,
+        reassociate: true,
     },
     Modes {
         rounding: Some(Rounding::Rtz),
         denorm_preserve: true,
         signed_zero_inf_nan_preserve: true,
+        reassociate: true,
     },
 ];
 

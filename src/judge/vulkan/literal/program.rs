@@ -280,10 +280,7 @@ mod tests {
                     args[1] = args[0] * (1.0 + f64::EPSILON * (draws.next_bits() % 8) as f64);
                 }
                 for inner in [false, true] {
-                    let walked = pick(
-                        literal_in::<1>(formula, parameters, &args, cells, inner),
-                        0,
-                    );
+                    let walked = pick(literal_in::<1>(formula, parameters, &args, cells, inner), 0);
                     let run = program.run(&args, cells, inner);
                     stops += usize::from(walked.is_err());
                     assert_eq!(
@@ -293,7 +290,10 @@ mod tests {
                     );
                 }
             }
-            eprintln!("{parameters:?}: {} steps, {stops} of 40000 stopped", program.steps.len());
+            eprintln!(
+                "{parameters:?}: {} steps, {stops} of 40000 stopped",
+                program.steps.len()
+            );
             assert!(stops < 40_000, "{parameters:?}: every set stopped");
         }
         for parameters in [
@@ -303,7 +303,10 @@ mod tests {
             vec!["edge0", "edge1", "x"],
             vec!["x", "y"],
         ] {
-            assert!(compiled.contains(&parameters), "{parameters:?}: {compiled:?}");
+            assert!(
+                compiled.contains(&parameters),
+                "{parameters:?}: {compiled:?}"
+            );
         }
     }
 }
