@@ -232,6 +232,40 @@ mod tests {
         );
     }
 
+    /// A user's shader is judged by what it declares: its modes, and AllowReassoc unless it
+    /// takes it away (a `NoContraction` decoration); clacc's own shaders keep AllowReassoc.
+    #[test]
+    fn a_user_shader_s_modes_and_reassociation_are_its_own() {
+        use crate::kernel::spirv_vulkan::{build, RoundingMode, ShaderModes};
+        use rspirv::dr::{Instruction, Operand};
+        use rspirv::spirv::{Decoration, Op};
+        let spec = crate::kernel::function_spec("sin", FloatType::Float, 1);
+        let declared = ShaderModes {
+            rounding: Some(RoundingMode::Rte),
+            ..ShaderModes::default()
+        };
+        let bytes = crate::kernel::words_to_bytes(&build(&spec, &declared).unwrap());
+        let own = VulkanModes::allowed(&lavapipe(0, "llvmpipe").float_controls, FloatType::Float);
+        let judged = unit_judge_modes(Some(own), FloatType::Float, Some(&bytes));
+        assert_eq!(judged.rounding, Some(crate::judge::vulkan::Rounding::Rte));
+        assert!(!judged.signed_zero_inf_nan_preserve && judged.reassociate);
+        assert!(unit_judge_modes(Some(own), FloatType::Float, None).reassociate);
+        let mut module = crate::kernel::load_module_bytes(&bytes).unwrap();
+        let target = module.types_global_values[0].result_id.unwrap();
+        module.annotations.push(Instruction::new(
+            Op::Decorate,
+            None,
+            None,
+            vec![
+                Operand::IdRef(target),
+                Operand::Decoration(Decoration::NoContraction),
+            ],
+        ));
+        let words = rspirv::binary::Assemble::assemble(&module);
+        let strict = crate::kernel::words_to_bytes(&words);
+        assert!(!unit_judge_modes(Some(own), FloatType::Float, Some(&strict)).reassociate);
+    }
+
     #[test]
     fn device_picks_by_index_or_a_name_that_names_one() {
         let devices = [
