@@ -105,6 +105,9 @@ impl Rules {
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
+        if let Some(verdict) = self.vulkan_exact_outputs(vulkan.modes, args, device_results) {
+            return Some(verdict);
+        }
         if self.element == FloatType::Double {
             return self.vulkan_double_verdict(vulkan, args, device_results);
         }
@@ -114,6 +117,9 @@ impl Rules {
         let modes = vulkan.modes;
         if let Some(decided) = self.decided_before_the_cell(output, modes, args, device_result) {
             return decided;
+        }
+        if let Some(verdict) = self.vulkan_exact_value(output, args, device_result) {
+            return Some(verdict);
         }
         let fast = binding::fast_tier(output)?;
         if reference.state == FastState::Unknown {
@@ -314,6 +320,9 @@ impl Rules {
         {
             return decided;
         }
+        if let Some(verdict) = self.double_direct_cell(vulkan.modes, output, args, device_result) {
+            return Some(verdict);
+        }
         let Requirement::Vulkan(Cell::Inherited(formula)) = &self.requirement else {
             return None;
         };
@@ -360,6 +369,103 @@ impl Rules {
             Verdict::Fail(_) => None,
             Verdict::Unbounded(_) | Verdict::Undefined(_) => Some(FastVerdict::Undefined),
         }
+    }
+
+    /// A work-item of several outputs (frexp's, modf's), each the host's exact value
+    /// ([`binding::exact`]): a table output as [`Rules::vulkan_exact_value`] passes it (after
+    /// what `judge_vulkan` decides before the cell: nothing there), an integer output equal to
+    /// it (or any, where it is NaN), as MPFR's path accepts it: a pass at no error. `None`
+    /// elsewhere (MPFR's path judges each output).
+    fn vulkan_exact_outputs(
+        &self,
+        modes: Modes,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
+        if self.outputs.len() < 2 || self.outputs.len() != device_results.len() {
+            return None;
+        }
+        for (output, result) in self.outputs.iter().zip(device_results) {
+            let passes = match output.check {
+                OutputCheck::Table => {
+                    self.decided_before_the_cell(output, modes, args, *result)
+                        .is_none()
+                        && self.vulkan_exact_value(output, args, *result)
+                            == Some(FastVerdict::Pass(0.0))
+                }
+                OutputCheck::Integer => binding::exact(output.reference)
+                    .and_then(|exact| exact(args, self.element))
+                    .is_some_and(|value| crate::judge::exact_output_matches(*result, value, true)),
+                OutputCheck::QuotientLowBits => false,
+            };
+            if !passes {
+                return None;
+            }
+        }
+        Some(FastVerdict::Pass(0.0))
+    }
+
+    /// A result equal to the exact value the host computes ([`binding::exact`]: floor, fmax,
+    /// clamp, ldexp, ...), a value of the format, in a cell that holds the exact value (a
+    /// "correct result", correctly rounded in any mode, an ulp bound): `judge`'s pass at no
+    /// error (a finite exact value is no poison and lies inside the finite range). `None`
+    /// elsewhere: the cell's other rules decide.
+    fn vulkan_exact_value(
+        &self,
+        output: &Output,
+        args: &[f64],
+        device_result: f64,
+    ) -> Option<FastVerdict> {
+        if !matches!(
+            self.requirement,
+            Requirement::Exact | Requirement::CorrectlyRounded | Requirement::Ulp(_)
+        ) {
+            return None;
+        }
+        let value = binding::exact(output.reference)?(args, self.element)?;
+        let of_the_format = value.is_finite() && self.element.round(value) == value;
+        (of_the_format && device_result == value).then_some(FastVerdict::Pass(0.0))
+    }
+
+    /// A double result of one output of a direct cell that holds every correctly rounded
+    /// result (correctly rounded under RTE or no declared mode, an n-ulp bound of at least
+    /// half an ulp, OpFDiv's inside its divisor range) that is the double tier's correctly
+    /// rounded value (finite, so the exact value is inside the finite range and no poison):
+    /// `CorrectlyRounded`, counted at its bound as the double tier counts OpenCL's
+    /// ([`FastVerdict::CorrectlyRounded`]); a result equal to the exact value the host
+    /// computes passes at no error ([`Rules::vulkan_exact_value`]). Anything else goes on
+    /// (an inherited cell's rules, else MPFR's path).
+    fn double_direct_cell(
+        &self,
+        modes: Modes,
+        output: &Output,
+        args: &[f64],
+        device_result: f64,
+    ) -> Option<FastVerdict> {
+        if self.outputs.len() != 1 {
+            return None;
+        }
+        if let Some(verdict) = self.vulkan_exact_value(output, args, device_result) {
+            return Some(verdict);
+        }
+        let holds_correctly_rounded = match &self.requirement {
+            Requirement::CorrectlyRounded => modes.rounding != Some(Rounding::Rtz),
+            Requirement::Ulp(n) => *n >= 0.5,
+            Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) => {
+                let y = args.get(1)?.abs();
+                if y != 0.0 && !(*low..=*high).contains(&y) {
+                    // Unbounded at finite arguments (the quotient is no poison): not judged.
+                    return Some(FastVerdict::Undefined);
+                }
+                *ulp >= 0.5 && y != 0.0
+            }
+            _ => false,
+        };
+        if !holds_correctly_rounded {
+            return None;
+        }
+        let rounded = binding::fast_tier(output)?(args);
+        (device_result == rounded && rounded.is_finite()).then_some(FastVerdict::CorrectlyRounded)
     }
 
     /// A double result of one output that is the exact value correctly rounded (the double

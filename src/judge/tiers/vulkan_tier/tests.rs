@@ -644,3 +644,180 @@ fn double_vector_results_are_decided_as_judge_does() {
         );
     }
 }
+
+/// Double results of the direct cells (OpFAdd, OpFMul correctly rounded; OpFDiv's 2.5 ulp
+/// inside its divisor range; rsqrt's ulp bound; sqrt is inherited), and results of cells
+/// whose exact value the host computes (floor and ldexp correctly rounded, fmax and fclamp
+/// "correct result") in every type: every verdict the tier gives is `judge`'s (MPFR's path);
+/// and it decides every correctly rounded double result at ordinary arguments where the cell
+/// holds it (not OpFAdd's and OpFMul's under RTZ), and every result equal to the host's exact
+/// value.
+#[test]
+fn direct_and_exact_cells_are_decided_as_judge_does() {
+    let mut draws = crate::num::test_draws::Xorshift(0x0dd1_ce5e_ed5a_1e42);
+    let mut next = move || draws.next_bits();
+    let mut draw = move |ordinary: bool| {
+        let sign = if next() % 2 == 0 { 1.0 } else { -1.0 };
+        let magnitude = match next() % 5 {
+            _ if ordinary => {
+                f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12)
+                    * pow2((next() % 80) as i32 - 40)
+            }
+            0 => f64::from_bits(next() >> 1),
+            1 => (next() % 9) as f64 / 4.0,
+            2 => f64::from_bits(next() % (1 << 52)),
+            _ => pow2((next() % 2040) as i32 - 1020),
+        };
+        sign * magnitude
+    };
+    let cases = [
+        ("OpFAdd", FloatType::Double),
+        ("OpFMul", FloatType::Double),
+        ("OpFDiv", FloatType::Double),
+        ("rsqrt", FloatType::Double),
+        ("floor", FloatType::Double),
+        ("fmax", FloatType::Double),
+        ("fclamp", FloatType::Double),
+        ("ldexp", FloatType::Double),
+        ("floor", FloatType::Float),
+        ("fmax", FloatType::Half),
+        ("ldexp", FloatType::Float),
+    ];
+    for (name, element) in cases {
+        let function = crate::spec::registry::find(name).unwrap();
+        let kinds = function.shape.signature().arguments;
+        let (mut decided, mut judged, mut due, mut due_decided) = (0, 0, 0, 0);
+        for modes in MODES {
+            let rules = rules(name, element, false, modes);
+            let output = &rules.outputs[0];
+            let holds_correctly_rounded = !(rules.requirement == Requirement::CorrectlyRounded
+                && modes.rounding == Some(Rounding::Rtz));
+            for set in 0..300 {
+                let ordinary = set % 2 == 0;
+                let args: Vec<f64> = kinds
+                    .iter()
+                    .map(|kind| match kind {
+                        ValueKind::IntGentype => ((draw(true).to_bits() % 80) as f64) - 40.0,
+                        _ => element.round(draw(ordinary)),
+                    })
+                    .collect();
+                if !function.in_domain(&args) {
+                    continue;
+                }
+                let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
+                let mpfr = binding::mpfr(output.reference);
+                let correct = reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                let exact = reference::high_precision(mpfr, &operands, element).to_f64();
+                for (result, _) in results(&rules, &args, correct, exact) {
+                    let case = rules.judge_exactly(0, &args, &[result]);
+                    judged += 1;
+                    let verdict = rules.fast_verdict(&args, &[result]);
+                    // A plausible device's result the tier must decide.
+                    let in_range = match &rules.requirement {
+                        Requirement::Vulkan(Cell::UlpForDivisor { low, high, .. }) => {
+                            (*low..=*high).contains(&args[1].abs())
+                        }
+                        _ => true,
+                    };
+                    // The host's exact value, a value of the format.
+                    let exact_value = binding::exact(output.reference)
+                        .and_then(|exact| exact(&args, element))
+                        .filter(|v| v.is_finite() && element.round(*v) == *v);
+                    let must = ordinary
+                        && args.iter().all(|a| a.is_finite())
+                        && result == correct
+                        && correct.is_finite()
+                        && correct.abs() < element.max_finite()
+                        && in_range
+                        && (exact_value == Some(result)
+                            || (element == FloatType::Double
+                                && binding::fast_tier(output).is_some()
+                                && holds_correctly_rounded));
+                    due += usize::from(must);
+                    let Some(verdict) = verdict else {
+                        continue;
+                    };
+                    decided += 1;
+                    due_decided += usize::from(must);
+                    let context = format!(
+                        "{name} {element:?} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}"
+                    );
+                    agrees(verdict, &case, &context);
+                }
+            }
+        }
+        eprintln!("{name} {element:?}: {decided} of {judged} decided, {due_decided} of {due} due");
+        assert!(
+            due > 0 && due_decided == due,
+            "{name} {element:?}: {due_decided} of {due}"
+        );
+    }
+}
+
+/// frexp's and modf's two outputs, in every type: a work-item whose outputs are both the
+/// host's exact values passes at no error, as `judge` passes it; one output off (the
+/// mantissa or fraction a step away, the exponent or whole part off by one) is left to MPFR's
+/// path, or decided as it decides.
+#[test]
+fn several_exact_outputs_are_decided_as_judge_does() {
+    let mut draws = crate::num::test_draws::Xorshift(0x7a11_0e5e_ed00_0d17);
+    let mut next = move || draws.next_bits();
+    for name in ["frexp", "modf"] {
+        for element in [FloatType::Half, FloatType::Float, FloatType::Double] {
+            let (mut due, mut due_decided) = (0, 0);
+            for modes in MODES {
+                let rules = rules(name, element, false, modes);
+                for set in 0..200 {
+                    let sign = if next() % 2 == 0 { 1.0 } else { -1.0 };
+                    let magnitude = f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12)
+                        * pow2((next() % 30) as i32 - 10);
+                    let x = element.round(sign * magnitude);
+                    let args = match set % 10 {
+                        0 => vec![0.0],
+                        1 => vec![f64::INFINITY],
+                        2 => vec![pow2(element.emin() - 1)],
+                        _ => vec![x],
+                    };
+                    let exact: Vec<f64> = rules
+                        .outputs
+                        .iter()
+                        .map(|output| binding::exact(output.reference).unwrap()(&args, element))
+                        .collect::<Option<_>>()
+                        .unwrap();
+                    let mut tried = vec![exact.clone()];
+                    for k in 0..exact.len() {
+                        let mut off = exact.clone();
+                        off[k] = if rules.outputs[k].check
+                            == crate::spec::registry::OutputCheck::Integer
+                        {
+                            off[k] + 1.0
+                        } else {
+                            element.round(off[k].next_up()).max(off[k].next_up())
+                        };
+                        tried.push(off);
+                    }
+                    for (k, results) in tried.iter().enumerate() {
+                        let case = rules.judge_exactly(0, &args, results);
+                        let verdict = rules.fast_verdict(&args, results);
+                        let must =
+                            k == 0 && args[0].is_finite() && args[0].abs() >= pow2(element.emin());
+                        due += usize::from(must);
+                        let Some(verdict) = verdict else {
+                            continue;
+                        };
+                        due_decided += usize::from(must);
+                        let context = format!(
+                            "{name} {element:?} {modes:?} {args:?} -> {results:?}: tier {verdict:?}, judge {case:?}"
+                        );
+                        agrees_to_the_bit(verdict, &case, &context);
+                    }
+                }
+            }
+            eprintln!("{name} {element:?}: {due_decided} of {due} due");
+            assert!(
+                due > 0 && due_decided == due,
+                "{name} {element:?}: {due_decided} of {due}"
+            );
+        }
+    }
+}
