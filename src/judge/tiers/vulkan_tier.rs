@@ -9,7 +9,7 @@
 //! ([`Rules::output_verdict`]: the format's rounding of `a`, the margin around the bound,
 //! the side of a power of two; [`FastRule`]).
 //!
-//! Double results are decided only in inherited cells, by the literal evaluation's pass and
+//! Double results of inherited cells are decided by the literal evaluation's pass and
 //! its "not judged" against the exact value (`judge::vulkan::judge_literally`), at the error
 //! MPFR's path measures, bit for bit: where the exact value is a sum of products of the
 //! arguments (fma, mix, fmod, OpDot, cross: `binding::exact_sum`) without MPFR
@@ -18,9 +18,9 @@
 //! once. A result of one output that is the double tier's correctly rounded value (`sqrt`,
 //! `fma`) passes as `CorrectlyRounded` where the literal evaluation passes it, counted at its
 //! bound as the double tier counts OpenCL's, without the exact value's error. Several outputs
-//! (normalize's, cross's components) are decided where all pass.
-//! Everything else of double goes to MPFR's path (a double approximation of x is too coarse
-//! for a double result's error).
+//! (normalize's, cross's components) are decided where all pass. Direct cells' double
+//! results: below. Everything else of double goes to MPFR's path (a double approximation of
+//! x is too coarse for a double result's error).
 //!
 //! Decided for half and float results of one table output:
 //! - what GLSL.std.450 leaves undefined ([`undefined_by_instruction`]), ldexp's permitted zero,
@@ -42,9 +42,18 @@
 //!   itself passes (x is `a` or within half a double ulp: the nearest, and either neighbour),
 //!   and under RTE every other result fails, as does every other one where the double is the
 //!   exact value;
-//! - inherited cells: the passes [`inherited::passes_by_root_cell`] proves, and the inputs
+//! - inherited cells: the passes [`inherited::passes_by_root_cell`] proves, the inputs
 //!   where [`inherited::unbounded_at`] proves the formula's evaluation bounds nothing
-//!   (undefined).
+//!   (undefined), and the literal evaluation's passes and stops in the type
+//!   (`Rules::inherited_literally`: fma, mix, fmod, OpDot, sqrt, length, ...), measured
+//!   against the exact value rounded to double (CORE-MATH's, the exact sum's, else MPFR's);
+//! - a result equal to the exact value the host computes (floor, fmax, ldexp, ...) in a cell
+//!   that holds it, at no error, and frexp's and modf's work-items whose outputs all are.
+//!
+//! Double results of direct cells: the correctly rounded value (the double tier's) passes
+//! where the cell holds it (`CorrectlyRounded`: OpFAdd, OpFMul, OpFDiv inside its divisor
+//! range, rsqrt), OpFDiv's divisor outside its range is undefined; anything else goes to
+//! MPFR.
 //!
 //! A failure is decided only where `judge` cannot turn it into a pass: a finite, non-zero
 //! result below the largest finite value (no overflow allowance), measured off a
@@ -121,19 +130,30 @@ impl Rules {
         if let Some(verdict) = self.vulkan_exact_value(output, args, device_result) {
             return Some(verdict);
         }
-        let fast = binding::fast_tier(output)?;
-        if reference.state == FastState::Unknown {
-            // A sweep's double column, where it has one ([`FastReference::know_double`]).
-            reference.values[0] = FastValues {
-                correctly_rounded: None,
-                approximation: reference.double,
-            };
-            reference.count = 1;
-            reference.state = FastState::Known;
-        }
-        let approximation = *reference.values[0]
-            .approximation
-            .get_or_insert_with(|| fast(args));
+        let fast = binding::fast_tier(output);
+        let approximation = match fast {
+            Some(fast) => {
+                if reference.state == FastState::Unknown {
+                    // A sweep's double column, where it has one
+                    // ([`FastReference::know_double`]).
+                    reference.values[0] = FastValues {
+                        correctly_rounded: None,
+                        approximation: reference.double,
+                    };
+                    reference.count = 1;
+                    reference.state = FastState::Known;
+                }
+                *reference.values[0]
+                    .approximation
+                    .get_or_insert_with(|| fast(args))
+            }
+            // An inherited cell's literal evaluation needs the exact value only to measure a
+            // pass: to double, from the exact sum or MPFR (no interval evaluation).
+            None if matches!(self.requirement, Requirement::Vulkan(Cell::Inherited(_))) => {
+                self.exact_in_double(output, args)?
+            }
+            None => return None,
+        };
         if approximation.is_nan() {
             // Poison, or without SignedZeroInfNanPreserve a NaN: undefined either way.
             return Some(FastVerdict::Undefined);
@@ -193,7 +213,7 @@ impl Rules {
                 if device_result != approximation {
                     return None;
                 }
-                match reference::why_infinite(fast, args)? {
+                match reference::why_infinite(fast?, args)? {
                     reference::Infinity::Pole => Some(FastVerdict::Pass(0.0)),
                     reference::Infinity::PastDouble if args.iter().all(|x| *x != 0.0) => {
                         Some(FastVerdict::CorrectlyRoundedOverflow)
@@ -222,6 +242,9 @@ impl Rules {
                 } else {
                     FastVerdict::Pass(error)
                 }
+            })
+            .or_else(|| {
+                self.inherited_literally(vulkan, formula, args, approximation, device_result)
             }),
             _ if approximation.is_infinite() => None,
             Kind::Ulps(n) => self.vulkan_ulps(&input, n),
@@ -368,6 +391,80 @@ impl Rules {
             Verdict::Pass(error) => Some(passed_at(error)),
             Verdict::Fail(_) => None,
             Verdict::Unbounded(_) | Verdict::Undefined(_) => Some(FastVerdict::Undefined),
+        }
+    }
+
+    /// The exact value of an output without a fast tier, rounded to nearest double: the exact
+    /// sum's where it is one (mix, fmod, OpDot, cross), else MPFR's (`judge`'s exact value
+    /// rounded once more). `None` where the exact sum's nearest double is not normal.
+    fn exact_in_double(&self, output: &Output, args: &[f64]) -> Option<f64> {
+        if let Some(terms) = binding::exact_sum(output.reference) {
+            let mut sum = ExactSum::default();
+            if terms(args, &mut sum) {
+                let mut value = sum.value();
+                if value.is_zero() {
+                    return Some(0.0);
+                }
+                value.round_to(53);
+                let (significand, exponent) = value.nearest_64();
+                let magnitude =
+                    crate::num::exact_sum::nearest_normal_double(significand, exponent)?;
+                return Some(if value.is_negative() {
+                    -magnitude
+                } else {
+                    magnitude
+                });
+            }
+        }
+        let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
+        Some(
+            reference::high_precision(binding::mpfr(output.reference), &operands, self.element)
+                .to_f64(),
+        )
+    }
+
+    /// A half or float result of an inherited cell that the literal evaluation decides, each
+    /// value rounded to the type ([`inherited::decided_literally`]): a pass, at its error
+    /// against `approximation` (the exact value rounded to double: within 2^-29 of the type's
+    /// ulp of `judge`'s error; measured off a normal, non-power-of-two double only, else MPFR),
+    /// an infinity at no error (the overflow allowance's), or "not judged".
+    fn inherited_literally(
+        &self,
+        vulkan: VulkanJudging,
+        formula: &str,
+        args: &[f64],
+        approximation: f64,
+        device_result: f64,
+    ) -> Option<FastVerdict> {
+        let finite = args.iter().all(|a| a.is_finite()) && approximation.is_finite();
+        if vulkan.unit != self.element || !finite {
+            return None;
+        }
+        let formula = crate::spec::vulkan::formula::of_table(formula)?;
+        let decided = inherited::decided_literally(
+            formula,
+            self.element,
+            vulkan.unit,
+            args,
+            0,
+            device_result,
+            approximation == 0.0,
+        )?;
+        match decided {
+            Literal::Unbounded => Some(FastVerdict::Undefined),
+            Literal::Pass if device_result.is_infinite() => {
+                Some(FastVerdict::CorrectlyRoundedOverflow)
+            }
+            Literal::Pass => {
+                let power_of_two = approximation.to_bits() & ((1 << 52) - 1) == 0;
+                (approximation.is_normal() && !power_of_two).then(|| {
+                    FastVerdict::Pass(ulp_error_of_value(
+                        device_result,
+                        approximation,
+                        self.element,
+                    ))
+                })
+            }
         }
     }
 

@@ -1430,6 +1430,173 @@ fn literal_decisions_are_the_interval_evaluation_s() {
     }
 }
 
+/// `v` moved `k` values of `element` (its bit patterns: across zero and past the largest value
+/// as the encoding runs).
+fn stepped(element: FloatType, v: f64, k: i64) -> f64 {
+    match element {
+        FloatType::Double => f64::from_bits(v.to_bits().wrapping_add(k as u64)),
+        FloatType::Float => f64::from(f32::from_bits((v as f32).to_bits().wrapping_add(k as u32))),
+        FloatType::Half => {
+            half::f16::from_bits(half::f16::from_f64(v).to_bits().wrapping_add(k as u16)).to_f64()
+        }
+    }
+}
+
+/// An argument of `element`, the way sweeps give them: any value of the type, moderate ones,
+/// small integers, zeros, denormals, the edges of OpFDiv's divisor range, the largest values,
+/// and values near the previous one (cancellation).
+fn argument_in(element: FloatType, draws: &mut Xorshift, previous: Option<f64>) -> f64 {
+    let sign = if draws.next_bits() & 1 == 0 {
+        1.0
+    } else {
+        -1.0
+    };
+    let span = element.emax() - element.emin();
+    let value = match draws.next_bits() % 10 {
+        0..=2 => {
+            sign * (draws.next_unit() + 0.5)
+                * pow2((draws.next_bits() % span as u64) as i32 + element.emin())
+        }
+        3 => sign * (draws.next_bits() % 9) as f64,
+        4 => sign * 0.0,
+        5 => sign * draws.next_unit() * pow2(element.emin()),
+        6 => {
+            let edge =
+                [element.emin(), element.emax(), -14, 14, 0][(draws.next_bits() % 5) as usize];
+            sign * pow2(edge) * (1.0 + (draws.next_bits() % 5) as f64 * pow2(-8))
+        }
+        7 => sign * element.max_finite() * (1.0 - draws.next_unit() * pow2(-4)),
+        _ => match previous {
+            Some(v) if v.is_finite() => stepped(element, v, (draws.next_bits() % 9) as i64 - 4),
+            _ => sign * draws.next_unit(),
+        },
+    };
+    element.round(value)
+}
+
+/// Float and half results, as [`literal_decisions_are_the_interval_evaluation_s`] holds
+/// double ones: wherever the literal evaluation (each value rounded to the type once more)
+/// decides a result, the interval evaluation in that type gives the same verdict, with and
+/// without DenormPreserve; and it decides a good share of the correctly rounded results (no
+/// inner ranges here: a result beside the literal values goes to the intervals).
+#[test]
+fn float_and_half_literal_decisions_are_the_interval_evaluation_s() {
+    let mut draws = Xorshift(0x0f1a_7a11);
+    let functions: [(&str, &[usize]); 10] = [
+        ("fma", &[1]),
+        ("mix", &[1]),
+        ("smoothstep", &[1]),
+        ("fmod", &[1]),
+        ("sqrt", &[1]),
+        ("length", &[1, 3]),
+        ("distance", &[1, 4]),
+        ("OpDot", &[2, 4]),
+        ("normalize", &[1, 3]),
+        ("cross", &[3]),
+    ];
+    let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+    for element in [FloatType::Float, FloatType::Half] {
+        for (function, widths) in functions {
+            let row = table.row(function).expect("a Vulkan row");
+            let Requirement::Vulkan(Cell::Inherited(text)) = column(row, element, false).0 else {
+                panic!("{function}: an inherited cell");
+            };
+            let formula = crate::spec::vulkan::formula::of_table(text).expect("parsed");
+            let parameters = formula.parameters().len();
+            for &width in widths {
+                let (mut decided, mut inputs_decided, mut inputs) = (0usize, 0usize, 0usize);
+                for _ in 0..600 {
+                    let mut args = Vec::with_capacity(parameters * width);
+                    for _ in 0..parameters * width {
+                        let previous = args.last().copied();
+                        args.push(argument_in(element, &mut draws, previous));
+                    }
+                    let component = (draws.next_bits() % width as u64) as usize;
+                    let Some(exact) = inherited::exact_value(formula, &args, component) else {
+                        continue;
+                    };
+                    let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
+                    if special {
+                        continue;
+                    }
+                    let correct = element.round(exact.to_f64());
+                    let mut results = Vec::new();
+                    for step in [0i64, 1, -1, 3, -40] {
+                        results.push(stepped(element, correct, step));
+                    }
+                    results.push(argument_in(element, &mut draws, None));
+                    for device_result in results {
+                        let decision = literal::decide(
+                            formula,
+                            &args,
+                            component,
+                            element,
+                            element,
+                            device_result,
+                        );
+                        let error = crate::num::ulp::ulp_error(device_result, &exact, element);
+                        for denorm_preserve in [true, false] {
+                            let full = inherited::judge_by_ranges(
+                                formula,
+                                element,
+                                element,
+                                &args,
+                                &exact,
+                                device_result,
+                                component,
+                                denorm_preserve,
+                                true,
+                            );
+                            let context = || {
+                                format!(
+                                    "{function} {element:?} w{width} {args:?} [{component}] -> {device_result:e}"
+                                )
+                            };
+                            match decision {
+                                Some(literal::Literal::Pass) => {
+                                    assert_eq!(full, Verdict::Pass(error), "{}", context())
+                                }
+                                Some(literal::Literal::Unbounded)
+                                    if !(exact.is_zero() && args.contains(&0.0)) =>
+                                {
+                                    assert_eq!(
+                                        full,
+                                        Verdict::Unbounded(inherited::UNBOUNDED),
+                                        "{}",
+                                        context()
+                                    )
+                                }
+                                _ => {}
+                            }
+                        }
+                        decided += usize::from(decision.is_some());
+                        let rounded = device_result == correct;
+                        inputs += usize::from(rounded);
+                        inputs_decided += usize::from(rounded && decision.is_some());
+                    }
+                }
+                let share = inputs_decided as f64 / inputs.max(1) as f64;
+                eprintln!(
+                    "{function} {element:?} w{width}: {decided} decided, \
+                     {inputs_decided} of {inputs} correctly rounded ones ({share:.2})"
+                );
+                // Scalars: a third at least; vectors, whose many arguments here often hold
+                // one near the largest value or a denormal (their squares leave the type),
+                // some.
+                let enough = if width == 1 {
+                    share > 0.3
+                } else {
+                    inputs_decided >= 20
+                };
+                assert!(
+                    inputs > 100 && enough,
+                    "{function} {element:?} w{width}: {share}"
+                );
+            }
+        }
+    }
+}
+
 /// The literal evaluation decides where an intermediate overflows or a square vanishes, as
 /// the interval evaluation does with and without DenormPreserve: an infinity among the
 /// literal values is the overflow allowance's (fma, OpDot and cross past the largest value;

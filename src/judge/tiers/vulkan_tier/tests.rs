@@ -821,3 +821,87 @@ fn several_exact_outputs_are_decided_as_judge_does() {
         }
     }
 }
+
+/// Half and float results of inherited cells the literal evaluation reads (fma, mix, fmod,
+/// OpDot, sqrt, smoothstep, length, distance): every verdict the tier gives is `judge`'s
+/// (MPFR's path), the error within 2^-20 of it; and it decides most correctly rounded results
+/// at ordinary arguments (not smoothstep's 0 and 1).
+#[test]
+fn half_and_float_inherited_cells_are_decided_as_judge_does() {
+    let mut draws = crate::num::test_draws::Xorshift(0x51ce_f00d_1234_abcd);
+    let mut next = move || draws.next_bits();
+    let functions = [
+        ("fma", 3),
+        ("mix", 3),
+        ("fmod", 2),
+        ("OpDot", 4),
+        ("OpDot", 8),
+        ("sqrt", 1),
+        ("smoothstep", 3),
+        ("length", 1),
+        ("length", 3),
+        ("distance", 2),
+        ("distance", 8),
+    ];
+    for element in [FloatType::Float, FloatType::Half] {
+        for (name, arity) in functions {
+            let (mut decided, mut judged, mut correct_ones, mut correct_decided) = (0, 0, 0, 0);
+            for modes in MODES {
+                let rules = rules(name, element, false, modes);
+                let output = &rules.outputs[0];
+                for set in 0..150 {
+                    let ordinary = set % 3 != 0;
+                    let args: Vec<f64> = (0..arity)
+                        .map(|_| {
+                            let sign = if next() % 2 == 0 { 1.0 } else { -1.0 };
+                            let magnitude = if ordinary {
+                                f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12)
+                                    * pow2((next() % 12) as i32 - 6)
+                            } else {
+                                match next() % 3 {
+                                    0 => (next() % 9) as f64 / 4.0,
+                                    1 => pow2((next() % 40) as i32 - 20),
+                                    _ => {
+                                        f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12)
+                                            * pow2((element.emax() - (next() % 4) as i32).min(60))
+                                    }
+                                }
+                            };
+                            element.round(sign * magnitude)
+                        })
+                        .collect();
+                    let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
+                    let mpfr = binding::mpfr(output.reference);
+                    let correct = reference::correctly_rounded(mpfr, &operands, element).to_f64();
+                    let exact = reference::high_precision(mpfr, &operands, element).to_f64();
+                    for (result, _) in results(&rules, &args, correct, exact) {
+                        let case = rules.judge_exactly(0, &args, &[result]);
+                        judged += 1;
+                        let counted = ordinary && result == correct;
+                        correct_ones += usize::from(counted);
+                        let Some(verdict) = rules.fast_verdict(&args, &[result]) else {
+                            continue;
+                        };
+                        decided += 1;
+                        correct_decided += usize::from(counted);
+                        let context = format!(
+                            "{name} {element:?} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}"
+                        );
+                        agrees(verdict, &case, &context);
+                    }
+                }
+            }
+            eprintln!(
+                "{name} {arity} {element:?}: {decided} of {judged} decided, \
+                 {correct_decided} of {correct_ones} correctly rounded ones"
+            );
+            // smoothstep's results are mostly its clamps' 0 and 1, whose error (at zero, at a
+            // power of two) MPFR measures.
+            let least = if name == "smoothstep" { 0.02 } else { 0.5 };
+            assert!(
+                correct_decided as f64 > least * correct_ones as f64,
+                "{name} {arity} {element:?}: {correct_decided} of {correct_ones}"
+            );
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! A double result of an inherited cell decided without the interval evaluation
+//! A result of an inherited cell decided without the interval evaluation
 //! ([`super::inherited`]'s MPFR ranges, microseconds a result): the formula evaluated
 //! literally in double, each operation rounded to nearest as IEEE's double operations round,
 //! once plainly and twice with each product fused into the addition or subtraction that takes
@@ -70,11 +70,21 @@
 //! in the interval evaluation's order, stops there as that evaluation does: "not judged"
 //! (`sqrt` and `length` of large or tiny values), unless a zero argument's exact zero is due.
 //!
-//! Only double results with the double column's cells take this way (element = unit): a float
-//! or half result is decided by the Vulkan tier first, and its rounding after a fused
-//! operation is not one rounding of the exact value. The test
-//! `literal_decisions_are_the_interval_evaluation_s` (`judge::vulkan::tests`) holds every
-//! decision to the interval evaluation's.
+//! **Float and half results** (element = unit, no RelaxedPrecision) take this way too, with
+//! their own column's cells and bounds ([`Format`]: the constants above scaled to the type's
+//! range and precision): each literal value is computed in double as above, then rounded once
+//! more to the type. A value rounded twice is one of the two values of the type next to the
+//! exact value it stands for (the double lies between them, or on one), so it lies in a
+//! correctly rounded operation's range, which holds both; a quotient, root or reciprocal
+//! root so rounded is within one ulp of the type of its exact value (the double's own error
+//! is far below an ulp of the type), inside OpFDiv's 2.5 ulp and inversesqrt's 2; an
+//! infinity from that rounding comes of a double past the type's largest value, so of an
+//! exact value past it (the overflow allowance's). No inner ranges there: a result beside
+//! the literal values goes to the intervals.
+//!
+//! The tests `literal_decisions_are_the_interval_evaluation_s` and
+//! `float_and_half_literal_decisions_are_the_interval_evaluation_s` (`judge::vulkan::tests`)
+//! hold every decision to the interval evaluation's.
 
 use crate::num::exact_sum::ExactSum;
 use crate::num::fp::FloatType;
@@ -236,18 +246,53 @@ const fn two_to(e: i64) -> f64 {
     f64::from_bits(((1023 + e) as u64) << 52)
 }
 
-/// Magnitudes a finite bound stays below (no overflow allowance); beyond it, a correctly
-/// rounded operation's end is taken as the infinity ([`rounded_outer`]).
-const LARGEST: f64 = two_to(1000);
+/// The outer bounds' constants for one result type (module docs: "Where the evaluation would
+/// stop short"), each scaled to the type's range and precision.
+#[derive(Clone, Copy, Debug)]
+struct Format {
+    element: FloatType,
+    /// Magnitudes a finite bound stays below (no overflow allowance); beyond it, a correctly
+    /// rounded operation's end is taken as the infinity ([`rounded_outer`]): 2^1000, 2^120,
+    /// 2^13 (the largest finite values are near 2^1024, 2^128, 2^16).
+    largest: f64,
+    /// Ends below it in magnitude are taken as zero (a denormal flushed): 2^-1000, 2^-100,
+    /// 2^-12, each at least the smallest normal value (2^-1022, 2^-126, 2^-14).
+    flushed: f64,
+    /// The widening relative to the larger magnitude: 2^-40, 2^-12, 2^-3; far more than 16
+    /// ulp of the type (2^-48, 2^-19, 2^-6 relative at most) and the corners' roundings.
+    slack: f64,
+    /// The widening at least: 16 ulp of the subnormals (a cell's widening there) and more:
+    /// 2^-1070, 2^-140, 2^-18.
+    tiny_slack: f64,
+}
 
-/// Ends below it in magnitude are taken as zero (a denormal flushed).
-const FLUSHED: f64 = two_to(-1000);
+impl Format {
+    fn of(element: FloatType) -> Format {
+        let (largest, flushed, slack, tiny_slack) = match element {
+            FloatType::Double => (1000, -1000, -40, -1070),
+            FloatType::Float => (120, -100, -12, -140),
+            FloatType::Half => (13, -12, -3, -18),
+        };
+        Format {
+            element,
+            largest: two_to(largest),
+            flushed: two_to(flushed),
+            slack: two_to(slack),
+            tiny_slack: if tiny_slack < -1022 {
+                f64::from_bits(1 << (tiny_slack + 1074))
+            } else {
+                two_to(tiny_slack)
+            },
+        }
+    }
 
-/// The outer bounds' widening, relative to the larger magnitude.
-const SLACK: f64 = two_to(-40);
-
-/// The outer bounds' widening at least: 16 ulp of the subnormals (a cell's widening there).
-const TINY_SLACK: f64 = f64::from_bits(1 << 4); // 2^-1070, a subnormal
+    /// A value computed in double, rounded once more to the type (double's own: unchanged).
+    /// Twice rounded, it is one of the two values of the type next to the exact value: inside
+    /// a correctly rounded operation's range (which holds both), as the proofs need.
+    fn round(&self, value: f64) -> f64 {
+        self.element.round(value)
+    }
+}
 
 /// What the literal evaluation proves of a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,10 +329,10 @@ pub(super) fn decide(
     unit: FloatType,
     device_result: f64,
 ) -> Option<Literal> {
-    if element != FloatType::Double || unit != element {
+    if unit != element {
         return None;
     }
-    let cells = Cells::double()?;
+    let cells = Cells::of(element)?;
     match literal(formula, args, component, cells, false) {
         Ok(node) => {
             // An infinite value lies in its node's range as the overflow allowance does (the
@@ -300,7 +345,11 @@ pub(super) fn decide(
             if (low..=high).contains(&device_result) {
                 return Some(Literal::Pass);
             }
-            // Elsewhere the inner evaluation's range, computed only here (a few results).
+            // Elsewhere the inner evaluation's range, computed only here (a few results), in
+            // double only (its neighbours are double's).
+            if element != FloatType::Double {
+                return None;
+            }
             let node = literal(formula, args, component, cells, true).ok()?;
             let (low, high) = node.inner;
             (low..=high)
@@ -439,6 +488,8 @@ fn apply<'a, const N: usize>(
 /// widening at most 16 ulp: far inside the bounds' slack); and the formulas of the inherited
 /// functions the formulas call, with their parameters.
 struct Cells {
+    /// The result type's bounds' constants, and its rounding of each literal value.
+    format: Format,
     /// inversesqrt's cell allows 2 ulp: `1.0 / sqrt(t)` in double is within it.
     reciprocal_root_within_two_roundings: bool,
     /// inversesqrt's cell, in ulp.
@@ -456,16 +507,19 @@ struct Cells {
 }
 
 impl Cells {
-    fn double() -> Option<&'static Cells> {
-        static CELLS: OnceLock<Option<Cells>> = OnceLock::new();
-        CELLS
+    /// The cells of `element`'s column, checked once.
+    fn of(element: FloatType) -> Option<&'static Cells> {
+        static CELLS: [OnceLock<Option<Cells>>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let index = match element {
+            FloatType::Half => 0,
+            FloatType::Float => 1,
+            FloatType::Double => 2,
+        };
+        CELLS[index]
             .get_or_init(|| {
                 let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
-                let cell = |name: &str| {
-                    table
-                        .row(name)
-                        .map(|row| column(row, FloatType::Double, false).0)
-                };
+                let cell = |name: &str| table.row(name).map(|row| column(row, element, false).0);
                 let rounded = |name: &str| cell(name) == Some(&Requirement::CorrectlyRounded);
                 let arithmetic = ["OpFAdd", "OpFSub", "OpFMul", "trunc"]
                     .into_iter()
@@ -484,7 +538,7 @@ impl Cells {
                 let parameters = table
                     .rows
                     .iter()
-                    .filter_map(|row| match column(row, FloatType::Double, false).0 {
+                    .filter_map(|row| match column(row, element, false).0 {
                         Requirement::Vulkan(Cell::Inherited(text)) => {
                             let formula = formula::of_table(text)?;
                             Some((formula, formula.parameters(), None))
@@ -503,6 +557,7 @@ impl Cells {
                     return None;
                 }
                 let mut cells = Cells {
+                    format: Format::of(element),
                     reciprocal_root_within_two_roundings: rsqrt >= 2.0,
                     reciprocal_root_ulps: rsqrt,
                     divisor_low: *low,
@@ -730,14 +785,14 @@ fn reciprocal_root(t: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
     if !cells.reciprocal_root_within_two_roundings {
         return Err(UNKNOWN);
     }
-    let (low, high) = reciprocal_root_bound(t)?;
+    let (low, high) = reciprocal_root_bound(t, &cells.format)?;
     // At a zero, +inf as the interval evaluation takes it (IEEE's 1/sqrt(-0) is -inf).
     let node = Node {
         values: t.values.map(|v| {
             if v == 0.0 {
                 f64::INFINITY
             } else {
-                1.0 / v.sqrt()
+                cells.format.round(1.0 / v.sqrt())
             }
         }),
         low,
@@ -766,12 +821,12 @@ fn reciprocal_root_inner(t: &Node, cells: &Cells) -> Option<(f64, f64)> {
 /// the division's bound, its divisor (inversesqrt's range) inside OpFDiv's divisor range;
 /// unbounded where that range lies outside it.
 fn root(t: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
-    let (least, most) = reciprocal_root_bound(t)?;
+    let (least, most) = reciprocal_root_bound(t, &cells.format)?;
     // The range holds a positive value, 1/sqrt of its argument's low end.
     divides((least, most), true, cells)?;
-    let (low, high) = outer(1.0 / most, 1.0 / least)?;
+    let (low, high) = outer(1.0 / most, 1.0 / least, &cells.format)?;
     let node = Node {
-        values: t.values.map(f64::sqrt),
+        values: t.values.map(|v| cells.format.round(v.sqrt())),
         low: low.max(0.0),
         high,
         nonnegative: true,
@@ -874,7 +929,7 @@ fn reciprocal_root_both_ways(t: f64) -> Option<(f64, f64)> {
 /// an infinite end, infinite for a zero one), widened by far more than its few ulp of the
 /// larger finite end. `Unknown` where the range may reach below zero (inversesqrt stops with
 /// NaN there) or is zero alone.
-fn reciprocal_root_bound(t: &Node) -> Outcome<(f64, f64)> {
+fn reciprocal_root_bound(t: &Node, format: &Format) -> Outcome<(f64, f64)> {
     if !(t.nonnegative || t.low > 0.0) || t.high.is_nan() || t.high <= 0.0 {
         return Err(UNKNOWN);
     }
@@ -882,7 +937,7 @@ fn reciprocal_root_bound(t: &Node) -> Outcome<(f64, f64)> {
     let low = if t.low > 0.0 { t.low } else { 0.0 };
     let (least, most) = (1.0 / t.high.sqrt(), 1.0 / low.sqrt());
     let finite = if most.is_finite() { most } else { least };
-    let slack = (finite * SLACK).max(TINY_SLACK);
+    let slack = (finite * format.slack).max(format.tiny_slack);
     Ok((least - slack, most + slack))
 }
 
@@ -920,12 +975,12 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells, inner: bool) -> O
     }
     let values = std::array::from_fn(|e| {
         let (a, b) = (a.values[e], b.values[e]);
-        match op {
+        cells.format.round(match op {
             Operator::Add => a + b,
             Operator::Sub => a - b,
             Operator::Mul => a * b,
             Operator::Div => a / b,
-        }
+        })
     });
     // Signs: every corner on one side of zero.
     let (same, opposite) = (
@@ -982,9 +1037,9 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells, inner: bool) -> O
     let low = corners.iter().copied().fold(f64::INFINITY, f64::min);
     let high = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (mut low, mut high) = if op == Operator::Div {
-        outer(low, high)?
+        outer(low, high, &cells.format)?
     } else {
-        rounded_outer(low, high)?
+        rounded_outer(low, high, &cells.format)?
     };
     if nonnegative {
         low = low.max(0.0);
@@ -1027,9 +1082,12 @@ fn fused(
         return Ok(plain);
     }
     let sign = if op == Operator::Sub { -1.0 } else { 1.0 };
-    let left = |e: usize| left.map(|(p, q)| p.values[e].mul_add(q.values[e], sign * b.values[e]));
-    let right =
-        |e: usize| right.map(|(p, q)| (sign * p.values[e]).mul_add(q.values[e], a.values[e]));
+    let round = |v: f64| cells.format.round(v);
+    let left =
+        |e: usize| left.map(|(p, q)| round(p.values[e].mul_add(q.values[e], sign * b.values[e])));
+    let right = |e: usize| {
+        right.map(|(p, q)| round((sign * p.values[e]).mul_add(q.values[e], a.values[e])))
+    };
     Ok(plain.with_values(|e| {
         let value = match e {
             RIGHT_FIRST => right(e).or_else(|| left(e)),
@@ -1165,42 +1223,43 @@ fn two_sum(a: f64, b: f64) -> (f64, f64) {
 /// an end beyond 2^1000 in magnitude (an overflow allowance's infinity at most) is taken as
 /// the infinity, and the other end, finite, widened by 2^-40 of its own magnitude (at least
 /// 2^-1070) and at most 2^1000 in magnitude (the allowance's largest finite value beyond).
-fn rounded_outer(low: f64, high: f64) -> Outcome<(f64, f64)> {
+fn rounded_outer(low: f64, high: f64, format: &Format) -> Outcome<(f64, f64)> {
     if low.is_nan() || high.is_nan() {
         return Err(UNKNOWN);
     }
-    if low > -LARGEST && high < LARGEST {
-        return outer(low, high);
+    let largest = format.largest;
+    if low > -largest && high < largest {
+        return outer(low, high, format);
     }
     // A finite end moved outwards; a low end at +inf (every corner past 2^1000, so the range
     // starts at the allowance's largest value at least) at 2^999, a high end at -inf likewise.
     let widened = |end: f64, sign: f64| {
         if end.is_infinite() {
-            return end.signum() * LARGEST / 2.0;
+            return end.signum() * largest / 2.0;
         }
-        let moved = end - sign * (end.abs() * SLACK).max(TINY_SLACK);
-        moved.clamp(-LARGEST, LARGEST)
+        let moved = end - sign * (end.abs() * format.slack).max(format.tiny_slack);
+        moved.clamp(-largest, largest)
     };
-    let low = if low <= -LARGEST {
+    let low = if low <= -largest {
         f64::NEG_INFINITY
     } else {
         widened(low, 1.0)
     };
-    let high = if high >= LARGEST {
+    let high = if high >= largest {
         f64::INFINITY
     } else {
         widened(high, -1.0)
     };
-    Ok(flushed(low, high))
+    Ok(flushed(low, high, format))
 }
 
 /// An end below 2^-1000 in magnitude taken as zero: without DenormPreserve a range beside a
 /// denormal reaches zero.
-fn flushed(mut low: f64, mut high: f64) -> (f64, f64) {
-    if low > 0.0 && low < FLUSHED {
+fn flushed(mut low: f64, mut high: f64, format: &Format) -> (f64, f64) {
+    if low > 0.0 && low < format.flushed {
         low = 0.0;
     }
-    if high < 0.0 && high > -FLUSHED {
+    if high < 0.0 && high > -format.flushed {
         high = 0.0;
     }
     (low, high)
@@ -1209,17 +1268,17 @@ fn flushed(mut low: f64, mut high: f64) -> (f64, f64) {
 /// `[low, high]` (the corners of an operation's exact range over its operands' bounds)
 /// widened by 2^-40 of its larger magnitude (at least 2^-1070), an end below 2^-1000 taken
 /// as zero; `Unknown` where it reaches 2^1000, or at NaN.
-fn outer(low: f64, high: f64) -> Outcome<(f64, f64)> {
+fn outer(low: f64, high: f64, format: &Format) -> Outcome<(f64, f64)> {
     if low.is_nan() || high.is_nan() {
         return Err(UNKNOWN);
     }
     let magnitude = low.abs().max(high.abs());
-    if magnitude >= LARGEST {
+    if magnitude >= format.largest {
         return Err(UNKNOWN);
     }
     // Corners rounded to zero (a product below the subnormals) get the absolute slack.
-    let slack = (magnitude * SLACK).max(TINY_SLACK);
-    Ok(flushed(low - slack, high + slack))
+    let slack = (magnitude * format.slack).max(format.tiny_slack);
+    Ok(flushed(low - slack, high + slack, format))
 }
 
 /// `f` applied component by component, a scalar standing for every component.
@@ -1244,9 +1303,15 @@ fn componentwise<const K: usize, const N: usize>(
 /// interval evaluation's (`judge::vulkan::tests`).
 #[cfg(test)]
 pub(super) fn values(formula: &Formula, args: &[f64], component: usize) -> Option<[f64; 3]> {
-    literal(formula, args, component, Cells::double()?, false)
-        .ok()
-        .map(|node| node.values)
+    literal(
+        formula,
+        args,
+        component,
+        Cells::of(FloatType::Double)?,
+        false,
+    )
+    .ok()
+    .map(|node| node.values)
 }
 
 #[cfg(test)]

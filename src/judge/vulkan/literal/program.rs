@@ -234,6 +234,7 @@ impl Compiler<'_> {
 mod tests {
     use super::super::{literal_in, pick, tests::draw, Stopped};
     use super::*;
+    use crate::num::fp::FloatType;
     use crate::num::test_draws::Xorshift;
 
     /// A node's every field, bit for bit.
@@ -249,52 +250,56 @@ mod tests {
     }
 
     /// Every table formula that compiles gives the walk's node, every field bit for bit, or
-    /// its stop, plainly and with inner ranges: at ordinary arguments, zeros, infinities,
+    /// its stop, plainly and with inner ranges, in each type's column: at ordinary arguments, zeros, infinities,
     /// NaN, near-equal pairs and tiny and huge values. fma's, sqrt's, mix's, smoothstep's and
     /// fmod's compile.
     #[test]
     fn programs_evaluate_as_the_walk_does() {
-        let cells = Cells::double().expect("the double column's cells");
         let mut draws = Xorshift(0x5eed_0fc0_de12_3400);
         let mut compiled = Vec::new();
-        for (formula, parameters, program) in &cells.parameters {
-            let Some(program) = program else {
-                continue;
-            };
-            compiled.push(parameters.clone());
-            let mut stops = 0;
-            for set in 0..20_000 {
-                let mut args: Vec<f64> = (0..parameters.len())
-                    .map(|_| match draws.next_bits() % 16 {
-                        0 => 0.0,
-                        1 => -0.0,
-                        2 => f64::INFINITY,
-                        3 => f64::NAN,
-                        4 => f64::from_bits(draws.next_bits() % (1 << 52)),
-                        5 => (draws.next_bits() % 9) as f64 / 4.0,
-                        _ => draw(&mut draws),
-                    })
-                    .collect();
-                if set % 4 == 0 && args.len() > 1 {
-                    // Near-equal operands: cancellations, and divisors near zero.
-                    args[1] = args[0] * (1.0 + f64::EPSILON * (draws.next_bits() % 8) as f64);
+        for element in [FloatType::Double, FloatType::Float, FloatType::Half] {
+            let cells = Cells::of(element).expect("the column's cells");
+            for (formula, parameters, program) in &cells.parameters {
+                let Some(program) = program else {
+                    continue;
+                };
+                compiled.push(parameters.clone());
+                let mut stops = 0;
+                for set in 0..20_000 {
+                    let mut args: Vec<f64> = (0..parameters.len())
+                        .map(|_| match draws.next_bits() % 16 {
+                            0 => 0.0,
+                            1 => -0.0,
+                            2 => f64::INFINITY,
+                            3 => f64::NAN,
+                            4 => f64::from_bits(draws.next_bits() % (1 << 52)),
+                            5 => (draws.next_bits() % 9) as f64 / 4.0,
+                            _ => draw(&mut draws),
+                        })
+                        .map(|v| element.round(v))
+                        .collect();
+                    if set % 4 == 0 && args.len() > 1 {
+                        // Near-equal operands: cancellations, and divisors near zero.
+                        args[1] = args[0] * (1.0 + f64::EPSILON * (draws.next_bits() % 8) as f64);
+                    }
+                    for inner in [false, true] {
+                        let walked =
+                            pick(literal_in::<1>(formula, parameters, &args, cells, inner), 0);
+                        let run = program.run(&args, cells, inner);
+                        stops += usize::from(walked.is_err());
+                        assert_eq!(
+                            outcome(run),
+                            outcome(walked),
+                            "{parameters:?} at {args:?}, inner {inner}"
+                        );
+                    }
                 }
-                for inner in [false, true] {
-                    let walked = pick(literal_in::<1>(formula, parameters, &args, cells, inner), 0);
-                    let run = program.run(&args, cells, inner);
-                    stops += usize::from(walked.is_err());
-                    assert_eq!(
-                        outcome(run),
-                        outcome(walked),
-                        "{parameters:?} at {args:?}, inner {inner}"
-                    );
-                }
+                eprintln!(
+                    "{parameters:?}: {} steps, {stops} of 40000 stopped",
+                    program.steps.len()
+                );
+                assert!(stops < 40_000, "{parameters:?}: every set stopped");
             }
-            eprintln!(
-                "{parameters:?}: {} steps, {stops} of 40000 stopped",
-                program.steps.len()
-            );
-            assert!(stops < 40_000, "{parameters:?}: every set stopped");
         }
         for parameters in [
             vec!["x", "y", "z"],
