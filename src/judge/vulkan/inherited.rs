@@ -1137,6 +1137,31 @@ pub(super) fn exact_value(formula: &Formula, args: &[f64], component: usize) -> 
         .map(|range| range.low)
 }
 
+/// `constant`'s range in `element` (its unit the same): either neighbour of the exact value in
+/// the type, as the interval evaluation takes it, and the nearer one (the exact value rounded
+/// to double, then to the type): `(nearest, low, high)`.
+pub(super) fn constant_neighbours(constant: Constant, element: FloatType) -> (f64, f64, f64) {
+    let context = Context {
+        element,
+        unit: element,
+        flush: false,
+        exact: false,
+        association: 0,
+    };
+    let evaluation = Evaluation {
+        bound: &[],
+        index: None,
+        context,
+    };
+    let range = evaluation.constant(constant);
+    let exact = evaluation.constant_value(constant).to_f64();
+    (
+        element.round(exact),
+        range.low.to_f64(),
+        range.high.to_f64(),
+    )
+}
+
 /// The formula's range at `args` (each parameter's components in turn): component
 /// `component` of its value.
 fn evaluate(
@@ -1242,12 +1267,17 @@ impl Evaluation<'_> {
     }
 
     /// Either neighbour of the exact constant in the unit's type.
-    fn constant(&self, constant: Constant) -> Interval {
+    /// The exact constant, at the evaluation's precision.
+    fn constant_value(&self, constant: Constant) -> Float {
         let pi = Float::with_val(PRECISION, MpfrConstant::Pi);
-        let value = match constant {
+        match constant {
             Constant::PiOver180 => Float::with_val(PRECISION, &pi / 180),
             Constant::OneEightyOverPi => Float::with_val(PRECISION, 180 / &pi),
-        };
+        }
+    }
+
+    pub(super) fn constant(&self, constant: Constant) -> Interval {
+        let value = self.constant_value(constant);
         if self.context.exact {
             return Interval::point(value);
         }

@@ -1328,12 +1328,14 @@ fn by_ranges(
 #[test]
 fn literal_decisions_are_the_interval_evaluation_s() {
     let mut draws = Xorshift(0x1157_e4a1);
-    let functions: [(&str, &[usize]); 10] = [
+    let functions: [(&str, &[usize]); 12] = [
         ("fma", &[1]),
         ("mix", &[1]),
         ("smoothstep", &[1]),
         ("fmod", &[1]),
         ("sqrt", &[1]),
+        ("radians", &[1]),
+        ("degrees", &[1]),
         ("length", &[1, 2, 3, 4]),
         ("distance", &[1, 2, 4]),
         ("OpDot", &[2, 3, 4]),
@@ -1482,12 +1484,14 @@ fn argument_in(element: FloatType, draws: &mut Xorshift, previous: Option<f64>) 
 #[test]
 fn float_and_half_literal_decisions_are_the_interval_evaluation_s() {
     let mut draws = Xorshift(0x0f1a_7a11);
-    let functions: [(&str, &[usize]); 10] = [
+    let functions: [(&str, &[usize]); 12] = [
         ("fma", &[1]),
         ("mix", &[1]),
         ("smoothstep", &[1]),
         ("fmod", &[1]),
         ("sqrt", &[1]),
+        ("radians", &[1]),
+        ("degrees", &[1]),
         ("length", &[1, 3]),
         ("distance", &[1, 4]),
         ("OpDot", &[2, 4]),

@@ -23,6 +23,9 @@
 //! - inversesqrt (2 ulp) as `1.0 / sqrt(t)` in double: two roundings, within 2u of
 //!   `1/sqrt(t)` relative (u = 2^-53), less than 2 of its ulp;
 //! - `trunc` and `clamp` are exact and monotonic; negation is exact; numbers are exact;
+//! - `C_pi_180` and `C_180_pi` ("a correctly rounded approximation"): the range holds both
+//!   neighbours of the exact constant in the type, and the literal value is one of them (the
+//!   nearer), as are the inner range's ends;
 //! - `sqrt`, `dot`, `length`: their own formulas from the table, literally; cross's
 //!   `OpFSub(OpFMul, OpFMul)` on cross's operands, as the interval evaluation takes them.
 //!
@@ -90,7 +93,7 @@ use crate::num::exact_sum::ExactSum;
 use crate::num::fp::FloatType;
 use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::{builtin_in, Profile, Requirement};
-use crate::spec::vulkan::formula::{self, Expr, Formula, Operator};
+use crate::spec::vulkan::formula::{self, Constant, Expr, Formula, Operator};
 use crate::spec::vulkan::{column, Cell};
 use program::Program;
 use std::cell::RefCell;
@@ -490,6 +493,9 @@ fn apply<'a, const N: usize>(
 struct Cells {
     /// The result type's bounds' constants, and its rounding of each literal value.
     format: Format,
+    /// `C_pi_180`'s and `C_180_pi`'s nearest value in the type and range
+    /// ([`super::inherited::constant_neighbours`]).
+    constants: [(f64, f64, f64); 2],
     /// inversesqrt's cell allows 2 ulp: `1.0 / sqrt(t)` in double is within it.
     reciprocal_root_within_two_roundings: bool,
     /// inversesqrt's cell, in ulp.
@@ -558,6 +564,8 @@ impl Cells {
                 }
                 let mut cells = Cells {
                     format: Format::of(element),
+                    constants: [Constant::PiOver180, Constant::OneEightyOverPi]
+                        .map(|constant| super::inherited::constant_neighbours(constant, element)),
                     reciprocal_root_within_two_roundings: rsqrt >= 2.0,
                     reciprocal_root_ulps: rsqrt,
                     divisor_low: *low,
@@ -578,6 +586,24 @@ impl Cells {
                 Some(cells)
             })
             .as_ref()
+    }
+
+    /// `C_pi_180` or `C_180_pi` ("a correctly rounded approximation"): its range holds either
+    /// neighbour of the exact value in the type (the interval evaluation's), its literal value
+    /// is the nearer one, and both ends are inside it.
+    fn constant(&self, constant: Constant) -> Node {
+        let (nearest, low, high) = match constant {
+            Constant::PiOver180 => self.constants[0],
+            Constant::OneEightyOverPi => self.constants[1],
+        };
+        Node {
+            values: [nearest; EVALUATIONS],
+            low,
+            high,
+            nonnegative: low >= 0.0,
+            nonpositive: high <= 0.0,
+            inner: (low, high),
+        }
     }
 
     /// `formula.parameters()`, found once for the table's formulas, and a table formula's
@@ -631,7 +657,8 @@ impl<const N: usize> Evaluation<'_, N> {
             Expr::Negate(inner) => Ok(self.expr(inner)?.map(Node::negated)),
             Expr::Binary(op, a, b) => self.binary(*op, a, b),
             Expr::Call(name, args) => self.call(name, args),
-            Expr::Constant(_) | Expr::Operation(_) => Err(UNKNOWN),
+            Expr::Constant(constant) => Ok(Value::scalar(self.cells.constant(*constant))),
+            Expr::Operation(_) => Err(UNKNOWN),
         }
     }
 
