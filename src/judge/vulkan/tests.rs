@@ -1321,6 +1321,31 @@ fn by_ranges(
     )
 }
 
+/// The literal evaluation's `decision` is the interval evaluation's verdict `full`: a pass
+/// at `error`, or its stop at a divisor outside OpFDiv's range (where a zero argument's exact
+/// zero is not due).
+fn literal_agrees(
+    decision: Option<literal::Literal>,
+    full: &Verdict,
+    error: f64,
+    exact: &rug::Float,
+    args: &[f64],
+    context: impl Fn() -> String,
+) {
+    match decision {
+        Some(literal::Literal::Pass) => assert_eq!(*full, Verdict::Pass(error), "{}", context()),
+        Some(literal::Literal::Unbounded) if !(exact.is_zero() && args.contains(&0.0)) => {
+            assert_eq!(
+                *full,
+                Verdict::Unbounded(inherited::UNBOUNDED),
+                "{}",
+                context()
+            )
+        }
+        _ => {}
+    }
+}
+
 /// Wherever the literal evaluation decides a double result (a pass, or the evaluation's
 /// stop at a divisor outside OpFDiv's range), the interval evaluation gives the same
 /// verdict, with and without DenormPreserve; and it decides most of the results a device
@@ -1399,22 +1424,7 @@ fn literal_decisions_are_the_interval_evaluation_s() {
                                 "{function} w{width} {args:?} [{component}] -> {device_result:e}"
                             )
                         };
-                        match decision {
-                            Some(literal::Literal::Pass) => {
-                                assert_eq!(full, Verdict::Pass(error), "{}", context())
-                            }
-                            Some(literal::Literal::Unbounded)
-                                if !(exact.is_zero() && args.contains(&0.0)) =>
-                            {
-                                assert_eq!(
-                                    full,
-                                    Verdict::Unbounded(inherited::UNBOUNDED),
-                                    "{}",
-                                    context()
-                                )
-                            }
-                            _ => {}
-                        }
+                        literal_agrees(decision, &full, error, &exact, &args, context);
                     }
                     decided += usize::from(decision.is_some());
                     inputs += usize::from(rounded);
@@ -1556,22 +1566,7 @@ fn float_and_half_literal_decisions_are_the_interval_evaluation_s() {
                                     "{function} {element:?} w{width} {args:?} [{component}] -> {device_result:e}"
                                 )
                             };
-                            match decision {
-                                Some(literal::Literal::Pass) => {
-                                    assert_eq!(full, Verdict::Pass(error), "{}", context())
-                                }
-                                Some(literal::Literal::Unbounded)
-                                    if !(exact.is_zero() && args.contains(&0.0)) =>
-                                {
-                                    assert_eq!(
-                                        full,
-                                        Verdict::Unbounded(inherited::UNBOUNDED),
-                                        "{}",
-                                        context()
-                                    )
-                                }
-                                _ => {}
-                            }
+                            literal_agrees(decision, &full, error, &exact, &args, context);
                         }
                         decided += usize::from(decision.is_some());
                         let rounded = device_result == correct;

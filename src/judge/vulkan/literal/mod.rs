@@ -144,6 +144,18 @@ impl Node {
 
     /// The bound's ends are finite: an operation's operand (the corners of finite ends are
     /// never NaN, and one rounded to an infinity is beyond 2^1000, which [`outer`] reads).
+    /// A root's or reciprocal root's node: its values and bound, its range at least zero.
+    fn positive(values: [f64; EVALUATIONS], low: f64, high: f64) -> Node {
+        Node {
+            values,
+            low,
+            high,
+            nonnegative: true,
+            nonpositive: false,
+            inner: NO_INNER,
+        }
+    }
+
     fn finite(&self) -> bool {
         self.low.is_finite() && self.high.is_finite()
     }
@@ -814,8 +826,8 @@ fn reciprocal_root(t: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
     }
     let (low, high) = reciprocal_root_bound(t, &cells.format)?;
     // At a zero, +inf as the interval evaluation takes it (IEEE's 1/sqrt(-0) is -inf).
-    let node = Node {
-        values: t.values.map(|v| {
+    let node = Node::positive(
+        t.values.map(|v| {
             if v == 0.0 {
                 f64::INFINITY
             } else {
@@ -824,10 +836,7 @@ fn reciprocal_root(t: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
         }),
         low,
         high,
-        nonnegative: true,
-        nonpositive: false,
-        inner: NO_INNER,
-    };
+    );
     if !inner {
         return Ok(node);
     }
@@ -852,14 +861,11 @@ fn root(t: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
     // The range holds a positive value, 1/sqrt of its argument's low end.
     divides((least, most), true, cells)?;
     let (low, high) = outer(1.0 / most, 1.0 / least, &cells.format)?;
-    let node = Node {
-        values: t.values.map(|v| cells.format.round(v.sqrt())),
-        low: low.max(0.0),
+    let node = Node::positive(
+        t.values.map(|v| cells.format.round(v.sqrt())),
+        low.max(0.0),
         high,
-        nonnegative: true,
-        nonpositive: false,
-        inner: NO_INNER,
-    };
+    );
     if !inner {
         return Ok(node);
     }
