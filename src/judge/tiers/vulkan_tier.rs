@@ -114,7 +114,7 @@ impl Rules {
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
-        if let Some(verdict) = self.vulkan_exact_outputs(vulkan.modes, args, device_results) {
+        if let Some(verdict) = self.vulkan_exact_outputs(vulkan, args, device_results) {
             return Some(verdict);
         }
         if self.element == FloatType::Double {
@@ -127,7 +127,7 @@ impl Rules {
         if let Some(decided) = self.decided_before_the_cell(output, modes, args, device_result) {
             return decided;
         }
-        if let Some(verdict) = self.vulkan_exact_value(output, args, device_result) {
+        if let Some(verdict) = self.vulkan_exact_value(vulkan.unit, output, args, device_result) {
             return Some(verdict);
         }
         let fast = binding::fast_tier(output);
@@ -475,10 +475,11 @@ impl Rules {
     /// elsewhere (MPFR's path judges each output).
     fn vulkan_exact_outputs(
         &self,
-        modes: Modes,
+        vulkan: VulkanJudging,
         args: &[f64],
         device_results: &[f64],
     ) -> Option<FastVerdict> {
+        let modes = vulkan.modes;
         if self.outputs.len() < 2 || self.outputs.len() != device_results.len() {
             return None;
         }
@@ -487,7 +488,7 @@ impl Rules {
                 OutputCheck::Table => {
                     self.decided_before_the_cell(output, modes, args, *result)
                         .is_none()
-                        && self.vulkan_exact_value(output, args, *result)
+                        && self.vulkan_exact_value(vulkan.unit, output, args, *result)
                             == Some(FastVerdict::Pass(0.0))
                 }
                 OutputCheck::Integer => binding::exact(output.reference)
@@ -504,19 +505,25 @@ impl Rules {
 
     /// A result equal to the exact value the host computes ([`binding::exact`]: floor, fmax,
     /// clamp, ldexp, ...), a value of the format, in a cell that holds the exact value (a
-    /// "correct result", correctly rounded in any mode, an ulp bound): `judge`'s pass at no
+    /// "correct result", correctly rounded in any mode in the element's own precision, an ulp
+    /// bound): `judge`'s pass at no
     /// error (a finite exact value is no poison and lies inside the finite range). `None`
     /// elsewhere: the cell's other rules decide.
     fn vulkan_exact_value(
         &self,
+        unit: FloatType,
         output: &Output,
         args: &[f64],
         device_result: f64,
     ) -> Option<FastVerdict> {
-        if !matches!(
-            self.requirement,
-            Requirement::Exact | Requirement::CorrectlyRounded | Requirement::Ulp(_)
-        ) {
+        // Correctly rounded in a coarser unit (RelaxedPrecision's half grid), a value of the
+        // element may lie off the grid: not the unit's rounding.
+        let holds_the_exact_value = match self.requirement {
+            Requirement::Exact | Requirement::Ulp(_) => true,
+            Requirement::CorrectlyRounded => unit == self.element,
+            _ => false,
+        };
+        if !holds_the_exact_value {
             return None;
         }
         let value = binding::exact(output.reference)?(args, self.element)?;
@@ -542,7 +549,9 @@ impl Rules {
         if self.outputs.len() != 1 {
             return None;
         }
-        if let Some(verdict) = self.vulkan_exact_value(output, args, device_result) {
+        if let Some(verdict) =
+            self.vulkan_exact_value(FloatType::Double, output, args, device_result)
+        {
             return Some(verdict);
         }
         let holds_correctly_rounded = match &self.requirement {
