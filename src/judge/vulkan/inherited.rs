@@ -49,6 +49,7 @@ use rug::float::{Constant as MpfrConstant, Round};
 use rug::Float;
 use std::sync::OnceLock;
 
+use super::grid;
 use super::literal::{self, Literal};
 use super::Verdict;
 
@@ -1137,31 +1138,6 @@ pub(super) fn exact_value(formula: &Formula, args: &[f64], component: usize) -> 
         .map(|range| range.low)
 }
 
-/// `constant`'s range in `element` (its unit the same): either neighbour of the exact value in
-/// the type, as the interval evaluation takes it, and the nearer one (the exact value rounded
-/// to double, then to the type): `(nearest, low, high)`.
-pub(super) fn constant_neighbours(constant: Constant, element: FloatType) -> (f64, f64, f64) {
-    let context = Context {
-        element,
-        unit: element,
-        flush: false,
-        exact: false,
-        association: 0,
-    };
-    let evaluation = Evaluation {
-        bound: &[],
-        index: None,
-        context,
-    };
-    let range = evaluation.constant(constant);
-    let exact = evaluation.constant_value(constant).to_f64();
-    (
-        element.round(exact),
-        range.low.to_f64(),
-        range.high.to_f64(),
-    )
-}
-
 /// The formula's range at `args` (each parameter's components in turn): component
 /// `component` of its value.
 fn evaluate(
@@ -1267,17 +1243,8 @@ impl Evaluation<'_> {
     }
 
     /// Either neighbour of the exact constant in the unit's type.
-    /// The exact constant, at the evaluation's precision.
-    fn constant_value(&self, constant: Constant) -> Float {
-        let pi = Float::with_val(PRECISION, MpfrConstant::Pi);
-        match constant {
-            Constant::PiOver180 => Float::with_val(PRECISION, &pi / 180),
-            Constant::OneEightyOverPi => Float::with_val(PRECISION, 180 / &pi),
-        }
-    }
-
-    pub(super) fn constant(&self, constant: Constant) -> Interval {
-        let value = self.constant_value(constant);
+    fn constant(&self, constant: Constant) -> Interval {
+        let value = grid::constant_value(constant, PRECISION);
         if self.context.exact {
             return Interval::point(value);
         }
@@ -1756,20 +1723,7 @@ fn ulp_in(v: &Float, context: Context) -> f64 {
 /// `v` rounded down or up to the unit's precision in the result's exponent range (beyond the
 /// largest finite value it stays as is: the overflow allowance decides there).
 fn round_to(v: &Float, context: Context, round: Round) -> Float {
-    let Some(exp) = v.get_exp() else {
-        return v.clone();
-    };
-    let precision = context.unit.precision() as i32;
-    let gap = (exp - 1).max(context.element.emin()) - precision + 1;
-    let scaled = Float::with_val(
-        PRECISION,
-        v * Float::with_val(PRECISION, Float::i_exp(1, -gap)),
-    );
-    let steps = match round {
-        Round::Up => Float::with_val(PRECISION, scaled.ceil_ref()),
-        _ => Float::with_val(PRECISION, scaled.floor_ref()),
-    };
-    steps * Float::with_val(PRECISION, Float::i_exp(1, gap))
+    grid::round_to(v, context.element, context.unit, round)
 }
 
 /// exp's bound at `x` in the unit's column, in ulp: its cell's `constant + per_magnitude·|x|`.

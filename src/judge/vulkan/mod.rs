@@ -15,6 +15,7 @@ use crate::spec::table::Requirement;
 use crate::spec::vulkan::Cell;
 use rug::Float;
 
+mod grid;
 pub mod inherited;
 mod literal;
 

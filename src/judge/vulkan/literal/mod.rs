@@ -506,7 +506,7 @@ struct Cells {
     /// The result type's bounds' constants, and its rounding of each literal value.
     format: Format,
     /// `C_pi_180`'s and `C_180_pi`'s nearest value in the type and range
-    /// ([`super::inherited::constant_neighbours`]).
+    /// ([`super::grid::constant_neighbours`]).
     constants: [(f64, f64, f64); 2],
     /// inversesqrt's cell allows 2 ulp: `1.0 / sqrt(t)` in double is within it.
     reciprocal_root_within_two_roundings: bool,
@@ -577,7 +577,7 @@ impl Cells {
                 let mut cells = Cells {
                     format: Format::of(element),
                     constants: [Constant::PiOver180, Constant::OneEightyOverPi]
-                        .map(|constant| super::inherited::constant_neighbours(constant, element)),
+                        .map(|constant| super::grid::constant_neighbours(constant, element)),
                     reciprocal_root_within_two_roundings: rsqrt >= 2.0,
                     reciprocal_root_ulps: rsqrt,
                     divisor_low: *low,
