@@ -363,6 +363,19 @@ impl Exact {
         }
         (significand, low as i32 + LOWEST)
     }
+
+    /// The value rounded to nearest double (ties to even), where that is zero or a normal
+    /// double (`None` elsewhere, as [`nearest_normal_double`]): one rounding, at 53 bits.
+    pub fn nearest_double(&self) -> Option<f64> {
+        if self.is_zero() {
+            return Some(0.0);
+        }
+        let mut value = self.clone();
+        value.round_to(53);
+        let (significand, exponent) = value.nearest_64();
+        let magnitude = nearest_normal_double(significand, exponent)?;
+        Some(if self.negative { -magnitude } else { magnitude })
+    }
 }
 
 #[cfg(test)]

@@ -343,7 +343,9 @@ impl Rules {
         {
             return decided;
         }
-        if let Some(verdict) = self.double_direct_cell(vulkan.modes, output, args, device_result) {
+        if let Some(verdict) =
+            self.double_correctly_rounded(vulkan.modes, output, args, device_result, component)
+        {
             return Some(verdict);
         }
         let Requirement::Vulkan(Cell::Inherited(formula)) = &self.requirement else {
@@ -351,11 +353,6 @@ impl Rules {
         };
         if vulkan.unit != FloatType::Double {
             return None;
-        }
-        if let Some(verdict) =
-            self.double_correctly_rounded(output, formula, args, device_result, component)
-        {
-            return Some(verdict);
         }
         if let Some(terms) = binding::exact_sum(output.reference) {
             if let Some(verdict) =
@@ -401,19 +398,7 @@ impl Rules {
         if let Some(terms) = binding::exact_sum(output.reference) {
             let mut sum = ExactSum::default();
             if terms(args, &mut sum) {
-                let mut value = sum.value();
-                if value.is_zero() {
-                    return Some(0.0);
-                }
-                value.round_to(53);
-                let (significand, exponent) = value.nearest_64();
-                let magnitude =
-                    crate::num::exact_sum::nearest_normal_double(significand, exponent)?;
-                return Some(if value.is_negative() {
-                    -magnitude
-                } else {
-                    magnitude
-                });
+                return sum.value().nearest_double();
             }
         }
         let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
@@ -485,11 +470,13 @@ impl Rules {
         }
         for (output, result) in self.outputs.iter().zip(device_results) {
             let passes = match output.check {
+                // The exact value first: it declines every output without one at once.
                 OutputCheck::Table => {
-                    self.decided_before_the_cell(output, modes, args, *result)
-                        .is_none()
-                        && self.vulkan_exact_value(vulkan.unit, output, args, *result)
-                            == Some(FastVerdict::Pass(0.0))
+                    self.vulkan_exact_value(vulkan.unit, output, args, *result)
+                        == Some(FastVerdict::Pass(0.0))
+                        && self
+                            .decided_before_the_cell(output, modes, args, *result)
+                            .is_none()
                 }
                 OutputCheck::Integer => binding::exact(output.reference)
                     .and_then(|exact| exact(args, self.element))
@@ -531,20 +518,26 @@ impl Rules {
         (of_the_format && device_result == value).then_some(FastVerdict::Pass(0.0))
     }
 
-    /// A double result of one output of a direct cell that holds every correctly rounded
-    /// result (correctly rounded under RTE or no declared mode, an n-ulp bound of at least
-    /// half an ulp, OpFDiv's inside its divisor range) that is the double tier's correctly
-    /// rounded value (finite, so the exact value is inside the finite range and no poison):
-    /// `CorrectlyRounded`, counted at its bound as the double tier counts OpenCL's
-    /// ([`FastVerdict::CorrectlyRounded`]); a result equal to the exact value the host
-    /// computes passes at no error ([`Rules::vulkan_exact_value`]). Anything else goes on
-    /// (an inherited cell's rules, else MPFR's path).
-    fn double_direct_cell(
+    /// A double result of one output that is the double tier's correctly rounded value (finite,
+    /// so the exact value is inside the finite range and no poison), in a cell that holds it:
+    /// `CorrectlyRounded`, counted at its bound (0.5 ulp) as the double tier counts OpenCL's
+    /// double results ([`FastVerdict::CorrectlyRounded`]), without the exact value's error
+    /// (MPFR's exact value, or the exact sum's, was most of such a result's cost). The cells:
+    /// correctly rounded under RTE or no declared mode, an n-ulp bound of at least half an
+    /// ulp, OpFDiv's inside its divisor range (outside it, at finite arguments, the result is
+    /// unbounded: undefined), and an inherited cell where the literal evaluation passes the
+    /// result (`sqrt`, `fma`; a value not zero, so the exact value is not either), which is
+    /// what `judge` measures against the exact value there. A result equal to the exact value
+    /// the host computes passes at no error ([`Rules::vulkan_exact_value`]). Anything else
+    /// goes on (an inherited cell's other rules, else MPFR's path); several outputs are
+    /// combined at their errors (`vulkan_double_verdict`).
+    fn double_correctly_rounded(
         &self,
         modes: Modes,
         output: &Output,
         args: &[f64],
         device_result: f64,
+        component: usize,
     ) -> Option<FastVerdict> {
         if self.outputs.len() != 1 {
             return None;
@@ -554,48 +547,31 @@ impl Rules {
         {
             return Some(verdict);
         }
-        let holds_correctly_rounded = match &self.requirement {
-            Requirement::CorrectlyRounded => modes.rounding != Some(Rounding::Rtz),
-            Requirement::Ulp(n) => *n >= 0.5,
+        let inherited = match &self.requirement {
+            Requirement::CorrectlyRounded if modes.rounding != Some(Rounding::Rtz) => None,
+            Requirement::Ulp(n) if *n >= 0.5 => None,
             Requirement::Vulkan(Cell::UlpForDivisor { ulp, low, high }) => {
                 let y = args.get(1)?.abs();
                 if y != 0.0 && !(*low..=*high).contains(&y) {
                     // Unbounded at finite arguments (the quotient is no poison): not judged.
                     return Some(FastVerdict::Undefined);
                 }
-                *ulp >= 0.5 && y != 0.0
+                if *ulp < 0.5 || y == 0.0 {
+                    return None;
+                }
+                None
             }
-            _ => false,
+            Requirement::Vulkan(Cell::Inherited(formula)) => Some(formula),
+            _ => return None,
         };
-        if !holds_correctly_rounded {
+        let rounded = binding::fast_tier(output)?(args);
+        if device_result != rounded || !rounded.is_finite() {
             return None;
         }
-        let rounded = binding::fast_tier(output)?(args);
-        (device_result == rounded && rounded.is_finite()).then_some(FastVerdict::CorrectlyRounded)
-    }
-
-    /// A double result of one output that is the exact value correctly rounded (the double
-    /// tier's, CORE-MATH's or the host's: `sqrt`, `fma`), where the literal evaluation passes
-    /// it: `CorrectlyRounded`, counted at its bound (0.5 ulp) as the double tier counts
-    /// OpenCL's double results ([`FastVerdict::CorrectlyRounded`]), without the exact value's
-    /// error: MPFR's exact value, or the exact sum's, was most of such a result's cost. Its
-    /// error against the exact value is at most half an ulp, which is what `judge` measures
-    /// where the literal evaluation passes; the value is finite and not zero, so the exact
-    /// value is too.
-    fn double_correctly_rounded(
-        &self,
-        output: &Output,
-        formula: &str,
-        args: &[f64],
-        device_result: f64,
-        component: usize,
-    ) -> Option<FastVerdict> {
-        // Several outputs are combined at their errors (`vulkan_double_verdict`).
-        if self.outputs.len() != 1 {
-            return None;
-        }
-        let rounded = binding::fast_tier(output)?(args);
-        if device_result != rounded || !rounded.is_finite() || rounded == 0.0 {
+        let Some(formula) = inherited else {
+            return Some(FastVerdict::CorrectlyRounded);
+        };
+        if rounded == 0.0 {
             return None;
         }
         let formula = crate::spec::vulkan::formula::of_table(formula)?;
