@@ -189,6 +189,12 @@ impl FloatType {
     }
 }
 
+/// Whether `value`'s stored fraction is zero: a normal power of two (or zero, or an infinity,
+/// which the callers have set apart), where the binade below has half the ulp.
+pub fn fraction_is_zero(value: f64) -> bool {
+    value.to_bits() & ((1u64 << 52) - 1) == 0
+}
+
 /// 2^exponent, as `2f64.powi(exponent)` gives it but without compiler-rt's multiplication loop
 /// (a quarter of ldexp's judging was that loop): exact from 2^-1023 to 2^1023, +0 below
 /// (powi computes 1 / 2^-exponent, and 2^-exponent overflows there), +inf above. The sweeps

@@ -116,7 +116,7 @@ pub fn ulp_error_of_value(device_result: f64, reference: f64, element: FloatType
         pow2(element.emax() - precision + 1)
     } else {
         let gap = binade.max(element.emin()) - precision + 1;
-        let power_of_two = reference.to_bits() & ((1u64 << 52) - 1) == 0;
+        let power_of_two = crate::num::fp::fraction_is_zero(reference);
         pow2(if binade > element.emin() && power_of_two {
             gap - 1
         } else {

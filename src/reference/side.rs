@@ -22,7 +22,8 @@ pub type SideFn = fn(&[f64], f64) -> Option<Ordering>;
 pub fn exponent_of_power_of_two(value: f64) -> Option<i32> {
     let bits = value.to_bits();
     let field = ((bits >> 52) & 0x7ff) as i32;
-    (bits & ((1u64 << 52) - 1) == 0 && field != 0 && field != 0x7ff).then_some(field - 1023)
+    (crate::num::fp::fraction_is_zero(value) && field != 0 && field != 0x7ff)
+        .then_some(field - 1023)
 }
 
 /// exp2 is increasing and exp2(k) = 2^k: exp2(x) compares with 2^k as x with k (an exact

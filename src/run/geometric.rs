@@ -10,7 +10,6 @@
 //! own ([`crate::run::ulp`]); only the grouping into work-items differs.
 
 use crate::judge::Rules;
-use crate::num::fp::FloatType;
 use crate::report::stats::{input_region, UnitStats};
 use crate::spec::registry::Function;
 use crate::spec::signature::ValueKind;
@@ -41,8 +40,8 @@ pub fn work_item(
     (args, outputs)
 }
 
-/// Judges work-items `0 .. items` of a chunk with MPFR (a Vulkan double one by the tier first)
-/// on `threads` threads
+/// Judges work-items `0 .. items` of a chunk with MPFR (a Vulkan one by the tier first) on
+/// `threads` threads
 /// ([`crate::run::pipeline::judge_in_slices`]); work-items are counted in `inputs`, and a
 /// case's `index` is its work-item's number in the sweep (`first_item` is the chunk's first).
 #[allow(clippy::too_many_arguments)]
@@ -67,10 +66,10 @@ pub(crate) fn judge_items(
             }
             let index = first_item + item as u64;
             let region = input_region(&args, rules.element);
-            // A Vulkan double work-item of an inherited cell the literal evaluation decides is
-            // decided in the tier, exactly as MPFR's path decides it (only the double tier
-            // covers several outputs and vector arguments, and its tests those rows).
-            if rules.vulkan.is_some() && rules.element == FloatType::Double {
+            // A Vulkan work-item the tier decides (an inherited cell the literal evaluation
+            // reads, in every type) is decided there, as MPFR's path decides it; the OpenCL
+            // tiers cover neither several outputs nor vector arguments.
+            if rules.vulkan.is_some() {
                 if let Some(verdict) = rules.fast_verdict(&args, &outputs) {
                     stats.record_fast(verdict, index, region, || {
                         rules.judge_exactly(index, &args, &outputs)

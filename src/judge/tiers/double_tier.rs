@@ -3,7 +3,7 @@
 
 use crate::judge::tiers::FastRule;
 use crate::judge::Rules;
-use crate::num::fp::FloatType;
+use crate::num::fp::{fraction_is_zero, FloatType};
 use crate::reference::{self, binding, FastFn};
 use crate::report::stats::FastVerdict;
 use crate::spec::registry::Output;
@@ -123,7 +123,7 @@ impl Rules {
         // spec's ulp differs by a factor of two: measured where the function's shape says
         // which (a double just beyond 2^k stands for a value beyond it, 2^k itself for one at
         // or within it, whose ulp is the gap below), else MPFR judges.
-        let reference = if approximation.to_bits() & ((1u64 << 52) - 1) == 0 {
+        let reference = if fraction_is_zero(approximation) {
             match side(approximation)? {
                 Ordering::Greater => away_from_zero(approximation),
                 Ordering::Equal | Ordering::Less => approximation,

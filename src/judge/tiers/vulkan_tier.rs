@@ -42,11 +42,15 @@
 //!   itself passes (x is `a` or within half a double ulp: the nearest, and either neighbour),
 //!   and under RTE every other result fails, as does every other one where the double is the
 //!   exact value;
-//! - inherited cells: the passes [`inherited::passes_by_root_cell`] proves, the inputs
-//!   where [`inherited::unbounded_at`] proves the formula's evaluation bounds nothing
-//!   (undefined), and the literal evaluation's passes and stops in the type
-//!   (`Rules::inherited_literally`: fma, mix, fmod, OpDot, sqrt, length, ...), measured
-//!   against the exact value rounded to double (CORE-MATH's, the exact sum's, else MPFR's);
+//! - inherited cells: the inputs where [`inherited::unbounded_at`] proves the formula's
+//!   evaluation bounds nothing (undefined; asked before the exact value, which every branch
+//!   before it would also call undefined), the passes [`inherited::passes_by_root_cell`]
+//!   proves, and the literal evaluation's passes and stops in the type
+//!   (`Rules::inherited_literally`: fma, mix, fmod, OpDot, sqrt, length, ...; between the
+//!   literal values and the exact value's neighbour in the type). A pass is measured as
+//!   `judge` measures it where the exact value is known without a fast tier (MPFR's, bit for
+//!   bit; the exact sum's by [`ulp_error_of_sum`]), else against CORE-MATH's double;
+//!   normalize's and cross's components each so, combined at the largest error;
 //! - a result equal to the exact value the host computes (floor, fmax, ldexp, ...) in a cell
 //!   that holds it, at no error, and frexp's and modf's work-items whose outputs all are.
 //!
@@ -69,14 +73,32 @@ use crate::judge::vulkan::{
     Rounding, Verdict,
 };
 use crate::judge::{Rules, VulkanJudging};
-use crate::num::exact_sum::ExactSum;
-use crate::num::fp::{pow2, FloatType};
-use crate::num::ulp::{ulp_error_of_sum, ulp_error_of_value};
+use crate::num::exact_sum::{Exact, ExactSum};
+use crate::num::fp::{fraction_is_zero, pow2, FloatType};
+use crate::num::ulp::{ulp_error, ulp_error_of_sum, ulp_error_of_value};
 use crate::reference::{self, binding};
 use crate::report::stats::FastVerdict;
 use crate::spec::registry::{Output, OutputCheck};
 use crate::spec::table::Requirement;
 use crate::spec::vulkan::Cell;
+
+/// The exact value of an output without a fast tier ([`Rules::exact_value`]).
+// One input's, on the stack and moved once: boxing the sum would allocate per input.
+#[allow(clippy::large_enum_variant)]
+enum KnownExact {
+    Sum(Exact),
+    Mpfr(rug::Float),
+}
+
+impl KnownExact {
+    /// Rounded to nearest double; `None` where an exact sum's nearest double is not normal.
+    fn nearest_double(&self) -> Option<f64> {
+        match self {
+            KnownExact::Sum(sum) => sum.nearest_double(),
+            KnownExact::Mpfr(x) => Some(x.to_f64()),
+        }
+    }
+}
 
 /// What the rules see of one input, from the double reference.
 struct Input<'a> {
@@ -121,7 +143,7 @@ impl Rules {
             return self.vulkan_double_verdict(vulkan, args, device_results);
         }
         let ([output], &[device_result]) = (self.outputs.as_slice(), device_results) else {
-            return None;
+            return self.vulkan_components_verdict(vulkan, args, device_results);
         };
         let modes = vulkan.modes;
         if let Some(decided) = self.decided_before_the_cell(output, modes, args, device_result) {
@@ -130,7 +152,23 @@ impl Rules {
         if let Some(verdict) = self.vulkan_exact_value(vulkan.unit, output, args, device_result) {
             return Some(verdict);
         }
+        // Before the exact value, which MPFR may have to compute: every branch that would
+        // decide first decides "undefined" too.
+        if let Requirement::Vulkan(Cell::Inherited(formula)) = &self.requirement {
+            if inherited::unbounded_at(
+                formula,
+                self.element,
+                vulkan.unit,
+                args,
+                modes.denorm_preserve,
+            ) {
+                return Some(FastVerdict::Undefined);
+            }
+        }
         let fast = binding::fast_tier(output);
+        // The exact value itself where no fast tier stands for it (MPFR's, or the exact sum):
+        // a literal pass is measured against it as `judge` measures it.
+        let mut exact = None;
         let approximation = match fast {
             Some(fast) => {
                 if reference.state == FastState::Unknown {
@@ -149,9 +187,9 @@ impl Rules {
             }
             // An inherited cell's literal evaluation needs the exact value only to measure a
             // pass: to double, from the exact sum or MPFR (no interval evaluation).
-            None if matches!(self.requirement, Requirement::Vulkan(Cell::Inherited(_))) => {
-                self.exact_in_double(output, args)?
-            }
+            None if matches!(self.requirement, Requirement::Vulkan(Cell::Inherited(_))) => exact
+                .insert(self.exact_value(output, args))
+                .nearest_double()?,
             None => return None,
         };
         if approximation.is_nan() {
@@ -221,11 +259,6 @@ impl Rules {
                     reference::Infinity::PastDouble => None,
                 }
             }
-            Kind::Inherited(formula)
-                if inherited::unbounded_at(formula, self.element, vulkan.unit, args) =>
-            {
-                Some(FastVerdict::Undefined)
-            }
             Kind::Inherited(formula) => inherited::passes_by_root_cell(
                 formula,
                 self.element,
@@ -244,7 +277,15 @@ impl Rules {
                 }
             })
             .or_else(|| {
-                self.inherited_literally(vulkan, formula, args, approximation, device_result)
+                self.inherited_literally(
+                    vulkan,
+                    formula,
+                    args,
+                    0,
+                    approximation,
+                    exact,
+                    device_result,
+                )
             }),
             _ if approximation.is_infinite() => None,
             Kind::Ulps(n) => self.vulkan_ulps(&input, n),
@@ -313,6 +354,64 @@ impl Rules {
         let mut largest = 0.0f64;
         for verdict in verdicts {
             match verdict? {
+                FastVerdict::Pass(error) => largest = largest.max(error),
+                FastVerdict::CorrectlyRoundedOverflow => largest = f64::INFINITY,
+                _ => return None,
+            }
+        }
+        Some(passed_at(largest))
+    }
+
+    /// A half or float work-item of several outputs of an inherited cell (normalize's and
+    /// cross's components): each output's literal pass ([`Rules::inherited_literally`])
+    /// against its exact value (computed once for all where one MPFR computation serves them:
+    /// normalize's length), combined at the largest error as MPFR's path combines them.
+    /// Anything else (an output decided before its cell, an exact value that is NaN or past
+    /// the largest finite value, a result the literal evaluation leaves) goes to MPFR's path.
+    fn vulkan_components_verdict(
+        &self,
+        vulkan: VulkanJudging,
+        args: &[f64],
+        device_results: &[f64],
+    ) -> Option<FastVerdict> {
+        let Requirement::Vulkan(Cell::Inherited(formula)) = &self.requirement else {
+            return None;
+        };
+        if self.outputs.len() != device_results.len() {
+            return None;
+        }
+        for (output, result) in self.outputs.iter().zip(device_results) {
+            if self
+                .decided_before_the_cell(output, vulkan.modes, args, *result)
+                .is_some()
+            {
+                return None;
+            }
+        }
+        let mut joint = binding::joint_mpfr(&self.outputs).map(|joint| {
+            let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
+            joint(&operands, self.element).into_iter()
+        });
+        let mut largest = 0.0f64;
+        for (component, (output, result)) in self.outputs.iter().zip(device_results).enumerate() {
+            let exact = match joint.as_mut() {
+                Some(joint) => KnownExact::Mpfr(joint.next()?),
+                None => self.exact_value(output, args),
+            };
+            let approximation = exact.nearest_double()?;
+            if !approximation.is_finite() || approximation.abs() > self.element.max_finite() {
+                return None;
+            }
+            let verdict = self.inherited_literally(
+                vulkan,
+                formula,
+                args,
+                component,
+                approximation,
+                Some(exact),
+                *result,
+            )?;
+            match verdict {
                 FastVerdict::Pass(error) => largest = largest.max(error),
                 FastVerdict::CorrectlyRoundedOverflow => largest = f64::INFINITY,
                 _ => return None,
@@ -391,34 +490,39 @@ impl Rules {
         }
     }
 
-    /// The exact value of an output without a fast tier, rounded to nearest double: the exact
-    /// sum's where it is one (mix, fmod, OpDot, cross), else MPFR's (`judge`'s exact value
-    /// rounded once more). `None` where the exact sum's nearest double is not normal.
-    fn exact_in_double(&self, output: &Output, args: &[f64]) -> Option<f64> {
+    /// The exact value of an output without a fast tier: the exact sum where it is one (mix,
+    /// fmod, OpDot, cross), else MPFR's (`judge`'s exact value).
+    fn exact_value(&self, output: &Output, args: &[f64]) -> KnownExact {
         if let Some(terms) = binding::exact_sum(output.reference) {
             let mut sum = ExactSum::default();
             if terms(args, &mut sum) {
-                return sum.value().nearest_double();
+                return KnownExact::Sum(sum.value());
             }
         }
         let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
-        Some(
-            reference::high_precision(binding::mpfr(output.reference), &operands, self.element)
-                .to_f64(),
-        )
+        KnownExact::Mpfr(reference::high_precision(
+            binding::mpfr(output.reference),
+            &operands,
+            self.element,
+        ))
     }
 
-    /// A half or float result of an inherited cell that the literal evaluation decides, each
-    /// value rounded to the type ([`inherited::decided_literally`]): a pass, at its error
-    /// against `approximation` (the exact value rounded to double: within 2^-29 of the type's
-    /// ulp of `judge`'s error; measured off a normal, non-power-of-two double only, else MPFR),
-    /// an infinity at no error (the overflow allowance's), or "not judged".
+    /// A half or float result (output `component`) of an inherited cell that the literal
+    /// evaluation decides, each value rounded to the type, the exact value's neighbour there
+    /// too ([`inherited::decided_literally`]): a pass, at `judge`'s error where `exact` is
+    /// known (MPFR's exact value, or the exact sum's), else against `approximation` (the exact
+    /// value rounded to double: within 2^-29 of the type's ulp of `judge`'s error; measured off
+    /// a normal, non-power-of-two double only, else MPFR); an infinity at no error (the
+    /// overflow allowance's), or "not judged".
+    #[allow(clippy::too_many_arguments)]
     fn inherited_literally(
         &self,
         vulkan: VulkanJudging,
         formula: &str,
         args: &[f64],
+        component: usize,
         approximation: f64,
+        exact: Option<KnownExact>,
         device_result: f64,
     ) -> Option<FastVerdict> {
         let finite = args.iter().all(|a| a.is_finite()) && approximation.is_finite();
@@ -431,9 +535,10 @@ impl Rules {
             self.element,
             vulkan.unit,
             args,
-            0,
+            component,
             device_result,
             approximation == 0.0,
+            Some(self.element.round(approximation)),
         )?;
         match decided {
             Literal::Unbounded => Some(FastVerdict::Undefined),
@@ -441,14 +546,25 @@ impl Rules {
                 Some(FastVerdict::CorrectlyRoundedOverflow)
             }
             Literal::Pass => {
-                let power_of_two = approximation.to_bits() & ((1 << 52) - 1) == 0;
-                (approximation.is_normal() && !power_of_two).then(|| {
-                    FastVerdict::Pass(ulp_error_of_value(
+                // `judge`'s own measure where the exact value is known (at zero and at a
+                // power of two too: smoothstep's clamps, length's exact roots).
+                let measured = match exact {
+                    Some(KnownExact::Mpfr(x)) => Some(ulp_error(device_result, &x, self.element)),
+                    Some(KnownExact::Sum(x)) => ulp_error_of_sum(
                         device_result,
-                        approximation,
+                        x,
+                        reference::working_precision(self.element),
                         self.element,
-                    ))
-                })
+                    ),
+                    None => None,
+                };
+                let power_of_two = fraction_is_zero(approximation);
+                measured
+                    .or_else(|| {
+                        (approximation.is_normal() && !power_of_two)
+                            .then(|| ulp_error_of_value(device_result, approximation, self.element))
+                    })
+                    .map(FastVerdict::Pass)
             }
         }
     }
@@ -583,6 +699,7 @@ impl Rules {
             component,
             device_result,
             false,
+            None,
         );
         (decided == Some(Literal::Pass)).then_some(FastVerdict::CorrectlyRounded)
     }
@@ -619,6 +736,7 @@ impl Rules {
             component,
             device_result,
             value.is_zero(),
+            None,
         );
         match decided {
             // Left to the interval evaluation: MPFR's path.
@@ -696,7 +814,7 @@ impl Rules {
             // RTE, whose nearest is `a` on whichever side of it x lies.
             let only =
                 exact || (input.coarser == 1.0 && input.modes.rounding == Some(Rounding::Rte));
-            let power_of_two = approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+            let power_of_two = fraction_is_zero(approximation);
             return (only && !power_of_two && self.vulkan_failure_is_final(input))
                 .then(|| FastVerdict::Fail(error()));
         }

@@ -39,7 +39,7 @@
 //! - RelaxedPrecision (a float unit judged by the half column): each operation's ulp is half's
 //!   precision in float's exponent range, as the result's.
 
-use crate::num::fp::{pow2, FloatType};
+use crate::num::fp::{fraction_is_zero, pow2, FloatType};
 use crate::num::ulp::ulp_error;
 use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::{builtin_in, Profile, Requirement, UlpTable};
@@ -295,6 +295,7 @@ pub fn judged_literally(
         component,
         device_result,
         exact.is_zero(),
+        Some(element.round(exact.to_f64())),
     )?;
     Some(match decided {
         Literal::Pass => Verdict::Pass(ulp_error(device_result, exact, unit)),
@@ -305,8 +306,11 @@ pub fn judged_literally(
 /// [`judge`]'s verdict where the literal evaluation decides it, at finite arguments and a
 /// finite exact value (`exact_is_zero`: whether it is zero): `Pass` (at the result's error
 /// against the exact value), `Unbounded` ("not judged"), or `None` where the interval
-/// evaluation decides. The Vulkan tier asks it too, for double results whose exact value it
-/// knows without MPFR.
+/// evaluation decides. `neighbour`: a value of a half or float type next to the exact value
+/// (or it), which the final range holds where the evaluation reaches its end
+/// ([`literal::decide`]). The Vulkan tier asks it too, for results whose exact value it knows
+/// without the interval evaluation.
+#[allow(clippy::too_many_arguments)]
 pub fn decided_literally(
     formula: &Formula,
     element: FloatType,
@@ -315,8 +319,17 @@ pub fn decided_literally(
     component: usize,
     device_result: f64,
     exact_is_zero: bool,
+    neighbour: Option<f64>,
 ) -> Option<Literal> {
-    match literal::decide(formula, args, component, element, unit, device_result)? {
+    match literal::decide(
+        formula,
+        args,
+        component,
+        element,
+        unit,
+        device_result,
+        neighbour,
+    )? {
         // The interval evaluation's stop, read as its judge reads it (x is not zero at a zero
         // argument here: such an x is evaluated exactly).
         Literal::Unbounded if exact_is_zero && args.contains(&0.0) => None,
@@ -738,7 +751,7 @@ pub fn passes_by_root_cell(
     // (pow at 1: x > 1 exactly where log2 x and y are non-zero and of one sign).
     // Below the smallest normal value (x too: `approximation` is below it) every value's ulp
     // is the smallest denormal's, a power of two's too.
-    let power_of_two = !below_normal && approximation.to_bits() & ((1u64 << 52) - 1) == 0;
+    let power_of_two = !below_normal && fraction_is_zero(approximation);
     let (binade_of, measured_from) = match (power_of_two, formula, args) {
         (false, ..) => (approximation, approximation),
         (true, "exp2(y * log2(x))" | "(exp(x) + exp(-x)) * 0.5", &[x, ..])
@@ -877,7 +890,7 @@ fn outwards(low: f64, high: f64) -> (f64, f64) {
 /// Bounds of 1/sqrt(b) for a positive b: a point where b is a power of four.
 fn reciprocal_root(b: f64) -> (f64, f64) {
     let exponent = ((b.to_bits() >> 52) & 0x7ff) as i32 - 1023;
-    if b.to_bits() & ((1u64 << 52) - 1) == 0 && exponent % 2 == 0 {
+    if fraction_is_zero(b) && exponent % 2 == 0 {
         return (pow2(-exponent / 2), pow2(-exponent / 2));
     }
     let value = 1.0 / b.sqrt();
@@ -898,7 +911,7 @@ fn certain_ulp(ends: [(f64, f64); 2], element: FloatType, unit: FloatType) -> Op
 fn ulp_in_f64(v: f64, element: FloatType, unit: FloatType) -> f64 {
     let binade = ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023;
     let gap = binade.clamp(element.emin(), element.emax()) - unit.precision() as i32 + 1;
-    let power_of_two = v.to_bits() & ((1u64 << 52) - 1) == 0;
+    let power_of_two = fraction_is_zero(v);
     if unit == element && power_of_two && binade > element.emin() && binade <= element.emax() {
         pow2(gap - 1)
     } else {
@@ -1042,8 +1055,49 @@ fn log2_widening(x: f64, log: f64, element: FloatType, unit: FloatType) -> Optio
 /// sqrt's spread, inversesqrt's 2 ulp and OpFDiv's 2.5, outweighs x + sqrt(x^2 + 1) =
 /// 1 / (|x| + sqrt(x^2 + 1)): float's |x| from about 2^10, half's and RelaxedPrecision's from
 /// about 2^4): rounded down it stays negative, and log's range holds NaN.
-pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[f64]) -> bool {
+///
+/// length, `sqrt(dot(x, x))`, and distance, `length(x - y)`, in half and float, where dot's
+/// exact value D (the sum of the squared components, or of the components' exact
+/// differences; f64's, within 2^-49 of it, taken 2^-40 to the safe side) is not zero and
+/// lies past the largest finite value M, or below the smallest normal value without
+/// DenormPreserve: dot's range holds D, so its high end passes M and the overflow allowance
+/// makes it infinite while its low end is at most M; or its low end lies below the smallest
+/// normal value and is flushed to zero (or is negative). In the first case inversesqrt's
+/// range runs from 1/sqrt(inf) = 0 less its widening (below zero) to a positive end, so it is
+/// inside neither side of OpFDiv's divisor range nor zero alone; in the second it reaches
+/// 1/sqrt(0) = inf (or a negative argument's NaN): `sqrt`'s `1.0 / inversesqrt(t)` stops
+/// unbounded (or with NaN). Nothing stops the evaluation before: differences and products of
+/// finite points, sums of ranges with no -inf end. `judge` reads either stop as
+/// `Verdict::Unbounded`: the arguments are finite and the exact value is finite and not zero.
+///
+/// acosh, `log(x + sqrt(x * x - 1.0))`, in half and float, at x > 0 with x^2 past M (f64's
+/// x^2 is exact): the product's range reaches past M, so its high end is infinite and its low
+/// end at most M, and so are the difference's less one; the root stops unbounded as length's
+/// does, before log. `judge` reads the stop as `Verdict::Unbounded`: x is finite and not zero,
+/// acosh x finite.
+pub fn unbounded_at(
+    formula: &str,
+    element: FloatType,
+    unit: FloatType,
+    args: &[f64],
+    denorm_preserve: bool,
+) -> bool {
+    let half_or_float = element != FloatType::Double;
     match (formula, args) {
+        ("sqrt(dot(x, x))", _) if half_or_float => {
+            dot_unbounded(args.iter().copied(), element, denorm_preserve)
+        }
+        ("length(x - y)", _) if half_or_float && args.len().is_multiple_of(2) => {
+            let (x, y) = args.split_at(args.len() / 2);
+            dot_unbounded(
+                x.iter().zip(y).map(|(x, y)| x - y),
+                element,
+                denorm_preserve,
+            )
+        }
+        ("log(x + sqrt(x * x - 1.0))", &[x]) if half_or_float && x > 0.0 && x.is_finite() => {
+            x * x > element.max_finite()
+        }
         ("exp2(y * log2(x))", &[x, y]) if x > 0.0 && x.is_finite() && y.is_finite() => {
             let log = x.log2();
             let Some((c, _)) = log2_widening(x, log, element, unit) else {
@@ -1091,6 +1145,28 @@ pub fn unbounded_at(formula: &str, element: FloatType, unit: FloatType, args: &[
         }
         _ => false,
     }
+}
+
+/// Whether dot's range over `components` (finite values of a half or float vector, or their
+/// differences, each within 2^-53 of exact) certainly stops `sqrt` ([`unbounded_at`]): the sum
+/// of their squares not zero and past the largest finite value, or, without DenormPreserve,
+/// below the smallest normal one.
+fn dot_unbounded(
+    components: impl Iterator<Item = f64>,
+    element: FloatType,
+    denorm_preserve: bool,
+) -> bool {
+    let mut sum = 0.0;
+    for d in components {
+        if !d.is_finite() {
+            return false;
+        }
+        sum += d * d;
+    }
+    let margin = pow2(-40);
+    sum > 0.0
+        && (sum * (1.0 - margin) > element.max_finite()
+            || !denorm_preserve && sum * (1.0 + margin) < pow2(element.emin()))
 }
 
 /// Whether `result` lies in [x - E, x + E] (E the larger distance from x to a finite end), or

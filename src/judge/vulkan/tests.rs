@@ -1156,7 +1156,8 @@ fn asinh_s_decided_inputs_are_the_evaluation_s_and_nearly_all() {
                         )
                     };
                     inputs += 1;
-                    if inherited::unbounded_at(formula, element, unit, &[x]) {
+                    if inherited::unbounded_at(formula, element, unit, &[x], modes.denorm_preserve)
+                    {
                         decided += 1;
                         unbounded += 1;
                         for result in [correct, 0.0, -correct, f64::INFINITY] {
@@ -1402,6 +1403,7 @@ fn literal_decisions_are_the_interval_evaluation_s() {
                         FloatType::Double,
                         FloatType::Double,
                         device_result,
+                        None,
                     );
                     let special = args.iter().any(|a| !a.is_finite()) || !exact.is_finite();
                     results += 1;
@@ -1487,10 +1489,10 @@ fn argument_in(element: FloatType, draws: &mut Xorshift, previous: Option<f64>) 
 }
 
 /// Float and half results, as [`literal_decisions_are_the_interval_evaluation_s`] holds
-/// double ones: wherever the literal evaluation (each value rounded to the type once more)
-/// decides a result, the interval evaluation in that type gives the same verdict, with and
-/// without DenormPreserve; and it decides a good share of the correctly rounded results (no
-/// inner ranges here: a result beside the literal values goes to the intervals).
+/// double ones: wherever the literal evaluation (each value rounded to the type once more,
+/// and the exact value's nearest value of the type) decides a result, the interval
+/// evaluation in that type gives the same verdict, with and without DenormPreserve; and it
+/// decides most correctly rounded results.
 #[test]
 fn float_and_half_literal_decisions_are_the_interval_evaluation_s() {
     let mut draws = Xorshift(0x0f1a_7a11);
@@ -1547,6 +1549,7 @@ fn float_and_half_literal_decisions_are_the_interval_evaluation_s() {
                             element,
                             element,
                             device_result,
+                            Some(correct),
                         );
                         let error = crate::num::ulp::ulp_error(device_result, &exact, element);
                         for denorm_preserve in [true, false] {
@@ -1687,6 +1690,7 @@ fn literal_decisions_reach_overflows_and_vanishing_squares() {
             FloatType::Double,
             FloatType::Double,
             device_result,
+            None,
         );
         assert_eq!(decision, expected, "{context}");
         let exact = exact_of(formula, &args, component).expect("an exact value");
@@ -1707,6 +1711,104 @@ fn literal_decisions_reach_overflows_and_vanishing_squares() {
                 None => Verdict::Fail(error),
             };
             assert_eq!(full, due, "{context}, DenormPreserve {denorm_preserve}");
+        }
+    }
+}
+
+/// length's, distance's and acosh's stops that [`inherited::unbounded_at`] proves, against the
+/// interval evaluation: components around the magnitudes where dot's sum of squares leaves the
+/// finite range and where it falls below the smallest normal value (acosh's x around the
+/// first), widths 1 to 4; half, float and RelaxedPrecision float, with and without
+/// DenormPreserve. Every input it decides is `Verdict::Unbounded` at every result tried, and
+/// it decides inputs on both sides of both edges.
+#[test]
+fn length_distance_and_acosh_stops_are_the_evaluation_s() {
+    fn sum_of_squares(args: &[f64], parameters: usize) -> Float {
+        let width = args.len() / parameters;
+        let mut sum = Float::with_val(256, 0);
+        for i in 0..width {
+            let mut d = Float::with_val(256, args[i]);
+            if parameters == 2 {
+                d -= args[width + i];
+            }
+            sum += d.square();
+        }
+        sum
+    }
+    let length = |args: &[f64]| sum_of_squares(args, 1).sqrt();
+    let distance = |args: &[f64]| sum_of_squares(args, 2).sqrt();
+    let acosh = |args: &[f64]| Float::with_val(256, args[0]).acosh();
+    type ExactOf<'a> = &'a dyn Fn(&[f64]) -> Float;
+    let cases: [(&str, usize, ExactOf); 3] = [
+        ("sqrt(dot(x, x))", 1, &length),
+        ("length(x - y)", 2, &distance),
+        ("log(x + sqrt(x * x - 1.0))", 1, &acosh),
+    ];
+    let mut draws = Xorshift(0x1e57_d157_ac05_0001);
+    let mut random = move || draws.next_unit();
+    for (element, unit) in [
+        (FloatType::Half, FloatType::Half),
+        (FloatType::Float, FloatType::Float),
+        (FloatType::Float, FloatType::Half),
+    ] {
+        let edges = [element.max_finite().sqrt(), pow2(element.emin()).sqrt()];
+        for (formula, parameters, exact) in cases {
+            let requirement = Requirement::Vulkan(Cell::Inherited(formula.to_string()));
+            let acosh = parameters == 1 && formula.starts_with("log");
+            let (mut inputs, mut unbounded) = (0, [0; 4]);
+            for width in if acosh { 1..=1 } else { 1..=4 } {
+                for set in 0..240 {
+                    let side = set % 2;
+                    let edge = if acosh { edges[0] } else { edges[side] };
+                    let args: Vec<f64> = (0..width * parameters)
+                        .map(|_| {
+                            let sign = if acosh || random() < 0.5 { 1.0 } else { -1.0 };
+                            element.round(sign * edge * (random() * 2.0 - 1.0).exp2())
+                        })
+                        .collect();
+                    let x = exact(&args);
+                    let correct = element.round(x.to_f64());
+                    for modes in [
+                        PRESERVE,
+                        Modes {
+                            denorm_preserve: false,
+                            ..PRESERVE
+                        },
+                    ] {
+                        inputs += 1;
+                        if !inherited::unbounded_at(
+                            formula,
+                            element,
+                            unit,
+                            &args,
+                            modes.denorm_preserve,
+                        ) {
+                            continue;
+                        }
+                        let above = if acosh { args[0] } else { x.to_f64() } >= edge;
+                        unbounded[2 * side + usize::from(above)] += 1;
+                        for result in [correct, 0.0, f64::INFINITY, element.max_finite()] {
+                            let verdict =
+                                judge(&requirement, element, unit, &args, exact, result, &modes, 0);
+                            assert!(
+                                matches!(verdict, Verdict::Unbounded(_)),
+                                "{element:?} unit {unit:?} {modes:?} {formula} at {args:?} -> {result:e}: {verdict:?}"
+                            );
+                        }
+                    }
+                }
+            }
+            eprintln!("{element:?} {unit:?} {formula}: {unbounded:?} of {inputs} unbounded");
+            // Past the largest value on the first edge; below the smallest normal on the
+            // second (acosh: the first edge only).
+            assert!(
+                unbounded[1] > inputs / 20,
+                "{formula} {element:?}: {unbounded:?}"
+            );
+            assert!(
+                acosh || unbounded[2] > inputs / 40,
+                "{formula} {element:?}: {unbounded:?}"
+            );
         }
     }
 }

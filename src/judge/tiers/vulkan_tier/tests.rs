@@ -545,103 +545,124 @@ fn double_inherited_cells_are_decided_as_judge_does() {
     }
 }
 
-/// Double work-items of several outputs (normalize's and cross's components): every verdict
-/// the tier gives is `judge`'s, the error bit for bit; and it decides nearly every work-item
-/// whose components are the formula's plain literal values at ordinary arguments.
+/// Work-items of several outputs (normalize's and cross's components) in every type: every
+/// verdict the tier gives is `judge`'s, the error bit for bit; and it decides nearly every
+/// work-item whose components are the formula's plain literal values (each operation rounded
+/// to the type) at ordinary arguments.
 #[test]
-fn double_vector_results_are_decided_as_judge_does() {
+fn vector_results_are_decided_as_judge_does() {
     let mut draws = crate::num::test_draws::Xorshift(0x1357_9bdf_2468_ace1);
     let mut next = move || draws.next_bits();
-    for (name, width) in [
-        ("normalize", 1),
-        ("normalize", 2),
-        ("normalize", 3),
-        ("normalize", 4),
-        ("cross", 3),
-    ] {
-        let (mut decided, mut passing, mut passing_decided) = (0, 0, 0);
-        // Passes at an infinity the overflow allowance permits (a square that vanishes).
-        let mut infinite = 0;
-        for modes in MODES {
-            let mut rules = rules(name, FloatType::Double, false, modes);
-            rules.outputs.truncate(width);
-            for set in 0..300 {
-                let ordinary = set % 2 == 0;
-                let arity = if name == "cross" { 2 * width } else { width };
-                let args: Vec<f64> = (0..arity)
-                    .map(|_| {
-                        let sign = if next() % 2 == 0 { 1.0 } else { -1.0 };
-                        let significand = f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12);
-                        let magnitude = match next() % 4 {
-                            _ if ordinary => significand * pow2((next() % 80) as i32 - 40),
-                            0 => significand * pow2((next() % 80) as i32 - 40),
-                            // Squares that vanish or overflow.
-                            1 => {
-                                let e = (next() % 500) as i32 + 520;
-                                significand * pow2(if next() % 2 == 0 { e } else { -e })
-                            }
-                            _ => f64::from_bits(next() >> 1),
-                        };
-                        sign * magnitude
-                    })
-                    .collect();
-                let plain: Vec<f64> = match name {
-                    "cross" => (0..width)
-                        .map(|c| {
-                            let (x, y) = args.split_at(width);
-                            let (i, j) = ((c + 1) % 3, (c + 2) % 3);
-                            x[i] * y[j] - x[j] * y[i]
+    for element in [FloatType::Double, FloatType::Float, FloatType::Half] {
+        // Ordinary exponents, and those whose squares overflow or vanish.
+        let (ordinary_exponents, far_exponents, far_least) = match element {
+            FloatType::Double => (80, 500, 520),
+            FloatType::Float => (40, 60, 66),
+            FloatType::Half => (8, 7, 8),
+        };
+        let round = |v: f64| element.round(v);
+        for (name, width) in [
+            ("normalize", 1),
+            ("normalize", 2),
+            ("normalize", 3),
+            ("normalize", 4),
+            ("cross", 3),
+        ] {
+            let (mut decided, mut passing, mut passing_decided) = (0, 0, 0);
+            // Passes at an infinity the overflow allowance permits (squares that vanish).
+            let mut infinite = 0;
+            for modes in MODES {
+                let mut rules = rules(name, element, false, modes);
+                rules.outputs.truncate(width);
+                for set in 0..300 {
+                    let ordinary = set % 2 == 0;
+                    let arity = if name == "cross" { 2 * width } else { width };
+                    let args: Vec<f64> = (0..arity)
+                        .map(|_| {
+                            let sign = if next() % 2 == 0 { 1.0 } else { -1.0 };
+                            let significand = f64::from_bits(0x3ff0_0000_0000_0000 | next() >> 12);
+                            let near = |e: u64| {
+                                significand
+                                    * pow2(
+                                        (e % ordinary_exponents) as i32
+                                            - 40.min(ordinary_exponents as i32 / 2),
+                                    )
+                            };
+                            let magnitude = match next() % 4 {
+                                _ if ordinary => near(next()),
+                                0 => near(next()),
+                                1 => {
+                                    let e = (next() % far_exponents) as i32 + far_least;
+                                    significand * pow2(if next() % 2 == 0 { e } else { -e })
+                                }
+                                _ => f64::from_bits(next() >> 1),
+                            };
+                            round(sign * magnitude)
                         })
-                        .collect(),
-                    _ => {
-                        let dot: f64 = args.iter().map(|c| c * c).sum();
-                        let scale = 1.0 / dot.sqrt();
-                        args.iter().map(|c| c * scale).collect()
-                    }
-                };
-                let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
-                let correct: Vec<f64> = rules
-                    .outputs
-                    .iter()
-                    .map(|output| {
-                        let mpfr = binding::mpfr(output.reference);
-                        reference::correctly_rounded(mpfr, &operands, FloatType::Double).to_f64()
-                    })
-                    .collect();
-                let mut tried = vec![plain.clone(), correct.clone()];
-                for (component, steps) in [(0, 1), (width - 1, -3), (1 % width, 40)] {
-                    let mut moved = plain.clone();
-                    moved[component] = ulps_away(moved[component], FloatType::Double, steps);
-                    tried.push(moved);
-                }
-                tried.push((0..width).map(|_| f64::from_bits(next())).collect());
-                for (k, results) in tried.iter().enumerate() {
-                    let case = rules.judge_exactly(0, &args, results);
-                    let at_plain = k == 0 && ordinary && case.outcome == Outcome::Pass;
-                    passing += usize::from(at_plain);
-                    let Some(verdict) = rules.fast_verdict(&args, results) else {
-                        continue;
+                        .collect();
+                    // The plain evaluation, each operation rounded to the type.
+                    let plain: Vec<f64> = match name {
+                        "cross" => (0..width)
+                            .map(|c| {
+                                let (x, y) = args.split_at(width);
+                                let (i, j) = ((c + 1) % 3, (c + 2) % 3);
+                                round(round(x[i] * y[j]) - round(x[j] * y[i]))
+                            })
+                            .collect(),
+                        _ => {
+                            let dot = args.iter().fold(None, |sum: Option<f64>, c| {
+                                let square = round(c * c);
+                                Some(sum.map_or(square, |sum| round(sum + square)))
+                            });
+                            let scale = round(1.0 / dot.unwrap().sqrt());
+                            args.iter().map(|c| round(c * scale)).collect()
+                        }
                     };
-                    decided += 1;
-                    passing_decided += usize::from(at_plain);
-                    infinite +=
-                        usize::from(matches!(verdict, FastVerdict::CorrectlyRoundedOverflow));
-                    let context = format!(
-                        "{name} {modes:?} {args:?} -> {results:?}: tier {verdict:?}, judge {case:?}"
-                    );
-                    agrees_to_the_bit(verdict, &case, &context);
+                    let operands: Vec<_> = args.iter().map(|x| reference::operand(*x)).collect();
+                    let correct: Vec<f64> = rules
+                        .outputs
+                        .iter()
+                        .map(|output| {
+                            let mpfr = binding::mpfr(output.reference);
+                            reference::correctly_rounded(mpfr, &operands, element).to_f64()
+                        })
+                        .collect();
+                    let mut tried = vec![plain.clone(), correct.clone()];
+                    for (component, steps) in [(0, 1), (width - 1, -3), (1 % width, 40)] {
+                        let mut moved = plain.clone();
+                        moved[component] = ulps_away(moved[component], element, steps);
+                        tried.push(moved);
+                    }
+                    tried.push((0..width).map(|_| round(f64::from_bits(next()))).collect());
+                    for (k, results) in tried.iter().enumerate() {
+                        let case = rules.judge_exactly(0, &args, results);
+                        let at_plain = k == 0 && ordinary && case.outcome == Outcome::Pass;
+                        passing += usize::from(at_plain);
+                        let Some(verdict) = rules.fast_verdict(&args, results) else {
+                            continue;
+                        };
+                        decided += 1;
+                        passing_decided += usize::from(at_plain);
+                        infinite +=
+                            usize::from(matches!(verdict, FastVerdict::CorrectlyRoundedOverflow));
+                        let context = format!(
+                            "{name} {element:?} {modes:?} {args:?} -> {results:?}: tier {verdict:?}, judge {case:?}"
+                        );
+                        agrees_to_the_bit(verdict, &case, &context);
+                    }
                 }
             }
+            eprintln!("{name} {width} {element:?}: {decided} decided ({infinite} infinite passes), {passing_decided} of {passing} passes at the plain values");
+            assert!(
+                passing_decided as f64 >= 0.99 * passing as f64,
+                "{name} {width} {element:?}: {passing_decided} of {passing}"
+            );
+            // Every component's square vanishing is rare past two components.
+            assert!(
+                name != "normalize" || width > 2 || infinite > 0,
+                "{name} {width} {element:?}: no infinite pass"
+            );
         }
-        eprintln!("{name} {width}: {decided} decided ({infinite} infinite passes), {passing_decided} of {passing} passes at the plain values");
-        assert!(
-            passing_decided as f64 >= 0.99 * passing as f64,
-            "{name} {width}: {passing_decided} of {passing}"
-        );
-        assert!(
-            name != "normalize" || infinite > 0,
-            "{name} {width}: no infinite pass"
-        );
     }
 }
 
@@ -834,8 +855,8 @@ fn several_exact_outputs_are_decided_as_judge_does() {
 
 /// Half and float results of inherited cells the literal evaluation reads (fma, mix, fmod,
 /// OpDot, sqrt, smoothstep, length, distance): every verdict the tier gives is `judge`'s
-/// (MPFR's path), the error within 2^-20 of it; and it decides most correctly rounded results
-/// at ordinary arguments (not smoothstep's 0 and 1).
+/// (MPFR's path), the error within 2^-20 of it, to the bit where MPFR's exact value measures
+/// it; and it decides most correctly rounded results at ordinary arguments.
 #[test]
 fn half_and_float_inherited_cells_are_decided_as_judge_does() {
     let mut draws = crate::num::test_draws::Xorshift(0x51ce_f00d_1234_abcd);
@@ -861,6 +882,9 @@ fn half_and_float_inherited_cells_are_decided_as_judge_does() {
             for modes in MODES {
                 let rules = rules(name, element, false, modes);
                 let output = &rules.outputs[0];
+                // Measured against MPFR's exact value, as `judge` measures: to the bit.
+                let by_mpfr = binding::fast_tier(output).is_none()
+                    && binding::exact_sum(output.reference).is_none();
                 for set in 0..150 {
                     let ordinary = set % 3 != 0;
                     let args: Vec<f64> = (0..arity)
@@ -899,7 +923,11 @@ fn half_and_float_inherited_cells_are_decided_as_judge_does() {
                         let context = format!(
                             "{name} {element:?} {modes:?} {args:?} -> {result:e}: tier {verdict:?}, judge {case:?}"
                         );
-                        agrees(verdict, &case, &context);
+                        if by_mpfr {
+                            agrees_to_the_bit(verdict, &case, &context);
+                        } else {
+                            agrees(verdict, &case, &context);
+                        }
                     }
                 }
             }
@@ -907,11 +935,8 @@ fn half_and_float_inherited_cells_are_decided_as_judge_does() {
                 "{name} {arity} {element:?}: {decided} of {judged} decided, \
                  {correct_decided} of {correct_ones} correctly rounded ones"
             );
-            // smoothstep's results are mostly its clamps' 0 and 1, whose error (at zero, at a
-            // power of two) MPFR measures.
-            let least = if name == "smoothstep" { 0.02 } else { 0.4 };
             assert!(
-                correct_decided as f64 > least * correct_ones as f64,
+                correct_decided as f64 > 0.4 * correct_ones as f64,
                 "{name} {arity} {element:?}: {correct_decided} of {correct_ones}"
             );
         }

@@ -60,10 +60,11 @@
 //! larger magnitude and at least 2^-1070: far more than the corners' rounding and the cells'
 //! widening, at most 16 ulp), and the signs its range keeps (every corner on one side of
 //! zero, or a bound on one side of it). A correctly rounded operation's end beyond 2^1000 is
-//! taken as the infinity (the overflow allowance), any other bound must stay below 2^1000; a
-//! NaN among the corners, a product of an unbounded operand by one whose bound reaches zero
-//! (0 · inf), or a quotient, trunc or clamp of an unbounded operand, gives up (the evaluation
-//! decides); an end below 2^-1000 is taken as zero, where the ranges of a shader without
+//! taken as the infinity (the overflow allowance), and so is a quotient's, once both its ends
+//! are moved by its larger magnitude's slack (OpFDiv widens by ulps of its larger end); trunc
+//! keeps an infinite end (trunc(inf) = inf, MPFR's as IEEE's); a NaN among the corners, a
+//! product of an unbounded operand by one whose bound reaches zero (0 · inf), or a quotient or
+//! clamp of an unbounded operand, gives up (the evaluation decides); an end below 2^-1000 is taken as zero, where the ranges of a shader without
 //! DenormPreserve reach zero beside a denormal. A pass is given only where every divisor's
 //! bound lies inside OpFDiv's divisor range on one side of zero and every root's argument is
 //! proven non-negative and not zero alone.
@@ -82,15 +83,24 @@
 //! root so rounded is within one ulp of the type of its exact value (the double's own error
 //! is far below an ulp of the type), inside OpFDiv's 2.5 ulp and inversesqrt's 2; an
 //! infinity from that rounding comes of a double past the type's largest value, so of an
-//! exact value past it (the overflow allowance's). No inner ranges there: a result beside
-//! the literal values goes to the intervals.
+//! exact value past it (the overflow allowance's). No inner ranges there. Instead, where the
+//! evaluation reaches its end, the final range also holds the exact value's two neighbours
+//! in the type: it holds the formula's exact value x (every operation's range holds its exact
+//! value at exact operands, and the formula's exact value is the function's), and its root
+//! operation's range holds both neighbours of x: a correctly rounded root's runs from its
+//! exact range's low end rounded down to its high end rounded up, and every other root of
+//! the table's formulas (OpFDiv's 2.5 ulp, exp2's 3 + 2|t|, log's 3 ulp or its absolute 2^-21
+//! where its values lie below 1 in magnitude, atan2's) is widened by at least an ulp of its
+//! larger end, at least x's; the overflow allowance and the flush of a denormal only widen
+//! it. So a result between the literal values and a neighbour of x (the caller's: the exact
+//! value rounded to double, then to the type, lies on one) passes.
 //!
 //! The tests `literal_decisions_are_the_interval_evaluation_s` and
 //! `float_and_half_literal_decisions_are_the_interval_evaluation_s` (`judge::vulkan::tests`)
 //! hold every decision to the interval evaluation's.
 
 use crate::num::exact_sum::ExactSum;
-use crate::num::fp::FloatType;
+use crate::num::fp::{fraction_is_zero, FloatType};
 use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::{builtin_in, Profile, Requirement};
 use crate::spec::vulkan::formula::{self, Constant, Expr, Formula, Operator};
@@ -336,6 +346,8 @@ type Outcome<T> = Result<T, Stopped>;
 /// What the literal values of `formula` at `args` (component `component`) prove of
 /// `device_result`, where every condition of the module's proof holds: `Pass` where it lies
 /// between them, `Unbounded` where the evaluation stops at a divisor outside OpFDiv's range.
+/// A half or float result also passes between them and `neighbour`, a value of the type next
+/// to the exact value (or it), as the module's docs prove.
 pub(super) fn decide(
     formula: &Formula,
     args: &[f64],
@@ -343,6 +355,7 @@ pub(super) fn decide(
     element: FloatType,
     unit: FloatType,
     device_result: f64,
+    neighbour: Option<f64>,
 ) -> Option<Literal> {
     if unit != element {
         return None;
@@ -361,9 +374,14 @@ pub(super) fn decide(
                 return Some(Literal::Pass);
             }
             // Elsewhere the inner evaluation's range, computed only here (a few results), in
-            // double only (its neighbours are double's).
+            // double only (its neighbours are double's); in half and float, the exact value's
+            // neighbour.
             if element != FloatType::Double {
-                return None;
+                let neighbour = neighbour.filter(|v| v.is_finite())?;
+                let (low, high) = (low.min(neighbour), high.max(neighbour));
+                return (low..=high)
+                    .contains(&device_result)
+                    .then_some(Literal::Pass);
             }
             let node = literal(formula, args, component, cells, true).ok()?;
             let (low, high) = node.inner;
@@ -878,9 +896,8 @@ fn root(t: &Node, cells: &Cells, inner: bool) -> Outcome<Node> {
 
 /// `trunc(v)`: exact and monotonic, the range's ends truncated.
 fn truncated(v: &Node, inner: bool) -> Outcome<Node> {
-    if !v.finite() {
-        return Err(UNKNOWN);
-    }
+    // Monotonic on the extended line too (trunc(±inf) = ±inf, MPFR's as IEEE's): an infinite
+    // end stays.
     let inner_range = (v.inner.0.trunc(), v.inner.1.trunc());
     Ok(Node {
         low: v.low.trunc(),
@@ -1070,7 +1087,7 @@ fn arithmetic(op: Operator, a: &Node, b: &Node, cells: &Cells, inner: bool) -> O
     let low = corners.iter().copied().fold(f64::INFINITY, f64::min);
     let high = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (mut low, mut high) = if op == Operator::Div {
-        outer(low, high, &cells.format)?
+        quotient_outer(low, high, &cells.format)?
     } else {
         rounded_outer(low, high, &cells.format)?
     };
@@ -1229,7 +1246,7 @@ fn widened(down: f64, up: f64, ulps: f64) -> Option<(f64, f64)> {
     }
     let bits = nearer.to_bits();
     let mut ulp = f64::from_bits(bits & (0x7ff << 52)) * f64::EPSILON;
-    if bits & ((1 << 52) - 1) == 0 {
+    if fraction_is_zero(nearer) {
         ulp /= 2.0;
     }
     let by = ulps.floor() * ulp;
@@ -1312,6 +1329,38 @@ fn outer(low: f64, high: f64, format: &Format) -> Outcome<(f64, f64)> {
     // Corners rounded to zero (a product below the subnormals) get the absolute slack.
     let slack = (magnitude * format.slack).max(format.tiny_slack);
     Ok(flushed(low - slack, high + slack, format))
+}
+
+/// A quotient's bound: [`outer`]'s (OpFDiv widens by ulps of its larger end, so both ends
+/// move by the larger magnitude's slack), where an end reaching [`Format::largest`] is taken
+/// as the overflow allowance takes the range's: the infinity on its side, and an end beyond
+/// it on the other side at that value at most (the allowance's largest finite value is
+/// larger: fmod's `x / y` past the range). `Unknown` at an infinite corner, or at NaN.
+fn quotient_outer(low: f64, high: f64, format: &Format) -> Outcome<(f64, f64)> {
+    if low.is_nan() || high.is_nan() {
+        return Err(UNKNOWN);
+    }
+    let magnitude = low.abs().max(high.abs());
+    if magnitude < format.largest {
+        return outer(low, high, format);
+    }
+    if !magnitude.is_finite() {
+        return Err(UNKNOWN);
+    }
+    let slack = magnitude * format.slack;
+    let largest = format.largest;
+    let (low, high) = (low - slack, high + slack);
+    let low = if low <= -largest {
+        f64::NEG_INFINITY
+    } else {
+        low.min(largest)
+    };
+    let high = if high >= largest {
+        f64::INFINITY
+    } else {
+        high.max(-largest)
+    };
+    Ok(flushed(low, high, format))
 }
 
 /// `f` applied component by component, a scalar standing for every component.
