@@ -152,6 +152,26 @@ impl FloatType {
         binade.clamp(self.emin(), self.emax()) - self.precision() as i32 + 1
     }
 
+    /// The values of this format next to a finite double, below and above it (both the
+    /// value where it is one of the format's); past the largest finite value, the infinity.
+    /// Rounding is monotonic and every value of the format is a double, so they are the
+    /// exact value's own neighbours wherever the double is that value rounded to nearest.
+    pub fn neighbours(self, value: f64) -> (f64, f64) {
+        if self == FloatType::Double || !value.is_finite() {
+            return (value, value);
+        }
+        let gap = pow2(self.gap_exponent(value));
+        let scaled = value / gap;
+        let finite = |v: f64| {
+            if v.abs() > self.max_finite() {
+                f64::INFINITY.copysign(v)
+            } else {
+                v
+            }
+        };
+        (finite(scaled.floor() * gap), finite(scaled.ceil() * gap))
+    }
+
     /// Whether `value` is a subnormal of this format: 0 < |value| < 2^emin.
     pub fn is_subnormal(self, value: f64) -> bool {
         value != 0.0 && value.abs() < pow2(self.emin())
@@ -247,6 +267,36 @@ mod tests {
         assert!(!FloatType::Half.is_subnormal(2f64.powi(-14)));
         assert!(FloatType::Float.is_subnormal(f64::from(f32::from_bits(1))));
         assert!(!FloatType::Double.is_subnormal(0.0));
+    }
+
+    #[test]
+    fn neighbours_are_the_format_s_values_around_a_double() {
+        let float = FloatType::Float;
+        let one_up = f64::from(1.0f32.next_up());
+        assert_eq!(float.neighbours(1.0), (1.0, 1.0));
+        assert_eq!(float.neighbours(1.0 + 1e-9), (1.0, one_up));
+        assert_eq!(float.neighbours(-1.0 - 1e-9), (-one_up, -1.0));
+        assert_eq!(
+            float.neighbours(1.0 - 1e-9),
+            (f64::from(1.0f32.next_down()), 1.0)
+        );
+        // Subnormals, zero, and past the largest value.
+        let tiny = f64::from(f32::from_bits(1));
+        assert_eq!(float.neighbours(tiny / 3.0), (0.0, tiny));
+        assert_eq!(float.neighbours(0.0), (0.0, 0.0));
+        assert_eq!(
+            float.neighbours(f64::from(f32::MAX) * (1.0 + 1e-12)),
+            (f64::from(f32::MAX), f64::INFINITY)
+        );
+        assert_eq!(
+            FloatType::Half.neighbours(1.0 + 1e-5),
+            (1.0, 1.0 + 2f64.powi(-10))
+        );
+        assert_eq!(
+            FloatType::Half.neighbours(65504.5),
+            (65504.0, f64::INFINITY)
+        );
+        assert_eq!(FloatType::Double.neighbours(0.1), (0.1, 0.1));
     }
 
     /// The sweeps' inputs must not change: the same powers of two as `powi`, bit for bit, over

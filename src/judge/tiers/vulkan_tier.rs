@@ -47,7 +47,7 @@
 //!   before it would also call undefined), the passes [`inherited::passes_by_root_cell`]
 //!   proves, and the literal evaluation's passes and stops in the type
 //!   (`Rules::inherited_literally`: fma, mix, fmod, OpDot, sqrt, length, ...; between the
-//!   literal values and the exact value's neighbour in the type). A pass is measured as
+//!   literal values and the exact value's neighbours in the type). A pass is measured as
 //!   `judge` measures it where the exact value is known without a fast tier (MPFR's, bit for
 //!   bit; the exact sum's by [`ulp_error_of_sum`]), else against CORE-MATH's double;
 //!   normalize's and cross's components each so, combined at the largest error;
@@ -508,7 +508,7 @@ impl Rules {
     }
 
     /// A half or float result (output `component`) of an inherited cell that the literal
-    /// evaluation decides, each value rounded to the type, the exact value's neighbour there
+    /// evaluation decides, each value rounded to the type, the exact value's neighbours there
     /// too ([`inherited::decided_literally`]): a pass, at `judge`'s error where `exact` is
     /// known (MPFR's exact value, or the exact sum's), else against `approximation` (the exact
     /// value rounded to double: within 2^-29 of the type's ulp of `judge`'s error; measured off
@@ -538,7 +538,7 @@ impl Rules {
             component,
             device_result,
             approximation == 0.0,
-            Some(self.element.round(approximation)),
+            Some(self.element.neighbours(approximation)),
         )?;
         match decided {
             Literal::Unbounded => Some(FastVerdict::Undefined),

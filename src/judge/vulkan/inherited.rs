@@ -295,7 +295,7 @@ pub fn judged_literally(
         component,
         device_result,
         exact.is_zero(),
-        Some(element.round(exact.to_f64())),
+        Some(element.neighbours(exact.to_f64())),
     )?;
     Some(match decided {
         Literal::Pass => Verdict::Pass(ulp_error(device_result, exact, unit)),
@@ -306,8 +306,8 @@ pub fn judged_literally(
 /// [`judge`]'s verdict where the literal evaluation decides it, at finite arguments and a
 /// finite exact value (`exact_is_zero`: whether it is zero): `Pass` (at the result's error
 /// against the exact value), `Unbounded` ("not judged"), or `None` where the interval
-/// evaluation decides. `neighbour`: a value of a half or float type next to the exact value
-/// (or it), which the final range holds where the evaluation reaches its end
+/// evaluation decides. `neighbours`: the values of a half or float type next to the exact
+/// value (or it), which the final range holds where the evaluation reaches its end
 /// ([`literal::decide`]). The Vulkan tier asks it too, for results whose exact value it knows
 /// without the interval evaluation.
 #[allow(clippy::too_many_arguments)]
@@ -319,7 +319,7 @@ pub fn decided_literally(
     component: usize,
     device_result: f64,
     exact_is_zero: bool,
-    neighbour: Option<f64>,
+    neighbours: Option<(f64, f64)>,
 ) -> Option<Literal> {
     match literal::decide(
         formula,
@@ -328,7 +328,7 @@ pub fn decided_literally(
         element,
         unit,
         device_result,
-        neighbour,
+        neighbours,
     )? {
         // The interval evaluation's stop, read as its judge reads it (x is not zero at a zero
         // argument here: such an x is evaluated exactly).
@@ -499,7 +499,8 @@ pub(super) fn judge_by_ranges(
 /// - asinh and acosh, `log(x + sqrt(x * x +- 1.0))` (N log's 3 ulp): x >= 0 (asinh), or
 ///   x >= 1 + 2^(3 - p) (acosh: x * x - 1.0 positive and normal after rounding, as for
 ///   asin), and x at most 2^60, 1 / (4 d) (d OpFDiv's least divisor) and sqrt(M) / 2 (x * x
-///   +- 1 stays below M / 2: no overflow allowance),
+///   +- 1 stays below M / 2: no overflow allowance; half's and float's acosh: x^2 at most M,
+///   which is on the grid, so x * x rounded up and x * x - 1.0 stay at most M),
 ///   inversesqrt's range inside [2 d, 2^(p / 2)], the sum's range positive (x >= 0, sqrt's
 ///   range positive), so log's range is bounded: by 3 ulp outside [0.5, 2], by the larger
 ///   of that and its absolute bound across 0.5 or 2, by its absolute bound inside, which is
@@ -657,7 +658,22 @@ pub fn passes_by_root_cell(
             } else {
                 1.0 + pow2(3 - unit.precision() as i32)
             };
-            if least <= x && x <= root_sum_most(element, unit)? {
+            // Half's and float's acosh: x * x - 1.0 meets no overflow allowance while x^2
+            // (exact in f64) is at most M, not only M / 2: M is on the grid, so x * x rounded
+            // up stays at most M, and so does the difference.
+            let most = match root_sum_most(element, unit)? {
+                most if asinh || element == FloatType::Double => most,
+                _ => {
+                    let (_, divisor_low, _) = division_cell(element, unit)?;
+                    let most = pow2(60).min(0.25 / divisor_low);
+                    if x * x <= element.max_finite() {
+                        most
+                    } else {
+                        most.min(element.max_finite().sqrt() / 2.0)
+                    }
+                }
+            };
+            if least <= x && x <= most {
                 (n, 0.0, absolute)
             } else if asinh {
                 // x < 0 or past the bound above: the chain's sum, its low end at least the

@@ -390,9 +390,14 @@ fn inherited_passes_are_judge_s_up_to_their_bounds() {
             let mut inputs =
                 crate::sweep::generate(function, element, &kinds, 40, 1, seed).remove(0);
             // 20 and -100: tanh's divisor past OpFDiv's range in half, -100 in float too;
-            // -100 and -5000: asinh's sum crossing zero in half, -5000 in float.
+            // -100 and -5000: asinh's sum crossing zero in half, -5000 in float; squares
+            // between M / 4 and M (acosh's bound in half).
+            let root = element.max_finite().sqrt();
             inputs.extend(
-                [0.5, -0.75, 1.5, 3.0, 1e-3, 20.0, -100.0, -5000.0].map(|v| element.round(v)),
+                [0.5, -0.75, 1.5, 3.0, 1e-3, 20.0, -100.0, -5000.0]
+                    .into_iter()
+                    .chain([0.51, 0.75, 0.9995, 1.001].map(|k| k * root))
+                    .map(|v| element.round(v)),
             );
             let mut decided = 0;
             for modes in &MODES[..2] {

@@ -62,9 +62,10 @@
 //! zero, or a bound on one side of it). A correctly rounded operation's end beyond 2^1000 is
 //! taken as the infinity (the overflow allowance), and so is a quotient's, once both its ends
 //! are moved by its larger magnitude's slack (OpFDiv widens by ulps of its larger end); trunc
-//! keeps an infinite end (trunc(inf) = inf, MPFR's as IEEE's); a NaN among the corners, a
-//! product of an unbounded operand by one whose bound reaches zero (0 · inf), or a quotient or
-//! clamp of an unbounded operand, gives up (the evaluation decides); an end below 2^-1000 is taken as zero, where the ranges of a shader without
+//! and clamp keep an infinite end (trunc(inf) = inf, clamp(inf, l, h) = h, MPFR's as IEEE's);
+//! a NaN among the corners, a product of an unbounded operand by one whose bound reaches zero
+//! (0 · inf), or a quotient of an unbounded operand, gives up (the evaluation decides); an
+//! end below 2^-1000 is taken as zero, where the ranges of a shader without
 //! DenormPreserve reach zero beside a denormal. A pass is given only where every divisor's
 //! bound lies inside OpFDiv's divisor range on one side of zero and every root's argument is
 //! proven non-negative and not zero alone.
@@ -92,8 +93,8 @@
 //! the table's formulas (OpFDiv's 2.5 ulp, exp2's 3 + 2|t|, log's 3 ulp or its absolute 2^-21
 //! where its values lie below 1 in magnitude, atan2's) is widened by at least an ulp of its
 //! larger end, at least x's; the overflow allowance and the flush of a denormal only widen
-//! it. So a result between the literal values and a neighbour of x (the caller's: the exact
-//! value rounded to double, then to the type, lies on one) passes.
+//! it. So a result between the literal values and x's neighbours passes (the caller's: the
+//! neighbours of the exact value rounded to double, which are x's, [`FloatType::neighbours`]).
 //!
 //! The tests `literal_decisions_are_the_interval_evaluation_s` and
 //! `float_and_half_literal_decisions_are_the_interval_evaluation_s` (`judge::vulkan::tests`)
@@ -346,8 +347,8 @@ type Outcome<T> = Result<T, Stopped>;
 /// What the literal values of `formula` at `args` (component `component`) prove of
 /// `device_result`, where every condition of the module's proof holds: `Pass` where it lies
 /// between them, `Unbounded` where the evaluation stops at a divisor outside OpFDiv's range.
-/// A half or float result also passes between them and `neighbour`, a value of the type next
-/// to the exact value (or it), as the module's docs prove.
+/// A half or float result also passes between them and `neighbours`, values of the type
+/// next to the exact value (or it), as the module's docs prove.
 pub(super) fn decide(
     formula: &Formula,
     args: &[f64],
@@ -355,7 +356,7 @@ pub(super) fn decide(
     element: FloatType,
     unit: FloatType,
     device_result: f64,
-    neighbour: Option<f64>,
+    neighbours: Option<(f64, f64)>,
 ) -> Option<Literal> {
     if unit != element {
         return None;
@@ -375,10 +376,13 @@ pub(super) fn decide(
             }
             // Elsewhere the inner evaluation's range, computed only here (a few results), in
             // double only (its neighbours are double's); in half and float, the exact value's
-            // neighbour.
+            // neighbours.
             if element != FloatType::Double {
-                let neighbour = neighbour.filter(|v| v.is_finite())?;
-                let (low, high) = (low.min(neighbour), high.max(neighbour));
+                let (below, above) = neighbours?;
+                let (low, high) = [below, above]
+                    .into_iter()
+                    .filter(|v| v.is_finite())
+                    .fold((low, high), |(l, h), v| (l.min(v), h.max(v)));
                 return (low..=high)
                     .contains(&device_result)
                     .then_some(Literal::Pass);
@@ -909,9 +913,9 @@ fn truncated(v: &Node, inner: bool) -> Outcome<Node> {
 
 /// `clamp(v, low, high)` of nodes `[v, low, high]`: exact.
 fn clamped(v: &[Node; 3], inner: bool) -> Outcome<Node> {
-    if !v.iter().all(Node::finite) {
-        return Err(UNKNOWN);
-    }
+    // Monotonic in each operand on the extended line too (MPFR's max and min take the
+    // infinities as IEEE's do): an infinite end is clamped as any other (smoothstep's
+    // quotient past the range).
     let clamp = |x: f64, low: f64, high: f64| x.max(low).min(high);
     // min(max(v, l), h) lies between min(l, h) and max(l, h)'s sides.
     let node = Node {
