@@ -278,8 +278,9 @@ const fn two_to(e: i64) -> f64 {
 struct Format {
     element: FloatType,
     /// Magnitudes a finite bound stays below (no overflow allowance); beyond it, a correctly
-    /// rounded operation's end is taken as the infinity ([`rounded_outer`]): 2^1000, 2^120,
-    /// 2^13 (the largest finite values are near 2^1024, 2^128, 2^16).
+    /// rounded operation's end is taken as the infinity ([`rounded_outer`]): 2^1000, 2^126,
+    /// 2^15 (the largest finite values are near 2^1024, 2^128, 2^16: a bound below it, moved
+    /// out by the slack, stays below them).
     largest: f64,
     /// Ends below it in magnitude are taken as zero (a denormal flushed): 2^-1000, 2^-100,
     /// 2^-12, each at least the smallest normal value (2^-1022, 2^-126, 2^-14).
@@ -296,8 +297,8 @@ impl Format {
     fn of(element: FloatType) -> Format {
         let (largest, flushed, slack, tiny_slack) = match element {
             FloatType::Double => (1000, -1000, -40, -1070),
-            FloatType::Float => (120, -100, -12, -140),
-            FloatType::Half => (13, -12, -3, -18),
+            FloatType::Float => (126, -100, -12, -140),
+            FloatType::Half => (15, -12, -3, -18),
         };
         Format {
             element,
