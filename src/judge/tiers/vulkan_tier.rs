@@ -86,6 +86,8 @@ use crate::spec::vulkan::Cell;
 // One input's, on the stack and moved once: boxing the sum would allocate per input.
 #[allow(clippy::large_enum_variant)]
 enum KnownExact {
+    /// A double the host computes exactly ([`binding::exact`]: fmod's `x % y`).
+    Value(f64),
     Sum(Exact),
     Mpfr(rug::Float),
 }
@@ -94,6 +96,7 @@ impl KnownExact {
     /// Rounded to nearest double; `None` where an exact sum's nearest double is not normal.
     fn nearest_double(&self) -> Option<f64> {
         match self {
+            KnownExact::Value(value) => Some(*value),
             KnownExact::Sum(sum) => sum.nearest_double(),
             KnownExact::Mpfr(x) => Some(x.to_f64()),
         }
@@ -490,9 +493,14 @@ impl Rules {
         }
     }
 
-    /// The exact value of an output without a fast tier: the exact sum where it is one (mix,
-    /// fmod, OpDot, cross), else MPFR's (`judge`'s exact value).
+    /// The exact value of an output without a fast tier: the host's exact double where it
+    /// computes one (fmod), the exact sum where it is one (mix, OpDot, cross), else MPFR's
+    /// (`judge`'s exact value).
     fn exact_value(&self, output: &Output, args: &[f64]) -> KnownExact {
+        let host = binding::exact(output.reference).and_then(|exact| exact(args, self.element));
+        if let Some(value) = host.filter(|v| v.is_finite()) {
+            return KnownExact::Value(value);
+        }
         if let Some(terms) = binding::exact_sum(output.reference) {
             let mut sum = ExactSum::default();
             if terms(args, &mut sum) {
@@ -549,6 +557,16 @@ impl Rules {
                 // `judge`'s own measure where the exact value is known (at zero and at a
                 // power of two too: smoothstep's clamps, length's exact roots).
                 let measured = match exact {
+                    // A difference exact in double is MPFR's too (it rounds at 64 bits), and
+                    // the rules of ulp(x) are the same at an exact double.
+                    Some(KnownExact::Value(x)) if difference_is_exact(device_result, x) => {
+                        Some(ulp_error_of_value(device_result, x, self.element))
+                    }
+                    Some(KnownExact::Value(x)) => Some(ulp_error(
+                        device_result,
+                        &rug::Float::with_val(53, x),
+                        self.element,
+                    )),
                     Some(KnownExact::Mpfr(x)) => Some(ulp_error(device_result, &x, self.element)),
                     Some(KnownExact::Sum(x)) => ulp_error_of_sum(
                         device_result,
@@ -846,6 +864,14 @@ impl Rules {
 /// distance (the overflow allowance's infinity, where the exact value is finite) as no error
 /// ([`crate::report::stats::UnitStats::record`]), the record a correctly rounded overflow's
 /// verdict gets.
+/// Whether `a - b` (finite) is exact in double: the error term of Knuth's two-sum is zero.
+fn difference_is_exact(a: f64, b: f64) -> bool {
+    let difference = a - b;
+    let b_part = difference - a;
+    let a_part = difference - b_part;
+    difference.is_finite() && (a - a_part) + (-b - b_part) == 0.0
+}
+
 fn passed_at(error: f64) -> FastVerdict {
     if error.is_infinite() {
         FastVerdict::CorrectlyRoundedOverflow

@@ -282,8 +282,10 @@ struct Format {
     /// 2^15 (the largest finite values are near 2^1024, 2^128, 2^16: a bound below it, moved
     /// out by the slack, stays below them).
     largest: f64,
-    /// Ends below it in magnitude are taken as zero (a denormal flushed): 2^-1000, 2^-100,
-    /// 2^-12, each at least the smallest normal value (2^-1022, 2^-126, 2^-14).
+    /// Ends below it in magnitude are taken as zero (a denormal flushed): 2^-1000, 2^-126,
+    /// 2^-14, each at least the smallest normal value (2^-1022, 2^-126, 2^-14). A bound's end
+    /// lies below the range's, so where it is at least that value the range's end is too, and
+    /// no flush moves it.
     flushed: f64,
     /// The widening relative to the larger magnitude: 2^-40, 2^-12, 2^-3; far more than 16
     /// ulp of the type (2^-48, 2^-19, 2^-6 relative at most) and the corners' roundings.
@@ -297,8 +299,8 @@ impl Format {
     fn of(element: FloatType) -> Format {
         let (largest, flushed, slack, tiny_slack) = match element {
             FloatType::Double => (1000, -1000, -40, -1070),
-            FloatType::Float => (126, -100, -12, -140),
-            FloatType::Half => (15, -12, -3, -18),
+            FloatType::Float => (126, -126, -12, -140),
+            FloatType::Half => (15, -14, -3, -18),
         };
         Format {
             element,
