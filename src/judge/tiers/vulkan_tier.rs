@@ -323,7 +323,13 @@ impl Rules {
             return Some(Some(FastVerdict::Pass(0.0)));
         }
         if !args.iter().all(|a| a.is_finite()) {
-            return Some((!modes.signed_zero_inf_nan_preserve).then_some(FastVerdict::Undefined));
+            // An inherited cell's interval evaluation meets a NaN argument's NaN at the first
+            // operation that takes it (every range is checked for NaN), and `judge` reads
+            // that stop, or the divisor's before it, as "not judged".
+            let inherited = matches!(self.requirement, Requirement::Vulkan(Cell::Inherited(_)));
+            let undefined =
+                !modes.signed_zero_inf_nan_preserve || inherited && args.iter().any(|a| a.is_nan());
+            return Some(undefined.then_some(FastVerdict::Undefined));
         }
         None
     }

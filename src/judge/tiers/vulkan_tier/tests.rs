@@ -949,3 +949,45 @@ fn half_and_float_inherited_cells_are_decided_as_judge_does() {
         }
     }
 }
+
+/// An inherited cell's result at a NaN argument, under SignedZeroInfNanPreserve: every
+/// function of the table's inherited cells, in each type it has, each argument NaN in turn,
+/// results NaN, zero, one and the infinity: the tier's "undefined" is `judge`'s.
+#[test]
+fn nan_arguments_of_inherited_cells_are_undefined_as_judge_says() {
+    let table = builtin_in(&VULKAN, Revision::Spec2026, Profile::Full);
+    let mut decided = 0;
+    for row in &table.rows {
+        for element in [FloatType::Half, FloatType::Float, FloatType::Double] {
+            let (requirement, _) = crate::spec::vulkan::column(row, element, false);
+            if !matches!(requirement, Requirement::Vulkan(Cell::Inherited(_))) {
+                continue;
+            }
+            let Some(function) = crate::spec::registry::find(&row.instruction) else {
+                continue;
+            };
+            let arity = function.shape.signature().arguments.len();
+            for modes in &MODES[..2] {
+                let rules = rules(&row.instruction, element, false, *modes);
+                if rules.outputs.len() != 1 {
+                    continue;
+                }
+                for position in 0..arity {
+                    let mut args = vec![element.round(0.75); arity];
+                    args[position] = f64::NAN;
+                    for result in [f64::NAN, 0.0, 1.0, f64::INFINITY] {
+                        let Some(verdict) = rules.fast_verdict(&args, &[result]) else {
+                            continue;
+                        };
+                        let case = rules.judge_exactly(0, &args, &[result]);
+                        let context =
+                            format!("{} {element:?} {args:?} -> {result}", row.instruction);
+                        agrees(verdict, &case, &context);
+                        decided += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(decided > 200, "{decided}");
+}
