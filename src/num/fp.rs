@@ -209,6 +209,16 @@ impl FloatType {
     }
 }
 
+/// `a + b` rounded to nearest and its rounding error, exactly (Knuth's two-sum: no condition
+/// on the operands' magnitudes; finite sums).
+#[inline(always)]
+pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let sum = a + b;
+    let a_part = sum - b;
+    let b_part = sum - a_part;
+    (sum, (a - a_part) + (b - b_part))
+}
+
 /// Whether `value`'s stored fraction is zero: a normal power of two (or zero, or an infinity,
 /// which the callers have set apart), where the binade below has half the ulp.
 pub fn fraction_is_zero(value: f64) -> bool {

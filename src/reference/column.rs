@@ -25,6 +25,7 @@
 //! divides the two in double-double (`cr_tan` was about a tenth of a random float tan run's
 //! host CPU).
 
+use crate::num::fp::two_sum;
 use std::sync::OnceLock;
 
 /// A tier over a column: `out` gets the correctly rounded value (a float held as a double for
@@ -437,15 +438,6 @@ const COS_TAYLOR: [f64; 6] = [
     -1.0 / 3_628_800.0,
     1.0 / 479_001_600.0,
 ];
-
-/// `s + t = a + b` exactly, `s = RN(a + b)` (Knuth's two-sum).
-#[inline(always)]
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let a_part = s - b;
-    let b_part = s - a_part;
-    (s, (a - a_part) + (b - b_part))
-}
 
 /// `s + t = a + b` exactly where `|a| >= |b|` (or `a = 0`), `s = RN(a + b)` (Dekker).
 #[inline(always)]

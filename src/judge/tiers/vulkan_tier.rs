@@ -74,7 +74,7 @@ use crate::judge::vulkan::{
 };
 use crate::judge::{Rules, VulkanJudging};
 use crate::num::exact_sum::{Exact, ExactSum};
-use crate::num::fp::{fraction_is_zero, pow2, FloatType};
+use crate::num::fp::{fraction_is_zero, pow2, two_sum, FloatType};
 use crate::num::ulp::{ulp_error, ulp_error_of_sum, ulp_error_of_value};
 use crate::reference::{self, binding};
 use crate::report::stats::FastVerdict;
@@ -346,11 +346,7 @@ impl Rules {
         if self.outputs.len() != device_results.len() {
             return None;
         }
-        // Where one MPFR computation serves every output (normalize's length), it runs once.
-        let joint = binding::joint_mpfr(&self.outputs).map(|joint| {
-            let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
-            joint(&operands, self.element)
-        });
+        let joint = self.joint_exact(args);
         let mut verdicts = self.outputs.iter().zip(device_results).enumerate().map(
             |(position, (output, result))| {
                 let exact = joint.as_ref().map(|exact| &exact[position]);
@@ -360,15 +356,16 @@ impl Rules {
         if self.outputs.len() == 1 {
             return verdicts.next()?;
         }
-        let mut largest = 0.0f64;
-        for verdict in verdicts {
-            match verdict? {
-                FastVerdict::Pass(error) => largest = largest.max(error),
-                FastVerdict::CorrectlyRoundedOverflow => largest = f64::INFINITY,
-                _ => return None,
-            }
-        }
-        Some(passed_at(largest))
+        all_passed(verdicts)
+    }
+
+    /// Every output's exact value where one MPFR computation serves them all (normalize's
+    /// length), computed once.
+    fn joint_exact(&self, args: &[f64]) -> Option<Vec<rug::Float>> {
+        binding::joint_mpfr(&self.outputs).map(|joint| {
+            let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
+            joint(&operands, self.element)
+        })
     }
 
     /// A half or float work-item of several outputs of an inherited cell (normalize's and
@@ -397,36 +394,28 @@ impl Rules {
                 return None;
             }
         }
-        let mut joint = binding::joint_mpfr(&self.outputs).map(|joint| {
-            let operands: Vec<_> = args.iter().map(|a| reference::operand(*a)).collect();
-            joint(&operands, self.element).into_iter()
-        });
-        let mut largest = 0.0f64;
-        for (component, (output, result)) in self.outputs.iter().zip(device_results).enumerate() {
-            let exact = match joint.as_mut() {
-                Some(joint) => KnownExact::Mpfr(joint.next()?),
-                None => self.exact_value(output, args),
-            };
-            let approximation = exact.nearest_double()?;
-            if !approximation.is_finite() || approximation.abs() > self.element.max_finite() {
-                return None;
-            }
-            let verdict = self.inherited_literally(
-                vulkan,
-                formula,
-                args,
-                component,
-                approximation,
-                Some(exact),
-                *result,
-            )?;
-            match verdict {
-                FastVerdict::Pass(error) => largest = largest.max(error),
-                FastVerdict::CorrectlyRoundedOverflow => largest = f64::INFINITY,
-                _ => return None,
-            }
-        }
-        Some(passed_at(largest))
+        let mut joint = self.joint_exact(args).map(Vec::into_iter);
+        all_passed(self.outputs.iter().zip(device_results).enumerate().map(
+            |(component, (output, result))| {
+                let exact = match joint.as_mut() {
+                    Some(joint) => KnownExact::Mpfr(joint.next()?),
+                    None => self.exact_value(output, args),
+                };
+                let approximation = exact.nearest_double()?;
+                if !approximation.is_finite() || approximation.abs() > self.element.max_finite() {
+                    return None;
+                }
+                self.inherited_literally(
+                    vulkan,
+                    formula,
+                    args,
+                    component,
+                    approximation,
+                    Some(exact),
+                    *result,
+                )
+            },
+        ))
     }
 
     /// A double result of an inherited cell, at finite arguments: the literal evaluation's pass
@@ -565,7 +554,7 @@ impl Rules {
                 let measured = match exact {
                     // A difference exact in double is MPFR's too (it rounds at 64 bits), and
                     // the rules of ulp(x) are the same at an exact double.
-                    Some(KnownExact::Value(x)) if difference_is_exact(device_result, x) => {
+                    Some(KnownExact::Value(x)) if two_sum(device_result, -x).1 == 0.0 => {
                         Some(ulp_error_of_value(device_result, x, self.element))
                     }
                     Some(KnownExact::Value(x)) => Some(ulp_error(
@@ -866,18 +855,25 @@ impl Rules {
     }
 }
 
+/// Several outputs' verdicts combined as MPFR's path combines them: a pass where every one
+/// passes, at the largest error (the overflow allowance's infinity among them: no error);
+/// `None` at the first that is anything else, or undecided.
+fn all_passed(verdicts: impl IntoIterator<Item = Option<FastVerdict>>) -> Option<FastVerdict> {
+    let mut largest = 0.0f64;
+    for verdict in verdicts {
+        match verdict? {
+            FastVerdict::Pass(error) => largest = largest.max(error),
+            FastVerdict::CorrectlyRoundedOverflow => largest = f64::INFINITY,
+            _ => return None,
+        }
+    }
+    Some(passed_at(largest))
+}
+
 /// A pass of MPFR's path at `error`, recorded as that path records it: at an infinite
 /// distance (the overflow allowance's infinity, where the exact value is finite) as no error
 /// ([`crate::report::stats::UnitStats::record`]), the record a correctly rounded overflow's
 /// verdict gets.
-/// Whether `a - b` (finite) is exact in double: the error term of Knuth's two-sum is zero.
-fn difference_is_exact(a: f64, b: f64) -> bool {
-    let difference = a - b;
-    let b_part = difference - a;
-    let a_part = difference - b_part;
-    difference.is_finite() && (a - a_part) + (-b - b_part) == 0.0
-}
-
 fn passed_at(error: f64) -> FastVerdict {
     if error.is_infinite() {
         FastVerdict::CorrectlyRoundedOverflow

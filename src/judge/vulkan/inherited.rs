@@ -661,17 +661,14 @@ pub fn passes_by_root_cell(
             // Half's and float's acosh: x * x - 1.0 meets no overflow allowance while x^2
             // (exact in f64) is at most M, not only M / 2: M is on the grid, so x * x rounded
             // up stays at most M, and so does the difference.
-            let most = match root_sum_most(element, unit)? {
-                most if asinh || element == FloatType::Double => most,
-                _ => {
-                    let (_, divisor_low, _) = division_cell(element, unit)?;
-                    let most = pow2(60).min(0.25 / divisor_low);
-                    if x * x <= element.max_finite() {
-                        most
-                    } else {
-                        most.min(element.max_finite().sqrt() / 2.0)
-                    }
+            let most = if asinh || element == FloatType::Double {
+                root_sum_most(element, unit)?
+            } else {
+                let (_, divisor_low, _) = division_cell(element, unit)?;
+                if x * x > element.max_finite() {
+                    return None;
                 }
+                pow2(60).min(0.25 / divisor_low)
             };
             if least <= x && x <= most {
                 (n, 0.0, absolute)

@@ -44,6 +44,7 @@
 //! is the correctly rounded one; exact results (`4^1.5 = 8`) are kept, midpoints (`4097^2`,
 //! 25 significant bits) never.
 
+use crate::num::fp::two_sum;
 use crate::reference::exp_column::{rounded, ROUNDING_SHIFT, TAYLOR};
 
 /// Per `i`: 1 over the middle of `m`'s range, to 20 significant bits.
@@ -537,15 +538,6 @@ pub fn pow_is_nan(x: f64, y: f64) -> bool {
 pub fn powr_is_nan(x: f64, y: f64) -> bool {
     let zero_power = ((x == 0.0) | (x == f64::INFINITY)) & (y == 0.0);
     x.is_nan() | y.is_nan() | (x < 0.0) | zero_power | ((x == 1.0) & y.is_infinite())
-}
-
-/// Knuth's two-sum: `a + b` rounded and its error, exactly.
-#[inline(always)]
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let sum = a + b;
-    let a_part = sum - b;
-    let b_part = sum - a_part;
-    (sum, (a - a_part) + (b - b_part))
 }
 
 /// Veltkamp's split: `v`'s high 26 bits and the rest (at most 27 bits), exactly.

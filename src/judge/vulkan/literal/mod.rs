@@ -101,7 +101,7 @@
 //! hold every decision to the interval evaluation's.
 
 use crate::num::exact_sum::ExactSum;
-use crate::num::fp::{fraction_is_zero, FloatType};
+use crate::num::fp::{fraction_is_zero, two_sum, FloatType};
 use crate::spec::environment::{Revision, VULKAN};
 use crate::spec::table::{builtin_in, Profile, Requirement};
 use crate::spec::vulkan::formula::{self, Constant, Expr, Formula, Operator};
@@ -1267,13 +1267,6 @@ fn widened(down: f64, up: f64, ulps: f64) -> Option<(f64, f64)> {
         high
     };
     (low.is_finite() && high.is_finite()).then_some((low, high))
-}
-
-/// `a + b` and its rounding error, exactly.
-fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let sum = a + b;
-    let b_part = sum - a;
-    (sum, (a - (sum - b_part)) + (b - b_part))
 }
 
 /// [`outer`] for a correctly rounded operation, whose widening is each end's own rounding:
