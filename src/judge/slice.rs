@@ -339,32 +339,33 @@ impl<'a> SliceJudge<'a> {
         let (classes, mut bulk): (Vec<u8>, Vec<CorrectlyRoundedInputs>) =
             match (&correctly_rounded, exact) {
                 (Some(correct), _) if column_decides => (
-                    classify_finite_first(function, columns, &inputs, correct, &results, |k| {
-                        let correct = correct[k];
-                        if nan_passes
-                            && correct.is_nan()
-                            && results.iter().all(|column| column[k].is_nan())
-                        {
-                            2
-                        } else if correct.is_infinite()
-                            && results.iter().all(|column| column[k] == correct)
-                        {
-                            // An overflow, where the fast verdict's overflow decides it, or a
-                            // pole, which it passes with no error (for every row alike:
-                            // `Rules::infinity_verdict`).
-                            let mut buffer = [0.0; MAX_ARGUMENTS];
-                            let first = rules[judged_rows[0]];
-                            let decided = input_in(columns, inputs.start + k, &mut buffer)
-                                .and_then(|args| first.infinity_verdict(args, correct));
-                            match decided {
-                                Some(FastVerdict::Pass(_)) => 2,
-                                Some(_) => 3,
-                                None => 0,
+                    classify_finite_first(
+                        function,
+                        columns,
+                        &inputs,
+                        correct,
+                        &results,
+                        nan_passes,
+                        |k| {
+                            let correct = correct[k];
+                            if results.iter().all(|column| column[k] == correct) {
+                                // An overflow, where the fast verdict's overflow decides it, or a
+                                // pole, which it passes with no error (for every row alike:
+                                // `Rules::infinity_verdict`).
+                                let mut buffer = [0.0; MAX_ARGUMENTS];
+                                let first = rules[judged_rows[0]];
+                                let decided = input_in(columns, inputs.start + k, &mut buffer)
+                                    .and_then(|args| first.infinity_verdict(args, correct));
+                                match decided {
+                                    Some(FastVerdict::Pass(_)) => 2,
+                                    Some(_) => 3,
+                                    None => 0,
+                                }
+                            } else {
+                                0
                             }
-                        } else {
-                            0
-                        }
-                    }),
+                        },
+                    ),
                     vec![
                         CorrectlyRoundedInputs::counted_at(BOUND_OF_CORRECTLY_ROUNDED),
                         CorrectlyRoundedInputs::counted_at(0.0),
@@ -794,18 +795,23 @@ fn and_exact_matches<const INTEGER: bool, const FINITE: bool>(
 }
 
 /// [`classify`] where the correctly rounded column `correct` decides: class 1 where it is
-/// finite and every column of `results` equals it, `class_of_non_finite(k)` where it is not
-/// finite. The finite inputs (nearly all) are classed in one vectorized pass with the first
-/// column of results ([`finite_and_equal`]): input by input, with a loop over the rows inside,
-/// this was 11% of an exhaustive float sin run's CPU, and as three passes (finite, blocks with
-/// a value that is not, equal) 0.6 ns an input.
+/// finite and every column of `results` equals it; where it is NaN, 2 if `nan_passes` and
+/// every result is NaN, else 0; `class_of_infinite(k)` where it is infinite. The finite inputs
+/// (nearly all) are classed in one vectorized pass with the first column of results
+/// ([`finite_and_equal`]): input by input, with a loop over the rows inside, this was 11% of an
+/// exhaustive float sin run's CPU, and as three passes (finite, blocks with a value that is
+/// not, equal) 0.6 ns an input. The NaNs are classed in vectorized passes too, and only the
+/// infinities one by one: a random sweep of pow or fma has a NaN or infinite value at a
+/// quarter of its inputs and more, at random, where a branch on each input was a fifth of the
+/// judging threads' samples.
 fn classify_finite_first(
     function: &Function,
     columns: &[Vec<f64>],
     inputs: &std::ops::Range<usize>,
     correct: &[f64],
     results: &[&[f64]],
-    class_of_non_finite: impl Fn(usize) -> u8,
+    nan_passes: bool,
+    class_of_infinite: impl Fn(usize) -> u8,
 ) -> Vec<u8> {
     let mut classes = vec![0; correct.len()];
     let any_not_finite = match results.first() {
@@ -817,15 +823,65 @@ fn classify_finite_first(
             *class &= u8::from(result == correct);
         }
     }
-    // Few slices hold a value that is not finite.
+    // Few slices of an exhaustive sweep hold a value that is not finite.
     if any_not_finite {
-        for (k, correct) in correct.iter().enumerate() {
-            if !correct.is_finite() {
-                classes[k] = class_of_non_finite(k);
-            }
+        if nan_passes {
+            nan_results_pass(correct, results, &mut classes);
+        }
+        for k in infinite_positions(correct) {
+            classes[k] = class_of_infinite(k);
         }
     }
     in_domain_only(function, columns, inputs, classes)
+}
+
+/// Class 2 where `correct` is NaN and every column of `results` (the column itself where there
+/// are none) is NaN too, in the widest vectors; the other classes as they were (a NaN's is 0,
+/// from [`finite_and_equal`]).
+fn nan_results_pass(correct: &[f64], results: &[&[f64]], classes: &mut [u8]) {
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            let first = results.first().copied().unwrap_or(correct);
+            for ((class, correct), result) in classes.iter_mut().zip(correct).zip(first) {
+                *class = if correct.is_nan() & result.is_nan() {
+                    2
+                } else {
+                    *class
+                };
+            }
+            for column in results.iter().skip(1) {
+                for ((class, correct), result) in classes.iter_mut().zip(correct).zip(*column) {
+                    *class = if correct.is_nan() & !result.is_nan() {
+                        0
+                    } else {
+                        *class
+                    };
+                }
+            }
+        },
+    )
+}
+
+/// The positions of the infinities of `values`, in order: a mask of each 64 values in the
+/// widest vectors, then one step per infinity.
+fn infinite_positions(values: &[f64]) -> Vec<usize> {
+    crate::num::wide::widest(
+        #[inline(always)]
+        || {
+            let mut positions = Vec::new();
+            for (number, chunk) in values.chunks(64).enumerate() {
+                let mut infinities = chunk.iter().enumerate().fold(0u64, |mask, (bit, value)| {
+                    mask | (u64::from(value.is_infinite()) << bit)
+                });
+                while infinities != 0 {
+                    positions.push(number * 64 + infinities.trailing_zeros() as usize);
+                    infinities &= infinities - 1;
+                }
+            }
+            positions
+        },
+    )
 }
 
 /// `classes[k]` 1 where `correct[k]` is finite and `result[k]` equals it, else 0, in the
@@ -1027,8 +1083,9 @@ mod tests {
     }
 
     /// The bulk classes of a correctly rounded column are, input by input: 1 where it is finite
-    /// and every row's result equals it, else 0; the non-finite inputs' own class (wherever
-    /// they lie in their blocks); 0 outside the function's domain.
+    /// and every row's result equals it, else 0; a NaN's 2 where NaN passes and every result is
+    /// NaN, else 0; the infinite inputs' own class (wherever they lie in their blocks); 0
+    /// outside the function's domain.
     #[test]
     fn bulk_classes_follow_the_correctly_rounded_column_input_by_input() {
         let count = 300;
@@ -1045,36 +1102,58 @@ mod tests {
         first[10] = 99.0;
         second[150] = -1.0;
         second[151] = f64::NAN;
-        // Where a result is wrong at a non-finite value, its class says so (here by parity).
+        // Where a result is wrong at an infinity, its class says so (here by parity).
         first[70] = 0.0;
-        let non_finite_class = |k: usize| if k.is_multiple_of(2) { 5 } else { 6 };
+        let infinite_class = |k: usize| if k.is_multiple_of(2) { 5 } else { 6 };
+        // NaNs pass where every result is NaN, and NaN passes.
+        second[64] = 1.0;
         let results: [&[f64]; 2] = [&first, &second];
         for (name, outside_weight) in [("sin", None), ("mix", Some(1.5))] {
-            let function = crate::spec::registry::find(name).unwrap();
-            let columns = arguments_of(&correct, outside_weight);
-            let inputs = 0..count;
-            let classes =
-                classify_finite_first(function, &columns, &inputs, &correct, &results, |k| {
-                    non_finite_class(k)
-                });
-            let expected: Vec<u8> = inputs
-                .clone()
-                .map(|k| {
-                    let class = if !correct[k].is_finite() {
-                        non_finite_class(k)
-                    } else {
-                        u8::from(results.iter().all(|column| column[k] == correct[k]))
-                    };
-                    if outside_weight.is_some() && k >= 240 {
-                        0
-                    } else {
-                        class
-                    }
-                })
-                .collect();
-            assert_eq!(classes, expected, "{name}");
-            assert_eq!(classes[10..12], [0, 1], "{name}");
-            assert_eq!([classes[3], classes[64], classes[70]], [6, 5, 5], "{name}");
+            for nan_passes in [false, true] {
+                let function = crate::spec::registry::find(name).unwrap();
+                let columns = arguments_of(&correct, outside_weight);
+                let inputs = 0..count;
+                let classes = classify_finite_first(
+                    function,
+                    &columns,
+                    &inputs,
+                    &correct,
+                    &results,
+                    nan_passes,
+                    infinite_class,
+                );
+                let expected: Vec<u8> = inputs
+                    .clone()
+                    .map(|k| {
+                        let all_equal = results.iter().all(|column| column[k] == correct[k]);
+                        let all_nan = results.iter().all(|column| column[k].is_nan());
+                        let class = if correct[k].is_nan() {
+                            if nan_passes && all_nan {
+                                2
+                            } else {
+                                0
+                            }
+                        } else if correct[k].is_infinite() {
+                            infinite_class(k)
+                        } else {
+                            u8::from(all_equal)
+                        };
+                        if outside_weight.is_some() && k >= 240 {
+                            0
+                        } else {
+                            class
+                        }
+                    })
+                    .collect();
+                assert_eq!(classes, expected, "{name} {nan_passes}");
+                assert_eq!(classes[10..12], [0, 1], "{name}");
+                let nan_class = if nan_passes { 2 } else { 0 };
+                assert_eq!(
+                    [classes[3], classes[64], classes[70], classes[199]],
+                    [nan_class, 0, 5, 6],
+                    "{name} {nan_passes}"
+                );
+            }
         }
     }
 
