@@ -871,13 +871,10 @@ fn infinite_positions(values: &[f64]) -> Vec<usize> {
         || {
             let mut positions = Vec::new();
             for (number, chunk) in values.chunks(64).enumerate() {
-                let mut infinities = chunk.iter().enumerate().fold(0u64, |mask, (bit, value)| {
+                let infinities = chunk.iter().enumerate().fold(0u64, |mask, (bit, value)| {
                     mask | (u64::from(value.is_infinite()) << bit)
                 });
-                while infinities != 0 {
-                    positions.push(number * 64 + infinities.trailing_zeros() as usize);
-                    infinities &= infinities - 1;
-                }
+                push_positions(&mut positions, number * 64, infinities);
             }
             positions
         },
@@ -914,21 +911,24 @@ fn zero_positions(classes: &[u8]) -> Vec<usize> {
         || {
             // About one zero in 25 bytes in an exhaustive sweep: room for that many and more.
             let mut positions = Vec::with_capacity(classes.len() / 16);
-            let mut push_zeros = |start: usize, mut zeros: u64| {
-                while zeros != 0 {
-                    positions.push(start + zeros.trailing_zeros() as usize);
-                    zeros &= zeros - 1;
-                }
-            };
             let chunks = classes.chunks_exact(64);
             let tail = chunks.remainder();
             for (number, chunk) in chunks.enumerate() {
-                push_zeros(number * 64, zero_mask(chunk));
+                push_positions(&mut positions, number * 64, zero_mask(chunk));
             }
-            push_zeros(classes.len() - tail.len(), zero_mask(tail));
+            push_positions(&mut positions, classes.len() - tail.len(), zero_mask(tail));
             positions
         },
     )
+}
+
+/// `start + k` for each set bit `k` of `mask`, in order, one step a bit.
+#[inline(always)]
+fn push_positions(positions: &mut Vec<usize>, start: usize, mut mask: u64) {
+    while mask != 0 {
+        positions.push(start + mask.trailing_zeros() as usize);
+        mask &= mask - 1;
+    }
 }
 
 /// The mask of the zero bytes of `bytes` (at most 64; bit `k` for byte `k`). On x86-64 a whole
