@@ -32,7 +32,7 @@
 //! more than 24 bits, an ldexp past float's range): the judge then measures any result's error
 //! against it exactly.
 
-use crate::num::fp::{pow2, FloatType};
+use crate::num::fp::{pow2, two_sum, FloatType};
 
 /// An exact reference on the host: the exact result of the function of `args` where the host
 /// proves it is exact (`None` elsewhere), for results in `element`.
@@ -419,16 +419,7 @@ pub fn fdim(args: &[f64], _: FloatType) -> Option<f64> {
     if !difference.is_finite() {
         return None;
     }
-    (sum_error(x, -y, difference) == 0.0).then_some(difference)
-}
-
-/// The exact rounding error of `sum`, the double nearest a + b (finite): a + b − sum, by
-/// 2Sum (Knuth, TAOCP 4.2.2), which computes it exactly without overflow.
-#[inline]
-fn sum_error(a: f64, b: f64, sum: f64) -> f64 {
-    let a_part = sum - b;
-    let b_part = sum - a_part;
-    (a - a_part) + (b - b_part)
+    (two_sum(x, -y).1 == 0.0).then_some(difference)
 }
 
 /// `fract(x)`: x − floor(x) capped at the largest value below 1 (1 − 2^-p in `element`), as
@@ -451,7 +442,7 @@ pub fn fract(args: &[f64], element: FloatType) -> Option<f64> {
     let below_one = 1.0 - gap_below_one;
     let floor = x.floor();
     let fraction = x - floor;
-    if sum_error(x, -floor, fraction) == 0.0 {
+    if two_sum(x, -floor).1 == 0.0 {
         Some(fraction.min(below_one))
     } else {
         (x >= -gap_below_one).then_some(below_one)
